@@ -1,0 +1,58 @@
+# tgemm: the one entry point. `make` builds the CPU library, `make test` runs every test suite,
+# `make bench` runs the main job (measure, compare, report). Each folder adds its own targets through
+# its fragment (tests/tests.mk, harness/harness.mk, cuda/cuda.mk), so this file only holds what all
+# of them share.
+
+CC       ?= cc
+CXX      ?= c++
+PYTHON   ?= python3
+BUILD    := build
+OBJ      := $(BUILD)/obj
+# The library is built for any x86-64 (no -march): AVX2 kernels carry their own target attributes
+# and are picked at run time.
+OPT      ?= -O2
+WARN     := -Wall -Wextra -Wshadow -Wstrict-prototypes -Werror
+CFLAGS   ?= $(OPT) -g
+LIBFLAGS := -std=c11 $(WARN) -fPIC -fopenmp -Icommon $(CFLAGS)
+LDLIBS   := -lm
+SONAME   := libtgemm.so.0
+
+LIB_SRCS := $(filter-out common/reference.c,$(wildcard common/*.c)) $(wildcard cpu/*.c)
+LIB_HDRS := $(wildcard common/*.h cpu/*.h cpu/*.inc)
+LIB_OBJS := $(LIB_SRCS:%.c=$(OBJ)/%.o)
+
+# Suites that `make test` runs, each a make target whose output ends in "N passed, N failed".
+TEST_RUNS :=
+
+.PHONY: all lib test clean amalgamate
+all: lib
+
+lib: $(BUILD)/libtgemm.a $(BUILD)/libtgemm.so
+
+$(OBJ)/%.o: %.c $(LIB_HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(LIBFLAGS) -c $< -o $@
+
+$(BUILD)/libtgemm.a: $(LIB_OBJS)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/libtgemm.so: $(LIB_OBJS)
+	$(CC) -shared -fopenmp -Wl,-soname,$(SONAME) -o $(BUILD)/$(SONAME) $^ $(LDLIBS)
+	ln -sf $(SONAME) $@
+
+# The single-header drop-ins are generated from the split sources and committed.
+amalgamate: tgemm.h
+tgemm.h: tools/amalgamate.py tools/tgemm_intro.txt $(LIB_SRCS) $(LIB_HDRS)
+	$(PYTHON) tools/amalgamate.py --name tgemm.h --intro tools/tgemm_intro.txt --public common/api.h \
+	    --impl TGEMM_IMPLEMENTATION $(sort $(LIB_SRCS)) > $@.tmp && mv $@.tmp $@
+
+include tests/tests.mk
+-include harness/harness.mk
+-include cuda/cuda.mk
+
+test: lib
+	@sh tools/tally.sh "$(MAKE)" $(TEST_RUNS)
+
+clean:
+	rm -rf $(BUILD)

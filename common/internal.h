@@ -1,0 +1,97 @@
+/* Private declarations shared across tgemm's source files (never installed, never included by users).
+ *
+ * Private names start with tg__. In the split library they have external linkage with hidden
+ * visibility; in the single header (tgemm.h) everything lives in one translation unit and they are
+ * static, so a user's program sees only the tg_ API.
+ */
+#ifndef TGEMM_INTERNAL_H
+#define TGEMM_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "api.h"
+
+#ifdef TGEMM__AMALGAMATED
+#define TG__PRIVATE static
+#elif defined(__GNUC__)
+#define TG__PRIVATE __attribute__((visibility("hidden")))
+#else
+#define TG__PRIVATE
+#endif
+
+#if defined(__cplusplus)
+#define TG__THREAD_LOCAL thread_local
+#elif defined(_MSC_VER)
+#define TG__THREAD_LOCAL __declspec(thread)
+#elif defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L && !defined(__STDC_NO_THREADS__)
+#define TG__THREAD_LOCAL _Thread_local
+#else
+#define TG__THREAD_LOCAL __thread
+#endif
+
+#if defined(__x86_64__) || defined(_M_X64) || defined(__i386__)
+#define TG__X86 1
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- errors (common/status.c) ---- */
+/* Records "fn: parameter pos (name) = value: expectation" as this thread's last error; returns
+ * TG_ERR_ARG so that checks read `return tg__arg_error(...)`. */
+TG__PRIVATE int tg__arg_error(const char *fn, int pos, const char *name, int64_t value,
+                              const char *expected);
+/* Records a free-form message for a non-argument failure (memory, device); returns status. */
+TG__PRIVATE int tg__fail(int status, const char *fn, const char *what);
+
+/* ---- GEMM arguments as strided views (common/gemm_args.c) ---- */
+/* Element (i, j) of a view lives at p + (i*rs + j*cs) elements. Layout, transposes and leading
+ * dimensions all become strides, so one driver serves every combination without copies. */
+typedef struct {
+    const void *p;
+    int64_t rs, cs;
+} tg__view;
+
+typedef struct {
+    int64_t m, n, k;
+    tg__view a;          /* op(A), m x k */
+    tg__view b;          /* op(B), k x n */
+    void *c;             /* C, m x n */
+    int64_t rs_c, cs_c;
+} tg__gemm;
+
+/* Checks every GEMM argument in the order of the call (CBLAS positions, 1-based) and returns TG_OK or
+ * TG_ERR_ARG with the message set. alpha_zero and es (element size) decide which pointers will be
+ * read and how many bytes the operands span. Shared by the CPU and CUDA entry points. */
+TG__PRIVATE int tg__gemm_check(const char *fn, int layout, int transa, int transb, int64_t m,
+                               int64_t n, int64_t k, int alpha_zero, const void *a, int64_t lda,
+                               const void *b, int64_t ldb, const void *c, int64_t ldc, size_t es);
+/* Builds the views of a checked call. */
+TG__PRIVATE tg__gemm tg__gemm_views(int layout, int transa, int transb, int64_t m, int64_t n,
+                                    int64_t k, const void *a, int64_t lda, const void *b,
+                                    int64_t ldb, void *c, int64_t ldc);
+
+/* ---- the machine (common/cpuinfo.c) ---- */
+typedef struct {
+    int avx2_fma;              /* AVX2 and FMA3 both present (and the OS saves ymm state) */
+    int avx512f;
+    int64_t l1d, l2, l3;       /* data cache bytes per core (L3: whole, shared); fallbacks if unknown */
+} tg__cpuinfo;
+TG__PRIVATE const tg__cpuinfo *tg__cpu(void);
+
+/* ---- aligned working memory (common/memory.c) ---- */
+/* 64-byte aligned; NULL on failure or when TGEMM_TESTING's tg__test_fail_alloc is set. */
+TG__PRIVATE void *tg__alloc(size_t bytes);
+TG__PRIVATE void tg__free(void *p);
+#ifdef TGEMM_TESTING
+/* Test hook: while non-zero, tg__alloc fails, so tests can see TG_ERR_NOMEM leave C untouched. */
+extern int tg__test_fail_alloc;
+#endif
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TGEMM_INTERNAL_H */
