@@ -43,13 +43,18 @@ $(BUILD)/libtgemm.so: $(LIB_OBJS)
 
 # The single-header drop-ins are generated from the split sources and committed.
 amalgamate: tgemm.h
+# AMALG_CPU writes the header to stdout, so a test can compare the committed one with a fresh one.
+AMALG_CPU = $(PYTHON) tools/amalgamate.py --name tgemm.h --intro tools/tgemm_intro.txt \
+	    --public common/api.h --impl TGEMM_IMPLEMENTATION $(sort $(LIB_SRCS))
 tgemm.h: tools/amalgamate.py tools/tgemm_intro.txt $(LIB_SRCS) $(LIB_HDRS)
-	$(PYTHON) tools/amalgamate.py --name tgemm.h --intro tools/tgemm_intro.txt --public common/api.h \
-	    --impl TGEMM_IMPLEMENTATION $(sort $(LIB_SRCS)) > $@.tmp && mv $@.tmp $@
+	$(AMALG_CPU) > $@.tmp && mv $@.tmp $@
 
-include tests/tests.mk
--include harness/harness.mk
+# Fragments, one per concern; each appends its suites to TEST_RUNS.
+-include tests/tests.mk
 -include cuda/cuda.mk
+-include harness/harness.mk
+-include harness/report.mk
+-include tests/elementwise/elementwise.mk
 
 test: lib
 	@sh tools/tally.sh "$(MAKE)" $(TEST_RUNS)
