@@ -81,6 +81,13 @@ typedef struct {
 } tg__cpuinfo;
 TG__PRIVATE const tg__cpuinfo *tg__cpu(void);
 
+/* ---- which CPU kernel family runs (cpu/arch.c) ---- */
+typedef enum { TG__ARCH_INVALID = -1, TG__ARCH_GENERIC = 0, TG__ARCH_AVX2 = 1 } tg__arch;
+/* TGEMM_ARCH (generic|avx2, read once per process) or else the best family this CPU runs.
+ * TG__ARCH_INVALID when TGEMM_ARCH names an unknown family or one this CPU lacks; callers then
+ * return TG_ERR_UNSUPPORTED rather than fault on an illegal instruction. */
+TG__PRIVATE tg__arch tg__arch_selected(void);
+
 /* ---- aligned working memory (common/memory.c) ---- */
 /* 64-byte aligned; NULL on failure or when TGEMM_TESTING's tg__test_fail_alloc is set. */
 TG__PRIVATE void *tg__alloc(size_t bytes);
