@@ -1,0 +1,45 @@
+/* Cache block sizes, from the caches the machine reports, overridable by TGEMM_MC/KC/NC.
+ *
+ * KC: one kc x NR micro-panel of B stays in L1 while the micro-kernel streams A past it: half of L1,
+ *     the other half for the A micro-panel and C.
+ * MC: the packed mc x kc block of A stays in L2 across the whole jr loop: half of L2.
+ * NC: the packed kc x nc block of B lives in L3 (shared by the threads): a quarter of it, capped,
+ *     because a VM's reported L3 can be the whole socket's.
+ * None depends on the thread count, so results are bitwise the same for any number of threads.
+ */
+#include <stdlib.h>
+
+#include "cpu.h"
+
+static int64_t tg__env_size(const char *name)
+{
+    const char *s = getenv(name);
+    char *end;
+    long long v;
+    if (!s || !*s) return 0;
+    v = strtoll(s, &end, 10);
+    return (*end == '\0' && v > 0) ? (int64_t)v : 0;
+}
+
+/* Rounds x down to a multiple of q, but never below q. */
+static int64_t tg__round_down(int64_t x, int64_t q) { return x < q ? q : x / q * q; }
+
+TG__PRIVATE tg__blocks tg__block_sizes(const tg__kernel *k)
+{
+    static volatile int read;
+    static int64_t env_mc, env_kc, env_nc;
+    const tg__cpuinfo *cpu = tg__cpu();
+    int64_t es = (int64_t)k->es, l3 = cpu->l3 > 0 ? cpu->l3 : (8 << 20);
+    tg__blocks b;
+    if (!read) {
+        env_mc = tg__env_size("TGEMM_MC");
+        env_kc = tg__env_size("TGEMM_KC");
+        env_nc = tg__env_size("TGEMM_NC");
+        read = 1;
+    }
+    b.kc = env_kc ? env_kc : tg__round_down(cpu->l1d / 2 / (k->nr * es), 8);
+    b.mc = tg__round_down(env_mc ? env_mc : cpu->l2 / 2 / (b.kc * es), k->mr);
+    if (l3 > (32 << 20)) l3 = 32 << 20;
+    b.nc = tg__round_down(env_nc ? env_nc : l3 / 4 / (b.kc * es), k->nr);
+    return b;
+}

@@ -1,0 +1,63 @@
+/* Private pieces of the CPU GEMM: the micro-kernel descriptor, block sizes, threads.
+ *
+ * The driver (driver.c) is written once for both precisions: it moves bytes and calls the
+ * descriptor's typed functions (packing, micro-kernel), so fp32 and fp64 share every loop, as BLIS's
+ * framework does; only the code that touches elements is typed.
+ */
+#ifndef TGEMM_CPU_H
+#define TGEMM_CPU_H
+
+#include "../common/internal.h"
+
+/* C[0:m, 0:n] = alpha * (a · b) + beta * C for one MR x NR register tile, where a is a packed MR x kc
+ * panel (column after column) and b a packed kc x NR panel (row after row). m <= MR and n <= NR are
+ * the live part of an edge tile; nothing outside it is written, and C is not read when beta is zero.
+ * alpha and beta point at a float or a double, like the panels. */
+typedef void (*tg__ukernel_fn)(int64_t kc, const void *alpha, const void *a, const void *b,
+                               const void *beta, void *c, int64_t rs_c, int64_t cs_c, int64_t m,
+                               int64_t n);
+/* Copies the rows x kc block of a view starting at src into MR-row panels (pack_a) or the kc x cols
+ * block into NR-column panels (pack_b), zero-padding the last panel to a whole tile. */
+typedef void (*tg__pack_fn)(int64_t rows, int64_t kc, const void *src, int64_t rs, int64_t cs,
+                            void *dst);
+
+typedef struct {
+    const char *name;
+    size_t es;             /* element size: 4 or 8 */
+    int mr, nr;            /* register tile */
+    tg__ukernel_fn ukernel;
+    tg__pack_fn pack_a;    /* rows of op(A) into MR-row panels */
+    tg__pack_fn pack_b;    /* columns of op(B) into NR-column panels (rows/cols swapped: see pack.inc) */
+} tg__kernel;
+
+/* Typed tile helpers (tile.inc): packing and the store of an edge or strided tile. */
+TG__PRIVATE void tg__pack_s(int64_t rows, int64_t kc, const float *src, int64_t rs_row, int64_t rs_k,
+                            float *dst, int w);
+TG__PRIVATE void tg__pack_d(int64_t rows, int64_t kc, const double *src, int64_t rs_row,
+                            int64_t rs_k, double *dst, int w);
+TG__PRIVATE void tg__store_tile_s(int64_t m, int64_t n, const float *t, int ld, float beta, float *c,
+                                  int64_t rs_c, int64_t cs_c);
+TG__PRIVATE void tg__store_tile_d(int64_t m, int64_t n, const double *t, int ld, double beta,
+                                  double *c, int64_t rs_c, int64_t cs_c);
+TG__PRIVATE void tg__scale_s(int64_t m, int64_t n, float beta, float *c, int64_t rs_c, int64_t cs_c);
+TG__PRIVATE void tg__scale_d(int64_t m, int64_t n, double beta, double *c, int64_t rs_c,
+                             int64_t cs_c);
+
+/* The kernel for this element size and family. */
+TG__PRIVATE const tg__kernel *tg__kernel_generic(size_t es);
+TG__PRIVATE const tg__kernel *tg__kernel_avx2(size_t es);
+
+/* Cache blocking: MC rows of A (packed, kept in L2), KC deep, NC columns of B (packed, kept in L3). */
+typedef struct {
+    int64_t mc, kc, nc;
+} tg__blocks;
+TG__PRIVATE tg__blocks tg__block_sizes(const tg__kernel *k);
+
+/* Threads a call of this size may use: 1 inside a caller's parallel region or for small work. */
+TG__PRIVATE int tg__threads_for(int64_t m, int64_t n, int64_t k);
+
+/* The blocked GEMM on checked views with m, n, k > 0 and alpha != 0. */
+TG__PRIVATE int tg__gemm_blocked(const char *fn, const tg__kernel *kern, const tg__gemm *g,
+                                 const void *alpha, const void *beta);
+
+#endif /* TGEMM_CPU_H */

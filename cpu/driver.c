@@ -1,0 +1,115 @@
+/* The blocked GEMM: the five loops around the micro-kernel (Goto's algorithm, as BLIS arranges it).
+ *
+ *   for jc in n step NC:            a kc x nc block of op(B) is packed once (shared by all threads)
+ *     for pc in k step KC:          into NR-column panels, kept in L3
+ *       for ic in m step MC:        an mc x kc block of op(A) is packed (per thread) into MR-row
+ *         for jr in nc step NR:     panels, kept in L2
+ *           for ir in mc step MR:   micro-kernel: one MR x NR tile of C, kc deep, in registers
+ *
+ * Written once for both precisions: it moves bytes and calls the kernel descriptor's typed packing and
+ * micro-kernel. Threads split the ic and jr loops (work items of one A block and a range of B panels),
+ * never k, so every element of C is summed in the same order whatever the thread count: results are
+ * bitwise identical for 1, 2 or more threads.
+ */
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#include "cpu.h"
+
+static int64_t tg__min(int64_t a, int64_t b) { return a < b ? a : b; }
+static int64_t tg__ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+TG__PRIVATE int tg__gemm_blocked(const char *fn, const tg__kernel *kern, const tg__gemm *g0,
+                                 const void *alpha, const void *beta)
+{
+    static const float one_s = 1.0f;
+    static const double one_d = 1.0;
+    const void *one = kern->es == sizeof(float) ? (const void *)&one_s : (const void *)&one_d;
+    const int64_t es = (int64_t)kern->es, mr = kern->mr, nr = kern->nr;
+    tg__gemm g = *g0;
+    tg__blocks bs;
+    int64_t mc_max, kc_max, nc_max;
+    char *bbuf, *abuf;
+    int nt;
+
+    /* The micro-kernels store whole rows fastest, so a C with unit row stride (column-major) is
+     * handled as its transpose: Cᵀ = op(B)ᵀ op(A)ᵀ, swapping operands and strides, no copies. */
+    if (g.cs_c != 1 && g.rs_c == 1) {
+        tg__view t = g.a;
+        int64_t s = g.m;
+        g.m = g.n;
+        g.n = s;
+        g.a.p = g.b.p;
+        g.a.rs = g.b.cs;
+        g.a.cs = g.b.rs;
+        g.b.p = t.p;
+        g.b.rs = t.cs;
+        g.b.cs = t.rs;
+        g.rs_c = g.cs_c;
+        g.cs_c = 1;
+    }
+
+    bs = tg__block_sizes(kern);
+    mc_max = tg__min(tg__ceil_div(g.m, mr) * mr, bs.mc);
+    kc_max = tg__min(g.k, bs.kc);
+    nc_max = tg__min(tg__ceil_div(g.n, nr) * nr, bs.nc);
+    nt = tg__threads_for(g.m, g.n, g.k);
+    bbuf = (char *)tg__alloc((size_t)(kc_max * nc_max * es));
+    abuf = (char *)tg__alloc((size_t)(nt * mc_max * kc_max * es));
+    if (!bbuf || !abuf) {
+        tg__free(bbuf);
+        tg__free(abuf);
+        return tg__fail(TG_ERR_NOMEM, fn, "no memory for the packed panels");
+    }
+
+#pragma omp parallel num_threads(nt) if (nt > 1)
+    {
+#ifdef _OPENMP
+        int tid = omp_get_thread_num(), team = omp_get_num_threads();
+#else
+        int tid = 0, team = 1;
+#endif
+        char *my_a = abuf + (int64_t)tid * mc_max * kc_max * es;
+        for (int64_t jc = 0; jc < g.n; jc += bs.nc) {
+            int64_t nc = tg__min(bs.nc, g.n - jc), panels_b = tg__ceil_div(nc, nr);
+            /* Split B's panels across threads too when A has fewer blocks than there are threads. */
+            int64_t blocks_a = tg__ceil_div(g.m, bs.mc), chunks = team;
+            for (int64_t pc = 0; pc < g.k; pc += bs.kc) {
+                int64_t kc = tg__min(bs.kc, g.k - pc), packed_ic = -1;
+                const void *beta_now = pc == 0 ? beta : one;
+                const char *b_blk = (const char *)g.b.p + (pc * g.b.rs + jc * g.b.cs) * es;
+
+#pragma omp for schedule(static)
+                for (int64_t jp = 0; jp < panels_b; jp++)
+                    kern->pack_b(tg__min(nr, nc - jp * nr), kc, b_blk + jp * nr * g.b.cs * es,
+                                 g.b.rs, g.b.cs, bbuf + jp * nr * kc * es);
+
+#pragma omp for schedule(static)
+                for (int64_t item = 0; item < blocks_a * chunks; item++) {
+                    int64_t ic = item / chunks * bs.mc, mc = tg__min(bs.mc, g.m - ic);
+                    int64_t ch = item % chunks;
+                    int64_t jp0 = panels_b * ch / chunks, jp1 = panels_b * (ch + 1) / chunks;
+                    if (jp0 == jp1) continue;
+                    if (ic != packed_ic) {
+                        kern->pack_a(mc, kc, (const char *)g.a.p + (ic * g.a.rs + pc * g.a.cs) * es,
+                                     g.a.rs, g.a.cs, my_a);
+                        packed_ic = ic;
+                    }
+                    for (int64_t jp = jp0; jp < jp1; jp++) {
+                        int64_t j = jc + jp * nr;
+                        for (int64_t i = 0; i < mc; i += mr)
+                            kern->ukernel(kc, alpha, my_a + i * kc * es, bbuf + jp * nr * kc * es,
+                                          beta_now,
+                                          (char *)g.c + ((ic + i) * g.rs_c + j * g.cs_c) * es,
+                                          g.rs_c, g.cs_c, tg__min(mr, mc - i),
+                                          tg__min(nr, g.n - j));
+                    }
+                }
+            }
+        }
+    }
+    tg__free(bbuf);
+    tg__free(abuf);
+    return TG_OK;
+}

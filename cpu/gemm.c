@@ -1,0 +1,51 @@
+/* tg_sgemm and tg_dgemm: the path of one call.
+ *
+ * 1. Check every argument (common/gemm_args.c); nothing is touched on error.
+ * 2. The BLAS quick returns: m or n zero does nothing; alpha or k zero only scales C by beta
+ *    (reading neither A nor B, and not reading C either when beta is zero; beta one returns at once).
+ * 3. Everything else goes to the blocked driver with the kernel family for this CPU.
+ */
+#include "cpu.h"
+
+/* Steps 2 and 3 for checked views; alpha and beta point at the call's float or double. */
+static int tg__gemm_cpu(const char *fn, size_t es, const tg__gemm *g, const void *alpha,
+                        const void *beta, int alpha_zero, int beta_one)
+{
+    tg__arch arch = tg__arch_selected();
+    if (g->m == 0 || g->n == 0 || ((alpha_zero || g->k == 0) && beta_one)) return TG_OK;
+    if (alpha_zero || g->k == 0) {
+        if (es == sizeof(float))
+            tg__scale_s(g->m, g->n, *(const float *)beta, (float *)g->c, g->rs_c, g->cs_c);
+        else
+            tg__scale_d(g->m, g->n, *(const double *)beta, (double *)g->c, g->rs_c, g->cs_c);
+        return TG_OK;
+    }
+    if (arch == TG__ARCH_INVALID)
+        return tg__fail(TG_ERR_UNSUPPORTED, fn, "TGEMM_ARCH names a kernel family this CPU lacks");
+    return tg__gemm_blocked(fn, arch == TG__ARCH_AVX2 ? tg__kernel_avx2(es) : tg__kernel_generic(es),
+                            g, alpha, beta);
+}
+
+TGEMM_DEF int tg_sgemm(tg_layout layout, tg_trans transa, tg_trans transb, int64_t m, int64_t n,
+                       int64_t k, float alpha, const float *a, int64_t lda, const float *b,
+                       int64_t ldb, float beta, float *c, int64_t ldc)
+{
+    int st = tg__gemm_check("tg_sgemm", layout, transa, transb, m, n, k, alpha == 0, a, lda, b, ldb,
+                            c, ldc, sizeof(float));
+    tg__gemm g;
+    if (st) return st;
+    g = tg__gemm_views(layout, transa, transb, m, n, k, a, lda, b, ldb, c, ldc);
+    return tg__gemm_cpu("tg_sgemm", sizeof(float), &g, &alpha, &beta, alpha == 0, beta == 1);
+}
+
+TGEMM_DEF int tg_dgemm(tg_layout layout, tg_trans transa, tg_trans transb, int64_t m, int64_t n,
+                       int64_t k, double alpha, const double *a, int64_t lda, const double *b,
+                       int64_t ldb, double beta, double *c, int64_t ldc)
+{
+    int st = tg__gemm_check("tg_dgemm", layout, transa, transb, m, n, k, alpha == 0, a, lda, b, ldb,
+                            c, ldc, sizeof(double));
+    tg__gemm g;
+    if (st) return st;
+    g = tg__gemm_views(layout, transa, transb, m, n, k, a, lda, b, ldb, c, ldc);
+    return tg__gemm_cpu("tg_dgemm", sizeof(double), &g, &alpha, &beta, alpha == 0, beta == 1);
+}

@@ -1,0 +1,39 @@
+/* The process-wide thread count and how many threads one call uses.
+ *
+ * The count is the only mutable global state in the library: a plain int written by
+ * tg_set_num_threads and read at the start of each call. A call inside a caller's OpenMP parallel
+ * region runs on one thread (the caller already uses the cores), and a small call runs on one
+ * thread because waking a team costs more than the work.
+ */
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#include "cpu.h"
+
+static volatile int tg__num_threads;
+
+TGEMM_DEF void tg_set_num_threads(int n) { tg__num_threads = n > 0 ? n : 0; }
+
+TGEMM_DEF int tg_get_num_threads(void)
+{
+    int n = tg__num_threads;
+#ifdef _OPENMP
+    return n > 0 ? n : omp_get_max_threads();
+#else
+    (void)n;
+    return 1;
+#endif
+}
+
+TG__PRIVATE int tg__threads_for(int64_t m, int64_t n, int64_t k)
+{
+#ifdef _OPENMP
+    /* Below about 64^3 multiply-adds a team's start-up and barriers cost more than they save. */
+    if (omp_in_parallel() || (double)m * (double)n * (double)k < 64.0 * 64 * 64) return 1;
+    return tg_get_num_threads();
+#else
+    (void)m, (void)n, (void)k;
+    return 1;
+#endif
+}
