@@ -16,7 +16,9 @@
 
 /* TGEMM_STATIC gives every function internal linkage (for the single header used privately). */
 #ifndef TGEMM_DEF
-#ifdef TGEMM_STATIC
+#if defined(TGEMM_STATIC) && defined(__GNUC__)
+#define TGEMM_DEF static __attribute__((unused)) /* a user may call only some of them */
+#elif defined(TGEMM_STATIC)
 #define TGEMM_DEF static
 #else
 #define TGEMM_DEF extern

@@ -34,6 +34,13 @@
 #define TG__X86 1
 #endif
 
+/* OpenMP pragmas that vanish, warning-free, when the compiler is not asked for OpenMP. */
+#ifdef _OPENMP
+#define TG__OMP(directive) _Pragma(#directive)
+#else
+#define TG__OMP(directive)
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "cpu.h"
 
 TG__PRIVATE tg__arch tg__arch_selected(void)
 {

@@ -63,7 +63,7 @@ TG__PRIVATE int tg__gemm_blocked(const char *fn, const tg__kernel *kern, const t
         return tg__fail(TG_ERR_NOMEM, fn, "no memory for the packed panels");
     }
 
-#pragma omp parallel num_threads(nt) if (nt > 1)
+TG__OMP(omp parallel num_threads(nt) if (nt > 1))
     {
 #ifdef _OPENMP
         int tid = omp_get_thread_num(), team = omp_get_num_threads();
@@ -80,12 +80,12 @@ TG__PRIVATE int tg__gemm_blocked(const char *fn, const tg__kernel *kern, const t
                 const void *beta_now = pc == 0 ? beta : one;
                 const char *b_blk = (const char *)g.b.p + (pc * g.b.rs + jc * g.b.cs) * es;
 
-#pragma omp for schedule(static)
+TG__OMP(omp for schedule(static))
                 for (int64_t jp = 0; jp < panels_b; jp++)
                     kern->pack_b(tg__min(nr, nc - jp * nr), kc, b_blk + jp * nr * g.b.cs * es,
                                  g.b.rs, g.b.cs, bbuf + jp * nr * kc * es);
 
-#pragma omp for schedule(static)
+TG__OMP(omp for schedule(static))
                 for (int64_t item = 0; item < blocks_a * chunks; item++) {
                     int64_t ic = item / chunks * bs.mc, mc = tg__min(bs.mc, g.m - ic);
                     int64_t ch = item % chunks;
