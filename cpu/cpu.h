@@ -1,21 +1,23 @@
 /* Private pieces of the CPU GEMM: the micro-kernel descriptor, block sizes, threads.
  *
  * The driver (driver.c) is written once for both precisions: it moves bytes and calls the
- * descriptor's typed functions (packing, micro-kernel), so fp32 and fp64 share every loop, as BLIS's
- * framework does; only the code that touches elements is typed.
+ * descriptor's typed functions (packing, micro-kernel), so fp32 and fp64 share every loop;
+ * only the code that touches elements is typed.
  */
 #ifndef TGEMM_CPU_H
 #define TGEMM_CPU_H
 
 #include "../common/internal.h"
 
-/* C[0:m, 0:n] = alpha * (a · b) + beta * C for one MR x NR register tile, where a is a packed MR x kc
- * panel (column after column) and b a packed kc x NR panel (row after row). m <= MR and n <= NR are
- * the live part of an edge tile; nothing outside it is written, and C is not read when beta is zero.
- * alpha and beta point at a float or a double, like the panels. */
-typedef void (*tg__ukernel_fn)(int64_t kc, const void *alpha, const void *a, const void *b,
-                               const void *beta, void *c, int64_t rs_c, int64_t cs_c, int64_t m,
-                               int64_t n);
+/* C[0:m, 0:n] = alpha * (A · B) + beta * C for one MR x NR register tile, kc deep.
+ * A's element (i, p) is a[i * rs_a + p * cs_a]: a packed MR-row panel (rs_a = 1, cs_a = MR) or, on
+ * the small-matrix path, the caller's matrix itself; rows i >= m are never read. B's row p is the NR
+ * contiguous elements at b + p * rs_b: a packed NR-column panel (rs_b = NR) or whole-width rows of the
+ * caller's B. m <= MR and n <= NR are the live part of an edge tile; nothing outside it is written,
+ * and C is not read when beta is zero. alpha and beta point at a float or a double, like a and b. */
+typedef void (*tg__ukernel_fn)(int64_t kc, const void *alpha, const void *a, int64_t rs_a,
+                               int64_t cs_a, const void *b, int64_t rs_b, const void *beta, void *c,
+                               int64_t rs_c, int64_t cs_c, int64_t m, int64_t n);
 /* Copies the rows x kc block of a view starting at src into MR-row panels (pack_a) or the kc x cols
  * block into NR-column panels (pack_b), zero-padding the last panel to a whole tile. */
 typedef void (*tg__pack_fn)(int64_t rows, int64_t kc, const void *src, int64_t rs, int64_t cs,
@@ -56,8 +58,11 @@ TG__PRIVATE tg__blocks tg__block_sizes(const tg__kernel *k);
 /* Threads a call of this size may use: 1 inside a caller's parallel region or for small work. */
 TG__PRIVATE int tg__threads_for(int64_t m, int64_t n, int64_t k);
 
-/* The blocked GEMM on checked views with m, n, k > 0 and alpha != 0. */
+/* The blocked GEMM (driver.c) and the small-matrix path (small.c), on checked views with m, n, k > 0,
+ * alpha != 0 and C's column stride 1 (gemm.c transposes the problem when C is column-major). */
 TG__PRIVATE int tg__gemm_blocked(const char *fn, const tg__kernel *kern, const tg__gemm *g,
                                  const void *alpha, const void *beta);
+TG__PRIVATE int tg__gemm_small(const char *fn, const tg__kernel *kern, const tg__gemm *g,
+                               const void *alpha, const void *beta);
 
 #endif /* TGEMM_CPU_H */

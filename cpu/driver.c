@@ -1,4 +1,4 @@
-/* The blocked GEMM: the five loops around the micro-kernel (Goto's algorithm, as BLIS arranges it).
+/* The blocked GEMM: the five loops around the micro-kernel (Goto's algorithm).
  *
  *   for jc in n step NC:            a kc x nc block of op(B) is packed once (shared by all threads)
  *     for pc in k step KC:          into NR-column panels, kept in L3
@@ -27,28 +27,11 @@ TG__PRIVATE int tg__gemm_blocked(const char *fn, const tg__kernel *kern, const t
     static const double one_d = 1.0;
     const void *one = kern->es == sizeof(float) ? (const void *)&one_s : (const void *)&one_d;
     const int64_t es = (int64_t)kern->es, mr = kern->mr, nr = kern->nr;
-    tg__gemm g = *g0;
+    const tg__gemm g = *g0;
     tg__blocks bs;
     int64_t mc_max, kc_max, nc_max;
     char *bbuf, *abuf;
     int nt;
-
-    /* The micro-kernels store whole rows fastest, so a C with unit row stride (column-major) is
-     * handled as its transpose: Cᵀ = op(B)ᵀ op(A)ᵀ, swapping operands and strides, no copies. */
-    if (g.cs_c != 1 && g.rs_c == 1) {
-        tg__view t = g.a;
-        int64_t s = g.m;
-        g.m = g.n;
-        g.n = s;
-        g.a.p = g.b.p;
-        g.a.rs = g.b.cs;
-        g.a.cs = g.b.rs;
-        g.b.p = t.p;
-        g.b.rs = t.cs;
-        g.b.cs = t.rs;
-        g.rs_c = g.cs_c;
-        g.cs_c = 1;
-    }
 
     bs = tg__block_sizes(kern);
     mc_max = tg__min(tg__ceil_div(g.m, mr) * mr, bs.mc);
@@ -99,8 +82,8 @@ TG__OMP(omp for schedule(static))
                     for (int64_t jp = jp0; jp < jp1; jp++) {
                         int64_t j = jc + jp * nr;
                         for (int64_t i = 0; i < mc; i += mr)
-                            kern->ukernel(kc, alpha, my_a + i * kc * es, bbuf + jp * nr * kc * es,
-                                          beta_now,
+                            kern->ukernel(kc, alpha, my_a + i * kc * es, 1, mr,
+                                          bbuf + jp * nr * kc * es, nr, beta_now,
                                           (char *)g.c + ((ic + i) * g.rs_c + j * g.cs_c) * es,
                                           g.rs_c, g.cs_c, tg__min(mr, mc - i),
                                           tg__min(nr, g.n - j));

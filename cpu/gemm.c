@@ -3,15 +3,38 @@
  * 1. Check every argument (common/gemm_args.c); nothing is touched on error.
  * 2. The BLAS quick returns: m or n zero does nothing; alpha or k zero only scales C by beta
  *    (reading neither A nor B, and not reading C either when beta is zero; beta one returns at once).
- * 3. Everything else goes to the blocked driver with the kernel family for this CPU.
+ * 3. Everything else runs on C with unit column stride (a column-major C is computed as its transpose,
+ *    Cᵀ = op(B)ᵀ·op(A)ᵀ, by swapping operands and strides, no copies), with the kernel family for
+ *    this CPU, on the small-matrix path or the blocked one. The choice depends on the shape alone
+ *    (never the thread count) so results are bitwise the same for any number of threads.
  */
+#include <stdlib.h>
+#include <string.h>
+
 #include "cpu.h"
+
+enum { TG__SMALL_MNK = 64 * 64 * 64 };
+
+/* Small products skip packing and threads (small.c). The bound was measured: see the table in
+ * results/ and the note on it; TGEMM_PATH=small|blocked forces a path for the tests. */
+static int tg__use_small_path(const tg__gemm *g)
+{
+    static volatile int forced = -1;
+    if (forced < 0) {
+        const char *env = getenv("TGEMM_PATH");
+        forced = !env ? 0 : strcmp(env, "small") == 0 ? 1 : strcmp(env, "blocked") == 0 ? 2 : 0;
+    }
+    if (forced) return forced == 1;
+    return (double)g->m * (double)g->n * (double)g->k <= TG__SMALL_MNK;
+}
 
 /* Steps 2 and 3 for checked views; alpha and beta point at the call's float or double. */
 static int tg__gemm_cpu(const char *fn, size_t es, const tg__gemm *g, const void *alpha,
                         const void *beta, int alpha_zero, int beta_one)
 {
     tg__arch arch = tg__arch_selected();
+    const tg__kernel *kern;
+    tg__gemm t = *g;
     if (g->m == 0 || g->n == 0 || ((alpha_zero || g->k == 0) && beta_one)) return TG_OK;
     if (alpha_zero || g->k == 0) {
         if (es == sizeof(float))
@@ -22,8 +45,21 @@ static int tg__gemm_cpu(const char *fn, size_t es, const tg__gemm *g, const void
     }
     if (arch == TG__ARCH_INVALID)
         return tg__fail(TG_ERR_UNSUPPORTED, fn, "TGEMM_ARCH names a kernel family this CPU lacks");
-    return tg__gemm_blocked(fn, arch == TG__ARCH_AVX2 ? tg__kernel_avx2(es) : tg__kernel_generic(es),
-                            g, alpha, beta);
+    kern = arch == TG__ARCH_AVX2 ? tg__kernel_avx2(es) : tg__kernel_generic(es);
+    if (t.cs_c != 1) {
+        t.m = g->n;
+        t.n = g->m;
+        t.a.p = g->b.p;
+        t.a.rs = g->b.cs;
+        t.a.cs = g->b.rs;
+        t.b.p = g->a.p;
+        t.b.rs = g->a.cs;
+        t.b.cs = g->a.rs;
+        t.rs_c = g->cs_c;
+        t.cs_c = 1;
+    }
+    return tg__use_small_path(&t) ? tg__gemm_small(fn, kern, &t, alpha, beta)
+                                  : tg__gemm_blocked(fn, kern, &t, alpha, beta);
 }
 
 TGEMM_DEF int tg_sgemm(tg_layout layout, tg_trans transa, tg_trans transb, int64_t m, int64_t n,

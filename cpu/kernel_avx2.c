@@ -13,7 +13,6 @@
 #define TG__FN(x) x##_s
 #define TG__V __m256
 #define TG__W 8
-#define TG__LOAD _mm256_load_ps
 #define TG__LOADU _mm256_loadu_ps
 #define TG__STOREU _mm256_storeu_ps
 #define TG__BCAST _mm256_broadcast_ss
@@ -26,7 +25,6 @@
 #undef TG__FN
 #undef TG__V
 #undef TG__W
-#undef TG__LOAD
 #undef TG__LOADU
 #undef TG__STOREU
 #undef TG__BCAST
@@ -39,7 +37,6 @@
 #define TG__FN(x) x##_d
 #define TG__V __m256d
 #define TG__W 4
-#define TG__LOAD _mm256_load_pd
 #define TG__LOADU _mm256_loadu_pd
 #define TG__STOREU _mm256_storeu_pd
 #define TG__BCAST _mm256_broadcast_sd
@@ -52,7 +49,6 @@
 #undef TG__FN
 #undef TG__V
 #undef TG__W
-#undef TG__LOAD
 #undef TG__LOADU
 #undef TG__STOREU
 #undef TG__BCAST
