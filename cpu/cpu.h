@@ -32,19 +32,6 @@ typedef struct {
     tg__pack_fn pack_b;    /* columns of op(B) into NR-column panels (rows/cols swapped: see pack.inc) */
 } tg__kernel;
 
-/* Typed tile helpers (tile.inc): packing and the store of an edge or strided tile. */
-TG__PRIVATE void tg__pack_s(int64_t rows, int64_t kc, const float *src, int64_t rs_row, int64_t rs_k,
-                            float *dst, int w);
-TG__PRIVATE void tg__pack_d(int64_t rows, int64_t kc, const double *src, int64_t rs_row,
-                            int64_t rs_k, double *dst, int w);
-TG__PRIVATE void tg__store_tile_s(int64_t m, int64_t n, const float *t, int ld, float beta, float *c,
-                                  int64_t rs_c, int64_t cs_c);
-TG__PRIVATE void tg__store_tile_d(int64_t m, int64_t n, const double *t, int ld, double beta,
-                                  double *c, int64_t rs_c, int64_t cs_c);
-TG__PRIVATE void tg__scale_s(int64_t m, int64_t n, float beta, float *c, int64_t rs_c, int64_t cs_c);
-TG__PRIVATE void tg__scale_d(int64_t m, int64_t n, double beta, double *c, int64_t rs_c,
-                             int64_t cs_c);
-
 /* The kernel for this element size and family. */
 TG__PRIVATE const tg__kernel *tg__kernel_generic(size_t es);
 TG__PRIVATE const tg__kernel *tg__kernel_avx2(size_t es);

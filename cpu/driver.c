@@ -63,10 +63,16 @@ TG__OMP(omp parallel num_threads(nt) if (nt > 1))
                 const void *beta_now = pc == 0 ? beta : one;
                 const char *b_blk = (const char *)g.b.p + (pc * g.b.rs + jc * g.b.cs) * es;
 
-TG__OMP(omp for schedule(static))
-                for (int64_t jp = 0; jp < panels_b; jp++)
-                    kern->pack_b(tg__min(nr, nc - jp * nr), kc, b_blk + jp * nr * g.b.cs * es,
-                                 g.b.rs, g.b.cs, bbuf + jp * nr * kc * es);
+                {
+                    /* Each thread packs one contiguous run of panels in a single call, so that
+                     * the packing can stream along B's rows. */
+                    int64_t p0 = panels_b * tid / team, p1 = panels_b * (tid + 1) / team;
+                    if (p1 > p0)
+                        kern->pack_b(tg__min(nc, p1 * nr) - p0 * nr, kc,
+                                     b_blk + p0 * nr * g.b.cs * es, g.b.rs, g.b.cs,
+                                     bbuf + p0 * nr * kc * es);
+TG__OMP(omp barrier)
+                }
 
 TG__OMP(omp for schedule(static))
                 for (int64_t item = 0; item < blocks_a * chunks; item++) {

@@ -15,6 +15,15 @@
 
 enum { TG__SMALL_MNK = 64 * 64 * 64 };
 
+/* C = beta * C over m x n: the alpha-or-k-zero quick return. Beta zero writes zeros without reading
+ * C; beta one never gets here (the caller returns at once, as the reference BLAS does). */
+#define TG__SCALE(T, g, beta_)                                                                     \
+    for (int64_t i = 0; i < (g)->m; i++)                                                           \
+        for (int64_t j = 0; j < (g)->n; j++) {                                                     \
+            T *cij = (T *)(g)->c + i * (g)->rs_c + j * (g)->cs_c, bv = *(const T *)(beta_);        \
+            *cij = bv == 0 ? (T)0 : bv * *cij;                                                     \
+        }
+
 /* Small products skip packing and threads (small.c). The bound was measured: see the table in
  * results/ and the note on it; TGEMM_PATH=small|blocked forces a path for the tests. */
 static int tg__use_small_path(const tg__gemm *g)
@@ -37,10 +46,8 @@ static int tg__gemm_cpu(const char *fn, size_t es, const tg__gemm *g, const void
     tg__gemm t = *g;
     if (g->m == 0 || g->n == 0 || ((alpha_zero || g->k == 0) && beta_one)) return TG_OK;
     if (alpha_zero || g->k == 0) {
-        if (es == sizeof(float))
-            tg__scale_s(g->m, g->n, *(const float *)beta, (float *)g->c, g->rs_c, g->cs_c);
-        else
-            tg__scale_d(g->m, g->n, *(const double *)beta, (double *)g->c, g->rs_c, g->cs_c);
+        if (es == sizeof(float)) TG__SCALE(float, g, beta)
+        else TG__SCALE(double, g, beta)
         return TG_OK;
     }
     if (arch == TG__ARCH_INVALID)

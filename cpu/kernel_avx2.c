@@ -11,6 +11,7 @@
 
 #define TG__T float
 #define TG__FN(x) x##_s
+#include "tile.inc"
 #define TG__V __m256
 #define TG__W 8
 #define TG__LOADU _mm256_loadu_ps
@@ -35,6 +36,7 @@
 
 #define TG__T double
 #define TG__FN(x) x##_d
+#include "tile.inc"
 #define TG__V __m256d
 #define TG__W 4
 #define TG__LOADU _mm256_loadu_pd

@@ -7,12 +7,14 @@ enum { TG__GMR = 4, TG__GNR = 8 };
 
 #define TG__T float
 #define TG__FN(x) x##_s
+#include "tile.inc"
 #include "kernel_generic.inc"
 #undef TG__T
 #undef TG__FN
 
 #define TG__T double
 #define TG__FN(x) x##_d
+#include "tile.inc"
 #include "kernel_generic.inc"
 #undef TG__T
 #undef TG__FN

@@ -1,25 +1,47 @@
-/* The small-matrix path: no packing of A, packing of B only where it pays, no threads, no blocking.
+/* The small-matrix path: no packing of A, packing of B only where it pays, no cache blocking.
  *
- * For small products the blocked path's packing and team start-up cost as much as the arithmetic
- * (64^3 is ~8k cycles of FMAs against ~2k cycles to pack A alone). Here the micro-kernel reads A
- * straight from the caller's matrix, whatever its strides, and reads B's rows in place when they are
- * contiguous and a whole register tile wide; only a transposed B or the last, partial column panel
- * is copied into a zero-padded panel. All of A, B and C fit in L2 at these sizes, so there is no
- * cache blocking either: each tile runs the whole k in one go.
+ * For small products the blocked path's packing and buffers cost as much as the arithmetic (64^3 is
+ * ~8k cycles of FMAs against ~2k cycles to pack A alone). Here the micro-kernel reads A straight from
+ * the caller's matrix, whatever its strides, and reads B's rows in place when they are contiguous and
+ * a whole register tile wide; only a transposed B or the last, partial column panel is copied into a
+ * zero-padded panel (on the stack when it is small, so tiny calls never allocate). Each tile runs
+ * the whole k in one go. The same path serves very short A (a few row tiles) of any width, where
+ * each element of B is used by so few tiles that packing it could never pay; those are split across
+ * threads by column panels, which needs no reduction, so results stay bitwise the same.
  */
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
 #include "cpu.h"
+
+enum { TG__STACK_PANEL = 4096 };
 
 TG__PRIVATE int tg__gemm_small(const char *fn, const tg__kernel *kern, const tg__gemm *g,
                                const void *alpha, const void *beta)
 {
     const int64_t es = (int64_t)kern->es, mr = kern->mr, nr = kern->nr;
-    char *panel = NULL;
-    if (g->b.cs != 1 || g->n % nr != 0) {
-        panel = (char *)tg__alloc((size_t)(g->k * nr * es));
-        if (!panel) return tg__fail(TG_ERR_NOMEM, fn, "no memory for a packed panel of B");
+    const int64_t panels = (g->n + nr - 1) / nr, panel_bytes = g->k * nr * es;
+    const int packs = g->b.cs != 1 || g->n % nr != 0;
+    int nt = tg__threads_for(g->m, g->n, g->k);
+    double stack[TG__STACK_PANEL / sizeof(double)];
+    char *heap = NULL, *buf = (char *)stack;
+
+    if (nt > panels) nt = (int)panels;
+    if (packs && (nt > 1 || panel_bytes > TG__STACK_PANEL)) {
+        heap = (char *)tg__alloc((size_t)(nt * panel_bytes));
+        if (!heap) return tg__fail(TG_ERR_NOMEM, fn, "no memory for packed panels of B");
+        buf = heap;
     }
-    for (int64_t j = 0; j < g->n; j += nr) {
-        int64_t n = g->n - j < nr ? g->n - j : nr, rs_b = g->b.rs;
+
+    TG__OMP(omp parallel for num_threads(nt) if (nt > 1) schedule(static))
+    for (int64_t jp = 0; jp < panels; jp++) {
+#ifdef _OPENMP
+        char *panel = buf + omp_get_thread_num() * panel_bytes;
+#else
+        char *panel = buf;
+#endif
+        int64_t j = jp * nr, n = g->n - j < nr ? g->n - j : nr, rs_b = g->b.rs;
         const char *b = (const char *)g->b.p + j * g->b.cs * es;
         if (g->b.cs != 1 || n < nr) {
             kern->pack_b(n, g->k, b, g->b.rs, g->b.cs, panel);
@@ -31,6 +53,6 @@ TG__PRIVATE int tg__gemm_small(const char *fn, const tg__kernel *kern, const tg_
                           rs_b, beta, (char *)g->c + (i * g->rs_c + j) * es, g->rs_c, 1,
                           g->m - i < mr ? g->m - i : mr, n);
     }
-    tg__free(panel);
+    tg__free(heap);
     return TG_OK;
 }
