@@ -462,20 +462,22 @@ TG__PRIVATE int tg__fail(int status, const char *fn, const char *what)
 /* Private pieces of the CPU GEMM: the micro-kernel descriptor, block sizes, threads.
  *
  * The driver (driver.c) is written once for both precisions: it moves bytes and calls the
- * descriptor's typed functions (packing, micro-kernel), so fp32 and fp64 share every loop, as BLIS's
- * framework does; only the code that touches elements is typed.
+ * descriptor's typed functions (packing, micro-kernel), so fp32 and fp64 share every loop;
+ * only the code that touches elements is typed.
  */
 #ifndef TGEMM_CPU_H
 #define TGEMM_CPU_H
 
 
-/* C[0:m, 0:n] = alpha * (a · b) + beta * C for one MR x NR register tile, where a is a packed MR x kc
- * panel (column after column) and b a packed kc x NR panel (row after row). m <= MR and n <= NR are
- * the live part of an edge tile; nothing outside it is written, and C is not read when beta is zero.
- * alpha and beta point at a float or a double, like the panels. */
-typedef void (*tg__ukernel_fn)(int64_t kc, const void *alpha, const void *a, const void *b,
-                               const void *beta, void *c, int64_t rs_c, int64_t cs_c, int64_t m,
-                               int64_t n);
+/* C[0:m, 0:n] = alpha * (A · B) + beta * C for one MR x NR register tile, kc deep.
+ * A's element (i, p) is a[i * rs_a + p * cs_a]: a packed MR-row panel (rs_a = 1, cs_a = MR) or, on
+ * the small-matrix path, the caller's matrix itself; rows i >= m are never read. B's row p is the NR
+ * contiguous elements at b + p * rs_b: a packed NR-column panel (rs_b = NR) or whole-width rows of the
+ * caller's B. m <= MR and n <= NR are the live part of an edge tile; nothing outside it is written,
+ * and C is not read when beta is zero. alpha and beta point at a float or a double, like a and b. */
+typedef void (*tg__ukernel_fn)(int64_t kc, const void *alpha, const void *a, int64_t rs_a,
+                               int64_t cs_a, const void *b, int64_t rs_b, const void *beta, void *c,
+                               int64_t rs_c, int64_t cs_c, int64_t m, int64_t n);
 /* Copies the rows x kc block of a view starting at src into MR-row panels (pack_a) or the kc x cols
  * block into NR-column panels (pack_b), zero-padding the last panel to a whole tile. */
 typedef void (*tg__pack_fn)(int64_t rows, int64_t kc, const void *src, int64_t rs, int64_t cs,
@@ -490,19 +492,6 @@ typedef struct {
     tg__pack_fn pack_b;    /* columns of op(B) into NR-column panels (rows/cols swapped: see pack.inc) */
 } tg__kernel;
 
-/* Typed tile helpers (tile.inc): packing and the store of an edge or strided tile. */
-TG__PRIVATE void tg__pack_s(int64_t rows, int64_t kc, const float *src, int64_t rs_row, int64_t rs_k,
-                            float *dst, int w);
-TG__PRIVATE void tg__pack_d(int64_t rows, int64_t kc, const double *src, int64_t rs_row,
-                            int64_t rs_k, double *dst, int w);
-TG__PRIVATE void tg__store_tile_s(int64_t m, int64_t n, const float *t, int ld, float beta, float *c,
-                                  int64_t rs_c, int64_t cs_c);
-TG__PRIVATE void tg__store_tile_d(int64_t m, int64_t n, const double *t, int ld, double beta,
-                                  double *c, int64_t rs_c, int64_t cs_c);
-TG__PRIVATE void tg__scale_s(int64_t m, int64_t n, float beta, float *c, int64_t rs_c, int64_t cs_c);
-TG__PRIVATE void tg__scale_d(int64_t m, int64_t n, double beta, double *c, int64_t rs_c,
-                             int64_t cs_c);
-
 /* The kernel for this element size and family. */
 TG__PRIVATE const tg__kernel *tg__kernel_generic(size_t es);
 TG__PRIVATE const tg__kernel *tg__kernel_avx2(size_t es);
@@ -516,9 +505,12 @@ TG__PRIVATE tg__blocks tg__block_sizes(const tg__kernel *k);
 /* Threads a call of this size may use: 1 inside a caller's parallel region or for small work. */
 TG__PRIVATE int tg__threads_for(int64_t m, int64_t n, int64_t k);
 
-/* The blocked GEMM on checked views with m, n, k > 0 and alpha != 0. */
+/* The blocked GEMM (driver.c) and the small-matrix path (small.c), on checked views with m, n, k > 0,
+ * alpha != 0 and C's column stride 1 (gemm.c transposes the problem when C is column-major). */
 TG__PRIVATE int tg__gemm_blocked(const char *fn, const tg__kernel *kern, const tg__gemm *g,
                                  const void *alpha, const void *beta);
+TG__PRIVATE int tg__gemm_small(const char *fn, const tg__kernel *kern, const tg__gemm *g,
+                               const void *alpha, const void *beta);
 
 #endif /* TGEMM_CPU_H */
 
@@ -593,7 +585,7 @@ TG__PRIVATE tg__blocks tg__block_sizes(const tg__kernel *k)
     return b;
 }
 /* ---- cpu/driver.c ---- */
-/* The blocked GEMM: the five loops around the micro-kernel (Goto's algorithm, as BLIS arranges it).
+/* The blocked GEMM: the five loops around the micro-kernel (Goto's algorithm).
  *
  *   for jc in n step NC:            a kc x nc block of op(B) is packed once (shared by all threads)
  *     for pc in k step KC:          into NR-column panels, kept in L3
@@ -621,28 +613,11 @@ TG__PRIVATE int tg__gemm_blocked(const char *fn, const tg__kernel *kern, const t
     static const double one_d = 1.0;
     const void *one = kern->es == sizeof(float) ? (const void *)&one_s : (const void *)&one_d;
     const int64_t es = (int64_t)kern->es, mr = kern->mr, nr = kern->nr;
-    tg__gemm g = *g0;
+    const tg__gemm g = *g0;
     tg__blocks bs;
     int64_t mc_max, kc_max, nc_max;
     char *bbuf, *abuf;
     int nt;
-
-    /* The micro-kernels store whole rows fastest, so a C with unit row stride (column-major) is
-     * handled as its transpose: Cᵀ = op(B)ᵀ op(A)ᵀ, swapping operands and strides, no copies. */
-    if (g.cs_c != 1 && g.rs_c == 1) {
-        tg__view t = g.a;
-        int64_t s = g.m;
-        g.m = g.n;
-        g.n = s;
-        g.a.p = g.b.p;
-        g.a.rs = g.b.cs;
-        g.a.cs = g.b.rs;
-        g.b.p = t.p;
-        g.b.rs = t.cs;
-        g.b.cs = t.rs;
-        g.rs_c = g.cs_c;
-        g.cs_c = 1;
-    }
 
     bs = tg__block_sizes(kern);
     mc_max = tg__min(tg__ceil_div(g.m, mr) * mr, bs.mc);
@@ -674,10 +649,16 @@ TG__OMP(omp parallel num_threads(nt) if (nt > 1))
                 const void *beta_now = pc == 0 ? beta : one;
                 const char *b_blk = (const char *)g.b.p + (pc * g.b.rs + jc * g.b.cs) * es;
 
-TG__OMP(omp for schedule(static))
-                for (int64_t jp = 0; jp < panels_b; jp++)
-                    kern->pack_b(tg__min(nr, nc - jp * nr), kc, b_blk + jp * nr * g.b.cs * es,
-                                 g.b.rs, g.b.cs, bbuf + jp * nr * kc * es);
+                {
+                    /* Each thread packs one contiguous run of panels in a single call, so that
+                     * the packing can stream along B's rows. */
+                    int64_t p0 = panels_b * tid / team, p1 = panels_b * (tid + 1) / team;
+                    if (p1 > p0)
+                        kern->pack_b(tg__min(nc, p1 * nr) - p0 * nr, kc,
+                                     b_blk + p0 * nr * g.b.cs * es, g.b.rs, g.b.cs,
+                                     bbuf + p0 * nr * kc * es);
+TG__OMP(omp barrier)
+                }
 
 TG__OMP(omp for schedule(static))
                 for (int64_t item = 0; item < blocks_a * chunks; item++) {
@@ -693,8 +674,8 @@ TG__OMP(omp for schedule(static))
                     for (int64_t jp = jp0; jp < jp1; jp++) {
                         int64_t j = jc + jp * nr;
                         for (int64_t i = 0; i < mc; i += mr)
-                            kern->ukernel(kc, alpha, my_a + i * kc * es, bbuf + jp * nr * kc * es,
-                                          beta_now,
+                            kern->ukernel(kc, alpha, my_a + i * kc * es, 1, mr,
+                                          bbuf + jp * nr * kc * es, nr, beta_now,
                                           (char *)g.c + ((ic + i) * g.rs_c + j * g.cs_c) * es,
                                           g.rs_c, g.cs_c, tg__min(mr, mc - i),
                                           tg__min(nr, g.n - j));
@@ -713,26 +694,73 @@ TG__OMP(omp for schedule(static))
  * 1. Check every argument (common/gemm_args.c); nothing is touched on error.
  * 2. The BLAS quick returns: m or n zero does nothing; alpha or k zero only scales C by beta
  *    (reading neither A nor B, and not reading C either when beta is zero; beta one returns at once).
- * 3. Everything else goes to the blocked driver with the kernel family for this CPU.
+ * 3. Everything else runs on C with unit column stride (a column-major C is computed as its transpose,
+ *    Cᵀ = op(B)ᵀ·op(A)ᵀ, by swapping operands and strides, no copies), with the kernel family for
+ *    this CPU, on the small-matrix path or the blocked one. The choice depends on the shape alone
+ *    (never the thread count) so results are bitwise the same for any number of threads.
  */
+#include <stdlib.h>
+#include <string.h>
+
+
+/* Where the small-matrix path stops winning, in multiply-adds (m·n·k), measured at 1 thread on a
+ * Zen 3 core against the blocked path (row-major, no transpose, square 8..160): fp32 wins through
+ * 160^3 (91 against 69 GFLOP/s there), fp64 through 96^3 (42 against 39) but loses from 128^3 on
+ * (34 against 39), where reading A in place for every column panel costs more than packing it. */
+enum { TG__SMALL_MNK_S = 160 * 160 * 160, TG__SMALL_MNK_D = 100 * 100 * 100 };
+
+/* C = beta * C over m x n: the alpha-or-k-zero quick return. Beta zero writes zeros without reading
+ * C; beta one never gets here (the caller returns at once, as the reference BLAS does). */
+#define TG__SCALE(T, g, beta_)                                                                     \
+    for (int64_t i = 0; i < (g)->m; i++)                                                           \
+        for (int64_t j = 0; j < (g)->n; j++) {                                                     \
+            T *cij = (T *)(g)->c + i * (g)->rs_c + j * (g)->cs_c, bv = *(const T *)(beta_);        \
+            *cij = bv == 0 ? (T)0 : bv * *cij;                                                     \
+        }
+
+/* Small products skip packing and threads (small.c). The bound was measured: see the table in
+ * bounds below; TGEMM_PATH=small|blocked forces a path, so the tests can run both on one shape. */
+static int tg__use_small_path(const tg__gemm *g, size_t es)
+{
+    static volatile int forced = -1;
+    if (forced < 0) {
+        const char *env = getenv("TGEMM_PATH");
+        forced = !env ? 0 : strcmp(env, "small") == 0 ? 1 : strcmp(env, "blocked") == 0 ? 2 : 0;
+    }
+    if (forced) return forced == 1;
+    return (double)g->m * (double)g->n * (double)g->k <= (es == 4 ? TG__SMALL_MNK_S : TG__SMALL_MNK_D);
+}
 
 /* Steps 2 and 3 for checked views; alpha and beta point at the call's float or double. */
 static int tg__gemm_cpu(const char *fn, size_t es, const tg__gemm *g, const void *alpha,
                         const void *beta, int alpha_zero, int beta_one)
 {
     tg__arch arch = tg__arch_selected();
+    const tg__kernel *kern;
+    tg__gemm t = *g;
     if (g->m == 0 || g->n == 0 || ((alpha_zero || g->k == 0) && beta_one)) return TG_OK;
     if (alpha_zero || g->k == 0) {
-        if (es == sizeof(float))
-            tg__scale_s(g->m, g->n, *(const float *)beta, (float *)g->c, g->rs_c, g->cs_c);
-        else
-            tg__scale_d(g->m, g->n, *(const double *)beta, (double *)g->c, g->rs_c, g->cs_c);
+        if (es == sizeof(float)) TG__SCALE(float, g, beta)
+        else TG__SCALE(double, g, beta)
         return TG_OK;
     }
     if (arch == TG__ARCH_INVALID)
         return tg__fail(TG_ERR_UNSUPPORTED, fn, "TGEMM_ARCH names a kernel family this CPU lacks");
-    return tg__gemm_blocked(fn, arch == TG__ARCH_AVX2 ? tg__kernel_avx2(es) : tg__kernel_generic(es),
-                            g, alpha, beta);
+    kern = arch == TG__ARCH_AVX2 ? tg__kernel_avx2(es) : tg__kernel_generic(es);
+    if (t.cs_c != 1) {
+        t.m = g->n;
+        t.n = g->m;
+        t.a.p = g->b.p;
+        t.a.rs = g->b.cs;
+        t.a.cs = g->b.rs;
+        t.b.p = g->a.p;
+        t.b.rs = g->a.cs;
+        t.b.cs = g->a.rs;
+        t.rs_c = g->cs_c;
+        t.cs_c = 1;
+    }
+    return tg__use_small_path(&t, es) ? tg__gemm_small(fn, kern, &t, alpha, beta)
+                                  : tg__gemm_blocked(fn, kern, &t, alpha, beta);
 }
 
 TGEMM_DEF int tg_sgemm(tg_layout layout, tg_trans transa, tg_trans transb, int64_t m, int64_t n,
@@ -771,9 +799,70 @@ TGEMM_DEF int tg_dgemm(tg_layout layout, tg_trans transa, tg_trans transb, int64
 
 #define TG__T float
 #define TG__FN(x) x##_s
+/* ---- cpu/tile.inc ---- */
+/* Typed helpers for the micro-kernels: packing a block into panels, and writing an edge or strided
+ * tile of C. Each kernel file instantiates them for its own types (TG__T is the type, TG__FN(x)
+ * appends the kernel's and the type's suffix), as static functions, so that the panel width it passes
+ * is a constant the compiler specializes the copy loops for: packing runs at copy speed. */
+
+/* dst gets ceil(rows / w) panels, each w x kc with element (i, p) at p * w + i: panel i-th "row" is
+ * src[(r0 + i) * rs_row + p * rs_k]. Rows past the end are zero, so micro-kernels always run whole
+ * tiles and the extra results are simply not stored. Used for A (rows of op(A), w = MR) and, with its
+ * strides swapped, for B (columns of op(B), w = NR). */
+static inline void TG__FN(tg__pack)(int64_t rows, int64_t kc, const TG__T *src, int64_t rs_row,
+                                    int64_t rs_k, TG__T *dst, int w)
+{
+    if (rs_row == 1 && rs_k != 1) {
+        /* Rows adjacent in memory (a row-major B, a transposed column-major A): stream along them,
+         * k step by k step, across all panels, so the reads run through whole cache lines and pages
+         * in order instead of touching kc lines far apart for every panel. */
+        for (int64_t p = 0; p < kc; p++, src += rs_k) {
+            TG__T *d = dst + p * w;
+            int64_t r0 = 0;
+            for (; r0 + w <= rows; r0 += w, d += (int64_t)w * kc)
+                for (int i = 0; i < w; i++) d[i] = src[r0 + i];
+            if (r0 < rows) {
+                int i = 0;
+                for (; r0 + i < rows; i++) d[i] = src[r0 + i];
+                for (; i < w; i++) d[i] = 0;
+            }
+        }
+        return;
+    }
+    for (int64_t r0 = 0; r0 < rows; r0 += w, dst += (int64_t)w * kc) {
+        int live = rows - r0 < w ? (int)(rows - r0) : w;
+        const TG__T *s = src + r0 * rs_row;
+        if (rs_k == 1) {
+            /* Each source row is contiguous along k: read rows, scatter into the panel. */
+            for (int i = 0; i < live; i++)
+                for (int64_t p = 0; p < kc; p++) dst[p * w + i] = s[i * rs_row + p];
+        } else {
+            for (int64_t p = 0; p < kc; p++)
+                for (int i = 0; i < live; i++) dst[p * w + i] = s[i * rs_row + p * rs_k];
+        }
+        for (int i = live; i < w; i++)
+            for (int64_t p = 0; p < kc; p++) dst[p * w + i] = 0;
+    }
+}
+
+/* C[0:m, 0:n] = t + beta * C from a finished tile t (row stride ld, alpha already applied); C is
+ * not read when beta is zero, so NaN or Inf already there never reach the result. */
+static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, int ld, TG__T beta,
+                                        TG__T *c, int64_t rs_c, int64_t cs_c)
+{
+#ifdef TGEMM_PLANT_BUG
+    /* Test-only: an edge tile loses its last column; the test suite must catch this. */
+    if (n > 1 && n < ld) n--;
+#endif
+    for (int64_t i = 0; i < m; i++)
+        for (int64_t j = 0; j < n; j++) {
+            TG__T *cij = c + i * rs_c + j * cs_c;
+            *cij = beta == 0 ? t[i * ld + j] : t[i * ld + j] + beta * *cij;
+        }
+}
+
 #define TG__V __m256
 #define TG__W 8
-#define TG__LOAD _mm256_load_ps
 #define TG__LOADU _mm256_loadu_ps
 #define TG__STOREU _mm256_storeu_ps
 #define TG__BCAST _mm256_broadcast_ss
@@ -783,22 +872,28 @@ TGEMM_DEF int tg_dgemm(tg_layout layout, tg_trans transa, tg_trans transb, int64
 #define TG__ZERO _mm256_setzero_ps
 /* ---- cpu/kernel_avx2.inc ---- */
 /* The AVX2+FMA micro-kernel, written once for TG__T (float or double) through the vector macros
- * that kernel_avx2.c defines: TG__V (register type), TG__W (lanes), TG__LOAD (aligned load),
- * TG__LOADU/TG__STOREU (unaligned), TG__BCAST, TG__FMA, TG__MUL, TG__SET1, TG__ZERO; TG__FN(x)
+ * that kernel_avx2.c defines: TG__V (register type), TG__W (lanes), TG__LOADU/TG__STOREU, TG__BCAST, TG__FMA, TG__MUL, TG__SET1, TG__ZERO; TG__FN(x)
  * appends the type's suffix.
  *
  * Register tile 6 x 2W (6 x 16 floats, 6 x 8 doubles): 12 accumulators + 2 B vectors + 1 broadcast
  * A value = 15 of the 16 ymm registers. 12 independent FMA chains cover Zen 3's and Intel's 4-cycle
  * FMA latency on 2 pipes (8 needed); per k step it loads 2 vectors of B and 6 scalars of A for 12
- * FMAs, so loads (2 per cycle) never bind. */
+ * FMAs, so loads (2 per cycle) never bind. B is loaded unaligned: packed panels are aligned anyway,
+ * and the small-matrix path reads the caller's rows. */
 
 __attribute__((target("avx2,fma"))) static void
-TG__FN(tg__ukernel_avx2)(int64_t kc, const void *alpha_, const void *a_, const void *b_,
-                         const void *beta_, void *c_, int64_t rs_c, int64_t cs_c, int64_t m,
-                         int64_t n)
+TG__FN(tg__ukernel_avx2)(int64_t kc, const void *alpha_, const void *a_, int64_t rs_a, int64_t cs_a,
+                         const void *b_, int64_t rs_b, const void *beta_, void *c_, int64_t rs_c,
+                         int64_t cs_c, int64_t m, int64_t n)
 {
     const TG__T *a = (const TG__T *)a_, *b = (const TG__T *)b_;
     TG__T *c = (TG__T *)c_, beta = *(const TG__T *)beta_;
+    /* Offsets of A's six rows; rows past m repeat the last live one, so a caller's unpadded A is
+     * never read out of bounds (their results are computed and dropped). One base pointer plus
+     * offsets in registers costs the loop a single pointer increment, packed or not. */
+    int64_t o1 = (m > 1 ? 1 : 0) * rs_a, o2 = (m > 2 ? 2 : m - 1) * rs_a;
+    int64_t o3 = (m > 3 ? 3 : m - 1) * rs_a, o4 = (m > 4 ? 4 : m - 1) * rs_a;
+    int64_t o5 = (m > 5 ? 5 : m - 1) * rs_a;
     TG__V c00 = TG__ZERO(), c01 = TG__ZERO(), c10 = TG__ZERO(), c11 = TG__ZERO();
     TG__V c20 = TG__ZERO(), c21 = TG__ZERO(), c30 = TG__ZERO(), c31 = TG__ZERO();
     TG__V c40 = TG__ZERO(), c41 = TG__ZERO(), c50 = TG__ZERO(), c51 = TG__ZERO();
@@ -807,14 +902,14 @@ TG__FN(tg__ukernel_avx2)(int64_t kc, const void *alpha_, const void *a_, const v
     /* Bring this tile of C towards L1 while the k loop runs; it is needed only at the end. */
     for (int64_t i = 0; i < m; i++) _mm_prefetch((const char *)(c + i * rs_c), _MM_HINT_T0);
 
-#define TG__ROW(i)                                                                                 \
-    ai = TG__BCAST(a + i);                                                                         \
+#define TG__ROW(i, off)                                                                            \
+    ai = TG__BCAST(a + off);                                                                       \
     c##i##0 = TG__FMA(ai, b0, c##i##0);                                                            \
     c##i##1 = TG__FMA(ai, b1, c##i##1)
-    for (int64_t p = 0; p < kc; p++, a += 6, b += 2 * TG__W) {
-        b0 = TG__LOAD(b);
-        b1 = TG__LOAD(b + TG__W);
-        TG__ROW(0); TG__ROW(1); TG__ROW(2); TG__ROW(3); TG__ROW(4); TG__ROW(5);
+    for (int64_t p = 0; p < kc; p++, a += cs_a, b += rs_b) {
+        b0 = TG__LOADU(b);
+        b1 = TG__LOADU(b + TG__W);
+        TG__ROW(0, 0); TG__ROW(1, o1); TG__ROW(2, o2); TG__ROW(3, o3); TG__ROW(4, o4); TG__ROW(5, o5);
     }
 #undef TG__ROW
 
@@ -871,7 +966,6 @@ static const tg__kernel TG__FN(tg__kernel_avx2_desc) = {
 #undef TG__FN
 #undef TG__V
 #undef TG__W
-#undef TG__LOAD
 #undef TG__LOADU
 #undef TG__STOREU
 #undef TG__BCAST
@@ -882,9 +976,70 @@ static const tg__kernel TG__FN(tg__kernel_avx2_desc) = {
 
 #define TG__T double
 #define TG__FN(x) x##_d
+/* ---- cpu/tile.inc ---- */
+/* Typed helpers for the micro-kernels: packing a block into panels, and writing an edge or strided
+ * tile of C. Each kernel file instantiates them for its own types (TG__T is the type, TG__FN(x)
+ * appends the kernel's and the type's suffix), as static functions, so that the panel width it passes
+ * is a constant the compiler specializes the copy loops for: packing runs at copy speed. */
+
+/* dst gets ceil(rows / w) panels, each w x kc with element (i, p) at p * w + i: panel i-th "row" is
+ * src[(r0 + i) * rs_row + p * rs_k]. Rows past the end are zero, so micro-kernels always run whole
+ * tiles and the extra results are simply not stored. Used for A (rows of op(A), w = MR) and, with its
+ * strides swapped, for B (columns of op(B), w = NR). */
+static inline void TG__FN(tg__pack)(int64_t rows, int64_t kc, const TG__T *src, int64_t rs_row,
+                                    int64_t rs_k, TG__T *dst, int w)
+{
+    if (rs_row == 1 && rs_k != 1) {
+        /* Rows adjacent in memory (a row-major B, a transposed column-major A): stream along them,
+         * k step by k step, across all panels, so the reads run through whole cache lines and pages
+         * in order instead of touching kc lines far apart for every panel. */
+        for (int64_t p = 0; p < kc; p++, src += rs_k) {
+            TG__T *d = dst + p * w;
+            int64_t r0 = 0;
+            for (; r0 + w <= rows; r0 += w, d += (int64_t)w * kc)
+                for (int i = 0; i < w; i++) d[i] = src[r0 + i];
+            if (r0 < rows) {
+                int i = 0;
+                for (; r0 + i < rows; i++) d[i] = src[r0 + i];
+                for (; i < w; i++) d[i] = 0;
+            }
+        }
+        return;
+    }
+    for (int64_t r0 = 0; r0 < rows; r0 += w, dst += (int64_t)w * kc) {
+        int live = rows - r0 < w ? (int)(rows - r0) : w;
+        const TG__T *s = src + r0 * rs_row;
+        if (rs_k == 1) {
+            /* Each source row is contiguous along k: read rows, scatter into the panel. */
+            for (int i = 0; i < live; i++)
+                for (int64_t p = 0; p < kc; p++) dst[p * w + i] = s[i * rs_row + p];
+        } else {
+            for (int64_t p = 0; p < kc; p++)
+                for (int i = 0; i < live; i++) dst[p * w + i] = s[i * rs_row + p * rs_k];
+        }
+        for (int i = live; i < w; i++)
+            for (int64_t p = 0; p < kc; p++) dst[p * w + i] = 0;
+    }
+}
+
+/* C[0:m, 0:n] = t + beta * C from a finished tile t (row stride ld, alpha already applied); C is
+ * not read when beta is zero, so NaN or Inf already there never reach the result. */
+static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, int ld, TG__T beta,
+                                        TG__T *c, int64_t rs_c, int64_t cs_c)
+{
+#ifdef TGEMM_PLANT_BUG
+    /* Test-only: an edge tile loses its last column; the test suite must catch this. */
+    if (n > 1 && n < ld) n--;
+#endif
+    for (int64_t i = 0; i < m; i++)
+        for (int64_t j = 0; j < n; j++) {
+            TG__T *cij = c + i * rs_c + j * cs_c;
+            *cij = beta == 0 ? t[i * ld + j] : t[i * ld + j] + beta * *cij;
+        }
+}
+
 #define TG__V __m256d
 #define TG__W 4
-#define TG__LOAD _mm256_load_pd
 #define TG__LOADU _mm256_loadu_pd
 #define TG__STOREU _mm256_storeu_pd
 #define TG__BCAST _mm256_broadcast_sd
@@ -894,22 +1049,28 @@ static const tg__kernel TG__FN(tg__kernel_avx2_desc) = {
 #define TG__ZERO _mm256_setzero_pd
 /* ---- cpu/kernel_avx2.inc ---- */
 /* The AVX2+FMA micro-kernel, written once for TG__T (float or double) through the vector macros
- * that kernel_avx2.c defines: TG__V (register type), TG__W (lanes), TG__LOAD (aligned load),
- * TG__LOADU/TG__STOREU (unaligned), TG__BCAST, TG__FMA, TG__MUL, TG__SET1, TG__ZERO; TG__FN(x)
+ * that kernel_avx2.c defines: TG__V (register type), TG__W (lanes), TG__LOADU/TG__STOREU, TG__BCAST, TG__FMA, TG__MUL, TG__SET1, TG__ZERO; TG__FN(x)
  * appends the type's suffix.
  *
  * Register tile 6 x 2W (6 x 16 floats, 6 x 8 doubles): 12 accumulators + 2 B vectors + 1 broadcast
  * A value = 15 of the 16 ymm registers. 12 independent FMA chains cover Zen 3's and Intel's 4-cycle
  * FMA latency on 2 pipes (8 needed); per k step it loads 2 vectors of B and 6 scalars of A for 12
- * FMAs, so loads (2 per cycle) never bind. */
+ * FMAs, so loads (2 per cycle) never bind. B is loaded unaligned: packed panels are aligned anyway,
+ * and the small-matrix path reads the caller's rows. */
 
 __attribute__((target("avx2,fma"))) static void
-TG__FN(tg__ukernel_avx2)(int64_t kc, const void *alpha_, const void *a_, const void *b_,
-                         const void *beta_, void *c_, int64_t rs_c, int64_t cs_c, int64_t m,
-                         int64_t n)
+TG__FN(tg__ukernel_avx2)(int64_t kc, const void *alpha_, const void *a_, int64_t rs_a, int64_t cs_a,
+                         const void *b_, int64_t rs_b, const void *beta_, void *c_, int64_t rs_c,
+                         int64_t cs_c, int64_t m, int64_t n)
 {
     const TG__T *a = (const TG__T *)a_, *b = (const TG__T *)b_;
     TG__T *c = (TG__T *)c_, beta = *(const TG__T *)beta_;
+    /* Offsets of A's six rows; rows past m repeat the last live one, so a caller's unpadded A is
+     * never read out of bounds (their results are computed and dropped). One base pointer plus
+     * offsets in registers costs the loop a single pointer increment, packed or not. */
+    int64_t o1 = (m > 1 ? 1 : 0) * rs_a, o2 = (m > 2 ? 2 : m - 1) * rs_a;
+    int64_t o3 = (m > 3 ? 3 : m - 1) * rs_a, o4 = (m > 4 ? 4 : m - 1) * rs_a;
+    int64_t o5 = (m > 5 ? 5 : m - 1) * rs_a;
     TG__V c00 = TG__ZERO(), c01 = TG__ZERO(), c10 = TG__ZERO(), c11 = TG__ZERO();
     TG__V c20 = TG__ZERO(), c21 = TG__ZERO(), c30 = TG__ZERO(), c31 = TG__ZERO();
     TG__V c40 = TG__ZERO(), c41 = TG__ZERO(), c50 = TG__ZERO(), c51 = TG__ZERO();
@@ -918,14 +1079,14 @@ TG__FN(tg__ukernel_avx2)(int64_t kc, const void *alpha_, const void *a_, const v
     /* Bring this tile of C towards L1 while the k loop runs; it is needed only at the end. */
     for (int64_t i = 0; i < m; i++) _mm_prefetch((const char *)(c + i * rs_c), _MM_HINT_T0);
 
-#define TG__ROW(i)                                                                                 \
-    ai = TG__BCAST(a + i);                                                                         \
+#define TG__ROW(i, off)                                                                            \
+    ai = TG__BCAST(a + off);                                                                       \
     c##i##0 = TG__FMA(ai, b0, c##i##0);                                                            \
     c##i##1 = TG__FMA(ai, b1, c##i##1)
-    for (int64_t p = 0; p < kc; p++, a += 6, b += 2 * TG__W) {
-        b0 = TG__LOAD(b);
-        b1 = TG__LOAD(b + TG__W);
-        TG__ROW(0); TG__ROW(1); TG__ROW(2); TG__ROW(3); TG__ROW(4); TG__ROW(5);
+    for (int64_t p = 0; p < kc; p++, a += cs_a, b += rs_b) {
+        b0 = TG__LOADU(b);
+        b1 = TG__LOADU(b + TG__W);
+        TG__ROW(0, 0); TG__ROW(1, o1); TG__ROW(2, o2); TG__ROW(3, o3); TG__ROW(4, o4); TG__ROW(5, o5);
     }
 #undef TG__ROW
 
@@ -982,7 +1143,6 @@ static const tg__kernel TG__FN(tg__kernel_avx2_desc) = {
 #undef TG__FN
 #undef TG__V
 #undef TG__W
-#undef TG__LOAD
 #undef TG__LOADU
 #undef TG__STOREU
 #undef TG__BCAST
@@ -1005,20 +1165,83 @@ enum { TG__GMR = 4, TG__GNR = 8 };
 
 #define TG__T float
 #define TG__FN(x) x##_s
+/* ---- cpu/tile.inc ---- */
+/* Typed helpers for the micro-kernels: packing a block into panels, and writing an edge or strided
+ * tile of C. Each kernel file instantiates them for its own types (TG__T is the type, TG__FN(x)
+ * appends the kernel's and the type's suffix), as static functions, so that the panel width it passes
+ * is a constant the compiler specializes the copy loops for: packing runs at copy speed. */
+
+/* dst gets ceil(rows / w) panels, each w x kc with element (i, p) at p * w + i: panel i-th "row" is
+ * src[(r0 + i) * rs_row + p * rs_k]. Rows past the end are zero, so micro-kernels always run whole
+ * tiles and the extra results are simply not stored. Used for A (rows of op(A), w = MR) and, with its
+ * strides swapped, for B (columns of op(B), w = NR). */
+static inline void TG__FN(tg__pack)(int64_t rows, int64_t kc, const TG__T *src, int64_t rs_row,
+                                    int64_t rs_k, TG__T *dst, int w)
+{
+    if (rs_row == 1 && rs_k != 1) {
+        /* Rows adjacent in memory (a row-major B, a transposed column-major A): stream along them,
+         * k step by k step, across all panels, so the reads run through whole cache lines and pages
+         * in order instead of touching kc lines far apart for every panel. */
+        for (int64_t p = 0; p < kc; p++, src += rs_k) {
+            TG__T *d = dst + p * w;
+            int64_t r0 = 0;
+            for (; r0 + w <= rows; r0 += w, d += (int64_t)w * kc)
+                for (int i = 0; i < w; i++) d[i] = src[r0 + i];
+            if (r0 < rows) {
+                int i = 0;
+                for (; r0 + i < rows; i++) d[i] = src[r0 + i];
+                for (; i < w; i++) d[i] = 0;
+            }
+        }
+        return;
+    }
+    for (int64_t r0 = 0; r0 < rows; r0 += w, dst += (int64_t)w * kc) {
+        int live = rows - r0 < w ? (int)(rows - r0) : w;
+        const TG__T *s = src + r0 * rs_row;
+        if (rs_k == 1) {
+            /* Each source row is contiguous along k: read rows, scatter into the panel. */
+            for (int i = 0; i < live; i++)
+                for (int64_t p = 0; p < kc; p++) dst[p * w + i] = s[i * rs_row + p];
+        } else {
+            for (int64_t p = 0; p < kc; p++)
+                for (int i = 0; i < live; i++) dst[p * w + i] = s[i * rs_row + p * rs_k];
+        }
+        for (int i = live; i < w; i++)
+            for (int64_t p = 0; p < kc; p++) dst[p * w + i] = 0;
+    }
+}
+
+/* C[0:m, 0:n] = t + beta * C from a finished tile t (row stride ld, alpha already applied); C is
+ * not read when beta is zero, so NaN or Inf already there never reach the result. */
+static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, int ld, TG__T beta,
+                                        TG__T *c, int64_t rs_c, int64_t cs_c)
+{
+#ifdef TGEMM_PLANT_BUG
+    /* Test-only: an edge tile loses its last column; the test suite must catch this. */
+    if (n > 1 && n < ld) n--;
+#endif
+    for (int64_t i = 0; i < m; i++)
+        for (int64_t j = 0; j < n; j++) {
+            TG__T *cij = c + i * rs_c + j * cs_c;
+            *cij = beta == 0 ? t[i * ld + j] : t[i * ld + j] + beta * *cij;
+        }
+}
+
 /* ---- cpu/kernel_generic.inc ---- */
 /* The portable micro-kernel, written once for TG__T (float or double; TG__FN(x) appends the type's
  * suffix, also naming the type's tile helpers). Plain C that any compiler vectorizes as it can:
  * it exists so every architecture gets a correct library and so the tests have a second, independent
  * kernel to hold the AVX2 one against. */
-static void TG__FN(tg__ukernel_generic)(int64_t kc, const void *alpha_, const void *a_,
-                                        const void *b_, const void *beta_, void *c, int64_t rs_c,
-                                        int64_t cs_c, int64_t m, int64_t n)
+static void TG__FN(tg__ukernel_generic)(int64_t kc, const void *alpha_, const void *a_, int64_t rs_a,
+                                        int64_t cs_a, const void *b_, int64_t rs_b,
+                                        const void *beta_, void *c, int64_t rs_c, int64_t cs_c,
+                                        int64_t m, int64_t n)
 {
     const TG__T *a = (const TG__T *)a_, *b = (const TG__T *)b_;
     TG__T alpha = *(const TG__T *)alpha_, acc[TG__GMR * TG__GNR] = {0};
-    for (int64_t p = 0; p < kc; p++, a += TG__GMR, b += TG__GNR)
-        for (int i = 0; i < TG__GMR; i++)
-            for (int j = 0; j < TG__GNR; j++) acc[i * TG__GNR + j] += a[i] * b[j];
+    for (int64_t p = 0; p < kc; p++, a += cs_a, b += rs_b)
+        for (int i = 0; i < m; i++)
+            for (int j = 0; j < TG__GNR; j++) acc[i * TG__GNR + j] += a[i * rs_a] * b[j];
     for (int i = 0; i < TG__GMR * TG__GNR; i++) acc[i] *= alpha;
     TG__FN(tg__store_tile)(m, n, acc, TG__GNR, *(const TG__T *)beta_, (TG__T *)c, rs_c, cs_c);
 }
@@ -1044,20 +1267,83 @@ static const tg__kernel TG__FN(tg__kernel_generic_desc) = {
 
 #define TG__T double
 #define TG__FN(x) x##_d
+/* ---- cpu/tile.inc ---- */
+/* Typed helpers for the micro-kernels: packing a block into panels, and writing an edge or strided
+ * tile of C. Each kernel file instantiates them for its own types (TG__T is the type, TG__FN(x)
+ * appends the kernel's and the type's suffix), as static functions, so that the panel width it passes
+ * is a constant the compiler specializes the copy loops for: packing runs at copy speed. */
+
+/* dst gets ceil(rows / w) panels, each w x kc with element (i, p) at p * w + i: panel i-th "row" is
+ * src[(r0 + i) * rs_row + p * rs_k]. Rows past the end are zero, so micro-kernels always run whole
+ * tiles and the extra results are simply not stored. Used for A (rows of op(A), w = MR) and, with its
+ * strides swapped, for B (columns of op(B), w = NR). */
+static inline void TG__FN(tg__pack)(int64_t rows, int64_t kc, const TG__T *src, int64_t rs_row,
+                                    int64_t rs_k, TG__T *dst, int w)
+{
+    if (rs_row == 1 && rs_k != 1) {
+        /* Rows adjacent in memory (a row-major B, a transposed column-major A): stream along them,
+         * k step by k step, across all panels, so the reads run through whole cache lines and pages
+         * in order instead of touching kc lines far apart for every panel. */
+        for (int64_t p = 0; p < kc; p++, src += rs_k) {
+            TG__T *d = dst + p * w;
+            int64_t r0 = 0;
+            for (; r0 + w <= rows; r0 += w, d += (int64_t)w * kc)
+                for (int i = 0; i < w; i++) d[i] = src[r0 + i];
+            if (r0 < rows) {
+                int i = 0;
+                for (; r0 + i < rows; i++) d[i] = src[r0 + i];
+                for (; i < w; i++) d[i] = 0;
+            }
+        }
+        return;
+    }
+    for (int64_t r0 = 0; r0 < rows; r0 += w, dst += (int64_t)w * kc) {
+        int live = rows - r0 < w ? (int)(rows - r0) : w;
+        const TG__T *s = src + r0 * rs_row;
+        if (rs_k == 1) {
+            /* Each source row is contiguous along k: read rows, scatter into the panel. */
+            for (int i = 0; i < live; i++)
+                for (int64_t p = 0; p < kc; p++) dst[p * w + i] = s[i * rs_row + p];
+        } else {
+            for (int64_t p = 0; p < kc; p++)
+                for (int i = 0; i < live; i++) dst[p * w + i] = s[i * rs_row + p * rs_k];
+        }
+        for (int i = live; i < w; i++)
+            for (int64_t p = 0; p < kc; p++) dst[p * w + i] = 0;
+    }
+}
+
+/* C[0:m, 0:n] = t + beta * C from a finished tile t (row stride ld, alpha already applied); C is
+ * not read when beta is zero, so NaN or Inf already there never reach the result. */
+static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, int ld, TG__T beta,
+                                        TG__T *c, int64_t rs_c, int64_t cs_c)
+{
+#ifdef TGEMM_PLANT_BUG
+    /* Test-only: an edge tile loses its last column; the test suite must catch this. */
+    if (n > 1 && n < ld) n--;
+#endif
+    for (int64_t i = 0; i < m; i++)
+        for (int64_t j = 0; j < n; j++) {
+            TG__T *cij = c + i * rs_c + j * cs_c;
+            *cij = beta == 0 ? t[i * ld + j] : t[i * ld + j] + beta * *cij;
+        }
+}
+
 /* ---- cpu/kernel_generic.inc ---- */
 /* The portable micro-kernel, written once for TG__T (float or double; TG__FN(x) appends the type's
  * suffix, also naming the type's tile helpers). Plain C that any compiler vectorizes as it can:
  * it exists so every architecture gets a correct library and so the tests have a second, independent
  * kernel to hold the AVX2 one against. */
-static void TG__FN(tg__ukernel_generic)(int64_t kc, const void *alpha_, const void *a_,
-                                        const void *b_, const void *beta_, void *c, int64_t rs_c,
-                                        int64_t cs_c, int64_t m, int64_t n)
+static void TG__FN(tg__ukernel_generic)(int64_t kc, const void *alpha_, const void *a_, int64_t rs_a,
+                                        int64_t cs_a, const void *b_, int64_t rs_b,
+                                        const void *beta_, void *c, int64_t rs_c, int64_t cs_c,
+                                        int64_t m, int64_t n)
 {
     const TG__T *a = (const TG__T *)a_, *b = (const TG__T *)b_;
     TG__T alpha = *(const TG__T *)alpha_, acc[TG__GMR * TG__GNR] = {0};
-    for (int64_t p = 0; p < kc; p++, a += TG__GMR, b += TG__GNR)
-        for (int i = 0; i < TG__GMR; i++)
-            for (int j = 0; j < TG__GNR; j++) acc[i * TG__GNR + j] += a[i] * b[j];
+    for (int64_t p = 0; p < kc; p++, a += cs_a, b += rs_b)
+        for (int i = 0; i < m; i++)
+            for (int j = 0; j < TG__GNR; j++) acc[i * TG__GNR + j] += a[i * rs_a] * b[j];
     for (int i = 0; i < TG__GMR * TG__GNR; i++) acc[i] *= alpha;
     TG__FN(tg__store_tile)(m, n, acc, TG__GNR, *(const TG__T *)beta_, (TG__T *)c, rs_c, cs_c);
 }
@@ -1084,6 +1370,80 @@ static const tg__kernel TG__FN(tg__kernel_generic_desc) = {
 TG__PRIVATE const tg__kernel *tg__kernel_generic(size_t es)
 {
     return es == sizeof(float) ? &tg__kernel_generic_desc_s : &tg__kernel_generic_desc_d;
+}
+/* ---- cpu/small.c ---- */
+/* The small-matrix path: no packing of A, packing of B only where it pays, no cache blocking.
+ *
+ * For small products the blocked path's packing and buffers cost as much as the arithmetic (64^3 is
+ * ~8k cycles of FMAs against ~2k cycles to pack A alone). Here the micro-kernel reads A straight from
+ * the caller's matrix, whatever its strides, and reads B's rows in place when they are contiguous and
+ * a whole register tile wide; only a transposed B or the last, partial column panel is copied into a
+ * zero-padded panel (on the stack when it is small, so tiny calls never allocate). Each tile runs
+ * the whole k in one go. The same path serves very short A (a few row tiles) of any width, where
+ * each element of B is used by so few tiles that packing it could never pay; those are split across
+ * threads by column panels, which needs no reduction, so results stay bitwise the same.
+ */
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+
+enum { TG__STACK_PANEL = 4096 };
+
+/* Column panels [jp0, jp1) of C; panel is scratch for one packed panel of B. */
+static void tg__small_panels(const tg__kernel *kern, const tg__gemm *g, const void *alpha,
+                             const void *beta, int64_t jp0, int64_t jp1, char *panel)
+{
+    const int64_t es = (int64_t)kern->es, mr = kern->mr, nr = kern->nr;
+    for (int64_t jp = jp0; jp < jp1; jp++) {
+        int64_t j = jp * nr, n = g->n - j < nr ? g->n - j : nr, rs_b = g->b.rs;
+        const char *b = (const char *)g->b.p + j * g->b.cs * es;
+        if (g->b.cs != 1 || n < nr) {
+            kern->pack_b(n, g->k, b, g->b.rs, g->b.cs, panel);
+            b = panel;
+            rs_b = nr;
+        }
+        for (int64_t i = 0; i < g->m; i += mr)
+            kern->ukernel(g->k, alpha, (const char *)g->a.p + i * g->a.rs * es, g->a.rs, g->a.cs, b,
+                          rs_b, beta, (char *)g->c + (i * g->rs_c + j) * es, g->rs_c, 1,
+                          g->m - i < mr ? g->m - i : mr, n);
+    }
+}
+
+TG__PRIVATE int tg__gemm_small(const char *fn, const tg__kernel *kern, const tg__gemm *g,
+                               const void *alpha, const void *beta)
+{
+    const int64_t nr = kern->nr, panels = (g->n + nr - 1) / nr;
+    const int64_t panel_bytes = g->k * nr * (int64_t)kern->es;
+    const int packs = g->b.cs != 1 || g->n % nr != 0;
+    int nt = tg__threads_for(g->m, g->n, g->k);
+    double stack[TG__STACK_PANEL / sizeof(double)];
+    char *heap = NULL, *buf = (char *)stack;
+
+    if (nt > panels) nt = (int)panels;
+    if (packs && (nt > 1 || panel_bytes > TG__STACK_PANEL)) {
+        heap = (char *)tg__alloc((size_t)(nt * panel_bytes));
+        if (!heap) return tg__fail(TG_ERR_NOMEM, fn, "no memory for packed panels of B");
+        buf = heap;
+    }
+    /* Even a parallel region that runs on one thread costs as much as a tiny product: enter one
+     * only when there is a team to use. */
+    if (nt <= 1) {
+        tg__small_panels(kern, g, alpha, beta, 0, panels, buf);
+    } else {
+        TG__OMP(omp parallel num_threads(nt))
+        {
+#ifdef _OPENMP
+            int64_t tid = omp_get_thread_num(), team = omp_get_num_threads();
+#else
+            int64_t tid = 0, team = 1;
+#endif
+            tg__small_panels(kern, g, alpha, beta, panels * tid / team, panels * (tid + 1) / team,
+                             buf + tid * panel_bytes);
+        }
+    }
+    tg__free(heap);
+    return TG_OK;
 }
 /* ---- cpu/threads.c ---- */
 /* The process-wide thread count and how many threads one call uses.
@@ -1124,129 +1484,5 @@ TG__PRIVATE int tg__threads_for(int64_t m, int64_t n, int64_t k)
     return 1;
 #endif
 }
-/* ---- cpu/tile.c ---- */
-/* Instantiates the typed tile helpers (tile.inc) for float and double. */
-
-#define TG__T float
-#define TG__FN(x) x##_s
-/* ---- cpu/tile.inc ---- */
-/* Typed helpers shared by every micro-kernel: packing a block into panels, and writing an edge or
- * strided tile of C. Instantiated once per element type by tile.c (TG__T is the type, TG__FN(x)
- * appends its suffix).
- */
-
-/* dst gets ceil(rows / w) panels, each w x kc with element (i, p) at p * w + i: panel i-th "row" is
- * src[(r0 + i) * rs_row + p * rs_k]. Rows past the end are zero, so micro-kernels always run whole
- * tiles and the extra results are simply not stored. Used for A (rows of op(A), w = MR) and, with its
- * strides swapped, for B (columns of op(B), w = NR). */
-TG__PRIVATE void TG__FN(tg__pack)(int64_t rows, int64_t kc, const TG__T *src, int64_t rs_row,
-                                  int64_t rs_k, TG__T *dst, int w)
-{
-    for (int64_t r0 = 0; r0 < rows; r0 += w, dst += (int64_t)w * kc) {
-        int live = rows - r0 < w ? (int)(rows - r0) : w;
-        const TG__T *s = src + r0 * rs_row;
-        if (rs_k == 1) {
-            /* Each source row is contiguous along k: read rows, scatter into the panel. */
-            for (int i = 0; i < live; i++)
-                for (int64_t p = 0; p < kc; p++) dst[p * w + i] = s[i * rs_row + p];
-        } else {
-            for (int64_t p = 0; p < kc; p++)
-                for (int i = 0; i < live; i++) dst[p * w + i] = s[i * rs_row + p * rs_k];
-        }
-        for (int i = live; i < w; i++)
-            for (int64_t p = 0; p < kc; p++) dst[p * w + i] = 0;
-    }
-}
-
-/* C[0:m, 0:n] = t + beta * C from a finished tile t (row stride ld, alpha already applied); C is
- * not read when beta is zero, so NaN or Inf already there never reach the result. */
-TG__PRIVATE void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, int ld, TG__T beta,
-                                        TG__T *c, int64_t rs_c, int64_t cs_c)
-{
-#ifdef TGEMM_PLANT_BUG
-    /* Test-only: an edge tile loses its last column; the test suite must catch this. */
-    if (n > 1 && n < ld) n--;
-#endif
-    for (int64_t i = 0; i < m; i++)
-        for (int64_t j = 0; j < n; j++) {
-            TG__T *cij = c + i * rs_c + j * cs_c;
-            *cij = beta == 0 ? t[i * ld + j] : t[i * ld + j] + beta * *cij;
-        }
-}
-
-/* C = beta * C over m x n: the alpha-or-k-zero quick return. Beta zero writes zeros without reading
- * C; beta one never gets here (the caller returns at once, as the reference BLAS does). */
-TG__PRIVATE void TG__FN(tg__scale)(int64_t m, int64_t n, TG__T beta, TG__T *c, int64_t rs_c,
-                                   int64_t cs_c)
-{
-    for (int64_t i = 0; i < m; i++)
-        for (int64_t j = 0; j < n; j++) {
-            TG__T *cij = c + i * rs_c + j * cs_c;
-            *cij = beta == 0 ? (TG__T)0 : beta * *cij;
-        }
-}
-#undef TG__T
-#undef TG__FN
-
-#define TG__T double
-#define TG__FN(x) x##_d
-/* ---- cpu/tile.inc ---- */
-/* Typed helpers shared by every micro-kernel: packing a block into panels, and writing an edge or
- * strided tile of C. Instantiated once per element type by tile.c (TG__T is the type, TG__FN(x)
- * appends its suffix).
- */
-
-/* dst gets ceil(rows / w) panels, each w x kc with element (i, p) at p * w + i: panel i-th "row" is
- * src[(r0 + i) * rs_row + p * rs_k]. Rows past the end are zero, so micro-kernels always run whole
- * tiles and the extra results are simply not stored. Used for A (rows of op(A), w = MR) and, with its
- * strides swapped, for B (columns of op(B), w = NR). */
-TG__PRIVATE void TG__FN(tg__pack)(int64_t rows, int64_t kc, const TG__T *src, int64_t rs_row,
-                                  int64_t rs_k, TG__T *dst, int w)
-{
-    for (int64_t r0 = 0; r0 < rows; r0 += w, dst += (int64_t)w * kc) {
-        int live = rows - r0 < w ? (int)(rows - r0) : w;
-        const TG__T *s = src + r0 * rs_row;
-        if (rs_k == 1) {
-            /* Each source row is contiguous along k: read rows, scatter into the panel. */
-            for (int i = 0; i < live; i++)
-                for (int64_t p = 0; p < kc; p++) dst[p * w + i] = s[i * rs_row + p];
-        } else {
-            for (int64_t p = 0; p < kc; p++)
-                for (int i = 0; i < live; i++) dst[p * w + i] = s[i * rs_row + p * rs_k];
-        }
-        for (int i = live; i < w; i++)
-            for (int64_t p = 0; p < kc; p++) dst[p * w + i] = 0;
-    }
-}
-
-/* C[0:m, 0:n] = t + beta * C from a finished tile t (row stride ld, alpha already applied); C is
- * not read when beta is zero, so NaN or Inf already there never reach the result. */
-TG__PRIVATE void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, int ld, TG__T beta,
-                                        TG__T *c, int64_t rs_c, int64_t cs_c)
-{
-#ifdef TGEMM_PLANT_BUG
-    /* Test-only: an edge tile loses its last column; the test suite must catch this. */
-    if (n > 1 && n < ld) n--;
-#endif
-    for (int64_t i = 0; i < m; i++)
-        for (int64_t j = 0; j < n; j++) {
-            TG__T *cij = c + i * rs_c + j * cs_c;
-            *cij = beta == 0 ? t[i * ld + j] : t[i * ld + j] + beta * *cij;
-        }
-}
-
-/* C = beta * C over m x n: the alpha-or-k-zero quick return. Beta zero writes zeros without reading
- * C; beta one never gets here (the caller returns at once, as the reference BLAS does). */
-TG__PRIVATE void TG__FN(tg__scale)(int64_t m, int64_t n, TG__T beta, TG__T *c, int64_t rs_c,
-                                   int64_t cs_c)
-{
-    for (int64_t i = 0; i < m; i++)
-        for (int64_t j = 0; j < n; j++) {
-            TG__T *cij = c + i * rs_c + j * cs_c;
-            *cij = beta == 0 ? (TG__T)0 : beta * *cij;
-        }
-}
-#undef TG__T
-#undef TG__FN
 #endif /* TGEMM_IMPLEMENTATION */
 #endif /* TGEMM_H_SINGLE_HEADER */

@@ -13,7 +13,11 @@
 
 #include "cpu.h"
 
-enum { TG__SMALL_MNK = 64 * 64 * 64 };
+/* Where the small-matrix path stops winning, in multiply-adds (m·n·k), measured at 1 thread on a
+ * Zen 3 core against the blocked path (row-major, no transpose, square 8..160): fp32 wins through
+ * 160^3 (91 against 69 GFLOP/s there), fp64 through 96^3 (42 against 39) but loses from 128^3 on
+ * (34 against 39), where reading A in place for every column panel costs more than packing it. */
+enum { TG__SMALL_MNK_S = 160 * 160 * 160, TG__SMALL_MNK_D = 100 * 100 * 100 };
 
 /* C = beta * C over m x n: the alpha-or-k-zero quick return. Beta zero writes zeros without reading
  * C; beta one never gets here (the caller returns at once, as the reference BLAS does). */
@@ -25,8 +29,8 @@ enum { TG__SMALL_MNK = 64 * 64 * 64 };
         }
 
 /* Small products skip packing and threads (small.c). The bound was measured: see the table in
- * results/ and the note on it; TGEMM_PATH=small|blocked forces a path for the tests. */
-static int tg__use_small_path(const tg__gemm *g)
+ * bounds below; TGEMM_PATH=small|blocked forces a path, so the tests can run both on one shape. */
+static int tg__use_small_path(const tg__gemm *g, size_t es)
 {
     static volatile int forced = -1;
     if (forced < 0) {
@@ -34,7 +38,7 @@ static int tg__use_small_path(const tg__gemm *g)
         forced = !env ? 0 : strcmp(env, "small") == 0 ? 1 : strcmp(env, "blocked") == 0 ? 2 : 0;
     }
     if (forced) return forced == 1;
-    return (double)g->m * (double)g->n * (double)g->k <= TG__SMALL_MNK;
+    return (double)g->m * (double)g->n * (double)g->k <= (es == 4 ? TG__SMALL_MNK_S : TG__SMALL_MNK_D);
 }
 
 /* Steps 2 and 3 for checked views; alpha and beta point at the call's float or double. */
@@ -65,7 +69,7 @@ static int tg__gemm_cpu(const char *fn, size_t es, const tg__gemm *g, const void
         t.rs_c = g->cs_c;
         t.cs_c = 1;
     }
-    return tg__use_small_path(&t) ? tg__gemm_small(fn, kern, &t, alpha, beta)
+    return tg__use_small_path(&t, es) ? tg__gemm_small(fn, kern, &t, alpha, beta)
                                   : tg__gemm_blocked(fn, kern, &t, alpha, beta);
 }
 

@@ -17,30 +17,12 @@
 
 enum { TG__STACK_PANEL = 4096 };
 
-TG__PRIVATE int tg__gemm_small(const char *fn, const tg__kernel *kern, const tg__gemm *g,
-                               const void *alpha, const void *beta)
+/* Column panels [jp0, jp1) of C; panel is scratch for one packed panel of B. */
+static void tg__small_panels(const tg__kernel *kern, const tg__gemm *g, const void *alpha,
+                             const void *beta, int64_t jp0, int64_t jp1, char *panel)
 {
     const int64_t es = (int64_t)kern->es, mr = kern->mr, nr = kern->nr;
-    const int64_t panels = (g->n + nr - 1) / nr, panel_bytes = g->k * nr * es;
-    const int packs = g->b.cs != 1 || g->n % nr != 0;
-    int nt = tg__threads_for(g->m, g->n, g->k);
-    double stack[TG__STACK_PANEL / sizeof(double)];
-    char *heap = NULL, *buf = (char *)stack;
-
-    if (nt > panels) nt = (int)panels;
-    if (packs && (nt > 1 || panel_bytes > TG__STACK_PANEL)) {
-        heap = (char *)tg__alloc((size_t)(nt * panel_bytes));
-        if (!heap) return tg__fail(TG_ERR_NOMEM, fn, "no memory for packed panels of B");
-        buf = heap;
-    }
-
-    TG__OMP(omp parallel for num_threads(nt) if (nt > 1) schedule(static))
-    for (int64_t jp = 0; jp < panels; jp++) {
-#ifdef _OPENMP
-        char *panel = buf + omp_get_thread_num() * panel_bytes;
-#else
-        char *panel = buf;
-#endif
+    for (int64_t jp = jp0; jp < jp1; jp++) {
         int64_t j = jp * nr, n = g->n - j < nr ? g->n - j : nr, rs_b = g->b.rs;
         const char *b = (const char *)g->b.p + j * g->b.cs * es;
         if (g->b.cs != 1 || n < nr) {
@@ -52,6 +34,40 @@ TG__PRIVATE int tg__gemm_small(const char *fn, const tg__kernel *kern, const tg_
             kern->ukernel(g->k, alpha, (const char *)g->a.p + i * g->a.rs * es, g->a.rs, g->a.cs, b,
                           rs_b, beta, (char *)g->c + (i * g->rs_c + j) * es, g->rs_c, 1,
                           g->m - i < mr ? g->m - i : mr, n);
+    }
+}
+
+TG__PRIVATE int tg__gemm_small(const char *fn, const tg__kernel *kern, const tg__gemm *g,
+                               const void *alpha, const void *beta)
+{
+    const int64_t nr = kern->nr, panels = (g->n + nr - 1) / nr;
+    const int64_t panel_bytes = g->k * nr * (int64_t)kern->es;
+    const int packs = g->b.cs != 1 || g->n % nr != 0;
+    int nt = tg__threads_for(g->m, g->n, g->k);
+    double stack[TG__STACK_PANEL / sizeof(double)];
+    char *heap = NULL, *buf = (char *)stack;
+
+    if (nt > panels) nt = (int)panels;
+    if (packs && (nt > 1 || panel_bytes > TG__STACK_PANEL)) {
+        heap = (char *)tg__alloc((size_t)(nt * panel_bytes));
+        if (!heap) return tg__fail(TG_ERR_NOMEM, fn, "no memory for packed panels of B");
+        buf = heap;
+    }
+    /* Even a parallel region that runs on one thread costs as much as a tiny product: enter one
+     * only when there is a team to use. */
+    if (nt <= 1) {
+        tg__small_panels(kern, g, alpha, beta, 0, panels, buf);
+    } else {
+        TG__OMP(omp parallel num_threads(nt))
+        {
+#ifdef _OPENMP
+            int64_t tid = omp_get_thread_num(), team = omp_get_num_threads();
+#else
+            int64_t tid = 0, team = 1;
+#endif
+            tg__small_panels(kern, g, alpha, beta, panels * tid / team, panels * (tid + 1) / team,
+                             buf + tid * panel_bytes);
+        }
     }
     tg__free(heap);
     return TG_OK;
