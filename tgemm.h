@@ -718,8 +718,8 @@ enum { TG__SMALL_MNK_S = 160 * 160 * 160, TG__SMALL_MNK_D = 100 * 100 * 100 };
             *cij = bv == 0 ? (T)0 : bv * *cij;                                                     \
         }
 
-/* Small products skip packing and threads (small.c). The bound was measured: see the table in
- * bounds below; TGEMM_PATH=small|blocked forces a path, so the tests can run both on one shape. */
+/* Small products take the small-matrix path (small.c), up to the measured bounds above.
+ * TGEMM_PATH=small|blocked forces a path, so the tests can run both on one shape. */
 static int tg__use_small_path(const tg__gemm *g, size_t es)
 {
     static volatile int forced = -1;
