@@ -4,7 +4,7 @@
     amalgamate.py --name tgemm.h --intro FILE --public HEADER... --impl MACRO -- SOURCE...
 
 The public headers come first, then `#ifdef MACRO` and the sources, each local `#include "x"`
-replaced by the file it names: a header once (the first time it is met), an .inc file every time
+replaced by the file it names: a header (.h, .cuh) once (the first time it is met), an .inc file every time
 (it is a template instantiated per include). System includes stay. Nothing else is rewritten, so the
 header is the sources, in order, and a bug found in it is fixed in them.
 """
@@ -18,7 +18,7 @@ INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
 
 def inline(path, seen, out):
     path = os.path.normpath(path)
-    if path.endswith('.h'):
+    if path.endswith(('.h', '.cuh')):
         if path in seen:
             return
         seen.add(path)
