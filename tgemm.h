@@ -835,8 +835,10 @@ static inline void TG__FN(tg__pack)(int64_t rows, int64_t kc, const TG__T *src, 
     for (int64_t r0 = 0; r0 < rows; r0 += w, dst += (int64_t)w * kc) {
         int live = rows - r0 < w ? (int)(rows - r0) : w;
         const TG__T *s = src + r0 * rs_row;
-        if (rs_k == 1) {
-            /* Each source row is contiguous along k: read rows, scatter into the panel. */
+        if (rs_k == 1 && w < 8) {
+            /* Each source row is contiguous along k: read a few rows whole, scatter into the panel.
+             * (Wider panels scatter across too many lines at once; they take the loop below, which
+             * reads w rows side by side and writes the panel in order.) */
             for (int i = 0; i < live; i++)
                 for (int64_t p = 0; p < kc; p++) dst[p * w + i] = s[i * rs_row + p];
         } else {
@@ -1022,8 +1024,10 @@ static inline void TG__FN(tg__pack)(int64_t rows, int64_t kc, const TG__T *src, 
     for (int64_t r0 = 0; r0 < rows; r0 += w, dst += (int64_t)w * kc) {
         int live = rows - r0 < w ? (int)(rows - r0) : w;
         const TG__T *s = src + r0 * rs_row;
-        if (rs_k == 1) {
-            /* Each source row is contiguous along k: read rows, scatter into the panel. */
+        if (rs_k == 1 && w < 8) {
+            /* Each source row is contiguous along k: read a few rows whole, scatter into the panel.
+             * (Wider panels scatter across too many lines at once; they take the loop below, which
+             * reads w rows side by side and writes the panel in order.) */
             for (int i = 0; i < live; i++)
                 for (int64_t p = 0; p < kc; p++) dst[p * w + i] = s[i * rs_row + p];
         } else {
@@ -1221,8 +1225,10 @@ static inline void TG__FN(tg__pack)(int64_t rows, int64_t kc, const TG__T *src, 
     for (int64_t r0 = 0; r0 < rows; r0 += w, dst += (int64_t)w * kc) {
         int live = rows - r0 < w ? (int)(rows - r0) : w;
         const TG__T *s = src + r0 * rs_row;
-        if (rs_k == 1) {
-            /* Each source row is contiguous along k: read rows, scatter into the panel. */
+        if (rs_k == 1 && w < 8) {
+            /* Each source row is contiguous along k: read a few rows whole, scatter into the panel.
+             * (Wider panels scatter across too many lines at once; they take the loop below, which
+             * reads w rows side by side and writes the panel in order.) */
             for (int i = 0; i < live; i++)
                 for (int64_t p = 0; p < kc; p++) dst[p * w + i] = s[i * rs_row + p];
         } else {
@@ -1323,8 +1329,10 @@ static inline void TG__FN(tg__pack)(int64_t rows, int64_t kc, const TG__T *src, 
     for (int64_t r0 = 0; r0 < rows; r0 += w, dst += (int64_t)w * kc) {
         int live = rows - r0 < w ? (int)(rows - r0) : w;
         const TG__T *s = src + r0 * rs_row;
-        if (rs_k == 1) {
-            /* Each source row is contiguous along k: read rows, scatter into the panel. */
+        if (rs_k == 1 && w < 8) {
+            /* Each source row is contiguous along k: read a few rows whole, scatter into the panel.
+             * (Wider panels scatter across too many lines at once; they take the loop below, which
+             * reads w rows side by side and writes the panel in order.) */
             for (int i = 0; i < live; i++)
                 for (int64_t p = 0; p < kc; p++) dst[p * w + i] = s[i * rs_row + p];
         } else {
