@@ -623,6 +623,9 @@ TG__PRIVATE int tg__gemm_blocked(const char *fn, const tg__kernel *kern, const t
     int nt;
 
     bs = tg__block_sizes(kern);
+    /* Blocks of A of even height: m = 64 with MC = 60 would otherwise leave a 4-row block whose
+     * tiles run a third empty. */
+    bs.mc = tg__ceil_div(tg__ceil_div(g.m, tg__ceil_div(g.m, bs.mc)), mr) * mr;
     mc_max = tg__min(tg__ceil_div(g.m, mr) * mr, bs.mc);
     kc_max = tg__min(g.k, bs.kc);
     nc_max = tg__min(tg__ceil_div(g.n, nr) * nr, bs.nc);
@@ -706,11 +709,13 @@ TG__OMP(omp for schedule(static))
 #include <string.h>
 
 
-/* Where the small-matrix path stops winning, in multiply-adds (m·n·k), measured at 1 thread on a
- * Zen 3 core against the blocked path (row-major, no transpose, square 8..160): fp32 wins through
- * 160^3 (91 against 69 GFLOP/s there), fp64 through 96^3 (42 against 39) but loses from 128^3 on
- * (34 against 39), where reading A in place for every column panel costs more than packing it. */
-enum { TG__SMALL_MNK_S = 160 * 160 * 160, TG__SMALL_MNK_D = 100 * 100 * 100 };
+/* Where the small-matrix path stops winning, in multiply-adds (m·n·k), measured on a Zen 3 core
+ * against the blocked path (row-major, no transpose; square 8..160 and the skinny shapes of the
+ * benchmark table, 1 and 2 threads). fp32: small wins through 256^3, most at skinny shapes
+ * (32x32x4096 at 2 threads: 135 against 61 GFLOP/s; 16x768x768: 101 against 76). fp64 the same for a
+ * short A (m <= 64: 64x256x256 64 against 51), but from 128^3 square on it loses (34 against 39 at one
+ * thread): with 8-wide panels each tile re-reads A from L2 too often for packing not to pay. */
+enum { TG__SMALL_MNK = 256 * 256 * 256, TG__SMALL_M_D = 64 };
 
 /* C = beta * C over m x n: the alpha-or-k-zero quick return. Beta zero writes zeros without reading
  * C; beta one never gets here (the caller returns at once, as the reference BLAS does). */
@@ -731,7 +736,8 @@ static int tg__use_small_path(const tg__gemm *g, size_t es)
         forced = !env ? 0 : strcmp(env, "small") == 0 ? 1 : strcmp(env, "blocked") == 0 ? 2 : 0;
     }
     if (forced) return forced == 1;
-    return (double)g->m * (double)g->n * (double)g->k <= (es == 4 ? TG__SMALL_MNK_S : TG__SMALL_MNK_D);
+    return (double)g->m * (double)g->n * (double)g->k <= TG__SMALL_MNK &&
+           (es == sizeof(float) || g->m <= TG__SMALL_M_D);
 }
 
 /* Steps 2 and 3 for checked views; alpha and beta point at the call's float or double. */
@@ -1409,7 +1415,8 @@ TG__PRIVATE const tg__kernel *tg__kernel_generic(size_t es)
  * ~8k cycles of FMAs against ~2k cycles to pack A alone). Here the micro-kernel reads A straight from
  * the caller's matrix, whatever its strides, and reads B's rows in place when they are contiguous and
  * a whole register tile wide; only a transposed B or the last, partial column panel is copied into a
- * zero-padded panel (on the stack when it is small, so tiny calls never allocate). Each tile runs
+ * zero-padded panel (on the stack when it is small, so tiny calls never allocate), and so is every
+ * panel when A is tall enough to reuse it. Each tile runs
  * the whole k in one go. The same path serves very short A (a few row tiles) of any width, where
  * each element of B is used by so few tiles that packing it could never pay; those are split across
  * threads by column panels, which needs no reduction, so results stay bitwise the same.
@@ -1421,15 +1428,16 @@ TG__PRIVATE const tg__kernel *tg__kernel_generic(size_t es)
 
 enum { TG__STACK_PANEL = 4096 };
 
-/* Column panels [jp0, jp1) of C; panel is scratch for one packed panel of B. */
+/* Column panels [jp0, jp1) of C; panel is scratch for one packed panel of B, used for every panel
+ * when pack_all is set, else only where B cannot be read in place. */
 static void tg__small_panels(const tg__kernel *kern, const tg__gemm *g, const void *alpha,
-                             const void *beta, int64_t jp0, int64_t jp1, char *panel)
+                             const void *beta, int64_t jp0, int64_t jp1, char *panel, int pack_all)
 {
     const int64_t es = (int64_t)kern->es, mr = kern->mr, nr = kern->nr;
     for (int64_t jp = jp0; jp < jp1; jp++) {
         int64_t j = jp * nr, n = g->n - j < nr ? g->n - j : nr, rs_b = g->b.rs;
         const char *b = (const char *)g->b.p + j * g->b.cs * es;
-        if (g->b.cs != 1 || n < nr) {
+        if (pack_all || g->b.cs != 1 || n < nr) {
             kern->pack_b(n, g->k, b, g->b.rs, g->b.cs, panel);
             b = panel;
             rs_b = nr;
@@ -1446,7 +1454,12 @@ TG__PRIVATE int tg__gemm_small(const char *fn, const tg__kernel *kern, const tg_
 {
     const int64_t nr = kern->nr, panels = (g->n + nr - 1) / nr;
     const int64_t panel_bytes = g->k * nr * (int64_t)kern->es;
-    const int packs = g->b.cs != 1 || g->n % nr != 0;
+    /* Read B in place only when A is at most three tiles high: then each panel of B is used at most
+     * three times and a copy does not pay (16x768x768: 101 GFLOP/s in place, 47 packed, 2 threads). Taller A re-reads each panel many times, and a panel read in place
+     * (kc rows a leading dimension apart, often a power of two) falls into a few cache sets and is
+     * evicted between tiles: 64x4096x64 ran at 78 GFLOP/s in place at 2 threads. */
+    const int pack_all = g->m > 3 * (int64_t)kern->mr;
+    const int packs = pack_all || g->b.cs != 1 || g->n % nr != 0;
     int nt = tg__threads_for(g->m, g->n, g->k);
     double stack[TG__STACK_PANEL / sizeof(double)];
     char *heap = NULL, *buf = (char *)stack;
@@ -1460,7 +1473,7 @@ TG__PRIVATE int tg__gemm_small(const char *fn, const tg__kernel *kern, const tg_
     /* Even a parallel region that runs on one thread costs as much as a tiny product: enter one
      * only when there is a team to use. */
     if (nt <= 1) {
-        tg__small_panels(kern, g, alpha, beta, 0, panels, buf);
+        tg__small_panels(kern, g, alpha, beta, 0, panels, buf, pack_all);
     } else {
         TG__OMP(omp parallel num_threads(nt))
         {
@@ -1470,7 +1483,7 @@ TG__PRIVATE int tg__gemm_small(const char *fn, const tg__kernel *kern, const tg_
             int64_t tid = 0, team = 1;
 #endif
             tg__small_panels(kern, g, alpha, beta, panels * tid / team, panels * (tid + 1) / team,
-                             buf + tid * panel_bytes);
+                             buf + tid * panel_bytes, pack_all);
         }
     }
     tg__free(heap);

@@ -13,11 +13,13 @@
 
 #include "cpu.h"
 
-/* Where the small-matrix path stops winning, in multiply-adds (m·n·k), measured at 1 thread on a
- * Zen 3 core against the blocked path (row-major, no transpose, square 8..160): fp32 wins through
- * 160^3 (91 against 69 GFLOP/s there), fp64 through 96^3 (42 against 39) but loses from 128^3 on
- * (34 against 39), where reading A in place for every column panel costs more than packing it. */
-enum { TG__SMALL_MNK_S = 160 * 160 * 160, TG__SMALL_MNK_D = 100 * 100 * 100 };
+/* Where the small-matrix path stops winning, in multiply-adds (m·n·k), measured on a Zen 3 core
+ * against the blocked path (row-major, no transpose; square 8..160 and the skinny shapes of the
+ * benchmark table, 1 and 2 threads). fp32: small wins through 256^3, most at skinny shapes
+ * (32x32x4096 at 2 threads: 135 against 61 GFLOP/s; 16x768x768: 101 against 76). fp64 the same for a
+ * short A (m <= 64: 64x256x256 64 against 51), but from 128^3 square on it loses (34 against 39 at one
+ * thread): with 8-wide panels each tile re-reads A from L2 too often for packing not to pay. */
+enum { TG__SMALL_MNK = 256 * 256 * 256, TG__SMALL_M_D = 64 };
 
 /* C = beta * C over m x n: the alpha-or-k-zero quick return. Beta zero writes zeros without reading
  * C; beta one never gets here (the caller returns at once, as the reference BLAS does). */
@@ -38,7 +40,8 @@ static int tg__use_small_path(const tg__gemm *g, size_t es)
         forced = !env ? 0 : strcmp(env, "small") == 0 ? 1 : strcmp(env, "blocked") == 0 ? 2 : 0;
     }
     if (forced) return forced == 1;
-    return (double)g->m * (double)g->n * (double)g->k <= (es == 4 ? TG__SMALL_MNK_S : TG__SMALL_MNK_D);
+    return (double)g->m * (double)g->n * (double)g->k <= TG__SMALL_MNK &&
+           (es == sizeof(float) || g->m <= TG__SMALL_M_D);
 }
 
 /* Steps 2 and 3 for checked views; alpha and beta point at the call's float or double. */
