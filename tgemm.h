@@ -1455,9 +1455,10 @@ TG__PRIVATE int tg__gemm_small(const char *fn, const tg__kernel *kern, const tg_
     const int64_t nr = kern->nr, panels = (g->n + nr - 1) / nr;
     const int64_t panel_bytes = g->k * nr * (int64_t)kern->es;
     /* Read B in place only when A is at most three tiles high: then each panel of B is used at most
-     * three times and a copy does not pay (16x768x768: 101 GFLOP/s in place, 47 packed, 2 threads). Taller A re-reads each panel many times, and a panel read in place
-     * (kc rows a leading dimension apart, often a power of two) falls into a few cache sets and is
-     * evicted between tiles: 64x4096x64 ran at 78 GFLOP/s in place at 2 threads. */
+     * three times and a copy does not pay (16x768x768: 101 GFLOP/s in place, 47 packed, 2 threads).
+     * Taller A re-reads each panel many times, and a panel read in place (kc rows a leading
+     * dimension apart, often a power of two) falls into a few cache sets and is evicted between
+     * tiles (64x4096x64: 78 GFLOP/s in place, 119 packed). */
     const int pack_all = g->m > 3 * (int64_t)kern->mr;
     const int packs = pack_all || g->b.cs != 1 || g->n % nr != 0;
     int nt = tg__threads_for(g->m, g->n, g->k);
