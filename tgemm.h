@@ -119,8 +119,8 @@ TGEMM_DEF const char *tg_cpu_arch(void);
 /* ---- common/cpuinfo.c ---- */
 /* What the CPU offers: SIMD features for picking micro-kernels, cache sizes for picking block sizes.
  *
- * Read once per process (the answer never changes) with a benign race: two threads may both fill the
- * same values. Cache sizes come from the OS where it tells (glibc's sysconf), else fall back to sizes
+ * Read once per process (the answer never changes) and published with release/acquire ordering;
+ * two first callers may both fill in the same values. Cache sizes come from the OS where it tells (glibc's sysconf), else fall back to sizes
  * common on current x86 cores, which only cost speed, never correctness.
  */
 #if defined(__unix__) || defined(__APPLE__)
@@ -168,6 +168,17 @@ TGEMM_DEF const char *tg_cpu_arch(void);
 #define TG__OMP(directive) _Pragma(#directive)
 #else
 #define TG__OMP(directive)
+#endif
+
+/* Publishing a value computed once per process (CPU facts, environment): the flag is stored with
+ * release and read with acquire ordering, so a thread that sees it set also sees what it guards.
+ * Two first callers may both compute; they compute the same thing. */
+#if defined(__GNUC__) || defined(__clang__)
+#define TG__LOAD_ACQUIRE(p) __atomic_load_n((p), __ATOMIC_ACQUIRE)
+#define TG__STORE_RELEASE(p, v) __atomic_store_n((p), (v), __ATOMIC_RELEASE)
+#else
+#define TG__LOAD_ACQUIRE(p) (*(volatile int *)(p))
+#define TG__STORE_RELEASE(p, v) (*(volatile int *)(p) = (v))
 #endif
 
 #ifdef __cplusplus
@@ -250,8 +261,8 @@ static int64_t tg__sysconf_or(int name, int64_t fallback)
 TG__PRIVATE const tg__cpuinfo *tg__cpu(void)
 {
     static tg__cpuinfo info;
-    static volatile int ready;
-    if (ready) return &info;
+    static int ready;
+    if (TG__LOAD_ACQUIRE(&ready)) return &info;
 #if defined(TG__X86) && defined(__GNUC__)
     __builtin_cpu_init();
     info.avx2_fma = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
@@ -266,7 +277,7 @@ TG__PRIVATE const tg__cpuinfo *tg__cpu(void)
     info.l2 = 512 << 10;
     info.l3 = 8 << 20;
 #endif
-    ready = 1;
+    TG__STORE_RELEASE(&ready, 1);
     return &info;
 }
 /* ---- common/gemm_args.c ---- */
@@ -452,8 +463,7 @@ TG__PRIVATE int tg__fail(int status, const char *fn, const char *what)
  *
  * One binary runs on any x86-64 (and any other architecture through the generic kernels): the AVX2
  * code carries its own target attributes and is only called after the CPU said it has AVX2 and FMA.
- * Forcing lets the tests run every family on one machine. The environment is read once per process;
- * the race between two first callers is benign (both compute the same answer).
+ * Forcing lets the tests run every family on one machine. The environment is read once per process.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -516,8 +526,8 @@ TG__PRIVATE int tg__gemm_small(const char *fn, const tg__kernel *kern, const tg_
 
 TG__PRIVATE tg__arch tg__arch_selected(void)
 {
-    static volatile int cached = -2;
-    int arch = cached;
+    static int cached = -2;
+    int arch = TG__LOAD_ACQUIRE(&cached);
     if (arch != -2) return (tg__arch)arch;
     {
         const char *env = getenv("TGEMM_ARCH");
@@ -527,7 +537,7 @@ TG__PRIVATE tg__arch tg__arch_selected(void)
         else if (strcmp(env, "avx2") == 0) arch = has_avx2 ? TG__ARCH_AVX2 : TG__ARCH_INVALID;
         else arch = TG__ARCH_INVALID;
     }
-    cached = arch;
+    TG__STORE_RELEASE(&cached, arch);
     return (tg__arch)arch;
 }
 
@@ -570,16 +580,16 @@ static int64_t tg__round_down(int64_t x, int64_t q) { return x < q ? q : x / q *
 
 TG__PRIVATE tg__blocks tg__block_sizes(const tg__kernel *k)
 {
-    static volatile int read;
+    static int read;
     static int64_t env_mc, env_kc, env_nc;
     const tg__cpuinfo *cpu = tg__cpu();
     int64_t es = (int64_t)k->es, l3 = cpu->l3 > 0 ? cpu->l3 : (8 << 20);
     tg__blocks b;
-    if (!read) {
+    if (!TG__LOAD_ACQUIRE(&read)) {
         env_mc = tg__env_size("TGEMM_MC");
         env_kc = tg__env_size("TGEMM_KC");
         env_nc = tg__env_size("TGEMM_NC");
-        read = 1;
+        TG__STORE_RELEASE(&read, 1);
     }
     b.kc = env_kc ? env_kc : tg__round_down(cpu->l1d / (k->nr * es), 8);
     b.mc = tg__round_down(env_mc ? env_mc : cpu->l2 / 4 / (b.kc * es), k->mr);
@@ -730,12 +740,14 @@ enum { TG__SMALL_MNK = 256 * 256 * 256, TG__SMALL_M_D = 64 };
  * TGEMM_PATH=small|blocked forces a path, so the tests can run both on one shape. */
 static int tg__use_small_path(const tg__gemm *g, size_t es)
 {
-    static volatile int forced = -1;
-    if (forced < 0) {
+    static int forced = -1;
+    int f = TG__LOAD_ACQUIRE(&forced);
+    if (f < 0) {
         const char *env = getenv("TGEMM_PATH");
-        forced = !env ? 0 : strcmp(env, "small") == 0 ? 1 : strcmp(env, "blocked") == 0 ? 2 : 0;
+        f = !env ? 0 : strcmp(env, "small") == 0 ? 1 : strcmp(env, "blocked") == 0 ? 2 : 0;
+        TG__STORE_RELEASE(&forced, f);
     }
-    if (forced) return forced == 1;
+    if (f) return f == 1;
     return (double)g->m * (double)g->n * (double)g->k <= TG__SMALL_MNK &&
            (es == sizeof(float) || g->m <= TG__SMALL_M_D);
 }
@@ -1503,13 +1515,13 @@ TG__PRIVATE int tg__gemm_small(const char *fn, const tg__kernel *kern, const tg_
 #endif
 
 
-static volatile int tg__num_threads;
+static int tg__num_threads;
 
-TGEMM_DEF void tg_set_num_threads(int n) { tg__num_threads = n > 0 ? n : 0; }
+TGEMM_DEF void tg_set_num_threads(int n) { TG__STORE_RELEASE(&tg__num_threads, n > 0 ? n : 0); }
 
 TGEMM_DEF int tg_get_num_threads(void)
 {
-    int n = tg__num_threads;
+    int n = TG__LOAD_ACQUIRE(&tg__num_threads);
 #ifdef _OPENMP
     return n > 0 ? n : omp_get_max_threads();
 #else

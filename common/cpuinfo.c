@@ -1,7 +1,7 @@
 /* What the CPU offers: SIMD features for picking micro-kernels, cache sizes for picking block sizes.
  *
- * Read once per process (the answer never changes) with a benign race: two threads may both fill the
- * same values. Cache sizes come from the OS where it tells (glibc's sysconf), else fall back to sizes
+ * Read once per process (the answer never changes) and published with release/acquire ordering;
+ * two first callers may both fill in the same values. Cache sizes come from the OS where it tells (glibc's sysconf), else fall back to sizes
  * common on current x86 cores, which only cost speed, never correctness.
  */
 #if defined(__unix__) || defined(__APPLE__)
@@ -21,8 +21,8 @@ static int64_t tg__sysconf_or(int name, int64_t fallback)
 TG__PRIVATE const tg__cpuinfo *tg__cpu(void)
 {
     static tg__cpuinfo info;
-    static volatile int ready;
-    if (ready) return &info;
+    static int ready;
+    if (TG__LOAD_ACQUIRE(&ready)) return &info;
 #if defined(TG__X86) && defined(__GNUC__)
     __builtin_cpu_init();
     info.avx2_fma = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
@@ -37,6 +37,6 @@ TG__PRIVATE const tg__cpuinfo *tg__cpu(void)
     info.l2 = 512 << 10;
     info.l3 = 8 << 20;
 #endif
-    ready = 1;
+    TG__STORE_RELEASE(&ready, 1);
     return &info;
 }

@@ -41,6 +41,17 @@
 #define TG__OMP(directive)
 #endif
 
+/* Publishing a value computed once per process (CPU facts, environment): the flag is stored with
+ * release and read with acquire ordering, so a thread that sees it set also sees what it guards.
+ * Two first callers may both compute; they compute the same thing. */
+#if defined(__GNUC__) || defined(__clang__)
+#define TG__LOAD_ACQUIRE(p) __atomic_load_n((p), __ATOMIC_ACQUIRE)
+#define TG__STORE_RELEASE(p, v) __atomic_store_n((p), (v), __ATOMIC_RELEASE)
+#else
+#define TG__LOAD_ACQUIRE(p) (*(volatile int *)(p))
+#define TG__STORE_RELEASE(p, v) (*(volatile int *)(p) = (v))
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif

@@ -2,8 +2,7 @@
  *
  * One binary runs on any x86-64 (and any other architecture through the generic kernels): the AVX2
  * code carries its own target attributes and is only called after the CPU said it has AVX2 and FMA.
- * Forcing lets the tests run every family on one machine. The environment is read once per process;
- * the race between two first callers is benign (both compute the same answer).
+ * Forcing lets the tests run every family on one machine. The environment is read once per process.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -12,8 +11,8 @@
 
 TG__PRIVATE tg__arch tg__arch_selected(void)
 {
-    static volatile int cached = -2;
-    int arch = cached;
+    static int cached = -2;
+    int arch = TG__LOAD_ACQUIRE(&cached);
     if (arch != -2) return (tg__arch)arch;
     {
         const char *env = getenv("TGEMM_ARCH");
@@ -23,7 +22,7 @@ TG__PRIVATE tg__arch tg__arch_selected(void)
         else if (strcmp(env, "avx2") == 0) arch = has_avx2 ? TG__ARCH_AVX2 : TG__ARCH_INVALID;
         else arch = TG__ARCH_INVALID;
     }
-    cached = arch;
+    TG__STORE_RELEASE(&cached, arch);
     return (tg__arch)arch;
 }
 

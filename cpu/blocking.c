@@ -29,16 +29,16 @@ static int64_t tg__round_down(int64_t x, int64_t q) { return x < q ? q : x / q *
 
 TG__PRIVATE tg__blocks tg__block_sizes(const tg__kernel *k)
 {
-    static volatile int read;
+    static int read;
     static int64_t env_mc, env_kc, env_nc;
     const tg__cpuinfo *cpu = tg__cpu();
     int64_t es = (int64_t)k->es, l3 = cpu->l3 > 0 ? cpu->l3 : (8 << 20);
     tg__blocks b;
-    if (!read) {
+    if (!TG__LOAD_ACQUIRE(&read)) {
         env_mc = tg__env_size("TGEMM_MC");
         env_kc = tg__env_size("TGEMM_KC");
         env_nc = tg__env_size("TGEMM_NC");
-        read = 1;
+        TG__STORE_RELEASE(&read, 1);
     }
     b.kc = env_kc ? env_kc : tg__round_down(cpu->l1d / (k->nr * es), 8);
     b.mc = tg__round_down(env_mc ? env_mc : cpu->l2 / 4 / (b.kc * es), k->mr);

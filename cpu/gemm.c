@@ -34,12 +34,14 @@ enum { TG__SMALL_MNK = 256 * 256 * 256, TG__SMALL_M_D = 64 };
  * TGEMM_PATH=small|blocked forces a path, so the tests can run both on one shape. */
 static int tg__use_small_path(const tg__gemm *g, size_t es)
 {
-    static volatile int forced = -1;
-    if (forced < 0) {
+    static int forced = -1;
+    int f = TG__LOAD_ACQUIRE(&forced);
+    if (f < 0) {
         const char *env = getenv("TGEMM_PATH");
-        forced = !env ? 0 : strcmp(env, "small") == 0 ? 1 : strcmp(env, "blocked") == 0 ? 2 : 0;
+        f = !env ? 0 : strcmp(env, "small") == 0 ? 1 : strcmp(env, "blocked") == 0 ? 2 : 0;
+        TG__STORE_RELEASE(&forced, f);
     }
-    if (forced) return forced == 1;
+    if (f) return f == 1;
     return (double)g->m * (double)g->n * (double)g->k <= TG__SMALL_MNK &&
            (es == sizeof(float) || g->m <= TG__SMALL_M_D);
 }

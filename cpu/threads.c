@@ -11,13 +11,13 @@
 
 #include "cpu.h"
 
-static volatile int tg__num_threads;
+static int tg__num_threads;
 
-TGEMM_DEF void tg_set_num_threads(int n) { tg__num_threads = n > 0 ? n : 0; }
+TGEMM_DEF void tg_set_num_threads(int n) { TG__STORE_RELEASE(&tg__num_threads, n > 0 ? n : 0); }
 
 TGEMM_DEF int tg_get_num_threads(void)
 {
-    int n = tg__num_threads;
+    int n = TG__LOAD_ACQUIRE(&tg__num_threads);
 #ifdef _OPENMP
     return n > 0 ? n : omp_get_max_threads();
 #else
