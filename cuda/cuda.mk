@@ -1,0 +1,90 @@
+# cuda/cuda.mk: the CUDA part of the build (included by the top-level Makefile).
+#
+# Every cuda/**/*.cu (the SGEMM ladder, its launcher, and whatever joins, e.g. cuda/elementwise/) is
+# compiled by nvcc into build/libtgemm_cuda.a and .so, together with the CPU library's objects, so
+# that a CUDA program links one library and shares one tg_last_error() with the CPU side; libtgemm
+# itself never needs the CUDA runtime. Without nvcc everything else still builds, and the CUDA suite
+# reports itself skipped. Exported for the fragments included after this one: NVCC, NVCCFLAGS,
+# CUDA_LIBS (the libraries a program linking libtgemm_cuda.a needs), HAVE_NVCC.
+#
+# Targets: cuda (the libraries), test-cuda (the GPU tests; needs a GPU to pass anything),
+# test-cuda-build (in `make test`: compile, resource report, single header, then the GPU tests,
+# which report themselves skipped without a GPU), tgemm_cuda.cuh (joins `make amalgamate`).
+
+NVCC      ?= $(shell command -v nvcc || echo /usr/local/cuda/bin/nvcc)
+HAVE_NVCC := $(shell test -x "$(NVCC)" && echo yes)
+CUDA_ARCH ?= -gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code=sm_90
+# -Werror all-warnings: nvcc's and ptxas's own warnings; the host compiler gets the project's flags.
+NVCCFLAGS ?= -std=c++17 -O3 -lineinfo $(CUDA_ARCH) -Werror all-warnings \
+	     -Xcompiler -Wall,-Wextra,-Werror,-fPIC
+CUDA_LIBS := -lcudart -Xcompiler -fopenmp -lm
+
+CUDA_OBJ  := $(BUILD)/cuda/obj
+CUDA_SRCS := $(sort $(wildcard cuda/*.cu cuda/*/*.cu))
+CUDA_HDRS := $(wildcard cuda/*.h cuda/*.cuh cuda/*/*.h cuda/*/*.cuh) $(LIB_HDRS)
+CUDA_OBJS := $(CUDA_SRCS:%.cu=$(CUDA_OBJ)/%.o)
+# The single header's public part: the SGEMM API first, then the public headers of the other CUDA
+# folders (cuda/elementwise/*.h); cuda/sgemm/*.h are private.
+CUDA_PUBLIC := cuda/tgemm_cuda.h $(filter-out cuda/sgemm/%,$(sort $(wildcard cuda/*/*.h)))
+
+.PHONY: cuda test-cuda test-cuda-build
+all: cuda
+TEST_RUNS += test-cuda-build
+amalgamate: tgemm_cuda.cuh
+
+ifeq ($(HAVE_NVCC),yes)
+
+cuda: $(BUILD)/libtgemm_cuda.a $(BUILD)/libtgemm_cuda.so
+
+# ptxas's resource report (-Xptxas -v) is kept beside each object for the resource check.
+$(CUDA_OBJ)/%.o: %.cu $(CUDA_HDRS)
+	@mkdir -p $(dir $@)
+	$(NVCC) $(NVCCFLAGS) -Xptxas -v -c $< -o $@ 2> $@.ptxas || { cat $@.ptxas; rm -f $@; exit 1; }
+
+$(BUILD)/libtgemm_cuda.a: $(CUDA_OBJS) $(LIB_OBJS)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/libtgemm_cuda.so: $(CUDA_OBJS) $(LIB_OBJS)
+	$(NVCC) -shared --cudart shared -Xlinker -soname,libtgemm_cuda.so.0 -Xcompiler -fopenmp \
+	    -o $(BUILD)/libtgemm_cuda.so.0 $^ -lm
+	ln -sf libtgemm_cuda.so.0 $@
+
+# The test program: every ladder step and the launcher against the fp64 reference and cuBLAS.
+$(CUDA_OBJ)/reference.o: common/reference.c common/reference.h common/api.h
+	@mkdir -p $(dir $@)
+	$(CC) $(LIBFLAGS) -c $< -o $@
+
+$(BUILD)/cuda/test_cuda: tests/cuda/test_cuda.cu $(BUILD)/libtgemm_cuda.a $(CUDA_OBJ)/reference.o \
+	    cuda/tgemm_cuda.h common/reference.h
+	$(NVCC) $(NVCCFLAGS) -Icuda -Icommon -o $@ tests/cuda/test_cuda.cu $(CUDA_OBJ)/reference.o \
+	    $(BUILD)/libtgemm_cuda.a -lcublas $(CUDA_LIBS)
+
+# The single header, used as its documentation says: one .cu defines TGEMM_CUDA_IMPLEMENTATION,
+# another only includes it.
+$(BUILD)/cuda/single_header: tests/cuda/single_header_impl.cu tests/cuda/single_header_use.cu \
+	    tgemm_cuda.cuh tgemm.h
+	$(NVCC) $(NVCCFLAGS) -I. -o $@ tests/cuda/single_header_impl.cu tests/cuda/single_header_use.cu \
+	    $(CUDA_LIBS)
+
+test-cuda: $(BUILD)/cuda/test_cuda
+	$(BUILD)/cuda/test_cuda
+
+test-cuda-build: cuda $(BUILD)/cuda/test_cuda $(BUILD)/cuda/single_header
+	@sh tests/cuda/build_checks.sh "$(CUDA_OBJ)" "$(BUILD)/cuda" "$(AMALG_CUDA)"
+
+else
+
+cuda:
+	@echo "CUDA part skipped: nvcc not found (looked for $(NVCC); set NVCC=/path/to/nvcc)"
+test-cuda test-cuda-build:
+	@echo "CUDA part skipped: nvcc not found (looked for $(NVCC); set NVCC=/path/to/nvcc)"
+	@echo "0 passed, 0 failed, 1 skipped"
+
+endif
+
+# The single header: writes to stdout, so the build check can compare the committed one with a fresh one.
+AMALG_CUDA = $(PYTHON) tools/amalgamate.py --name tgemm_cuda.cuh --intro tools/tgemm_cuda_intro.txt \
+	     --public $(CUDA_PUBLIC) --impl TGEMM_CUDA_IMPLEMENTATION $(CUDA_SRCS)
+tgemm_cuda.cuh: tools/amalgamate.py tools/tgemm_cuda_intro.txt $(CUDA_SRCS) $(CUDA_HDRS)
+	$(AMALG_CUDA) > $@.tmp && mv $@.tmp $@
