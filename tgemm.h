@@ -819,7 +819,7 @@ TGEMM_DEF int tg_dgemm(tg_layout layout, tg_trans transa, tg_trans transb, int64
 #include <immintrin.h>
 
 #define TG__T float
-#define TG__FN(x) x##_s
+#define TG__FN(x) x##_avx2_s
 /* ---- cpu/tile.inc ---- */
 /* Typed helpers for the micro-kernels: packing a block into panels, and writing an edge or strided
  * tile of C. Each kernel file instantiates them for its own types (TG__T is the type, TG__FN(x)
@@ -895,8 +895,9 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
 #define TG__ZERO _mm256_setzero_ps
 /* ---- cpu/kernel_avx2.inc ---- */
 /* The AVX2+FMA micro-kernel, written once for TG__T (float or double) through the vector macros
- * that kernel_avx2.c defines: TG__V (register type), TG__W (lanes), TG__LOADU/TG__STOREU, TG__BCAST, TG__FMA, TG__MUL, TG__SET1, TG__ZERO; TG__FN(x)
- * appends the type's suffix.
+ * that kernel_avx2.c defines: TG__V (register type), TG__W (lanes), TG__LOADU/TG__STOREU,
+ * TG__BCAST, TG__FMA, TG__MUL, TG__SET1, TG__ZERO; TG__FN(x) appends the family's and the type's
+ * suffix.
  *
  * Register tile 6 x 2W (6 x 16 floats, 6 x 8 doubles): 12 accumulators + 2 B vectors + 1 broadcast
  * A value = 15 of the 16 ymm registers. 12 independent FMA chains cover Zen 3's and Intel's 4-cycle
@@ -905,7 +906,7 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
  * and the small-matrix path reads the caller's rows. */
 
 __attribute__((target("avx2,fma"))) static void
-TG__FN(tg__ukernel_avx2)(int64_t kc, const void *alpha_, const void *a_, int64_t rs_a, int64_t cs_a,
+TG__FN(tg__ukernel)(int64_t kc, const void *alpha_, const void *a_, int64_t rs_a, int64_t cs_a,
                          const void *b_, int64_t rs_b, const void *beta_, void *c_, int64_t rs_c,
                          int64_t cs_c, int64_t m, int64_t n)
 {
@@ -979,22 +980,22 @@ TG__FN(tg__ukernel_avx2)(int64_t kc, const void *alpha_, const void *a_, int64_t
     }
 }
 
-static void TG__FN(tg__pack_a_avx2)(int64_t rows, int64_t kc, const void *src, int64_t rs,
+static void TG__FN(tg__pack_a)(int64_t rows, int64_t kc, const void *src, int64_t rs,
                                     int64_t cs, void *dst)
 {
     TG__FN(tg__pack)(rows, kc, (const TG__T *)src, rs, cs, (TG__T *)dst, 6);
 }
 
 /* B's columns are packed as the rows of Bᵀ: the same packing with the strides swapped. */
-static void TG__FN(tg__pack_b_avx2)(int64_t cols, int64_t kc, const void *src, int64_t rs,
+static void TG__FN(tg__pack_b)(int64_t cols, int64_t kc, const void *src, int64_t rs,
                                     int64_t cs, void *dst)
 {
     TG__FN(tg__pack)(cols, kc, (const TG__T *)src, cs, rs, (TG__T *)dst, 2 * TG__W);
 }
 
-static const tg__kernel TG__FN(tg__kernel_avx2_desc) = {
-    "avx2", sizeof(TG__T), 6, 2 * TG__W, TG__FN(tg__ukernel_avx2), TG__FN(tg__pack_a_avx2),
-    TG__FN(tg__pack_b_avx2)};
+static const tg__kernel TG__FN(tg__kernel_desc) = {
+    "avx2", sizeof(TG__T), 6, 2 * TG__W, TG__FN(tg__ukernel), TG__FN(tg__pack_a),
+    TG__FN(tg__pack_b)};
 #undef TG__T
 #undef TG__FN
 #undef TG__V
@@ -1008,7 +1009,7 @@ static const tg__kernel TG__FN(tg__kernel_avx2_desc) = {
 #undef TG__ZERO
 
 #define TG__T double
-#define TG__FN(x) x##_d
+#define TG__FN(x) x##_avx2_d
 /* ---- cpu/tile.inc ---- */
 /* Typed helpers for the micro-kernels: packing a block into panels, and writing an edge or strided
  * tile of C. Each kernel file instantiates them for its own types (TG__T is the type, TG__FN(x)
@@ -1084,8 +1085,9 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
 #define TG__ZERO _mm256_setzero_pd
 /* ---- cpu/kernel_avx2.inc ---- */
 /* The AVX2+FMA micro-kernel, written once for TG__T (float or double) through the vector macros
- * that kernel_avx2.c defines: TG__V (register type), TG__W (lanes), TG__LOADU/TG__STOREU, TG__BCAST, TG__FMA, TG__MUL, TG__SET1, TG__ZERO; TG__FN(x)
- * appends the type's suffix.
+ * that kernel_avx2.c defines: TG__V (register type), TG__W (lanes), TG__LOADU/TG__STOREU,
+ * TG__BCAST, TG__FMA, TG__MUL, TG__SET1, TG__ZERO; TG__FN(x) appends the family's and the type's
+ * suffix.
  *
  * Register tile 6 x 2W (6 x 16 floats, 6 x 8 doubles): 12 accumulators + 2 B vectors + 1 broadcast
  * A value = 15 of the 16 ymm registers. 12 independent FMA chains cover Zen 3's and Intel's 4-cycle
@@ -1094,7 +1096,7 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
  * and the small-matrix path reads the caller's rows. */
 
 __attribute__((target("avx2,fma"))) static void
-TG__FN(tg__ukernel_avx2)(int64_t kc, const void *alpha_, const void *a_, int64_t rs_a, int64_t cs_a,
+TG__FN(tg__ukernel)(int64_t kc, const void *alpha_, const void *a_, int64_t rs_a, int64_t cs_a,
                          const void *b_, int64_t rs_b, const void *beta_, void *c_, int64_t rs_c,
                          int64_t cs_c, int64_t m, int64_t n)
 {
@@ -1168,22 +1170,22 @@ TG__FN(tg__ukernel_avx2)(int64_t kc, const void *alpha_, const void *a_, int64_t
     }
 }
 
-static void TG__FN(tg__pack_a_avx2)(int64_t rows, int64_t kc, const void *src, int64_t rs,
+static void TG__FN(tg__pack_a)(int64_t rows, int64_t kc, const void *src, int64_t rs,
                                     int64_t cs, void *dst)
 {
     TG__FN(tg__pack)(rows, kc, (const TG__T *)src, rs, cs, (TG__T *)dst, 6);
 }
 
 /* B's columns are packed as the rows of Bᵀ: the same packing with the strides swapped. */
-static void TG__FN(tg__pack_b_avx2)(int64_t cols, int64_t kc, const void *src, int64_t rs,
+static void TG__FN(tg__pack_b)(int64_t cols, int64_t kc, const void *src, int64_t rs,
                                     int64_t cs, void *dst)
 {
     TG__FN(tg__pack)(cols, kc, (const TG__T *)src, cs, rs, (TG__T *)dst, 2 * TG__W);
 }
 
-static const tg__kernel TG__FN(tg__kernel_avx2_desc) = {
-    "avx2", sizeof(TG__T), 6, 2 * TG__W, TG__FN(tg__ukernel_avx2), TG__FN(tg__pack_a_avx2),
-    TG__FN(tg__pack_b_avx2)};
+static const tg__kernel TG__FN(tg__kernel_desc) = {
+    "avx2", sizeof(TG__T), 6, 2 * TG__W, TG__FN(tg__ukernel), TG__FN(tg__pack_a),
+    TG__FN(tg__pack_b)};
 #undef TG__T
 #undef TG__FN
 #undef TG__V
@@ -1198,7 +1200,7 @@ static const tg__kernel TG__FN(tg__kernel_avx2_desc) = {
 
 TG__PRIVATE const tg__kernel *tg__kernel_avx2(size_t es)
 {
-    return es == sizeof(float) ? &tg__kernel_avx2_desc_s : &tg__kernel_avx2_desc_d;
+    return es == sizeof(float) ? &tg__kernel_desc_avx2_s : &tg__kernel_desc_avx2_d;
 }
 #endif /* TG__X86 */
 /* ---- cpu/kernel_generic.c ---- */
@@ -1209,7 +1211,7 @@ TG__PRIVATE const tg__kernel *tg__kernel_avx2(size_t es)
 enum { TG__GMR = 4, TG__GNR = 8 };
 
 #define TG__T float
-#define TG__FN(x) x##_s
+#define TG__FN(x) x##_generic_s
 /* ---- cpu/tile.inc ---- */
 /* Typed helpers for the micro-kernels: packing a block into panels, and writing an edge or strided
  * tile of C. Each kernel file instantiates them for its own types (TG__T is the type, TG__FN(x)
@@ -1275,11 +1277,11 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
 }
 
 /* ---- cpu/kernel_generic.inc ---- */
-/* The portable micro-kernel, written once for TG__T (float or double; TG__FN(x) appends the type's
- * suffix, also naming the type's tile helpers). Plain C that any compiler vectorizes as it can:
+/* The portable micro-kernel, written once for TG__T (float or double; TG__FN(x) appends the family's and
+ * the type's suffix, also naming its tile helpers). Plain C that any compiler vectorizes as it can:
  * it exists so every architecture gets a correct library and so the tests have a second, independent
  * kernel to hold the AVX2 one against. */
-static void TG__FN(tg__ukernel_generic)(int64_t kc, const void *alpha_, const void *a_, int64_t rs_a,
+static void TG__FN(tg__ukernel)(int64_t kc, const void *alpha_, const void *a_, int64_t rs_a,
                                         int64_t cs_a, const void *b_, int64_t rs_b,
                                         const void *beta_, void *c, int64_t rs_c, int64_t cs_c,
                                         int64_t m, int64_t n)
@@ -1293,27 +1295,27 @@ static void TG__FN(tg__ukernel_generic)(int64_t kc, const void *alpha_, const vo
     TG__FN(tg__store_tile)(m, n, acc, TG__GNR, *(const TG__T *)beta_, (TG__T *)c, rs_c, cs_c);
 }
 
-static void TG__FN(tg__pack_a_generic)(int64_t rows, int64_t kc, const void *src, int64_t rs,
+static void TG__FN(tg__pack_a)(int64_t rows, int64_t kc, const void *src, int64_t rs,
                                        int64_t cs, void *dst)
 {
     TG__FN(tg__pack)(rows, kc, (const TG__T *)src, rs, cs, (TG__T *)dst, TG__GMR);
 }
 
 /* B's columns are packed as the rows of Bᵀ: the same packing with the strides swapped. */
-static void TG__FN(tg__pack_b_generic)(int64_t cols, int64_t kc, const void *src, int64_t rs,
+static void TG__FN(tg__pack_b)(int64_t cols, int64_t kc, const void *src, int64_t rs,
                                        int64_t cs, void *dst)
 {
     TG__FN(tg__pack)(cols, kc, (const TG__T *)src, cs, rs, (TG__T *)dst, TG__GNR);
 }
 
-static const tg__kernel TG__FN(tg__kernel_generic_desc) = {
-    "generic", sizeof(TG__T), TG__GMR, TG__GNR, TG__FN(tg__ukernel_generic),
-    TG__FN(tg__pack_a_generic), TG__FN(tg__pack_b_generic)};
+static const tg__kernel TG__FN(tg__kernel_desc) = {
+    "generic", sizeof(TG__T), TG__GMR, TG__GNR, TG__FN(tg__ukernel),
+    TG__FN(tg__pack_a), TG__FN(tg__pack_b)};
 #undef TG__T
 #undef TG__FN
 
 #define TG__T double
-#define TG__FN(x) x##_d
+#define TG__FN(x) x##_generic_d
 /* ---- cpu/tile.inc ---- */
 /* Typed helpers for the micro-kernels: packing a block into panels, and writing an edge or strided
  * tile of C. Each kernel file instantiates them for its own types (TG__T is the type, TG__FN(x)
@@ -1379,11 +1381,11 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
 }
 
 /* ---- cpu/kernel_generic.inc ---- */
-/* The portable micro-kernel, written once for TG__T (float or double; TG__FN(x) appends the type's
- * suffix, also naming the type's tile helpers). Plain C that any compiler vectorizes as it can:
+/* The portable micro-kernel, written once for TG__T (float or double; TG__FN(x) appends the family's and
+ * the type's suffix, also naming its tile helpers). Plain C that any compiler vectorizes as it can:
  * it exists so every architecture gets a correct library and so the tests have a second, independent
  * kernel to hold the AVX2 one against. */
-static void TG__FN(tg__ukernel_generic)(int64_t kc, const void *alpha_, const void *a_, int64_t rs_a,
+static void TG__FN(tg__ukernel)(int64_t kc, const void *alpha_, const void *a_, int64_t rs_a,
                                         int64_t cs_a, const void *b_, int64_t rs_b,
                                         const void *beta_, void *c, int64_t rs_c, int64_t cs_c,
                                         int64_t m, int64_t n)
@@ -1397,28 +1399,28 @@ static void TG__FN(tg__ukernel_generic)(int64_t kc, const void *alpha_, const vo
     TG__FN(tg__store_tile)(m, n, acc, TG__GNR, *(const TG__T *)beta_, (TG__T *)c, rs_c, cs_c);
 }
 
-static void TG__FN(tg__pack_a_generic)(int64_t rows, int64_t kc, const void *src, int64_t rs,
+static void TG__FN(tg__pack_a)(int64_t rows, int64_t kc, const void *src, int64_t rs,
                                        int64_t cs, void *dst)
 {
     TG__FN(tg__pack)(rows, kc, (const TG__T *)src, rs, cs, (TG__T *)dst, TG__GMR);
 }
 
 /* B's columns are packed as the rows of Bᵀ: the same packing with the strides swapped. */
-static void TG__FN(tg__pack_b_generic)(int64_t cols, int64_t kc, const void *src, int64_t rs,
+static void TG__FN(tg__pack_b)(int64_t cols, int64_t kc, const void *src, int64_t rs,
                                        int64_t cs, void *dst)
 {
     TG__FN(tg__pack)(cols, kc, (const TG__T *)src, cs, rs, (TG__T *)dst, TG__GNR);
 }
 
-static const tg__kernel TG__FN(tg__kernel_generic_desc) = {
-    "generic", sizeof(TG__T), TG__GMR, TG__GNR, TG__FN(tg__ukernel_generic),
-    TG__FN(tg__pack_a_generic), TG__FN(tg__pack_b_generic)};
+static const tg__kernel TG__FN(tg__kernel_desc) = {
+    "generic", sizeof(TG__T), TG__GMR, TG__GNR, TG__FN(tg__ukernel),
+    TG__FN(tg__pack_a), TG__FN(tg__pack_b)};
 #undef TG__T
 #undef TG__FN
 
 TG__PRIVATE const tg__kernel *tg__kernel_generic(size_t es)
 {
-    return es == sizeof(float) ? &tg__kernel_generic_desc_s : &tg__kernel_generic_desc_d;
+    return es == sizeof(float) ? &tg__kernel_desc_generic_s : &tg__kernel_desc_generic_d;
 }
 /* ---- cpu/small.c ---- */
 /* The small-matrix path: no packing of A, packing of B only where it pays, no cache blocking.

@@ -10,7 +10,7 @@
 #include <immintrin.h>
 
 #define TG__T float
-#define TG__FN(x) x##_s
+#define TG__FN(x) x##_avx2_s
 #include "tile.inc"
 #define TG__V __m256
 #define TG__W 8
@@ -35,7 +35,7 @@
 #undef TG__ZERO
 
 #define TG__T double
-#define TG__FN(x) x##_d
+#define TG__FN(x) x##_avx2_d
 #include "tile.inc"
 #define TG__V __m256d
 #define TG__W 4
@@ -61,6 +61,6 @@
 
 TG__PRIVATE const tg__kernel *tg__kernel_avx2(size_t es)
 {
-    return es == sizeof(float) ? &tg__kernel_avx2_desc_s : &tg__kernel_avx2_desc_d;
+    return es == sizeof(float) ? &tg__kernel_desc_avx2_s : &tg__kernel_desc_avx2_d;
 }
 #endif /* TG__X86 */

@@ -6,14 +6,14 @@
 enum { TG__GMR = 4, TG__GNR = 8 };
 
 #define TG__T float
-#define TG__FN(x) x##_s
+#define TG__FN(x) x##_generic_s
 #include "tile.inc"
 #include "kernel_generic.inc"
 #undef TG__T
 #undef TG__FN
 
 #define TG__T double
-#define TG__FN(x) x##_d
+#define TG__FN(x) x##_generic_d
 #include "tile.inc"
 #include "kernel_generic.inc"
 #undef TG__T
@@ -21,5 +21,5 @@ enum { TG__GMR = 4, TG__GNR = 8 };
 
 TG__PRIVATE const tg__kernel *tg__kernel_generic(size_t es)
 {
-    return es == sizeof(float) ? &tg__kernel_generic_desc_s : &tg__kernel_generic_desc_d;
+    return es == sizeof(float) ? &tg__kernel_desc_generic_s : &tg__kernel_desc_generic_d;
 }
