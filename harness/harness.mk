@@ -1,0 +1,70 @@
+# harness/: tgemm-bench (sweeps, workers, vendor adapters), tgemm-gbench, and their tests.
+# Included by the top-level Makefile. Builds only under build/ (objects in build/harness/).
+#
+#   make harness         build/tgemm-bench (+ build/harness/libtg_xsmm.so when libxsmm-dev is installed)
+#   make gbench          build/tgemm-gbench, plain Google Benchmark over tg_sgemm/tg_dgemm (+ OpenBLAS)
+#   make test-harness    the harness's tests (part of `make test`)
+#
+# Needs Debian's libbenchmark-dev. OpenBLAS, BLIS, MKL and libxsmm are all optional: they are opened
+# at run time. harness/ceilings.c (the roofline probes, written by the report side) is linked when it
+# exists; main.c finds harness/ceilings.h by __has_include.
+
+HARNESS_OBJ   := $(BUILD)/harness/obj
+HARNESS_CSRC  := $(filter-out harness/xsmm_adapter.c,$(wildcard harness/*.c))
+HARNESS_OBJS  := $(HARNESS_CSRC:harness/%.c=$(HARNESS_OBJ)/%.o) $(HARNESS_OBJ)/worker.o \
+                 $(HARNESS_OBJ)/reference.o
+HARNESS_HDRS  := $(wildcard harness/*.h) $(BUILD)/harness/stamp.h
+HARNESS_CFLAGS := -std=c11 $(WARN) -Icommon -Iharness -I$(BUILD)/harness $(CFLAGS)
+HARNESS_CXXFLAGS := -std=c++17 -Wall -Wextra -Wshadow -Werror -Icommon -Iharness $(CFLAGS)
+HARNESS_LIBS  := $(BUILD)/libtgemm.a -lbenchmark -lpthread -ldl -lm
+# libxsmm-dev ships static archives only: wrap them in a shared adapter the workers can dlopen.
+XSMM_ARCHIVES := $(wildcard /usr/lib/libxsmm.a) $(wildcard /usr/lib/libxsmmnoblas.a)
+XSMM_ADAPTER  := $(if $(word 2,$(XSMM_ARCHIVES)),$(BUILD)/harness/libtg_xsmm.so)
+
+.PHONY: harness gbench test-harness tg-harness-force
+harness: $(BUILD)/tgemm-bench $(XSMM_ADAPTER)
+
+# The build's compiler, flags and commit, for `tgemm-bench machine`; rewritten only when they change.
+$(BUILD)/harness/stamp.h: tg-harness-force
+	@mkdir -p $(dir $@)
+	@{ printf '#define TG__STAMP_COMPILER "%s"\n' "$$($(CC) --version | head -n 1)"; \
+	   printf '#define TG__STAMP_CFLAGS "%s"\n' "$(LIBFLAGS)"; \
+	   printf '#define TG__STAMP_COMMIT "%s"\n' \
+	          "$$(git describe --always --dirty --abbrev=12 2>/dev/null || echo unknown)"; } > $@.tmp
+	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
+
+$(HARNESS_OBJ)/%.o: harness/%.c $(HARNESS_HDRS) common/api.h common/internal.h common/reference.h
+	@mkdir -p $(dir $@)
+	$(CC) $(HARNESS_CFLAGS) -c $< -o $@
+
+$(HARNESS_OBJ)/reference.o: common/reference.c common/reference.h common/api.h
+	@mkdir -p $(dir $@)
+	$(CC) $(HARNESS_CFLAGS) -c $< -o $@
+
+$(HARNESS_OBJ)/%.o: harness/%.cc $(HARNESS_HDRS)
+	@mkdir -p $(dir $@)
+	$(CXX) $(HARNESS_CXXFLAGS) -c $< -o $@
+
+$(BUILD)/tgemm-bench: $(HARNESS_OBJS) $(BUILD)/libtgemm.a | $(XSMM_ADAPTER)
+	$(CXX) -fopenmp -o $@ $(HARNESS_OBJS) $(HARNESS_LIBS)
+
+$(BUILD)/harness/libtg_xsmm.so: harness/xsmm_adapter.c common/api.h $(XSMM_ARCHIVES)
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 $(WARN) -Icommon $(CFLAGS) -fPIC -shared -o $@ $< $(XSMM_ARCHIVES) \
+	    -lpthread -lm -ldl -lrt
+
+gbench: $(BUILD)/tgemm-gbench
+$(BUILD)/tgemm-gbench: $(HARNESS_OBJ)/gbench.o $(HARNESS_OBJ)/vendors.o $(HARNESS_OBJ)/json.o \
+                       $(BUILD)/libtgemm.a
+	$(CXX) -fopenmp -o $@ $(filter %.o,$^) $(HARNESS_LIBS)
+
+# Tests: a C test of the checker (it must catch what it claims to), then the binary end to end.
+$(BUILD)/harness/check_test: harness/tests/check_test.c $(HARNESS_OBJ)/check.o \
+                             $(HARNESS_OBJ)/reference.o $(BUILD)/libtgemm.a $(HARNESS_HDRS)
+	$(CC) $(HARNESS_CFLAGS) -fopenmp -o $@ $< $(HARNESS_OBJ)/check.o $(HARNESS_OBJ)/reference.o \
+	    $(BUILD)/libtgemm.a -lm
+
+test-harness: $(BUILD)/tgemm-bench $(BUILD)/harness/check_test $(XSMM_ADAPTER)
+	@sh harness/tests/run.sh $(BUILD)
+
+TEST_RUNS += test-harness

@@ -1,0 +1,285 @@
+/* Parsing and checking the sweep's options: see options.h. Every list option takes comma-separated
+ * items; a repeated option replaces the earlier value.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <libgen.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "api.h"
+#include "options.h"
+
+void tg__options_help(FILE *out)
+{
+    fprintf(out,
+"usage: tgemm-bench [options]            sweep: check, then time GEMMs, write Google Benchmark JSON\n"
+"       tgemm-bench machine [--slug]     print what is measured (CPU, caches, compiler, commit) as JSON\n"
+"                                        (--slug: only the short machine name used for results/<slug>/)\n"
+"       tgemm-bench ceilings [options]   measure the roofline ceilings (see tgemm-bench ceilings --help)\n"
+"\n"
+"Sweep options (lists are comma-separated):\n"
+"  --impl LIST        implementations: tgemm, openblas, blis, mkl, libxsmm (default: all of them;\n"
+"                     a library that is not installed is reported absent and skipped, not an error)\n"
+"                       --impl tgemm,openblas\n"
+"  --dtype LIST       s (fp32) and/or d (fp64) (default: s,d)          --dtype s\n"
+"  --sizes LIST       shapes m x n x k (default: square). Items:\n"
+"                       N            one N x N x N square             --sizes 512,1000\n"
+"                       lo:hi:step   squares lo, lo+step, ... <= hi   --sizes 64:4096:64\n"
+"                       lo:hi:xF     squares lo, lo*F, ... <= hi      --sizes 64:4096:x2\n"
+"                       MxNxK        one explicit shape               --sizes 1000x200x3000\n"
+"                       a family name:\n");
+    tg__families_help(out);
+    fprintf(out,
+"  --trans LIST       NN, NT, TN, TT: op(A) and op(B) (default: NN)    --trans NN,TT\n"
+"  --layout LIST      row and/or col (default: row)                    --layout row,col\n"
+"  --threads LIST     thread counts >= 1, or 'all' for every CPU this process may use\n"
+"                     (default: 1,all)                                 --threads 1,2\n"
+"  --rounds R         rounds of workers; each round runs every implementation once per batch,\n"
+"                     in a rotated order, so they alternate in time (default: 3)   --rounds 5\n"
+"  --repetitions N    timed repetitions per case per round; the median and spread are taken over\n"
+"                     all R*N of them (default: 1)                     --repetitions 2\n"
+"  --min-time S       seconds each repetition runs at least (default: 0.05)    --min-time 0.2\n"
+"  --warmup S         seconds of untimed calls before the repetitions (default: 0.01)\n"
+"  --alpha A, --beta B  the GEMM's scalars (default: 1 and 0)          --beta 1\n"
+"  --batch N          cases per worker process (default: 8)            --batch 4\n"
+"  --out FILE         write the JSON there (default: standard output)  --out results/x/sweep.json\n"
+"  --ceilings FILE    peaks for peak_pct (default: results/<slug>/ceilings.json if it exists)\n"
+"  --list             print the planned cases and exit, without running anything\n"
+"  --help             this text\n"
+"\n"
+"Every implementation is checked on every case before it is timed (ratio test against the fp64\n"
+"reference, or a randomized check with exact sampled rows and columns for large cases); a failure\n"
+"is printed, recorded in the JSON and makes the exit status 1. Bad options: exit status 2.\n"
+"A sweep of about ten minutes on a 2-core machine, for example:\n"
+"  tgemm-bench --impl tgemm,openblas,blis --dtype s,d --sizes square --threads 1,2 \\\n"
+"              --rounds 3 --min-time 0.1 --out results/$(tgemm-bench machine --slug)/sweep.json\n");
+}
+
+static int error(char *err, size_t len, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, len, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+/* Calls item() on each comma-separated item of list (an empty item is an error). */
+static int each_item(const char *opt, const char *list, char *err, size_t len,
+                     int (*item)(const char *, void *, char *, size_t), void *ctx)
+{
+    char *copy = strdup(list), *save = NULL;
+    if (!copy) return error(err, len, "out of memory");
+    int rc = 0;
+    if (!*list || list[strlen(list) - 1] == ',' || list[0] == ',' || strstr(list, ",,"))
+        rc = error(err, len, "%s: empty item in '%s'", opt, list);
+    for (char *t = strtok_r(copy, ",", &save); t && !rc; t = strtok_r(NULL, ",", &save))
+        rc = item(t, ctx, err, len);
+    free(copy);
+    return rc;
+}
+
+static int impl_item(const char *s, void *ctx, char *err, size_t len)
+{
+    tg__options *o = ctx;
+    int id = tg__impl_parse(s);
+    if (id < 0)
+        return error(err, len, "unknown implementation '%s' (choose from tgemm, openblas, blis, "
+                               "mkl, libxsmm)", s);
+    for (int i = 0; i < o->nimpls; i++)
+        if (o->impls[i] == id) return 0;
+    o->impls[o->nimpls++] = id;
+    return 0;
+}
+
+static int dtype_item(const char *s, void *ctx, char *err, size_t len)
+{
+    tg__options *o = ctx;
+    if (strcmp(s, "s") && strcmp(s, "d"))
+        return error(err, len, "unknown dtype '%s' (choose from s, d)", s);
+    if (o->ndtypes == 0 || o->dtypes[0] != s[0]) {
+        if (o->ndtypes == 2) return 0;
+        o->dtypes[o->ndtypes++] = s[0];
+    }
+    return 0;
+}
+
+static int size_item(const char *s, void *ctx, char *err, size_t len)
+{
+    tg__options *o = ctx;
+    return tg__sizes_expand(s, &o->shapes, &o->nshapes, err, len);
+}
+
+static int trans_item(const char *s, void *ctx, char *err, size_t len)
+{
+    tg__options *o = ctx;
+    if (strlen(s) != 2 || (s[0] != 'N' && s[0] != 'T') || (s[1] != 'N' && s[1] != 'T'))
+        return error(err, len, "unknown transpose pair '%s' (choose from NN, NT, TN, TT)", s);
+    int ta = s[0] == 'T' ? TG_TRANS : TG_NO_TRANS, tb = s[1] == 'T' ? TG_TRANS : TG_NO_TRANS;
+    for (int i = 0; i < o->ntrans; i++)
+        if (o->trans[i][0] == ta && o->trans[i][1] == tb) return 0;
+    o->trans[o->ntrans][0] = ta;
+    o->trans[o->ntrans++][1] = tb;
+    return 0;
+}
+
+static int layout_item(const char *s, void *ctx, char *err, size_t len)
+{
+    tg__options *o = ctx;
+    if (strcmp(s, "row") && strcmp(s, "col"))
+        return error(err, len, "unknown layout '%s' (choose from row, col)", s);
+    int l = s[0] == 'r' ? TG_ROW_MAJOR : TG_COL_MAJOR;
+    if (o->nlayouts == 0 || o->layouts[0] != l) o->layouts[o->nlayouts++] = l;
+    return 0;
+}
+
+static int available_cpus(void)
+{
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) == 0) return CPU_COUNT(&set);
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (int)n : 1;
+}
+
+static int threads_item(const char *s, void *ctx, char *err, size_t len)
+{
+    tg__options *o = ctx;
+    long v;
+    if (!strcmp(s, "all")) {
+        v = available_cpus();
+    } else {
+        char *end;
+        errno = 0;
+        v = strtol(s, &end, 10);
+        if (*end || end == s || errno || v < 1 || v > 4096)
+            return error(err, len, "--threads: '%s' is not a thread count (expected integers "
+                                   "1..4096 or 'all')", s);
+    }
+    for (int i = 0; i < o->nthreads; i++)
+        if (o->threads[i] == v) return 0;
+    int *t = realloc(o->threads, (size_t)(o->nthreads + 1) * sizeof *t);
+    if (!t) return error(err, len, "out of memory");
+    o->threads = t;
+    o->threads[o->nthreads++] = (int)v;
+    return 0;
+}
+
+static int number(const char *opt, const char *s, double lo, int integer, double *out, char *err,
+                  size_t len)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (*end || end == s || errno || v != v || v < lo || (integer && v != (double)(long)v))
+        return error(err, len, "%s: '%s' is not %s >= %g", opt, s,
+                     integer ? "an integer" : "a number", lo);
+    *out = v;
+    return 0;
+}
+
+/* An --out path we can write: the file itself if it exists, else its folder. Checked up front so
+ * that a long sweep never ends unable to save its result. */
+static int writable(const char *path, char *err, size_t len)
+{
+    if (access(path, F_OK) == 0) {
+        if (access(path, W_OK) != 0) return error(err, len, "--out: cannot write '%s'", path);
+        return 0;
+    }
+    char *copy = strdup(path);
+    if (!copy) return error(err, len, "out of memory");
+    const char *dir = dirname(copy);
+    int ok = access(dir, W_OK | X_OK) == 0;
+    free(copy);
+    return ok ? 0 : error(err, len, "--out: cannot create '%s' (its folder is missing or not "
+                                    "writable)", path);
+}
+
+int tg__options_parse(int argc, char **argv, tg__options *o, char *err, size_t errlen)
+{
+    memset(o, 0, sizeof *o);
+    o->rounds = 3;
+    o->reps = 1;
+    o->batch = 8;
+    o->min_time = 0.05;
+    o->warmup = 0.01;
+    o->alpha = 1;
+    o->beta = 0;
+    const char *impl = NULL, *dtype = NULL, *sizes = NULL, *trans = NULL, *layout = NULL,
+               *threads = NULL;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            tg__options_help(stdout);
+            return 1;
+        }
+        if (!strcmp(a, "--list")) {
+            o->list = 1;
+            continue;
+        }
+        /* Every other option takes a value: --opt VALUE or --opt=VALUE. */
+        const char *eq = strchr(a, '='), *v;
+        char name[32];
+        if (strncmp(a, "--", 2) != 0)
+            return error(err, errlen, "unexpected argument '%s' (see --help)", a);
+        if (eq) {
+            snprintf(name, sizeof name, "%.*s", (int)(eq - a), a);
+            v = eq + 1;
+        } else {
+            snprintf(name, sizeof name, "%s", a);
+            if (i + 1 >= argc) return error(err, errlen, "%s needs a value (see --help)", a);
+            v = argv[++i];
+        }
+        double x;
+        if (!strcmp(name, "--impl")) impl = v;
+        else if (!strcmp(name, "--dtype")) dtype = v;
+        else if (!strcmp(name, "--sizes")) sizes = v;
+        else if (!strcmp(name, "--trans")) trans = v;
+        else if (!strcmp(name, "--layout")) layout = v;
+        else if (!strcmp(name, "--threads")) threads = v;
+        else if (!strcmp(name, "--out")) o->out = v;
+        else if (!strcmp(name, "--ceilings")) o->ceilings = v;
+        else if (!strcmp(name, "--rounds")) {
+            if (number(name, v, 1, 1, &x, err, errlen)) return -1;
+            o->rounds = (int)x;
+        } else if (!strcmp(name, "--repetitions")) {
+            if (number(name, v, 1, 1, &x, err, errlen)) return -1;
+            o->reps = (int)x;
+        } else if (!strcmp(name, "--batch")) {
+            if (number(name, v, 1, 1, &x, err, errlen)) return -1;
+            o->batch = (int)x;
+        } else if (!strcmp(name, "--min-time")) {
+            if (number(name, v, 1e-6, 0, &o->min_time, err, errlen)) return -1;
+        } else if (!strcmp(name, "--warmup")) {
+            if (number(name, v, 0, 0, &o->warmup, err, errlen)) return -1;
+        } else if (!strcmp(name, "--alpha")) {
+            if (number(name, v, -1e300, 0, &o->alpha, err, errlen)) return -1;
+        } else if (!strcmp(name, "--beta")) {
+            if (number(name, v, -1e300, 0, &o->beta, err, errlen)) return -1;
+        } else
+            return error(err, errlen, "unknown option '%s' (see --help)", name);
+    }
+    if (each_item("--impl", impl ? impl : "tgemm,openblas,blis,mkl,libxsmm", err, errlen,
+                  impl_item, o) ||
+        each_item("--dtype", dtype ? dtype : "s,d", err, errlen, dtype_item, o) ||
+        each_item("--sizes", sizes ? sizes : "square", err, errlen, size_item, o) ||
+        each_item("--trans", trans ? trans : "NN", err, errlen, trans_item, o) ||
+        each_item("--layout", layout ? layout : "row", err, errlen, layout_item, o) ||
+        each_item("--threads", threads ? threads : "1,all", err, errlen, threads_item, o))
+        return -1;
+    if (o->out && writable(o->out, err, errlen)) return -1;
+    if (o->ceilings && access(o->ceilings, R_OK) != 0)
+        return error(err, errlen, "--ceilings: cannot read '%s'", o->ceilings);
+    return 0;
+}
+
+void tg__options_free(tg__options *o)
+{
+    free(o->shapes);
+    free(o->threads);
+    o->shapes = NULL;
+    o->threads = NULL;
+}

@@ -1,0 +1,32 @@
+/* The sweep's command line: everything is parsed and checked before any work starts, so bad input
+ * costs one clear message and exit status 2, never a half-finished sweep.
+ */
+#ifndef TGEMM_HARNESS_OPTIONS_H
+#define TGEMM_HARNESS_OPTIONS_H
+
+#include <stdio.h>
+
+#include "bench.h"
+
+typedef struct {
+    int impls[TG__IMPL_COUNT], nimpls;
+    char dtypes[2];
+    int ndtypes;
+    tg__shape *shapes;
+    int nshapes;
+    int trans[4][2], ntrans;          /* (transa, transb) pairs */
+    int layouts[2], nlayouts;
+    int *threads, nthreads;
+    int rounds, reps, batch;
+    double min_time, warmup, alpha, beta;
+    const char *out;                  /* NULL: JSON to standard output */
+    const char *ceilings;             /* NULL: results/<slug>/ceilings.json when it exists */
+    int list;                         /* print the planned cases and stop */
+} tg__options;
+
+/* 0: parsed; 1: --help printed (exit 0); -1: bad input, message (one line) in err (exit 2). */
+int tg__options_parse(int argc, char **argv, tg__options *o, char *err, size_t errlen);
+void tg__options_free(tg__options *o);
+void tg__options_help(FILE *out);
+
+#endif /* TGEMM_HARNESS_OPTIONS_H */
