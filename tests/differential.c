@@ -1,0 +1,326 @@
+/* Differential tests: tg_sgemm / tg_dgemm against the fp64 reference (common/reference.c) by the
+ * BLAS ratio test, threshold 16, inputs uniform in [-1, 1].
+ *
+ * One function runs one case with every guard (tgt_run_case); the sections only choose cases:
+ * exhaustively where sizes are tiny (every layout, transpose and m, n, k in 0..17, where all the edge
+ * handling of the register tiles lives), then one dimension at a time across the sizes where code
+ * paths change (register tiles and cache blocks, one below / at / above), then the scalars, NaN and
+ * Inf, and a seeded random sample of larger shapes. Block sizes come from TGEMM_MC / KC / NC when the
+ * runner sets them (tests/run_suite.sh does, to hit every block edge cheaply), else the defaults this
+ * machine derives; either way the edges are hit exactly where the library puts them.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tgt.h"
+
+static const int tgt_layouts[2] = {TG_ROW_MAJOR, TG_COL_MAJOR};
+static const int tgt_transes[2] = {TG_NO_TRANS, TG_TRANS};
+/* alpha and beta: 0, 1, -1 and an "other" value; exactly representable in float so that the
+ * reference and the library use the same scalars. */
+static const double tgt_alphas[4] = {0.0, 1.0, -1.0, 1.5};
+static const double tgt_betas[4] = {0.0, 1.0, -1.0, -0.75};
+
+static int64_t tgt_max1(int64_t x) { return x > 1 ? x : 1; }
+
+static const char *tgt_special_name(int special)
+{
+    switch (special) {
+    case TGT_NAN_A: return " NaN-in-A";
+    case TGT_INF_A: return " Inf-in-A";
+    case TGT_INF_C: return " Inf-in-C";
+    default: return "";
+    }
+}
+
+/* Prints the case's description into buf, for failure messages. */
+static void tgt_describe(const tgt_case *c, int64_t lda, int64_t ldb, int64_t ldc, char *buf,
+                         size_t size)
+{
+    snprintf(buf, size,
+             "%cgemm %s %s layout=%s A=%s B=%s m=%lld n=%lld k=%lld lda=%lld ldb=%lld ldc=%lld "
+             "alpha=%g beta=%g%s seed=%llu",
+             c->es == 4 ? 's' : 'd', tgt_config(), tg_cpu_arch(), tgt_layout_name(c->layout),
+             tgt_trans_name(c->transa), tgt_trans_name(c->transb), (long long)c->m,
+             (long long)c->n, (long long)c->k, (long long)lda, (long long)ldb, (long long)ldc,
+             c->alpha, c->beta, tgt_special_name(c->special), (unsigned long long)c->seed);
+}
+
+int tgt_run_case(const tgt_case *c)
+{
+    uint64_t rng = c->seed;
+    int64_t av, al, bv, bl, cv, cl, lda, ldb, ldc, wi = -1, wj = -1, where = 0;
+    double alpha = c->es == 4 ? (double)(float)c->alpha : c->alpha;
+    double beta = c->es == 4 ? (double)(float)c->beta : c->beta;
+    size_t cells = (size_t)tgt_max1(c->m * c->n);
+    double *out = (double *)malloc(cells * sizeof(double));
+    double *bound = (double *)malloc(cells * sizeof(double));
+    unsigned char *a0 = NULL, *b0 = NULL;
+    tgt_buf A, B, C;
+    char what[400];
+    int ok, st;
+
+    tgt_storage(c->layout, c->transa, c->m, c->k, &av, &al);
+    tgt_storage(c->layout, c->transb, c->k, c->n, &bv, &bl);
+    tgt_storage(c->layout, TG_NO_TRANS, c->m, c->n, &cv, &cl);
+    lda = tgt_max1(al) + c->pad_a;
+    ldb = tgt_max1(bl) + c->pad_b;
+    ldc = tgt_max1(cl) + c->pad_c;
+    tgt_describe(c, lda, ldb, ldc, what, sizeof what);
+
+    ok = tgt_buf_init(&A, c->es, av, al, lda) & tgt_buf_init(&B, c->es, bv, bl, ldb) &
+         tgt_buf_init(&C, c->es, cv, cl, ldc) && out && bound;
+    if (ok) {
+        a0 = (unsigned char *)malloc(A.total * c->es);
+        b0 = (unsigned char *)malloc(B.total * c->es);
+        ok = a0 && b0;
+    }
+    if (!ok) {
+        tgt_check(0, "%s: the test ran out of memory", what);
+        goto done;
+    }
+
+    /* With alpha zero A and B must not be read: leave them all NaN, so a read shows in C. */
+    if (alpha != 0) {
+        tgt_buf_fill(&A, &rng);
+        tgt_buf_fill(&B, &rng);
+    }
+    if ((c->special == TGT_NAN_A || c->special == TGT_INF_A) && c->m > 0 && c->k > 0) {
+        /* One element of op(A), drawn at random, in the storage the layout and transpose give. */
+        int64_t i = tgt_range(&rng, 0, c->m - 1), p = tgt_range(&rng, 0, c->k - 1);
+        int rows_run = (c->layout == TG_ROW_MAJOR) != (c->transa == TG_TRANS);
+        tgt_buf_set(&A, rows_run ? i : p, rows_run ? p : i, c->special == TGT_NAN_A ? NAN : INFINITY);
+    }
+    /* With beta zero C must not be read: it holds NaN (or Inf), which must not reach the result. */
+    if (c->special == TGT_INF_C) {
+        for (int64_t v = 0; v < C.vectors; v++)
+            for (int64_t e = 0; e < C.len; e++) tgt_buf_set(&C, v, e, INFINITY);
+    } else if (beta == 0) {
+        tgt_buf_poison_all(&C);
+    } else {
+        tgt_buf_fill(&C, &rng);
+    }
+    memcpy(a0, A.mem, A.total * c->es);
+    memcpy(b0, B.mem, B.total * c->es);
+
+    tg_ref_gemm(c->es, c->layout, c->transa, c->transb, c->m, c->n, c->k, alpha, A.p, lda, B.p,
+                ldb, beta, C.p, ldc, out, bound);
+    st = tgt_gemm(c->es, c->layout, c->transa, c->transb, c->m, c->n, c->k, alpha, A.p, lda, B.p,
+                  ldb, beta, C.p, ldc);
+
+    if (st != TG_OK) {
+        ok = tgt_check(0, "%s: status %d (%s): %s", what, st, tg_strerror(st), tg_last_error());
+    } else if (!tgt_buf_poison_intact(&C, &where)) {
+        ok = tgt_check(0, "%s: C's storage outside m x n was written at element offset %lld", what,
+                       (long long)where);
+    } else if (memcmp(a0, A.mem, A.total * c->es) != 0 || memcmp(b0, B.mem, B.total * c->es) != 0) {
+        ok = tgt_check(0, "%s: A or B (or the storage around them) was modified", what);
+    } else {
+        double r = tg_ref_ratio(c->es, c->layout, c->m, c->n, C.p, ldc, out, bound, &wi, &wj);
+        double got = wi >= 0 ? tg_ref_at(c->es, C.p, c->layout, TG_NO_TRANS, ldc, wi, wj) : 0;
+        ok = tgt_check(r < 16, "%s: worst ratio %g at (i=%lld, j=%lld): got %.9g, want %.9g", what,
+                       r, (long long)wi, (long long)wj, got, wi >= 0 ? out[wi * c->n + wj] : 0.0);
+    }
+done:
+    free(a0);
+    free(b0);
+    free(out);
+    free(bound);
+    tgt_buf_free(&A);
+    tgt_buf_free(&B);
+    tgt_buf_free(&C);
+    return ok;
+}
+
+/* A case with the leading-dimension pads and scalars drawn from i (any counter): over many cases
+ * every pad and every alpha x beta pair comes up with every shape family. */
+static tgt_case tgt_case_at(size_t es, int layout, int transa, int transb, int64_t m, int64_t n,
+                            int64_t k, uint64_t i)
+{
+    static const int64_t pads[3] = {0, 1, 3};
+    tgt_case c;
+    uint64_t h = i * 0x9e3779b97f4a7c15ull;
+    c.es = es;
+    c.layout = layout;
+    c.transa = transa;
+    c.transb = transb;
+    c.m = m;
+    c.n = n;
+    c.k = k;
+    c.pad_a = pads[(h >> 20) % 3];
+    c.pad_b = pads[(h >> 24) % 3];
+    c.pad_c = pads[(h >> 28) % 3];
+    c.alpha = tgt_alphas[(h >> 32) % 4];
+    c.beta = tgt_betas[(h >> 36) % 4];
+    c.special = TGT_PLAIN;
+    c.seed = i + (es << 40);
+    return c;
+}
+
+void tgt_section_cube(int max)
+{
+    uint64_t i = 0;
+    for (size_t es = 4; es <= 8; es += 4)
+        for (int l = 0; l < 2; l++)
+            for (int ta = 0; ta < 2; ta++)
+                for (int tb = 0; tb < 2; tb++)
+                    for (int64_t m = 0; m <= max; m++)
+                        for (int64_t n = 0; n <= max; n++)
+                            for (int64_t k = 0; k <= max; k++) {
+                                tgt_case c = tgt_case_at(es, tgt_layouts[l], tgt_transes[ta],
+                                                         tgt_transes[tb], m, n, k, i++);
+                                tgt_run_case(&c);
+                            }
+}
+
+/* Adds x to the list unless it is negative or already there. */
+static int tgt_add(int64_t *list, int count, int cap, int64_t x)
+{
+    for (int i = 0; i < count; i++)
+        if (list[i] == x) return count;
+    if (x >= 0 && count < cap) list[count++] = x;
+    return count;
+}
+
+/* Adds v - 1, v and v + 1. */
+static int tgt_add_around(int64_t *list, int count, int cap, int64_t v)
+{
+    for (int64_t x = v - 1; x <= v + 1; x++) count = tgt_add(list, count, cap, x);
+    return count;
+}
+
+static int64_t tgt_env_size(const char *name)
+{
+    const char *s = getenv(name);
+    return s ? atoll(s) : 0;
+}
+
+/* The sizes where a code path changes: tiny and prime sizes, the register tiles of every kernel
+ * family (4 x 8 generic, 6 x 16 and 6 x 8 AVX2), and the cache blocks, one below / at / above each
+ * (two blocks' worth too where blocks are small enough to make that cheap). */
+static int tgt_edge_sizes(int64_t *list, int cap)
+{
+    /* This machine's default blocks (float MC KC NC, double MC NC, the generic kernel's float KC),
+     * used when the runner does not set them. */
+    static const int64_t defaults[] = {252, 256, 4080, 126, 2040, 512};
+    static const int64_t exact[] = {0, 1, 2, 3, 5, 7, 11, 13, 17, 31};
+    static const int64_t tiles[] = {4, 6, 8, 16};
+    const char *env[3] = {"TGEMM_MC", "TGEMM_KC", "TGEMM_NC"};
+    int count = 0, overridden = 0;
+    for (size_t i = 0; i < sizeof exact / sizeof exact[0]; i++)
+        count = tgt_add(list, count, cap, exact[i]);
+    for (size_t i = 0; i < sizeof tiles / sizeof tiles[0]; i++)
+        count = tgt_add_around(list, count, cap, tiles[i]);
+    for (int i = 0; i < 3; i++) {
+        int64_t b = tgt_env_size(env[i]);
+        if (b <= 0) continue;
+        overridden = 1;
+        count = tgt_add_around(list, count, cap, b);
+        if (b <= 64) count = tgt_add_around(list, count, cap, 2 * b);
+    }
+    if (!overridden)
+        for (size_t i = 0; i < sizeof defaults / sizeof defaults[0]; i++)
+            count = tgt_add_around(list, count, cap, defaults[i]);
+    return count;
+}
+
+void tgt_section_edges(void)
+{
+    int64_t sizes[64];
+    int count = tgt_edge_sizes(sizes, 64);
+    uint64_t i = 1000000;
+    for (size_t es = 4; es <= 8; es += 4)
+        for (int dim = 0; dim < 3; dim++)
+            for (int s = 0; s < count; s++)
+                for (int combo = 0; combo < 8; combo++) {
+                    /* The other two dimensions stay small and off every tile multiple. */
+                    int64_t d[3] = {7, 13, 11};
+                    tgt_case c;
+                    d[dim] = sizes[s];
+                    /* Big sizes: a sample of the layout x transpose combinations keeps it cheap. */
+                    if (sizes[s] > 600 && combo % 3 != 0) continue;
+                    c = tgt_case_at(es, tgt_layouts[combo >> 2], tgt_transes[(combo >> 1) & 1],
+                                    tgt_transes[combo & 1], d[0], d[1], d[2], i++);
+                    /* alpha and beta stay "other" here: the scalars have their own section. */
+                    c.alpha = tgt_alphas[3];
+                    c.beta = tgt_betas[3];
+                    tgt_run_case(&c);
+                }
+}
+
+void tgt_section_scalars(void)
+{
+    static const int64_t shapes[][3] = {{1, 1, 1}, {5, 17, 9}, {13, 7, 20}, {33, 40, 19}};
+    uint64_t i = 2000000;
+    for (size_t es = 4; es <= 8; es += 4)
+        for (int s = 0; s < 4; s++)
+            for (int combo = 0; combo < 8; combo++)
+                for (int ab = 0; ab < 16; ab++)
+                    for (int inf_c = 0; inf_c < 2; inf_c++) {
+                        tgt_case c = tgt_case_at(es, tgt_layouts[combo >> 2],
+                                                 tgt_transes[(combo >> 1) & 1],
+                                                 tgt_transes[combo & 1], shapes[s][0],
+                                                 shapes[s][1], shapes[s][2], i++);
+                        c.alpha = tgt_alphas[ab / 4];
+                        c.beta = tgt_betas[ab % 4];
+                        /* Inf in C: it must vanish with beta zero and propagate otherwise. */
+                        c.special = inf_c ? TGT_INF_C : TGT_PLAIN;
+                        tgt_run_case(&c);
+                    }
+}
+
+void tgt_section_special(void)
+{
+    static const int64_t shapes[][3] = {{1, 1, 1}, {6, 16, 5}, {9, 19, 30}, {70, 45, 80}};
+    uint64_t i = 3000000;
+    for (size_t es = 4; es <= 8; es += 4)
+        for (int s = 0; s < 4; s++)
+            for (int combo = 0; combo < 8; combo++)
+                for (int special = TGT_NAN_A; special <= TGT_INF_A; special++)
+                    for (int rep = 0; rep < 3; rep++) {
+                        tgt_case c = tgt_case_at(es, tgt_layouts[combo >> 2],
+                                                 tgt_transes[(combo >> 1) & 1],
+                                                 tgt_transes[combo & 1], shapes[s][0],
+                                                 shapes[s][1], shapes[s][2], i++);
+                        c.special = special;
+                        if (c.alpha == 0) c.alpha = tgt_alphas[1 + rep];
+                        tgt_run_case(&c);
+                    }
+}
+
+/* A random case: any layout and transposes, sizes mostly up to 150 with some up to 700 (at most
+ * about 6M multiply-adds, so the reference stays quick), leading dimensions padded by up to 40,
+ * scalars from the fixed set or random. */
+tgt_case tgt_random_case(uint64_t *rng, size_t es)
+{
+    tgt_case c;
+    int64_t hi = tgt_range(rng, 0, 3) == 0 ? 700 : 150;
+    c.es = es;
+    c.layout = tgt_layouts[tgt_range(rng, 0, 1)];
+    c.transa = tgt_transes[tgt_range(rng, 0, 1)];
+    c.transb = tgt_transes[tgt_range(rng, 0, 1)];
+    do {
+        c.m = tgt_range(rng, 1, hi);
+        c.n = tgt_range(rng, 1, hi);
+        c.k = tgt_range(rng, 1, hi);
+    } while ((double)c.m * c.n * c.k > 6e6);
+    c.pad_a = tgt_range(rng, 0, 1) ? tgt_range(rng, 1, 40) : 0;
+    c.pad_b = tgt_range(rng, 0, 1) ? tgt_range(rng, 1, 40) : 0;
+    c.pad_c = tgt_range(rng, 0, 1) ? tgt_range(rng, 1, 40) : 0;
+    c.alpha = tgt_range(rng, 0, 4) == 0 ? tgt_uniform(rng) : tgt_alphas[tgt_range(rng, 1, 3)];
+    c.beta = tgt_range(rng, 0, 4) == 0 ? tgt_uniform(rng) : tgt_betas[tgt_range(rng, 0, 3)];
+    c.special = TGT_PLAIN;
+    c.seed = tgt_rand(rng);
+    return c;
+}
+
+void tgt_section_random(int count)
+{
+    uint64_t rng = 20261122;
+    for (int i = 0; i < count; i++) {
+        tgt_case c = tgt_random_case(&rng, i % 2 ? 8 : 4);
+        tgt_run_case(&c);
+    }
+}

@@ -1,0 +1,51 @@
+#!/bin/sh
+# Runs one test binary once per setting and ends with one line adding up their tallies.
+#
+# The library reads TGEMM_ARCH, TGEMM_PATH and TGEMM_MC/KC/NC once per process, so every kernel
+# family, path and block-size setting needs its own run. Each SPEC is one run: its words with an "="
+# are environment settings, the others the binary's arguments (sections, options), e.g.
+#     tests/run_suite.sh build/test/tgemm_tests "TGEMM_ARCH=generic TGEMM_PATH=small cube threads"
+# A run that crashes, or ends without its "N passed, N failed" line, counts as one failure, so a
+# crash can never look like a pass.
+#
+# With --expect-failure the binary is a build with a planted bug and every run must FAIL: each run
+# that fails counts as a pass ("planted bug caught", with its first failure lines), each run that
+# passes as a failure. That proves the tests can see the bug, on every setting given.
+#
+# usage: run_suite.sh [--expect-failure] BINARY SPEC...
+expect_failure=0
+if [ "$1" = --expect-failure ]; then expect_failure=1; shift; fi
+bin=$1; shift
+passed=0; failed=0
+log=$(mktemp); rcf=$(mktemp)
+trap 'rm -f "$log" "$rcf"' EXIT
+line='^[0-9]+ passed, [0-9]+ failed$'
+for spec in "$@"; do
+    envs=""; args=""
+    for w in $spec; do
+        case $w in *=*) envs="$envs $w" ;; *) args="$args $w" ;; esac
+    done
+    echo "-- $spec"
+    # shellcheck disable=SC2086 # word splitting of envs and args is the point
+    { env $envs "$bin" $args > "$log" 2>&1; echo $? > "$rcf"; }
+    if [ "$expect_failure" = 1 ]; then
+        grep '^FAIL' "$log" | head -n 3
+    else
+        grep -v '^tgemm tests:' "$log"
+    fi
+    status=$(grep -E "$line" "$log" | tail -n 1)
+    p=$(echo "$status" | grep -oE '^[0-9]+'); p=${p:-0}
+    f=$(echo "$status" | grep -oE '[0-9]+ failed' | cut -d' ' -f1); f=${f:-0}
+    if [ -z "$status" ] || { [ "$(cat "$rcf")" != 0 ] && [ "$f" -eq 0 ]; }; then
+        echo "run crashed or ended without a tally (exit status $(cat "$rcf")): $spec"
+        f=$((f + 1))
+    fi
+    if [ "$expect_failure" = 1 ]; then
+        if [ "$f" -gt 0 ]; then echo "planted bug caught ($f failures)"; passed=$((passed + 1))
+        else echo "planted bug NOT caught: all $p checks passed"; failed=$((failed + 1)); fi
+    else
+        passed=$((passed + p)); failed=$((failed + f))
+    fi
+done
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,137 @@
+# tests/tests.mk: the foundation test suite (tests/*.c), included by the top-level Makefile.
+#
+# One suite, written once (tests/tgt.h), built several ways, each run by tests/run_suite.sh once per
+# kernel family / path / block-size setting (the library reads them once per process):
+#   test-gemm-avx2, test-gemm-generic  against build/libtgemm.a (+ OpenBLAS as a second opinion)
+#   test-nomem       library sources built with -DTGEMM_TESTING (allocation-failure hook)
+#   test-planted     library sources built with -DTGEMM_PLANT_BUG: passes only if the suite FAILS
+#   test-header      tgemm.h alone: gcc and clang, C99 and C11, with and without OpenMP, g++ as C++,
+#                    and one build with TGEMM_STATIC
+#   test-amalgamation  the committed tgemm.h equals what `make amalgamate` writes now
+#   test-asan        (not in `make test`) the suite under AddressSanitizer + UBSan, errors fatal
+# Small block overrides (MC=12 KC=8 NC=32) hit every block edge cheaply; the default-block runs
+# keep to a sample at large sizes, so the whole set stays within a few minutes on two cores.
+
+TEST_DIR    := $(BUILD)/test
+TEST_SRCS   := tests/main.c tests/matrices.c tests/differential.c tests/second_opinion.c \
+               tests/bad_args.c tests/threads.c tests/callers.c tests/nomem.c
+TEST_DEPS   := $(TEST_SRCS) tests/tgt.h common/reference.c common/reference.h common/api.h
+TEST_CFLAGS := $(WARN) -O2 -g -fopenmp -pthread
+TEST_LIBS   := -lopenblas -lm
+SANITIZE    := -fsanitize=address,undefined -fno-sanitize-recover=all
+RUN_SUITE   := sh tests/run_suite.sh
+
+# Runs per kernel family: natural path choice at default blocks (everything), the blocked path at
+# default blocks (the real block edges; no cube: the small-block run covers it), the blocked path
+# with small blocks (every block edge at tiny sizes), and the small-matrix path.
+gemm_specs = "TGEMM_ARCH=$(1) all" \
+	"TGEMM_ARCH=$(1) TGEMM_PATH=blocked arch edges scalars special threads" \
+	"TGEMM_ARCH=$(1) TGEMM_PATH=blocked TGEMM_MC=12 TGEMM_KC=8 TGEMM_NC=32 arch cube edges scalars special random threads" \
+	"TGEMM_ARCH=$(1) TGEMM_PATH=small arch cube edges scalars special random threads"
+
+.PHONY: test-gemm-avx2 test-gemm-generic test-nomem test-planted test-header test-amalgamation \
+	test-asan test-asan-run
+TEST_RUNS += test-gemm-avx2 test-gemm-generic test-nomem test-planted test-header test-amalgamation
+
+# ---- library variants compiled from the same sources with a test-only switch ----
+# $(TEST_DIR)/<variant>/obj/<source>.o, with the variant's extra flags.
+TESTING_OBJS := $(LIB_SRCS:%.c=$(TEST_DIR)/testing/obj/%.o)
+PLANTED_OBJS := $(LIB_SRCS:%.c=$(TEST_DIR)/planted/obj/%.o)
+ASAN_OBJS    := $(LIB_SRCS:%.c=$(TEST_DIR)/asan/obj/%.o)
+
+$(TEST_DIR)/testing/obj/%.o: %.c $(LIB_HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(LIBFLAGS) -DTGEMM_TESTING -c $< -o $@
+$(TEST_DIR)/planted/obj/%.o: %.c $(LIB_HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(LIBFLAGS) -DTGEMM_PLANT_BUG -c $< -o $@
+$(TEST_DIR)/asan/obj/%.o: %.c $(LIB_HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(LIBFLAGS) -DTGEMM_TESTING $(SANITIZE) -c $< -o $@
+
+# ---- the suite linked against each ----
+$(TEST_DIR)/tgemm_tests: $(TEST_DEPS) $(BUILD)/libtgemm.a
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 $(TEST_CFLAGS) -DTGT_OPENBLAS $(TEST_SRCS) common/reference.c \
+	    $(BUILD)/libtgemm.a $(TEST_LIBS) -o $@
+$(TEST_DIR)/testing/tgemm_tests: $(TEST_DEPS) $(TESTING_OBJS)
+	$(CC) -std=c11 $(TEST_CFLAGS) -DTGEMM_TESTING $(TEST_SRCS) common/reference.c \
+	    $(TESTING_OBJS) $(TEST_LIBS) -o $@
+$(TEST_DIR)/planted/tgemm_tests: $(TEST_DEPS) $(PLANTED_OBJS)
+	$(CC) -std=c11 $(TEST_CFLAGS) $(TEST_SRCS) common/reference.c $(PLANTED_OBJS) $(TEST_LIBS) -o $@
+$(TEST_DIR)/asan/tgemm_tests: $(TEST_DEPS) $(ASAN_OBJS)
+	$(CC) -std=c11 $(TEST_CFLAGS) $(SANITIZE) -DTGEMM_TESTING -DTGT_OPENBLAS $(TEST_SRCS) \
+	    common/reference.c $(ASAN_OBJS) $(TEST_LIBS) -o $@
+
+test-gemm-avx2: $(TEST_DIR)/tgemm_tests
+	@$(RUN_SUITE) $< $(call gemm_specs,avx2)
+test-gemm-generic: $(TEST_DIR)/tgemm_tests
+	@$(RUN_SUITE) $< $(call gemm_specs,generic)
+test-nomem: $(TEST_DIR)/testing/tgemm_tests
+	@$(RUN_SUITE) $< "nomem" "TGEMM_PATH=blocked nomem" "TGEMM_PATH=small nomem" \
+	    "TGEMM_ARCH=generic nomem"
+# The planted bug (an edge tile loses its last column) must make the suite fail: every family, on
+# the path chosen by size and on the blocked path.
+test-planted: $(TEST_DIR)/planted/tgemm_tests
+	@$(RUN_SUITE) --expect-failure $< "TGEMM_ARCH=avx2 --cube 9 cube" \
+	    "TGEMM_ARCH=avx2 TGEMM_PATH=blocked --cube 9 cube" "TGEMM_ARCH=generic --cube 9 cube" \
+	    "TGEMM_ARCH=generic TGEMM_PATH=blocked --cube 9 cube"
+
+# ---- tgemm.h alone ----
+# Each build: the test sources against tgemm.h (-I. only: never common/), main.c the one translation
+# unit with TGEMM_IMPLEMENTATION; the reference is compiled as C once and linked in. A solid subset
+# runs: a smaller cube, the edges, scalars, NaN/Inf, random shapes, arguments, threads, callers.
+HDR_DIR   := $(TEST_DIR)/header
+HDR_TESTS := $(filter-out tests/second_opinion.c tests/nomem.c,$(TEST_SRCS))
+HDR_BUILDS := gcc-c99 gcc-c11 clang-c99 clang-c11 gcc-c99-omp gcc-c11-omp clang-c99-omp \
+	      clang-c11-omp gxx gxx-omp static
+hdr_cc_gcc-c99       := gcc -std=c99
+hdr_cc_gcc-c11       := gcc -std=c11
+hdr_cc_clang-c99     := clang -std=c99
+hdr_cc_clang-c11     := clang -std=c11
+hdr_cc_gcc-c99-omp   := gcc -std=c99 -fopenmp
+hdr_cc_gcc-c11-omp   := gcc -std=c11 -fopenmp
+hdr_cc_clang-c99-omp := clang -std=c99 -fopenmp
+hdr_cc_clang-c11-omp := clang -std=c11 -fopenmp
+hdr_cc_gxx           := g++ -x c++ -std=c++11
+hdr_cc_gxx-omp       := g++ -x c++ -std=c++11 -fopenmp
+hdr_cc_static        := gcc -std=c11 -fopenmp
+HDR_FLAGS := $(WARN) -O2 -g -pthread -I. -DTGT_HEADER
+
+$(HDR_DIR)/reference.o: common/reference.c common/reference.h common/api.h
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 $(WARN) -O2 -g -Icommon -c $< -o $@
+# C++ has no -Wstrict-prototypes; the rest of the warnings apply.
+$(HDR_DIR)/%/tgemm_tests: $(HDR_TESTS) tests/tgt.h tgemm.h $(HDR_DIR)/reference.o
+	@mkdir -p $(dir $@)
+	$(hdr_cc_$*) $(if $(findstring gxx,$*),$(filter-out -Wstrict-prototypes,$(HDR_FLAGS)),$(HDR_FLAGS)) \
+	    $(HDR_TESTS) -x none $(HDR_DIR)/reference.o -lm -o $@
+# TGEMM_STATIC: the whole suite as one translation unit (tests/unity_static.c); no tg_ symbol may
+# be visible outside it.
+$(HDR_DIR)/static/tgemm_tests: $(HDR_TESTS) tests/tgt.h tests/unity_static.c tgemm.h $(HDR_DIR)/reference.o
+	@mkdir -p $(dir $@)
+	$(hdr_cc_static) $(HDR_FLAGS) tests/unity_static.c $(HDR_DIR)/reference.o -lm -o $@
+	@if nm $@ | grep -E ' [A-Z] tg_'; then echo "the TGEMM_STATIC build exports tg_ symbols"; \
+	    rm -f $@; exit 1; fi
+
+test-header: $(HDR_BUILDS:%=$(HDR_DIR)/%/tgemm_tests)
+	@for b in $(HDR_BUILDS); do \
+	    $(RUN_SUITE) $(HDR_DIR)/$$b/tgemm_tests "--cube 9 --random 30 all" \
+	        "TGEMM_ARCH=generic --cube 7 cube scalars" | tail -n 1 | sed "s/^/$$b: /"; \
+	done | awk '{print} /passed/ {p += $$2; f += $$4} END {print p " passed, " f " failed"; exit f > 0}'
+
+test-amalgamation:
+	@mkdir -p $(TEST_DIR)
+	@$(AMALG_CPU) > $(TEST_DIR)/tgemm.h.fresh && if cmp -s tgemm.h $(TEST_DIR)/tgemm.h.fresh; then \
+	    echo "tgemm.h is what make amalgamate writes now"; echo "1 passed, 0 failed"; \
+	else diff tgemm.h $(TEST_DIR)/tgemm.h.fresh | head -n 20; \
+	    echo "tgemm.h is stale: run make amalgamate and commit it"; echo "0 passed, 1 failed"; exit 1; fi
+
+# ---- sanitizers: the suite under ASan + UBSan, errors fatal (its own tally, like make test) ----
+test-asan:
+	@sh tools/tally.sh "$(MAKE)" test-asan-run
+test-asan-run: $(TEST_DIR)/asan/tgemm_tests
+	@ASAN_OPTIONS=detect_leaks=1 $(RUN_SUITE) $< "TGEMM_ARCH=avx2 --random 40 all" \
+	    "TGEMM_ARCH=avx2 TGEMM_PATH=blocked TGEMM_MC=12 TGEMM_KC=8 TGEMM_NC=32 --cube 11 --random 30 arch cube edges scalars special random threads nomem" \
+	    "TGEMM_ARCH=generic TGEMM_PATH=small --cube 11 --random 30 arch cube scalars special random threads nomem" \
+	    "TGEMM_ARCH=generic TGEMM_PATH=blocked --cube 11 arch cube edges threads callers"

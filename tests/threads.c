@@ -1,0 +1,121 @@
+/* Results must not depend on the thread count: bitwise-equal C for 1, 2 and 3 threads, and from
+ * inside a caller's OpenMP parallel region (where each call runs on one thread).
+ *
+ * The shapes are big enough to be split across threads on every path: several blocks of A (tall),
+ * one block of A whose B panels are split instead (short and wide), k deeper than a KC block (so
+ * partial sums are carried across blocks), and both layouts and transposes. Each is also checked
+ * once against the reference, so "equal" cannot mean "equally wrong". Without OpenMP (some header
+ * builds) there is only one thread, and the checks still hold.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tgt.h"
+
+static const int64_t tgt_thread_shapes[][3] = {
+    {600, 40, 60}, {7, 1500, 90}, {97, 101, 300}, {200, 190, 130}};
+
+/* Runs the call on a fresh copy of C0's bytes into C (same buffers, same arguments each time). */
+static int tgt_call(const tgt_case *c, const tgt_buf *A, int64_t lda, const tgt_buf *B,
+                    int64_t ldb, const tgt_buf *C0, tgt_buf *C, int64_t ldc)
+{
+    memcpy(C->mem, C0->mem, C0->total * c->es);
+    return tgt_gemm(c->es, c->layout, c->transa, c->transb, c->m, c->n, c->k, c->alpha, A->p, lda,
+                    B->p, ldb, c->beta, C->p, ldc);
+}
+
+static void tgt_thread_case(const tgt_case *c)
+{
+    enum { TGT_TEAM = 3 };
+    uint64_t rng = c->seed;
+    int64_t av, al, bv, bl, cv, cl, wi, wj;
+    tgt_buf A, B, C0, C1, Cn, Cp[TGT_TEAM];
+    double *out = (double *)malloc((size_t)(c->m * c->n) * sizeof(double));
+    double *bound = (double *)malloc((size_t)(c->m * c->n) * sizeof(double));
+    int ok = out && bound, st[TGT_TEAM];
+    char what[200];
+
+    snprintf(what, sizeof what, "threads %cgemm %s %s layout=%s A=%s B=%s m=%lld n=%lld k=%lld",
+             c->es == 4 ? 's' : 'd', tgt_config(), tg_cpu_arch(), tgt_layout_name(c->layout),
+             tgt_trans_name(c->transa), tgt_trans_name(c->transb), (long long)c->m,
+             (long long)c->n, (long long)c->k);
+    tgt_storage(c->layout, c->transa, c->m, c->k, &av, &al);
+    tgt_storage(c->layout, c->transb, c->k, c->n, &bv, &bl);
+    tgt_storage(c->layout, TG_NO_TRANS, c->m, c->n, &cv, &cl);
+    ok &= tgt_buf_init(&A, c->es, av, al, al) & tgt_buf_init(&B, c->es, bv, bl, bl) &
+          tgt_buf_init(&C0, c->es, cv, cl, cl) & tgt_buf_init(&C1, c->es, cv, cl, cl) &
+          tgt_buf_init(&Cn, c->es, cv, cl, cl);
+    for (int t = 0; t < TGT_TEAM; t++) ok &= tgt_buf_init(&Cp[t], c->es, cv, cl, cl);
+    if (!ok) {
+        tgt_check(0, "%s: the test ran out of memory", what);
+        goto done;
+    }
+    tgt_buf_fill(&A, &rng);
+    tgt_buf_fill(&B, &rng);
+    tgt_buf_fill(&C0, &rng);
+
+    tg_set_num_threads(1);
+    st[0] = tgt_call(c, &A, al, &B, bl, &C0, &C1, cl);
+    tg_ref_gemm(c->es, c->layout, c->transa, c->transb, c->m, c->n, c->k, c->alpha, A.p, al, B.p,
+                bl, c->beta, C0.p, cl, out, bound);
+    {
+        double r = tg_ref_ratio(c->es, c->layout, c->m, c->n, C1.p, cl, out, bound, &wi, &wj);
+        tgt_check(st[0] == TG_OK && r < 16, "%s, 1 thread: status %d, ratio %g at (%lld, %lld)",
+                  what, st[0], r, (long long)wi, (long long)wj);
+    }
+    for (int nt = 2; nt <= 3; nt++) {
+        int s;
+        tg_set_num_threads(nt);
+#ifdef _OPENMP
+        tgt_check(tg_get_num_threads() == nt, "tg_get_num_threads() = %d after setting %d",
+                  tg_get_num_threads(), nt);
+#endif
+        s = tgt_call(c, &A, al, &B, bl, &C0, &Cn, cl);
+        tgt_check(s == TG_OK && memcmp(C1.mem, Cn.mem, C1.total * c->es) == 0,
+                  "%s: %d threads (status %d) differ bitwise from 1 thread", what, nt, s);
+    }
+
+    /* Inside a caller's parallel region: each member makes its own call. */
+    tg_set_num_threads(0);
+#ifdef _OPENMP
+    _Pragma("omp parallel for num_threads(TGT_TEAM) schedule(static, 1)")
+#endif
+    for (int t = 0; t < TGT_TEAM; t++) st[t] = tgt_call(c, &A, al, &B, bl, &C0, &Cp[t], cl);
+    for (int t = 0; t < TGT_TEAM; t++)
+        tgt_check(st[t] == TG_OK && memcmp(C1.mem, Cp[t].mem, C1.total * c->es) == 0,
+                  "%s: call from member %d of a caller's parallel region (status %d) differs "
+                  "bitwise from 1 thread", what, t, st[t]);
+done:
+    tg_set_num_threads(0);
+    free(out);
+    free(bound);
+    tgt_buf_free(&A);
+    tgt_buf_free(&B);
+    tgt_buf_free(&C0);
+    tgt_buf_free(&C1);
+    tgt_buf_free(&Cn);
+    for (int t = 0; t < TGT_TEAM; t++) tgt_buf_free(&Cp[t]);
+}
+
+void tgt_section_threads(void)
+{
+    uint64_t i = 4000000;
+    for (size_t es = 4; es <= 8; es += 4)
+        for (size_t s = 0; s < sizeof tgt_thread_shapes / sizeof tgt_thread_shapes[0]; s++) {
+            tgt_case c;
+            c.es = es;
+            c.layout = s % 2 ? TG_COL_MAJOR : TG_ROW_MAJOR;
+            c.transa = s / 2 % 2 ? TG_TRANS : TG_NO_TRANS;
+            c.transb = (s + es / 4) % 2 ? TG_TRANS : TG_NO_TRANS;
+            c.m = tgt_thread_shapes[s][0];
+            c.n = tgt_thread_shapes[s][1];
+            c.k = tgt_thread_shapes[s][2];
+            c.pad_a = c.pad_b = c.pad_c = 0;
+            c.alpha = 1.5;
+            c.beta = -0.75;
+            c.special = TGT_PLAIN;
+            c.seed = i++;
+            tgt_thread_case(&c);
+        }
+}
