@@ -238,7 +238,8 @@ void tg__check(tg__problem *p, const tg__impl_ops *ops, uint64_t seed, tg__check
     const tg__case *c = &p->c;
     memset(r, 0, sizeof *r);
     r->ok = 1;
-    r->method = c->m * c->n * c->k <= DIRECT_MAX ? "reference" : "randomized";
+    int direct = c->m * c->n * c->k <= DIRECT_MAX;
+    r->method = direct ? "reference" : "randomized";
     memcpy(p->cmat, p->c0, (size_t)p->c_len * p->es);
     for (int64_t g = 0; g < GUARD; g++) {
         set(p->es, p->cbuf, g, GUARD_VALUE);
@@ -260,13 +261,13 @@ void tg__check(tg__problem *p, const tg__impl_ops *ops, uint64_t seed, tg__check
             fail(r, "wrote past the end of C (guard element %d after it changed)", (int)g);
     }
     uint64_t s = seed;
-    if (r->method[0] == 'r') {
+    if (direct) {
+        exact_block(p, 0, c->m, 0, c->n, r);
+    } else {
         randomized(p, &s, r);
         int64_t rows[1 + LAST_ROWS + RANDOM_LINES], cols[1 + LAST_COLS + RANDOM_LINES];
         int nr = pick(c->m, LAST_ROWS, &s, rows), nc = pick(c->n, LAST_COLS, &s, cols);
         for (int i = 0; i < nr; i++) exact_block(p, rows[i], 1, 0, c->n, r);
         for (int j = 0; j < nc; j++) exact_block(p, 0, c->m, cols[j], 1, r);
-    } else {
-        exact_block(p, 0, c->m, 0, c->n, r);
     }
 }

@@ -274,7 +274,7 @@ static void write_entries(FILE *out, const sweep *s, int slot, int ci, int famil
         fprintf(out, "      \"real_time\": %.10g,\n      \"cpu_time\": %.10g,\n",
                 stat(aggs[a], real_ms, n), stat(aggs[a], cpu_ms, n));
         fprintf(out, "      \"time_unit\": \"ms\",\n      \"GFLOPS\": %.10g,\n", g);
-        if (peak > 0) fprintf(out, "      \"peak_pct\": %.6g,\n", cv ? g : 100 * g / peak);
+        if (peak > 0) fprintf(out, "      \"peak_pct\": %.10g,\n", cv ? g : 100 * g / peak);
         fprintf(out, "      \"impl\": \"%s\",\n      \"dtype\": \"%c\",\n", impl, c->dtype);
         fprintf(out, "      \"m\": %lld,\n      \"n\": %lld,\n      \"k\": %lld,\n", (long long)c->m,
                 (long long)c->n, (long long)c->k);

@@ -1,0 +1,202 @@
+#!/bin/sh
+# The harness's tests (make test-harness): the checker's own tests, option parsing and every kind of
+# bad input, a tiny sweep end to end whose JSON is read back and checked field by field, and a
+# planted wrong implementation that the sweep must catch and fail on. Ends with "N passed, N failed".
+# The JSON is checked with Debian's /usr/bin/python3 (its standard library only): the python3 first
+# on the PATH may be another interpreter, and this needs nothing beyond json.
+# usage: sh harness/tests/run.sh BUILD_DIR
+B=${1:-build}
+BENCH=$B/tgemm-bench
+PY=/usr/bin/python3
+[ -x "$PY" ] || PY=python3
+passed=0
+failed=0
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+ok() { echo "ok   $1"; passed=$((passed + 1)); }
+bad() { echo "FAIL $1"; failed=$((failed + 1)); }
+check() { if [ "$1" = 0 ]; then ok "$2"; else bad "$2"; fi; }
+
+# ---- the checker catches what it claims to (C test) ----
+"$B/harness/check_test" > "$T/check.out"
+rc=$?
+cat "$T/check.out"
+p=$(sed -n 's/^check: \([0-9]*\) passed, \([0-9]*\) failed$/\1/p' "$T/check.out")
+f=$(sed -n 's/^check: \([0-9]*\) passed, \([0-9]*\) failed$/\2/p' "$T/check.out")
+passed=$((passed + ${p:-0}))
+failed=$((failed + ${f:-1}))
+[ "$rc" != 0 ] && [ "${f:-1}" = 0 ] && bad "check_test exited $rc"
+
+# ---- bad input: exit 2, one line on stderr naming the problem, nothing else done ----
+usage_error() { # pattern args...
+    pattern=$1
+    shift
+    "$BENCH" "$@" > "$T/o" 2> "$T/e"
+    rc=$?
+    if [ "$rc" = 2 ] && [ "$(wc -l < "$T/e")" = 1 ] && [ ! -s "$T/o" ] && grep -q -- "$pattern" "$T/e"
+    then ok "bad input rejected: $* -> $(cat "$T/e")"
+    else bad "bad input: $* (exit $rc, stderr: $(cat "$T/e"), stdout: $(head -c 200 "$T/o"))"
+    fi
+}
+usage_error "unknown implementation 'foo'" --impl tgemm,foo
+usage_error "unknown implementation 'planted'" --impl planted
+usage_error "empty item" --impl tgemm,,openblas
+usage_error "malformed size '64:abc'" --sizes 64:abc
+usage_error "malformed size '0'" --sizes 0
+usage_error "malformed size '128:64:8'" --sizes 128:64:8
+usage_error "malformed size '64:128:x1'" --sizes 64:128:x1
+usage_error "malformed size '10x20'" --sizes 10x20
+usage_error "malformed size '10x0x5'" --sizes 10x0x5
+usage_error "malformed size 'squares'" --sizes squares
+usage_error "'0' is not a thread count" --threads 1,0
+usage_error "'-2' is not a thread count" --threads -2
+usage_error "'two' is not a thread count" --threads two
+usage_error "unknown dtype 'z'" --dtype z
+usage_error "unknown transpose pair 'NX'" --trans NX
+usage_error "unknown layout 'diag'" --layout diag
+usage_error "--rounds: '0'" --rounds 0
+usage_error "--min-time: '0'" --min-time 0
+usage_error "--repetitions: '1.5'" --repetitions 1.5
+usage_error "unknown option '--bogus'" --bogus 1
+usage_error "unexpected argument 'extra'" extra
+usage_error "--impl needs a value" --impl
+usage_error "cannot create '$T/missing/x.json'" --out "$T/missing/x.json"
+usage_error "cannot read" --ceilings "$T/missing.json"
+usage_error "only option is --slug" machine --bogus
+[ ! -e "$T/missing" ]
+check $? "an unwritable --out creates nothing"
+
+# ---- option parsing: sizes, families and the case plan (--list runs nothing) ----
+list() { "$BENCH" --dtype s --threads 1 "$@" --list 2> "$T/e"; }
+[ "$(list --sizes 64:256:64 | cut -d/ -f4 | tr '\n' ' ')" = "64x64x64 128x128x128 192x192x192 256x256x256 " ]
+check $? "lo:hi:step includes hi when a step lands on it"
+[ "$(list --sizes 64:300:64 | cut -d/ -f4 | tr '\n' ' ')" = "64x64x64 128x128x128 192x192x192 256x256x256 " ]
+check $? "lo:hi:step stops below hi otherwise"
+[ "$(list --sizes=16:256:x2 | cut -d/ -f4 | tr '\n' ' ')" = "16x16x16 32x32x32 64x64x64 128x128x128 256x256x256 " ]
+check $? "lo:hi:x2 is geometric (and --opt=value works)"
+[ "$(list --sizes 1000x200x3000,7)" = "$(printf 's/row/NN/1000x200x3000/1 custom\ns/row/NN/7x7x7/1 square')" ]
+check $? "MxNxK and N"
+for fam in square tall-skinny short-wide small-k large-k linear; do
+    n=$(list --sizes "$fam" | grep -c " $fam\$")
+    all=$(list --sizes "$fam" | wc -l)
+    [ "$n" -ge 4 ] && [ "$n" = "$all" ]
+    check $? "family $fam: $n shapes, all labelled $fam"
+done
+list --sizes tall-skinny | awk -F'[/x ]' '{ if (!($4 >= 16 * $5)) exit 1 }'
+check $? "tall-skinny has m >> n"
+list --sizes short-wide | awk -F'[/x ]' '{ if (!($5 >= 16 * $4)) exit 1 }'
+check $? "short-wide has n >> m"
+list --sizes linear | grep -q "^s/row/NN/1024x3072x768/1 linear$" &&
+    list --sizes linear | grep -q "^s/row/NN/128x11008x4096/1 linear$" &&
+    list --sizes linear | grep -q "^s/row/NN/16x768x3072/1 linear$"
+check $? "linear holds BERT/GPT-2 and 7B-class layers"
+[ "$("$BENCH" --dtype s,d --trans NN,TT --layout row,col --threads 1,2 --sizes 64 --list | wc -l)" = 16 ]
+check $? "every combination of dtype, trans, layout and threads is planned"
+[ "$("$BENCH" --threads all --sizes 64 --dtype s --list)" = "s/row/NN/64x64x64/$(nproc) square" ]
+check $? "--threads all is every CPU ($(nproc))"
+"$BENCH" --help > "$T/help"
+rc=$?
+for opt in --impl --dtype --sizes --trans --layout --threads --rounds --repetitions --min-time \
+           --warmup --alpha --beta --batch --out --ceilings --list --help machine ceilings \
+           tall-skinny short-wide small-k large-k linear 64:4096:64 64:4096:x2 1000x200x3000; do
+    grep -q -- "$opt" "$T/help" || { rc=1; echo "  --help does not mention $opt"; }
+done
+check $rc "--help documents every option, family and size form"
+"$BENCH" machine > "$T/machine.json" && "$PY" - "$T/machine.json" "$("$BENCH" machine --slug)" << 'EOF'
+import json, re, sys
+m = json.load(open(sys.argv[1]))
+for key in ("slug", "cpu_model", "cores", "caches", "compiler", "cflags", "commit", "date"):
+    assert key in m, key
+assert m["slug"] == sys.argv[2] and re.fullmatch(r"[a-z0-9-]+-\d+c", m["slug"]), m["slug"]
+assert m["cores"] >= 1 and m["caches"]["l1d"] > 0
+EOF
+check $? "machine prints the JSON object and a slug"
+
+# ---- a tiny sweep end to end ----
+cat > "$T/ceilings.json" << 'EOF'
+{"threads": [{"threads": 1, "peak_gflops": {"s": {"scalar": 5.0, "avx2": 200.0}, "d": {"avx2": 100.0}}},
+             {"threads": 2, "peak_gflops": {"s": {"avx2": 400.0}, "d": {"avx2": 200.0}}}]}
+EOF
+"$BENCH" --impl tgemm,openblas,blis,mkl,libxsmm --dtype s,d --sizes 48,70x33x51,260x256x256 \
+    --trans NN,TN --layout row,col --threads 1 --rounds 2 --min-time 0.002 --warmup 0 \
+    --ceilings "$T/ceilings.json" --out "$T/sweep.json" 2> "$T/sweep.err"
+rc=$?
+[ "$rc" = 0 ] || cat "$T/sweep.err"
+check $rc "tiny sweep exits 0"
+grep -q '^\[[0-9]*/[0-9]*\] round 2/2 ' "$T/sweep.err"
+check $? "progress lines on stderr (plain when not a terminal)"
+"$PY" - "$T/sweep.json" << 'EOF'
+import json, re, sys
+d = json.load(open(sys.argv[1]))
+ctx, tg = d["context"], d["context"]["tgemm"]
+for key in ("date", "num_cpus", "caches", "library_build_type"):     # Google Benchmark's own
+    assert key in ctx, key
+for key in ("slug", "cpu_model", "cores", "caches", "compiler", "cflags", "commit", "date",
+            "command", "libraries", "failures"):
+    assert key in tg, key
+assert tg["failures"] == 0 and tg["errors"] == [], tg["errors"]
+assert "--impl tgemm,openblas" in tg["command"]
+libs = tg["libraries"]
+assert set(libs) == {"tgemm", "openblas", "blis", "mkl", "libxsmm"}, libs
+for name, lib in libs.items():
+    assert lib["present"] in (True, False)
+    assert ("path" in lib and "version" in lib) if lib["present"] else lib["reason"], (name, lib)
+present = sorted(n for n, lib in libs.items() if lib["present"])
+cases = {(dt, lay, tr, m, n, k) for dt in "sd" for lay in ("row", "col") for tr in ("NN", "TN")
+         for (m, n, k) in ((48, 48, 48), (70, 33, 51), (260, 256, 256))}
+peaks = {"s": 200.0, "d": 100.0}
+seen = {}
+times = {(b["run_name"], b["aggregate_name"]): b["real_time"] for b in d["benchmarks"]}
+for b in d["benchmarks"]:
+    name = "gemm/%s/%s/%s/%s/%dx%dx%d/threads:%d" % (b["impl"], b["dtype"], b["layout"], b["trans"],
+                                                    b["m"], b["n"], b["k"], b["threads"])
+    assert b["run_name"] == name and b["name"] == name + "_" + b["aggregate_name"], b["name"]
+    assert b["run_type"] == "aggregate" and b["repetitions"] == 2 and b["time_unit"] == "ms"
+    assert b["correct"] is True and 0 <= b["max_ratio"] < 16, b
+    big = b["m"] * b["n"] * b["k"] > 1 << 24
+    assert b["check"] == ("randomized" if big else "reference"), b
+    assert b["family"] == ("square" if b["m"] == b["n"] == b["k"] else "custom")
+    if b["aggregate_name"] == "median":
+        assert b["real_time"] > 0 and b["cpu_time"] > 0 and b["GFLOPS"] > 0
+        # Two samples: times mean -+ stddev/sqrt(2); the median GFLOP/s is between their rates.
+        mean, sd = times[(name, "mean")], times[(name, "stddev")]
+        flops = 2 * b["m"] * b["n"] * b["k"]
+        lo, hi = flops / ((mean + sd / 2 ** 0.5) * 1e6), flops / ((mean - sd / 2 ** 0.5) * 1e6)
+        assert lo * (1 - 1e-6) <= b["GFLOPS"] <= hi * (1 + 1e-6), (lo, b["GFLOPS"], hi)
+        assert abs(times[(name, "cv")] - sd / mean) <= 1e-6 * max(sd / mean, 1e-9)
+        assert abs(b["peak_pct"] - 100 * b["GFLOPS"] / peaks[b["dtype"]]) < 1e-6 * b["peak_pct"]
+    seen.setdefault((b["impl"],) + (b["dtype"], b["layout"], b["trans"], b["m"], b["n"], b["k"]),
+                    set()).add(b["aggregate_name"])
+for impl in present:
+    for c in cases:
+        aggs = seen.get((impl,) + c)
+        skipped = any(s.startswith("gemm/%s/" % impl) for s in tg["skipped"])
+        assert aggs == {"median", "mean", "stddev", "cv"} or (impl == "libxsmm" and skipped), (impl, c, aggs)
+assert "tgemm" in present
+print("  sweep JSON: %d entries, implementations %s" % (len(d["benchmarks"]), ", ".join(present)))
+EOF
+check $? "the sweep's JSON is Google Benchmark's format with every case checked and timed"
+
+# ---- a planted wrong implementation: one slightly wrong element in the last edge tile ----
+TGEMM_BENCH_PLANTED=1 "$BENCH" --impl tgemm,planted --dtype s --sizes 64,260x256x256 --threads 1 \
+    --rounds 1 --min-time 0.002 --warmup 0 --out "$T/planted.json" 2> "$T/planted.err"
+rc=$?
+[ "$rc" = 1 ]
+check $? "a planted wrong element makes the sweep exit 1 (exit $rc)"
+grep -q "^FAIL gemm/planted/s/row/NN/260x256x256/threads:1: C(259, 255): ratio" "$T/planted.err"
+check $? "the failure is printed: $(grep FAIL "$T/planted.err")"
+"$PY" - "$T/planted.json" << 'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+tg = d["context"]["tgemm"]
+assert tg["failures"] == 1 and len(tg["errors"]) == 1, tg["errors"]
+res = {(b["impl"], b["m"]): b for b in d["benchmarks"] if b["aggregate_name"] == "median"}
+assert res[("planted", 260)]["correct"] is False and res[("planted", 260)]["check"] == "randomized"
+assert res[("planted", 260)]["max_ratio"] >= 16
+assert res[("planted", 64)]["correct"] is True        # only the largest size is planted
+assert res[("tgemm", 260)]["correct"] is True and res[("tgemm", 64)]["correct"] is True
+EOF
+check $? "the planted failure is recorded in the JSON, the real tgemm passes"
+
+echo "harness: $passed passed, $failed failed"
+[ "$failed" = 0 ]
