@@ -38,13 +38,14 @@ typedef enum {
     TG__IMPL_BLIS,
     TG__IMPL_MKL,
     TG__IMPL_LIBXSMM,
-    TG__IMPL_PLANTED, /* test-only: tgemm with one wrong element; needs TGEMM_BENCH_PLANTED=1 */
+    TG__IMPL_PLANTED, /* test-only: tgemm with one wrong element; needs TGEMM_BENCH_PLANTED=1
+                         (or =crash: the process aborts on that element's case instead) */
     TG__IMPL_COUNT
 } tg__impl_id;
 
 /* "tgemm", "openblas", ... */
 const char *tg__impl_name(tg__impl_id id);
-/* The id for a name, or -1 (also for "planted" unless TGEMM_BENCH_PLANTED=1 is set). */
+/* The id for a name, or -1 (also for "planted" unless TGEMM_BENCH_PLANTED is 1 or crash). */
 int tg__impl_parse(const char *name);
 
 /* ---- one GEMM problem of a sweep ---- */

@@ -198,5 +198,25 @@ assert res[("tgemm", 260)]["correct"] is True and res[("tgemm", 64)]["correct"] 
 EOF
 check $? "the planted failure is recorded in the JSON, the real tgemm passes"
 
+# ---- a worker that dies fails its unfinished cases; the sweep goes on and says so ----
+TGEMM_BENCH_PLANTED=crash "$BENCH" --impl planted,tgemm --dtype s --sizes 40,64,50 --threads 1 \
+    --rounds 2 --batch 8 --min-time 0.002 --warmup 0 --out "$T/crash.json" 2> "$T/crash.err"
+rc=$?
+[ "$rc" = 1 ] && grep -q "^FAIL gemm/planted/s/row/NN/64x64x64/threads:1: its worker was killed by signal 6" "$T/crash.err"
+check $? "a crashing implementation fails its case (exit $rc: $(grep FAIL "$T/crash.err" | head -n 2 | tr '\n' ' '))"
+"$PY" - "$T/crash.json" << 'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+tg = d["context"]["tgemm"]
+errors = tg["errors"]
+# 64 crashes; 50 came after it in the same worker, so it fails too; 40 was done before.
+assert tg["failures"] == 2 and len(errors) == 2, errors
+assert errors[0].startswith("gemm/planted/s/row/NN/64x64x64/threads:1: its worker was killed")
+assert errors[1].startswith("gemm/planted/s/row/NN/50x50x50/threads:1: its worker was killed")
+got = {(b["impl"], b["m"]) for b in d["benchmarks"] if b["aggregate_name"] == "median"}
+assert got == {("planted", 40), ("tgemm", 40), ("tgemm", 64), ("tgemm", 50)}, got
+EOF
+check $? "the dead worker's cases are recorded as failures, the other implementation's results kept"
+
 echo "harness: $passed passed, $failed failed"
 [ "$failed" = 0 ]
