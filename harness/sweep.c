@@ -371,6 +371,19 @@ static void write_json(FILE *out, const sweep *s, int argc, char **argv, char **
     free(cmd);
 }
 
+static void sweep_free(sweep *s, char **libs)
+{
+    for (int i = 0; s->res && i < s->nactive * s->ncases; i++) {
+        free(s->res[i].real_ns);
+        free(s->res[i].cpu_ns);
+    }
+    for (int i = 0; i < s->nerrors; i++) free(s->errors[i]);
+    for (int id = 0; id < TG__IMPL_COUNT; id++) free(libs[id]);
+    free(s->errors);
+    free(s->res);
+    free(s->cases);
+}
+
 /* Every combination of the options, in the order they are run. */
 static int plan(sweep *s)
 {
@@ -440,6 +453,8 @@ int tg__sweep_main(int argc, char **argv)
             tg__case_format(&s.cases[i], spec, sizeof spec);
             printf("%s %s\n", spec, s.cases[i].family);
         }
+        free(s.cases);
+        tg__options_free(&o);
         return 0;
     }
     ssize_t len = readlink("/proc/self/exe", s.exe, sizeof s.exe - 1);
@@ -507,5 +522,9 @@ int tg__sweep_main(int argc, char **argv)
     fprintf(stderr, "tgemm-bench: %d cases x %d implementations, %d failure%s%s%s\n", s.ncases,
             s.nactive, s.failures, s.failures == 1 ? "" : "s", o.out ? ", written to " : "",
             o.out ? o.out : "");
-    return s.failures ? 1 : 0;
+    rc = s.failures ? 1 : 0;
+    free(idx);
+    sweep_free(&s, libs);
+    tg__options_free(&o);
+    return rc;
 }
