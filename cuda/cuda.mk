@@ -83,6 +83,34 @@ test-cuda test-cuda-build:
 
 endif
 
+# ---- the ladder's kernel source run on the CPU (tests/cuda/emu/): needs a C++20 compiler, no CUDA ----
+# Each .cu is copied with its kernel<<<...>>>(args) launches rewritten as tg__emu_launch(kernel, ...,
+# args), then compiled against the emulated runtime headers in tests/cuda/emu/.
+EMU       := $(BUILD)/cuda/emu
+EMU_SRCS  := cuda/launch.cu $(sort $(wildcard cuda/sgemm/*.cu))
+EMU_OBJS  := $(EMU_SRCS:%.cu=$(EMU)/%.o)
+EMU_FLAGS := -std=c++20 -O1 -g -Wall -Wextra -Wshadow -Werror -Wno-unknown-pragmas \
+	     -Itests/cuda/emu -Icuda/sgemm -Icuda -Icommon
+TEST_RUNS += test-cuda-emulated
+.PHONY: test-cuda-emulated
+
+$(EMU)/%.cpp: %.cu
+	@mkdir -p $(dir $@)
+	{ echo '#line 1 "$<"'; sed -E 's/^(\s*)(.+)<<<(.+)>>>\((.*)\);/\1tg__emu_launch(\2, \3, \4);/' $<; } > $@
+
+$(EMU)/%.o: $(EMU)/%.cpp $(CUDA_HDRS) $(wildcard tests/cuda/emu/*.h)
+	$(CXX) $(EMU_FLAGS) -c $< -o $@
+
+$(EMU)/reference.o: common/reference.c common/reference.h common/api.h
+	@mkdir -p $(dir $@)
+	$(CC) $(LIBFLAGS) -c $< -o $@
+
+$(EMU)/emulated_test: tests/cuda/emu/emulated_test.cpp $(EMU_OBJS) $(EMU)/reference.o $(BUILD)/libtgemm.a
+	$(CXX) $(EMU_FLAGS) -o $@ $^ -fopenmp -lm
+
+test-cuda-emulated: $(EMU)/emulated_test
+	$(EMU)/emulated_test
+
 # The single header: writes to stdout, so the build check can compare the committed one with a fresh one.
 AMALG_CUDA = $(PYTHON) tools/amalgamate.py --name tgemm_cuda.cuh --intro tools/tgemm_cuda_intro.txt \
 	     --public $(CUDA_PUBLIC) --impl TGEMM_CUDA_IMPLEMENTATION $(CUDA_SRCS)
