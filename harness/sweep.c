@@ -63,11 +63,11 @@ static void add_error(sweep *s, const char *impl, const tg__case *c, const char 
     tg__case_name(c, impl, name, sizeof name);
     snprintf(line, sizeof line, "%s: %s", name, msg);
     fprintf(stderr, "%sFAIL %s\n", s->tty ? "\r\033[K" : "", line);
+    s->failures++;
     char **e = realloc(s->errors, (size_t)(s->nerrors + 1) * sizeof *e);
     if (!e) return;
     s->errors = e;
     s->errors[s->nerrors++] = strdup(line);
-    s->failures++;
 }
 
 /* done/total, the case just finished, time left; in place on a terminal, else a plain line every
