@@ -58,13 +58,13 @@ $(BUILD)/tgemm-gbench: $(HARNESS_OBJ)/gbench.o $(HARNESS_OBJ)/vendors.o $(HARNES
                        $(BUILD)/libtgemm.a
 	$(CXX) -fopenmp -o $@ $(filter %.o,$^) $(HARNESS_LIBS)
 
-# Tests: a C test of the checker (it must catch what it claims to), then the binary end to end.
+# Tests: a C test of the checker (it must catch what it claims to), then the binaries end to end.
 $(BUILD)/harness/check_test: harness/tests/check_test.c $(HARNESS_OBJ)/check.o \
                              $(HARNESS_OBJ)/reference.o $(BUILD)/libtgemm.a $(HARNESS_HDRS)
 	$(CC) $(HARNESS_CFLAGS) -fopenmp -o $@ $< $(HARNESS_OBJ)/check.o $(HARNESS_OBJ)/reference.o \
 	    $(BUILD)/libtgemm.a -lm
 
-test-harness: $(BUILD)/tgemm-bench $(BUILD)/harness/check_test $(XSMM_ADAPTER)
+test-harness: $(BUILD)/tgemm-bench $(BUILD)/tgemm-gbench $(BUILD)/harness/check_test $(XSMM_ADAPTER)
 	@sh harness/tests/run.sh $(BUILD)
 
 TEST_RUNS += test-harness

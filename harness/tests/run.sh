@@ -1,7 +1,8 @@
 #!/bin/sh
 # The harness's tests (make test-harness): the checker's own tests, option parsing and every kind of
-# bad input, a tiny sweep end to end whose JSON is read back and checked field by field, and a
-# planted wrong implementation that the sweep must catch and fail on. Ends with "N passed, N failed".
+# bad input, a tiny sweep end to end whose JSON is read back and checked field by field, a planted
+# wrong implementation that the sweep must catch and fail on, a crashing one it must survive, and
+# tgemm-gbench's filter. Ends with "N passed, N failed".
 # The JSON is checked with Debian's /usr/bin/python3 (its standard library only): the python3 first
 # on the PATH may be another interpreter, and this needs nothing beyond json.
 # usage: sh harness/tests/run.sh BUILD_DIR
@@ -217,6 +218,19 @@ got = {(b["impl"], b["m"]) for b in d["benchmarks"] if b["aggregate_name"] == "m
 assert got == {("planted", 40), ("tgemm", 40), ("tgemm", 64), ("tgemm", 50)}, got
 EOF
 check $? "the dead worker's cases are recorded as failures, the other implementation's results kept"
+
+# ---- make gbench: a plain Google Benchmark binary whose --benchmark_filter works ----
+"$B/tgemm-gbench" --benchmark_filter='^dgemm/tgemm/threads:1/64/' --benchmark_min_time=0.001 \
+    --benchmark_format=json > "$T/gbench.json" 2> "$T/gbench.err"
+rc=$?
+[ "$rc" = 0 ] && "$PY" - "$T/gbench.json" << 'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+names = [b["name"] for b in d["benchmarks"]]
+assert names == ["dgemm/tgemm/threads:1/64/real_time"], names
+assert d["benchmarks"][0]["FLOPS"] > 1e8, d["benchmarks"][0]
+EOF
+check $? "tgemm-gbench runs only the filtered benchmark and reports FLOPS"
 
 echo "harness: $passed passed, $failed failed"
 [ "$failed" = 0 ]
