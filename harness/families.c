@@ -47,8 +47,8 @@ static const family families[] = {
     FAMILY("short-wide", "m << n: 32..128 x 2048..32768, k 256..512", short_wide),
     FAMILY("small-k", "m = n = 1024..4096, k = 16 or 64 (rank-k updates)", small_k),
     FAMILY("large-k", "m = n = 64 or 256, k = 8192 or 32768 (long dot products)", large_k),
-    FAMILY("linear", "model linear layers tokens x out x in: 768/3072 (BERT-base, GPT-2) and "
-                     "4096/11008 (7B-class), at 16, 128, 1024 tokens", linear),
+    FAMILY("linear", "tokens x out x in of BERT/GPT-2 (768, 3072) and 7B-class (4096, 11008) "
+                     "layers", linear),
 };
 #define NFAMILIES (int)(sizeof families / sizeof families[0])
 
