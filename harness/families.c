@@ -59,8 +59,12 @@ void tg__families_help(FILE *out)
                 families[i].count);
 }
 
+/* Appends a shape unless it is already listed (the first listing's family stays), so that no two
+ * benchmarks share a name. */
 static int push(tg__shape **shapes, int *count, int64_t m, int64_t n, int64_t k, const char *fam)
 {
+    for (int i = 0; i < *count; i++)
+        if ((*shapes)[i].m == m && (*shapes)[i].n == n && (*shapes)[i].k == k) return 0;
     tg__shape *s = realloc(*shapes, (size_t)(*count + 1) * sizeof **shapes);
     if (!s) return -1;
     s[*count] = (tg__shape){m, n, k, fam};

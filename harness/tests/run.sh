@@ -77,6 +77,8 @@ check $? "lo:hi:step stops below hi otherwise"
 check $? "lo:hi:x2 is geometric (and --opt=value works)"
 [ "$(list --sizes 1000x200x3000,7)" = "$(printf 's/row/NN/1000x200x3000/1 custom\ns/row/NN/7x7x7/1 square')" ]
 check $? "MxNxK and N"
+[ "$(list --sizes 64,128,64x64x64,square | wc -l)" = 9 ]
+check $? "a shape listed twice is planned once"
 for fam in square tall-skinny short-wide small-k large-k linear; do
     n=$(list --sizes "$fam" | grep -c " $fam\$")
     all=$(list --sizes "$fam" | wc -l)
