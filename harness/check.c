@@ -1,6 +1,7 @@
 /* Operands and the correctness check: see check.h.
  *
- * Direct check (m*n*k <= DIRECT_MAX): the whole fp64 reference and its ratio test.
+ * Direct check (m*n*k <= DIRECT_MAX and m*n <= DIRECT_MAX_C): the whole fp64 reference and its
+ * ratio test.
  * Randomized check (larger): with a vector t drawn fresh for every case, compare C*t against
  * alpha*A*(B*t) + beta*C0*t row by row, each within 16*eps*(|alpha|*|A|*(|B|*|t|) + |beta|*|C0|*|t|)
  * -- the element bounds of the ratio test summed with weights |t|, so a correct GEMM passes -- in
@@ -20,7 +21,8 @@
 #include "check.h"
 #include "reference.h"
 
-#define DIRECT_MAX ((int64_t)1 << 24) /* 256^3: the reference takes well under a second */
+#define DIRECT_MAX ((int64_t)1 << 24) /* 256^3: the reference takes well under a second ... */
+#define DIRECT_MAX_C ((int64_t)1 << 21) /* ... and its m x n result and bound stay at 16 MiB each */
 #define GUARD 64                      /* elements on each side of C */
 #define GUARD_VALUE 1234.5            /* exactly representable in float and double */
 #define LAST_ROWS 6                   /* at least one micro-tile of rows ... */
@@ -238,7 +240,7 @@ void tg__check(tg__problem *p, const tg__impl_ops *ops, uint64_t seed, tg__check
     const tg__case *c = &p->c;
     memset(r, 0, sizeof *r);
     r->ok = 1;
-    int direct = c->m * c->n * c->k <= DIRECT_MAX;
+    int direct = c->m * c->n * c->k <= DIRECT_MAX && c->m * c->n <= DIRECT_MAX_C;
     r->method = direct ? "reference" : "randomized";
     memcpy(p->cmat, p->c0, (size_t)p->c_len * p->es);
     for (int64_t g = 0; g < GUARD; g++) {
