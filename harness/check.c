@@ -151,7 +151,8 @@ static void exact_block(const tg__problem *p, int64_t i0, int64_t mr, int64_t j0
                         tg__check_result *r)
 {
     const tg__case *c = &p->c;
-    double *out = malloc((size_t)(mr * nc) * sizeof *out), *bound = malloc((size_t)(mr * nc) * sizeof *bound);
+    size_t bytes = (size_t)(mr * nc) * sizeof(double);
+    double *out = malloc(bytes), *bound = malloc(bytes);
     if (!out || !bound) {
         fail(r, "out of memory for the reference of %lld x %lld elements", (long long)mr,
              (long long)nc);
@@ -198,7 +199,8 @@ static void randomized(const tg__problem *p, uint64_t *s, tg__check_result *r)
     long double eps = p->es == 4 ? FLT_EPSILON : DBL_EPSILON;
     for (int64_t i = 0; i < m; i++) {
         long double y = 0, z = 0, bound = 0;
-        for (int64_t j = 0; j < n; j++) y += get(p->es, p->cmat, idx(c->layout, TG_NO_TRANS, p->ldc, i, j)) * t[j];
+        for (int64_t j = 0; j < n; j++)
+            y += get(p->es, p->cmat, idx(c->layout, TG_NO_TRANS, p->ldc, i, j)) * t[j];
         for (int64_t q = 0; q < k; q++) {
             long double x = get(p->es, p->a, idx(c->layout, c->transa, p->lda, i, q));
             z += x * u[q];

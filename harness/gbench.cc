@@ -22,9 +22,13 @@ template <typename T> struct Operands {
     std::vector<T> a, b, c;
     explicit Operands(int64_t n) : a(n * n), b(n * n), c(n * n)
     {
-        unsigned s = 1;
-        for (auto *v : {&a, &b})
-            for (T &x : *v) x = static_cast<T>((s = s * 1103515245u + 12345u) >> 8) * T(1.0 / (1 << 24)) - T(0.5);
+        unsigned s = 1; /* an LCG's top 24 bits: uniform in [-0.5, 0.5), never all zeros */
+        for (auto *v : {&a, &b}) {
+            for (T &x : *v) {
+                s = s * 1103515245u + 12345u;
+                x = static_cast<T>(s >> 8) * T(1.0 / (1 << 24)) - T(0.5);
+            }
+        }
     }
 };
 

@@ -247,8 +247,8 @@ static void write_entries(FILE *out, const sweep *s, int slot, int ci, int famil
     const result *r = &s->res[slot * s->ncases + ci];
     const char *impl = tg__impl_name(s->active[slot]);
     int n = r->n;
-    double *real_ms = malloc((size_t)n * sizeof *real_ms), *cpu_ms = malloc((size_t)n * sizeof *cpu_ms),
-           *gflops = malloc((size_t)n * sizeof *gflops);
+    size_t bytes = (size_t)n * sizeof(double);
+    double *real_ms = malloc(bytes), *cpu_ms = malloc(bytes), *gflops = malloc(bytes);
     if (!real_ms || !cpu_ms || !gflops) goto out;
     double flops = 2.0 * (double)c->m * (double)c->n * (double)c->k;
     for (int i = 0; i < n; i++) {
@@ -471,9 +471,11 @@ int tg__sweep_main(int argc, char **argv)
         if (libs[id] && strncmp(libs[id], "{\"present\": true", 16) == 0)
             s.active[s.nactive++] = id;
         else {
-            const char *why = libs[id] ? strstr(libs[id], "\"reason\": ") : NULL;
+            /* The record ends in "reason": "...": print the text between those quotes. */
+            const char *why = libs[id] ? strstr(libs[id], "\"reason\": \"") : NULL;
+            const char *text = why ? why + 11 : "its worker did not answer";
             fprintf(stderr, "tgemm-bench: %s is absent, skipped (%.*s)\n", tg__impl_name(id),
-                    why ? (int)strlen(why + 11) - 2 : 26, why ? why + 11 : "its worker did not answer");
+                    why ? (int)strlen(text) - 2 : (int)strlen(text), text);
         }
     }
     const char *ceilings = o.ceilings;

@@ -207,7 +207,8 @@ static void python_lib_dirs(char *dirs, size_t len)
     char line[PATH_MAX];
     while (f && fgets(line, sizeof line, f)) {
         line[strcspn(line, "\n")] = 0;
-        if (used + strlen(line) + 6 < len) used += (size_t)snprintf(dirs + used, len - used, ":%s/lib", line);
+        if (used + strlen(line) + 6 < len)
+            used += (size_t)snprintf(dirs + used, len - used, ":%s/lib", line);
     }
     if (f) pclose(f);
     if (home && used < len) snprintf(dirs + used, len - used, ":%s/.pyenv/versions/*/lib", home);
@@ -290,9 +291,11 @@ int tg__impl_load(tg__impl_id id, tg__impl_ops *ops, char *why, size_t len)
         cblas_d = (cblas_d_t)sym("cblas_dgemm");
         ops->sgemm = cblas_s ? cblas_sgemm_w : NULL;
         ops->dgemm = cblas_d ? cblas_dgemm_w : NULL;
-        if (id == TG__IMPL_OPENBLAS) set_threads_int = (void (*)(int))sym("openblas_set_num_threads");
+        if (id == TG__IMPL_OPENBLAS)
+            set_threads_int = (void (*)(int))sym("openblas_set_num_threads");
         if (id == TG__IMPL_MKL) set_threads_int = (void (*)(int))sym("MKL_Set_Num_Threads");
-        if (id == TG__IMPL_BLIS) set_threads_dim = (void (*)(int64_t))sym("bli_thread_set_num_threads");
+        if (id == TG__IMPL_BLIS)
+            set_threads_dim = (void (*)(int64_t))sym("bli_thread_set_num_threads");
     }
     if (!ops->sgemm || !ops->dgemm) {
         snprintf(why, len, "%s lacks the GEMM entry points", lib_path);
@@ -317,7 +320,8 @@ static void openblas_info(FILE *out)
     const char *cfg = config ? config() : NULL;
     /* The config string starts with "OpenBLAS 0.3.21 ..."; its second word is the version. */
     char version[64] = "unknown";
-    if (cfg && sscanf(cfg, "OpenBLAS %63s", version) != 1) snprintf(version, sizeof version, "unknown");
+    if (cfg && sscanf(cfg, "OpenBLAS %63s", version) != 1)
+        snprintf(version, sizeof version, "unknown");
     static const char *const par[] = {"sequential", "pthreads", "openmp"};
     int pm = parallel ? parallel() : -1;
     kv_str(out, "version", version);

@@ -64,7 +64,8 @@ uint64_t fresh_seed(int index)
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);
     return static_cast<uint64_t>(ts.tv_nsec) ^ (static_cast<uint64_t>(ts.tv_sec) << 30) ^
-           (static_cast<uint64_t>(getpid()) << 16) ^ static_cast<uint64_t>(index) * 0x9e3779b97f4a7c15ull;
+           (static_cast<uint64_t>(getpid()) << 16) ^
+           static_cast<uint64_t>(index) * 0x9e3779b97f4a7c15ull;
 }
 
 /* Operands depend only on the case, so every round and implementation multiplies the same numbers. */
@@ -132,7 +133,8 @@ void run_case(int index, const char *spec, const WorkerOptions &o, const tg__imp
 
 int usage(const char *msg)
 {
-    std::fprintf(stderr, "tgemm-bench worker: %s\n(workers are started by tgemm-bench itself)\n", msg);
+    std::fprintf(stderr, "tgemm-bench worker: %s\n(workers are started by tgemm-bench itself)\n",
+                 msg);
     return 2;
 }
 
