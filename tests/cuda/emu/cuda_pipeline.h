@@ -5,34 +5,26 @@
 #define TG_EMU_CUDA_PIPELINE_H
 
 #include <cstring>
-#include <deque>
-#include <vector>
 
-struct tg__emu_copy {
-    void *dst;
-    const void *src;
-    size_t bytes, zeros;
-};
-inline thread_local std::vector<tg__emu_copy> tg__emu_open;
-inline thread_local std::deque<std::vector<tg__emu_copy>> tg__emu_groups;
+#include "cuda_runtime_api.h"
 
 static inline void __pipeline_memcpy_async(void *dst, const void *src, size_t size, size_t zfill = 0)
 {
-    tg__emu_open.push_back({dst, src, size - zfill, zfill});
+    tg__emu_current->open.push_back({dst, src, size - zfill, zfill});
 }
 static inline void __pipeline_commit(void)
 {
-    tg__emu_groups.push_back(tg__emu_open);
-    tg__emu_open.clear();
+    tg__emu_current->groups.push_back(tg__emu_current->open);
+    tg__emu_current->open.clear();
 }
 static inline void __pipeline_wait_prior(size_t n)
 {
-    while (tg__emu_groups.size() > n) {
-        for (const tg__emu_copy &c : tg__emu_groups.front()) {
+    while (tg__emu_current->groups.size() > n) {
+        for (const tg__emu_copy &c : tg__emu_current->groups.front()) {
             std::memcpy(c.dst, c.src, c.bytes);
             std::memset((char *)c.dst + c.bytes, 0, c.zeros);
         }
-        tg__emu_groups.pop_front();
+        tg__emu_current->groups.pop_front();
     }
 }
 
