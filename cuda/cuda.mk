@@ -83,13 +83,13 @@ test-cuda test-cuda-build:
 
 endif
 
-# ---- the ladder's kernel source run on the CPU (tests/cuda/emu/): needs a C++20 compiler, no CUDA ----
+# ---- the ladder's kernel source run on the CPU (tests/cuda/emu/): needs a C++17 compiler, no CUDA ----
 # Each .cu is copied with its kernel<<<...>>>(args) launches rewritten as tg__emu_launch(kernel, ...,
 # args), then compiled against the emulated runtime headers in tests/cuda/emu/.
 EMU       := $(BUILD)/cuda/emu
 EMU_SRCS  := cuda/launch.cu $(sort $(wildcard cuda/sgemm/*.cu))
 EMU_OBJS  := $(EMU_SRCS:%.cu=$(EMU)/%.o)
-EMU_FLAGS := -std=c++20 -O1 -g -Wall -Wextra -Wshadow -Werror -Wno-unknown-pragmas \
+EMU_FLAGS := -std=c++17 -O1 -g -Wall -Wextra -Wshadow -Werror -Wno-unknown-pragmas \
 	     -Itests/cuda/emu -Icuda/sgemm -Icuda -Icommon
 TEST_RUNS += test-cuda-emulated
 .PHONY: test-cuda-emulated
