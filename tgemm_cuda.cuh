@@ -742,7 +742,8 @@ TG__PRIVATE int tg__sgemm_05_blocktile_2d(tg__sgemm_problem g, cudaStream_t stre
  * aligned, its leading dimension a multiple of 4 and the 4 inside the matrix; else the scalar path).
  * A k-contiguous operand (a transposed A, a non-transposed B) is transposed while it is stored, so
  * that in shared memory both tiles are k-major and a thread reads its 8 rows of A and its 8 columns
- * of B at one k as two 128-bit loads each (LDS.128).
+ * of B at one k as two 128-bit loads each (LDS.128; nvcc already merged step 5's scalar reads so,
+ * as its PTX shows, but here the code says it and no longer depends on the compiler seeing it).
  * Why it helps: a quarter of the load instructions, for global and shared memory alike, leaves more
  * issue slots for FMAs. The transposing stores still collide in shared-memory banks; step 7 fixes it.
  * H100: not yet measured.
