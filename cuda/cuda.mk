@@ -13,7 +13,10 @@
 
 NVCC      ?= $(shell command -v nvcc || echo /usr/local/cuda/bin/nvcc)
 HAVE_NVCC := $(shell test -x "$(NVCC)" && echo yes)
-CUDA_ARCH ?= -gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code=sm_90
+# Machine code for Ampere (sm_80, also run by sm_86/89) and Hopper (sm_90), plus sm_90 PTX that the
+# driver compiles for newer GPUs.
+CUDA_ARCH ?= -gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code=sm_90 \
+	     -gencode arch=compute_90,code=compute_90
 # -Werror all-warnings: nvcc's and ptxas's own warnings; the host compiler gets the project's flags.
 NVCCFLAGS ?= -std=c++17 -O3 -lineinfo $(CUDA_ARCH) -Werror all-warnings \
 	     -Xcompiler -Wall,-Wextra,-Werror,-fPIC
