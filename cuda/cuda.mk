@@ -40,7 +40,7 @@ ifeq ($(HAVE_NVCC),yes)
 cuda: $(BUILD)/libtgemm_cuda.a $(BUILD)/libtgemm_cuda.so
 
 # ptxas's resource report (-Xptxas -v) is kept beside each object for the resource check.
-$(CUDA_OBJ)/%.o: %.cu $(CUDA_HDRS)
+$(CUDA_OBJ)/%.o: %.cu $(CUDA_HDRS) cuda/cuda.mk
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVCCFLAGS) -Xptxas -v -c $< -o $@ 2> $@.ptxas || { cat $@.ptxas; rm -f $@; exit 1; }
 
