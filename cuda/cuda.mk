@@ -70,10 +70,20 @@ $(BUILD)/cuda/single_header: tests/cuda/single_header_impl.cu tests/cuda/single_
 	$(NVCC) $(NVCCFLAGS) -I. -o $@ tests/cuda/single_header_impl.cu tests/cuda/single_header_use.cu \
 	    $(CUDA_LIBS)
 
+# A C program against the public header and both libraries.
+CUDA_ROOT := $(abspath $(dir $(NVCC))..)
+$(BUILD)/cuda/c_caller_shared: tests/cuda/c_caller.c cuda/tgemm_cuda.h $(BUILD)/libtgemm_cuda.so
+	$(CC) -std=c11 $(WARN) -Icuda -I$(CUDA_ROOT)/include -o $@ $< -L$(BUILD) -ltgemm_cuda \
+	    -Wl,-rpath,$(abspath $(BUILD)) -L$(CUDA_ROOT)/lib64 -Wl,-rpath,$(CUDA_ROOT)/lib64
+$(BUILD)/cuda/c_caller_static: tests/cuda/c_caller.c cuda/tgemm_cuda.h $(BUILD)/libtgemm_cuda.a
+	$(CC) -std=c11 $(WARN) -Icuda -I$(CUDA_ROOT)/include -o $@ $< $(BUILD)/libtgemm_cuda.a \
+	    -L$(CUDA_ROOT)/lib64 -lcudart -lstdc++ -fopenmp -lm
+
 test-cuda: $(BUILD)/cuda/test_cuda
 	$(BUILD)/cuda/test_cuda
 
-test-cuda-build: cuda $(BUILD)/cuda/test_cuda $(BUILD)/cuda/single_header
+test-cuda-build: cuda $(BUILD)/cuda/test_cuda $(BUILD)/cuda/single_header \
+	    $(BUILD)/cuda/c_caller_shared $(BUILD)/cuda/c_caller_static
 	@sh tests/cuda/build_checks.sh "$(CUDA_OBJ)" "$(BUILD)/cuda" "$(AMALG_CUDA)"
 
 else

@@ -5,7 +5,8 @@
 #    warp-tiled and buffered kernels: no stack frame, no spill stores or loads, one pass per kernel
 #    and architecture (register arrays indexed at run time, or too many live values, would show here);
 #  - that the committed tgemm_cuda.cuh is what `make amalgamate` makes now;
-#  - the single header used as documented (build/cuda/single_header), and the GPU tests
+#  - a C program on the public header and both libraries (build/cuda/c_caller_*), the single
+#    header used as documented (build/cuda/single_header), and the GPU tests
 #    (build/cuda/test_cuda), each adding its own counts (skipped without a GPU, never passed).
 # Ends with one line "N passed, N failed[, N skipped]".
 # usage: build_checks.sh OBJ_DIR BUILD_DIR 'AMALGAMATION COMMAND'
@@ -53,6 +54,8 @@ add_counts() {
     passed=$((passed + p)); failed=$((failed + f)); skipped=$((skipped + ${s:-0}))
     if [ "$rc" != 0 ] && [ "$f" = 0 ]; then fail "$name: exit $rc"; fi
 }
+add_counts c_caller_shared "$out/c_caller_shared"
+add_counts c_caller_static "$out/c_caller_static"
 add_counts single_header "$out/single_header"
 add_counts test_cuda "$out/test_cuda"
 
