@@ -120,9 +120,13 @@ TGEMM_DEF const char *tg_cpu_arch(void);
 /* What the CPU offers: SIMD features for picking micro-kernels, cache sizes for picking block sizes.
  *
  * Read once per process (the answer never changes) and published with release/acquire ordering;
- * two first callers may both fill in the same values. Cache sizes come from the OS where it tells (glibc's sysconf), else fall back to sizes
- * common on current x86 cores, which only cost speed, never correctness.
+ * two first callers may both fill in the same values. Cache sizes come from Linux's sysfs, which
+ * describes the caches as the kernel sees them; glibc's sysconf comes second because on some virtual
+ * machines it reports the whole host's L3 (256 MiB where sysfs and the CPU say 32 MiB). Where neither
+ * tells, sizes common on current x86 cores serve: a wrong size costs speed, never correctness.
  */
+#include <stdio.h>
+#include <string.h>
 #if defined(__unix__) || defined(__APPLE__)
 #include <unistd.h>
 #endif
@@ -250,13 +254,52 @@ extern int tg__test_fail_alloc;
 
 #endif /* TGEMM_INTERNAL_H */
 
-#if defined(_SC_LEVEL1_DCACHE_SIZE) && defined(_SC_LEVEL3_CACHE_SIZE)
-static int64_t tg__sysconf_or(int name, int64_t fallback)
+/* The size in bytes of the level-`level` data (or unified) cache of CPU 0 from sysfs, or 0. */
+static int64_t tg__sysfs_cache(int level)
 {
-    long v = sysconf(name);
-    return v > 0 ? (int64_t)v : fallback;
-}
+#ifdef __linux__
+    for (int idx = 0; idx < 8; idx++) {
+        char path[96], text[32];
+        int lv = 0;
+        long long size = 0;
+        char unit = 0;
+        FILE *f;
+        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/level", idx);
+        if (!(f = fopen(path, "r"))) return 0;
+        if (fscanf(f, "%d", &lv) != 1) lv = 0;
+        fclose(f);
+        if (lv != level) continue;
+        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/type", idx);
+        if (!(f = fopen(path, "r"))) continue;
+        if (!fgets(text, sizeof text, f)) text[0] = 0;
+        fclose(f);
+        if (strncmp(text, "Instruction", 11) == 0) continue;
+        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/size", idx);
+        if (!(f = fopen(path, "r"))) continue;
+        if (fscanf(f, "%lld%c", &size, &unit) < 1) size = 0;
+        fclose(f);
+        return unit == 'K' ? size << 10 : unit == 'M' ? size << 20 : size;
+    }
+#else
+    (void)level;
 #endif
+    return 0;
+}
+
+/* sysfs, else sysconf, else the fallback. */
+static int64_t tg__cache_size(int level, int64_t fallback)
+{
+    int64_t v = tg__sysfs_cache(level);
+#if defined(_SC_LEVEL1_DCACHE_SIZE) && defined(_SC_LEVEL3_CACHE_SIZE)
+    if (v <= 0) {
+        long s = sysconf(level == 1   ? _SC_LEVEL1_DCACHE_SIZE
+                         : level == 2 ? _SC_LEVEL2_CACHE_SIZE
+                                      : _SC_LEVEL3_CACHE_SIZE);
+        v = s > 0 ? (int64_t)s : 0;
+    }
+#endif
+    return v > 0 ? v : fallback;
+}
 
 TG__PRIVATE const tg__cpuinfo *tg__cpu(void)
 {
@@ -268,15 +311,9 @@ TG__PRIVATE const tg__cpuinfo *tg__cpu(void)
     info.avx2_fma = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
     info.avx512f = __builtin_cpu_supports("avx512f");
 #endif
-#if defined(_SC_LEVEL1_DCACHE_SIZE) && defined(_SC_LEVEL3_CACHE_SIZE)
-    info.l1d = tg__sysconf_or(_SC_LEVEL1_DCACHE_SIZE, 32 << 10);
-    info.l2 = tg__sysconf_or(_SC_LEVEL2_CACHE_SIZE, 512 << 10);
-    info.l3 = tg__sysconf_or(_SC_LEVEL3_CACHE_SIZE, 8 << 20);
-#else
-    info.l1d = 32 << 10;
-    info.l2 = 512 << 10;
-    info.l3 = 8 << 20;
-#endif
+    info.l1d = tg__cache_size(1, 32 << 10);
+    info.l2 = tg__cache_size(2, 512 << 10);
+    info.l3 = tg__cache_size(3, 8 << 20);
     TG__STORE_RELEASE(&ready, 1);
     return &info;
 }
