@@ -96,9 +96,10 @@ test-cuda test-cuda-build:
 
 endif
 
-# ---- the ladder's kernel source run on the CPU (tests/cuda/emu/): needs a C++17 compiler, no CUDA ----
-# Each .cu is copied with its kernel<<<...>>>(args) launches rewritten as tg__emu_launch(kernel, ...,
-# args), then compiled against the emulated runtime headers in tests/cuda/emu/.
+# ---- the ladder's kernel source and the GPU tests run on the CPU (tests/cuda/emu/) ----
+# Needs a C++17 compiler, no CUDA. Each .cu is copied with its kernel<<<...>>>(args) launches
+# rewritten as tg__emu_launch(kernel, ..., args), then compiled against the emulated runtime headers
+# in tests/cuda/emu/.
 EMU       := $(BUILD)/cuda/emu
 EMU_SRCS  := cuda/launch.cu $(sort $(wildcard cuda/sgemm/*.cu))
 EMU_OBJS  := $(EMU_SRCS:%.cu=$(EMU)/%.o)
@@ -118,11 +119,12 @@ $(EMU)/reference.o: common/reference.c common/reference.h common/api.h
 	@mkdir -p $(dir $@)
 	$(CC) $(LIBFLAGS) -c $< -o $@
 
-$(EMU)/emulated_test: tests/cuda/emu/emulated_test.cpp $(EMU_OBJS) $(EMU)/reference.o $(BUILD)/libtgemm.a
-	$(CXX) $(EMU_FLAGS) -o $@ $^ -fopenmp -lm
+# The GPU test program itself, on the emulation (its cuBLAS a CPU stand-in), small sizes only.
+$(EMU)/test_cuda: $(EMU)/tests/cuda/test_cuda.o $(EMU_OBJS) $(EMU)/reference.o $(BUILD)/libtgemm.a
+	$(CXX) -o $@ $^ -fopenmp -lm
 
-test-cuda-emulated: $(EMU)/emulated_test
-	$(EMU)/emulated_test
+test-cuda-emulated: $(EMU)/test_cuda
+	TGEMM_TEST_SMALL=1 $(EMU)/test_cuda
 
 # The single header: writes to stdout, so the build check can compare the committed one with a fresh one.
 AMALG_CUDA = $(PYTHON) tools/amalgamate.py --name tgemm_cuda.cuh --intro tools/tgemm_cuda_intro.txt \

@@ -1,6 +1,9 @@
 /* CUDA SGEMM tests: every ladder step and the launcher against the fp64 reference and cuBLAS.
  *
  *   make test-cuda        (build/cuda/test_cuda; needs nvcc and the CUDA libraries, nothing else)
+ *   make test-cuda-emulated  this same program, kernels included, on the CPU emulation in
+ *                         tests/cuda/emu/ (small sizes; cuBLAS there is a plain-loop stand-in), in
+ *                         `make test` on every machine
  *   TGEMM_TEST_SEED=N     replays one run (the seed is printed; inputs are fresh random otherwise)
  *   TGEMM_TEST_SMALL=1    skips the cases of size 1000 and more (reported skipped): for the runs
  *                         under compute-sanitizer (tests/cuda/gpu_session.sh)
@@ -248,8 +251,8 @@ static void big_reference(const gcase *c, const buf *A, const buf *B, const buf 
     CUDA_OK(cudaMalloc((void **)&b64, B->elems * sizeof(double)));
     CUDA_OK(cudaMalloc((void **)&babs, B->elems * sizeof(double)));
     CUDA_OK(cudaMalloc((void **)&o64, mn * sizeof(double)));
-    upcast<<<1024, 256>>>(A->d, a64, aabs, A->elems);
-    upcast<<<1024, 256>>>(B->d, b64, babs, B->elems);
+    upcast<<<1024, 256, 0, 0>>>(A->d, a64, aabs, A->elems);
+    upcast<<<1024, 256, 0, 0>>>(B->d, b64, babs, B->elems);
     CUDA_OK(cudaGetLastError());
     int ma = c->misalign;
     CUBLAS_OK(cublasDgemm(blas, ob, oa, (int)c->n, (int)c->m, (int)c->k, &one, b64 + ma, (int)B->ld,

@@ -7,7 +7,7 @@
  * missing barrier show (a thread reads shared memory the later threads have not written yet), and
  * the order is the same on every run, so a failure replays. It checks the index arithmetic, edges,
  * transposes, layouts and both load paths; it says nothing about speed and little about the memory
- * model. Used only by tests/cuda/emu/emulated_test.cpp.
+ * model. Used by `make test-cuda-emulated` (cuda/cuda.mk) to run tests/cuda/test_cuda.cu.
  */
 #ifndef TG_EMU_CUDA_RUNTIME_API_H
 #define TG_EMU_CUDA_RUNTIME_API_H
