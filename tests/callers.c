@@ -3,9 +3,10 @@
  *
  * Plain POSIX threads, not OpenMP, so the callers are outside any parallel region and each call may
  * start its own team: the library then runs several teams and several sets of packing buffers at
- * once. The threads start together at a barrier and interleave valid calls (some big enough to be
- * threaded, some small) with invalid ones that carry a value unique to the thread; each checks that
- * the message it reads back carries its own value. Threads only record what they saw; the main
+ * once. In each round every thread makes an invalid call that carries a value unique to it, waits
+ * at a barrier for the others to do the same, makes a valid call (some big enough to be threaded,
+ * some small) and checks that the message (that of its last failed call, as api.h says) still
+ * carries its own value. Threads only record what they saw; the main
  * thread does the counting (tgt_check is not thread-safe).
  */
 #ifndef _POSIX_C_SOURCE
@@ -18,14 +19,14 @@
 
 #include "tgt.h"
 
-enum { TGT_CALLERS = 6, TGT_ROUNDS = 12 };
+enum { TGT_CALLERS = 6, TGT_ROUNDS = 30 };
 
 typedef struct {
     int id;
-    pthread_barrier_t *start;
+    pthread_barrier_t *meet;   /* all callers meet here every round */
     int wrong;           /* rounds with a wrong status or result */
     int mixed;           /* rounds whose error message was not this thread's */
-    char first[300];     /* the first problem seen, for the failure message */
+    char first[600];     /* the first problem seen, for the failure message */
 } tgt_caller;
 
 static void *tgt_caller_main(void *arg)
@@ -63,15 +64,30 @@ static void *tgt_caller_main(void *arg)
         snprintf(me->first, sizeof me->first, "caller %d: out of memory", me->id);
     }
     snprintf(value, sizeof value, "= %lld:", (long long)bad);
-    pthread_barrier_wait(me->start);
 
-    for (int round = 0; ok && round < TGT_ROUNDS; round++) {
-        int st;
+    for (int round = 0; round < TGT_ROUNDS; round++) {
+        int st, bad_st;
         double r;
         const char *msg;
+        /* An invalid call whose message names a value no other thread uses. After the barrier
+         * every thread has failed its own call, so a message shared between threads would now be
+         * foreign to all but one of them; a thread-local one must still be this thread's, even
+         * after a whole valid call. (Every thread reaches every barrier, even out of memory.) */
+        bad_st = ok ? tgt_gemm(es, layout, TG_NO_TRANS, TG_NO_TRANS, bad, n, k, 1.0, A.p, A.ld,
+                               B.p, B.ld, 0.0, C.p, C.ld)
+                    : TG_ERR_ARG;
+        pthread_barrier_wait(me->meet);
+        if (!ok) continue;
         memcpy(C.mem, C0.mem, C0.total * es);
         st = tgt_gemm(es, layout, TG_NO_TRANS, TG_NO_TRANS, m, n, k, -1.0, A.p, A.ld, B.p, B.ld,
                       0.5, C.p, C.ld);
+        msg = tg_last_error();
+        if (bad_st != TG_ERR_ARG || !strstr(msg, value)) {
+            if (!me->mixed++)
+                snprintf(me->first, sizeof me->first,
+                         "caller %d round %d: status %d, message \"%s\" lacks \"%s\"", me->id,
+                         round, bad_st, msg, value);
+        }
         r = tg_ref_ratio(es, layout, m, n, C.p, C.ld, out, bound, &wi, &wj);
         if (st != TG_OK || !(r < 16)) {
             if (!me->wrong++)
@@ -79,16 +95,6 @@ static void *tgt_caller_main(void *arg)
                          "caller %d round %d (m=%lld n=%lld k=%lld): status %d, ratio %g at "
                          "(%lld, %lld)", me->id, round, (long long)m, (long long)n, (long long)k,
                          st, r, (long long)wi, (long long)wj);
-        }
-        /* An invalid call whose message names a value no other thread uses. */
-        st = tgt_gemm(es, layout, TG_NO_TRANS, TG_NO_TRANS, bad, n, k, 1.0, A.p, A.ld, B.p, B.ld,
-                      0.0, C.p, C.ld);
-        msg = tg_last_error();
-        if (st != TG_ERR_ARG || !strstr(msg, value)) {
-            if (!me->mixed++)
-                snprintf(me->first, sizeof me->first,
-                         "caller %d round %d: status %d, message \"%s\" lacks \"%s\"", me->id,
-                         round, st, msg, value);
         }
     }
     free(out);
@@ -104,13 +110,13 @@ void tgt_section_callers(void)
 {
     pthread_t threads[TGT_CALLERS];
     tgt_caller callers[TGT_CALLERS];
-    pthread_barrier_t start;
+    pthread_barrier_t meet;
     int started = 0;
-    pthread_barrier_init(&start, NULL, TGT_CALLERS);
+    pthread_barrier_init(&meet, NULL, TGT_CALLERS);
     for (int t = 0; t < TGT_CALLERS; t++) {
         memset(&callers[t], 0, sizeof callers[t]);
         callers[t].id = t;
-        callers[t].start = &start;
+        callers[t].meet = &meet;
     }
     for (int t = 0; t < TGT_CALLERS; t++)
         started += pthread_create(&threads[t], NULL, tgt_caller_main, &callers[t]) == 0;
@@ -118,7 +124,7 @@ void tgt_section_callers(void)
                    TGT_CALLERS))
         abort(); /* the others wait at the barrier forever; end loudly rather than hang */
     for (int t = 0; t < TGT_CALLERS; t++) pthread_join(threads[t], NULL);
-    pthread_barrier_destroy(&start);
+    pthread_barrier_destroy(&meet);
     for (int t = 0; t < TGT_CALLERS; t++)
         tgt_check(!callers[t].wrong && !callers[t].mixed,
                   "%s %s: %d wrong results, %d foreign error messages; first: %s", tgt_config(),

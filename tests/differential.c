@@ -59,7 +59,7 @@ int tgt_run_case(const tgt_case *c)
     double *bound = (double *)malloc(cells * sizeof(double));
     unsigned char *a0 = NULL, *b0 = NULL;
     tgt_buf A, B, C;
-    char what[400];
+    char what[600];
     int ok, st;
 
     tgt_storage(c->layout, c->transa, c->m, c->k, &av, &al);

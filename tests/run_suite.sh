@@ -5,8 +5,9 @@
 # family, path and block-size setting needs its own run. Each SPEC is one run: its words with an "="
 # are environment settings, the others the binary's arguments (sections, options), e.g.
 #     tests/run_suite.sh build/test/tgemm_tests "TGEMM_ARCH=generic TGEMM_PATH=small cube threads"
-# A run that crashes, or ends without its "N passed, N failed" line, counts as one failure, so a
-# crash can never look like a pass.
+# A run that crashes, hangs (killed after TGT_TIMEOUT seconds, default 300: a normal run takes
+# seconds), or ends without its "N passed, N failed" line counts as one failure, so none of these
+# can look like a pass or stall `make test`.
 #
 # With --expect-failure the binary is a build with a planted bug and every run must FAIL: each run
 # that fails counts as a pass ("planted bug caught", with its first failure lines), each run that
@@ -27,7 +28,7 @@ for spec in "$@"; do
     done
     echo "-- $spec"
     # shellcheck disable=SC2086 # word splitting of envs and args is the point
-    { env $envs "$bin" $args > "$log" 2>&1; echo $? > "$rcf"; }
+    { timeout "${TGT_TIMEOUT:-300}" env $envs "$bin" $args > "$log" 2>&1; echo $? > "$rcf"; }
     if [ "$expect_failure" = 1 ]; then
         grep '^FAIL' "$log" | head -n 3
     else
@@ -37,7 +38,7 @@ for spec in "$@"; do
     p=$(echo "$status" | grep -oE '^[0-9]+'); p=${p:-0}
     f=$(echo "$status" | grep -oE '[0-9]+ failed' | cut -d' ' -f1); f=${f:-0}
     if [ -z "$status" ] || { [ "$(cat "$rcf")" != 0 ] && [ "$f" -eq 0 ]; }; then
-        echo "run crashed or ended without a tally (exit status $(cat "$rcf")): $spec"
+        echo "run crashed, hung or ended without a tally (exit status $(cat "$rcf")): $spec"
         f=$((f + 1))
     fi
     if [ "$expect_failure" = 1 ]; then

@@ -34,7 +34,7 @@ static void tgt_thread_case(const tgt_case *c)
     double *out = (double *)malloc((size_t)(c->m * c->n) * sizeof(double));
     double *bound = (double *)malloc((size_t)(c->m * c->n) * sizeof(double));
     int ok = out && bound, st[TGT_TEAM];
-    char what[200];
+    char what[400];
 
     snprintf(what, sizeof what, "threads %cgemm %s %s layout=%s A=%s B=%s m=%lld n=%lld k=%lld",
              c->es == 4 ? 's' : 'd', tgt_config(), tg_cpu_arch(), tgt_layout_name(c->layout),
