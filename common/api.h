@@ -65,6 +65,30 @@ TGEMM_DEF int tg_get_num_threads(void);
 /* The CPU micro-kernel family in use: "avx2" or "generic" (TGEMM_ARCH forces one). */
 TGEMM_DEF const char *tg_cpu_arch(void);
 
+/* ---- elementwise kernels (cpu/elementwise*.c; the same with tg_cuda_ in cuda/elementwise/) ----
+ * On contiguous arrays of n elements of type t; fp16 and bf16 exist on the GPU only (TG_ERR_UNSUPPORTED
+ * here). alpha is converted to the array's type once. Arguments are checked first (1-based positions
+ * in the message): NULL, negative lengths, bad enums, ldc too small and an input that partly overlaps
+ * the output are TG_ERR_ARG and leave the output untouched; an input that is exactly the output (in
+ * place) is allowed. NaN in gives NaN out; at +-Inf an activation gives its limit. */
+typedef enum { TG_F32 = 0, TG_F64 = 1, TG_F16 = 2, TG_BF16 = 3 } tg_dtype; /* f16/bf16: GPU only */
+typedef enum { TG_ACT_NONE = 0, TG_ACT_RELU, TG_ACT_GELU_TANH, TG_ACT_GELU_ERF,
+               TG_ACT_SIGMOID, TG_ACT_SILU } tg_act;
+typedef enum { TG_BIAS_PER_ROW = 0, TG_BIAS_PER_COL = 1 } tg_bias_mode;
+TGEMM_DEF int tg_add(tg_dtype t, int64_t n, const void *x, const void *y, void *z);   /* z = x + y */
+TGEMM_DEF int tg_sub(tg_dtype t, int64_t n, const void *x, const void *y, void *z);   /* z = x - y */
+TGEMM_DEF int tg_mul(tg_dtype t, int64_t n, const void *x, const void *y, void *z);   /* z = x * y */
+TGEMM_DEF int tg_scale(tg_dtype t, int64_t n, double alpha, void *x);                 /* x = alpha * x */
+/* y = alpha * x + y, rounded once (a fused multiply-add) */
+TGEMM_DEF int tg_axpy(tg_dtype t, int64_t n, double alpha, const void *x, void *y);
+TGEMM_DEF int tg_activate(tg_dtype t, tg_act act, int64_t n, const void *x, void *y); /* y = act(x) */
+/* c = act(c + bias) on a rows x cols matrix with leading dimension ldc: bias[i] for row i
+ * (TG_BIAS_PER_ROW, rows values) or bias[j] for column j (TG_BIAS_PER_COL, cols values); the sum is
+ * rounded to the type before the activation. */
+TGEMM_DEF int tg_bias_act(tg_dtype t, tg_layout layout, int64_t rows, int64_t cols, const void *bias,
+                          tg_bias_mode mode, tg_act act, void *c, int64_t ldc);
+/* ---- end of elementwise ---- */
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,49 @@
+/* Private pieces of the CPU elementwise kernels (elementwise*.c): what one pass over a run of
+ * contiguous elements does, and the per-family functions that do it.
+ *
+ * Every public call (tg_add ... tg_bias_act) becomes one operation (tg__ew) applied to runs of
+ * contiguous elements: one run for the 1-D calls, one row or column of C for tg_bias_act. A run is
+ * done in two passes over blocks small enough to stay in L1: the operation (vectorized per family),
+ * then the activation in place (ReLU vectorized; the transcendental ones element by element through
+ * the accurate scalar functions below, shared by both families so that they agree bit for bit).
+ */
+#ifndef TGEMM_CPU_ELEMENTWISE_H
+#define TGEMM_CPU_ELEMENTWISE_H
+
+#include "../common/internal.h"
+
+/* z[i] = ... for i < n; x, y, z are the run's pointers, s the operation's scalar. */
+typedef enum {
+    TG__EW_COPY,  /* x                  (tg_activate) */
+    TG__EW_ADD,   /* x + y */
+    TG__EW_SUB,   /* x - y */
+    TG__EW_MUL,   /* x * y */
+    TG__EW_ADDS,  /* x + s              (a bias shared by the whole run) */
+    TG__EW_SCALE, /* s * x */
+    TG__EW_AXPY   /* s * x + y, rounded once */
+} tg__ew_op;
+
+typedef struct {
+    tg__ew_op op;
+    tg_act act;    /* applied to the operation's result */
+    int stream;    /* non-temporal stores allowed (output far larger than the caches, act NONE) */
+    float sf;      /* s in the array's type: alpha, or the run's bias */
+    double sd;
+} tg__ew;
+
+/* One run of n elements of float (_s) or double (_d); x, y and z may be the same array. */
+typedef void (*tg__ew_run_fn)(const tg__ew *e, int64_t n, const void *x, const void *y, void *z);
+TG__PRIVATE void tg__ew_run_generic_s(const tg__ew *e, int64_t n, const void *x, const void *y, void *z);
+TG__PRIVATE void tg__ew_run_generic_d(const tg__ew *e, int64_t n, const void *x, const void *y, void *z);
+TG__PRIVATE void tg__ew_run_avx2_s(const tg__ew *e, int64_t n, const void *x, const void *y, void *z);
+TG__PRIVATE void tg__ew_run_avx2_d(const tg__ew *e, int64_t n, const void *x, const void *y, void *z);
+
+/* z[i] = act(z[i]) for the transcendental activations (not NONE or RELU), computed in double to a
+ * few ulps (elementwise_act.c); float arrays round the double result once. */
+TG__PRIVATE void tg__ew_act_s(tg_act act, int64_t n, float *z);
+TG__PRIVATE void tg__ew_act_d(tg_act act, int64_t n, double *z);
+
+/* Elements per block of the two-pass scheme: 3 arrays x 512 doubles = 12 KiB stays in L1. */
+#define TG__EW_BLOCK 512
+
+#endif /* TGEMM_CPU_ELEMENTWISE_H */

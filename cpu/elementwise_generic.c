@@ -1,0 +1,31 @@
+/* The portable elementwise runs (elementwise_generic.inc) for float and double.
+ *
+ * Used on every CPU without AVX2 and FMA, when TGEMM_ARCH=generic, and by the AVX2 family for its
+ * heads and tails. */
+#include <math.h>
+
+#include "elementwise.h"
+
+#define TG__T float
+#define TG__FN(x) x##_s
+#define TG__S(e) ((e)->sf)
+#define TG__FMA fmaf
+#define TG__ACT tg__ew_act_s
+#include "elementwise_generic.inc"
+#undef TG__T
+#undef TG__FN
+#undef TG__S
+#undef TG__FMA
+#undef TG__ACT
+
+#define TG__T double
+#define TG__FN(x) x##_d
+#define TG__S(e) ((e)->sd)
+#define TG__FMA fma
+#define TG__ACT tg__ew_act_d
+#include "elementwise_generic.inc"
+#undef TG__T
+#undef TG__FN
+#undef TG__S
+#undef TG__FMA
+#undef TG__ACT

@@ -1,0 +1,494 @@
+/* Tests of the CPU elementwise kernels (tg_add ... tg_bias_act): exactness, accuracy, specials,
+ * layouts, bad arguments, aliasing, threads.
+ *
+ * The library reads TGEMM_ARCH once per process, so elementwise.mk runs this binary once per kernel
+ * family. References are independent of the library: add, sub, mul, scale, ReLU are the type's own
+ * correctly rounded operations and axpy the C library's fma, compared bit for bit; the activations
+ * are evaluated in long double (64-bit significand on x86-64) and judged in ulps of the output type,
+ * the ulp taken of max(|reference|, 2^-24) for float and max(|reference|, 2^-53) for double, so that
+ * far tails where the value is negligible are judged in absolute terms. Outputs are poisoned before
+ * each call and the elements around them checked untouched.
+ *
+ * usage: test_elementwise [--large]   (--large: one in-place pass over more than 2^31 floats, ~8.6 GB)
+ */
+#include <float.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "api.h"
+
+static int passed, failed;
+static uint64_t rng = 0x9E3779B97F4A7C15u;
+
+static void check(int ok, const char *what)
+{
+    if (ok) passed++;
+    else {
+        failed++;
+        if (failed <= 30) printf("FAIL %s\n", what);
+    }
+}
+
+static double uniform(double lo, double hi)
+{
+    rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
+    return lo + (hi - lo) * (double)(rng >> 11) * 0x1p-53;
+}
+
+/* Inputs: uniform in [-10, 10] with the special values sprinkled in. */
+static const double specials[] = {0.0, -0.0, INFINITY, -INFINITY, NAN, 1e30, -1e30};
+#define NSPECIAL (int)(sizeof specials / sizeof specials[0])
+static double input(int64_t i) { return i % 11 == 5 ? specials[(i / 11) % NSPECIAL] : uniform(-10, 10); }
+
+static size_t es_of(tg_dtype t) { return t == TG_F32 ? 4 : 8; }
+static double get(tg_dtype t, const void *p, int64_t i)
+{
+    return t == TG_F32 ? (double)((const float *)p)[i] : ((const double *)p)[i];
+}
+static void put(tg_dtype t, void *p, int64_t i, double v)
+{
+    if (t == TG_F32) ((float *)p)[i] = (float)v;
+    else ((double *)p)[i] = v;
+}
+/* Same value, NaN equal to NaN, and the same sign of zero. */
+static int same(double a, double b) { return (isnan(a) && isnan(b)) || (a == b && signbit(a) == signbit(b)); }
+
+/* ---- accurate activations in long double ---- */
+static long double act_ref(tg_act act, long double x)
+{
+    const long double pi = 3.14159265358979323846264338327950288L;
+    long double u;
+    if (isinf(x) && act != TG_ACT_NONE) { /* the limits */
+        if (act == TG_ACT_SIGMOID) return x > 0 ? 1 : 0;
+        return x > 0 ? x : 0;
+    }
+    switch (act) {
+    case TG_ACT_NONE: return x;
+    case TG_ACT_RELU: return x < 0 ? 0 : x;
+    case TG_ACT_GELU_TANH:
+        /* 0.5 x (1 + tanh u) = x / (1 + exp(-2u)): the same value without the cancellation */
+        u = sqrtl(2 / pi) * (x + 0.044715L * x * x * x);
+        return x / (1 + expl(-2 * u));
+    case TG_ACT_GELU_ERF: return 0.5L * x * erfcl(-x / sqrtl(2));
+    case TG_ACT_SIGMOID: return 1 / (1 + expl(-x));
+    case TG_ACT_SILU: return x / (1 + expl(-x));
+    }
+    return NAN;
+}
+
+/* |got - ref| in ulps of the output type at max(|ref|, tiny). */
+static double ulps(tg_dtype t, double got, long double ref)
+{
+    int e;
+    long double m = fabsl(ref), tiny = t == TG_F32 ? 0x1p-24L : 0x1p-53L;
+    if (isnan(got) || isnan(ref)) return isnan(got) && isnan(ref) ? 0 : INFINITY;
+    if (isinf(got) || isinf(ref)) return got == ref ? 0 : INFINITY;
+    if (m < tiny) m = tiny;
+    frexpl(m, &e); /* m = f * 2^e, f in [0.5, 1): ulp = 2^(e - 1 - (p - 1)) */
+    return (double)(fabsl((long double)got - ref) / ldexpl(1, e - (t == TG_F32 ? 24 : 53)));
+}
+
+static const char *act_name(tg_act a)
+{
+    static const char *names[] = {"none", "relu", "gelu_tanh", "gelu_erf", "sigmoid", "silu"};
+    return names[a];
+}
+
+/* The reference self-check: where there is no cancellation (x >= 0) the rewritten forms equal the
+ * textbook ones. */
+static void test_reference(void)
+{
+    int i, ok = 1;
+    for (i = 0; i < 1000; i++) {
+        long double x = uniform(0, 10), pi = 3.14159265358979323846264338327950288L;
+        long double u = sqrtl(2 / pi) * (x + 0.044715L * x * x * x);
+        long double gt = 0.5L * x * (1 + tanhl(u)), ge = 0.5L * x * (1 + erfl(x / sqrtl(2)));
+        ok &= ulps(TG_F64, (double)gt, act_ref(TG_ACT_GELU_TANH, x)) < 1;
+        ok &= ulps(TG_F64, (double)ge, act_ref(TG_ACT_GELU_ERF, x)) < 1;
+    }
+    check(ok, "reference: rewritten GELU forms equal the textbook ones for x >= 0");
+}
+
+/* ---- the 1-D operations, bit for bit ---- */
+enum { OP_ADD, OP_SUB, OP_MUL, OP_SCALE, OP_AXPY, OP_RELU, NOPS };
+static const char *op_names[] = {"add", "sub", "mul", "scale", "axpy", "relu"};
+
+static double exact(tg_dtype t, int op, double alpha, double x, double y)
+{
+    if (t == TG_F32) {
+        float a = (float)alpha, fx = (float)x, fy = (float)y;
+        switch (op) {
+        case OP_ADD: return fx + fy;
+        case OP_SUB: return fx - fy;
+        case OP_MUL: return fx * fy;
+        case OP_SCALE: return a * fx;
+        case OP_AXPY: return fmaf(a, fx, fy);
+        default: return 0 > fx ? 0 : fx;
+        }
+    }
+    switch (op) {
+    case OP_ADD: return x + y;
+    case OP_SUB: return x - y;
+    case OP_MUL: return x * y;
+    case OP_SCALE: return alpha * x;
+    case OP_AXPY: return fma(alpha, x, y);
+    default: return 0 > x ? 0 : x;
+    }
+}
+
+/* Runs op on n elements at element offsets ox, oy, oz from 64-byte aligned buffers (plus a byte
+ * offset for z, so that z may be misaligned even to its element) and checks every result and the
+ * poisoned guard elements around z. In place when oz < 0 (z is x; for axpy, z is y). */
+#define GUARD 8
+static void run_1d(tg_dtype t, int op, int64_t n, int ox, int oy, int oz)
+{
+    size_t es = es_of(t), bytes = (size_t)(n + 2 * GUARD + 8) * es;
+    unsigned char *xb = (unsigned char *)aligned_alloc(64, (bytes + 63) / 64 * 64);
+    unsigned char *yb = (unsigned char *)aligned_alloc(64, (bytes + 63) / 64 * 64);
+    unsigned char *zb = (unsigned char *)aligned_alloc(64, (bytes + 63) / 64 * 64);
+    int inplace = oz < 0;
+    void *x = xb + (GUARD + ox) * es, *y = yb + (GUARD + oy) * es;
+    void *z = inplace ? (op == OP_AXPY ? y : x) : zb + (GUARD + oz) * es;
+    double *x0 = (double *)malloc((size_t)(n + 1) * sizeof(double));
+    double *y0 = (double *)malloc((size_t)(n + 1) * sizeof(double));
+    double alpha = uniform(-3, 3);
+    int64_t i, bad = 0, guards_bad = 0;
+    int st = TG_OK;
+    char what[160];
+    if (!xb || !yb || !zb || !x0 || !y0) { printf("out of memory\n"); exit(2); }
+    memset(zb, 0x7b, bytes);
+    for (i = 0; i < n; i++) {
+        put(t, x, i, input(i));
+        put(t, y, i, input(i + 3));
+        x0[i] = get(t, x, i);
+        y0[i] = get(t, y, i);
+    }
+    switch (op) {
+    case OP_ADD: st = tg_add(t, n, x, y, z); break;
+    case OP_SUB: st = tg_sub(t, n, x, y, z); break;
+    case OP_MUL: st = tg_mul(t, n, x, y, z); break;
+    case OP_SCALE: st = inplace ? tg_scale(t, n, alpha, x) : (memcpy(z, x, (size_t)n * es), tg_scale(t, n, alpha, z)); break;
+    case OP_AXPY: if (!inplace) memcpy(z, y, (size_t)n * es); st = tg_axpy(t, n, alpha, x, z); break;
+    case OP_RELU: st = tg_activate(t, TG_ACT_RELU, n, x, z); break;
+    }
+    for (i = 0; i < n; i++)
+        if (!same(get(t, z, i), exact(t, op, alpha, x0[i], y0[i]))) {
+            if (!bad) printf("  %s %s n=%lld: element %lld = %.9g, expected %.9g\n", op_names[op],
+                             t == TG_F32 ? "f32" : "f64", (long long)n, (long long)i, get(t, z, i),
+                             exact(t, op, alpha, x0[i], y0[i]));
+            bad++;
+        }
+    if (!inplace)
+        for (i = 0; i < GUARD; i++) {
+            const unsigned char *lo = (const unsigned char *)z - (i + 1) * (int64_t)es;
+            const unsigned char *hi = (const unsigned char *)z + (n + i) * (int64_t)es;
+            size_t b;
+            for (b = 0; b < es; b++) guards_bad += (lo[b] != 0x7b) + (hi[b] != 0x7b);
+        }
+    snprintf(what, sizeof what, "%s %s n=%lld offsets x%d y%d z%d: status, %lld wrong, %lld guard bytes",
+             op_names[op], t == TG_F32 ? "f32" : "f64", (long long)n, ox, oy, oz, (long long)bad,
+             (long long)guards_bad);
+    check(st == TG_OK && bad == 0 && guards_bad == 0, what);
+    free(xb), free(yb), free(zb), free(x0), free(y0);
+}
+
+static void test_exact(void)
+{
+    static const int64_t sizes[] = {0, 1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 33, 63, 67, 1000, 4099};
+    int ti, op, s, o;
+    for (ti = 0; ti < 2; ti++)
+        for (op = 0; op < NOPS; op++)
+            for (s = 0; s < (int)(sizeof sizes / sizeof sizes[0]); s++)
+                for (o = 0; o < 5; o++) /* element offsets: aligned, shared and different misalignments */
+                    run_1d(ti ? TG_F64 : TG_F32, op, sizes[s], o == 4 ? 0 : o, o == 3 ? 1 : o,
+                           o == 4 ? -1 : o == 3 ? 2 : o);
+}
+
+/* Large enough for the threads and the streamed stores, odd to leave a tail. */
+static void test_threads(void)
+{
+    int ti, op;
+    for (ti = 0; ti < 2; ti++)
+        for (op = 0; op < NOPS; op++) {
+            tg_set_num_threads(2);
+            run_1d(ti ? TG_F64 : TG_F32, op, (1 << 21) + 5, 1, 2, 3);
+            run_1d(ti ? TG_F64 : TG_F32, op, (1 << 21) + 5, 0, 0, -1);
+            tg_set_num_threads(0);
+        }
+}
+
+/* ---- activations: ulps against the long double reference ---- */
+static double worst[2][6];
+
+static void run_act(tg_dtype t, tg_act act, int64_t n, int off, int inplace)
+{
+    size_t es = es_of(t);
+    unsigned char *xb = (unsigned char *)malloc((size_t)(n + 2 * GUARD) * es);
+    unsigned char *zb = (unsigned char *)malloc((size_t)(n + 2 * GUARD) * es);
+    void *x = xb + (GUARD + off) * es, *z = inplace ? x : zb + GUARD * es;
+    double *x0 = (double *)malloc((size_t)(n + 1) * sizeof(double));
+    int64_t i, bad = 0;
+    double w = 0;
+    int st;
+    char what[160];
+    if (!xb || !zb || !x0) { printf("out of memory\n"); exit(2); }
+    memset(zb, 0x7b, (size_t)(n + 2 * GUARD) * es);
+    for (i = 0; i < n; i++) {
+        put(t, x, i, input(i));
+        x0[i] = get(t, x, i);
+    }
+    st = tg_activate(t, act, n, x, z);
+    for (i = 0; i < n; i++) {
+        double e = ulps(t, get(t, z, i), act_ref(act, x0[i]));
+        if (e > w) w = e;
+        if (!(e <= 16)) {
+            if (!bad) printf("  %s %s: act(%.17g) = %.17g, reference %.17Lg (%.1f ulp)\n", act_name(act),
+                             t == TG_F32 ? "f32" : "f64", x0[i], get(t, z, i), act_ref(act, x0[i]), e);
+            bad++;
+        }
+    }
+    if (!inplace)
+        for (i = 0; i < GUARD * (int64_t)es; i++)
+            bad += (zb[i] != 0x7b) + (((unsigned char *)z)[n * (int64_t)es + i] != 0x7b);
+    if (w > worst[t == TG_F64][act]) worst[t == TG_F64][act] = w;
+    snprintf(what, sizeof what, "activate %s %s n=%lld: %lld wrong (worst %.2f ulp)", act_name(act),
+             t == TG_F32 ? "f32" : "f64", (long long)n, (long long)bad, w);
+    check(st == TG_OK && bad == 0, what);
+    free(xb), free(zb), free(x0);
+}
+
+static void test_activations(void)
+{
+    int ti, a;
+    for (ti = 0; ti < 2; ti++)
+        for (a = TG_ACT_GELU_TANH; a <= TG_ACT_SILU; a++) {
+            tg_dtype t = ti ? TG_F64 : TG_F32;
+            run_act(t, (tg_act)a, 0, 0, 0);
+            run_act(t, (tg_act)a, 13, 1, 0);
+            run_act(t, (tg_act)a, 200003, 3, 0); /* threads; the sample for the worst-case table */
+            run_act(t, (tg_act)a, 1001, 0, 1);
+        }
+    printf("worst error in ulps (bound 16):");
+    for (a = TG_ACT_GELU_TANH; a <= TG_ACT_SILU; a++)
+        printf(" %s f32 %.2f f64 %.2f;", act_name((tg_act)a), worst[0][a], worst[1][a]);
+    printf("\n");
+}
+
+/* Special inputs one by one: NaN gives NaN, the infinities the limits, and the signs of zero. */
+static void test_specials(void)
+{
+    int ti, a, s;
+    for (ti = 0; ti < 2; ti++)
+        for (a = TG_ACT_NONE; a <= TG_ACT_SILU; a++)
+            for (s = 0; s < NSPECIAL; s++) {
+                tg_dtype t = ti ? TG_F64 : TG_F32;
+                double in[1], out[1] = {12345};
+                long double ref = act_ref((tg_act)a, (t == TG_F32) ? (float)specials[s] : specials[s]);
+                char what[120];
+                put(t, in, 0, specials[s]);
+                put(t, out, 0, 12345);
+                snprintf(what, sizeof what, "%s %s(%g) = %g", t == TG_F32 ? "f32" : "f64",
+                         act_name((tg_act)a), specials[s], get(t, out, 0));
+                check(tg_activate(t, (tg_act)a, 1, in, out) == TG_OK &&
+                          ulps(t, get(t, out, 0), ref) <= (a <= TG_ACT_RELU ? 0 : 16) &&
+                          (!isnan(specials[s]) || isnan(get(t, out, 0))),
+                      what);
+            }
+}
+
+/* ---- bias + activation on matrices ---- */
+static void run_bias(tg_dtype t, tg_layout layout, tg_bias_mode mode, tg_act act, int64_t rows, int64_t cols)
+{
+    size_t es = es_of(t);
+    int row = layout == TG_ROW_MAJOR;
+    int64_t lines = row ? rows : cols, len = row ? cols : rows, ldc = len + 3, i, j;
+    int64_t total = (lines ? lines : 1) * ldc, bad = 0;
+    int64_t nbias = mode == TG_BIAS_PER_ROW ? rows : cols;
+    void *c = malloc((size_t)total * es), *bias = malloc((size_t)(nbias + 1) * es);
+    double *c0 = (double *)malloc((size_t)total * sizeof(double));
+    double worst_e = 0;
+    int st;
+    char what[200];
+    for (i = 0; i < total; i++) {
+        put(t, c, i, i % ldc < len ? input(i) : -777.0); /* padding past each run: must stay */
+        c0[i] = get(t, c, i);
+    }
+    for (i = 0; i < nbias; i++) put(t, bias, i, uniform(-3, 3));
+    st = tg_bias_act(t, layout, rows, cols, bias, mode, act, c, ldc);
+    for (i = 0; i < rows; i++)
+        for (j = 0; j < cols; j++) {
+            int64_t at = row ? i * ldc + j : j * ldc + i;
+            double b = get(t, bias, mode == TG_BIAS_PER_ROW ? i : j);
+            double sum = t == TG_F32 ? (double)((float)c0[at] + (float)b) : c0[at] + b;
+            double got = get(t, c, at), e = ulps(t, got, act_ref(act, sum));
+            if (e > worst_e) worst_e = e;
+            if (act <= TG_ACT_RELU ? !same(got, (double)act_ref(act, sum)) : !(e <= 16)) bad++;
+        }
+    for (i = 0; i < total; i++)
+        if (i % ldc >= len && get(t, c, i) != -777.0) bad++;
+    snprintf(what, sizeof what, "bias_act %s %s %s %s %lldx%lld: %lld wrong (worst %.2f ulp)",
+             t == TG_F32 ? "f32" : "f64", row ? "row" : "col", mode == TG_BIAS_PER_ROW ? "per-row" : "per-col",
+             act_name(act), (long long)rows, (long long)cols, (long long)bad, worst_e);
+    check(st == TG_OK && bad == 0, what);
+    free(c), free(bias), free(c0);
+}
+
+static void test_bias(void)
+{
+    static const int64_t shapes[][2] = {{0, 5}, {5, 0}, {1, 1}, {3, 5}, {17, 33}, {64, 7}, {1, 70001}, {70001, 2}, {300, 301}};
+    int ti, l, m, a, s;
+    for (ti = 0; ti < 2; ti++)
+        for (l = 0; l < 2; l++)
+            for (m = 0; m < 2; m++)
+                for (a = TG_ACT_NONE; a <= TG_ACT_SILU; a++)
+                    for (s = 0; s < (int)(sizeof shapes / sizeof shapes[0]); s++)
+                        if (s < 6 || a <= TG_ACT_GELU_TANH) /* big shapes: one transcendental suffices */
+                            run_bias(ti ? TG_F64 : TG_F32, l ? TG_COL_MAJOR : TG_ROW_MAJOR,
+                                     (tg_bias_mode)m, (tg_act)a, shapes[s][0], shapes[s][1]);
+}
+
+/* ---- bad arguments: TG_ERR_ARG naming the parameter, output untouched ---- */
+static float bx[64], by[64], bz[64];
+
+static void expect_arg(int st, int pos, const char *what)
+{
+    char msg[200], needle[32];
+    int i, untouched = 1;
+    for (i = 0; i < 64; i++) untouched &= bz[i] == 5.0f;
+    snprintf(needle, sizeof needle, "parameter %d ", pos);
+    snprintf(msg, sizeof msg, "%s: status %d, message \"%s\"%s", what, st, tg_last_error(),
+             untouched ? "" : ", output changed");
+    check(st == TG_ERR_ARG && strstr(tg_last_error(), needle) && untouched, msg);
+    for (i = 0; i < 64; i++) bz[i] = 5.0f;
+}
+
+static void test_bad_args(void)
+{
+    int i;
+    for (i = 0; i < 64; i++) bx[i] = (float)i, by[i] = 1, bz[i] = 5.0f;
+    expect_arg(tg_add((tg_dtype)7, 4, bx, by, bz), 1, "add: bad dtype");
+    expect_arg(tg_add((tg_dtype)-1, 4, bx, by, bz), 1, "add: negative dtype");
+    expect_arg(tg_sub(TG_F32, -1, bx, by, bz), 2, "sub: n < 0");
+    expect_arg(tg_mul(TG_F32, INT64_MAX / 2, bx, by, bz), 2, "mul: n too large to address");
+    expect_arg(tg_add(TG_F32, 4, NULL, by, bz), 3, "add: x NULL");
+    expect_arg(tg_add(TG_F32, 4, bx, NULL, bz), 4, "add: y NULL");
+    expect_arg(tg_add(TG_F32, 4, bx, by, NULL), 5, "add: z NULL");
+    expect_arg(tg_add(TG_F32, 8, bz + 1, by, bz), 3, "add: x overlaps z partly");
+    expect_arg(tg_add(TG_F32, 8, bx, bz + 7, bz), 4, "add: y overlaps z partly (last element)");
+    expect_arg(tg_add(TG_F32, 8, bx, bz - 0 + 4, bz + 1), 4, "add: y overlaps z partly, z later");
+    expect_arg(tg_add(TG_F64, 4, bx, (const char *)bz + 4, bz), 4, "add: f64 y overlaps z by 4 bytes");
+    expect_arg(tg_scale((tg_dtype)4, 4, 2.0, bz), 1, "scale: bad dtype");
+    expect_arg(tg_scale(TG_F32, -3, 2.0, bz), 2, "scale: n < 0");
+    expect_arg(tg_scale(TG_F32, 4, 2.0, NULL), 4, "scale: x NULL");
+    expect_arg(tg_axpy(TG_F32, 4, 2.0, NULL, bz), 4, "axpy: x NULL");
+    expect_arg(tg_axpy(TG_F32, 4, 2.0, bx, NULL), 5, "axpy: y NULL");
+    expect_arg(tg_axpy(TG_F32, 8, 2.0, bz + 2, bz), 4, "axpy: x overlaps y partly");
+    expect_arg(tg_activate(TG_F32, (tg_act)6, 4, bx, bz), 2, "activate: bad act");
+    expect_arg(tg_activate(TG_F32, (tg_act)-1, 4, bx, bz), 2, "activate: negative act");
+    expect_arg(tg_activate(TG_F32, TG_ACT_RELU, -1, bx, bz), 3, "activate: n < 0");
+    expect_arg(tg_activate(TG_F32, TG_ACT_RELU, 4, NULL, bz), 4, "activate: x NULL");
+    expect_arg(tg_activate(TG_F32, TG_ACT_RELU, 4, bx, NULL), 5, "activate: y NULL");
+    expect_arg(tg_activate(TG_F32, TG_ACT_SILU, 8, bz + 3, bz), 4, "activate: x overlaps y partly");
+    expect_arg(tg_bias_act((tg_dtype)9, TG_ROW_MAJOR, 2, 3, by, TG_BIAS_PER_ROW, TG_ACT_NONE, bz, 3), 1, "bias: dtype");
+    expect_arg(tg_bias_act(TG_F32, (tg_layout)0, 2, 3, by, TG_BIAS_PER_ROW, TG_ACT_NONE, bz, 3), 2, "bias: layout");
+    expect_arg(tg_bias_act(TG_F32, TG_ROW_MAJOR, -2, 3, by, TG_BIAS_PER_ROW, TG_ACT_NONE, bz, 3), 3, "bias: rows < 0");
+    expect_arg(tg_bias_act(TG_F32, TG_ROW_MAJOR, 2, -3, by, TG_BIAS_PER_ROW, TG_ACT_NONE, bz, 3), 4, "bias: cols < 0");
+    expect_arg(tg_bias_act(TG_F32, TG_ROW_MAJOR, 2, 3, NULL, TG_BIAS_PER_ROW, TG_ACT_NONE, bz, 3), 5, "bias: bias NULL");
+    expect_arg(tg_bias_act(TG_F32, TG_ROW_MAJOR, 2, 3, by, (tg_bias_mode)2, TG_ACT_NONE, bz, 3), 6, "bias: mode");
+    expect_arg(tg_bias_act(TG_F32, TG_ROW_MAJOR, 2, 3, by, TG_BIAS_PER_ROW, (tg_act)9, bz, 3), 7, "bias: act");
+    expect_arg(tg_bias_act(TG_F32, TG_ROW_MAJOR, 2, 3, by, TG_BIAS_PER_ROW, TG_ACT_NONE, NULL, 3), 8, "bias: c NULL");
+    expect_arg(tg_bias_act(TG_F32, TG_ROW_MAJOR, 2, 3, by, TG_BIAS_PER_ROW, TG_ACT_NONE, bz, 2), 9, "bias: row-major ldc < cols");
+    expect_arg(tg_bias_act(TG_F32, TG_COL_MAJOR, 4, 3, by, TG_BIAS_PER_ROW, TG_ACT_NONE, bz, 3), 9, "bias: col-major ldc < rows");
+    expect_arg(tg_bias_act(TG_F32, TG_ROW_MAJOR, 0, 0, by, TG_BIAS_PER_ROW, TG_ACT_NONE, bz, 0), 9, "bias: ldc 0 with no elements");
+    expect_arg(tg_bias_act(TG_F32, TG_ROW_MAJOR, 3, 4, bz + 5, TG_BIAS_PER_COL, TG_ACT_NONE, bz, 5), 5, "bias: bias inside c's span");
+    expect_arg(tg_bias_act(TG_F32, TG_ROW_MAJOR, 3, 4, bz, TG_BIAS_PER_ROW, TG_ACT_NONE, bz, 4), 5, "bias: bias is c");
+    /* A bias in c's padding still overlaps the span C's runs cover. */
+    expect_arg(tg_bias_act(TG_F32, TG_ROW_MAJOR, 3, 4, bz + 4, TG_BIAS_PER_ROW, TG_ACT_NONE, bz, 6), 5, "bias: bias in c's padding");
+
+    /* fp16 and bf16: checked like the others, then unsupported on the CPU. */
+    check(tg_add(TG_F16, 4, bx, by, bz) == TG_ERR_UNSUPPORTED && bz[0] == 5.0f, "f16 add is unsupported on the CPU");
+    check(tg_activate(TG_BF16, TG_ACT_RELU, 4, bx, bz) == TG_ERR_UNSUPPORTED && bz[0] == 5.0f, "bf16 activate is unsupported on the CPU");
+    expect_arg(tg_add(TG_F16, -1, bx, by, bz), 2, "f16 add: bad n still TG_ERR_ARG");
+    /* Zero lengths touch nothing and accept NULL. */
+    check(tg_add(TG_F32, 0, NULL, NULL, NULL) == TG_OK && tg_scale(TG_F64, 0, 1.0, NULL) == TG_OK &&
+              tg_bias_act(TG_F32, TG_ROW_MAJOR, 0, 4, NULL, TG_BIAS_PER_ROW, TG_ACT_GELU_ERF, NULL, 4) == TG_OK,
+          "zero lengths with NULL pointers are fine");
+}
+
+/* ---- exact aliasing: every in-place combination ---- */
+static void test_alias(void)
+{
+    double a[37], b[37];
+    int i, ok = 1;
+    for (i = 0; i < 37; i++) a[i] = b[i] = input(i);
+    ok &= tg_add(TG_F64, 37, a, a, a) == TG_OK;               /* x == y == z */
+    for (i = 0; i < 37; i++) ok &= same(a[i], b[i] + b[i]);
+    for (i = 0; i < 37; i++) a[i] = b[i];
+    ok &= tg_sub(TG_F64, 37, a, b, b) == TG_OK;               /* y == z */
+    for (i = 0; i < 37; i++) ok &= same(b[i], a[i] - a[i]);
+    for (i = 0; i < 37; i++) b[i] = a[i];
+    ok &= tg_mul(TG_F64, 37, a, b, a) == TG_OK;               /* x == z */
+    for (i = 0; i < 37; i++) ok &= same(a[i], b[i] * b[i]);
+    for (i = 0; i < 37; i++) a[i] = b[i];
+    ok &= tg_axpy(TG_F64, 37, 0.5, a, a) == TG_OK;            /* x == y */
+    for (i = 0; i < 37; i++) ok &= same(a[i], fma(0.5, b[i], b[i]));
+    check(ok, "in place: x == y == z, y == z, x == z, axpy x == y");
+}
+
+/* Called from inside the caller's own parallel region: one thread per call, same results. */
+static void test_nested(void)
+{
+    int bad = 0;
+#pragma omp parallel num_threads(2) reduction(+ : bad)
+    {
+        int64_t n = 300000, i;
+        float *x = (float *)malloc((size_t)n * 4), *z = (float *)malloc((size_t)n * 4);
+        for (i = 0; i < n; i++) x[i] = (float)(i % 1000) - 500.0f;
+        if (tg_activate(TG_F32, TG_ACT_RELU, n, x, z) != TG_OK) bad++;
+        for (i = 0; i < n; i++) bad += z[i] != (x[i] < 0 ? 0 : x[i]);
+        free(x), free(z);
+    }
+    check(bad == 0, "calls from inside the caller's parallel region");
+}
+
+/* ---- more than 2^31 elements, in place on one buffer ---- */
+static void test_large(void)
+{
+    int64_t n = ((int64_t)1 << 31) + 67, i, bad = 0;
+    float *x = (float *)malloc((size_t)n * sizeof(float));
+    if (!x) { printf("SKIP large: cannot allocate %lld bytes\n", (long long)(n * 4)); return; }
+    for (i = 0; i < n; i++) x[i] = (float)(i & 1023) - 512.0f;
+    check(tg_scale(TG_F32, n, 0.5, x) == TG_OK, "large: scale status");
+    check(tg_add(TG_F32, n, x, x, x) == TG_OK, "large: add in place status");
+    check(tg_activate(TG_F32, TG_ACT_RELU, n, x, x) == TG_OK, "large: relu in place status");
+    for (i = 0; i < n; i++) {
+        float v = (float)(i & 1023) - 512.0f;
+        bad += x[i] != (v < 0 ? 0 : v);
+    }
+    check(bad == 0, "large: scale 0.5, add to itself, relu over 2^31 + 67 floats");
+    free(x);
+}
+
+int main(int argc, char **argv)
+{
+    const char *arch = getenv("TGEMM_ARCH");
+    printf("tgemm elementwise tests, kernel family %s%s\n", tg_cpu_arch(), arch ? " (TGEMM_ARCH)" : "");
+    if (argc > 1 && strcmp(argv[1], "--large") == 0) {
+        test_large();
+    } else {
+        test_reference();
+        test_exact();
+        test_threads();
+        test_activations();
+        test_specials();
+        test_bias();
+        test_bad_args();
+        test_alias();
+        test_nested();
+    }
+    printf("%d passed, %d failed\n", passed, failed);
+    return failed != 0;
+}
