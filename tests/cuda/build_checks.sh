@@ -1,9 +1,10 @@
 #!/bin/sh
 # The CUDA suite of `make test` (target test-cuda-build), for machines with nvcc and perhaps no GPU.
 # After make has compiled every kernel (a compile error fails the suite), it checks:
-#  - ptxas's resource report (-Xptxas -v, kept beside each object by cuda/cuda.mk) for the
-#    warp-tiled and buffered kernels: no stack frame, no spill stores or loads, one pass per kernel
-#    and architecture (register arrays indexed at run time, or too many live values, would show here);
+#  - ptxas's resource report (-Xptxas -v, kept beside each object by cuda/cuda.mk) for every ladder
+#    step, the warp-tiled and buffered kernels included: no stack frame, no spill stores or loads,
+#    one pass per kernel and architecture (register arrays indexed at run time, or too many live
+#    values, would show here);
 #  - that the committed tgemm_cuda.cuh is what `make amalgamate` makes now;
 #  - a C program on the public header and both libraries (build/cuda/c_caller_*), the single
 #    header used as documented (build/cuda/single_header), and the GPU tests
@@ -15,8 +16,8 @@ passed=0; failed=0; skipped=0
 pass() { passed=$((passed + 1)); }
 fail() { failed=$((failed + 1)); echo "FAIL $*"; }
 
-for f in 08_warptile 09_double_buffer; do
-    log="$obj/cuda/sgemm/$f.o.ptxas"
+for log in "$obj"/cuda/sgemm/[0-9]*.o.ptxas; do
+    f=$(basename "$log" .o.ptxas)
     if [ ! -s "$log" ]; then fail "$log: no resource report"; continue; fi
     # One line per function: "name arch stack spill-stores spill-loads".
     report=$(awk '
@@ -35,6 +36,7 @@ EOT
         echo "$report" | grep -q " $arch " || fail "$f: no kernel compiled for $arch"
     done
 done
+[ "$passed" -ge 18 ] || fail "resource report: $passed kernel builds found, expected 9 steps x 2 architectures at least"
 echo "resource report: $passed kernel builds without stack frame or spills"
 
 fresh=$(mktemp); trap 'rm -f "$fresh"' EXIT
