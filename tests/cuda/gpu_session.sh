@@ -4,10 +4,13 @@
 # test suite, then compute-sanitizer memcheck, racecheck and initcheck on the small sizes (C left
 # unwritten before beta-zero calls, so initcheck sees any read of it). A tool that refuses the
 # device is recorded as such in its log, not hidden.
-#   usage: sh tests/cuda/gpu_session.sh LOG_DIR      (e.g. $OUT on the device machine, then copy
-#          the logs to results/<gpu>/ with the commit they ran)
+#   usage: sh tests/cuda/gpu_session.sh LOG_DIR [tests|sanitizers|all]
+#          LOG_DIR: e.g. $OUT on the device machine; copy the logs to results/<gpu>/ afterwards, with
+#          the commit they ran. The phases can go in separate calls when one call's time is short
+#          (the sanitizers, racecheck above all, multiply the run time).
 # Exit status: non-zero if the build or any run failed.
-dir=${1:?usage: gpu_session.sh LOG_DIR}
+dir=${1:?usage: gpu_session.sh LOG_DIR [tests|sanitizers|all]}
+phase=${2:-all}
 mkdir -p "$dir"
 status=0
 {
@@ -17,10 +20,14 @@ status=0
     nvidia-smi
     nvcc --version
 } > "$dir/machine.txt" 2>&1
-make -s test-cuda > "$dir/test_cuda.log" 2>&1 || status=1
-tail -n 15 "$dir/test_cuda.log"
-make -s build/cuda/single_header && build/cuda/single_header > "$dir/single_header.log" 2>&1 || status=1
-tail -n 1 "$dir/single_header.log"
+make -s build/cuda/test_cuda build/cuda/single_header || exit 1
+if [ "$phase" != sanitizers ]; then
+    build/cuda/test_cuda > "$dir/test_cuda.log" 2>&1 || status=1
+    tail -n 15 "$dir/test_cuda.log"
+    build/cuda/single_header > "$dir/single_header.log" 2>&1 || status=1
+    tail -n 1 "$dir/single_header.log"
+fi
+[ "$phase" = tests ] && exit $status
 san=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
 for tool in memcheck racecheck initcheck; do
     extra=""
