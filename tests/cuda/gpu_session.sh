@@ -34,6 +34,7 @@ for tool in memcheck racecheck initcheck; do
     [ "$tool" = initcheck ] && extra="TGEMM_TEST_UNINIT_C=1"
     env TGEMM_TEST_SMALL=1 $extra "$san" --tool "$tool" --error-exitcode 3 build/cuda/test_cuda \
         > "$dir/sanitizer_$tool.log" 2>&1 || status=1
-    echo "$tool: $(grep -E 'ERROR SUMMARY|passed, [0-9]+ failed' "$dir/sanitizer_$tool.log" | tr '\n' ' ')"
+    summary=$(grep -E 'ERROR SUMMARY|passed, [0-9]+ failed' "$dir/sanitizer_$tool.log" | tr '\n' ' ')
+    echo "$tool: ${summary:-$(tail -n 2 "$dir/sanitizer_$tool.log" | tr '\n' ' ')}"
 done
 exit $status
