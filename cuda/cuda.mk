@@ -23,8 +23,8 @@ NVCCFLAGS ?= -std=c++17 -O3 -lineinfo $(CUDA_ARCH) -Werror all-warnings \
 CUDA_LIBS := -lcudart -Xcompiler -fopenmp -lm
 
 CUDA_OBJ  := $(BUILD)/cuda/obj
-CUDA_SRCS := $(sort $(wildcard cuda/*.cu cuda/*/*.cu))
-CUDA_HDRS := $(wildcard cuda/*.h cuda/*.cuh cuda/*/*.h cuda/*/*.cuh) $(LIB_HDRS)
+CUDA_SRCS := $(sort $(shell find cuda -name '*.cu'))
+CUDA_HDRS := $(sort $(shell find cuda -name '*.h' -o -name '*.cuh')) $(LIB_HDRS)
 CUDA_OBJS := $(CUDA_SRCS:%.cu=$(CUDA_OBJ)/%.o)
 # The single header's public part: the SGEMM API first, then the public headers of the other CUDA
 # folders (cuda/elementwise/*.h); cuda/sgemm/*.h are private.
