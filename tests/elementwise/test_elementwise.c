@@ -18,7 +18,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* TGEMM_EW_HEADER: built on the single header alone, this file its one implementation. */
+#ifdef TGEMM_EW_HEADER
+#define TGEMM_IMPLEMENTATION
+#include "tgemm.h"
+#else
 #include "api.h"
+#endif
 
 static int passed, failed;
 static uint64_t rng = 0x9E3779B97F4A7C15u;
@@ -355,7 +361,7 @@ static float bx[64], by[64], bz[64];
 
 static void expect_arg(int st, int pos, const char *what)
 {
-    char msg[200], needle[32];
+    char msg[640], needle[32];
     int i, untouched = 1;
     for (i = 0; i < 64; i++) untouched &= bz[i] == 5.0f;
     snprintf(needle, sizeof needle, "parameter %d ", pos);

@@ -1,0 +1,89 @@
+# tests/elementwise/elementwise.mk: the elementwise kernels' tests (included by the top-level
+# Makefile after cuda/cuda.mk and tests/tests.mk, whose variables it uses).
+#
+#   test-elementwise          in `make test`: tests/elementwise/test_elementwise.c against
+#                             build/libtgemm.a, once per kernel family (TGEMM_ARCH=avx2, generic)
+#   test-elementwise-planted  in `make test`: the same tests against the library with one of two
+#                             planted bugs (a run's last element skipped; GELU erf in the cancelling
+#                             textbook form): passes only if the tests FAIL on each, in each family
+#   test-elementwise-header   in `make test`: the tests against a freshly generated single header
+#                             (gcc and clang as C11, g++ as C++), to keep the code one-translation-unit
+#                             and C++ clean
+#   test-cuda-elementwise     in `make test`: the CUDA tests (build/elementwise/test_cuda_elementwise);
+#                             without a GPU they report themselves skipped with a count; also run by
+#                             `make test-cuda`
+#   test-large                opt-in: more than 2^31 floats in place on one buffer (~8.6 GB of memory)
+
+EW_DIR      := $(BUILD)/elementwise
+EW_TEST     := tests/elementwise/test_elementwise.c
+EW_CFLAGS   := -std=c11 $(WARN) -O2 -g -fopenmp
+EW_LIB_SRCS := $(wildcard cpu/elementwise*.c)
+EW_RUN      := sh tests/run_suite.sh
+
+.PHONY: test-elementwise test-elementwise-planted test-elementwise-header test-cuda-elementwise test-large
+TEST_RUNS += test-elementwise test-elementwise-planted test-elementwise-header test-cuda-elementwise
+
+$(EW_DIR)/test_elementwise: $(EW_TEST) $(BUILD)/libtgemm.a
+	@mkdir -p $(dir $@)
+	$(CC) $(EW_CFLAGS) -Icommon $< $(BUILD)/libtgemm.a -lm -o $@
+
+test-elementwise: $(EW_DIR)/test_elementwise
+	@$(EW_RUN) $< "TGEMM_ARCH=avx2" "TGEMM_ARCH=generic"
+
+test-large: $(EW_DIR)/test_elementwise
+	@$(EW_RUN) $< "--large"
+
+# ---- planted bugs: the elementwise sources rebuilt with TG__EW_PLANT=N, the rest of the library as is ----
+EW_PLANTS := 1 2
+define ew_plant
+$(EW_DIR)/plant$(1)/obj/%.o: %.c $(LIB_HDRS)
+	@mkdir -p $$(dir $$@)
+	$$(CC) $$(LIBFLAGS) -DTG__EW_PLANT=$(1) -c $$< -o $$@
+$(EW_DIR)/plant$(1)/test_elementwise: $(EW_TEST) $(EW_LIB_SRCS:%.c=$(EW_DIR)/plant$(1)/obj/%.o) \
+	    $(filter-out $(EW_LIB_SRCS:%.c=$(OBJ)/%.o),$(LIB_OBJS))
+	$$(CC) $$(EW_CFLAGS) -Icommon $$^ -lm -o $$@
+endef
+$(foreach p,$(EW_PLANTS),$(eval $(call ew_plant,$(p))))
+
+test-elementwise-planted: $(EW_PLANTS:%=$(EW_DIR)/plant%/test_elementwise)
+	@$(EW_RUN) --expect-failure $(EW_DIR)/plant1/test_elementwise "TGEMM_ARCH=avx2" "TGEMM_ARCH=generic" \
+	    | sed 's/^/plant 1 (last element skipped): /' > $(EW_DIR)/planted.log; \
+	$(EW_RUN) --expect-failure $(EW_DIR)/plant2/test_elementwise "TGEMM_ARCH=avx2" "TGEMM_ARCH=generic" \
+	    | sed 's/^/plant 2 (cancelling GELU erf): /' >> $(EW_DIR)/planted.log; \
+	grep -v ' passed, ' $(EW_DIR)/planted.log; \
+	awk '/ passed, / {p += $$(NF-3); f += $$(NF-1)} END {print p " passed, " f " failed"; exit f > 0}' \
+	    $(EW_DIR)/planted.log
+
+# ---- the single header, freshly generated, as C and C++ ----
+EW_HDR_BUILDS := gcc clang gxx
+ew_cc_gcc   := gcc -std=c11 -fopenmp
+ew_cc_clang := clang -std=c11 -fopenmp
+ew_cc_gxx   := g++ -x c++ -std=c++17 -fopenmp
+$(EW_DIR)/header/tgemm.h: tools/amalgamate.py $(LIB_SRCS) $(LIB_HDRS)
+	@mkdir -p $(dir $@)
+	$(AMALG_CPU) > $@
+$(EW_DIR)/header/%/test_elementwise: $(EW_TEST) $(EW_DIR)/header/tgemm.h
+	@mkdir -p $(dir $@)
+	$(ew_cc_$*) $(filter-out $(if $(findstring gxx,$*),-Wstrict-prototypes),$(WARN)) -O2 -g \
+	    -I$(EW_DIR)/header -DTGEMM_EW_HEADER $< -lm -o $@
+
+test-elementwise-header: $(EW_HDR_BUILDS:%=$(EW_DIR)/header/%/test_elementwise)
+	@for b in $(EW_HDR_BUILDS); do \
+	    $(EW_RUN) $(EW_DIR)/header/$$b/test_elementwise "TGEMM_ARCH=avx2" | tail -n 1 | sed "s/^/$$b: /"; \
+	done | awk '{print} / passed, / {p += $$2; f += $$4} END {print p " passed, " f " failed"; exit f > 0}'
+
+# ---- CUDA ----
+ifeq ($(HAVE_NVCC),yes)
+$(EW_DIR)/test_cuda_elementwise: tests/elementwise/test_cuda_elementwise.cu $(BUILD)/libtgemm_cuda.a \
+	    cuda/elementwise/tgemm_elementwise.h
+	@mkdir -p $(dir $@)
+	$(NVCC) $(NVCCFLAGS) -Icuda -Icommon -o $@ $< $(BUILD)/libtgemm_cuda.a $(CUDA_LIBS)
+
+test-cuda-elementwise: $(EW_DIR)/test_cuda_elementwise
+	@$(EW_DIR)/test_cuda_elementwise
+test-cuda: test-cuda-elementwise
+else
+test-cuda-elementwise:
+	@echo "CUDA elementwise tests skipped: nvcc not found (looked for $(NVCC))"
+	@echo "0 passed, 0 failed, 1 skipped"
+endif
