@@ -1,0 +1,45 @@
+/* The roofline ceilings of this machine: `tgemm-bench ceilings` (harness/ceilings.c, the probes in
+ * harness/ceilings_probes.c).
+ *
+ * For each thread count it measures the sustained clock, the peak FLOP/s per instruction set (scalar
+ * FMA, AVX2 FMA, AVX-512 FMA where present) for fp32 and fp64, and bandwidth per memory level from a
+ * working-set sweep, and writes results/<slug>/ceilings.json, which the sweep (peak_pct) and
+ * harness/report.py read. The probes are kept apart from the library: they say what the machine can
+ * do, not what tgemm does.
+ */
+#ifndef TGEMM_HARNESS_CEILINGS_H
+#define TGEMM_HARNESS_CEILINGS_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* `tgemm-bench ceilings [options]`; argv[0] is "ceilings". Returns 0, 1 (a probe or the output
+ * failed) or 2 (bad options). */
+int tg_bench_ceilings_main(int argc, char **argv);
+
+/* ---- probes (ceilings_probes.c): each runs on the calling thread only ---- */
+typedef enum { TG__ISA_SCALAR, TG__ISA_AVX2, TG__ISA_AVX512, TG__ISA_COUNT } tg__isa;
+
+/* "scalar", "avx2", "avx512". */
+const char *tg__isa_name(tg__isa isa);
+/* Whether this CPU runs the FMA probes of that instruction set. */
+int tg__isa_present(tg__isa isa);
+/* Runs `iters` rounds of the FMA chains for dtype 's' or 'd' and returns the FLOPs done. */
+double tg__probe_fma(tg__isa isa, char dtype, long iters);
+/* Runs `iters` rounds of a dependent chain of integer adds and returns the cycles it must take
+ * (one per add: an add's latency is one cycle on every x86 core). */
+double tg__probe_add_chain(long iters);
+/* Reads `bytes` of buf (64-byte aligned, a multiple of 256 bytes) `passes` times. The result only
+ * keeps the compiler from dropping the loads. */
+double tg__probe_read(const double *buf, size_t bytes, long passes);
+/* a = b + s*c over three arrays of n doubles, `passes` times (bytes moved per pass: 24 n). */
+void tg__probe_triad(double *a, const double *b, const double *c, size_t n, long passes);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TGEMM_HARNESS_CEILINGS_H */

@@ -1,0 +1,164 @@
+/* The roofline probes: tiny kernels whose work is known exactly, one per thing a ceiling measures.
+ *
+ *   FMA peak      12 independent chains of acc = acc*m + a per instruction set and dtype. A chain
+ *                 waits for its own previous FMA, so the probe reaches the peak only when the chains
+ *                 cover latency x pipes (Zen 3 and recent Intel: 4 cycles x 2 pipes = 8); 12 leaves
+ *                 headroom and still fits the 16 vector registers of AVX2 with m and a.
+ *                 m < 1 and a > 0 keep every value near 1: no overflow, no subnormals.
+ *   clock         a chain of dependent integer adds, one cycle each on every x86 core, so
+ *                 adds / seconds is the clock the core sustains while the other threads run.
+ *   bandwidth     a read-only sum over a working set (in the manner of the Empirical Roofline
+ *                 Toolkit: sweep the set's size, each plateau is a memory level) and a triad
+ *                 a = b + s*c, which also writes; both with the widest vectors the CPU has.
+ *
+ * Every kernel is compiled for its instruction set with a target attribute and picked at run time,
+ * so the binary runs on any x86-64. The accumulators are named variables, not an array, so that the
+ * compiler keeps them in registers at -O2 (an array spilled to memory would put store-forwarding
+ * latency into the chains).
+ */
+#include <immintrin.h>
+#include <stdint.h>
+
+#include "ceilings.h"
+
+#if !defined(__x86_64__)
+#error "the ceilings probes are written for x86-64"
+#endif
+
+#define TG__FMA_CHAINS 12
+/* OP(j, ...) once per chain; the extra arguments pass the probe's vector type and operations on. */
+#define TG__EACH_CHAIN(OP, ...)                                                                  \
+    OP(0, __VA_ARGS__) OP(1, __VA_ARGS__) OP(2, __VA_ARGS__) OP(3, __VA_ARGS__)                   \
+    OP(4, __VA_ARGS__) OP(5, __VA_ARGS__) OP(6, __VA_ARGS__) OP(7, __VA_ARGS__)                   \
+    OP(8, __VA_ARGS__) OP(9, __VA_ARGS__) OP(10, __VA_ARGS__) OP(11, __VA_ARGS__)
+#define TG__FMA_INIT(j, VEC, SET1) VEC acc##j = SET1(1.0 + 0.01 * (j));
+#define TG__FMA_STEP(j, FMA) acc##j = FMA(acc##j, mul, add);
+#define TG__FMA_KEEP(j, unused) __asm__ volatile("" : "+v"(acc##j));
+
+/* One FMA probe: VEC registers, SET1 broadcasts, FMA(a, b, c) = a*b + c, LANES elements per VEC.
+ * The empty asm after the loop makes every accumulator an input of something the compiler cannot
+ * see through, so no chain is dead code. */
+#define TG__FMA_PROBE(NAME, TARGET, VEC, SET1, FMA, LANES)                                      \
+    __attribute__((target(TARGET), noinline)) static double NAME(long iters)                   \
+    {                                                                                           \
+        const VEC mul = SET1(0.999999), add = SET1(1e-6);                                       \
+        TG__EACH_CHAIN(TG__FMA_INIT, VEC, SET1)                                                 \
+        for (long i = 0; i < iters; i++) {                                                      \
+            TG__EACH_CHAIN(TG__FMA_STEP, FMA)                                                   \
+        }                                                                                       \
+        TG__EACH_CHAIN(TG__FMA_KEEP, 0)                                                         \
+        return 2.0 * (LANES) * TG__FMA_CHAINS * (double)iters;                                  \
+    }
+
+TG__FMA_PROBE(fma_scalar_s, "fma", __m128, _mm_set1_ps, _mm_fmadd_ss, 1)
+TG__FMA_PROBE(fma_scalar_d, "fma", __m128d, _mm_set1_pd, _mm_fmadd_sd, 1)
+TG__FMA_PROBE(fma_avx2_s, "avx2,fma", __m256, _mm256_set1_ps, _mm256_fmadd_ps, 8)
+TG__FMA_PROBE(fma_avx2_d, "avx2,fma", __m256d, _mm256_set1_pd, _mm256_fmadd_pd, 4)
+TG__FMA_PROBE(fma_avx512_s, "avx512f", __m512, _mm512_set1_ps, _mm512_fmadd_ps, 16)
+TG__FMA_PROBE(fma_avx512_d, "avx512f", __m512d, _mm512_set1_pd, _mm512_fmadd_pd, 8)
+
+const char *tg__isa_name(tg__isa isa)
+{
+    static const char *const names[TG__ISA_COUNT] = {"scalar", "avx2", "avx512"};
+    return names[isa];
+}
+
+/* The scalar probe uses scalar FMA instructions too, so that its ceiling and the vector ones
+ * differ only in width; a CPU without FMA gets no compute ceilings at all. */
+int tg__isa_present(tg__isa isa)
+{
+    __builtin_cpu_init();
+    switch (isa) {
+    case TG__ISA_SCALAR: return __builtin_cpu_supports("fma");
+    case TG__ISA_AVX2: return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+    case TG__ISA_AVX512: return __builtin_cpu_supports("avx512f");
+    default: return 0;
+    }
+}
+
+double tg__probe_fma(tg__isa isa, char dtype, long iters)
+{
+    static double (*const probes[TG__ISA_COUNT][2])(long) = {
+        {fma_scalar_s, fma_scalar_d}, {fma_avx2_s, fma_avx2_d}, {fma_avx512_s, fma_avx512_d}};
+    return probes[isa][dtype == 'd'](iters);
+}
+
+/* 16 adds per round: the loop's own counter and branch run beside the chain, off its path. */
+double tg__probe_add_chain(long iters)
+{
+    uint64_t x = 0;
+    for (long i = 0; i < iters; i++)
+        __asm__ volatile("add $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\t"
+                         "add $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\t"
+                         "add $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\t"
+                         "add $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\tadd $1, %0"
+                         : "+r"(x));
+    return 16.0 * (double)iters;
+}
+
+/* Bandwidth kernels in GCC's vector types, so one body serves every width; 8 accumulators keep
+ * two loads a cycle in flight from L1 without a dependency on the adds. */
+typedef double tg__v2d __attribute__((vector_size(16)));
+typedef double tg__v4d __attribute__((vector_size(32)));
+typedef double tg__v8d __attribute__((vector_size(64)));
+
+#define TG__READ_PROBE(NAME, TARGET, VEC)                                                       \
+    __attribute__((target(TARGET), noinline)) static double NAME(const double *buf,           \
+                                                                 size_t bytes, long passes)    \
+    {                                                                                           \
+        const VEC *v = (const VEC *)buf;                                                        \
+        size_t n = bytes / sizeof(VEC);                                                         \
+        VEC s0 = {0}, s1 = {0}, s2 = {0}, s3 = {0}, s4 = {0}, s5 = {0}, s6 = {0}, s7 = {0};     \
+        for (long p = 0; p < passes; p++) {                                                     \
+            for (size_t i = 0; i < n; i += 8) {                                                 \
+                s0 += v[i], s1 += v[i + 1], s2 += v[i + 2], s3 += v[i + 3];                     \
+                s4 += v[i + 4], s5 += v[i + 5], s6 += v[i + 6], s7 += v[i + 7];                 \
+            }                                                                                   \
+            __asm__ volatile("" ::: "memory"); /* every pass reads memory again */            \
+        }                                                                                       \
+        VEC s = (s0 + s1) + (s2 + s3) + (s4 + s5) + (s6 + s7);                                  \
+        double total = 0;                                                                       \
+        for (size_t j = 0; j < sizeof(VEC) / sizeof(double); j++) total += s[j];                \
+        return total;                                                                           \
+    }
+
+#define TG__TRIAD_PROBE(NAME, TARGET, VEC)                                                      \
+    __attribute__((target(TARGET), noinline)) static void NAME(                                \
+        double *a, const double *b, const double *c, size_t n, long passes)                     \
+    {                                                                                           \
+        VEC *va = (VEC *)a;                                                                     \
+        const VEC *vb = (const VEC *)b, *vc = (const VEC *)c;                                   \
+        const size_t nv = n * sizeof(double) / sizeof(VEC);                                     \
+        const double s = 1.0 + 1e-9;                                                            \
+        for (long p = 0; p < passes; p++) {                                                     \
+            for (size_t i = 0; i < nv; i++) va[i] = vb[i] + s * vc[i];                          \
+            __asm__ volatile("" ::: "memory");                                                  \
+        }                                                                                       \
+    }
+
+TG__READ_PROBE(read_sse2, "sse2", tg__v2d)
+TG__READ_PROBE(read_avx2, "avx2", tg__v4d)
+TG__READ_PROBE(read_avx512, "avx512f", tg__v8d)
+TG__TRIAD_PROBE(triad_sse2, "sse2", tg__v2d)
+TG__TRIAD_PROBE(triad_avx2, "avx2", tg__v4d)
+TG__TRIAD_PROBE(triad_avx512, "avx512f", tg__v8d)
+
+/* The widest vectors this CPU has: 2 = AVX-512, 1 = AVX2, 0 = SSE2. */
+static int widest(void)
+{
+    return tg__isa_present(TG__ISA_AVX512) ? 2 : __builtin_cpu_supports("avx2") ? 1 : 0;
+}
+
+double tg__probe_read(const double *buf, size_t bytes, long passes)
+{
+    static double (*const probes[3])(const double *, size_t, long) = {read_sse2, read_avx2,
+                                                                      read_avx512};
+    return probes[widest()](buf, bytes, passes);
+}
+
+void tg__probe_triad(double *a, const double *b, const double *c, size_t n, long passes)
+{
+    static void (*const probes[3])(double *, const double *, const double *, size_t, long) = {
+        triad_sse2, triad_avx2, triad_avx512};
+    probes[widest()](a, b, c, n, passes);
+}
