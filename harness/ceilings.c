@@ -102,9 +102,10 @@ static void *worker(void *arg)
         work = (double)j->bytes * (double)j->reps;
         break;
     case PROBE_TRIAD: {
-        size_t n = j->bytes / (3 * sizeof(double)), third = n;
+        /* three arrays whose starts stay 64-byte aligned for the widest vectors */
+        size_t n = j->bytes / (3 * sizeof(double)) / 8 * 8;
         double *a = j->triad_buf[i];
-        tg__probe_triad(a, a + third, a + 2 * third, n, j->reps);
+        tg__probe_triad(a, a + n, a + 2 * n, n, j->reps);
         work = 3.0 * (double)n * sizeof(double) * (double)j->reps;
         break;
     }
@@ -290,7 +291,7 @@ static int measure_threads(FILE *f, int n, const options *o, int *cpus)
     /* The DRAM set: four times the L3, at least 64 MiB, split across the threads. */
     double total_max = o->quick ? 8.0 * 1024 * 1024 : 4.0 * (double)ci->l3;
     if (!o->quick && total_max < 64.0 * 1024 * 1024) total_max = 64.0 * 1024 * 1024;
-    size_t per_max = (size_t)(total_max / n) / 1536 * 1536; /* triad thirds stay 512-byte blocks */
+    size_t per_max = (size_t)(total_max / n) / 4096 * 4096;
 
     job *j = calloc(1, sizeof *j);
     double *read_buf[TG__MAX_THREADS] = {0}, *triad_buf[TG__MAX_THREADS] = {0};
@@ -341,7 +342,7 @@ static int measure_threads(FILE *f, int n, const options *o, int *cpus)
         for (int half = 0; half < 2 && npts < 127; half++) {
             size_t per = half ? base + base / 2 : base;
             if (per > per_max) break;
-            per = per / 1536 * 1536;
+            per = per / 512 * 512; /* whole rounds of the read probe's 8 widest vectors */
             j->bytes = per;
             j->kind = PROBE_READ;
             pts[npts][0] = tri[npts][0] = (double)per * n;

@@ -32,10 +32,11 @@ double tg__probe_fma(tg__isa isa, char dtype, long iters);
 /* Runs `iters` rounds of a dependent chain of integer adds and returns the cycles it must take
  * (one per add: an add's latency is one cycle on every x86 core). */
 double tg__probe_add_chain(long iters);
-/* Reads `bytes` of buf (64-byte aligned, a multiple of 256 bytes) `passes` times. The result only
+/* Reads `bytes` of buf (64-byte aligned, a multiple of 512 bytes) `passes` times. The result only
  * keeps the compiler from dropping the loads. */
 double tg__probe_read(const double *buf, size_t bytes, long passes);
-/* a = b + s*c over three arrays of n doubles, `passes` times (bytes moved per pass: 24 n). */
+/* a = b + s*c over three 64-byte aligned arrays of n doubles (n a multiple of 8), `passes` times
+ * (bytes moved per pass: 24 n, not counting the line reads that writes to a may cause). */
 void tg__probe_triad(double *a, const double *b, const double *c, size_t n, long passes);
 
 #ifdef __cplusplus
