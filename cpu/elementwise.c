@@ -16,7 +16,7 @@
 
 #include "elementwise.h"
 
-static size_t tg__ew_size(tg_dtype t) { return t == TG_F64 ? 8 : t == TG_F32 ? 4 : 2; }
+TG__PRIVATE size_t tg__ew_size(tg_dtype t) { return t == TG_F64 ? 8 : t == TG_F32 ? 4 : 2; }
 
 static int tg__ew_check_dtype(const char *fn, int pos, tg_dtype t)
 {
@@ -168,9 +168,10 @@ static int tg__ew_1d(const char *fn, tg_dtype t, tg__ew_op op, tg_act act, doubl
     return TG_OK;
 }
 
-/* Checks shared by add, sub and mul: t 1, n 2, x 3, y 4, z 5. */
-static int tg__ew_binary(const char *fn, tg__ew_op op, tg_dtype t, int64_t n, const void *x,
-                         const void *y, void *z)
+/* ---- the checks of each entry point, shared with cuda/elementwise/ ---- */
+
+TG__PRIVATE int tg__ew_check_binary(const char *fn, tg_dtype t, int64_t n, const void *x,
+                                    const void *y, const void *z)
 {
     int st = tg__ew_check_dtype(fn, 1, t);
     int64_t bytes;
@@ -182,69 +183,47 @@ static int tg__ew_binary(const char *fn, tg__ew_op op, tg_dtype t, int64_t n, co
     if (!st) st = tg__ew_check_ptr(fn, 5, "z", z, n);
     if (!st) st = tg__ew_check_alias(fn, 3, "x", x, "z", z, bytes);
     if (!st) st = tg__ew_check_alias(fn, 4, "y", y, "z", z, bytes);
-    if (st) return st;
-    return tg__ew_1d(fn, t, op, TG_ACT_NONE, 0.0, n, x, y, z);
+    return st;
 }
 
-TGEMM_DEF int tg_add(tg_dtype t, int64_t n, const void *x, const void *y, void *z)
+TG__PRIVATE int tg__ew_check_scale(const char *fn, tg_dtype t, int64_t n, const void *x)
 {
-    return tg__ew_binary("tg_add", TG__EW_ADD, t, n, x, y, z);
+    int st = tg__ew_check_dtype(fn, 1, t);
+    if (!st) st = tg__ew_check_count(fn, 2, "n", n, tg__ew_size(t));
+    if (!st) st = tg__ew_check_ptr(fn, 4, "x", x, n);
+    return st;
 }
 
-TGEMM_DEF int tg_sub(tg_dtype t, int64_t n, const void *x, const void *y, void *z)
+TG__PRIVATE int tg__ew_check_axpy(const char *fn, tg_dtype t, int64_t n, const void *x, const void *y)
 {
-    return tg__ew_binary("tg_sub", TG__EW_SUB, t, n, x, y, z);
+    int st = tg__ew_check_dtype(fn, 1, t);
+    if (!st) st = tg__ew_check_count(fn, 2, "n", n, tg__ew_size(t));
+    if (!st) st = tg__ew_check_ptr(fn, 4, "x", x, n);
+    if (!st) st = tg__ew_check_ptr(fn, 5, "y", y, n);
+    if (!st) st = tg__ew_check_alias(fn, 4, "x", x, "y", y, n * (int64_t)tg__ew_size(t));
+    return st;
 }
 
-TGEMM_DEF int tg_mul(tg_dtype t, int64_t n, const void *x, const void *y, void *z)
+TG__PRIVATE int tg__ew_check_activate(const char *fn, tg_dtype t, tg_act act, int64_t n,
+                                      const void *x, const void *y)
 {
-    return tg__ew_binary("tg_mul", TG__EW_MUL, t, n, x, y, z);
+    int st = tg__ew_check_dtype(fn, 1, t);
+    if (!st) st = tg__ew_check_act(fn, 2, act);
+    if (!st) st = tg__ew_check_count(fn, 3, "n", n, tg__ew_size(t));
+    if (!st) st = tg__ew_check_ptr(fn, 4, "x", x, n);
+    if (!st) st = tg__ew_check_ptr(fn, 5, "y", y, n);
+    if (!st) st = tg__ew_check_alias(fn, 4, "x", x, "y", y, n * (int64_t)tg__ew_size(t));
+    return st;
 }
 
-TGEMM_DEF int tg_scale(tg_dtype t, int64_t n, double alpha, void *x)
+TG__PRIVATE int tg__ew_check_bias_act(const char *fn, tg_dtype t, tg_layout layout, int64_t rows,
+                                      int64_t cols, const void *bias, tg_bias_mode mode, tg_act act,
+                                      const void *c, int64_t ldc)
 {
-    int st = tg__ew_check_dtype("tg_scale", 1, t);
-    if (!st) st = tg__ew_check_count("tg_scale", 2, "n", n, tg__ew_size(t));
-    if (!st) st = tg__ew_check_ptr("tg_scale", 4, "x", x, n);
-    if (st) return st;
-    return tg__ew_1d("tg_scale", t, TG__EW_SCALE, TG_ACT_NONE, alpha, n, x, NULL, x);
-}
-
-TGEMM_DEF int tg_axpy(tg_dtype t, int64_t n, double alpha, const void *x, void *y)
-{
-    int st = tg__ew_check_dtype("tg_axpy", 1, t);
-    if (!st) st = tg__ew_check_count("tg_axpy", 2, "n", n, tg__ew_size(t));
-    if (!st) st = tg__ew_check_ptr("tg_axpy", 4, "x", x, n);
-    if (!st) st = tg__ew_check_ptr("tg_axpy", 5, "y", y, n);
-    if (!st) st = tg__ew_check_alias("tg_axpy", 4, "x", x, "y", y, n * (int64_t)tg__ew_size(t));
-    if (st) return st;
-    return tg__ew_1d("tg_axpy", t, TG__EW_AXPY, TG_ACT_NONE, alpha, n, x, y, y);
-}
-
-TGEMM_DEF int tg_activate(tg_dtype t, tg_act act, int64_t n, const void *x, void *y)
-{
-    int st = tg__ew_check_dtype("tg_activate", 1, t);
-    if (!st) st = tg__ew_check_act("tg_activate", 2, act);
-    if (!st) st = tg__ew_check_count("tg_activate", 3, "n", n, tg__ew_size(t));
-    if (!st) st = tg__ew_check_ptr("tg_activate", 4, "x", x, n);
-    if (!st) st = tg__ew_check_ptr("tg_activate", 5, "y", y, n);
-    if (!st) st = tg__ew_check_alias("tg_activate", 4, "x", x, "y", y, n * (int64_t)tg__ew_size(t));
-    if (st) return st;
-    return tg__ew_1d("tg_activate", t, TG__EW_COPY, act, 0.0, n, x, NULL, y);
-}
-
-TGEMM_DEF int tg_bias_act(tg_dtype t, tg_layout layout, int64_t rows, int64_t cols, const void *bias,
-                          tg_bias_mode mode, tg_act act, void *c, int64_t ldc)
-{
-    static const char fn[] = "tg_bias_act";
     int row = layout == TG_ROW_MAJOR, st;
     size_t es = tg__ew_size(t);
-    /* Runs are C's rows (row-major) or columns (column-major); the bias runs along them or is one
-     * value per run. */
     int64_t lines = row ? rows : cols, len = row ? cols : rows;
-    int along = (mode == TG_BIAS_PER_COL) == row;
     int64_t nbias = mode == TG_BIAS_PER_ROW ? rows : cols;
-    tg__ew_job j;
     char expected[96];
 
     if ((st = tg__ew_check_dtype(fn, 1, t))) return st;
@@ -268,16 +247,68 @@ TGEMM_DEF int tg_bias_act(tg_dtype t, tg_layout layout, int64_t rows, int64_t co
     if (rows && cols && tg__ew_overlap(bias, nbias * (int64_t)es, c, ((lines - 1) * ldc + len) * (int64_t)es))
         return tg__arg_error(fn, 5, "bias", (int64_t)((const char *)bias - (const char *)c),
                              "overlaps c (the bias must be a separate array)");
-    if ((st = tg__ew_pick(fn, t, &j.run))) return st;
+    return TG_OK;
+}
+
+/* ---- the CPU entry points ---- */
+
+TGEMM_DEF int tg_add(tg_dtype t, int64_t n, const void *x, const void *y, void *z)
+{
+    int st = tg__ew_check_binary("tg_add", t, n, x, y, z);
+    return st ? st : tg__ew_1d("tg_add", t, TG__EW_ADD, TG_ACT_NONE, 0.0, n, x, y, z);
+}
+
+TGEMM_DEF int tg_sub(tg_dtype t, int64_t n, const void *x, const void *y, void *z)
+{
+    int st = tg__ew_check_binary("tg_sub", t, n, x, y, z);
+    return st ? st : tg__ew_1d("tg_sub", t, TG__EW_SUB, TG_ACT_NONE, 0.0, n, x, y, z);
+}
+
+TGEMM_DEF int tg_mul(tg_dtype t, int64_t n, const void *x, const void *y, void *z)
+{
+    int st = tg__ew_check_binary("tg_mul", t, n, x, y, z);
+    return st ? st : tg__ew_1d("tg_mul", t, TG__EW_MUL, TG_ACT_NONE, 0.0, n, x, y, z);
+}
+
+TGEMM_DEF int tg_scale(tg_dtype t, int64_t n, double alpha, void *x)
+{
+    int st = tg__ew_check_scale("tg_scale", t, n, x);
+    return st ? st : tg__ew_1d("tg_scale", t, TG__EW_SCALE, TG_ACT_NONE, alpha, n, x, NULL, x);
+}
+
+TGEMM_DEF int tg_axpy(tg_dtype t, int64_t n, double alpha, const void *x, void *y)
+{
+    int st = tg__ew_check_axpy("tg_axpy", t, n, x, y);
+    return st ? st : tg__ew_1d("tg_axpy", t, TG__EW_AXPY, TG_ACT_NONE, alpha, n, x, y, y);
+}
+
+TGEMM_DEF int tg_activate(tg_dtype t, tg_act act, int64_t n, const void *x, void *y)
+{
+    int st = tg__ew_check_activate("tg_activate", t, act, n, x, y);
+    return st ? st : tg__ew_1d("tg_activate", t, TG__EW_COPY, act, 0.0, n, x, NULL, y);
+}
+
+TGEMM_DEF int tg_bias_act(tg_dtype t, tg_layout layout, int64_t rows, int64_t cols, const void *bias,
+                          tg_bias_mode mode, tg_act act, void *c, int64_t ldc)
+{
+    static const char fn[] = "tg_bias_act";
+    int row = layout == TG_ROW_MAJOR;
+    /* Runs are C's rows (row-major) or columns (column-major); the bias runs along them (`along`)
+     * or is one value per run. */
+    int along = (mode == TG_BIAS_PER_COL) == row;
+    tg__ew_job j;
+    int st = tg__ew_check_bias_act(fn, t, layout, rows, cols, bias, mode, act, c, ldc);
+    if (!st) st = tg__ew_pick(fn, t, &j.run);
+    if (st) return st;
     if (rows == 0 || cols == 0) return TG_OK;
     j.e.op = along ? TG__EW_ADD : TG__EW_ADDS;
     j.e.act = act;
     j.e.stream = 0;
     j.e.sf = 0;
     j.e.sd = 0;
-    j.es = es;
-    j.lines = lines;
-    j.len = len;
+    j.es = tg__ew_size(t);
+    j.lines = row ? rows : cols;
+    j.len = row ? cols : rows;
     j.ld = ldc;
     j.x = (const char *)c;
     j.y = along ? (const char *)bias : NULL;

@@ -10,7 +10,13 @@
 #ifndef TGEMM_CPU_ELEMENTWISE_H
 #define TGEMM_CPU_ELEMENTWISE_H
 
+#include <stddef.h>
+
 #include "../common/internal.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 /* z[i] = ... for i < n; x, y, z are the run's pointers, s the operation's scalar. */
 typedef enum {
@@ -43,7 +49,27 @@ TG__PRIVATE void tg__ew_run_avx2_d(const tg__ew *e, int64_t n, const void *x, co
 TG__PRIVATE void tg__ew_act_s(tg_act act, int64_t n, float *z);
 TG__PRIVATE void tg__ew_act_d(tg_act act, int64_t n, double *z);
 
+/* Bytes per element of a tg_dtype (2 for fp16 and bf16). */
+TG__PRIVATE size_t tg__ew_size(tg_dtype t);
+
+/* The argument checks of each entry point, in the order of its parameters (1-based positions in
+ * the message; the CUDA entry points take the same parameters plus a trailing stream, so they share
+ * them): TG_OK or TG_ERR_ARG. fp16 and bf16 pass here; the CPU refuses them afterwards. */
+TG__PRIVATE int tg__ew_check_binary(const char *fn, tg_dtype t, int64_t n, const void *x,
+                                    const void *y, const void *z);
+TG__PRIVATE int tg__ew_check_scale(const char *fn, tg_dtype t, int64_t n, const void *x);
+TG__PRIVATE int tg__ew_check_axpy(const char *fn, tg_dtype t, int64_t n, const void *x, const void *y);
+TG__PRIVATE int tg__ew_check_activate(const char *fn, tg_dtype t, tg_act act, int64_t n,
+                                      const void *x, const void *y);
+TG__PRIVATE int tg__ew_check_bias_act(const char *fn, tg_dtype t, tg_layout layout, int64_t rows,
+                                      int64_t cols, const void *bias, tg_bias_mode mode, tg_act act,
+                                      const void *c, int64_t ldc);
+
 /* Elements per block of the two-pass scheme: 3 arrays x 512 doubles = 12 KiB stays in L1. */
 #define TG__EW_BLOCK 512
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* TGEMM_CPU_ELEMENTWISE_H */
