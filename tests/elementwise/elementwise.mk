@@ -13,6 +13,7 @@
 #                             without a GPU they report themselves skipped with a count; also run by
 #                             `make test-cuda`
 #   test-large                opt-in: more than 2^31 floats in place on one buffer (~8.6 GB of memory)
+#   test-cuda-large           opt-in, on a GPU: the same on the device (~8.6 GB of device memory)
 
 EW_DIR      := $(BUILD)/elementwise
 EW_TEST     := tests/elementwise/test_elementwise.c
@@ -20,7 +21,8 @@ EW_CFLAGS   := -std=c11 $(WARN) -O2 -g -fopenmp
 EW_LIB_SRCS := $(wildcard cpu/elementwise*.c)
 EW_RUN      := sh tests/run_suite.sh
 
-.PHONY: test-elementwise test-elementwise-planted test-elementwise-header test-cuda-elementwise test-large
+.PHONY: test-elementwise test-elementwise-planted test-elementwise-header test-cuda-elementwise test-large \
+	test-cuda-large
 TEST_RUNS += test-elementwise test-elementwise-planted test-elementwise-header test-cuda-elementwise
 
 $(EW_DIR)/test_elementwise: $(EW_TEST) $(BUILD)/libtgemm.a
@@ -82,6 +84,9 @@ $(EW_DIR)/test_cuda_elementwise: tests/elementwise/test_cuda_elementwise.cu $(BU
 test-cuda-elementwise: $(EW_DIR)/test_cuda_elementwise
 	@$(EW_DIR)/test_cuda_elementwise
 test-cuda: test-cuda-elementwise
+# On a GPU machine: the > 2^31-element case (~8.6 GB of device memory).
+test-cuda-large: $(EW_DIR)/test_cuda_elementwise
+	@$(EW_DIR)/test_cuda_elementwise --large
 else
 test-cuda-elementwise:
 	@echo "CUDA elementwise tests skipped: nvcc not found (looked for $(NVCC))"
