@@ -1,0 +1,139 @@
+#!/usr/bin/python3
+"""Checks for harness/report.py's output, used by harness/tests/report/run.sh.
+
+    check_report.py outputs DIR      the report made from the fixtures in DIR: every file, every
+                                     chart, and the numbers the fixtures were built to give
+    check_report.py nonblank PNG     exit 0 when the image decodes and its pixels are not all alike
+    check_report.py inject HTML OUT [--break-first]
+                                     copy HTML to OUT with a script that, once the page has
+                                     loaded, writes "images N broken B" into the page for headless
+                                     Chromium's --dump-dom; --break-first spoils the first chart's
+                                     data first, so the test can see the check catch a broken image
+
+Each check prints "ok   what" or "FAIL what"; the exit status is the number of failures (capped).
+Run with /usr/bin/python3 (Debian's), which sees python3-matplotlib for decoding the PNGs.
+
+The fixtures (fixture_sweep.json) give each vendor's GFLOP/s as tgemm's divided by a fixed ratio:
+openblas 0.50 / 0.75 (s, square, 1 / 2 threads) and 0.90 / 1.25 (d), 0.80 everywhere else; and one
+wrong result, blis d 256x256x256 on 2 threads, which the ratios must leave out.
+"""
+import base64
+import os
+import re
+import sys
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.image as mpimg  # noqa: E402
+import numpy as np  # noqa: E402
+
+failures = 0
+
+
+def check(cond, what):
+    global failures
+    print(("ok   " if cond else "FAIL ") + what)
+    if not cond:
+        failures += 1
+
+
+def png_not_blank(data_or_path):
+    """(decoded, width, height, distinct pixel values > 1)."""
+    try:
+        img = mpimg.imread(data_or_path, format="png")
+    except Exception:  # a PNG that does not decode is what this reports, whatever the error
+        return False, 0, 0, False
+    flat = img.reshape(-1, img.shape[2] if img.ndim == 3 else 1)
+    return True, img.shape[1], img.shape[0], bool(np.any(flat != flat[0]))
+
+
+def outputs(out):
+    md_path, html_path = os.path.join(out, "report.md"), os.path.join(out, "report.html")
+    check(os.path.isfile(md_path) and os.path.isfile(html_path), "report.md and report.html written")
+    md = open(md_path).read() if os.path.isfile(md_path) else ""
+    page = open(html_path).read() if os.path.isfile(html_path) else ""
+
+    charts = re.findall(r"!\[[^]]*\]\(([^)]+)\)", md)
+    check(sorted(charts) == ["bandwidth.png", "gflops_d.png", "gflops_s.png", "roofline_d.png",
+                             "roofline_s.png"], f"report.md shows the five charts ({charts})")
+    for name in charts:
+        ok, w, h, varied = png_not_blank(os.path.join(out, name))
+        check(ok and w > 0 and h > 0 and varied, f"{name} decodes ({w}x{h}) and is not blank")
+
+    embedded = re.findall(r"src='data:image/png;base64,([^']+)'", page)
+    check(len(embedded) == len(charts), f"report.html embeds {len(embedded)} of {len(charts)} charts")
+    for name, b64 in zip(charts, embedded):
+        same = os.path.isfile(os.path.join(out, name)) and \
+            base64.b64decode(b64) == open(os.path.join(out, name), "rb").read()
+        check(same, f"report.html's chart for {name} is that PNG, byte for byte")
+    check(not re.search(r"<img[^>]+src=['\"](?!data:)", page), "report.html links no outside file")
+
+    check("2·m·n·k / ((m·k + k·n + 2·m·n) · element size)" in md,
+          "report states the arithmetic-intensity formula")
+    for row, what in (
+            ("| s | square | 1 | 0.50 (n=3) | 0.80 (n=3) |", "s square 1 thread"),
+            ("| s | square | 2 | 0.75 (n=3) | 0.80 (n=3) |", "s square 2 threads"),
+            ("| d | square | 1 | 0.90 (n=3) | 0.80 (n=3) |", "d square 1 thread"),
+            ("| d | square | 2 | 1.25 (n=3) | 0.80 (n=2) |", "d square 2 threads, wrong case out"),
+            ("| s | tall-skinny | 1 | 0.80 (n=1) | 0.80 (n=1) |", "s tall-skinny 1 thread")):
+        check(row in md, f"ratio table: {what}: {row}")
+    check("| dtype | family | threads | tgemm / openblas | tgemm / blis |" in md,
+          "ratio table has one column per vendor present, mkl (absent) none")
+    check(re.search(r"\| blis \| 20 \| 1 \| \*\*NO\*\*: d 256x256x256 NN t2 \| inf \|", md),
+          "correctness: blis's wrong case named, its ratio shown as inf")
+    check("| tgemm | 20 | 0 | yes | 1.25 |" in md, "correctness: tgemm all correct")
+    check(md.count("| **NO** |") == 1, "all-cases table marks exactly the one wrong case")
+    for text, what in (("0123456789ab", "commit"), ("cc (Debian 12.2.0", "compiler"),
+                       ("-fopenmp -Icommon -O2 -g", "flags"), ("| openblas | yes | 0.3.21 |",
+                       "openblas version"), ("| mkl | absent |", "absent library"),
+                       ("--sizes 64,128,256,2048x16x256,128x768x768", "sweep command"),
+                       ("`tgemm-bench ceilings`", "ceilings command"),
+                       ("2026-11-22T19:05:00Z", "date"),
+                       ("| 1 | 3.21 | 102 | 12.8 | 51.2 | 12.8 | 205 | 102 | 77.3 | 18.6 | 15.1 |",
+                        "ceilings table, 1 thread")):
+        check(text in md, f"report shows the {what}")
+        if text.startswith("| "):  # a table row: the same cells as HTML
+            text = "".join(f"<td>{cell}</td>" for cell in text.strip("| ").split(" | "))
+        check(text.replace("`", "") in re.sub(r"</?code>", "", page.replace("&#x27;", "'")),
+              f"report.html shows the {what}")
+
+
+# Runs in the browser: an image counts when it finished loading with a non-zero natural size.
+IMAGE_CHECK = """<script>
+window.addEventListener("load", function () {
+  var all = Array.from(document.images);
+  var broken = all.filter(function (i) { return !(i.complete && i.naturalWidth > 0 && i.naturalHeight > 0); });
+  var out = document.createElement("pre");
+  out.id = "tg-image-check";
+  out.textContent = "images " + all.length + " broken " + broken.length;
+  document.body.appendChild(out);
+});
+</script>
+"""
+
+
+def inject(src, dst, break_first):
+    page = open(src).read()
+    if break_first:
+        page = page.replace("data:image/png;base64,iVBOR", "data:image/png;base64,AAAAA", 1)
+    open(dst, "w").write(page.replace("</body>", IMAGE_CHECK + "</body>"))
+
+
+def main(argv):
+    if len(argv) == 2 and argv[0] == "outputs":
+        outputs(argv[1])
+        return min(failures, 100)
+    if len(argv) == 2 and argv[0] == "nonblank":
+        ok, w, h, varied = png_not_blank(argv[1])
+        print(f"{argv[1]}: decoded {ok}, {w}x{h}, pixels differ: {varied}")
+        return 0 if ok and w > 0 and h > 0 and varied else 1
+    if len(argv) in (3, 4) and argv[0] == "inject" and argv[3:] in ([], ["--break-first"]):
+        inject(argv[1], argv[2], len(argv) == 4)
+        return 0
+    print(__doc__, file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
