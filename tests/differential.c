@@ -5,9 +5,10 @@
  * exhaustively where sizes are tiny (every layout, transpose and m, n, k in 0..17, where all the edge
  * handling of the register tiles lives), then one dimension at a time across the sizes where code
  * paths change (register tiles and cache blocks, one below / at / above), then the scalars, NaN and
- * Inf, and a seeded random sample of larger shapes. Block sizes come from TGEMM_MC / KC / NC when the
- * runner sets them (tests/run_suite.sh does, to hit every block edge cheaply), else the defaults this
- * machine derives; either way the edges are hit exactly where the library puts them.
+ * Inf, and a seeded random sample of larger shapes. The block sizes probed are TGEMM_MC / KC / NC when
+ * the runner sets them (tests/tests.mk does, to hit every block edge cheaply), else the defaults the
+ * library has derived on the development machine (listed in tgt_edge_sizes; where they differ these
+ * are just more sizes, and the overridden runs still hit every edge exactly).
  */
 #include <math.h>
 #include <stdio.h>
@@ -202,9 +203,10 @@ static int64_t tgt_env_size(const char *name)
  * (two blocks' worth too where blocks are small enough to make that cheap). */
 static int tgt_edge_sizes(int64_t *list, int cap)
 {
-    /* This machine's default blocks (float MC KC NC, double MC NC, the generic kernel's float KC),
-     * used when the runner does not set them. */
-    static const int64_t defaults[] = {252, 256, 4080, 126, 2040, 512};
+    /* When the runner sets no block size: the defaults the library has derived on the development
+     * machine across its versions (MC 30..252, KC 256..1024, NC 2040..4096, per family and type). */
+    static const int64_t defaults[] = {30,  32,   60,   64,   126,  128,  252,
+                                       256, 512, 1024, 2040, 2048, 4080, 4096};
     static const int64_t exact[] = {0, 1, 2, 3, 5, 7, 11, 13, 17, 31};
     static const int64_t tiles[] = {4, 6, 8, 16};
     const char *env[3] = {"TGEMM_MC", "TGEMM_KC", "TGEMM_NC"};
@@ -228,8 +230,8 @@ static int tgt_edge_sizes(int64_t *list, int cap)
 
 void tgt_section_edges(void)
 {
-    int64_t sizes[64];
-    int count = tgt_edge_sizes(sizes, 64);
+    int64_t sizes[96];
+    int count = tgt_edge_sizes(sizes, 96);
     uint64_t i = 1000000;
     for (size_t es = 4; es <= 8; es += 4)
         for (int dim = 0; dim < 3; dim++)
