@@ -1,10 +1,10 @@
 /* Invalid arguments, one parameter at a time, in call order; and the NULL pointers that are valid.
  *
- * Every bad call must return TG_ERR_ARG, leave C untouched (bit for bit, with its padding), and leave
- * a thread-local message naming the function, the parameter's 1-based position and name, and its
- * value. Where several parameters are bad the first in call order is the one reported, as the
- * reference BLAS's xerbla does. Pointers are required only where they would be read or written, so
- * a NULL A and B with alpha or k zero, or a NULL C with m or n zero, are valid calls.
+ * Every bad call must return TG_ERR_ARG, leave C untouched (bit for bit, with its padding), and
+ * leave a thread-local message naming the function, the parameter's 1-based position and name,
+ * and its value. Where several parameters are bad the first in call order is the one reported, as
+ * the reference BLAS's xerbla does. Pointers are required only where they would be read or written,
+ * so a NULL A and B with alpha or k zero, or a NULL C with m or n zero, are valid calls.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -78,8 +78,8 @@ static void tgt_run_bad(size_t es, const tgt_bad *b, int pos, const char *name, 
     ok = tgt_check(st == TG_ERR_ARG, "%s %s: status %d, want TG_ERR_ARG", fn, b->why, st);
     ok = ok && tgt_check(memcmp(c0, C.mem, C.total * es) == 0, "%s %s: C was modified", fn, b->why);
     ok = ok && tgt_check(msg && strstr(msg, want) && strstr(msg, shown) && strstr(msg, fn),
-                         "%s %s: message \"%s\" should name %s, %s", fn, b->why, msg ? msg : "(null)",
-                         want, shown);
+                         "%s %s: message \"%s\" should name %s, %s", fn, b->why,
+                         msg ? msg : "(null)", want, shown);
     (void)ok;
     free(c0);
     tgt_buf_free(&A);
@@ -234,9 +234,11 @@ static void tgt_valid_nulls(size_t es)
         tgt_check(0, "valid NULLs: the test ran out of memory");
         return;
     }
-    st = tgt_gemm(es, TG_ROW_MAJOR, TG_NO_TRANS, TG_NO_TRANS, 0, 4, 5, 1, NULL, 5, NULL, 4, 1, NULL, 4);
+    st = tgt_gemm(es, TG_ROW_MAJOR, TG_NO_TRANS, TG_NO_TRANS, 0, 4, 5, 1, NULL, 5, NULL, 4, 1, NULL,
+                  4);
     tgt_check(st == TG_OK, "%s m 0 with NULL a, b, c: status %d (%s)", fn, st, tg_last_error());
-    st = tgt_gemm(es, TG_COL_MAJOR, TG_TRANS, TG_NO_TRANS, 3, 0, 5, 1, NULL, 5, NULL, 5, 1, NULL, 3);
+    st = tgt_gemm(es, TG_COL_MAJOR, TG_TRANS, TG_NO_TRANS, 3, 0, 5, 1, NULL, 5, NULL, 5, 1, NULL,
+                  3);
     tgt_check(st == TG_OK, "%s n 0 with NULL a, b, c: status %d (%s)", fn, st, tg_last_error());
 
     /* k zero, then alpha zero: C = beta * C (beta 2 is exact), A and B never read. */
@@ -247,7 +249,8 @@ static void tgt_valid_nulls(size_t es)
         st = tgt_gemm(es, TG_ROW_MAJOR, TG_NO_TRANS, TG_NO_TRANS, 3, 4, k, alpha_zero ? 0 : 1, NULL,
                       k > 1 ? k : 1, NULL, 4, 2, C.p, 4);
         for (int64_t x = 0; x < 12 && bad < 0; x++)
-            if (tg_ref_at(es, C.p, TG_ROW_MAJOR, TG_NO_TRANS, 4, x / 4, x % 4) != 2 * ((double)x - 5.5))
+            if (tg_ref_at(es, C.p, TG_ROW_MAJOR, TG_NO_TRANS, 4, x / 4, x % 4) !=
+                2 * ((double)x - 5.5))
                 bad = x;
         tgt_check(st == TG_OK && bad < 0, "%s %s with NULL a, b: status %d (%s), C wrong at %lld",
                   fn, alpha_zero ? "alpha 0" : "k 0", st, tg_last_error(), (long long)bad);

@@ -2,13 +2,13 @@
  * BLAS ratio test, threshold 16, inputs uniform in [-1, 1].
  *
  * One function runs one case with every guard (tgt_run_case); the sections only choose cases:
- * exhaustively where sizes are tiny (every layout, transpose and m, n, k in 0..17, where all the edge
- * handling of the register tiles lives), then one dimension at a time across the sizes where code
- * paths change (register tiles and cache blocks, one below / at / above), then the scalars, NaN and
- * Inf, and a seeded random sample of larger shapes. The block sizes probed are TGEMM_MC / KC / NC when
- * the runner sets them (tests/tests.mk does, to hit every block edge cheaply), else the defaults the
- * library has derived on the development machine (listed in tgt_edge_sizes; where they differ these
- * are just more sizes, and the overridden runs still hit every edge exactly).
+ * exhaustively where sizes are tiny (every layout, transpose and m, n, k in 0..17, where all the
+ * edge handling of the register tiles lives), then one dimension at a time across the sizes where
+ * code paths change (register tiles and cache blocks, one below / at / above), then the scalars,
+ * NaN and Inf, and a seeded random sample of larger shapes. The block sizes probed are TGEMM_MC /
+ * KC / NC when the runner sets them (tests/tests.mk does, to hit every block edge cheaply), else
+ * the defaults the library has derived on the development machine (listed in tgt_edge_sizes; where
+ * they differ these are just more sizes, and the overridden runs still hit every edge exactly).
  */
 #include <math.h>
 #include <stdio.h>
@@ -92,7 +92,8 @@ int tgt_run_case(const tgt_case *c)
         /* One element of op(A), drawn at random, in the storage the layout and transpose give. */
         int64_t i = tgt_range(&rng, 0, c->m - 1), p = tgt_range(&rng, 0, c->k - 1);
         int rows_run = (c->layout == TG_ROW_MAJOR) != (c->transa == TG_TRANS);
-        tgt_buf_set(&A, rows_run ? i : p, rows_run ? p : i, c->special == TGT_NAN_A ? NAN : INFINITY);
+        tgt_buf_set(&A, rows_run ? i : p, rows_run ? p : i,
+                    c->special == TGT_NAN_A ? NAN : INFINITY);
     }
     /* With beta zero C must not be read: it holds NaN (or Inf), which must not reach the result. */
     if (c->special == TGT_INF_C) {
@@ -204,7 +205,7 @@ static int64_t tgt_env_size(const char *name)
 static int tgt_edge_sizes(int64_t *list, int cap)
 {
     /* When the runner sets no block size: the defaults the library has derived on the development
-     * machine across its versions (MC 30..252, KC 256..1024, NC 2040..4096, per family and type). */
+     * machine across its versions (MC 30..252, KC 256..1024, NC 2040..4096, per family, type). */
     static const int64_t defaults[] = {30,  32,   60,   64,   126,  128,  252,
                                        256, 512, 1024, 2040, 2048, 4080, 4096};
     static const int64_t exact[] = {0, 1, 2, 3, 5, 7, 11, 13, 17, 31};

@@ -1,14 +1,14 @@
 /* The foundation test suite's entry point: runs the sections named on the command line (all of
- * those this build has, by default) and ends with the one line `make test` adds up:
- * "N passed, N failed". Exits non-zero if anything failed.
+ * those this build has, by default) and ends with the one line `make test` adds up: "N passed, N
+ * failed". Exits non-zero if anything failed.
  *
  *   usage: tgemm_tests [--cube N] [--random N] [section...]
  *   sections: arch cube edges scalars special random openblas args threads callers nomem
  *
  * The kernel family, path and block sizes come from the environment (TGEMM_ARCH, TGEMM_PATH,
- * TGEMM_MC/KC/NC), which the library reads once per process: tests/run_suite.sh runs this binary once
- * per setting. In the single-header builds (TGT_HEADER) this file is the one translation unit that
- * holds the implementation.
+ * TGEMM_MC/KC/NC), which the library reads once per process: tests/run_suite.sh runs this binary
+ * once per setting. In the single-header builds (TGT_HEADER) this file is the one translation unit
+ * that holds the implementation.
  */
 #ifdef TGT_HEADER
 #define TGEMM_IMPLEMENTATION

@@ -2,8 +2,8 @@
  * precision-generic call of tg_sgemm / tg_dgemm.
  *
  * The poison is a quiet NaN with a recognisable payload, compared bit for bit: a library that reads
- * outside the matrix produces NaN (the ratio test catches it), and one that writes there changes the
- * bits (tgt_buf_poison_intact catches it), whatever value it wrote.
+ * outside the matrix produces NaN (the ratio test catches it), and one that writes there changes
+ * the bits (tgt_buf_poison_intact catches it), whatever value it wrote.
  */
 #include <stdlib.h>
 #include <string.h>

@@ -84,7 +84,8 @@ static void tgt_second_opinion(const tgt_case *c)
                        : -1;
     tgt_check(st == TG_OK && r_tg < 16,
               "openblas %cgemm %s %s layout=%s A=%s B=%s m=%lld n=%lld k=%lld lda=%lld ldb=%lld "
-              "ldc=%lld alpha=%g beta=%g: status %d, tgemm against OpenBLAS: ratio %g at (%lld, %lld)",
+              "ldc=%lld alpha=%g beta=%g: status %d, tgemm against OpenBLAS: ratio %g at "
+              "(%lld, %lld)",
               c->es == 4 ? 's' : 'd', tgt_config(), tg_cpu_arch(), tgt_layout_name(c->layout),
               tgt_trans_name(c->transa), tgt_trans_name(c->transb), (long long)c->m,
               (long long)c->n, (long long)c->k, (long long)lda, (long long)ldb, (long long)ldc,

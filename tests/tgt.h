@@ -1,10 +1,10 @@
 /* Shared declarations of tgemm's foundation test suite (the .c files in tests/).
  *
  * The suite is written once and built several ways (tests/tests.mk): linked against build/libtgemm,
- * against a test build of the library sources (TGEMM_TESTING: the allocation-failure hook), under the
- * sanitizers, and against the single header tgemm.h alone (TGT_HEADER: C99, C11 and C++, gcc and
- * clang, with and without OpenMP). So it is plain C that also compiles as C++: malloc results are
- * cast, no VLAs, no compound literals, OpenMP only through _Pragma under _OPENMP.
+ * against a test build of the library sources (TGEMM_TESTING: the allocation-failure hook), under
+ * the sanitizers, and against the single header tgemm.h alone (TGT_HEADER: C99, C11 and C++, gcc
+ * and clang, with and without OpenMP). So it is plain C that also compiles as C++: malloc results
+ * are cast, no VLAs, no compound literals, OpenMP only through _Pragma under _OPENMP.
  *
  * Test helpers are named tgt_ so they never collide with the library's tg_ / tg__ names (in the
  * TGEMM_STATIC build everything is one translation unit). Matrices are handled as bytes plus an
@@ -59,7 +59,7 @@ typedef struct {
     unsigned char *mem;  /* the allocation */
     void *p;             /* the matrix itself: mem + TGT_GUARD elements */
 } tgt_buf;
-/* Allocates and poisons everything; returns 0 if memory ran out (the test then fails, not crashes). */
+/* Allocates and poisons everything; returns 0 if memory ran out (the test fails, not crashes). */
 int tgt_buf_init(tgt_buf *b, size_t es, int64_t vectors, int64_t len, int64_t ld);
 void tgt_buf_free(tgt_buf *b);
 /* Matrix elements uniform in [-1, 1]; the rest keeps its poison. */
