@@ -4,6 +4,7 @@
  * The textbook forms cancel for negative inputs: 0.5 x (1 + tanh(u)) and 0.5 x (1 + erf(u)) lose all
  * their digits where tanh or erf is near -1. They are rewritten without the subtraction:
  *     GELU tanh:  0.5 x (1 + tanh(u)) = x / (1 + exp(-2u)),  u = sqrt(2/pi) (x + 0.044715 x^3)
+ *                 (= x e / (1 + e), e = exp(2u), for u < 0: exp never overflows)
  *     GELU erf:   0.5 x (1 + erf(x/sqrt2)) = 0.5 x erfc(-x/sqrt2)
  * The second trap is the argument: for x near -6 the result is ~exp(-2u) with 2u ~ 40, so a relative
  * error of one ulp in u becomes 40 ulps in the result. u is therefore formed as a double-double
@@ -49,9 +50,13 @@ static double tg__ew_gelu_tanh(double x)
     double uh, ul, e;
     if (!(fabs(x) <= TG__EW_HUGE)) return tg__ew_limit(x);
     tg__ew_cubic(x, &uh, &ul);
-    e = exp(-2.0 * uh);
-    if (e < INFINITY) e = fma(e, -2.0 * ul, e); /* (Inf with a negative correction would be NaN) */
-    return x / (1.0 + e);
+    if (uh >= 0) {
+        e = exp(-2.0 * uh);
+        return x / (1.0 + fma(e, -2.0 * ul, e));
+    }
+    e = exp(2.0 * uh); /* x e / (1 + e): no overflow, and subnormal tails keep their value */
+    e = fma(e, 2.0 * ul, e);
+    return x * e / (1.0 + e);
 }
 
 static double tg__ew_gelu_erf(double x)
@@ -66,12 +71,23 @@ static double tg__ew_gelu_erf(double x)
     return 0.5 * x * (erfc(uh) - TG__EW_2_SQRTPI * exp(-uh * uh) * ul);
 }
 
-static double tg__ew_sigmoid(double x) { return 1.0 / (1.0 + exp(-x)); }
+/* For x < 0 both use e / (1 + e) with e = exp(x), so that exp never overflows and results in the
+ * subnormal range keep their value. */
+static double tg__ew_sigmoid(double x)
+{
+    double e;
+    if (x >= 0) return 1.0 / (1.0 + exp(-x));
+    e = exp(x);
+    return e / (1.0 + e);
+}
 
 static double tg__ew_silu(double x)
 {
-    if (!(fabs(x) <= TG__EW_HUGE)) return tg__ew_limit(x); /* -Inf / (1 + Inf) would be NaN */
-    return x / (1.0 + exp(-x));
+    double e;
+    if (!(fabs(x) <= TG__EW_HUGE)) return tg__ew_limit(x); /* -Inf * 0 would be NaN */
+    if (x >= 0) return x / (1.0 + exp(-x));
+    e = exp(x);
+    return x * e / (1.0 + e);
 }
 
 static double (*tg__ew_act_fn(tg_act act))(double)

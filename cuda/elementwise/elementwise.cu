@@ -66,12 +66,22 @@ template <typename A> static __device__ __forceinline__ A tg__ew_limit(A x)
     return x > 0 ? x : (x < 0 ? (A)-0.0 : x);
 }
 
+/* For negative arguments the logistic forms use e / (1 + e) with e = exp(-|.|): exp never
+ * overflows, and results in the subnormal range keep their value. */
 static __device__ double tg__ew_act_a(int act, double x)
 {
     double uh, ul, e;
-    if (act == TG_ACT_SIGMOID) return 1.0 / (1.0 + exp(-x));
+    if (act == TG_ACT_SIGMOID) {
+        if (x >= 0) return 1.0 / (1.0 + exp(-x));
+        e = exp(x);
+        return e / (1.0 + e);
+    }
     if (!(fabs(x) <= 1e100)) return tg__ew_limit(x);
-    if (act == TG_ACT_SILU) return x / (1.0 + exp(-x));
+    if (act == TG_ACT_SILU) {
+        if (x >= 0) return x / (1.0 + exp(-x));
+        e = exp(x);
+        return x * e / (1.0 + e);
+    }
     if (act == TG_ACT_GELU_ERF) {
         uh = -TG__EWD_R_HI * x;
         ul = -(fma(TG__EWD_R_HI, x, uh) + TG__EWD_R_LO * x);
@@ -86,19 +96,31 @@ static __device__ double tg__ew_act_a(int act, double x)
         uh = s + t;
         bb = uh - s;
         ul = ((s - (uh - bb)) + (t - bb)) + sl + tl;
-        e = exp(-2.0 * uh);
-        if (e < INFINITY) e = fma(e, -2.0 * ul, e);
-        return x / (1.0 + e);
+        if (uh >= 0) {
+            e = exp(-2.0 * uh);
+            return x / (1.0 + fma(e, -2.0 * ul, e));
+        }
+        e = exp(2.0 * uh);
+        e = fma(e, 2.0 * ul, e);
+        return x * e / (1.0 + e);
     }
 }
 
+/* fp32 for fp16 and bf16: the rounding of the argument costs ~|2u| fp32 ulps, far below their ulp. */
 static __device__ float tg__ew_act_a(int act, float x)
 {
-    if (act == TG_ACT_SIGMOID) return 1.0f / (1.0f + expf(-x));
+    float e, u2;
+    if (act == TG_ACT_SIGMOID) {
+        if (x >= 0) return 1.0f / (1.0f + expf(-x));
+        e = expf(x);
+        return e / (1.0f + e);
+    }
     if (!(fabsf(x) <= 1e30f)) return tg__ew_limit(x);
-    if (act == TG_ACT_SILU) return x / (1.0f + expf(-x));
     if (act == TG_ACT_GELU_ERF) return 0.5f * x * erfcf(-0.70710678f * x);
-    return x / (1.0f + expf(-2.0f * (0.7978845608f * x + 0.0356774081f * x * x * x)));
+    u2 = act == TG_ACT_SILU ? x : 2.0f * (0.7978845608f * x + 0.0356774081f * x * x * x);
+    if (u2 >= 0) return x / (1.0f + expf(-u2));
+    e = expf(u2);
+    return x * e / (1.0f + e);
 }
 
 /* ---- one element ---- */
@@ -110,6 +132,9 @@ typedef struct {
     const void *line_s;  /* one scalar per run (op ADDS), or NULL */
     void *z;
 } tg__ew_dev;
+
+static __device__ __forceinline__ float tg__ew_fma(float a, float b, float c) { return fmaf(a, b, c); }
+static __device__ __forceinline__ double tg__ew_fma(double a, double b, double c) { return fma(a, b, c); }
 
 template <typename T>
 static __device__ __forceinline__ T tg__ew_elem(int op, int act, typename tg__ew_t<T>::C s, T xv, T yv)
@@ -123,7 +148,7 @@ static __device__ __forceinline__ T tg__ew_elem(int op, int act, typename tg__ew
     case TG__EW_MUL: v = x * y; break;
     case TG__EW_ADDS: v = x + s; break;
     case TG__EW_SCALE: v = s * x; break;
-    case TG__EW_AXPY: v = fma(s, x, y); break;
+    case TG__EW_AXPY: v = tg__ew_fma(s, x, y); break;
     default: v = x; break;
     }
     if (act == TG_ACT_RELU) v = 0 > v ? (C)0 : v;
@@ -201,8 +226,11 @@ template <typename T> static void tg__ew_launch_t(const tg__ew_dev &j, int ea, c
     int64_t want = (j.len / V + threads - 1) / threads;
     dim3 grid((unsigned)(want < 1 ? 1 : want > 16384 ? 16384 : want),
               (unsigned)(j.lines < 65535 ? j.lines : 65535));
-    if (ea) tg__ew_kernel<T, true><<<grid, threads, 0, stream>>>(j);
-    else tg__ew_kernel<T, false><<<grid, threads, 0, stream>>>(j);
+    /* (one launch per line: tests/elementwise/emu rewrites them for the CPU emulation) */
+    if (ea)
+        tg__ew_kernel<T, true><<<grid, threads, 0, stream>>>(j);
+    else
+        tg__ew_kernel<T, false><<<grid, threads, 0, stream>>>(j);
 }
 
 /* The scalar rounded to the array's type once, kept as a double. */

@@ -12,6 +12,9 @@
 #   test-cuda-elementwise     in `make test`: the CUDA tests (build/elementwise/test_cuda_elementwise);
 #                             without a GPU they report themselves skipped with a count; also run by
 #                             `make test-cuda`
+#   test-cuda-elementwise-emulated  in `make test`: the same CUDA kernels and tests, compiled as C++
+#                             against the CPU emulation of the CUDA runtime (tests/elementwise/emu/ on top
+#                             of tests/cuda/emu/), small sizes: runs the kernels' index logic everywhere
 #   test-large                opt-in: more than 2^31 floats in place on one buffer (~8.6 GB of memory)
 #   test-cuda-large           opt-in, on a GPU: the same on the device (~8.6 GB of device memory)
 
@@ -21,9 +24,10 @@ EW_CFLAGS   := -std=c11 $(WARN) -O2 -g -fopenmp
 EW_LIB_SRCS := $(wildcard cpu/elementwise*.c)
 EW_RUN      := sh tests/run_suite.sh
 
-.PHONY: test-elementwise test-elementwise-planted test-elementwise-header test-cuda-elementwise test-large \
+.PHONY: test-cuda-elementwise-emulated test-elementwise test-elementwise-planted test-elementwise-header test-cuda-elementwise test-large \
 	test-cuda-large
-TEST_RUNS += test-elementwise test-elementwise-planted test-elementwise-header test-cuda-elementwise
+TEST_RUNS += test-elementwise test-elementwise-planted test-elementwise-header test-cuda-elementwise \
+	test-cuda-elementwise-emulated
 
 $(EW_DIR)/test_elementwise: $(EW_TEST) $(BUILD)/libtgemm.a
 	@mkdir -p $(dir $@)
@@ -92,3 +96,22 @@ test-cuda-elementwise:
 	@echo "CUDA elementwise tests skipped: nvcc not found (looked for $(NVCC))"
 	@echo "0 passed, 0 failed, 1 skipped"
 endif
+
+# ---- the CUDA kernels on the CPU emulation: a C++17 compiler, no CUDA needed ----
+# Each .cu is copied with its kernel<<<...>>>(args) launches rewritten to tg__emu_launch, as cuda.mk
+# does for the ladder.
+EW_EMU       := $(EW_DIR)/emu
+EW_EMU_FLAGS := -std=c++17 -O1 -g -Wall -Wextra -Wshadow -Werror -Wno-unknown-pragmas \
+		-Itests/elementwise/emu -Itests/cuda/emu -Icuda/elementwise -Icuda -Icommon
+EW_EMU_SRCS  := cuda/elementwise/elementwise.cu tests/elementwise/test_cuda_elementwise.cu
+
+$(EW_EMU)/%.cpp: %.cu
+	@mkdir -p $(dir $@)
+	{ echo '#line 1 "$<"'; sed -E 's/^(\s*)(.+)<<<(.+)>>>\((.*)\);/\1tg__emu_launch(\2, \3, \4);/' $<; } > $@
+
+$(EW_EMU)/test_emulated: $(EW_EMU_SRCS:%.cu=$(EW_EMU)/%.cpp) $(BUILD)/libtgemm.a $(wildcard tests/elementwise/emu/*.h) \
+	    $(wildcard tests/cuda/emu/*.h) cuda/elementwise/tgemm_elementwise.h cpu/elementwise.h
+	$(CXX) $(EW_EMU_FLAGS) -o $@ $(EW_EMU_SRCS:%.cu=$(EW_EMU)/%.cpp) $(BUILD)/libtgemm.a -fopenmp -lm
+
+test-cuda-elementwise-emulated: $(EW_EMU)/test_emulated
+	@$< --tiny

@@ -3,6 +3,7 @@
  *   make test-cuda-elementwise   (also run by make test-cuda)
  *   build/elementwise/test_cuda_elementwise [--small] [--large]
  *       --small: no case above 10^5 elements (for the compute-sanitizer runs)
+ *       --tiny: none above 5000 (for the CPU emulation, test-cuda-elementwise-emulated)
  *       --large: only the > 2^31-element in-place case (~8.6 GB of device memory)
  *
  * For each type (fp32, fp64, fp16, bf16) and operation, on lengths around the vector width and
@@ -29,7 +30,8 @@
 
 #include "elementwise/tgemm_elementwise.h"
 
-static int passed, failed, skipped, have_gpu, small_only;
+static int passed, failed, skipped, have_gpu;
+static int64_t max_elems = INT64_MAX; /* --small, --tiny */
 static uint64_t rng = 0x2545F4914F6CDD1Dull;
 
 static void check(int ok, const char *what)
@@ -197,8 +199,8 @@ static void run_1d(tg_dtype t, int op, tg_act act, int64_t n, int bx, int by, in
     CK(cudaDeviceSynchronize());
     CK(cudaMemcpy(hout, dout, bytes, cudaMemcpyDeviceToHost));
     z = hout + zoff;
-    /* scale's alpha rounded to the type once, as the API says */
-    s = rnd(t, s);
+    /* alpha rounded to the array's type once, as the API says */
+    s = t == TG_F16 ? __half2float(__double2half(s)) : t == TG_BF16 ? __bfloat162float(__double2bfloat16(s)) : rnd(t, s);
     for (i = 0; i < n; i++) {
         double got = get(t, z, i), e;
         if (is_exact(op, act)) {
@@ -237,7 +239,7 @@ static void test_1d(void)
                     tg_dtype t = types[ti];
                     int es = (int)esize(t);
                     int64_t n = sizes[si];
-                    if (small_only && n > 100000) continue;
+                    if (n > max_elems) continue;
                     run_1d(t, op, (tg_act)a, n, 0, 0, 0, 0);                 /* all aligned */
                     run_1d(t, op, (tg_act)a, n, es, es, es, 0);              /* co-aligned, one element in */
                     run_1d(t, op, (tg_act)a, n, es, 2 * es, 3 * es, 0);      /* different offsets: scalar path */
@@ -277,7 +279,11 @@ static void run_bias(tg_dtype t, tg_layout layout, tg_bias_mode mode, tg_act act
             if (act <= TG_ACT_RELU) e = same(got, rnd(t, (double)act_ref(act, sum))) ? 0 : INFINITY;
             else e = err(t, got, act_ref(act, sum));
             if (e > worst) worst = e;
-            if (!(e <= (act <= TG_ACT_RELU ? 0 : t == TG_F16 || t == TG_BF16 ? 1 : 16))) bad++;
+            if (!(e <= (act <= TG_ACT_RELU ? 0 : t == TG_F16 || t == TG_BF16 ? 1 : 16))) {
+                if (!bad) printf("  bias_act %s %s: act(%.9g + %.9g) = %.9g, reference %.9Lg (error %.3g)\n",
+                                 tname(t), act_names[act], c0[at], bv, got, act_ref(act, sum), e);
+                bad++;
+            }
         }
     for (i = 0; i < total; i++)
         if (i % ldc >= len && get(t, c, i) != -77.0) bad++;
@@ -299,7 +305,7 @@ static void test_bias(void)
             for (m = 0; m < 2; m++)
                 for (a = TG_ACT_NONE; a <= TG_ACT_SILU; a++)
                     for (s = 0; s < (int)(sizeof shapes / sizeof shapes[0]); s++)
-                        if (s < 5 || a <= TG_ACT_GELU_TANH)
+                        if ((s < 5 || a <= TG_ACT_GELU_TANH) && shapes[s][0] * shapes[s][1] <= max_elems)
                             run_bias(types[ti], l ? TG_COL_MAJOR : TG_ROW_MAJOR, (tg_bias_mode)m, (tg_act)a,
                                      shapes[s][0], shapes[s][1]);
 }
@@ -375,7 +381,8 @@ int main(int argc, char **argv)
 {
     int count = 0, i, large = 0;
     for (i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--small")) small_only = 1;
+        if (!strcmp(argv[i], "--small")) max_elems = 100000;
+        else if (!strcmp(argv[i], "--tiny")) max_elems = 5000;
         else if (!strcmp(argv[i], "--large")) large = 1;
     }
     have_gpu = cudaGetDeviceCount(&count) == cudaSuccess && count > 0;
