@@ -5,7 +5,8 @@
 # that a CUDA program links one library and shares one tg_last_error() with the CPU side; libtgemm
 # itself never needs the CUDA runtime. Without nvcc everything else still builds, and the CUDA suite
 # reports itself skipped. Exported for the fragments included after this one: NVCC, NVCCFLAGS,
-# CUDA_LIBS (the libraries a program linking libtgemm_cuda.a needs), HAVE_NVCC.
+# CUDA_LIBS (what an nvcc link of a program with libtgemm_cuda.a adds; nvcc brings the CUDA runtime
+# itself, statically), HAVE_NVCC, CUDA_OBJ.
 #
 # Targets: cuda (the libraries), test-cuda (the GPU tests; needs a GPU to pass anything),
 # test-cuda-build (in `make test`: compile, resource report, single header, then the GPU tests,
@@ -20,7 +21,7 @@ CUDA_ARCH ?= -gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code=s
 # -Werror all-warnings: nvcc's and ptxas's own warnings; the host compiler gets the project's flags.
 NVCCFLAGS ?= -std=c++17 -O3 -lineinfo $(CUDA_ARCH) -Werror all-warnings \
 	     -Xcompiler -Wall,-Wextra,-Werror,-fPIC
-CUDA_LIBS := -lcudart -Xcompiler -fopenmp -lm
+CUDA_LIBS := -Xcompiler -fopenmp -lm
 
 CUDA_OBJ  := $(BUILD)/cuda/obj
 CUDA_SRCS := $(sort $(shell find cuda -name '*.cu'))
