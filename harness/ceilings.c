@@ -176,8 +176,8 @@ static const char usage[] =
     "usage: tgemm-bench ceilings [--threads LIST] [--out FILE] [--force] [--quick]\n"
     "Measures the roofline ceilings (clock, FMA peak per ISA and dtype, bandwidth per memory level)\n"
     "for each thread count and writes them as JSON.\n"
-    "  --threads LIST  thread counts, comma-separated, or `all` (default: 1 to all CPUs of this\n"
-    "                  process; above 8 CPUs: powers of two and all)      --threads 1,2\n"
+    "  --threads LIST  thread counts, comma-separated; `all`: every CPU this process may use\n"
+    "                  (default: 1 to all; above 8 CPUs: powers of two and all)  --threads 1,all\n"
     "  --out FILE      where to write (default: results/<slug>/ceilings.json, <slug> as\n"
     "                  `tgemm-bench machine --slug` prints it)            --out /tmp/ceilings.json\n"
     "  --force         measure even when FILE exists (default: keep it, measure nothing)\n"
@@ -197,23 +197,26 @@ static int cpus_allowed(int *cpus)
     return n;
 }
 
-static int parse_threads(const char *s, int ncpus, options *o)
+static int parse_threads(const char *arg, int ncpus, options *o)
 {
     o->nthreads = 0;
-    if (!strcmp(s, "all")) {
-        o->threads[o->nthreads++] = ncpus;
-        return 0;
-    }
-    while (*s) {
+    for (const char *s = arg; *s;) {
         char *end;
-        errno = 0;
-        long t = strtol(s, &end, 10);
-        if (end == s || errno || t < 1 || t > ncpus || (*end && *end != ',')) {
+        long t;
+        if (!strncmp(s, "all", 3) && (s[3] == ',' || !s[3])) {
+            t = ncpus;
+            end = (char *)s + 3;
+        } else {
+            errno = 0;
+            t = strtol(s, &end, 10);
+            if (end == s || errno) t = 0;
+        }
+        if (t < 1 || t > ncpus || (*end && *end != ',') || o->nthreads == TG__MAX_THREADS) {
             fprintf(stderr, "tgemm-bench ceilings: --threads: '%s' is not a list of counts from 1 "
-                            "to %d (the CPUs this process may use)\n", s, ncpus);
+                            "to %d (the CPUs this process may use) or `all`\n", arg, ncpus);
             return -1;
         }
-        if (o->nthreads < TG__MAX_THREADS) o->threads[o->nthreads++] = (int)t;
+        o->threads[o->nthreads++] = (int)t;
         s = *end ? end + 1 : end;
     }
     return o->nthreads > 0 ? 0 : -1;
