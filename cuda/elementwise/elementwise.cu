@@ -13,6 +13,8 @@
  * the transcendental activations in fp64 for fp32 and fp64 arrays (the same cancellation-free forms
  * and double-double argument as cpu/elementwise_act.c, whose header explains them), in fp32 for fp16
  * and bf16 (whose half-ulp is 2^13 fp32 ulps). One rounding to the array's type at the end.
+ * Private names here are tg__ewd_ (device side), apart from the CPU side's tg__ew_ that it shares,
+ * since the single header puts both in one translation unit.
  */
 #include <stdint.h>
 #include <string.h>
@@ -31,21 +33,21 @@
 #endif
 
 /* ---- the types: op computed in C, activation in A ---- */
-template <typename T> struct tg__ew_t;
-template <> struct tg__ew_t<float> { typedef float C; typedef double A; };
-template <> struct tg__ew_t<double> { typedef double C; typedef double A; };
-template <> struct tg__ew_t<__half> { typedef float C; typedef float A; };
-template <> struct tg__ew_t<__nv_bfloat16> { typedef float C; typedef float A; };
+template <typename T> struct tg__ewd_t;
+template <> struct tg__ewd_t<float> { typedef float C; typedef double A; };
+template <> struct tg__ewd_t<double> { typedef double C; typedef double A; };
+template <> struct tg__ewd_t<__half> { typedef float C; typedef float A; };
+template <> struct tg__ewd_t<__nv_bfloat16> { typedef float C; typedef float A; };
 
-static __device__ __forceinline__ float tg__ew_c(float v) { return v; }
-static __device__ __forceinline__ double tg__ew_c(double v) { return v; }
-static __device__ __forceinline__ float tg__ew_c(__half v) { return __half2float(v); }
-static __device__ __forceinline__ float tg__ew_c(__nv_bfloat16 v) { return __bfloat162float(v); }
-template <typename T> static __device__ __forceinline__ T tg__ew_to(double v);
-template <> __device__ __forceinline__ float tg__ew_to<float>(double v) { return (float)v; }
-template <> __device__ __forceinline__ double tg__ew_to<double>(double v) { return v; }
-template <> __device__ __forceinline__ __half tg__ew_to<__half>(double v) { return __float2half_rn((float)v); }
-template <> __device__ __forceinline__ __nv_bfloat16 tg__ew_to<__nv_bfloat16>(double v)
+static __device__ __forceinline__ float tg__ewd_c(float v) { return v; }
+static __device__ __forceinline__ double tg__ewd_c(double v) { return v; }
+static __device__ __forceinline__ float tg__ewd_c(__half v) { return __half2float(v); }
+static __device__ __forceinline__ float tg__ewd_c(__nv_bfloat16 v) { return __bfloat162float(v); }
+template <typename T> static __device__ __forceinline__ T tg__ewd_to(double v);
+template <> __device__ __forceinline__ float tg__ewd_to<float>(double v) { return (float)v; }
+template <> __device__ __forceinline__ double tg__ewd_to<double>(double v) { return v; }
+template <> __device__ __forceinline__ __half tg__ewd_to<__half>(double v) { return __float2half_rn((float)v); }
+template <> __device__ __forceinline__ __nv_bfloat16 tg__ewd_to<__nv_bfloat16>(double v)
 {
     return __float2bfloat16_rn((float)v);
 }
@@ -61,14 +63,14 @@ template <> __device__ __forceinline__ __nv_bfloat16 tg__ew_to<__nv_bfloat16>(do
 
 /* Beyond 1e100 (fp64) or 1e30 (fp32) every activation has reached its limit, x or -0, and x^3 could
  * overflow; also the answer at +-Inf. */
-template <typename A> static __device__ __forceinline__ A tg__ew_limit(A x)
+template <typename A> static __device__ __forceinline__ A tg__ewd_limit(A x)
 {
     return x > 0 ? x : (x < 0 ? (A)-0.0 : x);
 }
 
 /* For negative arguments the logistic forms use e / (1 + e) with e = exp(-|.|): exp never
  * overflows, and results in the subnormal range keep their value. */
-static __device__ double tg__ew_act_a(int act, double x)
+static __device__ double tg__ewd_act_a(int act, double x)
 {
     double uh, ul, e;
     if (act == TG_ACT_SIGMOID) {
@@ -76,7 +78,7 @@ static __device__ double tg__ew_act_a(int act, double x)
         e = exp(x);
         return e / (1.0 + e);
     }
-    if (!(fabs(x) <= 1e100)) return tg__ew_limit(x);
+    if (!(fabs(x) <= 1e100)) return tg__ewd_limit(x);
     if (act == TG_ACT_SILU) {
         if (x >= 0) return x / (1.0 + exp(-x));
         e = exp(x);
@@ -107,7 +109,7 @@ static __device__ double tg__ew_act_a(int act, double x)
 }
 
 /* fp32 for fp16 and bf16: the rounding of the argument costs ~|2u| fp32 ulps, far below their ulp. */
-static __device__ float tg__ew_act_a(int act, float x)
+static __device__ float tg__ewd_act_a(int act, float x)
 {
     float e, u2;
     if (act == TG_ACT_SIGMOID) {
@@ -115,7 +117,7 @@ static __device__ float tg__ew_act_a(int act, float x)
         e = expf(x);
         return e / (1.0f + e);
     }
-    if (!(fabsf(x) <= 1e30f)) return tg__ew_limit(x);
+    if (!(fabsf(x) <= 1e30f)) return tg__ewd_limit(x);
     if (act == TG_ACT_GELU_ERF) return 0.5f * x * erfcf(-0.70710678f * x);
     u2 = act == TG_ACT_SILU ? x : 2.0f * (0.7978845608f * x + 0.0356774081f * x * x * x);
     if (u2 >= 0) return x / (1.0f + expf(-u2));
@@ -125,62 +127,62 @@ static __device__ float tg__ew_act_a(int act, float x)
 
 /* ---- one element ---- */
 typedef struct {
-    int op, act;         /* tg__ew_op, tg_act */
+    int op, act;         /* tg__ewd_op, tg_act */
     double s;            /* the scalar, already rounded to the array's type */
     int64_t lines, len, ld;
     const void *x, *y;   /* y: indexed along the run, or NULL */
     const void *line_s;  /* one scalar per run (op ADDS), or NULL */
     void *z;
-} tg__ew_dev;
+} tg__ewd_dev;
 
-static __device__ __forceinline__ float tg__ew_fma(float a, float b, float c) { return fmaf(a, b, c); }
-static __device__ __forceinline__ double tg__ew_fma(double a, double b, double c) { return fma(a, b, c); }
+static __device__ __forceinline__ float tg__ewd_fma(float a, float b, float c) { return fmaf(a, b, c); }
+static __device__ __forceinline__ double tg__ewd_fma(double a, double b, double c) { return fma(a, b, c); }
 
 template <typename T>
-static __device__ __forceinline__ T tg__ew_elem(int op, int act, typename tg__ew_t<T>::C s, T xv, T yv)
+static __device__ __forceinline__ T tg__ewd_elem(int op, int act, typename tg__ewd_t<T>::C s, T xv, T yv)
 {
-    typedef typename tg__ew_t<T>::C C;
-    typedef typename tg__ew_t<T>::A A;
-    C x = tg__ew_c(xv), y = tg__ew_c(yv), v;
+    typedef typename tg__ewd_t<T>::C C;
+    typedef typename tg__ewd_t<T>::A A;
+    C x = tg__ewd_c(xv), y = tg__ewd_c(yv), v;
     switch (op) {
     case TG__EW_ADD: v = x + y; break;
     case TG__EW_SUB: v = x - y; break;
     case TG__EW_MUL: v = x * y; break;
     case TG__EW_ADDS: v = x + s; break;
     case TG__EW_SCALE: v = s * x; break;
-    case TG__EW_AXPY: v = tg__ew_fma(s, x, y); break;
+    case TG__EW_AXPY: v = tg__ewd_fma(s, x, y); break;
     default: v = x; break;
     }
     if (act == TG_ACT_RELU) v = 0 > v ? (C)0 : v;
-    else if (act != TG_ACT_NONE) return tg__ew_to<T>((double)tg__ew_act_a(act, (A)v));
-    return tg__ew_to<T>((double)v);
+    else if (act != TG_ACT_NONE) return tg__ewd_to<T>((double)tg__ewd_act_a(act, (A)v));
+    return tg__ewd_to<T>((double)v);
 }
 
 /* Scalar access: direct when the pointer is aligned to its element (EA), else bytewise. */
-template <typename T, bool EA> static __device__ __forceinline__ T tg__ew_ld(const T *p)
+template <typename T, bool EA> static __device__ __forceinline__ T tg__ewd_ld(const T *p)
 {
     T v;
     if (EA) return *p;
     memcpy(&v, (const unsigned char *)p, sizeof v);
     return v;
 }
-template <typename T, bool EA> static __device__ __forceinline__ void tg__ew_st(T *p, T v)
+template <typename T, bool EA> static __device__ __forceinline__ void tg__ewd_st(T *p, T v)
 {
     if (EA) *p = v;
     else memcpy((unsigned char *)p, &v, sizeof v);
 }
 
 /* Elements before the first 16-byte boundary of p (0 when p is not aligned to its element). */
-template <typename T> static __device__ __forceinline__ int64_t tg__ew_head(const void *p)
+template <typename T> static __device__ __forceinline__ int64_t tg__ewd_head(const void *p)
 {
     uintptr_t mis = (uintptr_t)p % 16;
     return mis % sizeof(T) ? 0 : (int64_t)((16 - mis) % 16 / sizeof(T));
 }
 
 /* Grid: x splits the runs' elements, y the runs. */
-template <typename T, bool EA> __global__ void tg__ew_kernel(tg__ew_dev j)
+template <typename T, bool EA> __global__ void tg__ewd_kernel(tg__ewd_dev j)
 {
-    typedef typename tg__ew_t<T>::C C;
+    typedef typename tg__ewd_t<T>::C C;
     const int V = 16 / sizeof(T);
     const int64_t tid = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
     const int64_t stride = (int64_t)gridDim.x * blockDim.x;
@@ -189,8 +191,8 @@ template <typename T, bool EA> __global__ void tg__ew_kernel(tg__ew_dev j)
         const T *x = (const T *)j.x + l * j.ld, *y = (const T *)j.y;
         T *z = (T *)j.z + l * j.ld;
         const int64_t n = j.len;
-        C s = j.line_s ? tg__ew_c(tg__ew_ld<T, EA>((const T *)j.line_s + l)) : (C)j.s;
-        int64_t head = tg__ew_head<T>(z), nvec, body_end, rest, v, r;
+        C s = j.line_s ? tg__ewd_c(tg__ewd_ld<T, EA>((const T *)j.line_s + l)) : (C)j.s;
+        int64_t head = tg__ewd_head<T>(z), nvec, body_end, rest, v, r;
         /* 128-bit accesses only when x (and y) sit at z's offset from a 16-byte boundary */
         int co = EA && (uintptr_t)x % 16 == (uintptr_t)z % 16 && (!y || (uintptr_t)y % 16 == (uintptr_t)z % 16);
         if (head > n) head = n;
@@ -205,7 +207,7 @@ template <typename T, bool EA> __global__ void tg__ew_kernel(tg__ew_dev j)
             memcpy(xs, &u, 16);
             if (y) w = *(const uint4 *)(y + i);
             memcpy(ys, &w, 16);
-            for (k = 0; k < V; k++) zs[k] = tg__ew_elem<T>(j.op, j.act, s, xs[k], ys[k]);
+            for (k = 0; k < V; k++) zs[k] = tg__ewd_elem<T>(j.op, j.act, s, xs[k], ys[k]);
             memcpy(&u, zs, 16);
             *(uint4 *)(z + i) = u;
         }
@@ -213,13 +215,13 @@ template <typename T, bool EA> __global__ void tg__ew_kernel(tg__ew_dev j)
         rest = n - nvec * V;
         for (r = tid; r < rest; r += stride) {
             int64_t i = r < head ? r : body_end + (r - head);
-            T xv = tg__ew_ld<T, EA>(x + i), yv = y ? tg__ew_ld<T, EA>(y + i) : xv;
-            tg__ew_st<T, EA>(z + i, tg__ew_elem<T>(j.op, j.act, s, xv, yv));
+            T xv = tg__ewd_ld<T, EA>(x + i), yv = y ? tg__ewd_ld<T, EA>(y + i) : xv;
+            tg__ewd_st<T, EA>(z + i, tg__ewd_elem<T>(j.op, j.act, s, xv, yv));
         }
     }
 }
 
-template <typename T> static void tg__ew_launch_t(const tg__ew_dev &j, int ea, cudaStream_t stream)
+template <typename T> static void tg__ewd_launch_t(const tg__ewd_dev &j, int ea, cudaStream_t stream)
 {
     const int threads = 256, V = 16 / sizeof(T);
     /* Enough blocks to fill any current GPU several times over; grid-stride loops do the rest. */
@@ -228,13 +230,13 @@ template <typename T> static void tg__ew_launch_t(const tg__ew_dev &j, int ea, c
               (unsigned)(j.lines < 65535 ? j.lines : 65535));
     /* (one launch per line: tests/elementwise/emu rewrites them for the CPU emulation) */
     if (ea)
-        tg__ew_kernel<T, true><<<grid, threads, 0, stream>>>(j);
+        tg__ewd_kernel<T, true><<<grid, threads, 0, stream>>>(j);
     else
-        tg__ew_kernel<T, false><<<grid, threads, 0, stream>>>(j);
+        tg__ewd_kernel<T, false><<<grid, threads, 0, stream>>>(j);
 }
 
 /* The scalar rounded to the array's type once, kept as a double. */
-static double tg__ew_round(tg_dtype t, double v)
+static double tg__ewd_round(tg_dtype t, double v)
 {
     switch (t) {
     case TG_F32: return (float)v;
@@ -244,30 +246,30 @@ static double tg__ew_round(tg_dtype t, double v)
     }
 }
 
-static int tg__ew_aligned(const void *p, size_t es) { return !p || (uintptr_t)p % es == 0; }
+static int tg__ewd_aligned(const void *p, size_t es) { return !p || (uintptr_t)p % es == 0; }
 
 /* Queues a checked job (lines, len > 0). */
-static int tg__ew_cuda_run(const char *fn, tg_dtype t, tg__ew_dev j, cudaStream_t stream)
+static int tg__ewd_cuda_run(const char *fn, tg_dtype t, tg__ewd_dev j, cudaStream_t stream)
 {
     size_t es = tg__ew_size(t);
-    int ea = tg__ew_aligned(j.x, es) && tg__ew_aligned(j.y, es) && tg__ew_aligned(j.z, es) &&
-             tg__ew_aligned(j.line_s, es);
+    int ea = tg__ewd_aligned(j.x, es) && tg__ewd_aligned(j.y, es) && tg__ewd_aligned(j.z, es) &&
+             tg__ewd_aligned(j.line_s, es);
     cudaError_t err;
-    j.s = tg__ew_round(t, j.s);
+    j.s = tg__ewd_round(t, j.s);
     switch (t) {
-    case TG_F32: tg__ew_launch_t<float>(j, ea, stream); break;
-    case TG_F64: tg__ew_launch_t<double>(j, ea, stream); break;
-    case TG_F16: tg__ew_launch_t<__half>(j, ea, stream); break;
-    default: tg__ew_launch_t<__nv_bfloat16>(j, ea, stream); break;
+    case TG_F32: tg__ewd_launch_t<float>(j, ea, stream); break;
+    case TG_F64: tg__ewd_launch_t<double>(j, ea, stream); break;
+    case TG_F16: tg__ewd_launch_t<__half>(j, ea, stream); break;
+    default: tg__ewd_launch_t<__nv_bfloat16>(j, ea, stream); break;
     }
     err = cudaGetLastError();
     return err == cudaSuccess ? TG_OK : tg__fail(TG_ERR_DEVICE, fn, cudaGetErrorString(err));
 }
 
-static int tg__ew_cuda_1d(const char *fn, tg_dtype t, int op, int act, double s, int64_t n,
+static int tg__ewd_cuda_1d(const char *fn, tg_dtype t, int op, int act, double s, int64_t n,
                           const void *x, const void *y, void *z, cudaStream_t stream)
 {
-    tg__ew_dev j;
+    tg__ewd_dev j;
     if (n == 0) return TG_OK;
     j.op = op;
     j.act = act;
@@ -278,50 +280,50 @@ static int tg__ew_cuda_1d(const char *fn, tg_dtype t, int op, int act, double s,
     j.y = y;
     j.line_s = NULL;
     j.z = z;
-    return tg__ew_cuda_run(fn, t, j, stream);
+    return tg__ewd_cuda_run(fn, t, j, stream);
 }
 
 TGEMM_DEF int tg_cuda_add(tg_dtype t, int64_t n, const void *x, const void *y, void *z, cudaStream_t stream)
 {
     int st = tg__ew_check_binary("tg_cuda_add", t, n, x, y, z);
-    return st ? st : tg__ew_cuda_1d("tg_cuda_add", t, TG__EW_ADD, TG_ACT_NONE, 0.0, n, x, y, z, stream);
+    return st ? st : tg__ewd_cuda_1d("tg_cuda_add", t, TG__EW_ADD, TG_ACT_NONE, 0.0, n, x, y, z, stream);
 }
 
 TGEMM_DEF int tg_cuda_sub(tg_dtype t, int64_t n, const void *x, const void *y, void *z, cudaStream_t stream)
 {
     int st = tg__ew_check_binary("tg_cuda_sub", t, n, x, y, z);
-    return st ? st : tg__ew_cuda_1d("tg_cuda_sub", t, TG__EW_SUB, TG_ACT_NONE, 0.0, n, x, y, z, stream);
+    return st ? st : tg__ewd_cuda_1d("tg_cuda_sub", t, TG__EW_SUB, TG_ACT_NONE, 0.0, n, x, y, z, stream);
 }
 
 TGEMM_DEF int tg_cuda_mul(tg_dtype t, int64_t n, const void *x, const void *y, void *z, cudaStream_t stream)
 {
     int st = tg__ew_check_binary("tg_cuda_mul", t, n, x, y, z);
-    return st ? st : tg__ew_cuda_1d("tg_cuda_mul", t, TG__EW_MUL, TG_ACT_NONE, 0.0, n, x, y, z, stream);
+    return st ? st : tg__ewd_cuda_1d("tg_cuda_mul", t, TG__EW_MUL, TG_ACT_NONE, 0.0, n, x, y, z, stream);
 }
 
 TGEMM_DEF int tg_cuda_scale(tg_dtype t, int64_t n, double alpha, void *x, cudaStream_t stream)
 {
     int st = tg__ew_check_scale("tg_cuda_scale", t, n, x);
-    return st ? st : tg__ew_cuda_1d("tg_cuda_scale", t, TG__EW_SCALE, TG_ACT_NONE, alpha, n, x, NULL, x, stream);
+    return st ? st : tg__ewd_cuda_1d("tg_cuda_scale", t, TG__EW_SCALE, TG_ACT_NONE, alpha, n, x, NULL, x, stream);
 }
 
 TGEMM_DEF int tg_cuda_axpy(tg_dtype t, int64_t n, double alpha, const void *x, void *y, cudaStream_t stream)
 {
     int st = tg__ew_check_axpy("tg_cuda_axpy", t, n, x, y);
-    return st ? st : tg__ew_cuda_1d("tg_cuda_axpy", t, TG__EW_AXPY, TG_ACT_NONE, alpha, n, x, y, y, stream);
+    return st ? st : tg__ewd_cuda_1d("tg_cuda_axpy", t, TG__EW_AXPY, TG_ACT_NONE, alpha, n, x, y, y, stream);
 }
 
 TGEMM_DEF int tg_cuda_activate(tg_dtype t, tg_act act, int64_t n, const void *x, void *y, cudaStream_t stream)
 {
     int st = tg__ew_check_activate("tg_cuda_activate", t, act, n, x, y);
-    return st ? st : tg__ew_cuda_1d("tg_cuda_activate", t, TG__EW_COPY, act, 0.0, n, x, NULL, y, stream);
+    return st ? st : tg__ewd_cuda_1d("tg_cuda_activate", t, TG__EW_COPY, act, 0.0, n, x, NULL, y, stream);
 }
 
 TGEMM_DEF int tg_cuda_bias_act(tg_dtype t, tg_layout layout, int64_t rows, int64_t cols, const void *bias,
                                tg_bias_mode mode, tg_act act, void *c, int64_t ldc, cudaStream_t stream)
 {
     int row = layout == TG_ROW_MAJOR, along = (mode == TG_BIAS_PER_COL) == row;
-    tg__ew_dev j;
+    tg__ewd_dev j;
     int st = tg__ew_check_bias_act("tg_cuda_bias_act", t, layout, rows, cols, bias, mode, act, c, ldc);
     if (st) return st;
     if (rows == 0 || cols == 0) return TG_OK;
@@ -335,5 +337,5 @@ TGEMM_DEF int tg_cuda_bias_act(tg_dtype t, tg_layout layout, int64_t rows, int64
     j.y = along ? bias : NULL;
     j.line_s = along ? NULL : bias;
     j.z = c;
-    return tg__ew_cuda_run("tg_cuda_bias_act", t, j, stream);
+    return tg__ewd_cuda_run("tg_cuda_bias_act", t, j, stream);
 }
