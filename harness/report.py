@@ -377,6 +377,8 @@ def build(sweep, ceilings, out_dir, sweep_path, ceilings_path):
         ["sweep command", f"`{ctx.get('command', '?')}`"],
         ["ceilings command", f"`{ceilings.get('command', '?')}` ({ceilings.get('machine', {}).get('date', '?')})"
          if ceilings else "no ceilings file: charts show no ceilings"],
+        ["load average at the start (1, 5, 15 min)",
+         ", ".join(f"{x:.2f}" for x in sweep.get("context", {}).get("load_avg", [])) or "?"],
         ["failures", str(ctx.get("failures", "?"))],
     ])
     doc.h(3, "Libraries")
