@@ -271,6 +271,40 @@ static void tgt_status_texts(void)
     tgt_check(tg_strerror(12345) != NULL && *tg_strerror(12345), "tg_strerror(12345) is empty");
 }
 
+void tgt_section_unsupported(void)
+{
+    /* Run only with TGEMM_ARCH naming no family (tests/tests.mk sets "none"): a call that has work
+     * to do must refuse cleanly, never run an illegal instruction, and leave C as it was. */
+    for (size_t es = 4; es <= 8; es += 4) {
+        tgt_buf A, B, C;
+        unsigned char *c0 = NULL;
+        uint64_t rng = 42;
+        int st;
+        if (!(tgt_buf_init(&A, es, 5, 6, 6) & tgt_buf_init(&B, es, 6, 7, 7) &
+              tgt_buf_init(&C, es, 5, 7, 7)) ||
+            !(c0 = (unsigned char *)malloc(C.total * es))) {
+            tgt_check(0, "unsupported: the test ran out of memory");
+        } else {
+            tgt_buf_fill(&A, &rng);
+            tgt_buf_fill(&B, &rng);
+            tgt_buf_fill(&C, &rng);
+            memcpy(c0, C.mem, C.total * es);
+            st = tgt_gemm(es, TG_ROW_MAJOR, TG_NO_TRANS, TG_NO_TRANS, 5, 7, 6, 1, A.p, 6, B.p, 7,
+                          0.5, C.p, 7);
+            tgt_check(st == TG_ERR_UNSUPPORTED && memcmp(c0, C.mem, C.total * es) == 0 &&
+                          strstr(tg_last_error(), "TGEMM_ARCH"),
+                      "TGEMM_ARCH=%s: status %d (%s), C %s, message \"%s\"",
+                      getenv("TGEMM_ARCH") ? getenv("TGEMM_ARCH") : "(unset)", st,
+                      tg_strerror(st), memcmp(c0, C.mem, C.total * es) ? "modified" : "untouched",
+                      tg_last_error());
+        }
+        free(c0);
+        tgt_buf_free(&A);
+        tgt_buf_free(&B);
+        tgt_buf_free(&C);
+    }
+}
+
 void tgt_section_args(void)
 {
     tgt_bad_calls(4);

@@ -3,7 +3,8 @@
  * failed". Exits non-zero if anything failed.
  *
  *   usage: tgemm_tests [--cube N] [--random N] [section...]
- *   sections: arch cube edges scalars special random openblas args threads callers nomem
+ *   sections: arch cube edges scalars special random openblas args threads callers nomem,
+ *             and (only when named, with TGEMM_ARCH=none) unsupported
  *
  * The kernel family, path and block sizes come from the environment (TGEMM_ARCH, TGEMM_PATH,
  * TGEMM_MC/KC/NC), which the library reads once per process: tests/run_suite.sh runs this binary
@@ -73,7 +74,8 @@ static void tgt_random(void) { tgt_section_random(tgt_random_count); }
 static void tgt_openblas(void) { tgt_section_openblas(tgt_random_count); }
 #endif
 
-/* The sections this build has, in the order "all" runs them. */
+/* The sections this build has, in the order "all" runs them; "unsupported" runs only when named,
+ * since it needs TGEMM_ARCH to name no kernel family. */
 static const struct {
     const char *name;
     void (*run)(void);
@@ -85,7 +87,7 @@ static const struct {
     {"openblas", tgt_openblas},
 #endif
     {"args", tgt_section_args},       {"threads", tgt_section_threads},
-    {"callers", tgt_section_callers},
+    {"callers", tgt_section_callers}, {"unsupported", tgt_section_unsupported},
 #ifdef TGEMM_TESTING
     {"nomem", tgt_section_nomem},
 #endif
@@ -98,7 +100,8 @@ static void tgt_run_section(const char *name)
 {
     int found = 0;
     for (int i = 0; i < TGT_SECTIONS; i++)
-        if (strcmp(name, "all") == 0 || strcmp(name, tgt_sections[i].name) == 0) {
+        if ((strcmp(name, "all") == 0 && strcmp(tgt_sections[i].name, "unsupported") != 0) ||
+            strcmp(name, tgt_sections[i].name) == 0) {
             tgt_sections[i].run();
             found = 1;
         }

@@ -66,7 +66,7 @@ $(TEST_DIR)/asan/tgemm_tests: $(TEST_DEPS) $(ASAN_OBJS)
 	    common/reference.c $(ASAN_OBJS) $(TEST_LIBS) -o $@
 
 test-gemm-avx2: $(TEST_DIR)/tgemm_tests
-	@$(RUN_SUITE) $< $(call gemm_specs,avx2)
+	@$(RUN_SUITE) $< $(call gemm_specs,avx2) "TGEMM_ARCH=none unsupported args"
 test-gemm-generic: $(TEST_DIR)/tgemm_tests
 	@$(RUN_SUITE) $< $(call gemm_specs,generic)
 test-nomem: $(TEST_DIR)/testing/tgemm_tests

@@ -111,6 +111,7 @@ tgt_case tgt_random_case(uint64_t *rng, size_t es);
 /* ---- the other sections ---- */
 void tgt_section_openblas(int count); /* second_opinion.c: the same raw arguments to OpenBLAS */
 void tgt_section_args(void);          /* bad_args.c: every invalid argument, and valid NULLs */
+void tgt_section_unsupported(void);   /* bad_args.c: TGEMM_ARCH naming no family; by name only */
 void tgt_section_threads(void);       /* threads.c: bitwise equal for 1, 2, 3 threads and inside
                                          a caller's parallel region */
 void tgt_section_callers(void);       /* callers.c: many threads calling at once */
