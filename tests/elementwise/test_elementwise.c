@@ -232,7 +232,7 @@ static double worst[2][6];
 static void run_act(tg_dtype t, tg_act act, int64_t n, int off, int inplace)
 {
     size_t es = es_of(t);
-    unsigned char *xb = (unsigned char *)malloc((size_t)(n + 2 * GUARD) * es);
+    unsigned char *xb = (unsigned char *)calloc((size_t)(n + 2 * GUARD), es);
     unsigned char *zb = (unsigned char *)malloc((size_t)(n + 2 * GUARD) * es);
     void *x = xb + (GUARD + off) * es, *z = inplace ? x : zb + GUARD * es;
     double *x0 = (double *)malloc((size_t)(n + 1) * sizeof(double));
