@@ -17,6 +17,8 @@
 #                             of tests/cuda/emu/), small sizes: runs the kernels' index logic everywhere
 #   test-large                opt-in: more than 2^31 floats in place on one buffer (~8.6 GB of memory)
 #   test-cuda-large           opt-in, on a GPU: the same on the device (~8.6 GB of device memory)
+# On a machine with a GPU, tests/elementwise/gpu_session.sh LOG_DIR runs all of the GPU side at once
+# (tests, large case, compute-sanitizer memcheck and racecheck, bandwidth benchmark).
 
 EW_DIR      := $(BUILD)/elementwise
 EW_TEST     := tests/elementwise/test_elementwise.c
@@ -81,6 +83,12 @@ test-elementwise-header: $(EW_HDR_BUILDS:%=$(EW_DIR)/header/%/test_elementwise)
 # ---- CUDA ----
 ifeq ($(HAVE_NVCC),yes)
 $(EW_DIR)/test_cuda_elementwise: tests/elementwise/test_cuda_elementwise.cu $(BUILD)/libtgemm_cuda.a \
+	    cuda/elementwise/tgemm_elementwise.h
+	@mkdir -p $(dir $@)
+	$(NVCC) $(NVCCFLAGS) -Icuda -Icommon -o $@ $< $(BUILD)/libtgemm_cuda.a $(CUDA_LIBS)
+
+# Not a test: GPU bandwidth against a device-to-device copy (tests/elementwise/gpu_session.sh runs it).
+$(EW_DIR)/bench_cuda_elementwise: tests/elementwise/bench_cuda_elementwise.cu $(BUILD)/libtgemm_cuda.a \
 	    cuda/elementwise/tgemm_elementwise.h
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVCCFLAGS) -Icuda -Icommon -o $@ $< $(BUILD)/libtgemm_cuda.a $(CUDA_LIBS)

@@ -2,8 +2,8 @@
  *
  *   make test-cuda-elementwise   (also run by make test-cuda)
  *   build/elementwise/test_cuda_elementwise [--small] [--large]
- *       --small: no case above 10^5 elements (for the compute-sanitizer runs)
- *       --tiny: none above 5000 (for the CPU emulation, test-cuda-elementwise-emulated)
+ *       --small: no case above 10^5 elements
+ *       --tiny: none above 5000 (the CPU emulation and the compute-sanitizer runs)
  *       --large: only the > 2^31-element in-place case (~8.6 GB of device memory)
  *
  * For each type (fp32, fp64, fp16, bf16) and operation, on lengths around the vector width and

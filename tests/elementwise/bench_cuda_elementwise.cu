@@ -1,0 +1,106 @@
+/* GPU bandwidth of the elementwise kernels against a device-to-device copy, in one run (the issue's
+ * target: >= 90% of the copy's bandwidth on 256 MiB and more). A benchmark, not a test.
+ *
+ *   make build/elementwise/bench_cuda_elementwise && build/elementwise/bench_cuda_elementwise [MiB]
+ *
+ * Each array holds MiB mebibytes (default 512). Bytes are counted as STREAM does, reads plus writes:
+ * copy 2, add/sub/mul/axpy 3, scale/activate/bias_act 2 arrays. Each case runs 3 warm-ups, then 20
+ * timed runs (CUDA events, one per run), alternating case by case with the copy, so that clocks and
+ * other tenants affect both alike; prints the median and the spread, and the ratio to the copy's
+ * median. One line of JSON per case on stdout after the table, for results/<gpu>/.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cuda_runtime.h>
+
+#include "elementwise/tgemm_elementwise.h"
+
+#define CK(call) do { cudaError_t e_ = (call); if (e_ != cudaSuccess) { printf("CUDA error %s at line %d\n", cudaGetErrorString(e_), __LINE__); exit(2); } } while (0)
+#define REPS 20
+
+static int cmp(const void *a, const void *b)
+{
+    float x = *(const float *)a, y = *(const float *)b;
+    return x < y ? -1 : x > y;
+}
+
+typedef struct {
+    const char *name;
+    tg_dtype t;
+    int arrays; /* bytes moved = arrays * array bytes */
+} bcase;
+
+static void *dx, *dy, *dz;
+static size_t bytes;
+
+static void run(int k, const bcase *c)
+{
+    int64_t n = (int64_t)(bytes / (c->t == TG_F64 ? 8 : c->t == TG_F32 ? 4 : 2));
+    int st = TG_OK;
+    if (k < 0) { CK(cudaMemcpyAsync(dz, dx, bytes, cudaMemcpyDeviceToDevice, 0)); return; }
+    switch (k) {
+    case 0: case 1: case 2: st = tg_cuda_add(c->t, n, dx, dy, dz, 0); break;
+    case 3: st = tg_cuda_axpy(c->t, n, 1.0001, dx, dz, 0); break;
+    case 4: st = tg_cuda_scale(c->t, n, 1.0000001, dz, 0); break;
+    case 5: case 6: st = tg_cuda_activate(c->t, TG_ACT_RELU, n, dx, dz, 0); break;
+    case 7: case 8: st = tg_cuda_activate(c->t, TG_ACT_GELU_TANH, n, dx, dz, 0); break;
+    case 9: st = tg_cuda_activate(c->t, TG_ACT_GELU_ERF, n, dx, dz, 0); break;
+    case 10: st = tg_cuda_bias_act(c->t, TG_ROW_MAJOR, n / 4096, 4096, dy, TG_BIAS_PER_COL, TG_ACT_RELU, dz, 4096, 0); break;
+    }
+    if (st != TG_OK) { printf("%s: %s\n", c->name, tg_last_error()); exit(2); }
+}
+
+/* median seconds of REPS timed runs of case k (k < 0: the copy) */
+static float timed(int k, const bcase *c, float *spread)
+{
+    cudaEvent_t a, b;
+    float t[REPS];
+    int r;
+    CK(cudaEventCreate(&a)); CK(cudaEventCreate(&b));
+    for (r = 0; r < 3; r++) run(k, c);
+    for (r = 0; r < REPS; r++) {
+        CK(cudaEventRecord(a, 0));
+        run(k, c);
+        CK(cudaEventRecord(b, 0));
+        CK(cudaEventSynchronize(b));
+        CK(cudaEventElapsedTime(&t[r], a, b));
+    }
+    qsort(t, REPS, sizeof t[0], cmp);
+    *spread = (t[REPS - 2] - t[1]) / t[REPS / 2];
+    CK(cudaEventDestroy(a)); CK(cudaEventDestroy(b));
+    return t[REPS / 2] / 1e3f;
+}
+
+int main(int argc, char **argv)
+{
+    static const bcase cases[] = {
+        {"add f32", TG_F32, 3}, {"add f16", TG_F16, 3}, {"add f64", TG_F64, 3}, {"axpy f32", TG_F32, 3},
+        {"scale f32", TG_F32, 2}, {"relu f32", TG_F32, 2}, {"relu bf16", TG_BF16, 2},
+        {"gelu_tanh f32", TG_F32, 2}, {"gelu_tanh f16", TG_F16, 2}, {"gelu_erf f32", TG_F32, 2},
+        {"bias_act relu f32 (rows x 4096)", TG_F32, 2}};
+    cudaDeviceProp p;
+    double mib = argc > 1 ? atof(argv[1]) : 512;
+    float copy_s, s, sp, csp;
+    char json[4096] = "";
+    int k;
+    CK(cudaGetDeviceProperties(&p, 0));
+    bytes = (size_t)(mib * 1048576.0) / 16 * 16;
+    CK(cudaMalloc(&dx, bytes)); CK(cudaMalloc(&dy, bytes)); CK(cudaMalloc(&dz, bytes));
+    CK(cudaMemset(dx, 0x3c, bytes)); CK(cudaMemset(dy, 0x3c, bytes)); CK(cudaMemset(dz, 0, bytes));
+    printf("%s, %d SMs, arrays of %.0f MiB, median of %d runs (spread = (2nd largest - 2nd smallest) / median)\n",
+           p.name, p.multiProcessorCount, mib, REPS);
+    for (k = 0; k < (int)(sizeof cases / sizeof cases[0]); k++) {
+        copy_s = timed(-1, &cases[k], &csp); /* the copy beside each case: same conditions */
+        s = timed(k, &cases[k], &sp);
+        printf("%-34s %8.1f GB/s (spread %4.1f%%)   copy %8.1f GB/s   ratio %5.1f%%\n", cases[k].name,
+               cases[k].arrays * bytes / s / 1e9, 100 * sp, 2.0 * bytes / copy_s / 1e9,
+               100.0 * (cases[k].arrays * bytes / s) / (2.0 * bytes / copy_s));
+        snprintf(json + strlen(json), sizeof json - strlen(json),
+                 "{\"case\": \"%s\", \"mib\": %.0f, \"gbs\": %.2f, \"copy_gbs\": %.2f, \"spread\": %.3f}\n",
+                 cases[k].name, mib, cases[k].arrays * bytes / s / 1e9, 2.0 * bytes / copy_s / 1e9, sp);
+    }
+    printf("%s", json);
+    return 0;
+}
