@@ -4,8 +4,9 @@
  * Every public call (tg_add ... tg_bias_act) becomes one operation (tg__ew) applied to runs of
  * contiguous elements: one run for the 1-D calls, one row or column of C for tg_bias_act. A run is
  * done in two passes over blocks small enough to stay in L1: the operation (vectorized per family),
- * then the activation in place (ReLU vectorized; the transcendental ones element by element through
- * the accurate scalar functions below, shared by both families so that they agree bit for bit).
+ * then the activation in place (ReLU vectorized; the transcendental ones through the accurate
+ * scalar functions below, shared by both families, except that the AVX2 family computes sigmoid,
+ * SiLU and GELU tanh of float arrays in vectors of double, see elementwise_avx2.c).
  */
 #ifndef TGEMM_CPU_ELEMENTWISE_H
 #define TGEMM_CPU_ELEMENTWISE_H
