@@ -57,7 +57,7 @@ typedef struct {
     int *cpus;
     pthread_barrier_t barrier;
     double secs[TG__MAX_THREADS], work[TG__MAX_THREADS];
-    double sink; /* keeps the read probe's sum alive */
+    double sink[TG__MAX_THREADS]; /* keeps the read probe's sums alive */
 } job;
 
 typedef struct {
@@ -98,7 +98,7 @@ static void *worker(void *arg)
     case PROBE_FMA: work = tg__probe_fma(j->isa, j->dtype, j->reps); break;
     case PROBE_CLOCK: work = tg__probe_add_chain(j->reps); break;
     case PROBE_READ:
-        j->sink += tg__probe_read(j->read_buf[i], j->bytes, j->reps);
+        j->sink[i] += tg__probe_read(j->read_buf[i], j->bytes, j->reps);
         work = (double)j->bytes * (double)j->reps;
         break;
     case PROBE_TRIAD: {
@@ -315,9 +315,7 @@ static int measure_threads(FILE *f, int n, const options *o, int *cpus)
     run_team(j, n);
 
     j->kind = PROBE_CLOCK;
-    measure(j, n, target, repeats);
-    double ghz = 0;
-    for (int i = 0; i < n; i++) ghz += j->work[i] / j->secs[i] / 1e9 / n;
+    const double ghz = measure(j, n, target, repeats) / n / 1e9; /* cycles per second per core */
     fprintf(f, "    {\"threads\": %d, \"clock_ghz\": %.4g,\n     \"peak_gflops\": {", n, ghz);
     fprintf(stderr, "ceilings: %d thread%s: clock %.2f GHz; peak GFLOP/s", n, n > 1 ? "s" : "", ghz);
     const char dtypes[2] = {'s', 'd'};
