@@ -14,8 +14,8 @@
  * is off its core the others have the memory to themselves, so shared-level bandwidth can read
  * a little high on a busy machine.
  * Not OpenMP: the harness compiles its C without -fopenmp, and pinning and start barriers are what
- * a probe needs anyway. Each thread allocates and first touches its own buffers, so on a NUMA
- * machine they live next to it. Every measurement is calibrated to run long enough (doubling the
+ * a probe needs anyway. Each thread first touches its own buffers, so on a NUMA machine they
+ * live next to it. Every measurement is calibrated to run long enough (doubling the
  * work until it takes the target time), then repeated; the best repetition counts, because on a
  * shared machine noise only ever makes a probe slower.
  *
