@@ -106,13 +106,39 @@ TGEMM_DEF int tg_get_num_threads(void);
 /* The CPU micro-kernel family in use: "avx2" or "generic" (TGEMM_ARCH forces one). */
 TGEMM_DEF const char *tg_cpu_arch(void);
 
+/* ---- elementwise kernels (cpu/elementwise*.c; the same with tg_cuda_ in cuda/elementwise/) ----
+ * On contiguous arrays of n elements of type t; fp16 and bf16 exist on the GPU only (TG_ERR_UNSUPPORTED
+ * here). alpha is converted to the array's type once. Arguments are checked first (1-based positions
+ * in the message): NULL, negative lengths, bad enums, ldc too small and an input that partly overlaps
+ * the output are TG_ERR_ARG and leave the output untouched; an input that is exactly the output (in
+ * place) is allowed. NaN in gives NaN out; at +-Inf an activation gives its limit. */
+typedef enum { TG_F32 = 0, TG_F64 = 1, TG_F16 = 2, TG_BF16 = 3 } tg_dtype; /* f16/bf16: GPU only */
+typedef enum { TG_ACT_NONE = 0, TG_ACT_RELU, TG_ACT_GELU_TANH, TG_ACT_GELU_ERF,
+               TG_ACT_SIGMOID, TG_ACT_SILU } tg_act;
+typedef enum { TG_BIAS_PER_ROW = 0, TG_BIAS_PER_COL = 1 } tg_bias_mode;
+TGEMM_DEF int tg_add(tg_dtype t, int64_t n, const void *x, const void *y, void *z);   /* z = x + y */
+TGEMM_DEF int tg_sub(tg_dtype t, int64_t n, const void *x, const void *y, void *z);   /* z = x - y */
+TGEMM_DEF int tg_mul(tg_dtype t, int64_t n, const void *x, const void *y, void *z);   /* z = x * y */
+TGEMM_DEF int tg_scale(tg_dtype t, int64_t n, double alpha, void *x);                 /* x = alpha * x */
+/* y = alpha * x + y, rounded once (a fused multiply-add) */
+TGEMM_DEF int tg_axpy(tg_dtype t, int64_t n, double alpha, const void *x, void *y);
+TGEMM_DEF int tg_activate(tg_dtype t, tg_act act, int64_t n, const void *x, void *y); /* y = act(x) */
+/* c = act(c + bias) on a rows x cols matrix with leading dimension ldc: bias[i] for row i
+ * (TG_BIAS_PER_ROW, rows values) or bias[j] for column j (TG_BIAS_PER_COL, cols values); the sum is
+ * rounded to the type before the activation. */
+TGEMM_DEF int tg_bias_act(tg_dtype t, tg_layout layout, int64_t rows, int64_t cols, const void *bias,
+                          tg_bias_mode mode, tg_act act, void *c, int64_t ldc);
+/* ---- end of elementwise ---- */
+
 #ifdef __cplusplus
 }
 #endif
 
 #endif /* TGEMM_API_H */
+#endif /* TGEMM_H_SINGLE_HEADER */
 
-#ifdef TGEMM_IMPLEMENTATION
+#if defined(TGEMM_IMPLEMENTATION) && !defined(TGEMM_H_IMPLEMENTED)
+#define TGEMM_H_IMPLEMENTED
 #ifndef TGEMM__AMALGAMATED
 #define TGEMM__AMALGAMATED
 #endif
@@ -741,6 +767,956 @@ TG__OMP(omp for schedule(static))
     tg__free(abuf);
     return TG_OK;
 }
+/* ---- cpu/elementwise.c ---- */
+/* The CPU elementwise entry points: argument checks, the kernel family, the threads.
+ *
+ * Each call is checked in the order of its parameters (1-based positions in the message), then
+ * becomes one operation (tg__ew, elementwise.h) over runs of contiguous elements: one run of n for
+ * the 1-D calls, one row (row-major) or column (column-major) of C per run for tg_bias_act. The runs
+ * are flattened into one index range, so the threads split the elements evenly whatever the shape (a
+ * single long row as well as many short ones). OpenMP only for arrays large enough to repay waking
+ * a team; results do not depend on the thread count, each element being computed alone.
+ */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+/* ---- cpu/elementwise.h ---- */
+/* Private pieces of the CPU elementwise kernels (elementwise*.c): what one pass over a run of
+ * contiguous elements does, and the per-family functions that do it.
+ *
+ * Every public call (tg_add ... tg_bias_act) becomes one operation (tg__ew) applied to runs of
+ * contiguous elements: one run for the 1-D calls, one row or column of C for tg_bias_act. A run is
+ * done in two passes over blocks small enough to stay in L1: the operation (vectorized per family),
+ * then the activation in place (ReLU vectorized; the transcendental ones through the accurate
+ * scalar functions below, shared by both families, except that the AVX2 family computes sigmoid,
+ * SiLU and GELU tanh of float arrays in vectors of double, see elementwise_avx2.c).
+ */
+#ifndef TGEMM_CPU_ELEMENTWISE_H
+#define TGEMM_CPU_ELEMENTWISE_H
+
+#include <stddef.h>
+
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* z[i] = ... for i < n; x, y, z are the run's pointers, s the operation's scalar. */
+typedef enum {
+    TG__EW_COPY,  /* x                  (tg_activate) */
+    TG__EW_ADD,   /* x + y */
+    TG__EW_SUB,   /* x - y */
+    TG__EW_MUL,   /* x * y */
+    TG__EW_ADDS,  /* x + s              (a bias shared by the whole run) */
+    TG__EW_SCALE, /* s * x */
+    TG__EW_AXPY   /* s * x + y, rounded once */
+} tg__ew_op;
+
+typedef struct {
+    tg__ew_op op;
+    tg_act act;    /* applied to the operation's result */
+    int stream;    /* non-temporal stores allowed (output far larger than the caches, act NONE) */
+    float sf;      /* s in the array's type: alpha, or the run's bias */
+    double sd;
+} tg__ew;
+
+/* One run of n elements of float (_s) or double (_d); x, y and z may be the same array. */
+typedef void (*tg__ew_run_fn)(const tg__ew *e, int64_t n, const void *x, const void *y, void *z);
+TG__PRIVATE void tg__ew_run_generic_s(const tg__ew *e, int64_t n, const void *x, const void *y, void *z);
+TG__PRIVATE void tg__ew_run_generic_d(const tg__ew *e, int64_t n, const void *x, const void *y, void *z);
+TG__PRIVATE void tg__ew_run_avx2_s(const tg__ew *e, int64_t n, const void *x, const void *y, void *z);
+TG__PRIVATE void tg__ew_run_avx2_d(const tg__ew *e, int64_t n, const void *x, const void *y, void *z);
+
+/* z[i] = act(z[i]) for the transcendental activations (not NONE or RELU), computed in double to a
+ * few ulps (elementwise_act.c); float arrays round the double result once. */
+TG__PRIVATE void tg__ew_act_s(tg_act act, int64_t n, float *z);
+TG__PRIVATE void tg__ew_act_d(tg_act act, int64_t n, double *z);
+
+/* Bytes per element of a tg_dtype (2 for fp16 and bf16). */
+TG__PRIVATE size_t tg__ew_size(tg_dtype t);
+
+/* The argument checks of each entry point, in the order of its parameters (1-based positions in
+ * the message; the CUDA entry points take the same parameters plus a trailing stream, so they share
+ * them): TG_OK or TG_ERR_ARG. fp16 and bf16 pass here; the CPU refuses them afterwards. */
+TG__PRIVATE int tg__ew_check_binary(const char *fn, tg_dtype t, int64_t n, const void *x,
+                                    const void *y, const void *z);
+TG__PRIVATE int tg__ew_check_scale(const char *fn, tg_dtype t, int64_t n, const void *x);
+TG__PRIVATE int tg__ew_check_axpy(const char *fn, tg_dtype t, int64_t n, const void *x, const void *y);
+TG__PRIVATE int tg__ew_check_activate(const char *fn, tg_dtype t, tg_act act, int64_t n,
+                                      const void *x, const void *y);
+TG__PRIVATE int tg__ew_check_bias_act(const char *fn, tg_dtype t, tg_layout layout, int64_t rows,
+                                      int64_t cols, const void *bias, tg_bias_mode mode, tg_act act,
+                                      const void *c, int64_t ldc);
+
+/* Elements per block of the two-pass scheme: 3 arrays x 512 doubles = 12 KiB stays in L1. */
+#define TG__EW_BLOCK 512
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TGEMM_CPU_ELEMENTWISE_H */
+
+TG__PRIVATE size_t tg__ew_size(tg_dtype t) { return t == TG_F64 ? 8 : t == TG_F32 ? 4 : 2; }
+
+static int tg__ew_check_dtype(const char *fn, int pos, tg_dtype t)
+{
+    if ((int)t < TG_F32 || (int)t > TG_BF16)
+        return tg__arg_error(fn, pos, "t", (int64_t)t,
+                             "must be TG_F32 (0), TG_F64 (1), TG_F16 (2) or TG_BF16 (3)");
+    return TG_OK;
+}
+
+static int tg__ew_check_act(const char *fn, int pos, tg_act act)
+{
+    if ((int)act < TG_ACT_NONE || (int)act > TG_ACT_SILU)
+        return tg__arg_error(fn, pos, "act", (int64_t)act, "must be a tg_act, TG_ACT_NONE (0) to TG_ACT_SILU (5)");
+    return TG_OK;
+}
+
+/* A count of elements: not negative, and its bytes addressable. */
+static int tg__ew_check_count(const char *fn, int pos, const char *name, int64_t n, size_t es)
+{
+    if (n < 0) return tg__arg_error(fn, pos, name, n, "must be >= 0");
+    if (n > (int64_t)(PTRDIFF_MAX / (ptrdiff_t)es))
+        return tg__arg_error(fn, pos, name, n, "spans more bytes than memory can address");
+    return TG_OK;
+}
+
+static int tg__ew_check_ptr(const char *fn, int pos, const char *name, const void *p, int64_t n)
+{
+    if (n > 0 && !p) return tg__arg_error(fn, pos, name, 0, "must not be NULL when there are elements");
+    return TG_OK;
+}
+
+/* Whether [a, a + an) and [b, b + bn) (bytes) share a byte. */
+static int tg__ew_overlap(const void *a, int64_t an, const void *b, int64_t bn)
+{
+    uintptr_t pa = (uintptr_t)a, pb = (uintptr_t)b;
+    return an > 0 && bn > 0 && pa < pb + (uintptr_t)bn && pb < pa + (uintptr_t)an;
+}
+
+/* An input that overlaps the output must be the output itself (in place): otherwise later elements
+ * would read what earlier ones wrote, and the result would depend on the order of the work. */
+static int tg__ew_check_alias(const char *fn, int pos, const char *name, const void *in,
+                              const char *out, const void *z, int64_t bytes)
+{
+    char expected[96];
+    if (in == z || !tg__ew_overlap(in, bytes, z, bytes)) return TG_OK;
+    snprintf(expected, sizeof expected, "overlaps %s partly (only %s itself, in place, is allowed)",
+             out, out);
+    return tg__arg_error(fn, pos, name, (int64_t)((const char *)in - (const char *)z), expected);
+}
+
+/* After the checks: fp16/bf16 and an unusable TGEMM_ARCH are TG_ERR_UNSUPPORTED here. */
+static int tg__ew_pick(const char *fn, tg_dtype t, tg__ew_run_fn *run)
+{
+    tg__arch arch;
+    if (t == TG_F16 || t == TG_BF16)
+        return tg__fail(TG_ERR_UNSUPPORTED, fn, "fp16 and bf16 run on the GPU only (tg_cuda_*)");
+    arch = tg__arch_selected();
+    if (arch == TG__ARCH_INVALID)
+        return tg__fail(TG_ERR_UNSUPPORTED, fn, "TGEMM_ARCH names a kernel family this CPU lacks");
+#ifdef TG__X86
+    if (arch == TG__ARCH_AVX2) {
+        *run = t == TG_F32 ? tg__ew_run_avx2_s : tg__ew_run_avx2_d;
+        return TG_OK;
+    }
+#endif
+    *run = t == TG_F32 ? tg__ew_run_generic_s : tg__ew_run_generic_d;
+    return TG_OK;
+}
+
+/* lines runs of len elements, ld apart in x and z; y (when given) is indexed along the run only;
+ * line_s (when given) holds one scalar per run (a per-run bias, operation ADDS). */
+typedef struct {
+    tg__ew e;
+    tg__ew_run_fn run;
+    size_t es;
+    int64_t lines, len, ld;
+    const char *x, *y, *line_s;
+    char *z;
+} tg__ew_job;
+
+/* The flattened elements [lo, hi), run piece by run piece. */
+static void tg__ew_do(const tg__ew_job *j, int64_t lo, int64_t hi)
+{
+    while (lo < hi) {
+        int64_t l = lo / j->len, k = lo % j->len;
+        int64_t m = j->len - k < hi - lo ? j->len - k : hi - lo;
+        size_t off = (size_t)(l * j->ld + k) * j->es;
+        tg__ew e = j->e;
+        if (j->line_s && j->es == 4) e.sf = ((const float *)j->line_s)[l];
+        if (j->line_s && j->es == 8) e.sd = ((const double *)j->line_s)[l];
+        j->run(&e, m, j->x + off, j->y ? j->y + (size_t)k * j->es : NULL, j->z + off);
+        lo += m;
+    }
+}
+
+static void tg__ew_launch(tg__ew_job *j)
+{
+    int64_t total = j->lines * j->len;
+    /* Elements per thread worth a team: the transcendental activations cost ~50x a memory-bound op. */
+    int64_t grain = j->e.act > TG_ACT_RELU ? (int64_t)1 << 11 : (int64_t)1 << 16;
+    int64_t out_bytes = total * (int64_t)j->es;
+    int nt = 1;
+    /* Stream the output past the caches when it could not stay in them anyway (the reads of a
+     * following call would miss regardless), and only when no second pass rereads it. */
+    j->e.stream = j->e.act <= TG_ACT_RELU && out_bytes > 2 * tg__cpu()->l3;
+#ifdef _OPENMP
+    if (!omp_in_parallel() && total >= 2 * grain) {
+        nt = tg_get_num_threads();
+        if (nt > total / grain) nt = (int)(total / grain);
+    }
+    if (nt > 1) {
+#pragma omp parallel num_threads(nt)
+        {
+            /* Split points on multiples of 16 elements: whole cache lines per thread when z is
+             * aligned, so no two threads write one line. */
+            int64_t parts = omp_get_num_threads(), t = omp_get_thread_num();
+            int64_t lo = total / parts * t / 16 * 16, hi = total / parts * (t + 1) / 16 * 16;
+            if (t == parts - 1) hi = total;
+            tg__ew_do(j, lo, hi);
+        }
+        return;
+    }
+#endif
+    (void)nt, (void)grain;
+    tg__ew_do(j, 0, total);
+}
+
+/* The 1-D calls: z = op(x, y) on n elements. */
+static int tg__ew_1d(const char *fn, tg_dtype t, tg__ew_op op, tg_act act, double s, int64_t n,
+                     const void *x, const void *y, void *z)
+{
+    tg__ew_job j;
+    int st = tg__ew_pick(fn, t, &j.run);
+    if (st) return st;
+    if (n == 0) return TG_OK;
+    j.e.op = op;
+    j.e.act = act;
+    j.e.stream = 0;
+    j.e.sf = (float)s; /* alpha in the array's type, once */
+    j.e.sd = s;
+    j.es = tg__ew_size(t);
+    j.lines = 1;
+    j.len = j.ld = n;
+    j.x = (const char *)x;
+    j.y = (const char *)y;
+    j.line_s = NULL;
+    j.z = (char *)z;
+    tg__ew_launch(&j);
+    return TG_OK;
+}
+
+/* ---- the checks of each entry point, shared with cuda/elementwise/ ---- */
+
+TG__PRIVATE int tg__ew_check_binary(const char *fn, tg_dtype t, int64_t n, const void *x,
+                                    const void *y, const void *z)
+{
+    int st = tg__ew_check_dtype(fn, 1, t);
+    int64_t bytes;
+    if (!st) st = tg__ew_check_count(fn, 2, "n", n, tg__ew_size(t));
+    if (st) return st;
+    bytes = n * (int64_t)tg__ew_size(t);
+    st = tg__ew_check_ptr(fn, 3, "x", x, n);
+    if (!st) st = tg__ew_check_ptr(fn, 4, "y", y, n);
+    if (!st) st = tg__ew_check_ptr(fn, 5, "z", z, n);
+    if (!st) st = tg__ew_check_alias(fn, 3, "x", x, "z", z, bytes);
+    if (!st) st = tg__ew_check_alias(fn, 4, "y", y, "z", z, bytes);
+    return st;
+}
+
+TG__PRIVATE int tg__ew_check_scale(const char *fn, tg_dtype t, int64_t n, const void *x)
+{
+    int st = tg__ew_check_dtype(fn, 1, t);
+    if (!st) st = tg__ew_check_count(fn, 2, "n", n, tg__ew_size(t));
+    if (!st) st = tg__ew_check_ptr(fn, 4, "x", x, n);
+    return st;
+}
+
+TG__PRIVATE int tg__ew_check_axpy(const char *fn, tg_dtype t, int64_t n, const void *x, const void *y)
+{
+    int st = tg__ew_check_dtype(fn, 1, t);
+    if (!st) st = tg__ew_check_count(fn, 2, "n", n, tg__ew_size(t));
+    if (!st) st = tg__ew_check_ptr(fn, 4, "x", x, n);
+    if (!st) st = tg__ew_check_ptr(fn, 5, "y", y, n);
+    if (!st) st = tg__ew_check_alias(fn, 4, "x", x, "y", y, n * (int64_t)tg__ew_size(t));
+    return st;
+}
+
+TG__PRIVATE int tg__ew_check_activate(const char *fn, tg_dtype t, tg_act act, int64_t n,
+                                      const void *x, const void *y)
+{
+    int st = tg__ew_check_dtype(fn, 1, t);
+    if (!st) st = tg__ew_check_act(fn, 2, act);
+    if (!st) st = tg__ew_check_count(fn, 3, "n", n, tg__ew_size(t));
+    if (!st) st = tg__ew_check_ptr(fn, 4, "x", x, n);
+    if (!st) st = tg__ew_check_ptr(fn, 5, "y", y, n);
+    if (!st) st = tg__ew_check_alias(fn, 4, "x", x, "y", y, n * (int64_t)tg__ew_size(t));
+    return st;
+}
+
+TG__PRIVATE int tg__ew_check_bias_act(const char *fn, tg_dtype t, tg_layout layout, int64_t rows,
+                                      int64_t cols, const void *bias, tg_bias_mode mode, tg_act act,
+                                      const void *c, int64_t ldc)
+{
+    int row = layout == TG_ROW_MAJOR, st;
+    size_t es = tg__ew_size(t);
+    int64_t lines = row ? rows : cols, len = row ? cols : rows;
+    int64_t nbias = mode == TG_BIAS_PER_ROW ? rows : cols;
+    char expected[96];
+
+    if ((st = tg__ew_check_dtype(fn, 1, t))) return st;
+    if (layout != TG_ROW_MAJOR && layout != TG_COL_MAJOR)
+        return tg__arg_error(fn, 2, "layout", layout, "must be TG_ROW_MAJOR (101) or TG_COL_MAJOR (102)");
+    if ((st = tg__ew_check_count(fn, 3, "rows", rows, es))) return st;
+    if ((st = tg__ew_check_count(fn, 4, "cols", cols, es))) return st;
+    if ((st = tg__ew_check_ptr(fn, 5, "bias", bias, rows && cols))) return st;
+    if (mode != TG_BIAS_PER_ROW && mode != TG_BIAS_PER_COL)
+        return tg__arg_error(fn, 6, "mode", mode, "must be TG_BIAS_PER_ROW (0) or TG_BIAS_PER_COL (1)");
+    if ((st = tg__ew_check_act(fn, 7, act))) return st;
+    if ((st = tg__ew_check_ptr(fn, 8, "c", c, rows && cols))) return st;
+    if (ldc < (len > 1 ? len : 1)) {
+        snprintf(expected, sizeof expected, "must be >= max(1, %lld) for %s C (%lld x %lld)",
+                 (long long)len, row ? "row-major" : "column-major", (long long)rows, (long long)cols);
+        return tg__arg_error(fn, 9, "ldc", ldc, expected);
+    }
+    if (lines > 1 && ldc > (int64_t)(PTRDIFF_MAX / (ptrdiff_t)es - len) / (lines - 1))
+        return tg__arg_error(fn, 9, "ldc", ldc, "C spans more bytes than memory can address");
+    /* The bias is read while C is written: no overlap at all. */
+    if (rows && cols && tg__ew_overlap(bias, nbias * (int64_t)es, c, ((lines - 1) * ldc + len) * (int64_t)es))
+        return tg__arg_error(fn, 5, "bias", (int64_t)((const char *)bias - (const char *)c),
+                             "overlaps c (the bias must be a separate array)");
+    return TG_OK;
+}
+
+/* ---- the CPU entry points ---- */
+
+TGEMM_DEF int tg_add(tg_dtype t, int64_t n, const void *x, const void *y, void *z)
+{
+    int st = tg__ew_check_binary("tg_add", t, n, x, y, z);
+    return st ? st : tg__ew_1d("tg_add", t, TG__EW_ADD, TG_ACT_NONE, 0.0, n, x, y, z);
+}
+
+TGEMM_DEF int tg_sub(tg_dtype t, int64_t n, const void *x, const void *y, void *z)
+{
+    int st = tg__ew_check_binary("tg_sub", t, n, x, y, z);
+    return st ? st : tg__ew_1d("tg_sub", t, TG__EW_SUB, TG_ACT_NONE, 0.0, n, x, y, z);
+}
+
+TGEMM_DEF int tg_mul(tg_dtype t, int64_t n, const void *x, const void *y, void *z)
+{
+    int st = tg__ew_check_binary("tg_mul", t, n, x, y, z);
+    return st ? st : tg__ew_1d("tg_mul", t, TG__EW_MUL, TG_ACT_NONE, 0.0, n, x, y, z);
+}
+
+TGEMM_DEF int tg_scale(tg_dtype t, int64_t n, double alpha, void *x)
+{
+    int st = tg__ew_check_scale("tg_scale", t, n, x);
+    return st ? st : tg__ew_1d("tg_scale", t, TG__EW_SCALE, TG_ACT_NONE, alpha, n, x, NULL, x);
+}
+
+TGEMM_DEF int tg_axpy(tg_dtype t, int64_t n, double alpha, const void *x, void *y)
+{
+    int st = tg__ew_check_axpy("tg_axpy", t, n, x, y);
+    return st ? st : tg__ew_1d("tg_axpy", t, TG__EW_AXPY, TG_ACT_NONE, alpha, n, x, y, y);
+}
+
+TGEMM_DEF int tg_activate(tg_dtype t, tg_act act, int64_t n, const void *x, void *y)
+{
+    int st = tg__ew_check_activate("tg_activate", t, act, n, x, y);
+    return st ? st : tg__ew_1d("tg_activate", t, TG__EW_COPY, act, 0.0, n, x, NULL, y);
+}
+
+TGEMM_DEF int tg_bias_act(tg_dtype t, tg_layout layout, int64_t rows, int64_t cols, const void *bias,
+                          tg_bias_mode mode, tg_act act, void *c, int64_t ldc)
+{
+    static const char fn[] = "tg_bias_act";
+    int row = layout == TG_ROW_MAJOR;
+    /* Runs are C's rows (row-major) or columns (column-major); the bias runs along them (`along`)
+     * or is one value per run. */
+    int along = (mode == TG_BIAS_PER_COL) == row;
+    tg__ew_job j;
+    int st = tg__ew_check_bias_act(fn, t, layout, rows, cols, bias, mode, act, c, ldc);
+    if (!st) st = tg__ew_pick(fn, t, &j.run);
+    if (st) return st;
+    if (rows == 0 || cols == 0) return TG_OK;
+    j.e.op = along ? TG__EW_ADD : TG__EW_ADDS;
+    j.e.act = act;
+    j.e.stream = 0;
+    j.e.sf = 0;
+    j.e.sd = 0;
+    j.es = tg__ew_size(t);
+    j.lines = row ? rows : cols;
+    j.len = row ? cols : rows;
+    j.ld = ldc;
+    j.x = (const char *)c;
+    j.y = along ? (const char *)bias : NULL;
+    j.line_s = along ? NULL : (const char *)bias;
+    j.z = (char *)c;
+    tg__ew_launch(&j);
+    return TG_OK;
+}
+/* ---- cpu/elementwise_act.c ---- */
+/* The transcendental activations (GELU tanh and erf forms, sigmoid, SiLU), element by element in
+ * double, shared by every kernel family.
+ *
+ * The textbook forms cancel for negative inputs: 0.5 x (1 + tanh(u)) and 0.5 x (1 + erf(u)) lose all
+ * their digits where tanh or erf is near -1. They are rewritten without the subtraction:
+ *     GELU tanh:  0.5 x (1 + tanh(u)) = x / (1 + exp(-2u)),  u = sqrt(2/pi) (x + 0.044715 x^3)
+ *                 (= x e / (1 + e), e = exp(2u), for u < 0: exp never overflows)
+ *     GELU erf:   0.5 x (1 + erf(x/sqrt2)) = 0.5 x erfc(-x/sqrt2)
+ * The second trap is the argument: for x near -6 the result is ~exp(-2u) with 2u ~ 40, so a relative
+ * error of one ulp in u becomes 40 ulps in the result. u is therefore formed as a double-double
+ * (hi + lo, error ~2^-100) and lo enters through the derivative: exp(-2(hi + lo)) = exp(-2hi)(1 - 2lo),
+ * erfc(hi + lo) = erfc(hi) - 2/sqrt(pi) exp(-hi^2) lo. What remains is libm's few-ulp error in exp
+ * and erfc and three roundings. Float arrays use the same functions and round once, which makes their
+ * results correctly rounded nearly always.
+ */
+#include <math.h>
+
+
+/* sqrt(2/pi), sqrt(2/pi) * 0.044715 and 1/sqrt(2), each as hi + lo: hi the nearest double, lo the
+ * nearest double to the rest (computed with 200-bit arithmetic). */
+#define TG__EW_A_HI 0.7978845608028654
+#define TG__EW_A_LO (-4.98465440455546e-17)
+#define TG__EW_B_HI 0.035677408136300125
+#define TG__EW_B_LO (-3.0875749590776575e-19)
+#define TG__EW_R_HI 0.7071067811865476
+#define TG__EW_R_LO (-4.833646656726457e-17)
+#define TG__EW_2_SQRTPI 1.1283791670955126
+
+/* Beyond this magnitude every activation has reached its limit (x or -0) to double precision, and
+ * x^3 could overflow: the limit is returned directly (it is also the answer at +-Inf). */
+#define TG__EW_HUGE 1e100
+
+/* p = a * x + b * x^3 as hi + lo, from a and b given as hi + lo. */
+static void tg__ew_cubic(double x, double *hi, double *lo)
+{
+    double x2 = x * x, x2l = fma(x, x, -x2);
+    double x3 = x2 * x, x3l = fma(x2, x, -x3) + x2l * x;
+    double t = TG__EW_B_HI * x3, tl = fma(TG__EW_B_HI, x3, -t) + TG__EW_B_HI * x3l + TG__EW_B_LO * x3;
+    double s = TG__EW_A_HI * x, sl = fma(TG__EW_A_HI, x, -s) + TG__EW_A_LO * x;
+    double u = s + t, bb = u - s, e = (s - (u - bb)) + (t - bb); /* two-sum: u + e == s + t */
+    *hi = u;
+    *lo = e + sl + tl;
+}
+
+static double tg__ew_limit(double x) { return x > 0 ? x : (x < 0 ? -0.0 : x); }
+
+static double tg__ew_gelu_tanh(double x)
+{
+    double uh, ul, e;
+    if (!(fabs(x) <= TG__EW_HUGE)) return tg__ew_limit(x);
+    tg__ew_cubic(x, &uh, &ul);
+    if (uh >= 0) {
+        e = exp(-2.0 * uh);
+        return x / (1.0 + fma(e, -2.0 * ul, e));
+    }
+    e = exp(2.0 * uh); /* x e / (1 + e): no overflow, and subnormal tails keep their value */
+    e = fma(e, 2.0 * ul, e);
+    return x * e / (1.0 + e);
+}
+
+static double tg__ew_gelu_erf(double x)
+{
+    double uh, ul;
+    if (!(fabs(x) <= TG__EW_HUGE)) return tg__ew_limit(x);
+#if defined(TG__EW_PLANT) && TG__EW_PLANT == 2
+    return 0.5 * x * (1.0 + erf(x * TG__EW_R_HI)); /* planted for the tests: the cancelling form */
+#endif
+    uh = -TG__EW_R_HI * x;                                 /* u = -x / sqrt(2) */
+    ul = -(fma(TG__EW_R_HI, x, uh) + TG__EW_R_LO * x);
+    return 0.5 * x * (erfc(uh) - TG__EW_2_SQRTPI * exp(-uh * uh) * ul);
+}
+
+/* For x < 0 both use e / (1 + e) with e = exp(x), so that exp never overflows and results in the
+ * subnormal range keep their value. */
+static double tg__ew_sigmoid(double x)
+{
+    double e;
+    if (x >= 0) return 1.0 / (1.0 + exp(-x));
+    e = exp(x);
+    return e / (1.0 + e);
+}
+
+static double tg__ew_silu(double x)
+{
+    double e;
+    if (!(fabs(x) <= TG__EW_HUGE)) return tg__ew_limit(x); /* -Inf * 0 would be NaN */
+    if (x >= 0) return x / (1.0 + exp(-x));
+    e = exp(x);
+    return x * e / (1.0 + e);
+}
+
+static double (*tg__ew_act_fn(tg_act act))(double)
+{
+    switch (act) {
+    case TG_ACT_GELU_TANH: return tg__ew_gelu_tanh;
+    case TG_ACT_GELU_ERF: return tg__ew_gelu_erf;
+    case TG_ACT_SIGMOID: return tg__ew_sigmoid;
+    default: return tg__ew_silu;
+    }
+}
+
+TG__PRIVATE void tg__ew_act_s(tg_act act, int64_t n, float *z)
+{
+    double (*f)(double) = tg__ew_act_fn(act);
+    int64_t i;
+    for (i = 0; i < n; i++) z[i] = (float)f((double)z[i]);
+}
+
+TG__PRIVATE void tg__ew_act_d(tg_act act, int64_t n, double *z)
+{
+    double (*f)(double) = tg__ew_act_fn(act);
+    int64_t i;
+    for (i = 0; i < n; i++) z[i] = f(z[i]);
+}
+/* ---- cpu/elementwise_avx2.c ---- */
+/* The AVX2 elementwise runs (elementwise_avx2.inc) for float (8 lanes) and double (4 lanes).
+ *
+ * Built without -mavx2, like the GEMM kernels: the vector body carries target("avx2,fma") and
+ * elementwise.c calls it only when tg__arch_selected() says AVX2. On other architectures this file
+ * is empty and the portable runs serve. Float arrays also get vector sigmoid, SiLU and GELU tanh. */
+#include <math.h>
+
+
+#ifdef TG__X86
+#include <immintrin.h>
+
+/* ---- the logistic activations of float arrays, four lanes of double at a time ----
+ * Sigmoid, SiLU and GELU tanh are all x-times-or-not a logistic function s(v) = 1 / (1 + exp(-v)),
+ * computed without overflow as (v >= 0 ? 1 : e) / (1 + e) with e = exp(-|v|). In double, the float
+ * result keeps the scalar functions' quality (correctly rounded nearly always; the tests hold it to
+ * the same bound) while running ~10x faster. GELU erf needs erfc and stays with the scalar code. */
+
+/* exp(t) for t <= 0, to about 1 ulp of double: t = n ln2 + r with |r| <= ln2 / 2, exp(r) by its
+ * Taylor series to r^12 (the next term is below 2^-52), times 2^n built in the exponent bits. t is
+ * first raised to -700 (exp = 1e-304, still normal), which no float result can tell from 0; NaN
+ * passes through (max returns its second operand when one is NaN). */
+__attribute__((target("avx2,fma"))) static __m256d tg__ew_exp_neg(__m256d t)
+{
+    static const double c[13] = {1.0, 1.0, 1.0 / 2, 1.0 / 6, 1.0 / 24, 1.0 / 120, 1.0 / 720,
+                                 1.0 / 5040, 1.0 / 40320, 1.0 / 362880, 1.0 / 3628800,
+                                 1.0 / 39916800, 1.0 / 479001600};
+    __m256d n, r, p;
+    __m256i bits;
+    int k;
+    t = _mm256_max_pd(_mm256_set1_pd(-700.0), t);
+    n = _mm256_round_pd(_mm256_mul_pd(t, _mm256_set1_pd(1.4426950408889634)),
+                        _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+    r = _mm256_fnmadd_pd(n, _mm256_set1_pd(6.93147180369123816490e-01), t); /* ln2 = hi + lo */
+    r = _mm256_fnmadd_pd(n, _mm256_set1_pd(1.90821492927058770002e-10), r);
+    p = _mm256_set1_pd(c[12]);
+    for (k = 11; k >= 0; k--) p = _mm256_fmadd_pd(p, r, _mm256_set1_pd(c[k]));
+    bits = _mm256_slli_epi64(_mm256_add_epi64(_mm256_cvtepi32_epi64(_mm256_cvtpd_epi32(n)),
+                                              _mm256_set1_epi64x(1023)), 52);
+    return _mm256_mul_pd(p, _mm256_castsi256_pd(bits));
+}
+
+/* z[i] = act(z[i]) for float z; sigmoid, SiLU and GELU tanh in vectors, the rest and the tail by
+ * the scalar functions. */
+__attribute__((target("avx2,fma"))) static void tg__ew_act_avx2_s(tg_act act, int64_t n, float *z)
+{
+    const __m256d sign = _mm256_set1_pd(-0.0), one = _mm256_set1_pd(1.0), zero = _mm256_setzero_pd();
+    const __m256d a2 = _mm256_set1_pd(2 * 0.7978845608028654), b2 = _mm256_set1_pd(2 * 0.035677408136300125);
+    const __m256d ninf = _mm256_set1_pd(-INFINITY);
+    int64_t i = 0;
+    if (act == TG_ACT_SIGMOID || act == TG_ACT_SILU || act == TG_ACT_GELU_TANH) {
+        for (; i + 4 <= n; i += 4) {
+            __m256d x = _mm256_cvtps_pd(_mm_loadu_ps(z + i)), v = x, e, s;
+            if (act == TG_ACT_GELU_TANH) /* v = 2u = 2 sqrt(2/pi) (x + 0.044715 x^3) */
+                v = _mm256_mul_pd(x, _mm256_fmadd_pd(_mm256_mul_pd(x, x), b2, a2));
+            e = tg__ew_exp_neg(_mm256_or_pd(v, sign)); /* exp(-|v|) */
+            s = _mm256_div_pd(_mm256_blendv_pd(e, one, _mm256_cmp_pd(v, zero, _CMP_GE_OQ)),
+                              _mm256_add_pd(one, e));
+            if (act != TG_ACT_SIGMOID) /* x s(v), and -0 at -Inf (where -Inf * tiny would stay -Inf) */
+                s = _mm256_blendv_pd(_mm256_mul_pd(x, s), sign, _mm256_cmp_pd(x, ninf, _CMP_EQ_OQ));
+            _mm_storeu_ps(z + i, _mm256_cvtpd_ps(s));
+        }
+    }
+    tg__ew_act_s(act, n - i, z + i);
+}
+
+#define TG__T float
+#define TG__FN(x) x##_s
+#define TG__S(e) ((e)->sf)
+#define TG__ACT tg__ew_act_avx2_s
+#define TG__V __m256
+#define TG__W 8
+#define TG__LOADU _mm256_loadu_ps
+#define TG__STOREU _mm256_storeu_ps
+#define TG__STREAM _mm256_stream_ps
+#define TG__ADD _mm256_add_ps
+#define TG__SUB _mm256_sub_ps
+#define TG__MUL _mm256_mul_ps
+#define TG__FMA _mm256_fmadd_ps
+#define TG__MAX _mm256_max_ps
+#define TG__SET1 _mm256_set1_ps
+#define TG__ZERO _mm256_setzero_ps
+/* ---- cpu/elementwise_avx2.inc ---- */
+/* The AVX2 run of one elementwise operation, written once for TG__T (float or double) through the
+ * vector macros that elementwise_avx2.c defines: TG__V (register type), TG__W (lanes), TG__LOADU,
+ * TG__STOREU, TG__STREAM, TG__ADD, TG__SUB, TG__MUL, TG__FMA, TG__MAX, TG__SET1, TG__ZERO; TG__FN(x)
+ * appends the type's suffix and TG__S(e) is the operation's scalar in the array's type.
+ *
+ * The portable run does the head up to the first 32-byte boundary of z and the tail, so the vector
+ * body stores to whole aligned vectors (and may stream them past the caches); inputs are loaded
+ * unaligned, since x and y need not share z's alignment. Memory bound: one vector per step keeps
+ * the loads and stores in flight, the loop overhead hides behind them. */
+
+__attribute__((target("avx2,fma"))) static void
+TG__FN(tg__ew_body_avx2)(const tg__ew *e, int64_t n, const TG__T *x, const TG__T *y, TG__T *z)
+{
+    const TG__V s = TG__SET1(TG__S(e)), zero = TG__ZERO();
+    const int relu = e->act == TG_ACT_RELU, stream = e->stream;
+    int64_t i = 0;
+    TG__V v;
+/* One loop per operation: v = EXPR at element i, then ReLU and the store. */
+#define TG__EW_LOOP(EXPR)                                                                          \
+    for (; i + TG__W <= n; i += TG__W) {                                                           \
+        v = EXPR;                                                                                  \
+        if (relu) v = TG__MAX(zero, v); /* max(0, NaN) is NaN, max(0, -0) is -0: as the portable run */ \
+        if (stream) TG__STREAM(z + i, v);                                                          \
+        else TG__STOREU(z + i, v);                                                                 \
+    }
+    switch (e->op) {
+    case TG__EW_COPY: TG__EW_LOOP(TG__LOADU(x + i)) break;
+    case TG__EW_ADD: TG__EW_LOOP(TG__ADD(TG__LOADU(x + i), TG__LOADU(y + i))) break;
+    case TG__EW_SUB: TG__EW_LOOP(TG__SUB(TG__LOADU(x + i), TG__LOADU(y + i))) break;
+    case TG__EW_MUL: TG__EW_LOOP(TG__MUL(TG__LOADU(x + i), TG__LOADU(y + i))) break;
+    case TG__EW_ADDS: TG__EW_LOOP(TG__ADD(TG__LOADU(x + i), s)) break;
+    case TG__EW_SCALE: TG__EW_LOOP(TG__MUL(s, TG__LOADU(x + i))) break;
+    case TG__EW_AXPY: TG__EW_LOOP(TG__FMA(s, TG__LOADU(x + i), TG__LOADU(y + i))) break;
+    }
+#undef TG__EW_LOOP
+    /* Streamed stores are weakly ordered: fence them before another thread may read z. */
+    if (stream) _mm_sfence();
+}
+
+/* The portable run on [lo, hi) of the arrays. */
+static void TG__FN(tg__ew_part)(const tg__ew *e, int64_t lo, int64_t hi, const TG__T *x,
+                                const TG__T *y, TG__T *z)
+{
+    if (hi > lo) TG__FN(tg__ew_run_generic)(e, hi - lo, x + lo, y ? y + lo : y, z + lo);
+}
+
+/* The operation (with ReLU fused) on one run: portable head, vector body, portable tail. */
+static void TG__FN(tg__ew_op_avx2)(const tg__ew *e, int64_t n, const TG__T *x, const TG__T *y,
+                                   TG__T *z)
+{
+    uintptr_t mis = (uintptr_t)z % 32;
+    /* A z not even aligned to its element never reaches a 32-byte boundary: no head, no streaming. */
+    int64_t head = mis % sizeof(TG__T) ? 0 : (int64_t)((32 - mis) % 32 / sizeof(TG__T));
+    int64_t body, tail;
+    tg__ew ve = *e;
+    if (head > n) head = n;
+    body = (n - head) / TG__W * TG__W;
+    tail = head + body;
+    ve.stream = e->stream && mis % sizeof(TG__T) == 0;
+    TG__FN(tg__ew_part)(e, 0, head, x, y, z);
+    if (body) TG__FN(tg__ew_body_avx2)(&ve, body, x + head, y ? y + head : y, z + head);
+    TG__FN(tg__ew_part)(e, tail, n, x, y, z);
+}
+
+TG__PRIVATE void TG__FN(tg__ew_run_avx2)(const tg__ew *e, int64_t n, const void *x_, const void *y_,
+                                          void *z_)
+{
+    const TG__T *x = (const TG__T *)x_, *y = (const TG__T *)y_;
+    TG__T *z = (TG__T *)z_;
+    tg__ew op = *e;
+    int64_t b, m;
+    if (e->act == TG_ACT_NONE || e->act == TG_ACT_RELU) {
+        TG__FN(tg__ew_op_avx2)(e, n, x, y, z);
+        return;
+    }
+    /* Transcendental activations: the vector operation, then the shared scalar activation while
+     * the block is still in L1. */
+    op.act = TG_ACT_NONE;
+    op.stream = 0;
+    for (b = 0; b < n; b += m) {
+        m = n - b < TG__EW_BLOCK ? n - b : TG__EW_BLOCK;
+        TG__FN(tg__ew_op_avx2)(&op, m, x + b, y ? y + b : y, z + b);
+        TG__ACT(e->act, m, z + b);
+    }
+}
+#undef TG__T
+#undef TG__FN
+#undef TG__S
+#undef TG__ACT
+#undef TG__V
+#undef TG__W
+#undef TG__LOADU
+#undef TG__STOREU
+#undef TG__STREAM
+#undef TG__ADD
+#undef TG__SUB
+#undef TG__MUL
+#undef TG__FMA
+#undef TG__MAX
+#undef TG__SET1
+#undef TG__ZERO
+
+#define TG__T double
+#define TG__FN(x) x##_d
+#define TG__S(e) ((e)->sd)
+#define TG__ACT tg__ew_act_d
+#define TG__V __m256d
+#define TG__W 4
+#define TG__LOADU _mm256_loadu_pd
+#define TG__STOREU _mm256_storeu_pd
+#define TG__STREAM _mm256_stream_pd
+#define TG__ADD _mm256_add_pd
+#define TG__SUB _mm256_sub_pd
+#define TG__MUL _mm256_mul_pd
+#define TG__FMA _mm256_fmadd_pd
+#define TG__MAX _mm256_max_pd
+#define TG__SET1 _mm256_set1_pd
+#define TG__ZERO _mm256_setzero_pd
+/* ---- cpu/elementwise_avx2.inc ---- */
+/* The AVX2 run of one elementwise operation, written once for TG__T (float or double) through the
+ * vector macros that elementwise_avx2.c defines: TG__V (register type), TG__W (lanes), TG__LOADU,
+ * TG__STOREU, TG__STREAM, TG__ADD, TG__SUB, TG__MUL, TG__FMA, TG__MAX, TG__SET1, TG__ZERO; TG__FN(x)
+ * appends the type's suffix and TG__S(e) is the operation's scalar in the array's type.
+ *
+ * The portable run does the head up to the first 32-byte boundary of z and the tail, so the vector
+ * body stores to whole aligned vectors (and may stream them past the caches); inputs are loaded
+ * unaligned, since x and y need not share z's alignment. Memory bound: one vector per step keeps
+ * the loads and stores in flight, the loop overhead hides behind them. */
+
+__attribute__((target("avx2,fma"))) static void
+TG__FN(tg__ew_body_avx2)(const tg__ew *e, int64_t n, const TG__T *x, const TG__T *y, TG__T *z)
+{
+    const TG__V s = TG__SET1(TG__S(e)), zero = TG__ZERO();
+    const int relu = e->act == TG_ACT_RELU, stream = e->stream;
+    int64_t i = 0;
+    TG__V v;
+/* One loop per operation: v = EXPR at element i, then ReLU and the store. */
+#define TG__EW_LOOP(EXPR)                                                                          \
+    for (; i + TG__W <= n; i += TG__W) {                                                           \
+        v = EXPR;                                                                                  \
+        if (relu) v = TG__MAX(zero, v); /* max(0, NaN) is NaN, max(0, -0) is -0: as the portable run */ \
+        if (stream) TG__STREAM(z + i, v);                                                          \
+        else TG__STOREU(z + i, v);                                                                 \
+    }
+    switch (e->op) {
+    case TG__EW_COPY: TG__EW_LOOP(TG__LOADU(x + i)) break;
+    case TG__EW_ADD: TG__EW_LOOP(TG__ADD(TG__LOADU(x + i), TG__LOADU(y + i))) break;
+    case TG__EW_SUB: TG__EW_LOOP(TG__SUB(TG__LOADU(x + i), TG__LOADU(y + i))) break;
+    case TG__EW_MUL: TG__EW_LOOP(TG__MUL(TG__LOADU(x + i), TG__LOADU(y + i))) break;
+    case TG__EW_ADDS: TG__EW_LOOP(TG__ADD(TG__LOADU(x + i), s)) break;
+    case TG__EW_SCALE: TG__EW_LOOP(TG__MUL(s, TG__LOADU(x + i))) break;
+    case TG__EW_AXPY: TG__EW_LOOP(TG__FMA(s, TG__LOADU(x + i), TG__LOADU(y + i))) break;
+    }
+#undef TG__EW_LOOP
+    /* Streamed stores are weakly ordered: fence them before another thread may read z. */
+    if (stream) _mm_sfence();
+}
+
+/* The portable run on [lo, hi) of the arrays. */
+static void TG__FN(tg__ew_part)(const tg__ew *e, int64_t lo, int64_t hi, const TG__T *x,
+                                const TG__T *y, TG__T *z)
+{
+    if (hi > lo) TG__FN(tg__ew_run_generic)(e, hi - lo, x + lo, y ? y + lo : y, z + lo);
+}
+
+/* The operation (with ReLU fused) on one run: portable head, vector body, portable tail. */
+static void TG__FN(tg__ew_op_avx2)(const tg__ew *e, int64_t n, const TG__T *x, const TG__T *y,
+                                   TG__T *z)
+{
+    uintptr_t mis = (uintptr_t)z % 32;
+    /* A z not even aligned to its element never reaches a 32-byte boundary: no head, no streaming. */
+    int64_t head = mis % sizeof(TG__T) ? 0 : (int64_t)((32 - mis) % 32 / sizeof(TG__T));
+    int64_t body, tail;
+    tg__ew ve = *e;
+    if (head > n) head = n;
+    body = (n - head) / TG__W * TG__W;
+    tail = head + body;
+    ve.stream = e->stream && mis % sizeof(TG__T) == 0;
+    TG__FN(tg__ew_part)(e, 0, head, x, y, z);
+    if (body) TG__FN(tg__ew_body_avx2)(&ve, body, x + head, y ? y + head : y, z + head);
+    TG__FN(tg__ew_part)(e, tail, n, x, y, z);
+}
+
+TG__PRIVATE void TG__FN(tg__ew_run_avx2)(const tg__ew *e, int64_t n, const void *x_, const void *y_,
+                                          void *z_)
+{
+    const TG__T *x = (const TG__T *)x_, *y = (const TG__T *)y_;
+    TG__T *z = (TG__T *)z_;
+    tg__ew op = *e;
+    int64_t b, m;
+    if (e->act == TG_ACT_NONE || e->act == TG_ACT_RELU) {
+        TG__FN(tg__ew_op_avx2)(e, n, x, y, z);
+        return;
+    }
+    /* Transcendental activations: the vector operation, then the shared scalar activation while
+     * the block is still in L1. */
+    op.act = TG_ACT_NONE;
+    op.stream = 0;
+    for (b = 0; b < n; b += m) {
+        m = n - b < TG__EW_BLOCK ? n - b : TG__EW_BLOCK;
+        TG__FN(tg__ew_op_avx2)(&op, m, x + b, y ? y + b : y, z + b);
+        TG__ACT(e->act, m, z + b);
+    }
+}
+#undef TG__T
+#undef TG__FN
+#undef TG__S
+#undef TG__ACT
+#undef TG__V
+#undef TG__W
+#undef TG__LOADU
+#undef TG__STOREU
+#undef TG__STREAM
+#undef TG__ADD
+#undef TG__SUB
+#undef TG__MUL
+#undef TG__FMA
+#undef TG__MAX
+#undef TG__SET1
+#undef TG__ZERO
+
+#endif /* TG__X86 */
+/* ---- cpu/elementwise_generic.c ---- */
+/* The portable elementwise runs (elementwise_generic.inc) for float and double.
+ *
+ * Used on every CPU without AVX2 and FMA, when TGEMM_ARCH=generic, and by the AVX2 family for its
+ * heads and tails. */
+#include <math.h>
+
+
+#define TG__T float
+#define TG__FN(x) x##_s
+#define TG__S(e) ((e)->sf)
+#define TG__FMA fmaf
+#define TG__ACT tg__ew_act_s
+/* ---- cpu/elementwise_generic.inc ---- */
+/* The portable run of one elementwise operation, written once for TG__T (float or double) through
+ * the macros that elementwise_generic.c defines: TG__FN(x) appends the type's suffix, TG__S(e) is
+ * the operation's scalar in the array's type, TG__FMA the C library's fused multiply-add, TG__ACT
+ * the shared transcendental activations.
+ *
+ * Plain loops that the compiler vectorizes where it can; the AVX2 family also calls this for its
+ * unaligned heads and short tails, so both families give the same bits. */
+
+static void TG__FN(tg__ew_op_generic)(const tg__ew *e, int64_t n, const TG__T *x, const TG__T *y,
+                                      TG__T *z)
+{
+    TG__T s = TG__S(e);
+    int64_t i;
+#if defined(TG__EW_PLANT) && TG__EW_PLANT == 1
+    if (n > 2) n--; /* planted for the tests: the last element of a run is skipped */
+#endif
+    switch (e->op) {
+    case TG__EW_COPY:
+        if (z != x)
+            for (i = 0; i < n; i++) z[i] = x[i];
+        break;
+    case TG__EW_ADD: for (i = 0; i < n; i++) z[i] = x[i] + y[i]; break;
+    case TG__EW_SUB: for (i = 0; i < n; i++) z[i] = x[i] - y[i]; break;
+    case TG__EW_MUL: for (i = 0; i < n; i++) z[i] = x[i] * y[i]; break;
+    case TG__EW_ADDS: for (i = 0; i < n; i++) z[i] = x[i] + s; break;
+    case TG__EW_SCALE: for (i = 0; i < n; i++) z[i] = s * x[i]; break;
+    case TG__EW_AXPY: for (i = 0; i < n; i++) z[i] = TG__FMA(s, x[i], y[i]); break;
+    }
+}
+
+TG__PRIVATE void TG__FN(tg__ew_run_generic)(const tg__ew *e, int64_t n, const void *x_,
+                                             const void *y_, void *z_)
+{
+    const TG__T *x = (const TG__T *)x_, *y = (const TG__T *)y_;
+    TG__T *z = (TG__T *)z_;
+    int64_t b, i, m;
+    if (e->act == TG_ACT_NONE) {
+        TG__FN(tg__ew_op_generic)(e, n, x, y, z);
+        return;
+    }
+    /* Operation then activation, a block at a time, so the second pass reads from L1. */
+    for (b = 0; b < n; b += m) {
+        m = n - b < TG__EW_BLOCK ? n - b : TG__EW_BLOCK;
+        TG__FN(tg__ew_op_generic)(e, m, x + b, y ? y + b : y, z + b);
+        if (e->act == TG_ACT_RELU) {
+            /* 0 > v ? 0 : v keeps NaN and -0, as the AVX2 family's max(0, v) does */
+            for (i = b; i < b + m; i++) z[i] = 0 > z[i] ? 0 : z[i];
+        } else {
+            TG__ACT(e->act, m, z + b);
+        }
+    }
+}
+#undef TG__T
+#undef TG__FN
+#undef TG__S
+#undef TG__FMA
+#undef TG__ACT
+
+#define TG__T double
+#define TG__FN(x) x##_d
+#define TG__S(e) ((e)->sd)
+#define TG__FMA fma
+#define TG__ACT tg__ew_act_d
+/* ---- cpu/elementwise_generic.inc ---- */
+/* The portable run of one elementwise operation, written once for TG__T (float or double) through
+ * the macros that elementwise_generic.c defines: TG__FN(x) appends the type's suffix, TG__S(e) is
+ * the operation's scalar in the array's type, TG__FMA the C library's fused multiply-add, TG__ACT
+ * the shared transcendental activations.
+ *
+ * Plain loops that the compiler vectorizes where it can; the AVX2 family also calls this for its
+ * unaligned heads and short tails, so both families give the same bits. */
+
+static void TG__FN(tg__ew_op_generic)(const tg__ew *e, int64_t n, const TG__T *x, const TG__T *y,
+                                      TG__T *z)
+{
+    TG__T s = TG__S(e);
+    int64_t i;
+#if defined(TG__EW_PLANT) && TG__EW_PLANT == 1
+    if (n > 2) n--; /* planted for the tests: the last element of a run is skipped */
+#endif
+    switch (e->op) {
+    case TG__EW_COPY:
+        if (z != x)
+            for (i = 0; i < n; i++) z[i] = x[i];
+        break;
+    case TG__EW_ADD: for (i = 0; i < n; i++) z[i] = x[i] + y[i]; break;
+    case TG__EW_SUB: for (i = 0; i < n; i++) z[i] = x[i] - y[i]; break;
+    case TG__EW_MUL: for (i = 0; i < n; i++) z[i] = x[i] * y[i]; break;
+    case TG__EW_ADDS: for (i = 0; i < n; i++) z[i] = x[i] + s; break;
+    case TG__EW_SCALE: for (i = 0; i < n; i++) z[i] = s * x[i]; break;
+    case TG__EW_AXPY: for (i = 0; i < n; i++) z[i] = TG__FMA(s, x[i], y[i]); break;
+    }
+}
+
+TG__PRIVATE void TG__FN(tg__ew_run_generic)(const tg__ew *e, int64_t n, const void *x_,
+                                             const void *y_, void *z_)
+{
+    const TG__T *x = (const TG__T *)x_, *y = (const TG__T *)y_;
+    TG__T *z = (TG__T *)z_;
+    int64_t b, i, m;
+    if (e->act == TG_ACT_NONE) {
+        TG__FN(tg__ew_op_generic)(e, n, x, y, z);
+        return;
+    }
+    /* Operation then activation, a block at a time, so the second pass reads from L1. */
+    for (b = 0; b < n; b += m) {
+        m = n - b < TG__EW_BLOCK ? n - b : TG__EW_BLOCK;
+        TG__FN(tg__ew_op_generic)(e, m, x + b, y ? y + b : y, z + b);
+        if (e->act == TG_ACT_RELU) {
+            /* 0 > v ? 0 : v keeps NaN and -0, as the AVX2 family's max(0, v) does */
+            for (i = b; i < b + m; i++) z[i] = 0 > z[i] ? 0 : z[i];
+        } else {
+            TG__ACT(e->act, m, z + b);
+        }
+    }
+}
+#undef TG__T
+#undef TG__FN
+#undef TG__S
+#undef TG__FMA
+#undef TG__ACT
 /* ---- cpu/gemm.c ---- */
 /* tg_sgemm and tg_dgemm: the path of one call.
  *
@@ -1581,4 +2557,3 @@ TG__PRIVATE int tg__threads_for(int64_t m, int64_t n, int64_t k)
 #endif
 }
 #endif /* TGEMM_IMPLEMENTATION */
-#endif /* TGEMM_H_SINGLE_HEADER */

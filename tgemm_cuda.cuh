@@ -144,8 +144,10 @@ TGEMM_DEF int tg_cuda_bias_act(tg_dtype t, tg_layout layout, int64_t rows, int64
 #endif
 
 #endif /* TGEMM_CUDA_ELEMENTWISE_H */
+#endif /* TGEMM_CUDA_CUH_SINGLE_HEADER */
 
-#ifdef TGEMM_CUDA_IMPLEMENTATION
+#if defined(TGEMM_CUDA_IMPLEMENTATION) && !defined(TGEMM_CUDA_CUH_IMPLEMENTED)
+#define TGEMM_CUDA_CUH_IMPLEMENTED
 #ifndef TGEMM__AMALGAMATED
 #define TGEMM__AMALGAMATED
 #endif
@@ -1498,4 +1500,3 @@ TG__PRIVATE int tg__sgemm_scale_c(tg__sgemm_problem g, cudaStream_t stream)
     return TG_OK;
 }
 #endif /* TGEMM_CUDA_IMPLEMENTATION */
-#endif /* TGEMM_CUDA_CUH_SINGLE_HEADER */

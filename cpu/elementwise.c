@@ -140,7 +140,7 @@ static void tg__ew_launch(tg__ew_job *j)
         return;
     }
 #endif
-    (void)nt;
+    (void)nt, (void)grain;
     tg__ew_do(j, 0, total);
 }
 

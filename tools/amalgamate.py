@@ -55,10 +55,15 @@ def main():
     seen = set()
     for h in args.public:
         inline(h, seen, out)
-    out.append(f'\n#ifdef {args.impl}\n#ifndef {args.private_define}\n#define {args.private_define}\n#endif\n')
+    out.append(f'#endif /* {guard} */\n')
+    # The implementation has a guard of its own, so a translation unit that includes the header for
+    # the declarations first and then again with the implementation macro defined gets both.
+    done = guard.replace('_SINGLE_HEADER', '_IMPLEMENTED')
+    out.append(f'\n#if defined({args.impl}) && !defined({done})\n#define {done}\n'
+               f'#ifndef {args.private_define}\n#define {args.private_define}\n#endif\n')
     for s in args.sources:
         inline(s, seen, out)
-    out.append(f'#endif /* {args.impl} */\n#endif /* {guard} */\n')
+    out.append(f'#endif /* {args.impl} */\n')
     sys.stdout.write(''.join(out))
 
 
