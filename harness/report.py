@@ -257,6 +257,32 @@ def ratio_rows(cases, vendors):
     return rows
 
 
+def side_by_side_rows(cases, impls, vendors):
+    """One row per case (dtype, shape, transposes, layout, threads): each implementation's GFLOP/s
+    with its spread, then tgemm over each vendor. A wrong result shows as 'wrong', and no ratio."""
+    key = lambda c: (DTYPE_ORDER.index(c["dtype"]), c["threads"], c["family"], c["m"] * c["n"] * c["k"],
+                     c["m"], c["n"], c["k"], c["trans"], c["layout"])
+    by_case = defaultdict(dict)
+    for c in cases:
+        by_case[key(c)][c["impl"]] = c
+    rows = []
+    for k in sorted(by_case):
+        got = by_case[k]
+        any_c = next(iter(got.values()))
+        row = [any_c["dtype"], shape(any_c), any_c["trans"], any_c["layout"], str(any_c["threads"])]
+        for impl in impls:
+            c = got.get(impl)
+            row.append("–" if c is None else "wrong" if not c["correct"] else
+                       fmt(c["gflops"]) + (f" ±{c['cv'] * 100:.1f}%" if c["cv"] is not None else ""))
+        ours = got.get("tgemm")
+        for v in vendors:
+            c = got.get(v)
+            ok = ours and c and ours["correct"] and c["correct"] and c["gflops"] > 0
+            row.append(f"{ours['gflops'] / c['gflops']:.2f}" if ok else "–")
+        rows.append(row)
+    return rows
+
+
 def correctness_rows(cases, impls):
     rows = []
     for impl in impls:
@@ -444,6 +470,13 @@ def build(sweep, ceilings, out_dir, sweep_path, ceilings_path):
                   ratio_rows(cases, vendors))
     else:
         doc.p("The sweep holds no pair of tgemm and a vendor library to compare.")
+
+    doc.h(2, "Side by side")
+    doc.p("Every case with each implementation's GFLOP/s (median, ± its coefficient of variation "
+          "over the repetitions) and tgemm's ratio to each vendor on that case.")
+    compared = vendors if "tgemm" in impls else []
+    doc.table(["dtype", "m x n x k", "trans", "layout", "threads"] + impls
+              + [f"tgemm / {v}" for v in compared], side_by_side_rows(cases, impls, compared))
 
     doc.h(2, "Correctness")
     doc.p("Every case is checked before it is timed: against the fp64 reference by the BLAS "
