@@ -56,6 +56,9 @@ typedef struct {
     int64_t m, n, k;
     int threads;
     const char *family;  /* square, tall-skinny, ..., custom (static strings) */
+    int op, act;         /* 0 (a GEMM), or an elementwise operation and its activation: then the
+                            fields above mean what ew_bench.h says, and the functions below hand
+                            the case to ew_cases.c */
 } tg__case;
 
 /* "s/row/NN/64x64x64/1": how a case travels on a worker's command line. Returns 0 or -1. */
@@ -86,6 +89,9 @@ const char *tg__machine_slug(void);
 void tg__json_str(FILE *out, const char *s);
 /* The highest peak GFLOP/s among the ISAs for dtype at threads in a ceilings file; 0 if absent. */
 double tg__ceilings_peak(const char *path, char dtype, int threads);
+/* The number at threads[t].key.sub (threads[t].key when sub is NULL) of a ceilings file, for the
+ * entry of that thread count; 0 if absent, not a number or not positive. */
+double tg__ceilings_value(const char *path, int threads, const char *key, const char *sub);
 
 /* Google Benchmark's context object as its JSON reporter writes it (worker.cc). */
 void tg__gbench_context_json(FILE *out, const char *argv0);

@@ -1,13 +1,15 @@
 /* A case (one GEMM problem of a sweep) as text: its worker command-line form and its benchmark name.
  *
  * Both spell the case the same way, <dtype>/<layout>/<trans>/<m>x<n>x<k>/<threads>, so a name in the
- * JSON and a worker's argument can be read side by side.
+ * JSON and a worker's argument can be read side by side. Elementwise cases (op != 0) have their
+ * own spelling in ew_cases.c.
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "api.h"
 #include "bench.h"
+#include "ew_bench.h"
 
 static void trans_str(const tg__case *c, char out[3])
 {
@@ -18,6 +20,7 @@ static void trans_str(const tg__case *c, char out[3])
 
 int tg__case_format(const tg__case *c, char *buf, size_t len)
 {
+    if (c->op != TG__OP_GEMM) return tg__ew_case_format(c, buf, len);
     char t[3];
     trans_str(c, t);
     int n = snprintf(buf, len, "%c/%s/%s/%lldx%lldx%lld/%d", c->dtype,
@@ -33,7 +36,7 @@ int tg__case_parse(const char *s, tg__case *c)
     int threads, end = 0;
     if (sscanf(s, "%c/%3[a-z]/%2[NT]/%lldx%lldx%lld/%d%n", &dtype, layout, t, &m, &n, &k,
                &threads, &end) != 7 || s[end] != 0)
-        return -1;
+        return tg__ew_case_parse(s, c);
     if ((dtype != 's' && dtype != 'd') || (strcmp(layout, "row") && strcmp(layout, "col")) ||
         strlen(t) != 2 || m < 1 || n < 1 || k < 1 || threads < 1)
         return -1;
@@ -46,11 +49,17 @@ int tg__case_parse(const char *s, tg__case *c)
     c->k = k;
     c->threads = threads;
     c->family = "custom";
+    c->op = TG__OP_GEMM;
+    c->act = 0;
     return 0;
 }
 
 void tg__case_name(const tg__case *c, const char *impl, char *buf, size_t len)
 {
+    if (c->op != TG__OP_GEMM) {
+        tg__ew_case_name(c, impl, buf, len);
+        return;
+    }
     char t[3];
     trans_str(c, t);
     snprintf(buf, len, "gemm/%s/%c/%s/%s/%lldx%lldx%lld/threads:%d", impl, c->dtype,

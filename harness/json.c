@@ -151,10 +151,12 @@ static const jv *member(const jv *v, const char *key)
     return NULL;
 }
 
-double tg__ceilings_peak(const char *path, char dtype, int threads)
+/* Reads and parses a ceilings file into root: 0, or -1 (root then holds nothing to free). */
+static int load(const char *path, jv *root)
 {
+    memset(root, 0, sizeof *root);
     FILE *f = fopen(path, "rb");
-    if (!f) return 0;
+    if (!f) return -1;
     char *text = NULL;
     size_t len = 0, cap = 0, got;
     char buf[4096];
@@ -169,25 +171,53 @@ double tg__ceilings_peak(const char *path, char dtype, int threads)
         len += got;
     }
     fclose(f);
-    if (!text) return 0;
+    if (!text) return -1;
     text[len] = 0;
-    jv root;
     const char *p = text;
+    int rc = parse(&p, root, 0);
+    free(text);
+    if (rc != 0) {
+        jv_free(root);
+        memset(root, 0, sizeof *root);
+    }
+    return rc;
+}
+
+/* The element of "threads" measured with that many threads, or NULL. */
+static const jv *thread_entry(const jv *root, int threads)
+{
+    const jv *list = member(root, "threads");
+    for (int i = 0; list && list->type == J_ARR && i < list->n; i++) {
+        const jv *t = member(&list->items[i], "threads");
+        if (t && t->type == J_NUM && t->num == threads) return &list->items[i];
+    }
+    return NULL;
+}
+
+double tg__ceilings_peak(const char *path, char dtype, int threads)
+{
+    jv root;
     double best = 0;
     char key[2] = {dtype, 0};
-    if (parse(&p, &root, 0) == 0) {
-        const jv *list = member(&root, "threads");
-        for (int i = 0; list && list->type == J_ARR && i < list->n; i++) {
-            const jv *t = member(&list->items[i], "threads");
-            if (!t || t->type != J_NUM || t->num != threads) continue;
-            const jv *peaks = member(&list->items[i], "peak_gflops");
-            const jv *per_isa = peaks ? member(peaks, key) : NULL;
-            for (int j = 0; per_isa && per_isa->type == J_OBJ && j < per_isa->n; j++)
-                if (per_isa->items[j].type == J_NUM && per_isa->items[j].num > best)
-                    best = per_isa->items[j].num;
-        }
-    }
+    if (load(path, &root) != 0) return 0;
+    const jv *entry = thread_entry(&root, threads);
+    const jv *peaks = entry ? member(entry, "peak_gflops") : NULL;
+    const jv *per_isa = peaks ? member(peaks, key) : NULL;
+    for (int j = 0; per_isa && per_isa->type == J_OBJ && j < per_isa->n; j++)
+        if (per_isa->items[j].type == J_NUM && per_isa->items[j].num > best)
+            best = per_isa->items[j].num;
     jv_free(&root);
-    free(text);
     return best;
+}
+
+double tg__ceilings_value(const char *path, int threads, const char *key, const char *sub)
+{
+    jv root;
+    if (load(path, &root) != 0) return 0;
+    const jv *entry = thread_entry(&root, threads);
+    const jv *v = entry ? member(entry, key) : NULL;
+    if (v && sub) v = member(v, sub);
+    double value = v && v->type == J_NUM && v->num > 0 ? v->num : 0;
+    jv_free(&root);
+    return value;
 }

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "api.h"
+#include "ew_bench.h"
 #include "options.h"
 
 void tg__options_help(FILE *out)
@@ -34,6 +35,18 @@ void tg__options_help(FILE *out)
 "                       a family name:\n");
     tg__families_help(out);
     fprintf(out,
+"  --op LIST          elementwise operations instead of GEMMs (default: none, a GEMM sweep):\n");
+    tg__ew_ops_help(out);
+    fprintf(out,
+"                     --sizes then lists element counts: N as digits, AeB or 2^K, lo:hi:step,\n"
+"                     lo:hi:xF (default: 1e3:1e8:x10); --impl: tgemm, and openblas, blis or mkl\n"
+"                     for axpy and scale (their CBLAS ?axpy, ?scal) (default: tgemm,openblas);\n"
+"                     no --trans, --layout, --alpha, --beta. Each case is checked (exact\n"
+"                     operations exactly, activations within 16 ulps; sampled above 2^22\n"
+"                     elements), then timed in GB/s (bytes read + written, as STREAM counts)\n"
+"                     against the ceilings' STREAM probe of the same pattern\n"
+"                       --op add,axpy,activate:gelu_tanh,bias_act:relu --sizes 1e3:1e9:x10\n"
+"                       --op scale --impl tgemm,openblas --dtype d --sizes 2^27 --threads 2\n"
 "  --trans LIST       NN, NT, TN, TT: op(A) and op(B) (default: NN)    --trans NN,TT\n"
 "  --layout LIST      row and/or col (default: row)                    --layout row,col\n"
 "  --threads LIST     thread counts >= 1, or 'all' for every CPU this process may use\n"
@@ -115,7 +128,22 @@ static int dtype_item(const char *s, void *ctx, char *err, size_t len)
 static int size_item(const char *s, void *ctx, char *err, size_t len)
 {
     tg__options *o = ctx;
+    if (o->nops) return tg__ew_sizes_expand(s, &o->shapes, &o->nshapes, err, len);
     return tg__sizes_expand(s, &o->shapes, &o->nshapes, err, len);
+}
+
+static int op_item(const char *s, void *ctx, char *err, size_t len)
+{
+    tg__options *o = ctx;
+    int op, act;
+    if (tg__ew_op_parse(s, &op, &act, err, len)) return -1;
+    for (int i = 0; i < o->nops; i++)
+        if (o->ops[i][0] == op && o->ops[i][1] == act) return 0;
+    if (o->nops == (int)(sizeof o->ops / sizeof o->ops[0]))
+        return error(err, len, "--op: more than %d operations", o->nops);
+    o->ops[o->nops][0] = op;
+    o->ops[o->nops++][1] = act;
+    return 0;
 }
 
 static int trans_item(const char *s, void *ctx, char *err, size_t len)
@@ -213,7 +241,7 @@ int tg__options_parse(int argc, char **argv, tg__options *o, char *err, size_t e
     o->alpha = 1;
     o->beta = 0;
     const char *impl = NULL, *dtype = NULL, *sizes = NULL, *trans = NULL, *layout = NULL,
-               *threads = NULL;
+               *threads = NULL, *ops = NULL, *gemm_only = NULL;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
@@ -246,6 +274,7 @@ int tg__options_parse(int argc, char **argv, tg__options *o, char *err, size_t e
         else if (!strcmp(name, "--threads")) threads = v;
         else if (!strcmp(name, "--out")) o->out = v;
         else if (!strcmp(name, "--ceilings")) o->ceilings = v;
+        else if (!strcmp(name, "--op")) ops = v;
         else if (!strcmp(name, "--rounds")) {
             if (number(name, v, 1, 1, &x, err, errlen)) return -1;
             o->rounds = (int)x;
@@ -261,10 +290,22 @@ int tg__options_parse(int argc, char **argv, tg__options *o, char *err, size_t e
             if (number(name, v, 0, 0, &o->warmup, err, errlen)) return -1;
         } else if (!strcmp(name, "--alpha")) {
             if (number(name, v, -1e300, 0, &o->alpha, err, errlen)) return -1;
+            gemm_only = "--alpha";
         } else if (!strcmp(name, "--beta")) {
             if (number(name, v, -1e300, 0, &o->beta, err, errlen)) return -1;
+            gemm_only = "--beta";
         } else
             return error(err, errlen, "unknown option '%s' (see --help)", name);
+    }
+    /* An elementwise sweep: its sizes are element counts; the GEMM's own options do not apply. */
+    if (ops) {
+        if (each_item("--op", ops, err, errlen, op_item, o)) return -1;
+        if (trans || layout || gemm_only)
+            return error(err, errlen, "%s describes GEMMs; an elementwise sweep (--op) takes no "
+                                      "--trans, --layout, --alpha or --beta",
+                         trans ? "--trans" : layout ? "--layout" : gemm_only);
+        if (!impl) impl = "tgemm,openblas";
+        if (!sizes) sizes = "1e3:1e8:x10";
     }
     if (each_item("--impl", impl ? impl : "tgemm,openblas,blis,mkl,libxsmm", err, errlen,
                   impl_item, o) ||

@@ -22,6 +22,8 @@ typedef struct {
     const char *out;                  /* NULL: JSON to standard output */
     const char *ceilings;             /* NULL: results/<slug>/ceilings.json when it exists */
     int list;                         /* print the planned cases and stop */
+    int ops[32][2], nops;             /* --op: elementwise (op, act) pairs (ew_bench.h); then
+                                         shapes hold element counts (m); none: a GEMM sweep */
 } tg__options;
 
 /* 0: parsed; 1: --help printed (exit 0); -1: bad input, message (one line) in err (exit 2). */

@@ -21,6 +21,7 @@
 
 #include "api.h"
 #include "bench.h"
+#include "ew_bench.h"
 #include "options.h"
 
 typedef struct {
@@ -240,6 +241,7 @@ static double stat(const char *kind, const double *v, int n)
     return med;
 }
 
+/* peak: the GEMM's FLOP/s peak, or an elementwise case's matching bandwidth ceiling (0: none). */
 static void write_entries(FILE *out, const sweep *s, int slot, int ci, int family_index,
                           double peak, int *first)
 {
@@ -250,11 +252,13 @@ static void write_entries(FILE *out, const sweep *s, int slot, int ci, int famil
     size_t bytes = (size_t)n * sizeof(double);
     double *real_ms = malloc(bytes), *cpu_ms = malloc(bytes), *gflops = malloc(bytes);
     if (!real_ms || !cpu_ms || !gflops) goto out;
-    double flops = 2.0 * (double)c->m * (double)c->n * (double)c->k;
+    /* GFLOP/s of a GEMM, GB/s of an elementwise case (bytes read + written, as STREAM counts) */
+    const int ew = c->op != TG__OP_GEMM;
+    double work = ew ? tg__ew_bytes(c) : 2.0 * (double)c->m * (double)c->n * (double)c->k;
     for (int i = 0; i < n; i++) {
         real_ms[i] = r->real_ns[i] * 1e-6;
         cpu_ms[i] = r->cpu_ns[i] * 1e-6;
-        gflops[i] = flops / r->real_ns[i];
+        gflops[i] = work / r->real_ns[i];
     }
     char name[256];
     tg__case_name(c, impl, name, sizeof name);
@@ -272,18 +276,26 @@ static void write_entries(FILE *out, const sweep *s, int slot, int ci, int famil
                 cv ? "percentage" : "time", n);
         fprintf(out, "      \"real_time\": %.10g,\n      \"cpu_time\": %.10g,\n",
                 stat(aggs[a], real_ms, n), stat(aggs[a], cpu_ms, n));
-        fprintf(out, "      \"time_unit\": \"ms\",\n      \"GFLOPS\": %.10g,\n", g);
-        if (peak > 0) fprintf(out, "      \"peak_pct\": %.10g,\n", cv ? g : 100 * g / peak);
+        fprintf(out, "      \"time_unit\": \"ms\",\n      \"%s\": %.10g,\n",
+                ew ? "GBps" : "GFLOPS", g);
+        if (peak > 0)
+            fprintf(out, "      \"%s\": %.10g,\n", ew ? "ceiling_pct" : "peak_pct",
+                    cv ? g : 100 * g / peak);
         fprintf(out, "      \"impl\": \"%s\",\n      \"dtype\": \"%c\",\n", impl, c->dtype);
-        fprintf(out, "      \"m\": %lld,\n      \"n\": %lld,\n      \"k\": %lld,\n", (long long)c->m,
-                (long long)c->n, (long long)c->k);
-        fprintf(out, "      \"trans\": \"%c%c\",\n      \"layout\": \"%s\",\n",
-                c->transa == TG_TRANS ? 'T' : 'N', c->transb == TG_TRANS ? 'T' : 'N',
-                c->layout == TG_ROW_MAJOR ? "row" : "col");
+        if (ew) {
+            tg__ew_json_fields(out, c, peak);
+        } else {
+            fprintf(out, "      \"m\": %lld,\n      \"n\": %lld,\n      \"k\": %lld,\n",
+                    (long long)c->m, (long long)c->n, (long long)c->k);
+            fprintf(out, "      \"trans\": \"%c%c\",\n      \"layout\": \"%s\",\n",
+                    c->transa == TG_TRANS ? 'T' : 'N', c->transb == TG_TRANS ? 'T' : 'N',
+                    c->layout == TG_ROW_MAJOR ? "row" : "col");
+        }
         fprintf(out, "      \"threads\": %d,\n      \"family\": \"%s\",\n", c->threads, c->family);
         fprintf(out, "      \"correct\": %s,\n", r->checked && r->ok ? "true" : "false");
-        if (isfinite(r->max_ratio)) fprintf(out, "      \"max_ratio\": %.6g,\n", r->max_ratio);
-        else fprintf(out, "      \"max_ratio\": null,\n"); /* JSON has no infinity */
+        const char *worst = ew ? "max_ulps" : "max_ratio";
+        if (isfinite(r->max_ratio)) fprintf(out, "      \"%s\": %.6g,\n", worst, r->max_ratio);
+        else fprintf(out, "      \"%s\": null,\n", worst); /* JSON has no infinity */
         fprintf(out, "      \"check\": \"%s\"\n    }", r->method[0] ? r->method : "none");
     }
 out:
@@ -358,9 +370,10 @@ static void write_json(FILE *out, const sweep *s, int argc, char **argv, char **
         for (int ci = 0; ci < s->ncases; ci++) {
             const result *r = &s->res[slot * s->ncases + ci];
             if (r->skipped || r->n == 0) continue;
-            double peak = ceilings ? tg__ceilings_peak(ceilings, s->cases[ci].dtype,
-                                                       s->cases[ci].threads)
-                                   : 0;
+            const tg__case *c = &s->cases[ci];
+            double peak = !ceilings              ? 0
+                          : c->op != TG__OP_GEMM ? tg__ew_ceiling(ceilings, c)
+                                                 : tg__ceilings_peak(ceilings, c->dtype, c->threads);
             write_entries(out, s, slot, ci, family++, peak, &first);
         }
     }
@@ -383,10 +396,37 @@ static void sweep_free(sweep *s, char **libs)
     free(s->cases);
 }
 
+/* An elementwise sweep (--op): every dtype x thread count x operation x element count. */
+static int plan_elementwise(sweep *s)
+{
+    const tg__options *o = s->o;
+    s->cases = calloc((size_t)o->ndtypes * o->nthreads * o->nops * o->nshapes, sizeof *s->cases);
+    if (!s->cases) return -1;
+    int64_t largest = -1;
+    for (int d = 0; d < o->ndtypes; d++)
+        for (int t = 0; t < o->nthreads; t++)
+            for (int op = 0; op < o->nops; op++)
+                for (int sh = 0; sh < o->nshapes; sh++) {
+                    tg__case c = {.dtype = o->dtypes[d], .layout = TG_ROW_MAJOR,
+                                  .transa = TG_NO_TRANS, .transb = TG_NO_TRANS,
+                                  .threads = o->threads[t], .op = o->ops[op][0],
+                                  .act = o->ops[op][1]};
+                    tg__ew_case_shape(&c, o->shapes[sh].m);
+                    s->cases[s->ncases++] = c;
+                    if (c.m * c.n > largest) {
+                        largest = c.m * c.n;
+                        snprintf(s->plant, sizeof s->plant, "%lldx%lldx1", (long long)c.m,
+                                 (long long)c.n);
+                    }
+                }
+    return 0;
+}
+
 /* Every combination of the options, in the order they are run. */
 static int plan(sweep *s)
 {
     const tg__options *o = s->o;
+    if (o->nops) return plan_elementwise(s);
     long n = (long)o->ndtypes * o->nthreads * o->nlayouts * o->ntrans * o->nshapes;
     s->cases = calloc((size_t)n, sizeof *s->cases);
     if (!s->cases) return -1;
@@ -400,7 +440,7 @@ static int plan(sweep *s)
                         s->cases[s->ncases++] = (tg__case){o->dtypes[d], o->layouts[l],
                                                            o->trans[tr][0], o->trans[tr][1],
                                                            p->m, p->n, p->k, o->threads[t],
-                                                           p->family};
+                                                           p->family, TG__OP_GEMM, 0};
                         if (p->m * p->n * p->k > largest) {
                             largest = p->m * p->n * p->k;
                             snprintf(s->plant, sizeof s->plant, "%lldx%lldx%lld",

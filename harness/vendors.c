@@ -226,6 +226,8 @@ static void exe_dir(char *buf, size_t len)
 
 static void *sym(const char *name) { return lib ? dlsym(lib, name) : NULL; }
 
+void *tg__impl_sym(const char *name) { return sym(name); }
+
 /* Opens the library of a vendor (env TGEMM_<VENDOR> may name the file). 0, or -1 with why. */
 static int open_vendor(tg__impl_id id, char *why, size_t len)
 {

@@ -41,6 +41,10 @@ int tg__impl_load(tg__impl_id id, tg__impl_ops *ops, char *why, size_t len);
  * "config", "threads", ...} or {"present": false, "reason": ...}. */
 void tg__impl_info_json(tg__impl_id id, FILE *out);
 
+/* An entry point of the loaded vendor library by name (cblas_saxpy ...); NULL for tgemm, or when
+ * the library lacks it. */
+void *tg__impl_sym(const char *name);
+
 /* The planted implementation corrupts one element, C(m-1, n-1), the last edge tile, of this shape. */
 void tg__planted_target(int64_t m, int64_t n, int64_t k);
 

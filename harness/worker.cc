@@ -5,7 +5,8 @@
  * against the fp64 reference (round 1 only: the parent asks with --check; other rounds make one
  * untimed call instead, so every round starts warm), then register the case as
  * a Google Benchmark, run it (warm-up, repetitions, real time, process CPU time) and drop it again,
- * so only one case's matrices are alive at a time. What it learns goes to stdout as lines the parent
+ * so only one case's matrices are alive at a time. Elementwise cases (ew_bench.h) take the same
+ * path with their own operands and check. What it learns goes to stdout as lines the parent
  * (sweep.c) reads:
  *   check <case> <ok 0|1> <max_ratio> <reference|randomized> <message>
  *   skip <case> <reason>                 (the implementation cannot run this case)
@@ -19,12 +20,14 @@
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
+#include <functional>
 #include <sstream>
 #include <string>
 #include <unistd.h>
 
 #include "bench.h"
 #include "check.h"
+#include "ew_bench.h"
 #include "vendors.h"
 
 namespace {
@@ -34,6 +37,7 @@ struct WorkerOptions {
     int reps = 1;
     double min_time = 0.05, warmup = 0.0, alpha = 1, beta = 0;
     bool check = false;
+    const char *plant = nullptr; /* the planted implementation's case, MxNxK */
 };
 
 /* Prints each repetition of the one registered case as a `time` line, errors as `skip`. */
@@ -76,6 +80,57 @@ uint64_t case_seed(const char *spec)
     return h;
 }
 
+/* Times one case through Google Benchmark: run() is one call of the implementation. */
+void time_case(int index, const tg__case &c, const WorkerOptions &o, const std::function<int()> &run)
+{
+    /* One untimed call in every round, so that no timed iteration pays for starting threads or
+     * first-touching buffers (Google Benchmark accepts a single slow first iteration as its whole
+     * measurement when it exceeds --min-time). */
+    if (!o.check) run();
+    char name[256];
+    tg__case_name(&c, tg__impl_name(static_cast<tg__impl_id>(o.impl)), name, sizeof name);
+    benchmark::RegisterBenchmark(name,
+                                 [&run](benchmark::State &st) {
+                                     for (auto _ : st) {
+                                         if (run() != 0) {
+                                             st.SkipWithError("the implementation returned an error");
+                                             break;
+                                         }
+                                     }
+                                 })
+        ->UseRealTime()
+        ->MeasureProcessCPUTime()
+        ->Repetitions(o.reps)
+        ->MinTime(o.min_time)
+        ->MinWarmUpTime(o.warmup)
+        ->Unit(benchmark::kMillisecond);
+    LineReporter reporter(index);
+    benchmark::RunSpecifiedBenchmarks(&reporter);
+    benchmark::ClearRegisteredBenchmarks();
+}
+
+/* An elementwise case (ew_bench.h): its operands, its check, then the same timing. */
+void run_ew_case(int index, const char *spec, const tg__case &c, const WorkerOptions &o)
+{
+    if (const char *why = tg__ew_unsupported(o.impl, &c)) {
+        std::printf("skip %d %s\n", index, why);
+        return;
+    }
+    tg__ew_problem p;
+    if (tg__ew_problem_init(&p, &c, o.impl, case_seed(spec), o.plant) != 0) {
+        std::printf("check %d 0 inf all out of memory for the arrays of %s\n", index, spec);
+        return;
+    }
+    if (o.check) {
+        tg__ew_check_result r;
+        tg__ew_check(&p, fresh_seed(index), &r);
+        std::printf("check %d %d %.6g %s %s\n", index, r.ok, r.max_ulps, r.method, r.msg);
+        std::fflush(stdout);
+    }
+    time_case(index, c, o, [&p]() { return tg__ew_problem_run(&p); });
+    tg__ew_problem_free(&p);
+}
+
 void run_case(int index, const char *spec, const WorkerOptions &o, const tg__impl_ops &ops)
 {
     tg__case c;
@@ -83,11 +138,15 @@ void run_case(int index, const char *spec, const WorkerOptions &o, const tg__imp
         std::printf("check %d 0 inf reference malformed case '%s'\n", index, spec);
         return;
     }
+    ops.set_threads(c.threads);
+    if (c.op != TG__OP_GEMM) {
+        run_ew_case(index, spec, c, o);
+        return;
+    }
     if (const char *why = ops.unsupported(&c)) {
         std::printf("skip %d %s\n", index, why);
         return;
     }
-    ops.set_threads(c.threads);
     tg__problem p;
     if (tg__problem_init(&p, &c, o.alpha, o.beta, case_seed(spec)) != 0) {
         std::printf("check %d 0 inf reference out of memory for the operands of %s\n", index, spec);
@@ -104,30 +163,7 @@ void run_case(int index, const char *spec, const WorkerOptions &o, const tg__imp
         std::printf("check %d %d %.6g %s %s\n", index, r.ok, r.max_ratio, r.method, r.msg);
         std::fflush(stdout);
     }
-    /* One untimed call in every round, so that no timed iteration pays for starting threads or
-     * first-touching buffers (Google Benchmark accepts a single slow first iteration as its whole
-     * measurement when it exceeds --min-time). */
-    if (!o.check) tg__problem_run(&p, &ops);
-    char name[256];
-    tg__case_name(&c, tg__impl_name(static_cast<tg__impl_id>(o.impl)), name, sizeof name);
-    benchmark::RegisterBenchmark(name,
-                                 [&p, &ops](benchmark::State &st) {
-                                     for (auto _ : st) {
-                                         if (tg__problem_run(&p, &ops) != 0) {
-                                             st.SkipWithError("the implementation returned an error");
-                                             break;
-                                         }
-                                     }
-                                 })
-        ->UseRealTime()
-        ->MeasureProcessCPUTime()
-        ->Repetitions(o.reps)
-        ->MinTime(o.min_time)
-        ->MinWarmUpTime(o.warmup)
-        ->Unit(benchmark::kMillisecond);
-    LineReporter reporter(index);
-    benchmark::RunSpecifiedBenchmarks(&reporter);
-    benchmark::ClearRegisteredBenchmarks();
+    time_case(index, c, o, [&p, &ops]() { return tg__problem_run(&p, &ops); });
     tg__problem_free(&p);
 }
 
@@ -170,6 +206,7 @@ extern "C" int tg__worker_main(int argc, char **argv)
             long long m, n, k;
             if (std::sscanf(v, "%lldx%lldx%lld", &m, &n, &k) != 3) return usage("bad --plant");
             tg__planted_target(m, n, k);
+            o.plant = v;
         } else return usage("unknown option");
     }
     tg__impl_ops ops;

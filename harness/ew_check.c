@@ -1,0 +1,330 @@
+/* Operands, calls and the correctness check of the elementwise cases: see ew_bench.h.
+ *
+ * Every input element is a hash of (seed, array, index) mapped to [-10, 10], so the check can
+ * regenerate the operands of any element -- even of an array the call overwrote in place -- without
+ * keeping a copy of arrays that may be gigabytes; only a sample of them is checked when they are
+ * that large. The references are straightforward: an exact operation is done once in the array's
+ * type (IEEE arithmetic rounds correctly; fp32 products and sums are exact in double first); an
+ * activation is evaluated in long double in forms that do not cancel for negative inputs (a
+ * logistic function is (v >= 0 ? 1 : e) / (1 + e) with e = exp(-|v|), GELU erf uses erfc), so the
+ * reference is good to far better than one ulp of the output.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "api.h"
+#include "ew_bench.h"
+#include "vendors.h"
+
+#define GUARD 16                 /* elements on each side of the output: 64 or 128 bytes */
+#define GUARD_VALUE 1234.5       /* exactly representable in float and double */
+#define ALL_MAX ((int64_t)1 << 22)
+#define RANDOM_SAMPLES (1 << 18)
+#define ULP_LIMIT 16.0
+#define CHECK_ALPHA 0.7          /* inexact in binary: scale's products round */
+#define TIMED_AXPY_ALPHA 0.7
+
+/* ---- inputs ---- */
+enum { ARR_X, ARR_Y, ARR_BIAS };
+
+static uint64_t mix(uint64_t z) /* splitmix64's finalizer */
+{
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+static double input(const tg__ew_problem *p, int arr, int64_t i)
+{
+    uint64_t h = mix(p->seed + 0x9e3779b97f4a7c15ull * ((uint64_t)i * 4 + (uint64_t)arr + 1));
+    double v = (double)(h >> 11) * 0x1p-53 * 20 - 10;
+    return p->es == 4 ? (double)(float)v : v;
+}
+
+static void set(size_t es, void *a, int64_t i, double v)
+{
+    if (es == 4) ((float *)a)[i] = (float)v;
+    else ((double *)a)[i] = v;
+}
+
+static double get(size_t es, const void *a, int64_t i)
+{
+    return es == 4 ? (double)((const float *)a)[i] : ((const double *)a)[i];
+}
+
+static void fill(const tg__ew_problem *p, void *a, int arr, int64_t n)
+{
+    for (int64_t i = 0; i < n; i++) set(p->es, a, i, input(p, arr, i));
+}
+
+/* ---- which arrays an operation has ---- */
+static int reads_x(int op) { return op != TG__OP_SCALE && op != TG__OP_BIAS_ACT; }
+static int reads_y(int op) { return op == TG__OP_ADD || op == TG__OP_SUB || op == TG__OP_MUL; }
+/* The output is also an input (scale: x, axpy: y, bias_act: c), holding array `arr` at first. */
+static int in_place(int op, int *arr)
+{
+    *arr = op == TG__OP_AXPY ? ARR_Y : ARR_X;
+    return op == TG__OP_SCALE || op == TG__OP_AXPY || op == TG__OP_BIAS_ACT;
+}
+
+static int is_vendor(int impl)
+{
+    return impl == TG__IMPL_OPENBLAS || impl == TG__IMPL_BLIS || impl == TG__IMPL_MKL;
+}
+
+/* The vendor's CBLAS routine for the case, or NULL. */
+static void *vendor_fn(const tg__case *c)
+{
+    const char *name = c->op == TG__OP_AXPY ? (c->dtype == 's' ? "cblas_saxpy" : "cblas_daxpy")
+                                            : (c->dtype == 's' ? "cblas_sscal" : "cblas_dscal");
+    return tg__impl_sym(name);
+}
+
+const char *tg__ew_unsupported(int impl, const tg__case *c)
+{
+    if (impl == TG__IMPL_TGEMM || impl == TG__IMPL_PLANTED) return NULL;
+    if (!is_vendor(impl)) return "this library has no elementwise kernels";
+    if (c->op != TG__OP_AXPY && c->op != TG__OP_SCALE)
+        return "BLAS has axpy and scal only among these operations";
+    if (tg__ew_elements(c) > 2147483647) return "CBLAS lengths are int: at most 2^31 - 1";
+    if (!vendor_fn(c)) return "the library lacks cblas_?axpy / cblas_?scal";
+    return NULL;
+}
+
+static void *alloc(size_t bytes)
+{
+    return aligned_alloc(64, (bytes + 63) / 64 * 64);
+}
+
+int tg__ew_problem_init(tg__ew_problem *p, const tg__case *c, int impl, uint64_t seed,
+                        const char *plant)
+{
+    memset(p, 0, sizeof *p);
+    p->c = *c;
+    p->impl = impl;
+    p->es = c->dtype == 's' ? 4 : 8;
+    p->n = tg__ew_elements(c);
+    p->seed = seed;
+    long long pm, pn, pk;
+    p->planted = impl == TG__IMPL_PLANTED && plant &&
+                 sscanf(plant, "%lldx%lldx%lld", &pm, &pn, &pk) == 3 && pm == c->m && pn == c->n &&
+                 pk == c->k;
+    if (is_vendor(impl)) p->vendor_fn = vendor_fn(c);
+    int arr, op = c->op;
+    size_t bytes = (size_t)p->n * p->es;
+    if (reads_x(op) && !(p->x = alloc(bytes))) goto nomem;
+    if (reads_y(op) && !(p->y = alloc(bytes))) goto nomem;
+    if (op == TG__OP_BIAS_ACT && !(p->bias = alloc((size_t)c->n * p->es))) goto nomem;
+    if (!(p->zbuf = alloc(bytes + 2 * GUARD * p->es))) goto nomem;
+    p->z = (char *)p->zbuf + GUARD * p->es;
+    if (p->x) fill(p, p->x, ARR_X, p->n);
+    if (p->y) fill(p, p->y, ARR_Y, p->n);
+    if (p->bias) fill(p, p->bias, ARR_BIAS, c->n);
+    /* the output is touched here, not in the first timed call */
+    if (in_place(op, &arr)) fill(p, p->z, arr, p->n);
+    else memset(p->z, 0, bytes);
+    return 0;
+nomem:
+    tg__ew_problem_free(p);
+    return -1;
+}
+
+void tg__ew_problem_free(tg__ew_problem *p)
+{
+    free(p->x);
+    free(p->y);
+    free(p->bias);
+    free(p->zbuf);
+    memset(p, 0, sizeof *p);
+}
+
+typedef void (*cblas_saxpy_t)(int, float, const float *, int, float *, int);
+typedef void (*cblas_daxpy_t)(int, double, const double *, int, double *, int);
+typedef void (*cblas_sscal_t)(int, float, float *, int);
+typedef void (*cblas_dscal_t)(int, double, double *, int);
+
+static int call(tg__ew_problem *p, double alpha)
+{
+    const tg__case *c = &p->c;
+    const tg_dtype t = p->es == 4 ? TG_F32 : TG_F64;
+    const int n32 = (int)p->n;
+    int st = TG_OK;
+    if (p->vendor_fn) {
+        if (c->op == TG__OP_AXPY && t == TG_F32)
+            ((cblas_saxpy_t)p->vendor_fn)(n32, (float)alpha, p->x, 1, p->z, 1);
+        else if (c->op == TG__OP_AXPY)
+            ((cblas_daxpy_t)p->vendor_fn)(n32, alpha, p->x, 1, p->z, 1);
+        else if (t == TG_F32)
+            ((cblas_sscal_t)p->vendor_fn)(n32, (float)alpha, p->z, 1);
+        else
+            ((cblas_dscal_t)p->vendor_fn)(n32, alpha, p->z, 1);
+        return TG_OK;
+    }
+    switch (c->op) {
+    case TG__OP_ADD: st = tg_add(t, p->n, p->x, p->y, p->z); break;
+    case TG__OP_SUB: st = tg_sub(t, p->n, p->x, p->y, p->z); break;
+    case TG__OP_MUL: st = tg_mul(t, p->n, p->x, p->y, p->z); break;
+    case TG__OP_SCALE: st = tg_scale(t, p->n, alpha, p->z); break;
+    case TG__OP_AXPY: st = tg_axpy(t, p->n, alpha, p->x, p->z); break;
+    case TG__OP_ACTIVATE: st = tg_activate(t, (tg_act)c->act, p->n, p->x, p->z); break;
+    case TG__OP_BIAS_ACT:
+        st = tg_bias_act(t, TG_ROW_MAJOR, c->m, c->n, p->bias, TG_BIAS_PER_COL, (tg_act)c->act,
+                         p->z, c->n);
+        break;
+    default: st = TG_ERR_UNSUPPORTED;
+    }
+    if (st == TG_OK && p->planted) {
+        /* the last element, where a tail bug would live, off by 2^-10 of its size (plus 2^-10,
+         * so that a zero changes too) */
+        const char *mode = getenv("TGEMM_BENCH_PLANTED");
+        if (mode && !strcmp(mode, "crash")) abort();
+        double v = get(p->es, p->z, p->n - 1);
+        set(p->es, p->z, p->n - 1, v + (fabs(v) + 1) * (1.0 / 1024));
+    }
+    return st;
+}
+
+int tg__ew_problem_run(tg__ew_problem *p)
+{
+    double alpha = 0;
+    if (p->c.op == TG__OP_SCALE) alpha = p->calls % 2 ? 0.5 : 2.0; /* exact: no drift, ever */
+    if (p->c.op == TG__OP_AXPY) alpha = p->calls % 2 ? -TIMED_AXPY_ALPHA : TIMED_AXPY_ALPHA;
+    p->calls++;
+    return call(p, alpha);
+}
+
+/* ---- references ---- */
+
+/* The logistic function 1 / (1 + exp(-v)) without cancellation or overflow. */
+static long double logistic(long double v)
+{
+    long double e = expl(-fabsl(v));
+    return (v >= 0 ? 1.0L : e) / (1.0L + e);
+}
+
+static long double act_ref(int act, long double v)
+{
+    static const long double sqrt_2_over_pi = 0.797884560802865355879892119868763737L;
+    switch (act) {
+    case TG_ACT_RELU: return v > 0 ? v : v == 0 ? v : 0.0L; /* max(0, -0) is -0 */
+    case TG_ACT_GELU_TANH: /* x (1 + tanh u) / 2 = x logistic(2u) */
+        return v * logistic(2 * sqrt_2_over_pi * (v + 0.044715L * v * v * v));
+    case TG_ACT_GELU_ERF: return 0.5L * v * erfcl(-v / sqrtl(2.0L));
+    case TG_ACT_SIGMOID: return logistic(v);
+    case TG_ACT_SILU: return v * logistic(v);
+    default: return v;
+    }
+}
+
+/* a op b rounded once to the array's type. */
+static double exact(size_t es, int op, double a, double b)
+{
+    double r = op == TG__OP_MUL || op == TG__OP_SCALE ? a * b : op == TG__OP_SUB ? a - b : a + b;
+    return es == 4 ? (double)(float)r : r; /* float operands: r is exact in double */
+}
+
+/* |got - ref| in ulps of the output type at max(|ref|, 2^-24 or 2^-53). */
+static double ulps(size_t es, long double got, long double ref)
+{
+    if (isnan(got) || isnan(ref)) return isnan(got) && isnan(ref) ? 0 : INFINITY;
+    if (isinf(got) || isinf(ref)) return got == ref ? 0 : INFINITY;
+    long double m = fabsl(ref), tiny = es == 4 ? 0x1p-24L : 0x1p-53L;
+    if (m < tiny) m = tiny;
+    long double ulp = ldexpl(1.0L, ilogbl(m) - (es == 4 ? 23 : 52));
+    return (double)(fabsl(got - ref) / ulp);
+}
+
+/* The error of element i of the output, in ulps; *exact_op says whether it must be 0. */
+static double element_error(const tg__ew_problem *p, int64_t i, double alpha, int *exact_op)
+{
+    const int op = p->c.op, act = p->c.act;
+    const size_t es = p->es;
+    const double got = get(es, p->z, i);
+    const double a = es == 4 ? (double)(float)alpha : alpha; /* alpha in the array's type */
+    *exact_op = !((op == TG__OP_ACTIVATE || op == TG__OP_BIAS_ACT) && act > TG_ACT_RELU);
+    switch (op) {
+    case TG__OP_ADD: case TG__OP_SUB: case TG__OP_MUL:
+        return ulps(es, got, exact(es, op, input(p, ARR_X, i), input(p, ARR_Y, i)));
+    case TG__OP_SCALE: return ulps(es, got, exact(es, op, a, input(p, ARR_X, i)));
+    case TG__OP_AXPY: {
+        double x = input(p, ARR_X, i), y = input(p, ARR_Y, i);
+        double fused = es == 4 ? (double)fmaf((float)a, (float)x, (float)y) : fma(a, x, y);
+        double unfused = exact(es, TG__OP_ADD, exact(es, TG__OP_MUL, a, x), y);
+        double e1 = ulps(es, got, fused), e2 = ulps(es, got, unfused);
+        return e1 < e2 ? e1 : e2;
+    }
+    case TG__OP_ACTIVATE: return ulps(es, got, act_ref(act, input(p, ARR_X, i)));
+    case TG__OP_BIAS_ACT: {
+        double s = exact(es, TG__OP_ADD, input(p, ARR_X, i), input(p, ARR_BIAS, i % p->c.n));
+        return ulps(es, got, act_ref(act, s));
+    }
+    default: return INFINITY;
+    }
+}
+
+static uint64_t next(uint64_t *s) { return mix(*s += 0x9e3779b97f4a7c15ull); }
+
+void tg__ew_check(tg__ew_problem *p, uint64_t seed, tg__ew_check_result *r)
+{
+    memset(r, 0, sizeof *r);
+    const size_t es = p->es;
+    const int64_t n = p->n;
+    int arr;
+    /* Fresh operands; an output that is not also an input starts as NaN, so an element the call
+     * forgets to write fails. */
+    if (in_place(p->c.op, &arr)) fill(p, p->z, arr, n);
+    else
+        for (int64_t i = 0; i < n; i++) set(es, p->z, i, NAN);
+    for (int64_t g = 0; g < GUARD; g++) {
+        set(es, p->zbuf, g, GUARD_VALUE);
+        set(es, p->z, n + g, GUARD_VALUE);
+    }
+    r->method = n <= ALL_MAX ? "all" : "sampled";
+    int st = call(p, CHECK_ALPHA);
+    if (st != TG_OK) {
+        r->max_ulps = INFINITY;
+        snprintf(r->msg, sizeof r->msg, "the call returned status %d (%s)", st, tg_strerror(st));
+        return;
+    }
+    for (int64_t g = 0; g < GUARD; g++)
+        if (get(es, p->zbuf, g) != GUARD_VALUE || get(es, p->z, n + g) != GUARD_VALUE) {
+            r->max_ulps = INFINITY;
+            snprintf(r->msg, sizeof r->msg, "wrote outside the output (guard element %s %lld)",
+                     get(es, p->zbuf, g) != GUARD_VALUE ? "before" : "after", (long long)g);
+            return;
+        }
+    int64_t worst = -1;
+    int exact_op = 1;
+    /* visits element i: keeps the worst error and the first element over the limit */
+#define VISIT(i)                                                                                  \
+    do {                                                                                          \
+        double e_ = element_error(p, (i), CHECK_ALPHA, &exact_op);                                \
+        if (!(e_ <= r->max_ulps)) {                                                               \
+            r->max_ulps = e_;                                                                     \
+            worst = (i);                                                                          \
+        }                                                                                         \
+    } while (0)
+    if (n <= ALL_MAX) {
+        for (int64_t i = 0; i < n; i++) VISIT(i);
+    } else {
+        for (int64_t i = 0; i < 4096; i++) {
+            VISIT(i);
+            VISIT(n - 1 - i);
+        }
+        for (int k = 1; k < 32; k++)
+            for (int64_t i = n / 32 * k - 256; i < n / 32 * k + 256; i++) VISIT(i);
+        uint64_t s = seed;
+        for (int k = 0; k < RANDOM_SAMPLES; k++) VISIT((int64_t)(next(&s) % (uint64_t)n));
+    }
+#undef VISIT
+    double limit = exact_op ? 0 : ULP_LIMIT;
+    r->ok = r->max_ulps <= limit;
+    if (!r->ok) {
+        char op[32];
+        tg__ew_op_str(p->c.op, p->c.act, op, sizeof op);
+        snprintf(r->msg, sizeof r->msg, "%s element %lld is %.9g, %.3g ulps off (limit %g%s)", op,
+                 (long long)worst, get(es, p->z, worst), r->max_ulps, limit,
+                 exact_op ? ": the operation is exact" : "");
+    }
+}
