@@ -4,8 +4,9 @@
  * Per thread count: the sustained clock (a dependent add chain), the FMA peak per instruction set
  * and dtype, and a working-set sweep of a read-only sum and a triad whose plateaus give the
  * bandwidth of L1, L2, L3 and DRAM, plus a plain memcpy of the DRAM-sized set in the same run, so a
- * reader can see the bandwidth probe is no slower than the simplest copy. The probes themselves are
- * in ceilings_probes.c.
+ * reader can see the bandwidth probe is no slower than the simplest copy, and the STREAM kernels of
+ * the elementwise operations' patterns on that set (the ceilings of tgemm-bench --op). The probes
+ * themselves are in ceilings_probes.c.
  *
  * Threads are POSIX threads, each pinned to one CPU of this process's affinity set, started at a
  * barrier and timed on their own; a rate is the work of all threads over the slowest one's time.
@@ -23,7 +24,10 @@
  *   {"machine": {tgemm-bench machine}, "command": "...", "threads": [{"threads": t, "clock_ghz": g,
  *    "peak_gflops": {"s": {"scalar": x, "avx2": x, "avx512": x}, "d": {...}} (ISAs present only),
  *    "bandwidth_gbs": {"L1": x, "L2": x, "L3": x, "DRAM": x} (null where the sweep has no point),
- *    "copy_gbs": x, "sweep": [[bytes, GB/s], ...] (read-only; bytes = the set of all threads),
+ *    "copy_gbs": x, "stream_gbs": {"copy": x, "copy_nt": x, "add": x, "add_nt": x,
+ *    "scale_inplace": x, "axpy_inplace": x} (DRAM-sized arrays; _nt: non-temporal stores; bytes
+ *    counted as STREAM does, each array read or written once), "sweep": [[bytes, GB/s], ...]
+ *    (read-only; bytes = the set of all threads),
  *    "sweep_triad": [[bytes, GB/s], ...]}, ...]}
  */
 #define _GNU_SOURCE
@@ -43,13 +47,17 @@
 
 #define TG__MAX_THREADS 1024
 
-typedef enum { PROBE_FILL, PROBE_FMA, PROBE_CLOCK, PROBE_READ, PROBE_TRIAD, PROBE_COPY } probe_kind;
+typedef enum {
+    PROBE_FILL, PROBE_FMA, PROBE_CLOCK, PROBE_READ, PROBE_TRIAD, PROBE_COPY, PROBE_STREAM
+} probe_kind;
 
 /* One measurement on a team of threads; each thread fills its own slot of secs and work. */
 typedef struct {
     probe_kind kind;
     tg__isa isa;
     char dtype;
+    tg__stream stream;  /* PROBE_STREAM: which kernel, and whether with non-temporal stores */
+    int nt;
     long reps;          /* FMA/clock rounds, or passes over the set */
     size_t bytes;       /* per thread: the working set */
     double **read_buf;  /* per thread: the read-only set (also memcpy's source) */
@@ -113,6 +121,15 @@ static void *worker(void *arg)
         for (long r = 0; r < j->reps; r++) memcpy(j->triad_buf[i], j->read_buf[i], j->bytes);
         work = 2.0 * (double)j->bytes * (double)j->reps; /* read + written, as STREAM counts */
         break;
+    case PROBE_STREAM: {
+        /* a in the triad buffer, b and c in the read buffer; add's three arrays are half as long */
+        size_t n = j->bytes / sizeof(double) / (j->stream == TG__STREAM_ADD ? 2 : 1) / 8 * 8;
+        static const double arrays[TG__STREAM_COUNT] = {2, 3, 2, 3};
+        tg__probe_stream(j->stream, j->nt, j->triad_buf[i], j->read_buf[i], j->read_buf[i] + n, n,
+                         j->reps);
+        work = arrays[j->stream] * (double)n * sizeof(double) * (double)j->reps;
+        break;
+    }
     }
     j->secs[i] = now() - t0;
     j->work[i] = work;
@@ -373,7 +390,23 @@ static int measure_threads(FILE *f, int n, const options *o, int *cpus)
     }
     fprintf(f, "},\n     \"copy_gbs\": ");
     json_num(f, copy);
-    fprintf(stderr, " memcpy %.1f\n", copy);
+    fprintf(stderr, " memcpy %.1f; STREAM", copy);
+    fprintf(f, ",\n     \"stream_gbs\": {");
+    for (int k = 0; k < TG__STREAM_COUNT; k++) {
+        for (int nt = 0; nt < (k <= TG__STREAM_ADD ? 2 : 1); nt++) {
+            j->kind = PROBE_STREAM;
+            j->stream = (tg__stream)k;
+            j->nt = nt;
+            j->bytes = per_max;
+            double gbs = measure(j, n, sweep_target, repeats) / 1e9;
+            fprintf(f, "%s\"%s%s\": ", k || nt ? ", " : "", tg__stream_name((tg__stream)k),
+                    nt ? "_nt" : "");
+            json_num(f, gbs);
+            fprintf(stderr, " %s%s %.1f", tg__stream_name((tg__stream)k), nt ? "_nt" : "", gbs);
+        }
+    }
+    fprintf(f, "}");
+    fprintf(stderr, "\n");
     for (int s = 0; s < 2; s++) {
         const double(*p)[2] = s ? (const double(*)[2])tri : (const double(*)[2])pts;
         fprintf(f, ",\n     \"%s\": [", s ? "sweep_triad" : "sweep");

@@ -39,6 +39,22 @@ double tg__probe_read(const double *buf, size_t bytes, long passes);
  * (bytes moved per pass: 24 n, not counting the line reads that writes to a may cause). */
 void tg__probe_triad(double *a, const double *b, const double *c, size_t n, long passes);
 
+/* The STREAM kernels of the elementwise patterns, over 64-byte aligned arrays of n doubles (n a
+ * multiple of 8), `passes` times: copy a = b, add a = b + c (2 reads + 1 write), and in place
+ * a = s*a (scale_inplace) and a = s*b + a (axpy_inplace). nt: non-temporal stores (copy and add
+ * only; ignored for the in-place ones, whose lines are read anyway). */
+typedef enum {
+    TG__STREAM_COPY,
+    TG__STREAM_ADD,
+    TG__STREAM_SCALE_INPLACE,
+    TG__STREAM_AXPY_INPLACE,
+    TG__STREAM_COUNT
+} tg__stream;
+/* "copy", "add", "scale_inplace", "axpy_inplace": the keys of "stream_gbs" in ceilings.json. */
+const char *tg__stream_name(tg__stream kind);
+void tg__probe_stream(tg__stream kind, int nt, double *a, const double *b, const double *c,
+                      size_t n, long passes);
+
 #ifdef __cplusplus
 }
 #endif

@@ -10,6 +10,11 @@
  *   bandwidth     a read-only sum over a working set (in the manner of the Empirical Roofline
  *                 Toolkit: sweep the set's size, each plateau is a memory level) and a triad
  *                 a = b + s*c, which also writes; both with the widest vectors the CPU has.
+ *   STREAM        one kernel per pattern of reads and writes that the elementwise operations
+ *                 have, as the STREAM benchmark writes them: copy a = b and add a = b + c (to
+ *                 another array: a plain store first reads the line it fills, so each also comes
+ *                 with non-temporal stores, which skip that read), and the in-place updates
+ *                 a = s*a and a = s*b + a (the line is read anyway: plain stores only).
  *
  * Every kernel is compiled for its instruction set with a target attribute and picked at run time,
  * so the binary runs on any x86-64. The accumulators are named variables, not an array, so that the
@@ -136,12 +141,54 @@ typedef double tg__v8d __attribute__((vector_size(64)));
         }                                                                                       \
     }
 
+/* The STREAM kernels. GCC would turn the plain copy loop into a call of memcpy, whose large
+ * copies use other instructions: the copy must stay this loop, so that pattern is disabled here. */
+#if defined(__GNUC__) && !defined(__clang__)
+#define TG__NO_MEMCPY __attribute__((optimize("no-tree-loop-distribute-patterns")))
+#else
+#define TG__NO_MEMCPY
+#endif
+/* va[i] = EXPR for every vector i, with plain stores or (nt) non-temporal ones, then a fence so the
+ * streamed lines are written out before the pass counts as done. */
+#define TG__STREAM_LOOP(EXPR, NTSTORE)                                                          \
+    do {                                                                                        \
+        if (nt) {                                                                               \
+            for (size_t i = 0; i < nv; i++) NTSTORE((double *)(va + i), EXPR);                  \
+            _mm_sfence();                                                                       \
+        } else {                                                                                \
+            for (size_t i = 0; i < nv; i++) va[i] = EXPR;                                       \
+        }                                                                                       \
+    } while (0)
+#define TG__STREAM_PROBE(NAME, TARGET, VEC, NTSTORE)                                            \
+    __attribute__((target(TARGET), noinline)) TG__NO_MEMCPY static void NAME(                  \
+        tg__stream kind, int nt, double *a, const double *b, const double *c, size_t n,         \
+        long passes)                                                                            \
+    {                                                                                           \
+        VEC *va = (VEC *)a;                                                                     \
+        const VEC *vb = (const VEC *)b, *vc = (const VEC *)c;                                   \
+        const size_t nv = n * sizeof(double) / sizeof(VEC);                                     \
+        const double s = 1.0 + 1e-9;                                                            \
+        for (long p = 0; p < passes; p++) {                                                     \
+            switch (kind) {                                                                     \
+            case TG__STREAM_COPY: TG__STREAM_LOOP(vb[i], NTSTORE); break;                       \
+            case TG__STREAM_ADD: TG__STREAM_LOOP(vb[i] + vc[i], NTSTORE); break;                \
+            case TG__STREAM_SCALE_INPLACE: TG__STREAM_LOOP(s * va[i], NTSTORE); break;          \
+            case TG__STREAM_AXPY_INPLACE: TG__STREAM_LOOP(s * vb[i] + va[i], NTSTORE); break;   \
+            default: break;                                                                     \
+            }                                                                                   \
+            __asm__ volatile("" ::: "memory");                                                  \
+        }                                                                                       \
+    }
+
 TG__READ_PROBE(read_sse2, "sse2", tg__v2d)
 TG__READ_PROBE(read_avx2, "avx2", tg__v4d)
 TG__READ_PROBE(read_avx512, "avx512f", tg__v8d)
 TG__TRIAD_PROBE(triad_sse2, "sse2", tg__v2d)
 TG__TRIAD_PROBE(triad_avx2, "avx2", tg__v4d)
 TG__TRIAD_PROBE(triad_avx512, "avx512f", tg__v8d)
+TG__STREAM_PROBE(stream_sse2, "sse2", tg__v2d, _mm_stream_pd)
+TG__STREAM_PROBE(stream_avx2, "avx2", tg__v4d, _mm256_stream_pd)
+TG__STREAM_PROBE(stream_avx512, "avx512f", tg__v8d, _mm512_stream_pd)
 
 /* The widest vectors this CPU has: 2 = AVX-512, 1 = AVX2, 0 = SSE2. */
 static int widest(void)
@@ -161,4 +208,19 @@ void tg__probe_triad(double *a, const double *b, const double *c, size_t n, long
     static void (*const probes[3])(double *, const double *, const double *, size_t, long) = {
         triad_sse2, triad_avx2, triad_avx512};
     probes[widest()](a, b, c, n, passes);
+}
+
+const char *tg__stream_name(tg__stream kind)
+{
+    static const char *const names[TG__STREAM_COUNT] = {"copy", "add", "scale_inplace",
+                                                        "axpy_inplace"};
+    return names[kind];
+}
+
+void tg__probe_stream(tg__stream kind, int nt, double *a, const double *b, const double *c,
+                      size_t n, long passes)
+{
+    static void (*const probes[3])(tg__stream, int, double *, const double *, const double *,
+                                   size_t, long) = {stream_sse2, stream_avx2, stream_avx512};
+    probes[widest()](kind, nt && kind <= TG__STREAM_ADD, a, b, c, n, passes);
 }
