@@ -4,6 +4,7 @@
 #   make harness         build/tgemm-bench (+ build/harness/libtg_xsmm.so when libxsmm-dev is installed)
 #   make gbench          build/tgemm-gbench, plain Google Benchmark over tg_sgemm/tg_dgemm (+ OpenBLAS)
 #   make test-harness    the harness's tests (part of `make test`)
+#   make test-harness-elementwise   the same for the elementwise cases (--op; part of `make test`)
 #
 # Needs Debian's libbenchmark-dev. OpenBLAS, BLIS, MKL and libxsmm are all optional: they are opened
 # at run time. harness/ceilings.c (the roofline probes, written by the report side) is linked when it
@@ -68,3 +69,10 @@ test-harness: $(BUILD)/tgemm-bench $(BUILD)/tgemm-gbench $(BUILD)/harness/check_
 	@sh harness/tests/run.sh $(BUILD)
 
 TEST_RUNS += test-harness
+
+# The elementwise cases (--op): options, a tiny sweep read back number by number, a planted fault.
+.PHONY: test-harness-elementwise
+test-harness-elementwise: $(BUILD)/tgemm-bench
+	@sh harness/tests/ew_run.sh $(BUILD)
+
+TEST_RUNS += test-harness-elementwise

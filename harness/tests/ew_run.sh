@@ -1,0 +1,156 @@
+#!/bin/sh
+# The elementwise side of tgemm-bench (make test-harness-elementwise): --op and its element counts,
+# every kind of bad input, a tiny sweep end to end whose JSON is read back and checked number by
+# number (bytes as STREAM counts them, GB/s from the time, the matching ceiling, the check's method),
+# and a planted wrong implementation that the sweep must catch and fail on. No timing is asserted.
+# Ends with "N passed, N failed". JSON is read with Debian's /usr/bin/python3 (standard library).
+# usage: sh harness/tests/ew_run.sh BUILD_DIR
+B=${1:-build}
+BENCH=$B/tgemm-bench
+PY=/usr/bin/python3
+[ -x "$PY" ] || PY=python3
+passed=0
+failed=0
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+ok() { echo "ok   $1"; passed=$((passed + 1)); }
+bad() { echo "FAIL $1"; failed=$((failed + 1)); }
+check() { if [ "$1" = 0 ]; then ok "$2"; else bad "$2"; fi; }
+
+# ---- bad input: exit 2, one line on stderr naming the problem, nothing on stdout ----
+usage_error() { # pattern args...
+    pattern=$1
+    shift
+    "$BENCH" "$@" > "$T/o" 2> "$T/e"
+    rc=$?
+    if [ "$rc" = 2 ] && [ "$(wc -l < "$T/e")" = 1 ] && [ ! -s "$T/o" ] && grep -q -- "$pattern" "$T/e"
+    then ok "bad input rejected: $* -> $(cat "$T/e")"
+    else bad "bad input: $* (exit $rc, stderr: $(cat "$T/e"), stdout: $(head -c 200 "$T/o"))"
+    fi
+}
+usage_error "unknown operation 'foo'" --op foo
+usage_error "unknown operation 'gemm'" --op gemm
+usage_error "empty item" --op add,,scale
+usage_error "activate needs an activation" --op activate
+usage_error "bias_act needs an activation" --op bias_act:tanh
+usage_error "add takes no activation" --op add:relu
+usage_error "--trans describes GEMMs" --op add --trans NN
+usage_error "--layout describes GEMMs" --op scale --layout col
+usage_error "--alpha describes GEMMs" --op axpy --alpha 2
+usage_error "malformed element count '0'" --op add --sizes 0
+usage_error "malformed element count '2^41'" --op add --sizes 2^41
+usage_error "malformed element count '3^4'" --op add --sizes 3^4
+usage_error "malformed element count '1e16'" --op add --sizes 1e16
+usage_error "malformed element count '1.5e3'" --op add --sizes 1.5e3
+usage_error "malformed element count '1e3:5:x10'" --op add --sizes 1e3:5:x10
+usage_error "malformed element count '1e3:1e6:x1'" --op add --sizes 1e3:1e6:x1
+usage_error "malformed element count '10x20'" --op add --sizes 10x20
+usage_error "malformed element count 'square'" --op add --sizes square
+usage_error "unknown dtype 'h'" --op add --dtype h
+usage_error "'0' is not a thread count" --op add --threads 0
+
+# ---- parsing: counts, shapes and the plan (--list runs nothing) ----
+list() { "$BENCH" --dtype s --threads 1 "$@" --list 2> "$T/e"; }
+[ "$(list --op add --sizes 1e3:1e5:x10 | cut -d' ' -f1 | tr '\n' ' ')" = \
+  "add/s/1000/1 add/s/10000/1 add/s/100000/1 " ]
+check $? "AeB counts and a geometric range of them"
+[ "$(list --op scale --sizes 2^10,1000:3000:1000,1e3 | cut -d' ' -f1 | tr '\n' ' ')" = \
+  "scale/s/1024/1 scale/s/1000/1 scale/s/2000/1 scale/s/3000/1 " ]
+check $? "2^K, a linear range, and a count listed twice planned once"
+[ "$(list --op bias_act:gelu_tanh,activate:silu --sizes 1000,4096 | tr '\n' ' ')" = \
+  "bias_act:gelu_tanh/s/1x1000/1 elementwise bias_act:gelu_tanh/s/4x1024/1 elementwise activate:silu/s/1000/1 elementwise activate:silu/s/4096/1 elementwise " ]
+check $? "bias_act on rows x 1024 (a narrower single row below that), activate on the count"
+[ "$(list --op add | wc -l)" = 6 ]
+check $? "--op without --sizes: 1e3 to 1e8, x10 ($(list --op add | wc -l) cases)"
+[ "$("$BENCH" --op add,add,mul --dtype s,d --threads 1,2 --sizes 1e3 --list | wc -l)" = 8 ]
+check $? "dtypes x threads x operations x counts, a repeated operation once"
+"$BENCH" --help | grep -q -- "--op add,axpy,activate:gelu_tanh,bias_act:relu"
+check $? "--help documents --op with an example"
+
+# ---- a tiny sweep end to end: every case checked, then timed; JSON read back number by number ----
+"$BENCH" ceilings --quick --threads 1 --force --out "$T/ceilings.json" 2> "$T/ceil.log"
+check $? "quick ceilings with the STREAM probes for the sweep's ceiling_pct"
+# 4200000 elements is above 2^22: the sampled check; 1000 is checked whole.
+"$BENCH" --op add,scale,axpy,activate:gelu_tanh,bias_act:relu --dtype s,d --threads 1 \
+    --sizes 1000,4200000 --impl tgemm,openblas --rounds 3 --min-time 0.001 --warmup 0 \
+    --ceilings "$T/ceilings.json" --out "$T/ew.json" 2> "$T/ew.log"
+rc=$?
+check "$rc" "tiny elementwise sweep exits 0 ($(tail -n 1 "$T/ew.log"))"
+"$PY" - "$T/ew.json" "$T/ceilings.json" > "$T/ew.out" 2>&1 <<'EOF'
+import json, sys
+sweep = json.load(open(sys.argv[1]))
+ceil = {t["threads"]: t["stream_gbs"] for t in json.load(open(sys.argv[2]))["threads"]}
+es = {"s": 4, "d": 8}
+arrays = {"add": 3, "scale": 2, "axpy": 3, "activate:gelu_tanh": 2, "bias_act:relu": 2}
+pattern = {"add": "add", "scale": "scale_inplace", "axpy": "axpy_inplace",
+           "activate:gelu_tanh": "copy", "bias_act:relu": "scale_inplace"}
+med = [b for b in sweep["benchmarks"] if b["aggregate_name"] == "median"]
+def out(ok, what):
+    print(("ok   " if ok else "FAIL ") + what)
+tg = [b for b in med if b["impl"] == "tgemm"]
+ob = [b for b in med if b["impl"] == "openblas"]
+out(len(tg) == 20, "tgemm: 5 operations x 2 dtypes x 2 counts timed (%d)" % len(tg))
+present = sweep["context"]["tgemm"]["libraries"]["openblas"]["present"]
+if present:
+    out(sorted((b["op"], b["dtype"], b["elements"]) for b in ob) ==
+        sorted((o, d, n) for o in ("axpy", "scale") for d in "sd" for n in (1000, 4200000)),
+        "openblas: axpy and scale only")
+    skipped = sweep["context"]["tgemm"]["skipped"]
+    out(len(skipped) == 12 and all("BLAS has axpy and scal only" in s for s in skipped),
+        "openblas: the other 12 cases reported as skipped, with why")
+bad = []
+for b in med:
+    n, size = b["elements"], es[b["dtype"]]
+    want = arrays[b["op"]] * n * size + (b["cols"] * size if b["op"].startswith("bias_act") else 0)
+    if b["bytes"] != want: bad.append("%s bytes %s != %s" % (b["name"], b["bytes"], want))
+    gbps = want / (b["real_time"] * 1e6) # 3 repetitions: the median rate is that of the median time
+    if abs(b["GBps"] - gbps) > 1e-6 * gbps: bad.append("%s GBps %s != %s" % (b["name"], b["GBps"], gbps))
+    c = max(ceil[b["threads"]].get(pattern[b["op"]]) or 0,
+            ceil[b["threads"]].get(pattern[b["op"]] + "_nt") or 0)
+    if b["pattern"] != pattern[b["op"]] or abs(b["ceiling_gbps"] - c) > 1e-4 * c:
+        bad.append("%s ceiling %s %s, expected %s %s" % (b["name"], b["pattern"], b["ceiling_gbps"],
+                                                        pattern[b["op"]], c))
+    if abs(b["ceiling_pct"] - 100 * b["GBps"] / b["ceiling_gbps"]) > 1e-6 * b["ceiling_pct"]:
+        bad.append("%s ceiling_pct %s" % (b["name"], b["ceiling_pct"]))
+    if not b["correct"] or b["check"] != ("all" if n <= 1 << 22 else "sampled"):
+        bad.append("%s correct %s check %s" % (b["name"], b["correct"], b["check"]))
+    exact = not b["op"].startswith("activate:gelu")
+    if (b["max_ulps"] != 0) if exact else not (0 < b["max_ulps"] <= 16):
+        bad.append("%s max_ulps %s" % (b["name"], b["max_ulps"]))
+    if b["op"] == "bias_act:relu" and (b["rows"], b["cols"]) != ((1, 1000) if n == 1000 else (4101, 1024)):
+        bad.append("%s shape %s x %s" % (b["name"], b["rows"], b["cols"]))
+    if b["repetitions"] != 3: bad.append("%s: %s repetitions, 3 rounds run" % (b["name"], b["repetitions"]))
+out(not bad, "every entry: bytes, GB/s, pattern, ceiling, correct, method, ulps, shape, rounds" +
+    ("" if not bad else ": " + "; ".join(bad[:4])))
+out(sweep["context"]["tgemm"]["failures"] == 0, "no failures recorded")
+EOF
+cat "$T/ew.out"
+passed=$((passed + $(grep -c '^ok ' "$T/ew.out")))
+failed=$((failed + $(grep -c '^FAIL ' "$T/ew.out")))
+grep -q '^ok ' "$T/ew.out" || bad "the sweep's JSON could not be checked: $(tail -n 2 "$T/ew.out")"
+
+# ---- a planted wrong implementation: the last element of the largest case, off by 2^-10 ----
+TGEMM_BENCH_PLANTED=1 "$BENCH" --op add,activate:silu --dtype s --threads 1 --sizes 1000,4200000 \
+    --impl tgemm,planted --rounds 1 --min-time 0.001 --warmup 0 --out "$T/plant.json" \
+    2> "$T/plant.log"
+rc=$?
+check $((rc != 1)) "planted: the sweep exits 1 ($(tail -n 1 "$T/plant.log"))"
+"$PY" - "$T/plant.json" > "$T/plant.out" 2>&1 <<'EOF'
+import json, sys
+s = json.load(open(sys.argv[1]))
+med = [b for b in s["benchmarks"] if b["aggregate_name"] == "median"]
+wrong = sorted(b["run_name"] for b in med if not b["correct"])
+want = ["elementwise/planted/activate:silu/s/4200000/threads:1",
+        "elementwise/planted/add/s/4200000/threads:1"]
+print(("ok   " if wrong == want else "FAIL ") + "planted: exactly its two largest cases fail: %s" % wrong)
+errs = s["context"]["tgemm"]["errors"]
+ok = len(errs) == 2 and all("element 4199999" in e for e in errs) and any("exact" in e for e in errs)
+print(("ok   " if ok else "FAIL ") + "planted: the errors name the element (%s)" % errs[:1])
+EOF
+cat "$T/plant.out"
+passed=$((passed + $(grep -c '^ok ' "$T/plant.out")))
+failed=$((failed + $(grep -c '^FAIL ' "$T/plant.out")))
+grep -q '^ok ' "$T/plant.out" || bad "the planted sweep's JSON could not be checked"
+
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]
