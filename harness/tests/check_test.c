@@ -104,7 +104,7 @@ static int passed, failed;
 static void expect(const char *what, char dtype, int layout, int ta, int tb, int64_t m, int64_t n,
                    int64_t k, double beta, int want_ok, const char *want_method, const char *want_msg)
 {
-    tg__case c = {dtype, layout, ta, tb, m, n, k, 1, "custom"};
+    tg__case c = {dtype, layout, ta, tb, m, n, k, 1, "custom", 0, 0};
     tg__impl_ops ops = {sgemm, dgemm, no_threads, runs_all};
     tg__problem p;
     tg__check_result r;
@@ -166,7 +166,7 @@ int main(void)
     }
     /* An implementation that declines a case is a skip, not a failure. */
     mode = DECLINE;
-    tg__case c = {'s', TG_ROW_MAJOR, TG_NO_TRANS, TG_NO_TRANS, 8, 8, 8, 1, "custom"};
+    tg__case c = {'s', TG_ROW_MAJOR, TG_NO_TRANS, TG_NO_TRANS, 8, 8, 8, 1, "custom", 0, 0};
     tg__impl_ops ops = {sgemm, dgemm, no_threads, runs_all};
     tg__problem p;
     tg__check_result r;
