@@ -76,3 +76,6 @@ test-harness-elementwise: $(BUILD)/tgemm-bench
 	@sh harness/tests/ew_run.sh $(BUILD)
 
 TEST_RUNS += test-harness-elementwise
+
+# The GPU build, build/tgemm-bench-cuda (nvcc): harness/gpu.mk.
+include harness/gpu.mk

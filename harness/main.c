@@ -5,11 +5,14 @@
  *   tgemm-bench ceilings [options]   the roofline probes (harness/ceilings.c, the report side's;
  *                                    linked only once that file exists, see harness.mk)
  *   tgemm-bench worker ...           one implementation in its own process, started by the sweep
+ *   any of them with --device cuda   the GPU side (gpu.h): build/tgemm-bench hands the command to
+ *                                    build/tgemm-bench-cuda, which serves it in harness/cuda/
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "bench.h"
+#include "gpu.h"
 #if __has_include("ceilings.h")
 #include "ceilings.h"
 #define TG__HAVE_CEILINGS 1
@@ -19,6 +22,7 @@ int main(int argc, char **argv)
 {
     const char *cmd = argc > 1 ? argv[1] : "";
     if (!strcmp(cmd, "worker")) return tg__worker_main(argc - 1, argv + 1);
+    if (tg__device_arg(argc, argv) == TG__DEVICE_CUDA) return tg__gpu_main(argc, argv);
     if (!strcmp(cmd, "machine")) {
         if (argc == 3 && !strcmp(argv[2], "--slug")) {
             printf("%s\n", tg__machine_slug());

@@ -23,9 +23,18 @@ void tg__options_help(FILE *out)
 "       tgemm-bench ceilings [options]   measure the roofline ceilings (see tgemm-bench ceilings --help)\n"
 "\n"
 "Sweep options (lists are comma-separated):\n"
+"  --device D         cpu or cuda (default: cpu). cuda runs on the GPU build, tgemm-bench-cuda\n"
+"                     (make harness-cuda), which build/tgemm-bench hands the command to; fp32 only,\n"
+"                     --threads 1 only (one host thread drives the GPU), timed with CUDA events\n"
+"                     over inputs rotated through more memory than the L2 holds\n"
+"                       --device cuda --sizes 256:8192:x2 --impl cuda-09-double_buffer,cublas\n"
 "  --impl LIST        implementations: tgemm, openblas, blis, mkl, libxsmm (default: all of them;\n"
 "                     a library that is not installed is reported absent and skipped, not an error)\n"
 "                       --impl tgemm,openblas\n"
+"                     with --device cuda: cuda-NN-<step> (each step of the SGEMM ladder, e.g.\n"
+"                     cuda-01-naive), tgemm-cuda (tg_cuda_sgemm), cublas (cublasGemmEx, FP32\n"
+"                     compute, no TF32), cublas-tf32 (TF32 tensor cores: a reference line,\n"
+"                     checked to TF32's precision) (default: all of them)\n"
 "  --dtype LIST       s (fp32) and/or d (fp64) (default: s,d)          --dtype s\n"
 "  --sizes LIST       shapes m x n x k (default: square). Items:\n"
 "                       N            one N x N x N square             --sizes 512,1000\n"
@@ -103,10 +112,17 @@ static int each_item(const char *opt, const char *list, char *err, size_t len,
 static int impl_item(const char *s, void *ctx, char *err, size_t len)
 {
     tg__options *o = ctx;
-    int id = tg__impl_parse(s);
+    int id = o->device == TG__DEVICE_CUDA ? tg__gpu_impl_parse(s) : tg__impl_parse(s);
+    if (id >= 0 && o->device == TG__DEVICE_CUDA) id += TG__IMPL_COUNT;
+    if (id < 0 && o->device == TG__DEVICE_CUDA)
+        return error(err, len, "unknown implementation '%s' for --device cuda (choose from "
+                               "cuda-01-naive ... cuda-%02d-..., tgemm-cuda, cublas, cublas-tf32)",
+                     s, tg__gpu_impl_count() - 3);
     if (id < 0)
         return error(err, len, "unknown implementation '%s' (choose from tgemm, openblas, blis, "
-                               "mkl, libxsmm)", s);
+                               "mkl, libxsmm%s)", s,
+                     !strncmp(s, "cu", 2) || strstr(s, "-cuda") ? "; GPU ones need --device cuda"
+                                                                : "");
     for (int i = 0; i < o->nimpls; i++)
         if (o->impls[i] == id) return 0;
     o->impls[o->nimpls++] = id;
@@ -275,6 +291,11 @@ int tg__options_parse(int argc, char **argv, tg__options *o, char *err, size_t e
         else if (!strcmp(name, "--out")) o->out = v;
         else if (!strcmp(name, "--ceilings")) o->ceilings = v;
         else if (!strcmp(name, "--op")) ops = v;
+        else if (!strcmp(name, "--device")) {
+            if (strcmp(v, "cpu") && strcmp(v, "cuda"))
+                return error(err, errlen, "unknown device '%s' (choose from cpu, cuda)", v);
+            o->device = !strcmp(v, "cuda") ? TG__DEVICE_CUDA : TG__DEVICE_CPU;
+        }
         else if (!strcmp(name, "--rounds")) {
             if (number(name, v, 1, 1, &x, err, errlen)) return -1;
             o->rounds = (int)x;
@@ -300,6 +321,8 @@ int tg__options_parse(int argc, char **argv, tg__options *o, char *err, size_t e
     /* An elementwise sweep: its sizes are element counts; the GEMM's own options do not apply. */
     if (ops) {
         if (each_item("--op", ops, err, errlen, op_item, o)) return -1;
+        if (o->device != TG__DEVICE_CPU)
+            return error(err, errlen, "--op: the elementwise sweep runs on the CPU only");
         if (trans || layout || gemm_only)
             return error(err, errlen, "%s describes GEMMs; an elementwise sweep (--op) takes no "
                                       "--trans, --layout, --alpha or --beta",
@@ -307,14 +330,25 @@ int tg__options_parse(int argc, char **argv, tg__options *o, char *err, size_t e
         if (!impl) impl = "tgemm,openblas";
         if (!sizes) sizes = "1e3:1e8:x10";
     }
-    if (each_item("--impl", impl ? impl : "tgemm,openblas,blis,mkl,libxsmm", err, errlen,
-                  impl_item, o) ||
-        each_item("--dtype", dtype ? dtype : "s,d", err, errlen, dtype_item, o) ||
+    int gpu = o->device == TG__DEVICE_CUDA;
+    if (gpu && !impl) /* every GPU implementation this build has */
+        for (int g = 0; g < tg__gpu_impl_count(); g++) o->impls[o->nimpls++] = TG__IMPL_COUNT + g;
+    if ((impl || !gpu) && each_item("--impl", impl ? impl : "tgemm,openblas,blis,mkl,libxsmm",
+                                    err, errlen, impl_item, o))
+        return -1;
+    if (each_item("--dtype", dtype ? dtype : gpu ? "s" : "s,d", err, errlen, dtype_item, o) ||
         each_item("--sizes", sizes ? sizes : "square", err, errlen, size_item, o) ||
         each_item("--trans", trans ? trans : "NN", err, errlen, trans_item, o) ||
         each_item("--layout", layout ? layout : "row", err, errlen, layout_item, o) ||
-        each_item("--threads", threads ? threads : "1,all", err, errlen, threads_item, o))
+        each_item("--threads", threads ? threads : gpu ? "1" : "1,all", err, errlen, threads_item,
+                  o))
         return -1;
+    /* The GPU side is SGEMM only, and one host thread launches everything. */
+    if (gpu && (o->ndtypes != 1 || o->dtypes[0] != 's'))
+        return error(err, errlen, "--dtype: --device cuda runs fp32 only (s)");
+    if (gpu && (o->nthreads != 1 || o->threads[0] != 1))
+        return error(err, errlen, "--threads: --device cuda takes 1 only (one host thread drives "
+                                  "the GPU)");
     if (o->out && writable(o->out, err, errlen)) return -1;
     if (o->ceilings && access(o->ceilings, R_OK) != 0)
         return error(err, errlen, "--ceilings: cannot read '%s'", o->ceilings);
@@ -327,4 +361,14 @@ void tg__options_free(tg__options *o)
     free(o->threads);
     o->shapes = NULL;
     o->threads = NULL;
+}
+
+int tg__device_arg(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--device=cuda") ||
+            (!strcmp(argv[i], "--device") && i + 1 < argc && !strcmp(argv[i + 1], "cuda")))
+            return TG__DEVICE_CUDA;
+    }
+    return TG__DEVICE_CPU;
 }

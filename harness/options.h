@@ -7,9 +7,11 @@
 #include <stdio.h>
 
 #include "bench.h"
+#include "gpu.h"
 
 typedef struct {
-    int impls[TG__IMPL_COUNT], nimpls;
+    int device;                       /* TG__DEVICE_CPU or TG__DEVICE_CUDA (gpu.h) */
+    int impls[TG__ANY_IMPL_MAX], nimpls; /* ids: bench.h's, or gpu.h's for --device cuda */
     char dtypes[2];
     int ndtypes;
     tg__shape *shapes;

@@ -22,6 +22,7 @@
 #include "api.h"
 #include "bench.h"
 #include "ew_bench.h"
+#include "gpu.h"
 #include "options.h"
 
 typedef struct {
@@ -40,7 +41,7 @@ typedef struct {
     char exe[PATH_MAX];
     tg__case *cases;
     int ncases;
-    int active[TG__IMPL_COUNT], nactive;  /* implementations present on this machine */
+    int active[TG__ANY_IMPL_MAX], nactive; /* implementations present on this machine */
     result *res;                          /* [slot * ncases + case] */
     char plant[96];                       /* the largest shape, for the planted implementation */
     long total, done;
@@ -105,7 +106,7 @@ static void add_sample(result *r, double real_ns, double cpu_ns)
 static void handle_line(sweep *s, int slot, const int *idx, int count, char *line, int round,
                         char *finished)
 {
-    const char *impl = tg__impl_name(s->active[slot]);
+    const char *impl = tg__any_impl_name(s->active[slot]);
     char kind[8];
     int i, used = 0;
     line[strcspn(line, "\n")] = 0;
@@ -161,7 +162,7 @@ static void run_worker(sweep *s, int slot, const int *idx, int count, int round)
     int n = 0;
     argv[n++] = s->exe;
     argv[n++] = "worker";
-    argv[n++] = tg__impl_name(id);
+    argv[n++] = tg__any_impl_name(id);
     const char *opts[] = {"--reps", reps, "--min-time", min_time, "--warmup", warmup,
                           "--alpha", alpha, "--beta", beta};
     for (size_t j = 0; j < sizeof opts / sizeof *opts; j++) argv[n++] = opts[j];
@@ -208,7 +209,7 @@ static void run_worker(sweep *s, int slot, const int *idx, int count, int round)
         if (finished[i]) continue;
         result *r = &s->res[slot * s->ncases + idx[i]];
         r->dead = 1;
-        add_error(s, tg__impl_name(id), &s->cases[idx[i]], why[0] ? why : "its worker stopped early");
+        add_error(s, tg__any_impl_name(id), &s->cases[idx[i]], why[0] ? why : "its worker stopped early");
         s->done += o->rounds - round; /* it will not run again */
     }
     free(argv);
@@ -247,7 +248,7 @@ static void write_entries(FILE *out, const sweep *s, int slot, int ci, int famil
 {
     const tg__case *c = &s->cases[ci];
     const result *r = &s->res[slot * s->ncases + ci];
-    const char *impl = tg__impl_name(s->active[slot]);
+    const char *impl = tg__any_impl_name(s->active[slot]);
     int n = r->n;
     size_t bytes = (size_t)n * sizeof(double);
     double *real_ms = malloc(bytes), *cpu_ms = malloc(bytes), *gflops = malloc(bytes);
@@ -334,11 +335,15 @@ static void write_json(FILE *out, const sweep *s, int argc, char **argv, char **
     fprintf(out, ",\n      \"ceilings\": ");
     if (ceilings) tg__json_str(out, ceilings);
     else fprintf(out, "null");
+    if (s->o->device == TG__DEVICE_CUDA) { /* the GPU, its clocks, driver and CUDA version */
+        fprintf(out, ",\n      \"device\": ");
+        tg__gpu_device_json(out);
+    }
     fprintf(out, ",\n      \"libraries\": {");
     int first = 1;
-    for (int id = 0; id < TG__IMPL_COUNT; id++) {
+    for (int id = 0; id < TG__ANY_IMPL_MAX; id++) {
         if (!libs[id]) continue;
-        fprintf(out, "%s\n        \"%s\": %s", first ? "" : ",", tg__impl_name(id), libs[id]);
+        fprintf(out, "%s\n        \"%s\": %s", first ? "" : ",", tg__any_impl_name(id), libs[id]);
         first = 0;
     }
     fprintf(out, "\n      },\n      \"options\": {\"rounds\": %d, \"repetitions\": %d, "
@@ -356,7 +361,7 @@ static void write_json(FILE *out, const sweep *s, int argc, char **argv, char **
             const result *r = &s->res[slot * s->ncases + ci];
             if (!r->skipped) continue;
             char name[256], line[600];
-            tg__case_name(&s->cases[ci], tg__impl_name(s->active[slot]), name, sizeof name);
+            tg__case_name(&s->cases[ci], tg__any_impl_name(s->active[slot]), name, sizeof name);
             snprintf(line, sizeof line, "%s: %s", name, r->msg);
             fprintf(out, "%s\n        ", first ? "" : ",");
             tg__json_str(out, line);
@@ -390,7 +395,7 @@ static void sweep_free(sweep *s, char **libs)
         free(s->res[i].cpu_ns);
     }
     for (int i = 0; i < s->nerrors; i++) free(s->errors[i]);
-    for (int id = 0; id < TG__IMPL_COUNT; id++) free(libs[id]);
+    for (int id = 0; id < TG__ANY_IMPL_MAX; id++) free(libs[id]);
     free(s->errors);
     free(s->res);
     free(s->cases);
@@ -451,10 +456,10 @@ static int plan(sweep *s)
 }
 
 /* Runs `tgemm-bench worker --info IMPL` and returns its JSON line (malloc'd), or NULL. */
-static char *library_info(const char *exe, tg__impl_id id)
+static char *library_info(const char *exe, int id)
 {
     char cmd[PATH_MAX + 64];
-    snprintf(cmd, sizeof cmd, "'%s' worker --info %s", exe, tg__impl_name(id));
+    snprintf(cmd, sizeof cmd, "'%s' worker --info %s", exe, tg__any_impl_name(id));
     FILE *f = popen(cmd, "r");
     if (!f) return NULL;
     char *line = NULL;
@@ -500,13 +505,25 @@ int tg__sweep_main(int argc, char **argv)
     if (len <= 0) snprintf(s.exe, sizeof s.exe, "%s", argv[0]);
     else s.exe[len] = 0;
 
-    /* Every known library is described in the JSON, requested or not; absent ones are not errors. */
-    char *libs[TG__IMPL_COUNT] = {0};
-    for (int id = 0; id < TG__IMPL_COUNT; id++) {
+    /* --device cuda: first a GPU that can run the sweep (this is tgemm-bench-cuda: gpu.h). */
+    int gpu = o.device == TG__DEVICE_CUDA;
+    const char *no_gpu = gpu ? tg__gpu_unavailable() : NULL;
+    if (no_gpu) {
+        fprintf(stderr, "tgemm-bench: --device cuda: %s\n", no_gpu);
+        free(s.cases);
+        tg__options_free(&o);
+        return 2;
+    }
+    /* Every known library of the device is described in the JSON, requested or not; absent ones
+     * are not errors. */
+    char *libs[TG__ANY_IMPL_MAX] = {0};
+    int first_id = gpu ? TG__IMPL_COUNT : 0;
+    for (int id = first_id; id < (gpu ? TG__IMPL_COUNT + tg__gpu_impl_count() : TG__IMPL_COUNT);
+         id++) {
         int wanted = 0;
         for (int i = 0; i < o.nimpls; i++) wanted |= o.impls[i] == id;
         if (id == TG__IMPL_PLANTED && !wanted) continue;
-        libs[id] = library_info(s.exe, (tg__impl_id)id);
+        libs[id] = library_info(s.exe, id);
         if (!wanted) continue;
         if (libs[id] && strncmp(libs[id], "{\"present\": true", 16) == 0)
             s.active[s.nactive++] = id;
@@ -514,14 +531,14 @@ int tg__sweep_main(int argc, char **argv)
             /* The record ends in "reason": "...": print the text between those quotes. */
             const char *why = libs[id] ? strstr(libs[id], "\"reason\": \"") : NULL;
             const char *text = why ? why + 11 : "its worker did not answer";
-            fprintf(stderr, "tgemm-bench: %s is absent, skipped (%.*s)\n", tg__impl_name(id),
+            fprintf(stderr, "tgemm-bench: %s is absent, skipped (%.*s)\n", tg__any_impl_name(id),
                     why ? (int)strlen(text) - 2 : (int)strlen(text), text);
         }
     }
     const char *ceilings = o.ceilings;
     char default_ceilings[256];
     snprintf(default_ceilings, sizeof default_ceilings, "results/%s/ceilings.json",
-             tg__machine_slug());
+             gpu ? tg__gpu_slug() : tg__machine_slug());
     if (!ceilings && access(default_ceilings, R_OK) == 0) ceilings = default_ceilings;
 
     s.res = calloc((size_t)(s.nactive ? s.nactive : 1) * (size_t)s.ncases, sizeof *s.res);

@@ -1,0 +1,173 @@
+#!/bin/sh
+# Tests of tgemm-bench's GPU side (make test-harness-cuda; also run on the lent GPU by
+# tests/cuda/gpu_session.sh): the GPU build compiled (nvcc, warnings as errors); --device cuda's
+# options and every bad input (exit 2, one line, nothing done), through build/tgemm-bench, which hands
+# the command to build/tgemm-bench-cuda; the hand-over itself when tgemm-bench-cuda is missing; the
+# GPU implementations' records. Then, without a GPU: the sweep, `ceilings --device cuda` and
+# `machine --device cuda` each say so in one line with exit status 2 and write nothing; with a GPU:
+# a small sweep end to end, every implementation and case checked, the JSON read back field by field,
+# and the ceilings file. The GPU-only checks are counted as skipped where there is no GPU.
+# Ends with "N passed, N failed[, N skipped]".
+# usage: sh harness/tests/gpu_run.sh BUILD_DIR
+B=${1:-build}
+GPU=$B/tgemm-bench-cuda
+# The CPU build hands --device cuda over; on the GPU machine (no Google Benchmark) only the GPU
+# build exists, and it is called directly.
+BENCH=$B/tgemm-bench
+[ -x "$BENCH" ] || BENCH=$GPU
+PY=/usr/bin/python3
+[ -x "$PY" ] || PY=python3
+passed=0
+failed=0
+skipped=0
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+ok() { echo "ok   $1"; passed=$((passed + 1)); }
+bad() { echo "FAIL $1"; failed=$((failed + 1)); }
+skip() { echo "skip $1"; skipped=$((skipped + $2)); }
+check() { if [ "$1" = 0 ]; then ok "$2"; else bad "$2"; fi; }
+finish() {
+    if [ "$skipped" -gt 0 ]; then echo "$passed passed, $failed failed, $skipped skipped"
+    else echo "$passed passed, $failed failed"; fi
+    [ "$failed" -eq 0 ]
+    exit
+}
+
+if [ ! -x "$GPU" ]; then
+    skip "everything: $GPU was not built (no nvcc)" 29
+    finish
+fi
+ok "the GPU build compiled with nvcc, warnings as errors ($GPU)"
+
+# ---- bad input: exit 2, one line on stderr naming the problem, nothing on stdout ----
+usage_error() { # pattern args...
+    pattern=$1
+    shift
+    "$BENCH" "$@" > "$T/o" 2> "$T/e"
+    rc=$?
+    if [ "$rc" = 2 ] && [ "$(wc -l < "$T/e")" = 1 ] && [ ! -s "$T/o" ] && grep -q -- "$pattern" "$T/e"
+    then ok "bad input rejected: $* -> $(cat "$T/e")"
+    else bad "bad input: $* (exit $rc, stderr: $(cat "$T/e"), stdout: $(head -c 200 "$T/o"))"
+    fi
+}
+usage_error "unknown device 'gpu'" --device gpu
+usage_error "--device needs a value" --device
+usage_error "unknown implementation 'openblas' for --device cuda" --device cuda --impl openblas
+usage_error "unknown implementation 'cuda-10-x' for --device cuda" --device=cuda --impl cuda-10-x
+usage_error "unknown implementation 'cublas' (.*GPU ones need --device cuda" --impl cublas
+usage_error "fp32 only" --device cuda --dtype d
+usage_error "fp32 only" --device cuda --dtype s,d
+usage_error "takes 1 only" --device cuda --threads 2
+usage_error "takes 1 only" --device cuda --threads 1,all
+usage_error "malformed size '0'" --device cuda --sizes 0
+usage_error "unknown transpose pair 'NX'" --device cuda --trans NX
+usage_error "runs on the CPU only" --device cuda --op add
+usage_error "cannot create" --device cuda --out "$T/missing/sweep.json"
+usage_error "unknown option '--threads' with --device cuda" ceilings --device cuda --threads 2
+usage_error "the options are --slug and --device" machine --device cuda --bogus
+
+# ---- planning (no GPU needed): the cases of --device cuda ----
+"$BENCH" --device cuda --list --sizes 256,4093x33x1000 --trans NN,TT --layout row,col \
+    > "$T/list" 2> "$T/e"
+rc=$?
+expect="s/row/NN/256x256x256/1 square
+s/row/NN/4093x33x1000/1 custom
+s/row/TT/256x256x256/1 square
+s/row/TT/4093x33x1000/1 custom
+s/col/NN/256x256x256/1 square
+s/col/NN/4093x33x1000/1 custom
+s/col/TT/256x256x256/1 square
+s/col/TT/4093x33x1000/1 custom"
+[ "$rc" = 0 ] && [ "$(cat "$T/list")" = "$expect" ]
+check $? "--device cuda --list: fp32, one host thread, every transpose and layout ($(wc -l < "$T/list") cases)"
+"$BENCH" --device cuda --list --sizes linear > "$T/list" 2> "$T/e"
+[ $? = 0 ] && [ "$(wc -l < "$T/list")" = 18 ] && ! grep -qv '^s/row/NN/.*/1 linear$' "$T/list"
+check $? "--device cuda --list --sizes linear: the 18 linear-layer shapes"
+
+# ---- the GPU implementations: every ladder step, the launcher, cuBLAS and its TF32 line ----
+"$BENCH" --help > "$T/help" 2>&1
+grep -q -- "--device D" "$T/help" && grep -q "cublas-tf32" "$T/help"
+check $? "--help documents --device and the GPU implementations"
+names="cuda-01-naive cuda-02-coalesce cuda-03-smem_tile cuda-04-blocktile_1d cuda-05-blocktile_2d
+cuda-06-vectorize cuda-07-bank_conflicts cuda-08-warptile cuda-09-double_buffer tgemm-cuda cublas
+cublas-tf32"
+n=0
+for name in $names; do
+    "$GPU" worker --info "$name" > "$T/info" 2>&1 && grep -q '^{"present": true, ' "$T/info" &&
+        n=$((n + 1))
+done
+[ "$n" = 12 ]
+check $? "worker --info: all 12 GPU implementations present in the build ($n)"
+"$GPU" worker --info tgemm > "$T/info" 2>&1
+grep -q '"present": false, "reason": "tgemm-bench-cuda runs GPU implementations only' "$T/info"
+check $? "worker --info tgemm in the GPU build: absent, with the reason"
+
+# ---- the hand-over: build/tgemm-bench without tgemm-bench-cuda beside it ----
+if [ -x "$B/tgemm-bench" ]; then
+    mkdir -p "$T/alone"
+    cp "$B/tgemm-bench" "$T/alone/"
+    "$T/alone/tgemm-bench" --device cuda --list > "$T/o" 2> "$T/e"
+    rc=$?
+    [ "$rc" = 2 ] && [ "$(wc -l < "$T/e")" = 1 ] && grep -q "needs .*tgemm-bench-cuda" "$T/e"
+    check $? "tgemm-bench without tgemm-bench-cuda: exit $rc, $(cat "$T/e")"
+else
+    skip "the hand-over: no build/tgemm-bench here" 1
+fi
+
+# ---- the device: none here means one line and exit 2 from each command; a GPU means real runs ----
+if ! "$GPU" machine --device cuda --slug > "$T/slug" 2> "$T/e"; then
+    for cmd in "--device cuda --sizes 64 --out $T/none.json" \
+               "ceilings --device cuda --out $T/none-ceilings.json" "machine --device cuda"; do
+        # shellcheck disable=SC2086
+        "$BENCH" $cmd > "$T/o" 2> "$T/e"
+        rc=$?
+        [ "$rc" = 2 ] && [ "$(wc -l < "$T/e")" = 1 ] && grep -q "no CUDA device" "$T/e" &&
+            [ ! -s "$T/o" ] && [ ! -e "$T/none.json" ] && [ ! -e "$T/none-ceilings.json" ]
+        check $? "no GPU: tgemm-bench $(echo "$cmd" | sed "s|$T/||") -> exit $rc, $(cat "$T/e")"
+    done
+    skip "the sweep and the ceilings on a GPU: $(cat "$T/e")" 4
+    finish
+fi
+
+slug=$(cat "$T/slug")
+"$BENCH" --device cuda --sizes 33,100x7x129,256 --trans NN,TT --layout row,col --rounds 2 \
+    --min-time 0.005 --beta 0.5 --out "$T/sweep.json" > "$T/o" 2> "$T/e"
+rc=$?
+check $rc "a small GPU sweep on $slug: every implementation, 12 cases, exit $rc"
+$PY - "$T/sweep.json" "$slug" > "$T/json.log" 2>&1 <<'EOF'
+import json, sys
+s = json.load(open(sys.argv[1]))
+ctx = s["context"]["tgemm"]
+dev = ctx["device"]
+assert dev["slug"] == sys.argv[2] and dev["sms"] > 0 and dev["name"], dev
+assert ctx["failures"] == 0, ctx["errors"]
+med = [b for b in s["benchmarks"] if b["aggregate_name"] == "median"]
+impls = sorted({b["impl"] for b in med})
+assert len(impls) == 12, impls
+assert len(med) == 12 * 12, len(med)
+for b in med:
+    assert b["correct"] is True and b["GFLOPS"] > 0 and b["threads"] == 1 and b["dtype"] == "s", b
+    want = "reference-tf32" if b["impl"] == "cublas-tf32" else "reference"
+    assert b["check"] == want and b["max_ratio"] < 16, b
+print("ok", len(med), "cases")
+EOF
+check $? "the sweep's JSON: the device recorded, all 144 cases correct and timed ($(tail -n 1 "$T/json.log"))"
+"$BENCH" ceilings --device cuda --out "$T/ceilings.json" > "$T/o" 2> "$T/e"
+rc=$?
+$PY - "$T/ceilings.json" > "$T/json.log" 2>&1 <<'EOF'
+import json, sys
+c = json.load(open(sys.argv[1]))
+t = c["threads"][0]
+assert c["device"]["sms"] > 0 and t["threads"] == 1
+assert t["peak_gflops"]["s"]["fp32_fma"] > 0 and t["copy_gbs"] > 0 and t["memcpy_gbs"] > 0
+assert len(t["sweep"]) >= 8 and all(p[1] > 0 for p in t["sweep"])
+print("fp32 FMA", t["peak_gflops"]["s"]["fp32_fma"], "GFLOP/s, copy", t["copy_gbs"], "GB/s")
+EOF
+check $((rc + $?)) "ceilings --device cuda: exit $rc, $(tail -n 1 "$T/json.log")"
+# A wrong element planted in the result copied back (C(m-1, n-1), off by 2^-10): caught, recorded, exit 1.
+TGEMM_BENCH_GPU_PLANT=1 "$BENCH" --device cuda --impl cuda-03-smem_tile --sizes 300 --rounds 1 \
+    --min-time 0.001 --out "$T/planted.json" > /dev/null 2> "$T/e"
+rc=$?
+grep -q '"correct": false' "$T/planted.json" && grep -q "FAIL gemm/cuda-03-smem_tile" "$T/e"
+check $(( (rc != 1) + $? )) "a planted wrong element is caught: exit $rc, $(grep -m 1 FAIL "$T/e")"
+finish
