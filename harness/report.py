@@ -31,6 +31,8 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402 (the backend must be chosen first)
 
+import report_elementwise  # noqa: E402 (harness/, beside this file: the `--op` cases' section)
+
 ELEM_BYTES = {"s": 4, "d": 8}
 DTYPE_NAME = {"s": "fp32 (sgemm)", "d": "fp64 (dgemm)"}
 LEVELS = ("L1", "L2", "L3", "DRAM")
@@ -53,7 +55,8 @@ def load_cases(sweep):
     run without them falls back to the median of its iterations."""
     runs = defaultdict(list)
     for b in sweep.get("benchmarks", []):
-        runs[b.get("run_name", b["name"])].append(b)
+        if "op" not in b:  # elementwise cases: report_elementwise.py
+            runs[b.get("run_name", b["name"])].append(b)
     cases = []
     for name, entries in runs.items():
         agg = {e.get("aggregate_name"): e for e in entries if e.get("run_type") == "aggregate"}
@@ -368,11 +371,8 @@ class Doc:
         return "\n".join(out) + "\n"
 
 
-def build(sweep, ceilings, out_dir, sweep_path, ceilings_path):
-    ctx = sweep.get("context", {}).get("tgemm", {})
-    cases = load_cases(sweep)
-    if not cases:
-        raise SystemExit(f"report: {sweep_path} holds no benchmark results")
+def gemm_sections(doc, cases, ceilings, out_dir):
+    """The GEMM cases: roofline, GFLOP/s against size, ratios to the vendors, every case."""
     impls = sorted({c["impl"] for c in cases},
                    key=lambda i: (IMPL_ORDER.index(i) if i in IMPL_ORDER else len(IMPL_ORDER), i))
     vendors = [i for i in impls if i != "tgemm"]
@@ -382,6 +382,70 @@ def build(sweep, ceilings, out_dir, sweep_path, ceilings_path):
     # lines of the size chart: NN row-major when the sweep has it, else its first variant
     variant = ("NN", "row") if ("NN", "row") in variants else variants[0]
     styles = impl_styles(impls)
+    doc.h(2, "Roofline")
+    doc.p(f"Each point is one (implementation, shape) at its {AI_FORMULA}. Solid lines: the "
+          "measured compute peaks; dashed: the measured bandwidth of each memory level times "
+          "the intensity. A point outlined in red failed its correctness check.")
+    for dtype in dtypes:
+        path = os.path.join(out_dir, f"roofline_{dtype}.png")
+        roofline_chart(path, dtype, threads_list, cases, ceilings, styles)
+        doc.img(path, f"roofline {dtype}")
+
+    doc.h(2, "GFLOP/s against size")
+    doc.p(f"One line per implementation over the square shapes ({variant[0]}, {variant[1]}-major), "
+          "the other shapes as hollow markers; the black line is the measured peak of the best "
+          "instruction set for that dtype and thread count.")
+    for dtype in dtypes:
+        path = os.path.join(out_dir, f"gflops_{dtype}.png")
+        size_chart(path, dtype, threads_list, cases, ceilings, styles, variant)
+        doc.img(path, f"GFLOP/s against size, {dtype}")
+
+    doc.h(2, "tgemm against the vendor libraries")
+    if vendors and any(c["impl"] == "tgemm" for c in cases):
+        doc.p("tgemm's GFLOP/s over each library's on the same case (same dtype, shape, "
+              "transposes, layout and threads), the median over the cases of the family; above "
+              "1 tgemm is faster. n is the number of cases; cases where either result was wrong "
+              "are left out.")
+        doc.table(["dtype", "family", "threads"] + [f"tgemm / {v}" for v in vendors],
+                  ratio_rows(cases, vendors))
+    else:
+        doc.p("The sweep holds no pair of tgemm and a vendor library to compare.")
+
+    doc.h(2, "Side by side")
+    doc.p("Every case with each implementation's GFLOP/s (median, ± its coefficient of variation "
+          "over the repetitions) and tgemm's ratio to each vendor on that case.")
+    compared = vendors if "tgemm" in impls else []
+    doc.table(["dtype", "m x n x k", "trans", "layout", "threads"] + impls
+              + [f"tgemm / {v}" for v in compared], side_by_side_rows(cases, impls, compared))
+
+    doc.h(2, "Correctness")
+    doc.p("Every case is checked before it is timed: against the fp64 reference by the BLAS "
+          "ratio test, or by a randomized product check plus exact sampled rows and columns where "
+          "the direct reference is too slow. max ratio is the largest test ratio "
+          "(under 16 passes).")
+    doc.table(["implementation", "cases", "failed", "all correct", "max ratio", "checks"],
+              correctness_rows(cases, impls))
+
+    doc.h(2, "All cases")
+    rows = []
+    for c in sorted(cases, key=lambda c: (DTYPE_ORDER.index(c["dtype"]), c["threads"], c["family"], c["m"] * c["n"] * c["k"],
+                                          c["trans"], c["layout"], impls.index(c["impl"]))):
+        rows.append([c["impl"], c["dtype"], shape(c), c["trans"], c["layout"], str(c["threads"]),
+                     c["family"], fmt(intensity(c["m"], c["n"], c["k"], c["dtype"])),
+                     fmt(c["gflops"]), fmt(c["cv"] * 100 if c["cv"] is not None else None, 2),
+                     fmt(c["peak_pct"]), "yes" if c["correct"] else "**NO**",
+                     fmt(c["max_ratio"]) if c["max_ratio"] is not None else "inf", c["check"]])
+    doc.table(["impl", "dtype", "m x n x k", "trans", "layout", "threads", "family",
+               "FLOP/byte", "GFLOP/s", "cv %", "% of peak", "correct", "max ratio", "check"], rows)
+
+
+def build(sweep, ceilings, out_dir, sweep_path, ceilings_path):
+    ctx = sweep.get("context", {}).get("tgemm", {})
+    cases = load_cases(sweep)
+    ew_cases = report_elementwise.load_cases(sweep)
+    if not cases and not ew_cases:
+        raise SystemExit(f"report: {sweep_path} holds no benchmark results")
+    dtypes = [d for d in ("s", "d") if any(c["dtype"] == d for c in cases + ew_cases)]
     slug = ctx.get("slug", "unknown")
 
     doc = Doc()
@@ -442,64 +506,13 @@ def build(sweep, ceilings, out_dir, sweep_path, ceilings_path):
     else:
         doc.p("No ceilings file was found; run `make ceilings` to measure them.")
 
-    doc.h(2, "Roofline")
-    doc.p(f"Each point is one (implementation, shape) at its {AI_FORMULA}. Solid lines: the "
-          "measured compute peaks; dashed: the measured bandwidth of each memory level times "
-          "the intensity. A point outlined in red failed its correctness check.")
-    for dtype in dtypes:
-        path = os.path.join(out_dir, f"roofline_{dtype}.png")
-        roofline_chart(path, dtype, threads_list, cases, ceilings, styles)
-        doc.img(path, f"roofline {dtype}")
-
-    doc.h(2, "GFLOP/s against size")
-    doc.p(f"One line per implementation over the square shapes ({variant[0]}, {variant[1]}-major), "
-          "the other shapes as hollow markers; the black line is the measured peak of the best "
-          "instruction set for that dtype and thread count.")
-    for dtype in dtypes:
-        path = os.path.join(out_dir, f"gflops_{dtype}.png")
-        size_chart(path, dtype, threads_list, cases, ceilings, styles, variant)
-        doc.img(path, f"GFLOP/s against size, {dtype}")
-
-    doc.h(2, "tgemm against the vendor libraries")
-    if vendors and any(c["impl"] == "tgemm" for c in cases):
-        doc.p("tgemm's GFLOP/s over each library's on the same case (same dtype, shape, "
-              "transposes, layout and threads), the median over the cases of the family; above "
-              "1 tgemm is faster. n is the number of cases; cases where either result was wrong "
-              "are left out.")
-        doc.table(["dtype", "family", "threads"] + [f"tgemm / {v}" for v in vendors],
-                  ratio_rows(cases, vendors))
-    else:
-        doc.p("The sweep holds no pair of tgemm and a vendor library to compare.")
-
-    doc.h(2, "Side by side")
-    doc.p("Every case with each implementation's GFLOP/s (median, ± its coefficient of variation "
-          "over the repetitions) and tgemm's ratio to each vendor on that case.")
-    compared = vendors if "tgemm" in impls else []
-    doc.table(["dtype", "m x n x k", "trans", "layout", "threads"] + impls
-              + [f"tgemm / {v}" for v in compared], side_by_side_rows(cases, impls, compared))
-
-    doc.h(2, "Correctness")
-    doc.p("Every case is checked before it is timed: against the fp64 reference by the BLAS "
-          "ratio test, or by a randomized product check plus exact sampled rows and columns where "
-          "the direct reference is too slow. max ratio is the largest test ratio "
-          "(under 16 passes).")
-    doc.table(["implementation", "cases", "failed", "all correct", "max ratio", "checks"],
-              correctness_rows(cases, impls))
+    if cases:
+        gemm_sections(doc, cases, ceilings, out_dir)
+    if ew_cases:
+        report_elementwise.section(doc, ew_cases, ceilings, out_dir, fmt)
     for title, key in (("Errors", "errors"), ("Skipped", "skipped")):
         if ctx.get(key):
             doc.p(f"**{title}:** " + "; ".join(f"`{e}`" for e in ctx[key]))
-
-    doc.h(2, "All cases")
-    rows = []
-    for c in sorted(cases, key=lambda c: (DTYPE_ORDER.index(c["dtype"]), c["threads"], c["family"], c["m"] * c["n"] * c["k"],
-                                          c["trans"], c["layout"], impls.index(c["impl"]))):
-        rows.append([c["impl"], c["dtype"], shape(c), c["trans"], c["layout"], str(c["threads"]),
-                     c["family"], fmt(intensity(c["m"], c["n"], c["k"], c["dtype"])),
-                     fmt(c["gflops"]), fmt(c["cv"] * 100 if c["cv"] is not None else None, 2),
-                     fmt(c["peak_pct"]), "yes" if c["correct"] else "**NO**",
-                     fmt(c["max_ratio"]) if c["max_ratio"] is not None else "inf", c["check"]])
-    doc.table(["impl", "dtype", "m x n x k", "trans", "layout", "threads", "family",
-               "FLOP/byte", "GFLOP/s", "cv %", "% of peak", "correct", "max ratio", "check"], rows)
 
     title = f"tgemm benchmark report: {slug}"
     with open(os.path.join(out_dir, "report.md"), "w") as f:

@@ -3,6 +3,7 @@
 
     check_report.py outputs DIR      the report made from the fixtures in DIR: every file, every
                                      chart, and the numbers the fixtures were built to give
+    check_report.py outputs-ew DIR   the same for the elementwise fixture (fixture_ew_sweep.json)
     check_report.py nonblank PNG     exit 0 when the image decodes and its pixels are not all alike
     check_report.py inject HTML OUT [--break-first]
                                      copy HTML to OUT with a script that, once the page has
@@ -16,6 +17,10 @@ Run with /usr/bin/python3 (Debian's), which sees python3-matplotlib for decoding
 The fixtures (fixture_sweep.json) give each vendor's GFLOP/s as tgemm's divided by a fixed ratio:
 openblas 0.50 / 0.75 (s, square, 1 / 2 threads) and 0.90 / 1.25 (d), 0.80 everywhere else; and one
 wrong result, blis d 256x256x256 on 2 threads, which the ratios must leave out.
+fixture_ew_sweep.json (tgemm-bench --op) gives GB/s at 90% of the matching STREAM ceiling of
+fixture_ceilings.json for tgemm on 2^27 elements (openblas's scale 80%, tgemm's GELU on 1 thread
+20%, a cache-sized add 192%), one GELU case without ceiling fields (the report must compute 90%
+itself from the ceilings file) and one wrong case, add d 1000 on 2 threads.
 """
 import base64
 import os
@@ -99,6 +104,45 @@ def outputs(out):
               f"report.html shows the {what}")
 
 
+def outputs_ew(out):
+    md_path, html_path = os.path.join(out, "report.md"), os.path.join(out, "report.html")
+    md = open(md_path).read() if os.path.isfile(md_path) else ""
+    page = open(html_path).read() if os.path.isfile(html_path) else ""
+    check(bool(md) and bool(page), "elementwise: report.md and report.html written")
+    charts = re.findall(r"!\[[^]]*\]\(([^)]+)\)", md)
+    check(sorted(charts) == ["bandwidth.png", "elementwise_d.png", "elementwise_s.png"],
+          f"elementwise: the bandwidth chart and one chart per dtype, no GEMM chart ({charts})")
+    for name in charts:
+        ok, w, h, varied = png_not_blank(os.path.join(out, name))
+        check(ok and w > 0 and h > 0 and varied, f"{name} decodes ({w}x{h}) and is not blank")
+    check(len(re.findall(r"src='data:image/png;base64,", page)) == len(charts),
+          "elementwise: report.html embeds every chart")
+    check("## Roofline" not in md and "## Side by side" not in md,
+          "elementwise: no GEMM sections for a sweep without GEMMs")
+    for row, what in (
+            ("| 1 | 20 | 16 | 24 | 25 | 30 | 27 |", "STREAM ceilings, 1 thread"),
+            ("| 2 | 35 | 30 | 40 | 38 | 50 | 45 |", "STREAM ceilings, 2 threads"),
+            ("| add | s | 134217728 | 1536 | 2 | tgemm | 36 ±2.0% | 90 | add | yes | 0 | sampled |",
+             "add on 2 threads: 1536 MiB moved, 90% of STREAM add"),
+            ("| add | s | 1000 | 0.0114 | 1 | tgemm | 48 ±1.0% | 192 | add | yes | 0 | all |",
+             "a cache-sized add above the DRAM ceiling"),
+            ("| scale | s | 134217728 | 1024 | 2 | openblas | 40 ±2.0% | 80 | scale_inplace | yes |",
+             "openblas's scale against the in-place probe"),
+            ("| activate:gelu_tanh | s | 134217728 | 1024 | 2 | tgemm | 31.5 ±1.0% | 90 | copy |",
+             "GELU's percent computed from the ceilings file (the case had none)"),
+            ("| activate:gelu_tanh | s | 134217728 | 1024 | 1 | tgemm | 4 ±1.0% | 20 | copy | yes | 0.5 |",
+             "GELU on 1 thread, its ulps"),
+            ("| bias_act:relu | s | 131072x1024 | 1024 | 1 | tgemm | 27 ±1.0% | 90 | scale_inplace |",
+             "bias_act as rows x cols"),
+            ("| add | d | 1000 | 0.0229 | 2 | tgemm | 30 ±5.0% | 75 | add | **NO** | inf | all |",
+             "the wrong case marked, its ulps inf")):
+        check(row in md, f"elementwise table: {what}: {row}")
+        cells = "".join(f"<td>{c}</td>" for c in row.strip("| ").split(" | "))
+        check(cells.replace("**NO**", "<b>NO</b>") in page, f"report.html shows it too: {what}")
+    check(md.count("| **NO** |") == 1, "elementwise: exactly the one wrong case marked")
+    check("add element 999 is 1.5" in md, "elementwise: the sweep's error listed")
+
+
 # Runs in the browser: an image counts when it finished loading with a non-zero natural size.
 IMAGE_CHECK = """<script>
 window.addEventListener("load", function () {
@@ -123,6 +167,9 @@ def inject(src, dst, break_first):
 def main(argv):
     if len(argv) == 2 and argv[0] == "outputs":
         outputs(argv[1])
+        return min(failures, 100)
+    if len(argv) == 2 and argv[0] == "outputs-ew":
+        outputs_ew(argv[1])
         return min(failures, 100)
     if len(argv) == 2 and argv[0] == "nonblank":
         ok, w, h, varied = png_not_blank(argv[1])

@@ -32,6 +32,22 @@ passed=$((passed + $(grep -c '^ok ' "$OUT/check.log")))
 failed=$((failed + $(grep -c '^FAIL ' "$OUT/check.log")))
 grep -qE '^(ok|FAIL) ' "$OUT/check.log" || bad "check_report.py printed no checks"
 
+# ---- an elementwise sweep (tgemm-bench --op): its own section, numbers checked ----
+$REPORT --sweep $HERE/fixture_ew_sweep.json --ceilings $HERE/fixture_ceilings.json \
+    --out "$OUT/elementwise" > "$OUT/report-ew.log" 2>&1
+check $? "report.py on the elementwise fixture exits 0 ($(tail -n 1 "$OUT/report-ew.log"))"
+$CHECK outputs-ew "$OUT/elementwise" > "$OUT/check-ew.log" 2>&1
+cat "$OUT/check-ew.log"
+passed=$((passed + $(grep -c '^ok ' "$OUT/check-ew.log")))
+failed=$((failed + $(grep -c '^FAIL ' "$OUT/check-ew.log")))
+grep -qE '^(ok|FAIL) ' "$OUT/check-ew.log" || bad "check_report.py outputs-ew printed no checks"
+$REPORT --sweep $HERE/fixture_ew_sweep.json --out "$OUT/elementwise-bare" > /dev/null 2>&1
+rc=$?
+grep -q "has no STREAM probes" "$OUT/elementwise-bare/report.md" 2>/dev/null &&
+    grep -q "| add | s | 134217728 | 1536 | 2 | tgemm | 36 ±2.0% | 90 |" \
+        "$OUT/elementwise-bare/report.md"
+check $((rc + $?)) "elementwise without a ceilings file: exit $rc, the gap stated, the sweep's own percents kept"
+
 # ---- without a ceilings file: still a report, and it says what is missing ----
 $REPORT --sweep $HERE/fixture_sweep.json --out "$OUT/bare" > /dev/null 2>&1
 rc=$?
