@@ -1999,11 +1999,31 @@ static void TG__FN(tg__pack_a)(int64_t rows, int64_t kc, const void *src, int64_
     TG__FN(tg__pack)(rows, kc, (const TG__T *)src, rs, cs, (TG__T *)dst, 6);
 }
 
-/* B's columns are packed as the rows of Bᵀ: the same packing with the strides swapped. */
-static void TG__FN(tg__pack_b)(int64_t cols, int64_t kc, const void *src, int64_t rs,
-                                    int64_t cs, void *dst)
+/* B's columns are packed as the rows of Bᵀ: the same packing with the strides swapped. The common
+ * case, B's columns adjacent in memory (row-major, not transposed), copies each whole panel's row of
+ * 2W elements as two vectors: the portable loop, turned into a memcpy call per 64 bytes or into
+ * scalar moves, took ~30% of a small product's time. */
+__attribute__((target("avx2,fma"))) static void
+TG__FN(tg__pack_b)(int64_t cols, int64_t kc, const void *src_, int64_t rs, int64_t cs, void *dst_)
 {
-    TG__FN(tg__pack)(cols, kc, (const TG__T *)src, cs, rs, (TG__T *)dst, 2 * TG__W);
+    const TG__T *src = (const TG__T *)src_;
+    TG__T *dst = (TG__T *)dst_;
+    int64_t full = cols / (2 * TG__W) * (2 * TG__W);
+    if (cs == 1 && rs != 1 && full > 0) {
+        for (int64_t p = 0; p < kc; p++) {
+            const TG__T *s = src + p * rs;
+            TG__T *d = dst + p * 2 * TG__W;
+            for (int64_t j = 0; j < full; j += 2 * TG__W, d += 2 * TG__W * kc) {
+                TG__STOREU(d, TG__LOADU(s + j));
+                TG__STOREU(d + TG__W, TG__LOADU(s + j + TG__W));
+            }
+        }
+        src += full;
+        dst += full * kc;
+        cols -= full;
+        if (cols == 0) return;
+    }
+    TG__FN(tg__pack)(cols, kc, src, cs, rs, dst, 2 * TG__W);
 }
 
 static const tg__kernel TG__FN(tg__kernel_desc) = {
@@ -2189,11 +2209,31 @@ static void TG__FN(tg__pack_a)(int64_t rows, int64_t kc, const void *src, int64_
     TG__FN(tg__pack)(rows, kc, (const TG__T *)src, rs, cs, (TG__T *)dst, 6);
 }
 
-/* B's columns are packed as the rows of Bᵀ: the same packing with the strides swapped. */
-static void TG__FN(tg__pack_b)(int64_t cols, int64_t kc, const void *src, int64_t rs,
-                                    int64_t cs, void *dst)
+/* B's columns are packed as the rows of Bᵀ: the same packing with the strides swapped. The common
+ * case, B's columns adjacent in memory (row-major, not transposed), copies each whole panel's row of
+ * 2W elements as two vectors: the portable loop, turned into a memcpy call per 64 bytes or into
+ * scalar moves, took ~30% of a small product's time. */
+__attribute__((target("avx2,fma"))) static void
+TG__FN(tg__pack_b)(int64_t cols, int64_t kc, const void *src_, int64_t rs, int64_t cs, void *dst_)
 {
-    TG__FN(tg__pack)(cols, kc, (const TG__T *)src, cs, rs, (TG__T *)dst, 2 * TG__W);
+    const TG__T *src = (const TG__T *)src_;
+    TG__T *dst = (TG__T *)dst_;
+    int64_t full = cols / (2 * TG__W) * (2 * TG__W);
+    if (cs == 1 && rs != 1 && full > 0) {
+        for (int64_t p = 0; p < kc; p++) {
+            const TG__T *s = src + p * rs;
+            TG__T *d = dst + p * 2 * TG__W;
+            for (int64_t j = 0; j < full; j += 2 * TG__W, d += 2 * TG__W * kc) {
+                TG__STOREU(d, TG__LOADU(s + j));
+                TG__STOREU(d + TG__W, TG__LOADU(s + j + TG__W));
+            }
+        }
+        src += full;
+        dst += full * kc;
+        cols -= full;
+        if (cols == 0) return;
+    }
+    TG__FN(tg__pack)(cols, kc, src, cs, rs, dst, 2 * TG__W);
 }
 
 static const tg__kernel TG__FN(tg__kernel_desc) = {

@@ -23,8 +23,8 @@ BENCH_SIZES   ?= square,tall-skinny,large-k
 BENCH_THREADS ?= 1,all
 BENCH_ARGS    ?=
 
-CPU_SHAPES := 2048,4000,1000,1001,777x1555x333,4096x64x4096,64x4096x64,4096x4096x32,32x32x4096,\
-	      8x4096x4096,8,16,24,32,48,64,96,128,16x768x768,64x256x256
+CPU_SHAPES := 2048,4000,1000,1001,777x1555x333,4096x64x4096,64x4096x64,4096x4096x32,32x32x4096
+CPU_SHAPES := $(CPU_SHAPES),8x4096x4096,8,16,24,32,48,64,96,128,16x768x768,64x256x256
 
 .PHONY: ceilings report bench bench-cpu test-report test-ceilings
 # The slug is asked at run time: it needs the binary this target may first build.
