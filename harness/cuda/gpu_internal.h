@@ -24,6 +24,16 @@ int tg__gpu_impl_tf32(int g);
 /* g's JSON record for `worker --info` (library, version, what it is). */
 void tg__gpu_impl_info_json(int g, FILE *out);
 
+/* ---- the ratio test on the GPU (check_gpu.cu) ---- */
+/* Every element of C (dC, the case's storage with ldc) by the ratio test against cuBLAS DGEMM on the
+ * upcast operands (dC0: C before the call, read only when beta is not zero). The worst ratio in
+ * *max_ratio (INFINITY for NaN), the first element at or above the limit in (*bad_i, *bad_j), -1
+ * when none. 0, or -1 with what failed in why. */
+int tg__gpu_ratio_check(const tg__case *c, double alpha, double beta, const float *dA,
+                        int64_t lda, int64_t a_len, const float *dB, int64_t ldb, int64_t b_len,
+                        const float *dC0, const float *dC, int64_t ldc, int64_t c_len,
+                        double *max_ratio, int64_t *bad_i, int64_t *bad_j, char *why, size_t len);
+
 /* ---- the device (device.cu) ---- */
 /* Bytes of L2 on device 0 (0 if unknown). */
 int64_t tg__gpu_l2_bytes(void);
