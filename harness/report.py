@@ -32,6 +32,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402 (the backend must be chosen first)
 
 import report_elementwise  # noqa: E402 (harness/, beside this file: the `--op` cases' section)
+import report_gpu  # noqa: E402 (harness/, beside this file: the `--device cuda` parts)
 
 ELEM_BYTES = {"s": 4, "d": 8}
 DTYPE_NAME = {"s": "fp32 (sgemm)", "d": "fp64 (dgemm)"}
@@ -119,7 +120,7 @@ def impl_styles(impls):
             for i, impl in enumerate(impls)}
 
 
-def roofline_chart(path, dtype, threads_list, cases, ceilings, styles):
+def roofline_chart(path, dtype, threads_list, cases, ceilings, styles, gpu=None):
     fig, axes = plt.subplots(1, len(threads_list), figsize=(6.5 * len(threads_list), 5),
                              squeeze=False)
     for ax, threads in zip(axes[0], threads_list):
@@ -157,7 +158,7 @@ def roofline_chart(path, dtype, threads_list, cases, ceilings, styles):
         ax.set_xlim(lo, hi)
         ax.set_xlabel("arithmetic intensity (FLOP/byte)")
         ax.set_ylabel("GFLOP/s")
-        ax.set_title(f"{DTYPE_NAME[dtype]}, {threads} thread{'s' if threads > 1 else ''}")
+        ax.set_title(f"{DTYPE_NAME[dtype]}, {gpu or str(threads) + ' thread' + ('s' if threads > 1 else '')}")
         ax.grid(True, which="both", alpha=0.3)
         if pts:
             ax.legend(fontsize=8, loc="lower right")
@@ -168,7 +169,7 @@ def roofline_chart(path, dtype, threads_list, cases, ceilings, styles):
     plt.close(fig)
 
 
-def size_chart(path, dtype, threads_list, cases, ceilings, styles, variant):
+def size_chart(path, dtype, threads_list, cases, ceilings, styles, variant, gpu=None):
     """GFLOP/s against size: square shapes as lines (x = n), other shapes as hollow markers at the
     cube root of m·n·k, the measured peak on top."""
     fig, axes = plt.subplots(1, len(threads_list), figsize=(6.5 * len(threads_list), 4.5),
@@ -198,7 +199,7 @@ def size_chart(path, dtype, threads_list, cases, ceilings, styles, variant):
         ax.set_xscale("log", base=2)
         ax.set_xlabel("n for square shapes; (m·n·k)^(1/3) for the others (hollow)")
         ax.set_ylabel("GFLOP/s")
-        ax.set_title(f"{DTYPE_NAME[dtype]}, {threads} thread{'s' if threads > 1 else ''}, "
+        ax.set_title(f"{DTYPE_NAME[dtype]}, {gpu or str(threads) + ' thread' + ('s' if threads > 1 else '')}, "
                      f"{variant[0]} {variant[1]}-major")
         ax.grid(True, alpha=0.3)
         if sel:
@@ -371,10 +372,13 @@ class Doc:
         return "\n".join(out) + "\n"
 
 
-def gemm_sections(doc, cases, ceilings, out_dir):
-    """The GEMM cases: roofline, GFLOP/s against size, ratios to the vendors, every case."""
+def gemm_sections(doc, cases, ceilings, out_dir, device=None):
+    """The GEMM cases: roofline, GFLOP/s against size, ratios to the vendors (for a GPU sweep, the
+    ladder: report_gpu.py), every case."""
     impls = sorted({c["impl"] for c in cases},
-                   key=lambda i: (IMPL_ORDER.index(i) if i in IMPL_ORDER else len(IMPL_ORDER), i))
+                   key=lambda i: (IMPL_ORDER.index(i) if i in IMPL_ORDER
+                                  else len(IMPL_ORDER) + report_gpu.rank(i), i))
+    gpu = device.get("name") if device else None
     vendors = [i for i in impls if i != "tgemm"]
     dtypes = [d for d in ("s", "d") if any(c["dtype"] == d for c in cases)]
     threads_list = sorted({c["threads"] for c in cases})
@@ -388,7 +392,7 @@ def gemm_sections(doc, cases, ceilings, out_dir):
           "the intensity. A point outlined in red failed its correctness check.")
     for dtype in dtypes:
         path = os.path.join(out_dir, f"roofline_{dtype}.png")
-        roofline_chart(path, dtype, threads_list, cases, ceilings, styles)
+        roofline_chart(path, dtype, threads_list, cases, ceilings, styles, gpu)
         doc.img(path, f"roofline {dtype}")
 
     doc.h(2, "GFLOP/s against size")
@@ -397,11 +401,13 @@ def gemm_sections(doc, cases, ceilings, out_dir):
           "instruction set for that dtype and thread count.")
     for dtype in dtypes:
         path = os.path.join(out_dir, f"gflops_{dtype}.png")
-        size_chart(path, dtype, threads_list, cases, ceilings, styles, variant)
+        size_chart(path, dtype, threads_list, cases, ceilings, styles, variant, gpu)
         doc.img(path, f"GFLOP/s against size, {dtype}")
 
-    doc.h(2, "tgemm against the vendor libraries")
-    if vendors and any(c["impl"] == "tgemm" for c in cases):
+    if device:
+        report_gpu.ladder_section(doc, cases, impls, fmt)
+    elif vendors and any(c["impl"] == "tgemm" for c in cases):
+        doc.h(2, "tgemm against the vendor libraries")
         doc.p("tgemm's GFLOP/s over each library's on the same case (same dtype, shape, "
               "transposes, layout and threads), the median over the cases of the family; above "
               "1 tgemm is faster. n is the number of cases; cases where either result was wrong "
@@ -409,6 +415,7 @@ def gemm_sections(doc, cases, ceilings, out_dir):
         doc.table(["dtype", "family", "threads"] + [f"tgemm / {v}" for v in vendors],
                   ratio_rows(cases, vendors))
     else:
+        doc.h(2, "tgemm against the vendor libraries")
         doc.p("The sweep holds no pair of tgemm and a vendor library to compare.")
 
     doc.h(2, "Side by side")
@@ -422,7 +429,10 @@ def gemm_sections(doc, cases, ceilings, out_dir):
     doc.p("Every case is checked before it is timed: against the fp64 reference by the BLAS "
           "ratio test, or by a randomized product check plus exact sampled rows and columns where "
           "the direct reference is too slow. max ratio is the largest test ratio "
-          "(under 16 passes).")
+          "(under 16 passes)."
+          + (" On the GPU, cases too large for the CPU's reference are checked on every element "
+             "against cuBLAS DGEMM on the upcast operands (gpu-dgemm); cublas-tf32 is held to "
+             "TF32's eps, 2^-10, instead of FP32's (its checks end in -tf32)." if device else ""))
     doc.table(["implementation", "cases", "failed", "all correct", "max ratio", "checks"],
               correctness_rows(cases, impls))
 
@@ -446,7 +456,8 @@ def build(sweep, ceilings, out_dir, sweep_path, ceilings_path):
     if not cases and not ew_cases:
         raise SystemExit(f"report: {sweep_path} holds no benchmark results")
     dtypes = [d for d in ("s", "d") if any(c["dtype"] == d for c in cases + ew_cases)]
-    slug = ctx.get("slug", "unknown")
+    device = report_gpu.device_of(sweep)
+    slug = device.get("slug", "unknown") if device else ctx.get("slug", "unknown")
 
     doc = Doc()
     doc.h(1, f"tgemm benchmark report: {slug}")
@@ -455,8 +466,8 @@ def build(sweep, ceilings, out_dir, sweep_path, ceilings_path):
           + ". Every number is the median of the repetitions of one case; ratios compare "
           "implementations measured side by side in the same run, each in its own process.")
     doc.h(2, "Machine and run")
-    doc.table(["what", "value"], [
-        ["CPU", f"{ctx.get('cpu_model', '?')} ({ctx.get('cores', '?')} CPUs)"],
+    doc.table(["what", "value"], (report_gpu.machine_rows(device, fmt) if device else []) + [
+        ["host CPU" if device else "CPU", f"{ctx.get('cpu_model', '?')} ({ctx.get('cores', '?')} CPUs)"],
         ["caches", ", ".join(f"{k} {v // 1024} KiB" for k, v in ctx.get("caches", {}).items())],
         ["ISA", ", ".join(k for k, v in ctx.get("isa", {}).items() if v) or "–"],
         ["tgemm kernel", ctx.get("tgemm_kernel", "–")],
@@ -484,7 +495,9 @@ def build(sweep, ceilings, out_dir, sweep_path, ceilings_path):
               lib_rows)
 
     doc.h(2, "Ceilings (measured)")
-    if ceilings:
+    if ceilings and device:
+        report_gpu.ceilings_section(doc, ceilings, out_dir, fmt)
+    elif ceilings:
         isas = sorted({isa for t in ceilings["threads"] for d in t["peak_gflops"].values()
                        for isa in d})
         header = ["threads", "clock GHz"] + [f"{d} {isa} GFLOP/s" for d in dtypes for isa in isas] \
@@ -507,7 +520,7 @@ def build(sweep, ceilings, out_dir, sweep_path, ceilings_path):
         doc.p("No ceilings file was found; run `make ceilings` to measure them.")
 
     if cases:
-        gemm_sections(doc, cases, ceilings, out_dir)
+        gemm_sections(doc, cases, ceilings, out_dir, device)
     if ew_cases:
         report_elementwise.section(doc, ew_cases, ceilings, out_dir, fmt)
     for title, key in (("Errors", "errors"), ("Skipped", "skipped")):

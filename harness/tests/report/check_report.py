@@ -4,6 +4,8 @@
     check_report.py outputs DIR      the report made from the fixtures in DIR: every file, every
                                      chart, and the numbers the fixtures were built to give
     check_report.py outputs-ew DIR   the same for the elementwise fixture (fixture_ew_sweep.json)
+    check_report.py gpu DIR          the report made from the GPU fixtures (fixture_gpu_*.json, written
+                                     by make_gpu_fixture.py, whose text gives the numbers) in DIR
     check_report.py nonblank PNG     exit 0 when the image decodes and its pixels are not all alike
     check_report.py inject HTML OUT [--break-first]
                                      copy HTML to OUT with a script that, once the page has
@@ -53,25 +55,86 @@ def png_not_blank(data_or_path):
     return True, img.shape[1], img.shape[0], bool(np.any(flat != flat[0]))
 
 
-def outputs(out):
-    md_path, html_path = os.path.join(out, "report.md"), os.path.join(out, "report.html")
-    check(os.path.isfile(md_path) and os.path.isfile(html_path), "report.md and report.html written")
-    md = open(md_path).read() if os.path.isfile(md_path) else ""
-    page = open(html_path).read() if os.path.isfile(html_path) else ""
-
+def charts_ok(out, md, page, expected):
+    """Every chart of report.md is the expected set, decodes, is not blank, and is embedded in
+    report.html byte for byte."""
     charts = re.findall(r"!\[[^]]*\]\(([^)]+)\)", md)
-    check(sorted(charts) == ["bandwidth.png", "gflops_d.png", "gflops_s.png", "roofline_d.png",
-                             "roofline_s.png"], f"report.md shows the five charts ({charts})")
+    check(sorted(charts) == expected, f"report.md shows the charts {expected} ({charts})")
     for name in charts:
         ok, w, h, varied = png_not_blank(os.path.join(out, name))
         check(ok and w > 0 and h > 0 and varied, f"{name} decodes ({w}x{h}) and is not blank")
-
     embedded = re.findall(r"src='data:image/png;base64,([^']+)'", page)
     check(len(embedded) == len(charts), f"report.html embeds {len(embedded)} of {len(charts)} charts")
     for name, b64 in zip(charts, embedded):
         same = os.path.isfile(os.path.join(out, name)) and \
             base64.b64decode(b64) == open(os.path.join(out, name), "rb").read()
         check(same, f"report.html's chart for {name} is that PNG, byte for byte")
+
+
+def in_both(md, page, text, what, header=False):
+    """text in report.md, and the same in report.html: a title as <h1>, a table row as its cells
+    (<th> for a header row), **bold** as <b>."""
+    check(text in md, f"report shows {what}: {text}")
+    if text.startswith("# "):
+        text = f"<h1>{text[2:]}</h1>"
+    elif text.startswith("| "):
+        tag = "th" if header else "td"
+        text = "".join(f"<{tag}>{cell}</{tag}>" for cell in text.strip("| ").split(" | "))
+    text = re.sub(r"\*\*([^*]+)\*\*", r"<b>\1</b>", text)
+    check(text.replace("`", "") in re.sub(r"</?code>", "", page.replace("&#x27;", "'")),
+          f"report.html shows {what}")
+
+
+def gpu_outputs(out):
+    md_path, html_path = os.path.join(out, "report.md"), os.path.join(out, "report.html")
+    check(os.path.isfile(md_path) and os.path.isfile(html_path), "GPU: report.md and report.html written")
+    md = open(md_path).read() if os.path.isfile(md_path) else ""
+    page = open(html_path).read() if os.path.isfile(html_path) else ""
+    charts_ok(out, md, page, ["bandwidth.png", "gflops_s.png", "roofline_s.png"])
+    for text, what in (
+            ("# tgemm benchmark report: nvidia-h100-80gb-hbm3", "the GPU's slug as the title"),
+            ("| GPU | NVIDIA H100 80GB HBM3 (compute capability 9.0, 132 SMs) |", "the GPU"),
+            ("| GPU memory | 79.2 GiB, 5120-bit bus; L2 50 MiB |", "the GPU's memory and L2"),
+            ("| GPU clocks (when the sweep started) | SM 1755 MHz now, 1980 MHz max; memory 2619 "
+             "MHz now, 2619 MHz max |", "the clocks"),
+            ("| driver, CUDA | 580.159.04; CUDA driver API 13.0, runtime 13.0 |", "driver and CUDA"),
+            ("| host CPU | Intel(R) Xeon(R) Platinum 8480+ (16 CPUs) |", "the host CPU"),
+            ("| commit | fedcba987654 |", "the commit"),
+            ("| 51200 | 7500 | 2900 | 2800 | NVIDIA H100 80GB HBM3 |", "the GPU ceilings"),
+            ("| cuda-01-naive | 400 (5%) | 1000 (5%) | 2000 (5%) |", "ladder: naive"),
+            ("| cuda-02-coalesce | 1600 (20%) | wrong | 8000 (20%) |",
+             "ladder: coalesce, its wrong case without a speed"),
+            ("| cuda-09-double_buffer | 6400 (80%) | 16000 (80%) | 32000 (80%) |",
+             "ladder: double_buffer"),
+            ("| tgemm-cuda | 6800 (85%) | 17000 (85%) | 34000 (85%) |", "ladder: the launcher"),
+            ("| cublas | 8000 (100%) | 20000 (100%) | 40000 (100%) |", "ladder: cuBLAS"),
+            ("| cublas-tf32 | 20000 (250%) | 50000 (250%) | 100000 (250%) |", "ladder: TF32 line"),
+            ("| 128x3072x768 | custom | 8500 | 10000 | 85% | 25000 |", "launcher vs cuBLAS, linear"),
+            ("| 4096x4096x4096 | square | 34000 | 40000 | 85% | 100000 |",
+             "launcher vs cuBLAS, 4096"),
+            ("| cuda-02-coalesce | 3 | 1 | **NO**: s 1000x1000x1000 NN t1 | inf | gpu-dgemm, "
+             "reference |", "correctness: the wrong case"),
+            ("| cublas-tf32 | 4 | 0 | yes | 0.25 | gpu-dgemm-tf32, reference-tf32 |",
+             "correctness: the TF32 line held to TF32's eps")):
+        in_both(md, page, text, what)
+    in_both(md, page, "| implementation | 256x256x256 | 1000x1000x1000 | 4096x4096x4096 |",
+            "the ladder's shapes (the linear shape, which no step ran, left out)", header=True)
+    check(md.index("| cuda-01-naive | 400") < md.index("| cuda-02-coalesce | 1600") <
+          md.index("| cuda-09-double_buffer | 6400") < md.index("| tgemm-cuda | 6800") <
+          md.index("| cublas | 8000") < md.index("| cublas-tf32 | 20000") if "| cublas-tf32 | 20000"
+          in md else False, "ladder rows in the ladder's order, then tgemm-cuda, cublas, cublas-tf32")
+    check("tgemm against the vendor libraries" not in md, "no CPU vendor-ratio section")
+    check(md.count("| **NO** |") == 1, "all-cases table marks exactly the one wrong case")
+
+
+def outputs(out):
+    md_path, html_path = os.path.join(out, "report.md"), os.path.join(out, "report.html")
+    check(os.path.isfile(md_path) and os.path.isfile(html_path), "report.md and report.html written")
+    md = open(md_path).read() if os.path.isfile(md_path) else ""
+    page = open(html_path).read() if os.path.isfile(html_path) else ""
+
+    charts_ok(out, md, page, ["bandwidth.png", "gflops_d.png", "gflops_s.png", "roofline_d.png",
+                              "roofline_s.png"])
     check(not re.search(r"<img[^>]+src=['\"](?!data:)", page), "report.html links no outside file")
 
     check("2·m·n·k / ((m·k + k·n + 2·m·n) · element size)" in md,
@@ -97,11 +160,7 @@ def outputs(out):
                        ("2026-11-22T19:05:00Z", "date"),
                        ("| 1 | 3.21 | 102 | 12.8 | 51.2 | 12.8 | 205 | 102 | 77.3 | 18.6 | 15.1 |",
                         "ceilings table, 1 thread")):
-        check(text in md, f"report shows the {what}")
-        if text.startswith("| "):  # a table row: the same cells as HTML
-            text = "".join(f"<td>{cell}</td>" for cell in text.strip("| ").split(" | "))
-        check(text.replace("`", "") in re.sub(r"</?code>", "", page.replace("&#x27;", "'")),
-              f"report.html shows the {what}")
+        in_both(md, page, text, f"the {what}")
 
 
 def outputs_ew(out):
@@ -170,6 +229,9 @@ def main(argv):
         return min(failures, 100)
     if len(argv) == 2 and argv[0] == "outputs-ew":
         outputs_ew(argv[1])
+        return min(failures, 100)
+    if len(argv) == 2 and argv[0] == "gpu":
+        gpu_outputs(argv[1])
         return min(failures, 100)
     if len(argv) == 2 and argv[0] == "nonblank":
         ok, w, h, varied = png_not_blank(argv[1])

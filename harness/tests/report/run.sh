@@ -1,6 +1,7 @@
 #!/bin/sh
 # The report generator's tests (make test-report): harness/report.py run on the fixed fixtures
-# (fixture_sweep.json, fixture_ceilings.json) into OUT, never into results/; its files and numbers
+# (fixture_sweep.json, fixture_ceilings.json; the GPU ones, fixture_gpu_*.json, made by
+# make_gpu_fixture.py) into OUT, never into results/; its files and numbers
 # checked by check_report.py; the edge cases (no ceilings file, --results folder, unreadable input);
 # then report.html opened in headless Chromium: every chart must decode with a non-zero size and a
 # screenshot of the page must not be blank. Each browser check is first shown to fail on a planted
@@ -47,6 +48,18 @@ grep -q "has no STREAM probes" "$OUT/elementwise-bare/report.md" 2>/dev/null &&
     grep -q "| add | s | 134217728 | 1536 | 2 | tgemm | 36 ±2.0% | 90 |" \
         "$OUT/elementwise-bare/report.md"
 check $((rc + $?)) "elementwise without a ceilings file: exit $rc, the gap stated, the sweep's own percents kept"
+
+# ---- a GPU sweep (tgemm-bench --device cuda): the GPU record, its ceilings, the ladder tables ----
+$REPORT --sweep $HERE/fixture_gpu_sweep.json --ceilings $HERE/fixture_gpu_ceilings.json \
+    --out "$OUT/gpu" > "$OUT/report-gpu.log" 2>&1
+check $? "report.py on the GPU fixtures exits 0 ($(tail -n 1 "$OUT/report-gpu.log"))"
+$CHECK gpu "$OUT/gpu" > "$OUT/check-gpu.log" 2>&1
+cat "$OUT/check-gpu.log"
+passed=$((passed + $(grep -c '^ok ' "$OUT/check-gpu.log")))
+failed=$((failed + $(grep -c '^FAIL ' "$OUT/check-gpu.log")))
+grep -qE '^(ok|FAIL) ' "$OUT/check-gpu.log" || bad "check_report.py gpu printed no checks"
+! grep -q "SGEMM ladder" "$OUT/full/report.md"
+check $? "a CPU sweep's report has no GPU ladder section"
 
 # ---- without a ceilings file: still a report, and it says what is missing ----
 $REPORT --sweep $HERE/fixture_sweep.json --out "$OUT/bare" > /dev/null 2>&1
