@@ -1,40 +1,91 @@
 #!/bin/sh
-# One batch of everything the CUDA SGEMM needs from a lent GPU, for a session that has one (device
-# time is short: one call does it all). Builds with nvcc there, records the machine, runs the full
-# test suite, then compute-sanitizer memcheck, racecheck and initcheck on the small sizes (C left
-# unwritten before beta-zero calls, so initcheck sees any read of it). A tool that refuses the
-# device is recorded as such in its log, not hidden.
-#   usage: sh tests/cuda/gpu_session.sh LOG_DIR [tests|sanitizers|all]
-#          LOG_DIR: e.g. $OUT on the device machine; copy the logs to results/<gpu>/ afterwards, with
-#          the commit they ran. The phases can go in separate calls when one call's time is short
-#          (the sanitizers, racecheck above all, multiply the run time).
+# Everything the CUDA side needs from a lent GPU, for a session that has one (device time is short:
+# few, full calls). Builds with nvcc there (the machine has nvcc and the CUDA libraries, none of
+# Debian's packages: only targets that need nothing else), records the machine, then by phase:
+#   tests       the CUDA test suite (build/cuda/test_cuda) and the single-header build
+#   sanitizers  compute-sanitizer memcheck, racecheck and initcheck on the small sizes (C left
+#               unwritten before beta-zero calls, so initcheck sees any read of it); a tool that
+#               refuses the device is recorded as such in its log, not hidden
+#   bench       tgemm-bench's GPU side (build/tgemm-bench-cuda): its tests with a GPU
+#               (harness/tests/gpu_run.sh), `ceilings --device cuda`, the ladder sweep (every step,
+#               the launcher, cuBLAS and its TF32 line on squares 256..8192 and the odd 1000 and
+#               4093), the launcher against cuBLAS on the `linear` family, and their reports
+#   all         the three, in that order (about 12 minutes of GPU time: more than one call of the
+#               device tool may run, so a session with the usual 10-minute calls runs
+#               `tests,sanitizers` in one call and `bench` in the next; the build is kept between
+#               calls while the machine stays warm, and is redone otherwise)
+# Phases can be joined with commas: tests,sanitizers.
+#   usage: sh tests/cuda/gpu_session.sh OUT_DIR [PHASES]
+# Everything goes to OUT_DIR/results/<gpu-slug>/ (machine.txt, the logs, ceilings.json, ladder.json,
+# linear.json, and the reports under ladder/ and linear/), and all of it, packed, to
+# OUT_DIR/session-<phases>.tar.gz: the device tool brings back at most 8 files from $OUT and only two
+# folders deep, so the archive is what to fetch; unpack it at the repository root
+# (tar xzf session-*.tar.gz) and commit results/<gpu-slug>/ with the commit it ran, in machine.txt.
 # Exit status: non-zero if the build or any run failed.
-dir=${1:?usage: gpu_session.sh LOG_DIR [tests|sanitizers|all]}
-phase=${2:-all}
-mkdir -p "$dir"
+dir=${1:?usage: gpu_session.sh OUT_DIR [tests|sanitizers|bench|all, or a comma list]}
+phases=${2:-all}
+[ "$phases" = all ] && phases=tests,sanitizers,bench
+has() { case ",$phases," in *",$1,"*) return 0 ;; esac; return 1; }
+jobs=$(nproc 2>/dev/null || echo 4)
 status=0
+make -s -j"$jobs" build/cuda/test_cuda build/cuda/single_header build/tgemm-bench-cuda || exit 1
+slug=$(build/tgemm-bench-cuda machine --device cuda --slug 2>/dev/null || echo no-gpu)
+R=$dir/results/$slug
+mkdir -p "$R"
 {
     echo "commit: $(git rev-parse HEAD 2>/dev/null || echo unknown) $(git status --porcelain 2>/dev/null | grep -q . && echo '(with local changes)')"
     echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
     nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.max.sm,clocks.mem,power.limit --format=csv
     nvidia-smi
     nvcc --version
-} > "$dir/machine.txt" 2>&1
-make -s build/cuda/test_cuda build/cuda/single_header || exit 1
-if [ "$phase" != sanitizers ]; then
-    build/cuda/test_cuda > "$dir/test_cuda.log" 2>&1 || status=1
-    tail -n 15 "$dir/test_cuda.log"
-    build/cuda/single_header > "$dir/single_header.log" 2>&1 || status=1
-    tail -n 1 "$dir/single_header.log"
+    build/tgemm-bench-cuda machine --device cuda
+} > "$R/machine.txt" 2>&1
+
+if has tests; then
+    build/cuda/test_cuda > "$R/test_cuda.log" 2>&1 || status=1
+    tail -n 15 "$R/test_cuda.log"
+    build/cuda/single_header > "$R/single_header.log" 2>&1 || status=1
+    tail -n 1 "$R/single_header.log"
 fi
-[ "$phase" = tests ] && exit $status
-san=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
-for tool in memcheck racecheck initcheck; do
-    extra=""
-    [ "$tool" = initcheck ] && extra="TGEMM_TEST_UNINIT_C=1"
-    env TGEMM_TEST_SMALL=1 $extra "$san" --tool "$tool" --error-exitcode 3 build/cuda/test_cuda \
-        > "$dir/sanitizer_$tool.log" 2>&1 || status=1
-    summary=$(grep -E 'ERROR SUMMARY|passed, [0-9]+ failed' "$dir/sanitizer_$tool.log" | tr '\n' ' ')
-    echo "$tool: ${summary:-$(tail -n 2 "$dir/sanitizer_$tool.log" | tr '\n' ' ')}"
-done
+
+if has sanitizers; then
+    san=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
+    for tool in memcheck racecheck initcheck; do
+        extra=""
+        [ "$tool" = initcheck ] && extra="TGEMM_TEST_UNINIT_C=1"
+        env TGEMM_TEST_SMALL=1 $extra "$san" --tool "$tool" --error-exitcode 3 build/cuda/test_cuda \
+            > "$R/sanitizer_$tool.log" 2>&1 || status=1
+        summary=$(grep -E 'ERROR SUMMARY|passed, [0-9]+ failed' "$R/sanitizer_$tool.log" | tr '\n' ' ')
+        echo "$tool: ${summary:-$(tail -n 2 "$R/sanitizer_$tool.log" | tr '\n' ' ')}"
+    done
+fi
+
+if has bench; then
+    bench=build/tgemm-bench-cuda
+    sh harness/tests/gpu_run.sh build > "$R/test_harness_cuda.log" 2>&1 || status=1
+    echo "tgemm-bench GPU tests: $(tail -n 1 "$R/test_harness_cuda.log")"
+    $bench ceilings --device cuda --force --out "$R/ceilings.json" 2> "$R/ceilings.log" || status=1
+    tail -n 1 "$R/ceilings.log"
+    ceil=""
+    [ -f "$R/ceilings.json" ] && ceil="--ceilings $R/ceilings.json"
+    # The ladder: every implementation; squares up to 8192 and the odd sizes where edge tiles live.
+    $bench --device cuda --sizes 256:8192:x2,1000,4093 $ceil --out "$R/ladder.json" 2> "$R/ladder.log" || status=1
+    tail -n 1 "$R/ladder.log"
+    $bench --device cuda --impl tgemm-cuda,cublas,cublas-tf32 --sizes linear $ceil \
+        --out "$R/linear.json" 2> "$R/linear.log" || status=1
+    tail -n 1 "$R/linear.log"
+    # The report needs matplotlib: the GPU machine's python3 has it; here Debian's /usr/bin/python3.
+    py=python3
+    $py -c 'import matplotlib' 2> /dev/null || py=/usr/bin/python3
+    for s in ladder linear; do
+        $py harness/report.py --sweep "$R/$s.json" --ceilings "$R/ceilings.json" --out "$R/$s" \
+            > "$R/report_$s.log" 2>&1 || status=1
+        tail -n 1 "$R/report_$s.log"
+    done
+    # The ladder table, last, so the reply's tail shows it.
+    [ -f "$R/ladder/report.md" ] &&
+        sed -n '/^## The SGEMM ladder/,/^### tgemm-cuda against cuBLAS/p' "$R/ladder/report.md" | grep '^|'
+fi
+
+tar czf "$dir/session-$(echo "$phases" | tr ',' '-').tar.gz" -C "$dir" results
 exit $status
