@@ -9,6 +9,45 @@
 #ifdef TG__X86
 #include <immintrin.h>
 
+/* Six rows of a row-major A (row stride rs) by four k steps into the packed A panel's layout,
+ * d[p * 6 + i] = s[i * rs + p]: rows 0-3 by a 4 x 4 register transpose, rows 4-5 as pairs. */
+__attribute__((target("avx2,fma"))) static inline void tg__pack6x4_s(const float *s, int64_t rs,
+                                                                     float *d)
+{
+    __m128 r0 = _mm_loadu_ps(s), r1 = _mm_loadu_ps(s + rs), r2 = _mm_loadu_ps(s + 2 * rs);
+    __m128 r3 = _mm_loadu_ps(s + 3 * rs), r4 = _mm_loadu_ps(s + 4 * rs);
+    __m128 r5 = _mm_loadu_ps(s + 5 * rs);
+    __m128 lo = _mm_unpacklo_ps(r4, r5), hi = _mm_unpackhi_ps(r4, r5); /* rows 4, 5 at p 0,1 | 2,3 */
+    _MM_TRANSPOSE4_PS(r0, r1, r2, r3);                                  /* r<p>: rows 0-3 at p */
+    _mm_storeu_ps(d, r0);
+    _mm_storel_pi((__m64 *)(d + 4), lo);
+    _mm_storeu_ps(d + 6, r1);
+    _mm_storeh_pi((__m64 *)(d + 10), lo);
+    _mm_storeu_ps(d + 12, r2);
+    _mm_storel_pi((__m64 *)(d + 16), hi);
+    _mm_storeu_ps(d + 18, r3);
+    _mm_storeh_pi((__m64 *)(d + 22), hi);
+}
+
+__attribute__((target("avx2,fma"))) static inline void tg__pack6x4_d(const double *s, int64_t rs,
+                                                                     double *d)
+{
+    __m256d r0 = _mm256_loadu_pd(s), r1 = _mm256_loadu_pd(s + rs);
+    __m256d r2 = _mm256_loadu_pd(s + 2 * rs), r3 = _mm256_loadu_pd(s + 3 * rs);
+    __m256d r4 = _mm256_loadu_pd(s + 4 * rs), r5 = _mm256_loadu_pd(s + 5 * rs);
+    __m256d t0 = _mm256_unpacklo_pd(r0, r1), t1 = _mm256_unpackhi_pd(r0, r1); /* p 0,2 | 1,3 */
+    __m256d t2 = _mm256_unpacklo_pd(r2, r3), t3 = _mm256_unpackhi_pd(r2, r3);
+    __m256d u0 = _mm256_unpacklo_pd(r4, r5), u1 = _mm256_unpackhi_pd(r4, r5);
+    _mm256_storeu_pd(d, _mm256_permute2f128_pd(t0, t2, 0x20));
+    _mm_storeu_pd(d + 4, _mm256_castpd256_pd128(u0));
+    _mm256_storeu_pd(d + 6, _mm256_permute2f128_pd(t1, t3, 0x20));
+    _mm_storeu_pd(d + 10, _mm256_castpd256_pd128(u1));
+    _mm256_storeu_pd(d + 12, _mm256_permute2f128_pd(t0, t2, 0x31));
+    _mm_storeu_pd(d + 16, _mm256_extractf128_pd(u0, 1));
+    _mm256_storeu_pd(d + 18, _mm256_permute2f128_pd(t1, t3, 0x31));
+    _mm_storeu_pd(d + 22, _mm256_extractf128_pd(u1, 1));
+}
+
 #define TG__T float
 #define TG__FN(x) x##_avx2_s
 #include "tile.inc"
@@ -21,6 +60,7 @@
 #define TG__MUL _mm256_mul_ps
 #define TG__SET1 _mm256_set1_ps
 #define TG__ZERO _mm256_setzero_ps
+#define TG__PACK6X4 tg__pack6x4_s
 #include "kernel_avx2.inc"
 #undef TG__T
 #undef TG__FN
@@ -33,6 +73,7 @@
 #undef TG__MUL
 #undef TG__SET1
 #undef TG__ZERO
+#undef TG__PACK6X4
 
 #define TG__T double
 #define TG__FN(x) x##_avx2_d
@@ -46,6 +87,7 @@
 #define TG__MUL _mm256_mul_pd
 #define TG__SET1 _mm256_set1_pd
 #define TG__ZERO _mm256_setzero_pd
+#define TG__PACK6X4 tg__pack6x4_d
 #include "kernel_avx2.inc"
 #undef TG__T
 #undef TG__FN
@@ -58,6 +100,7 @@
 #undef TG__MUL
 #undef TG__SET1
 #undef TG__ZERO
+#undef TG__PACK6X4
 
 TG__PRIVATE const tg__kernel *tg__kernel_avx2(size_t es)
 {
