@@ -55,3 +55,34 @@ test-harness-cuda: $(BUILD)/tgemm-bench
 	@sh harness/tests/gpu_run.sh $(BUILD)
 
 endif
+
+# ---- tgemm-bench-cuda on the CPU emulation (tests/cuda/emu, extended by harness/tests/emu) ----
+# The GPU side's own source (worker, check, device record, ceilings) and the ladder's, each .cu
+# rewritten by cuda.mk's rule for the emulation, linked with the harness's C files: the whole
+# --device cuda path (options, sweep, workers, checks on the host and on the "GPU", timing, JSON)
+# runs here without a GPU or nvcc. It says nothing about speed. In `make test`.
+GPU_EMU       := $(BUILD)/harness-cuda-emu
+GPU_EMU_FLAGS := -Iharness/tests/emu $(EMU_FLAGS) -Iharness -Iharness/cuda -I$(BUILD)/harness
+GPU_EMU_OBJS  := $(GPU_BENCH_CSRC:%.c=$(GPU_EMU)/obj/%.o) \
+                 $(GPU_BENCH_CUSRC:harness/cuda/%.cu=$(GPU_EMU)/obj/cuda/%.o) $(GPU_EMU)/obj/reference.o
+TEST_RUNS += test-harness-cuda-emulated
+.PHONY: test-harness-cuda-emulated
+
+$(GPU_EMU)/obj/%.o: %.c $(GPU_BENCH_HDRS) common/api.h common/internal.h common/reference.h
+	@mkdir -p $(dir $@)
+	$(CC) $(HARNESS_CFLAGS) -c $< -o $@
+
+$(GPU_EMU)/obj/reference.o: common/reference.c common/reference.h common/api.h
+	@mkdir -p $(dir $@)
+	$(CC) $(HARNESS_CFLAGS) -c $< -o $@
+
+$(GPU_EMU)/obj/cuda/%.o: $(EMU)/harness/cuda/%.cpp $(GPU_BENCH_HDRS) $(wildcard harness/tests/emu/*.h) \
+	    $(wildcard tests/cuda/emu/*.h)
+	@mkdir -p $(dir $@)
+	$(CXX) $(GPU_EMU_FLAGS) -c $< -o $@
+
+$(GPU_EMU)/tgemm-bench-cuda: $(GPU_EMU_OBJS) $(EMU_OBJS) $(BUILD)/libtgemm.a
+	$(CXX) -o $@ $^ -fopenmp -ldl -lpthread -lm
+
+test-harness-cuda-emulated: $(GPU_EMU)/tgemm-bench-cuda
+	@sh harness/tests/gpu_emulated.sh $(GPU_EMU)

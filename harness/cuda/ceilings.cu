@@ -91,24 +91,19 @@ static double run(const job *j, long work, cudaEvent_t ev[2])
 {
     int blocks = j->sms * 8;
     size_t n4 = j->bytes / 16;
+    size_t need = (n4 + BLOCK - 1) / BLOCK; /* the read probe: no more threads than vectors */
+    int read_blocks = need < (size_t)blocks ? (int)need : blocks;
     TG__CUDA_OR_DIE(cudaEventRecord(ev[0], 0));
-    switch (j->kind) {
-    case FMA: fma_probe<<<blocks, BLOCK>>>(j->sink, work, 0.999f, 0.001f); break;
-    case READ: {
-        size_t need = (n4 + BLOCK - 1) / BLOCK; /* no more threads than vectors */
-        read_probe<<<need < (size_t)blocks ? (int)need : blocks, BLOCK>>>(
-            (const float4 *)j->src, n4, work, j->sink);
-        break;
-    }
-    case COPY:
-        for (long i = 0; i < work; i++)
-            copy_probe<<<blocks, BLOCK>>>((const float4 *)j->src, (float4 *)j->dst, n4);
-        break;
-    case MEMCPY:
-        for (long i = 0; i < work; i++)
-            TG__CUDA_OR_DIE(cudaMemcpyAsync(j->dst, j->src, j->bytes, cudaMemcpyDeviceToDevice, 0));
-        break;
-    }
+    /* Launches on lines of their own, with all four launch parameters: the CPU emulation's build
+     * rewrites them (cuda/cuda.mk). */
+    if (j->kind == FMA)
+        fma_probe<<<blocks, BLOCK, 0, 0>>>(j->sink, work, 0.999f, 0.001f);
+    if (j->kind == READ)
+        read_probe<<<read_blocks, BLOCK, 0, 0>>>((const float4 *)j->src, n4, work, j->sink);
+    for (long i = 0; j->kind == COPY && i < work; i++)
+        copy_probe<<<blocks, BLOCK, 0, 0>>>((const float4 *)j->src, (float4 *)j->dst, n4);
+    for (long i = 0; j->kind == MEMCPY && i < work; i++)
+        TG__CUDA_OR_DIE(cudaMemcpyAsync(j->dst, j->src, j->bytes, cudaMemcpyDeviceToDevice, 0));
     TG__CUDA_OR_DIE(cudaGetLastError());
     TG__CUDA_OR_DIE(cudaEventRecord(ev[1], 0));
     TG__CUDA_OR_DIE(cudaEventSynchronize(ev[1]));

@@ -51,9 +51,16 @@ __global__ void ratios(const float *c, const double *ref, const double *bound, i
 }
 
 struct buffers {
-    double *a, *a_abs, *b, *b_abs, *c0, *c0_abs, *ref, *bound;
+    double *a, *a_abs, *b, *b_abs, *ref, *bound;
     unsigned long long *flags;
 };
+
+/* Enough blocks of 256 for one element per thread, at most 4096 (the loops are grid-stride). */
+static int blocks_for(int64_t len)
+{
+    int64_t b = (len + 255) / 256;
+    return b < 1 ? 1 : b > 4096 ? 4096 : (int)b;
+}
 
 static cublasHandle_t blas; /* this check's own: impls.cu's handle belongs to what is measured */
 
@@ -73,31 +80,28 @@ int tg__gpu_ratio_check(const tg__case *c, double alpha, double beta, const floa
     struct buffers d;
     memset(&d, 0, sizeof d);
     int rc = -1, row = c->layout == TG_ROW_MAJOR;
-    const int threads = 256, blocks = 4096;
     cublasOperation_t oa = c->transa == TG_TRANS ? CUBLAS_OP_T : CUBLAS_OP_N;
     cublasOperation_t ob = c->transb == TG_TRANS ? CUBLAS_OP_T : CUBLAS_OP_N;
     double abs_alpha = fabs(alpha), abs_beta = fabs(beta);
-    unsigned long long flags[2] = {0, ~0ull};
+    unsigned long long flags[2] = {0, ~0ull}, *bad = NULL; /* the worst ratio, the first failure */
+    const double eps = FLT_EPSILON, limit = TG__RATIO_LIMIT;
+    const int nb = blocks_for(c->m * c->n);
     TRY(blas || cublasCreate(&blas) == CUBLAS_STATUS_SUCCESS, "cublasCreate");
     TRY(cublasSetStream(blas, 0) == CUBLAS_STATUS_SUCCESS, "cublasSetStream");
     TRY(cudaMalloc(&d.a, 2 * a_len * sizeof(double)) == cudaSuccess, "cudaMalloc (A)");
     TRY(cudaMalloc(&d.b, 2 * b_len * sizeof(double)) == cudaSuccess, "cudaMalloc (B)");
-    TRY(cudaMalloc(&d.c0, 4 * c_len * sizeof(double)) == cudaSuccess, "cudaMalloc (C)");
+    TRY(cudaMalloc(&d.ref, 2 * c_len * sizeof(double)) == cudaSuccess, "cudaMalloc (C)");
     TRY(cudaMalloc(&d.flags, sizeof flags) == cudaSuccess, "cudaMalloc");
     d.a_abs = d.a + a_len;
     d.b_abs = d.b + b_len;
-    d.c0_abs = d.c0 + c_len;
-    d.ref = d.c0 + 2 * c_len;
-    d.bound = d.c0 + 3 * c_len;
-    upcast<<<blocks, threads>>>(dA, a_len, d.a, d.a_abs);
-    upcast<<<blocks, threads>>>(dB, b_len, d.b, d.b_abs);
-    if (beta != 0) {
-        upcast<<<blocks, threads>>>(dC0, c_len, d.c0, d.c0_abs);
-        TRY(cudaMemcpy(d.ref, d.c0, c_len * sizeof(double), cudaMemcpyDeviceToDevice) ==
-                cudaSuccess, "copying C0");
-        TRY(cudaMemcpy(d.bound, d.c0_abs, c_len * sizeof(double), cudaMemcpyDeviceToDevice) ==
-                cudaSuccess, "copying |C0|");
-    }
+    d.bound = d.ref + c_len;
+    /* Launches on lines of their own, with all four launch parameters: the CPU emulation's build
+     * rewrites them (cuda/cuda.mk). */
+    upcast<<<blocks_for(a_len), 256, 0, 0>>>(dA, a_len, d.a, d.a_abs);
+    upcast<<<blocks_for(b_len), 256, 0, 0>>>(dB, b_len, d.b, d.b_abs);
+    /* C0 and |C0| straight into the DGEMMs' outputs, which they then update with beta. */
+    if (beta != 0)
+        upcast<<<blocks_for(c_len), 256, 0, 0>>>(dC0, c_len, d.ref, d.bound);
     TRY(cudaGetLastError() == cudaSuccess, "upcast");
     /* Row-major: the column-major product of the transposes, operands swapped (as impls.cu). */
     if (row) {
@@ -114,8 +118,8 @@ int tg__gpu_ratio_check(const tg__case *c, double alpha, double beta, const floa
                 CUBLAS_STATUS_SUCCESS, "cublasDgemm (bound)");
     }
     TRY(cudaMemcpy(d.flags, flags, sizeof flags, cudaMemcpyHostToDevice) == cudaSuccess, "flags");
-    ratios<<<blocks, threads>>>(dC, d.ref, d.bound, c->m, c->n, ldc, row, (double)FLT_EPSILON,
-                                TG__RATIO_LIMIT, d.flags, d.flags + 1);
+    bad = d.flags + 1;
+    ratios<<<nb, 256, 0, 0>>>(dC, d.ref, d.bound, c->m, c->n, ldc, row, eps, limit, d.flags, bad);
     TRY(cudaGetLastError() == cudaSuccess, "the ratio kernel");
     TRY(cudaMemcpy(flags, d.flags, sizeof flags, cudaMemcpyDeviceToHost) == cudaSuccess,
         "reading the ratios");
@@ -130,7 +134,7 @@ int tg__gpu_ratio_check(const tg__case *c, double alpha, double beta, const floa
 out:
     cudaFree(d.a);
     cudaFree(d.b);
-    cudaFree(d.c0);
+    cudaFree(d.ref);
     cudaFree(d.flags);
     return rc;
 }

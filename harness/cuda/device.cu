@@ -106,6 +106,8 @@ extern "C" void tg__gpu_device_json(FILE *out)
         return;
     }
     int driver = 0, runtime = 0;
+    size_t free_bytes = 0, total_bytes = 0;
+    cudaMemGetInfo(&free_bytes, &total_bytes);
     cudaDriverGetVersion(&driver);
     cudaRuntimeGetVersion(&runtime);
     fprintf(out, "{\"slug\": ");
@@ -116,7 +118,7 @@ extern "C" void tg__gpu_device_json(FILE *out)
                  "\"memory_bytes\": %zu, \"sm_clock_max_mhz\": %d, \"memory_clock_max_mhz\": %d, "
                  "\"memory_bus_bits\": %d, \"cuda_driver\": \"%d.%d\", \"cuda_runtime\": \"%d.%d\"",
             prop.major, prop.minor, prop.multiProcessorCount, attribute(cudaDevAttrL2CacheSize),
-            prop.totalGlobalMem, attribute(cudaDevAttrClockRate) / 1000,
+            total_bytes, attribute(cudaDevAttrClockRate) / 1000,
             attribute(cudaDevAttrMemoryClockRate) / 1000,
             attribute(cudaDevAttrGlobalMemoryBusWidth), driver / 1000, driver % 1000 / 10,
             runtime / 1000, runtime % 1000 / 10);

@@ -16,7 +16,8 @@
  * is taken against TF32's eps (2^-10) instead of fp32's (2^-23), and the check's name says so
  * ("reference-tf32", "gpu-dgemm-tf32").
  *
- * TGEMM_BENCH_GPU_PLANT=1 (tests only) spoils one element of every result the check copies back.
+ * Tests only: TGEMM_BENCH_GPU_PLANT=1 spoils one element of every result the check sees;
+ * TGEMM_BENCH_GPU_CHECK=1 sends every case, small ones too, through the GPU check.
  *
  * Timing: CUDA events around a batch of calls, after an untimed warm-up; the batch is sized so that
  * it lasts --min-time, and each repetition reports the batch's time over its calls. The calls rotate
@@ -134,6 +135,7 @@ uint64_t case_seed(const char *spec)
  * columns would take minutes per implementation at 8192^3. */
 bool checked_on_host(const tg__case *c)
 {
+    if (getenv("TGEMM_BENCH_GPU_CHECK")) return false; /* tests: every case through the GPU check */
     return c->m * c->n * c->k <= ((int64_t)1 << 24) && c->m * c->n <= ((int64_t)1 << 21);
 }
 
