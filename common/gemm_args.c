@@ -16,10 +16,29 @@ static int64_t tg__max1(int64_t x) { return x > 1 ? x : 1; }
 /* Whether (vectors - 1) * ld + len elements of es bytes stay addressable. */
 static int tg__extent_ok(int64_t vectors, int64_t len, int64_t ld, size_t es)
 {
-    int64_t limit = (int64_t)(PTRDIFF_MAX / (ptrdiff_t)es);
+    int64_t limit;
     if (vectors <= 0 || len <= 0) return 1;
+    /* Every realistic operand answers here, without the divisions below (a tiny call pays for
+     * them): under 2^28 each, the extent is below 2^56 elements. */
+    if ((uint64_t)(vectors | len | ld) < ((uint64_t)1 << 28) && es <= 64) return 1;
+    limit = (int64_t)(PTRDIFF_MAX / (ptrdiff_t)es);
     if (len > limit) return 0;
     return vectors - 1 <= (limit - len) / ld;
+}
+
+/* The message for a bad leading dimension; apart from tg__check_ld, and not inlined, so that the
+ * checks of a valid call never set up its buffer. */
+TG__NOINLINE static int tg__ld_error(const char *fn, int pos, const char *name, int64_t ld,
+                                     int64_t vectors, int64_t len, const char *what)
+{
+    char expected[160];
+    if (ld < tg__max1(len))
+        snprintf(expected, sizeof expected, "must be >= max(1, %lld) for %s", (long long)len, what);
+    else
+        snprintf(expected, sizeof expected,
+                 "%lld x %lld with this leading dimension spans more bytes than memory can address",
+                 (long long)vectors, (long long)len);
+    return tg__arg_error(fn, pos, name, ld, expected);
 }
 
 /* One operand stored as `vectors` runs of `len` elements, ld apart: checks its leading dimension
@@ -27,18 +46,8 @@ static int tg__extent_ok(int64_t vectors, int64_t len, int64_t ld, size_t es)
 static int tg__check_ld(const char *fn, int pos, const char *name, int64_t ld, int64_t vectors,
                         int64_t len, const char *what, size_t es)
 {
-    char expected[160];
-    if (ld < tg__max1(len)) {
-        snprintf(expected, sizeof expected, "must be >= max(1, %lld) for %s", (long long)len, what);
-        return tg__arg_error(fn, pos, name, ld, expected);
-    }
-    if (!tg__extent_ok(vectors, len, ld, es)) {
-        snprintf(expected, sizeof expected,
-                 "%lld x %lld with this leading dimension spans more bytes than memory can address",
-                 (long long)vectors, (long long)len);
-        return tg__arg_error(fn, pos, name, ld, expected);
-    }
-    return TG_OK;
+    if (ld >= tg__max1(len) && tg__extent_ok(vectors, len, ld, es)) return TG_OK;
+    return tg__ld_error(fn, pos, name, ld, vectors, len, what);
 }
 
 TG__PRIVATE int tg__gemm_check(const char *fn, int layout, int transa, int transb, int64_t m,

@@ -30,6 +30,13 @@
 #define TG__THREAD_LOCAL __thread
 #endif
 
+/* For error paths kept out of line, so the common path stays small. */
+#if defined(__GNUC__)
+#define TG__NOINLINE __attribute__((noinline))
+#else
+#define TG__NOINLINE
+#endif
+
 #if defined(__x86_64__) || defined(_M_X64) || defined(__i386__)
 #define TG__X86 1
 #endif

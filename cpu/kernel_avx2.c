@@ -61,6 +61,10 @@ __attribute__((target("avx2,fma"))) static inline void tg__pack6x4_d(const doubl
 #define TG__SET1 _mm256_set1_ps
 #define TG__ZERO _mm256_setzero_ps
 #define TG__PACK6X4 tg__pack6x4_s
+/* Lanes below `live` set (as a load mask), and the masked load, which never touches unset lanes. */
+#define TG__LANES(live) \
+    _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(live)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7))
+#define TG__MASKLOAD _mm256_maskload_ps
 #include "kernel_avx2.inc"
 #undef TG__T
 #undef TG__FN
@@ -74,6 +78,8 @@ __attribute__((target("avx2,fma"))) static inline void tg__pack6x4_d(const doubl
 #undef TG__SET1
 #undef TG__ZERO
 #undef TG__PACK6X4
+#undef TG__LANES
+#undef TG__MASKLOAD
 
 #define TG__T double
 #define TG__FN(x) x##_avx2_d
@@ -88,6 +94,9 @@ __attribute__((target("avx2,fma"))) static inline void tg__pack6x4_d(const doubl
 #define TG__SET1 _mm256_set1_pd
 #define TG__ZERO _mm256_setzero_pd
 #define TG__PACK6X4 tg__pack6x4_d
+#define TG__LANES(live) \
+    _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(live)), _mm256_setr_epi64x(0, 1, 2, 3))
+#define TG__MASKLOAD _mm256_maskload_pd
 #include "kernel_avx2.inc"
 #undef TG__T
 #undef TG__FN
@@ -101,6 +110,8 @@ __attribute__((target("avx2,fma"))) static inline void tg__pack6x4_d(const doubl
 #undef TG__SET1
 #undef TG__ZERO
 #undef TG__PACK6X4
+#undef TG__LANES
+#undef TG__MASKLOAD
 
 TG__PRIVATE const tg__kernel *tg__kernel_avx2(size_t es)
 {
