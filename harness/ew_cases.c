@@ -63,7 +63,7 @@ void tg__ew_ops_help(FILE *out)
 {
     fprintf(out,
 "                       add, sub, mul     z = x op y           (2 reads + 1 write)\n"
-"                       scale             x = alpha x, in place  (1 read + 1 write)\n"
+"                       scale             x = alpha x          (1 read + 1 write, in place)\n"
 "                       axpy              y = alpha x + y      (2 reads + 1 write, in place)\n"
 "                       activate:ACT      y = act(x)           (1 read + 1 write)\n"
 "                       bias_act:ACT      c = act(c + bias) on N/%d x %d row-major, a bias per\n"
