@@ -7,8 +7,8 @@
  * tgemm-bench-cuda beside it (exec, same arguments), and the GPU implementations are unknown. In
  * tgemm-bench-cuda they come from the files in harness/cuda/.
  *
- * GPU implementations share the id space of bench.h's tg__impl_id: the GPU one number g (0-based) is
- * id TG__IMPL_COUNT + g, so options.c and sweep.c keep one list of ints for both devices.
+ * GPU implementations share the id space of bench.h's tg__impl_id: GPU implementation g (0-based)
+ * is id TG__IMPL_COUNT + g, so options.c and sweep.c keep one list of ints for both devices.
  */
 #ifndef TGEMM_HARNESS_GPU_H
 #define TGEMM_HARNESS_GPU_H
@@ -26,8 +26,8 @@ enum { TG__DEVICE_CPU = 0, TG__DEVICE_CUDA = 1 };
 #define TG__GPU_IMPL_MAX 16 /* GPU implementations a build may have (it has 12) */
 #define TG__ANY_IMPL_MAX (TG__IMPL_COUNT + TG__GPU_IMPL_MAX)
 
-/* (options.c) The device a command line asks for with --device X or --device=X: TG__DEVICE_CUDA for "cuda",
- * else TG__DEVICE_CPU (a bad value is options.c's to reject). */
+/* (options.c) The device a command line asks for with --device X or --device=X: TG__DEVICE_CUDA
+ * for "cuda", else TG__DEVICE_CPU (a bad value is options.c's to reject). */
 int tg__device_arg(int argc, char **argv);
 
 /* Runs a `--device cuda` command: the sweep, `machine --device cuda` or `ceilings --device cuda`.

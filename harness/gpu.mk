@@ -14,11 +14,11 @@
 
 GPU_BENCH       := $(BUILD)/tgemm-bench-cuda
 GPU_BENCH_OBJ   := $(BUILD)/harness-cuda/obj
-GPU_BENCH_CSRC  := $(filter-out harness/xsmm_adapter.c harness/gpu_handover.c,$(wildcard harness/*.c)) \
-                   harness/cuda/context.c
+GPU_BENCH_CSRC  := $(filter-out harness/xsmm_adapter.c harness/gpu_handover.c, \
+                                 $(wildcard harness/*.c)) harness/cuda/context.c
 GPU_BENCH_CUSRC := $(wildcard harness/cuda/*.cu)
-GPU_BENCH_OBJS  := $(GPU_BENCH_CSRC:%.c=$(GPU_BENCH_OBJ)/%.o) $(GPU_BENCH_CUSRC:%.cu=$(GPU_BENCH_OBJ)/%.o) \
-                   $(GPU_BENCH_OBJ)/reference.o
+GPU_BENCH_OBJS  := $(GPU_BENCH_CSRC:%.c=$(GPU_BENCH_OBJ)/%.o) \
+                   $(GPU_BENCH_CUSRC:%.cu=$(GPU_BENCH_OBJ)/%.o) $(GPU_BENCH_OBJ)/reference.o
 GPU_BENCH_HDRS  := $(HARNESS_HDRS) $(wildcard harness/cuda/*.h) cuda/tgemm_cuda.h
 
 .PHONY: harness-cuda test-harness-cuda
@@ -64,7 +64,8 @@ endif
 GPU_EMU       := $(BUILD)/harness-cuda-emu
 GPU_EMU_FLAGS := -Iharness/tests/emu $(EMU_FLAGS) -Iharness -Iharness/cuda -I$(BUILD)/harness
 GPU_EMU_OBJS  := $(GPU_BENCH_CSRC:%.c=$(GPU_EMU)/obj/%.o) \
-                 $(GPU_BENCH_CUSRC:harness/cuda/%.cu=$(GPU_EMU)/obj/cuda/%.o) $(GPU_EMU)/obj/reference.o
+                 $(GPU_BENCH_CUSRC:harness/cuda/%.cu=$(GPU_EMU)/obj/cuda/%.o) \
+                 $(GPU_EMU)/obj/reference.o
 TEST_RUNS += test-harness-cuda-emulated
 .PHONY: test-harness-cuda-emulated
 
@@ -76,8 +77,8 @@ $(GPU_EMU)/obj/reference.o: common/reference.c common/reference.h common/api.h
 	@mkdir -p $(dir $@)
 	$(CC) $(HARNESS_CFLAGS) -c $< -o $@
 
-$(GPU_EMU)/obj/cuda/%.o: $(EMU)/harness/cuda/%.cpp $(GPU_BENCH_HDRS) $(wildcard harness/tests/emu/*.h) \
-	    $(wildcard tests/cuda/emu/*.h)
+$(GPU_EMU)/obj/cuda/%.o: $(EMU)/harness/cuda/%.cpp $(GPU_BENCH_HDRS) \
+	    $(wildcard harness/tests/emu/*.h) $(wildcard tests/cuda/emu/*.h)
 	@mkdir -p $(dir $@)
 	$(CXX) $(GPU_EMU_FLAGS) -c $< -o $@
 

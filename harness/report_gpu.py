@@ -44,9 +44,10 @@ def machine_rows(device, fmt):
         ["GPU memory", f"{device.get('memory_bytes', 0) / 2**30:.1f} GiB, "
                        f"{device.get('memory_bus_bits', '?')}-bit bus; L2 "
                        f"{mib(device.get('l2_bytes'))}"],
-        ["GPU clocks (when the sweep started)", clocks],
+        ["GPU clocks (read as the sweep ended)", clocks],
         ["driver, CUDA", f"{device.get('driver_version') or '?'}; CUDA driver API "
-                         f"{device.get('cuda_driver', '?')}, runtime {device.get('cuda_runtime', '?')}"],
+                         f"{device.get('cuda_driver', '?')}, runtime "
+                         f"{device.get('cuda_runtime', '?')}"],
         ["NVIDIA_TF32_OVERRIDE", device.get("NVIDIA_TF32_OVERRIDE") or "not set (cublas computes "
                                                                         "in FP32)"],
     ]
@@ -90,8 +91,8 @@ def ceilings_section(doc, ceilings, out_dir, fmt):
 
 
 def _label(c):
-    return (f"{c['m']}x{c['n']}x{c['k']}"
-            + ("" if (c["trans"], c["layout"]) == ("NN", "row") else f" {c['trans']} {c['layout']}"))
+    variant = "" if (c["trans"], c["layout"]) == ("NN", "row") else f" {c['trans']} {c['layout']}"
+    return f"{c['m']}x{c['n']}x{c['k']}{variant}"
 
 
 def _key(c):

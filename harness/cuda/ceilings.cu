@@ -52,13 +52,15 @@ __global__ void fma_probe(float *out, long iters, float a, float b)
     float sum = 0;
 #pragma unroll
     for (int c = 0; c < CHAINS; c++) sum += acc[c];
-    if (sum == -1.0f) out[blockIdx.x * blockDim.x + threadIdx.x] = sum; /* never: keeps the chains */
+    if (sum == -1.0f) /* never: keeps the chains */
+        out[blockIdx.x * blockDim.x + threadIdx.x] = sum;
 }
 
 __global__ void read_probe(const float4 *in, size_t n4, long passes, float *out)
 {
     float4 s = make_float4(0, 0, 0, 0);
-    size_t start = blockIdx.x * (size_t)blockDim.x + threadIdx.x, step = (size_t)gridDim.x * blockDim.x;
+    size_t start = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+    size_t step = (size_t)gridDim.x * blockDim.x;
     for (long p = 0; p < passes; p++)
         for (size_t i = start; i < n4; i += step) {
             float4 v = in[i];
@@ -73,7 +75,8 @@ __global__ void read_probe(const float4 *in, size_t n4, long passes, float *out)
 __global__ void copy_probe(const float4 *in, float4 *dst, size_t n4)
 {
     size_t step = (size_t)gridDim.x * blockDim.x;
-    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n4; i += step) dst[i] = in[i];
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n4; i += step)
+        dst[i] = in[i];
 }
 
 enum probe { FMA, READ, COPY, MEMCPY };
@@ -164,7 +167,8 @@ static int measure_all(FILE *f)
     /* Ones, never zeros: a probe must read what real data would be. */
     float *ones = (float *)malloc(sweep_max);
     if (!ones) return -1;
-    for (size_t i = 0; i < sweep_max / sizeof(float); i++) ones[i] = 1.0f + 1e-7f * (float)(i & 1023);
+    for (size_t i = 0; i < sweep_max / sizeof(float); i++)
+        ones[i] = 1.0f + 1e-7f * (float)(i & 1023);
     TG__CUDA_OR_DIE(cudaMemcpy(j.src, ones, sweep_max, cudaMemcpyHostToDevice));
     TG__CUDA_OR_DIE(cudaMemcpy(j.dst, ones, big, cudaMemcpyHostToDevice));
     free(ones);

@@ -34,8 +34,8 @@ extern "C" const char *tg__gpu_unavailable(void)
     else if ((e = cudaGetDeviceProperties(&prop, 0)) != cudaSuccess)
         snprintf(why, sizeof why, "the CUDA device does not answer (%s)", cudaGetErrorString(e));
     else if (prop.major < 8) /* the build holds sm_80 and sm_90 code, and PTX for newer */
-        snprintf(why, sizeof why, "%.200s is compute capability %d.%d; this build needs 8.0 or newer",
-                 prop.name, prop.major, prop.minor);
+        snprintf(why, sizeof why, "%.200s is compute capability %d.%d; this build needs 8.0 or "
+                 "newer", prop.name, prop.major, prop.minor);
     return why[0] ? why : NULL;
 }
 
@@ -81,8 +81,8 @@ static int nvml_open(struct nvml *n)
     void *lib = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
     if (!lib) return -1;
     n->init = (int (*)(void))dlsym(lib, "nvmlInit_v2");
-    n->by_bus_id = (int (*)(const char *, nvml_device_t *))dlsym(lib,
-                                                                 "nvmlDeviceGetHandleByPciBusId_v2");
+    n->by_bus_id =
+        (int (*)(const char *, nvml_device_t *))dlsym(lib, "nvmlDeviceGetHandleByPciBusId_v2");
     n->driver_version = (int (*)(char *, unsigned))dlsym(lib, "nvmlSystemGetDriverVersion");
     n->clock = (int (*)(nvml_device_t, int, unsigned *))dlsym(lib, "nvmlDeviceGetClockInfo");
     char bus[32];

@@ -222,7 +222,8 @@ bool check_case(int index, tg__problem *p, int g)
         if (r.ok) r.msg[0] = 0;
         else snprintf(r.msg, sizeof r.msg, "ratio %.3g against TF32's eps, limit %g", r.max_ratio,
                       TG__RATIO_LIMIT);
-        snprintf(method, sizeof method, "%.10s-tf32", r.method); /* "reference-tf32", "gpu-dgemm-tf32" */
+        /* "reference-tf32", "gpu-dgemm-tf32" */
+        snprintf(method, sizeof method, "%.10s-tf32", r.method);
     }
     if (r.unsupported) {
         printf("skip %d the implementation cannot run this shape\n", index);
@@ -274,7 +275,8 @@ void rotation_init(Rotation *r, const tg__problem *p)
     }
 }
 
-/* Queues `calls` calls, each on the next copy of the operands; TG_OK or the first failure's status. */
+/* Queues `calls` calls, each on the next copy of the operands; TG_OK or the first failure's
+ * status. */
 int queue_calls(Rotation *r, const tg__problem *p, int g, long calls, const char **why)
 {
     const tg__case *c = &p->c;

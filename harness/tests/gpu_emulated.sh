@@ -67,15 +67,18 @@ for how in host gpu; do
     rc=$?
     n=$(grep -c '"correct": false' "$T/planted.json")
     [ "$rc" = 1 ] && [ "$n" = 8 ] && [ "$(grep -c '^FAIL ' "$T/e")" = 2 ]
-    check $? "a planted wrong element, $how check: exit $rc, both cases failed ($n aggregates), $(grep -m 1 '^FAIL' "$T/e")"
+    check $? "a planted wrong element, $how check: exit $rc, both cases failed ($n aggregates), \
+$(grep -m 1 '^FAIL' "$T/e")"
 done
 
 $PY harness/report.py --sweep "$T/host.json" --out "$T/report" > "$T/r" 2>&1
 rc=$?
-rows=$(sed -n '/^## The SGEMM ladder/,/^### tgemm-cuda against cuBLAS/p' "$T/report/report.md" 2>/dev/null |
+md=$T/report/report.md
+rows=$(sed -n '/^## The SGEMM ladder/,/^### tgemm-cuda against/p' "$md" 2>/dev/null |
        grep -c '^| cu\|^| tgemm')
 [ "$rc" = 0 ] && [ "$rows" = 12 ]
-check $? "report.py on the sweep's own JSON: exit $rc, the ladder table has all $rows implementations"
+check $? "report.py on the sweep's own JSON: exit $rc, the ladder table has all $rows \
+implementations"
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

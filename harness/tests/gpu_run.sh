@@ -45,7 +45,8 @@ usage_error() { # pattern args...
     shift
     "$BENCH" "$@" > "$T/o" 2> "$T/e"
     rc=$?
-    if [ "$rc" = 2 ] && [ "$(wc -l < "$T/e")" = 1 ] && [ ! -s "$T/o" ] && grep -q -- "$pattern" "$T/e"
+    if [ "$rc" = 2 ] && [ "$(wc -l < "$T/e")" = 1 ] && [ ! -s "$T/o" ] &&
+        grep -q -- "$pattern" "$T/e"
     then ok "bad input rejected: $* -> $(cat "$T/e")"
     else bad "bad input: $* (exit $rc, stderr: $(cat "$T/e"), stdout: $(head -c 200 "$T/o"))"
     fi
@@ -79,7 +80,8 @@ s/col/NN/4093x33x1000/1 custom
 s/col/TT/256x256x256/1 square
 s/col/TT/4093x33x1000/1 custom"
 [ "$rc" = 0 ] && [ "$(cat "$T/list")" = "$expect" ]
-check $? "--device cuda --list: fp32, one host thread, every transpose and layout ($(wc -l < "$T/list") cases)"
+check $? "--device cuda --list: fp32, one host thread, every transpose and layout \
+($(wc -l < "$T/list") cases)"
 "$BENCH" --device cuda --list --sizes linear > "$T/list" 2> "$T/e"
 [ $? = 0 ] && [ "$(wc -l < "$T/list")" = 18 ] && ! grep -qv '^s/row/NN/.*/1 linear$' "$T/list"
 check $? "--device cuda --list --sizes linear: the 18 linear-layer shapes"
@@ -151,7 +153,8 @@ for b in med:
     assert b["check"] == want and b["max_ratio"] < 16, b
 print("ok", len(med), "cases")
 EOF
-check $? "the sweep's JSON: the device recorded, all 144 cases correct and timed ($(tail -n 1 "$T/json.log"))"
+check $? "the sweep's JSON: the device recorded, all 144 cases correct and timed \
+($(tail -n 1 "$T/json.log"))"
 "$BENCH" ceilings --device cuda --out "$T/ceilings.json" > "$T/o" 2> "$T/e"
 rc=$?
 $PY - "$T/ceilings.json" > "$T/json.log" 2>&1 <<'EOF'
@@ -164,7 +167,7 @@ assert len(t["sweep"]) >= 8 and all(p[1] > 0 for p in t["sweep"])
 print("fp32 FMA", t["peak_gflops"]["s"]["fp32_fma"], "GFLOP/s, copy", t["copy_gbs"], "GB/s")
 EOF
 check $((rc + $?)) "ceilings --device cuda: exit $rc, $(tail -n 1 "$T/json.log")"
-# A wrong element planted in the result copied back (C(m-1, n-1), off by 2^-10): caught, recorded, exit 1.
+# A wrong element planted in the result (C(m-1, n-1), off by 2^-10): caught, recorded, exit 1.
 TGEMM_BENCH_GPU_PLANT=1 "$BENCH" --device cuda --impl cuda-03-smem_tile --sizes 300 --rounds 1 \
     --min-time 0.001 --out "$T/planted.json" > /dev/null 2> "$T/e"
 rc=$?

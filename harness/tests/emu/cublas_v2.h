@@ -24,7 +24,10 @@ static inline cublasStatus_t cublasGetProperty(libraryPropertyType, int *v)
     *v = 0;
     return CUBLAS_STATUS_SUCCESS;
 }
-static inline cublasStatus_t cublasSetStream(cublasHandle_t, cudaStream_t) { return CUBLAS_STATUS_SUCCESS; }
+static inline cublasStatus_t cublasSetStream(cublasHandle_t, cudaStream_t)
+{
+    return CUBLAS_STATUS_SUCCESS;
+}
 
 /* x rounded to nearest on TF32's 10 explicit mantissa bits (13 of FP32's 23 dropped). */
 static inline float tg__emu_tf32(float x)
@@ -36,13 +39,15 @@ static inline float tg__emu_tf32(float x)
     return x;
 }
 
-static inline cublasStatus_t cublasGemmEx(cublasHandle_t, cublasOperation_t ta, cublasOperation_t tb,
-                                          int m, int n, int k, const void *alpha, const void *a,
-                                          cudaDataType at, int lda, const void *b, cudaDataType bt,
-                                          int ldb, const void *beta, void *c, cudaDataType ct,
-                                          int ldc, cublasComputeType_t compute, cublasGemmAlgo_t)
+static inline cublasStatus_t cublasGemmEx(cublasHandle_t, cublasOperation_t ta,
+                                          cublasOperation_t tb, int m, int n, int k,
+                                          const void *alpha, const void *a, cudaDataType at,
+                                          int lda, const void *b, cudaDataType bt, int ldb,
+                                          const void *beta, void *c, cudaDataType ct, int ldc,
+                                          cublasComputeType_t compute, cublasGemmAlgo_t)
 {
-    if (at != CUDA_R_32F || bt != CUDA_R_32F || ct != CUDA_R_32F) return CUBLAS_STATUS_INVALID_VALUE;
+    if (at != CUDA_R_32F || bt != CUDA_R_32F || ct != CUDA_R_32F)
+        return CUBLAS_STATUS_INVALID_VALUE;
     const float *fa = (const float *)a, *fb = (const float *)b;
     std::vector<float> ra, rb;
     if (compute == CUBLAS_COMPUTE_32F_FAST_TF32) {

@@ -95,7 +95,7 @@ def gpu_outputs(out):
             ("# tgemm benchmark report: nvidia-h100-80gb-hbm3", "the GPU's slug as the title"),
             ("| GPU | NVIDIA H100 80GB HBM3 (compute capability 9.0, 132 SMs) |", "the GPU"),
             ("| GPU memory | 79.2 GiB, 5120-bit bus; L2 50 MiB |", "the GPU's memory and L2"),
-            ("| GPU clocks (when the sweep started) | SM 1755 MHz now, 1980 MHz max; memory 2619 "
+            ("| GPU clocks (read as the sweep ended) | SM 1755 MHz now, 1980 MHz max; memory 2619 "
              "MHz now, 2619 MHz max |", "the clocks"),
             ("| driver, CUDA | 580.159.04; CUDA driver API 13.0, runtime 13.0 |", "driver and CUDA"),
             ("| host CPU | Intel(R) Xeon(R) Platinum 8480+ (16 CPUs) |", "the host CPU"),
