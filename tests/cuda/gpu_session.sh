@@ -28,7 +28,10 @@ phases=${2:-all}
 has() { case ",$phases," in *",$1,"*) return 0 ;; esac; return 1; }
 jobs=$(nproc 2>/dev/null || echo 4)
 status=0
-make -s -j"$jobs" build/cuda/test_cuda build/cuda/single_header build/tgemm-bench-cuda || exit 1
+# What the phases need, and always tgemm-bench-cuda: it names the GPU for results/<gpu-slug>/.
+targets=build/tgemm-bench-cuda
+if has tests || has sanitizers; then targets="$targets build/cuda/test_cuda build/cuda/single_header"; fi
+make -s -j"$jobs" $targets || exit 1
 slug=$(build/tgemm-bench-cuda machine --device cuda --slug 2>/dev/null || echo no-gpu)
 R=$dir/results/$slug
 mkdir -p "$R"
