@@ -121,8 +121,9 @@ def ladder_section(doc, cases, impls, fmt):
               "percent of cuBLAS (cublasGemmEx, FP32 compute, no TF32) on the same case in "
               "parentheses; read down a column to see what each idea buys. tgemm-cuda is the "
               "launcher (its kernel chosen by shape); cublas-tf32 is a reference line for the "
-              "tensor cores on TF32-rounded inputs, not an FP32 result. 'wrong': the result "
-              "failed its check.")
+              "tensor cores on TF32-rounded inputs, not an FP32 result (it can pass the FP32 FMA "
+              "roof, which does not bound the tensor cores). 'wrong': the result failed its "
+              "check.")
         rows = []
         for impl in [i for i in impls if i in steps or i in (LAUNCHER, CUBLAS, TF32)]:
             rows.append([impl] + [_cell(by[k].get(impl), by[k].get(CUBLAS), fmt)
