@@ -26,12 +26,14 @@ XSMM_ADAPTER  := $(if $(word 2,$(XSMM_ARCHIVES)),$(BUILD)/harness/libtg_xsmm.so)
 harness: $(BUILD)/tgemm-bench $(XSMM_ADAPTER)
 
 # The build's compiler, flags and commit, for `tgemm-bench machine`; rewritten only when they change.
+# TGEMM_COMMIT=<id> names the commit where git cannot (a copy of the tree without .git, as on the
+# lent GPU machine).
 $(BUILD)/harness/stamp.h: tg-harness-force
 	@mkdir -p $(dir $@)
 	@{ printf '#define TG__STAMP_COMPILER "%s"\n' "$$($(CC) --version | head -n 1)"; \
 	   printf '#define TG__STAMP_CFLAGS "%s"\n' "$(LIBFLAGS)"; \
-	   printf '#define TG__STAMP_COMMIT "%s"\n' \
-	          "$$(git describe --always --dirty --abbrev=12 2>/dev/null || echo unknown)"; } > $@.tmp
+	   commit=$$(git describe --always --dirty --abbrev=12 2>/dev/null || echo unknown); \
+	   printf '#define TG__STAMP_COMMIT "%s"\n' "$${TGEMM_COMMIT:-$$commit}"; } > $@.tmp
 	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
 
 $(HARNESS_OBJ)/%.o: harness/%.c $(HARNESS_HDRS) common/api.h common/internal.h common/reference.h

@@ -21,6 +21,9 @@
 # OUT_DIR/session-<phases>.tar.gz: the device tool brings back at most 8 files from $OUT and only two
 # folders deep, so the archive is what to fetch; unpack it at the repository root
 # (tar xzf session-*.tar.gz) and commit results/<gpu-slug>/ with the commit it ran, in machine.txt.
+# Where the copy of the tree has no .git (the device tool sends the working tree), name the commit:
+#   TGEMM_COMMIT=$(git rev-parse --short=12 HEAD), written out in the command sent; it goes into
+#   machine.txt and, through the build's stamp, into every JSON.
 # Exit status: non-zero if the build or any run failed.
 dir=${1:?usage: gpu_session.sh OUT_DIR [tests|sanitizers|bench|all, or a comma list]}
 phases=${2:-all}
@@ -36,7 +39,7 @@ slug=$(build/tgemm-bench-cuda machine --device cuda --slug 2>/dev/null || echo n
 R=$dir/results/$slug
 mkdir -p "$R"
 {
-    echo "commit: $(git rev-parse HEAD 2>/dev/null || echo unknown) $(git status --porcelain 2>/dev/null | grep -q . && echo '(with local changes)')"
+    echo "commit: ${TGEMM_COMMIT:-$(git rev-parse HEAD 2>/dev/null || echo unknown)} $(git status --porcelain 2>/dev/null | grep -q . && echo '(with local changes)')"
     echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
     nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.max.sm,clocks.mem,power.limit --format=csv
     nvidia-smi
