@@ -75,7 +75,10 @@ if has bench; then
     ceil=""
     [ -f "$R/ceilings.json" ] && ceil="--ceilings $R/ceilings.json"
     # The ladder: every implementation; squares up to 8192 and the odd sizes where edge tiles live.
-    $bench --device cuda --sizes 256:8192:x2,1000,4093 $ceil --out "$R/ladder.json" 2> "$R/ladder.log" || status=1
+    # Two rounds of two repetitions: each round's workers fill the operands on the host again (a
+    # second or more at 8192^3), repetitions inside a worker do not.
+    $bench --device cuda --sizes 256:8192:x2,1000,4093 --rounds 2 --repetitions 2 $ceil \
+        --out "$R/ladder.json" 2> "$R/ladder.log" || status=1
     tail -n 1 "$R/ladder.log"
     $bench --device cuda --impl tgemm-cuda,cublas,cublas-tf32 --sizes linear $ceil \
         --out "$R/linear.json" 2> "$R/linear.log" || status=1
