@@ -16,11 +16,11 @@
 #               calls while the machine stays warm, and is redone otherwise)
 # Phases can be joined with commas: tests,sanitizers.
 #   usage: sh tests/cuda/gpu_session.sh OUT_DIR [PHASES]
-# Everything goes to OUT_DIR/results/<gpu-slug>/ (machine.txt, the logs, ceilings.json, ladder.json,
-# linear.json, and the reports under ladder/ and linear/), and all of it, packed, to
-# OUT_DIR/session-<phases>.tar.gz: the device tool brings back at most 8 files from $OUT and only two
-# folders deep, so the archive is what to fetch; unpack it at the repository root
-# (tar xzf session-*.tar.gz) and commit results/<gpu-slug>/ with the commit it ran, in machine.txt.
+# Everything (machine.txt, the logs, ceilings.json, ladder.json, linear.json, the reports under
+# ladder/ and linear/) is written under results/<gpu-slug>/ in a scratch folder and packed into
+# OUT_DIR/session-<phases>.tar.gz, the only file OUT_DIR gets: the device tool brings back at most 8
+# files from $OUT, two folders deep. Unpack it at the repository root (tar xzf session-*.tar.gz) and
+# commit results/<gpu-slug>/; machine.txt names the commit it ran.
 # Where the copy of the tree has no .git (the device tool sends the working tree), name the commit:
 #   TGEMM_COMMIT=$(git rev-parse --short=12 HEAD), written out in the command sent; it goes into
 #   machine.txt and, through the build's stamp, into every JSON.
@@ -36,7 +36,9 @@ targets=build/tgemm-bench-cuda
 if has tests || has sanitizers; then targets="$targets build/cuda/test_cuda build/cuda/single_header"; fi
 make -s -j"$jobs" $targets || exit 1
 slug=$(build/tgemm-bench-cuda machine --device cuda --slug 2>/dev/null || echo no-gpu)
-R=$dir/results/$slug
+mkdir -p "$dir" || exit 1
+W=$(mktemp -d)
+R=$W/results/$slug
 mkdir -p "$R"
 {
     echo "commit: ${TGEMM_COMMIT:-$(git rev-parse HEAD 2>/dev/null || echo unknown)} $(git status --porcelain 2>/dev/null | grep -q . && echo '(with local changes)')"
@@ -96,5 +98,6 @@ if has bench; then
         sed -n '/^## The SGEMM ladder/,/^### tgemm-cuda against cuBLAS/p' "$R/ladder/report.md" | grep '^|'
 fi
 
-tar czf "$dir/session-$(echo "$phases" | tr ',' '-').tar.gz" -C "$dir" results
+tar czf "$dir/session-$(echo "$phases" | tr ',' '-').tar.gz" -C "$W" results || status=1
+rm -rf "$W"
 exit $status
