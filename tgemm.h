@@ -2188,8 +2188,9 @@ TG__FN(tg__pack_b)(int64_t cols, int64_t kc, const void *src_, int64_t rs, int64
 static const tg__kernel TG__FN(tg__kernel_desc) = {
     "avx2", sizeof(TG__T), 6, 2 * TG__W, TG__FN(tg__ukernel), TG__FN(tg__pack_a),
     TG__FN(tg__pack_b)};
-#undef TG__T
-#undef TG__FN
+
+/* The vector macros are this template's parameters: released, so the next instantiation defines
+ * its own. */
 #undef TG__V
 #undef TG__W
 #undef TG__LOADU
@@ -2203,6 +2204,8 @@ static const tg__kernel TG__FN(tg__kernel_desc) = {
 #undef TG__PACKT
 #undef TG__LANES
 #undef TG__MASKLOAD
+#undef TG__T
+#undef TG__FN
 
 #define TG__T double
 #define TG__FN(x) x##_avx2_d
@@ -2451,8 +2454,9 @@ TG__FN(tg__pack_b)(int64_t cols, int64_t kc, const void *src_, int64_t rs, int64
 static const tg__kernel TG__FN(tg__kernel_desc) = {
     "avx2", sizeof(TG__T), 6, 2 * TG__W, TG__FN(tg__ukernel), TG__FN(tg__pack_a),
     TG__FN(tg__pack_b)};
-#undef TG__T
-#undef TG__FN
+
+/* The vector macros are this template's parameters: released, so the next instantiation defines
+ * its own. */
 #undef TG__V
 #undef TG__W
 #undef TG__LOADU
@@ -2466,6 +2470,8 @@ static const tg__kernel TG__FN(tg__kernel_desc) = {
 #undef TG__PACKT
 #undef TG__LANES
 #undef TG__MASKLOAD
+#undef TG__T
+#undef TG__FN
 
 TG__PRIVATE const tg__kernel *tg__kernel_avx2(size_t es)
 {

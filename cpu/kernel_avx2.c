@@ -118,19 +118,6 @@ __attribute__((target("avx2,fma"))) static inline void tg__pack6x4_d(const doubl
 #include "kernel_avx2.inc"
 #undef TG__T
 #undef TG__FN
-#undef TG__V
-#undef TG__W
-#undef TG__LOADU
-#undef TG__STOREU
-#undef TG__BCAST
-#undef TG__FMA
-#undef TG__MUL
-#undef TG__SET1
-#undef TG__ZERO
-#undef TG__PACK6X4
-#undef TG__PACKT
-#undef TG__LANES
-#undef TG__MASKLOAD
 
 #define TG__T double
 #define TG__FN(x) x##_avx2_d
@@ -152,19 +139,6 @@ __attribute__((target("avx2,fma"))) static inline void tg__pack6x4_d(const doubl
 #include "kernel_avx2.inc"
 #undef TG__T
 #undef TG__FN
-#undef TG__V
-#undef TG__W
-#undef TG__LOADU
-#undef TG__STOREU
-#undef TG__BCAST
-#undef TG__FMA
-#undef TG__MUL
-#undef TG__SET1
-#undef TG__ZERO
-#undef TG__PACK6X4
-#undef TG__PACKT
-#undef TG__LANES
-#undef TG__MASKLOAD
 
 TG__PRIVATE const tg__kernel *tg__kernel_avx2(size_t es)
 {
