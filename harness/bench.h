@@ -87,6 +87,8 @@ const char *tg__machine_slug(void);
 
 /* ---- small JSON helpers (json.c) ---- */
 void tg__json_str(FILE *out, const char *s);
+/* The command that wrote a file: "tgemm-bench" and argv[0..argc), as one JSON string. */
+void tg__json_command(FILE *out, int argc, char **argv);
 /* The highest peak GFLOP/s among the ISAs for dtype at threads in a ceilings file; 0 if absent. */
 double tg__ceilings_peak(const char *path, char dtype, int threads);
 /* The number at threads[t].key.sub (threads[t].key when sub is NULL) of a ceilings file, for the

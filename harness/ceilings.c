@@ -447,12 +447,7 @@ int tg_bench_ceilings_main(int argc, char **argv)
     fprintf(f, "{\"machine\": ");
     tg__machine_json(f);
     fprintf(f, ",\n \"command\": ");
-    char cmd[4096] = "tgemm-bench";
-    for (int i = 0; i < argc; i++) {
-        size_t used = strlen(cmd);
-        snprintf(cmd + used, sizeof cmd - used, " %s", argv[i]);
-    }
-    tg__json_str(f, cmd);
+    tg__json_command(f, argc, argv);
     fprintf(f, ",\n \"threads\": [\n");
     int rc = 0;
     for (int t = 0; t < o.nthreads && rc == 0; t++) {

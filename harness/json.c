@@ -22,6 +22,17 @@ void tg__json_str(FILE *out, const char *s)
     fputc('"', out);
 }
 
+/* The command that wrote a file: "tgemm-bench" and the arguments after it, as one JSON string. */
+void tg__json_command(FILE *out, int argc, char **argv)
+{
+    char cmd[4096] = "tgemm-bench";
+    for (int i = 0; i < argc; i++) {
+        size_t used = strlen(cmd);
+        snprintf(cmd + used, sizeof cmd - used, " %s", argv[i]);
+    }
+    tg__json_str(out, cmd);
+}
+
 typedef struct jv {
     enum { J_NULL, J_NUM, J_STR, J_ARR, J_OBJ } type;
     double num;

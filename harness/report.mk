@@ -41,18 +41,18 @@ bench:
 	 BENCH_THREADS='$(BENCH_THREADS)' BENCH_ARGS='$(BENCH_ARGS)' REPORT_PY='$(REPORT_PY)' \
 	 sh harness/bench.sh '$(MAKE)' '$(BUILD)'
 
+# The three sweeps of bench-cpu, each written with its report under results/<slug>/cpu/<name>.
 # libxsmm only on the small shapes: its per-call GEMM is meant for them (a 4000^3 call takes seconds).
+BENCH_CPU_shapes  := --impl tgemm,openblas,blis --sizes $(CPU_SHAPES) --threads 1,all
+BENCH_CPU_small   := --impl tgemm,openblas,blis,libxsmm --sizes $(CPU_SMALL) --threads 1,all
+BENCH_CPU_layouts := --impl tgemm,openblas,blis --sizes 2048 --trans NN,NT,TN,TT --layout row,col \
+		     --threads 1
 bench-cpu: $(BUILD)/tgemm-bench
 	@R=results/$(TG_SLUG)/cpu && mkdir -p $$R && \
-	$(BUILD)/tgemm-bench --impl tgemm,openblas,blis --dtype s,d --sizes $(CPU_SHAPES) \
-	    --threads 1,all --rounds 5 --out $$R/shapes.json && \
-	$(REPORT_PY) harness/report.py --sweep $$R/shapes.json --ceilings $$R/../ceilings.json --out $$R/shapes && \
-	$(BUILD)/tgemm-bench --impl tgemm,openblas,blis,libxsmm --dtype s,d --sizes $(CPU_SMALL) \
-	    --threads 1,all --rounds 5 --out $$R/small.json && \
-	$(REPORT_PY) harness/report.py --sweep $$R/small.json --ceilings $$R/../ceilings.json --out $$R/small && \
-	$(BUILD)/tgemm-bench --impl tgemm,openblas,blis --dtype s,d --sizes 2048 --trans NN,NT,TN,TT \
-	    --layout row,col --threads 1 --rounds 5 --out $$R/layouts.json && \
-	$(REPORT_PY) harness/report.py --sweep $$R/layouts.json --ceilings $$R/../ceilings.json --out $$R/layouts
+	$(foreach s,shapes small layouts,\
+	    $(BUILD)/tgemm-bench $(BENCH_CPU_$(s)) --dtype s,d --rounds 5 --out $$R/$(s).json && \
+	    $(REPORT_PY) harness/report.py --sweep $$R/$(s).json --ceilings $$R/../ceilings.json \
+		--out $$R/$(s) &&) true
 
 test-report:
 	@sh harness/tests/report/run.sh $(BUILD)/report-test

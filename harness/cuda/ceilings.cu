@@ -258,12 +258,7 @@ int tg__gpu_ceilings_main(int argc, char **argv)
     fprintf(f, ",\n \"device\": ");
     tg__gpu_device_json(f);
     fprintf(f, ",\n \"command\": ");
-    char cmd[4096] = "tgemm-bench";
-    for (int i = 0; i < argc; i++) {
-        size_t used = strlen(cmd);
-        snprintf(cmd + used, sizeof cmd - used, " %s", argv[i]);
-    }
-    tg__json_str(f, cmd);
+    tg__json_command(f, argc, argv);
     fprintf(f, ",\n \"threads\": [\n");
     int rc = measure_all(f);
     fprintf(f, "\n ]\n}\n");
