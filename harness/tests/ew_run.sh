@@ -7,15 +7,7 @@
 # usage: sh harness/tests/ew_run.sh BUILD_DIR
 B=${1:-build}
 BENCH=$B/tgemm-bench
-PY=/usr/bin/python3
-[ -x "$PY" ] || PY=python3
-passed=0
-failed=0
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-ok() { echo "ok   $1"; passed=$((passed + 1)); }
-bad() { echo "FAIL $1"; failed=$((failed + 1)); }
-check() { if [ "$1" = 0 ]; then ok "$2"; else bad "$2"; fi; }
+. "$(dirname "$0")/lib.sh"
 
 # ---- bad input: exit 2, one line on stderr naming the problem, nothing on stdout ----
 usage_error() { # pattern args...

@@ -9,15 +9,7 @@
 # Ends with "N passed, N failed".
 # usage: sh harness/tests/gpu_emulated.sh DIR   (DIR holds the emulated tgemm-bench-cuda)
 E=${1:?usage: gpu_emulated.sh DIR}/tgemm-bench-cuda
-PY=/usr/bin/python3
-[ -x "$PY" ] || PY=python3
-passed=0
-failed=0
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-ok() { echo "ok   $1"; passed=$((passed + 1)); }
-bad() { echo "FAIL $1"; failed=$((failed + 1)); }
-check() { if [ "$1" = 0 ]; then ok "$2"; else bad "$2"; fi; }
+. "$(dirname "$0")/lib.sh"
 SWEEP="--device cuda --sizes 33,7x20x9 --trans NN,TT --layout row,col --rounds 1 --min-time 0.001"
 
 # The JSON of a sweep: every one of the 12 implementations on each of the 8 cases, correct by the

@@ -15,17 +15,7 @@ GPU=$B/tgemm-bench-cuda
 # build exists, and it is called directly.
 BENCH=$B/tgemm-bench
 [ -x "$BENCH" ] || BENCH=$GPU
-PY=/usr/bin/python3
-[ -x "$PY" ] || PY=python3
-passed=0
-failed=0
-skipped=0
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-ok() { echo "ok   $1"; passed=$((passed + 1)); }
-bad() { echo "FAIL $1"; failed=$((failed + 1)); }
-skip() { echo "skip $1"; skipped=$((skipped + $2)); }
-check() { if [ "$1" = 0 ]; then ok "$2"; else bad "$2"; fi; }
+. "$(dirname "$0")/lib.sh"
 finish() {
     if [ "$skipped" -gt 0 ]; then echo "$passed passed, $failed failed, $skipped skipped"
     else echo "$passed passed, $failed failed"; fi

@@ -8,15 +8,7 @@
 # usage: sh harness/tests/run.sh BUILD_DIR
 B=${1:-build}
 BENCH=$B/tgemm-bench
-PY=/usr/bin/python3
-[ -x "$PY" ] || PY=python3
-passed=0
-failed=0
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-ok() { echo "ok   $1"; passed=$((passed + 1)); }
-bad() { echo "FAIL $1"; failed=$((failed + 1)); }
-check() { if [ "$1" = 0 ]; then ok "$2"; else bad "$2"; fi; }
+. "$(dirname "$0")/lib.sh"
 
 # ---- the checker catches what it claims to (C test) ----
 "$B/harness/check_test" > "$T/check.out"
