@@ -67,18 +67,22 @@ int64_t tg__ew_elements(const tg__case *c);
 double tg__ew_bytes(const tg__case *c);
 /* The ceilings' STREAM probe with the case's pattern of reads and writes (see ceilings.c):
  * "add" (2 reads + 1 write to a third array), "copy" (1 read + 1 write to another array),
- * "axpy_inplace" (2 reads + 1 write over one of them), "scale_inplace" (1 read + 1 write over it). */
-const char *tg__ew_pattern(const tg__case *c);
+ * "axpy_inplace" (2 reads + 1 write over one of them), "scale_inplace" (1 read + 1 write over it).
+ * On the GPU (device TG__DEVICE_CUDA) every case has "device_copy": a GPU's stores allocate no line
+ * that must be read first, so its one bandwidth ceiling is the device-to-device copy. */
+const char *tg__ew_pattern(const tg__case *c, int device);
 /* That probe's DRAM bandwidth in a ceilings file for the case's thread count, GB/s (the better of
- * its plain and non-temporal-store variants where both exist); 0 when the file lacks it. */
-double tg__ew_ceiling(const char *path, const tg__case *c);
+ * its plain and non-temporal-store variants where both exist; on the GPU the better of the copy
+ * kernel and cudaMemcpyAsync device-to-device, "copy_gbs" and "memcpy_gbs"); 0 when the file lacks
+ * it. */
+double tg__ew_ceiling(const char *path, const tg__case *c, int device);
 
 /* The case's own members of a sweep entry (each line `      "key": value,`): op, elements,
  * rows, cols, bytes, pattern, and ceiling_gbps when ceiling > 0. */
-void tg__ew_json_fields(FILE *out, const tg__case *c, double ceiling);
+void tg__ew_json_fields(FILE *out, const tg__case *c, int device, double ceiling);
 
 /* ---- operands and checks (ew_check.c) ---- */
-typedef struct {
+typedef struct tg__ew_problem {
     tg__case c;
     int impl;             /* tg__impl_id */
     size_t es;            /* 4 or 8 */
@@ -89,6 +93,10 @@ typedef struct {
     long calls;           /* timed calls so far: scale and axpy alternate their alpha */
     int planted;          /* the planted implementation corrupts the last element of this case */
     void *vendor_fn;      /* the vendor's cblas_?axpy or cblas_?scal */
+    /* Another device's call, or NULL for impl's own: tgemm-bench-cuda's worker runs the case on the
+     * GPU through it (operands copied over, guards included, the output copied back), so that the
+     * check below is the CPU's, unchanged. 0 or a tgemm status. */
+    int (*run)(struct tg__ew_problem *p, double alpha);
 } tg__ew_problem;
 
 /* Why impl cannot run the case (vendors: only axpy and scale, through CBLAS, with int lengths),
@@ -102,6 +110,11 @@ void tg__ew_problem_free(tg__ew_problem *p);
 /* One timed call (alpha alternating between 2 and 1/2 for scale, +-alpha for axpy, so repeated
  * calls in place keep the values in range); 0 or the implementation's status. */
 int tg__ew_problem_run(tg__ew_problem *p);
+/* That alpha for the `visit`-th timed call on the same array (0 for the operations without one). */
+double tg__ew_timed_alpha(int op, long visit);
+/* Whether the output is also an input (scale: x, axpy: y, bias_act: c): an offload copies it both
+ * ways. */
+int tg__ew_in_place(int op);
 
 typedef struct {
     int ok;

@@ -14,6 +14,7 @@
 
 #include "api.h"
 #include "ew_bench.h"
+#include "gpu.h"
 
 #define MAX_COUNT ((int64_t)1 << 40)
 
@@ -220,8 +221,9 @@ double tg__ew_bytes(const tg__case *c)
     return c->op == TG__OP_BIAS_ACT ? bytes + es * (double)c->n : bytes;
 }
 
-const char *tg__ew_pattern(const tg__case *c)
+const char *tg__ew_pattern(const tg__case *c, int device)
 {
+    if (device == TG__DEVICE_CUDA) return "device_copy";
     switch (c->op) {
     case TG__OP_ADD: case TG__OP_SUB: case TG__OP_MUL: return "add";
     case TG__OP_AXPY: return "axpy_inplace";
@@ -230,17 +232,23 @@ const char *tg__ew_pattern(const tg__case *c)
     }
 }
 
-double tg__ew_ceiling(const char *path, const tg__case *c)
+double tg__ew_ceiling(const char *path, const tg__case *c, int device)
 {
-    const char *pattern = tg__ew_pattern(c);
-    char nt[32];
-    snprintf(nt, sizeof nt, "%s_nt", pattern);
-    double plain = tg__ceilings_value(path, c->threads, "stream_gbs", pattern);
-    double streamed = tg__ceilings_value(path, c->threads, "stream_gbs", nt);
-    return plain > streamed ? plain : streamed;
+    const char *pattern = tg__ew_pattern(c, device);
+    double a, b;
+    if (device == TG__DEVICE_CUDA) {
+        a = tg__ceilings_value(path, 1, "copy_gbs", NULL);
+        b = tg__ceilings_value(path, 1, "memcpy_gbs", NULL);
+    } else {
+        char nt[32];
+        snprintf(nt, sizeof nt, "%s_nt", pattern);
+        a = tg__ceilings_value(path, c->threads, "stream_gbs", pattern);
+        b = tg__ceilings_value(path, c->threads, "stream_gbs", nt);
+    }
+    return a > b ? a : b;
 }
 
-void tg__ew_json_fields(FILE *out, const tg__case *c, double ceiling)
+void tg__ew_json_fields(FILE *out, const tg__case *c, int device, double ceiling)
 {
     char op[32];
     tg__ew_op_str(c->op, c->act, op, sizeof op);
@@ -248,6 +256,6 @@ void tg__ew_json_fields(FILE *out, const tg__case *c, double ceiling)
             tg__ew_elements(c));
     fprintf(out, "      \"rows\": %" PRId64 ",\n      \"cols\": %" PRId64 ",\n", c->m, c->n);
     fprintf(out, "      \"bytes\": %.17g,\n      \"pattern\": \"%s\",\n", tg__ew_bytes(c),
-            tg__ew_pattern(c));
+            tg__ew_pattern(c, device));
     if (ceiling > 0) fprintf(out, "      \"ceiling_gbps\": %.6g,\n", ceiling);
 }

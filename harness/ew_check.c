@@ -61,11 +61,16 @@ static void fill(const tg__ew_problem *p, void *a, int arr, int64_t n)
 /* ---- which arrays an operation has ---- */
 static int reads_x(int op) { return op != TG__OP_SCALE && op != TG__OP_BIAS_ACT; }
 static int reads_y(int op) { return op == TG__OP_ADD || op == TG__OP_SUB || op == TG__OP_MUL; }
-/* The output is also an input (scale: x, axpy: y, bias_act: c), holding array `arr` at first. */
+int tg__ew_in_place(int op)
+{
+    return op == TG__OP_SCALE || op == TG__OP_AXPY || op == TG__OP_BIAS_ACT;
+}
+
+/* Whether the output is also an input; it holds array `arr` at first. */
 static int in_place(int op, int *arr)
 {
     *arr = op == TG__OP_AXPY ? ARR_Y : ARR_X;
-    return op == TG__OP_SCALE || op == TG__OP_AXPY || op == TG__OP_BIAS_ACT;
+    return tg__ew_in_place(op);
 }
 
 /* Whether the operation must be exact: all but the transcendental activations. */
@@ -165,6 +170,7 @@ static int call(tg__ew_problem *p, double alpha)
     const tg_dtype t = p->es == 4 ? TG_F32 : TG_F64;
     const int n32 = (int)p->n;
     int st = TG_OK;
+    if (p->run) return p->run(p, alpha);
     if (p->vendor_fn) {
         if (c->op == TG__OP_AXPY && t == TG_F32)
             ((cblas_saxpy_t)p->vendor_fn)(n32, (float)alpha, p->x, 1, p->z, 1);
@@ -202,13 +208,16 @@ static int call(tg__ew_problem *p, double alpha)
     return st;
 }
 
+double tg__ew_timed_alpha(int op, long visit)
+{
+    if (op == TG__OP_SCALE) return visit % 2 ? 0.5 : 2.0; /* exact: no drift, ever */
+    if (op == TG__OP_AXPY) return visit % 2 ? -TIMED_AXPY_ALPHA : TIMED_AXPY_ALPHA;
+    return 0;
+}
+
 int tg__ew_problem_run(tg__ew_problem *p)
 {
-    double alpha = 0;
-    if (p->c.op == TG__OP_SCALE) alpha = p->calls % 2 ? 0.5 : 2.0; /* exact: no drift, ever */
-    if (p->c.op == TG__OP_AXPY) alpha = p->calls % 2 ? -TIMED_AXPY_ALPHA : TIMED_AXPY_ALPHA;
-    p->calls++;
-    return call(p, alpha);
+    return call(p, tg__ew_timed_alpha(p->c.op, p->calls++));
 }
 
 /* ---- references ---- */

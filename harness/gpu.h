@@ -23,7 +23,7 @@ extern "C" {
 #endif
 
 enum { TG__DEVICE_CPU = 0, TG__DEVICE_CUDA = 1 };
-#define TG__GPU_IMPL_MAX 16 /* GPU implementations a build may have (it has 12) */
+#define TG__GPU_IMPL_MAX 24 /* GPU implementations a build may have (it has 15) */
 #define TG__ANY_IMPL_MAX (TG__IMPL_COUNT + TG__GPU_IMPL_MAX)
 
 /* (options.c) The device a command line asks for with --device X or --device=X: TG__DEVICE_CUDA
@@ -41,6 +41,15 @@ int tg__gpu_impl_count(void);
 const char *tg__gpu_impl_name(int g);
 /* g for a name, or -1. */
 int tg__gpu_impl_parse(const char *name);
+
+/* How implementation g is timed. On the device: operands already there, CUDA events around the
+ * calls (the ladder steps, tgemm-cuda, cuBLAS). With transfers: the launcher (tg_cuda_sgemm,
+ * tg_cuda_add, ...) with its inputs copied from pinned or pageable host memory and its output back
+ * on every call, synchronised, by the host's clock (tgemm-cuda+pinned, tgemm-cuda+pageable). On the
+ * host: the CPU library (tg_sgemm, tg_add, ...) on all the host's cores (tgemm-host). The last three
+ * are the crossover mode's (--crossover) and run only there. */
+enum { TG__GPU_ON_DEVICE, TG__GPU_PINNED, TG__GPU_PAGEABLE, TG__GPU_ON_HOST };
+int tg__gpu_impl_mode(int g);
 
 /* NULL when a CUDA device can run the sweep, else why not (one line, e.g. "no CUDA device ..."). */
 const char *tg__gpu_unavailable(void);

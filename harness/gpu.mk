@@ -19,7 +19,8 @@ GPU_BENCH_CSRC  := $(filter-out harness/xsmm_adapter.c harness/gpu_handover.c, \
 GPU_BENCH_CUSRC := $(wildcard harness/cuda/*.cu)
 GPU_BENCH_OBJS  := $(GPU_BENCH_CSRC:%.c=$(GPU_BENCH_OBJ)/%.o) \
                    $(GPU_BENCH_CUSRC:%.cu=$(GPU_BENCH_OBJ)/%.o) $(GPU_BENCH_OBJ)/reference.o
-GPU_BENCH_HDRS  := $(HARNESS_HDRS) $(wildcard harness/cuda/*.h) cuda/tgemm_cuda.h
+GPU_BENCH_HDRS  := $(HARNESS_HDRS) $(wildcard harness/cuda/*.h) cuda/tgemm_cuda.h \
+                   cuda/elementwise/tgemm_elementwise.h
 
 .PHONY: harness-cuda test-harness-cuda
 TEST_RUNS += test-harness-cuda
@@ -58,14 +59,16 @@ endif
 
 # ---- tgemm-bench-cuda on the CPU emulation (tests/cuda/emu, extended by harness/tests/emu) ----
 # The GPU side's own source (worker, check, device record, ceilings) and the ladder's, each .cu
-# rewritten by cuda.mk's rule for the emulation, linked with the harness's C files: the whole
-# --device cuda path (options, sweep, workers, checks on the host and on the "GPU", timing, JSON)
-# runs here without a GPU or nvcc. It says nothing about speed. In `make test`.
+# rewritten by cuda.mk's rule for the emulation, linked with the harness's C files and the
+# elementwise kernels (on their own emulation, tests/elementwise/emu, with elementwise.mk's flags):
+# the whole --device cuda path (options, sweep, workers, checks on the host and on the "GPU",
+# timing, transfers, JSON) runs here without a GPU or nvcc. It says nothing about speed. In
+# `make test`.
 GPU_EMU       := $(BUILD)/harness-cuda-emu
 GPU_EMU_FLAGS := -Iharness/tests/emu $(EMU_FLAGS) -Iharness -Iharness/cuda -I$(BUILD)/harness
 GPU_EMU_OBJS  := $(GPU_BENCH_CSRC:%.c=$(GPU_EMU)/obj/%.o) \
                  $(GPU_BENCH_CUSRC:harness/cuda/%.cu=$(GPU_EMU)/obj/cuda/%.o) \
-                 $(GPU_EMU)/obj/reference.o
+                 $(GPU_EMU)/obj/reference.o $(GPU_EMU)/obj/ew/elementwise.o
 TEST_RUNS += test-harness-cuda-emulated
 .PHONY: test-harness-cuda-emulated
 
@@ -81,6 +84,12 @@ $(GPU_EMU)/obj/cuda/%.o: $(EMU)/harness/cuda/%.cpp $(GPU_BENCH_HDRS) \
 	    $(wildcard harness/tests/emu/*.h) $(wildcard tests/cuda/emu/*.h)
 	@mkdir -p $(dir $@)
 	$(CXX) $(GPU_EMU_FLAGS) -c $< -o $@
+
+$(GPU_EMU)/obj/ew/elementwise.o: $(EMU)/cuda/elementwise/elementwise.cpp \
+	    $(wildcard tests/elementwise/emu/*.h) $(wildcard tests/cuda/emu/*.h) \
+	    cuda/elementwise/tgemm_elementwise.h cpu/elementwise.h
+	@mkdir -p $(dir $@)
+	$(CXX) $(EW_EMU_FLAGS) -c $< -o $@
 
 $(GPU_EMU)/tgemm-bench-cuda: $(GPU_EMU_OBJS) $(EMU_OBJS) $(BUILD)/libtgemm.a
 	$(CXX) -o $@ $^ -fopenmp -ldl -lpthread -lm

@@ -47,6 +47,12 @@ int tg__gpu_impl_parse(const char *name)
     return -1;
 }
 
+int tg__gpu_impl_mode(int g)
+{
+    (void)g;
+    return TG__GPU_ON_DEVICE;
+}
+
 const char *tg__gpu_unavailable(void) { return "this build of tgemm-bench has no CUDA part"; }
 
 void tg__gpu_device_json(FILE *out) { fputs("null", out); }

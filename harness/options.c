@@ -24,17 +24,28 @@ void tg__options_help(FILE *out)
 "\n"
 "Sweep options (lists are comma-separated):\n"
 "  --device D         cpu or cuda (default: cpu). cuda runs on the GPU build, tgemm-bench-cuda\n"
-"                     (make harness-cuda), which build/tgemm-bench hands the command to; fp32 only,\n"
-"                     --threads 1 only (one host thread drives the GPU), timed with CUDA events\n"
-"                     over inputs rotated through more memory than the L2 holds\n"
+"                     (make harness-cuda), which build/tgemm-bench hands the command to; GEMMs in\n"
+"                     fp32 only (elementwise: s, d), --threads 1 only (one host thread drives the\n"
+"                     GPU), timed with CUDA events over inputs rotated through more memory than\n"
+"                     the L2 holds\n"
 "                       --device cuda --sizes 256:8192:x2 --impl cuda-09-double_buffer,cublas\n"
+"  --crossover        with --device cuda: each case (GEMM, or --op) timed four ways: tgemm-cuda on\n"
+"                     data already on the GPU; tgemm-cuda+pinned and tgemm-cuda+pageable, its\n"
+"                     inputs copied in from pinned or pageable host memory and its output back on\n"
+"                     every call, synchronised, by the host's clock; tgemm-host, the CPU library\n"
+"                     on all the host's cores (OpenMP), by the host's clock. The report shows\n"
+"                     from which size the GPU wins once the copies are counted\n"
+"                       --device cuda --crossover --sizes 64:4096:x2\n"
+"                       --device cuda --crossover --op add,axpy --sizes 1e4:1e8:x10\n"
 "  --impl LIST        implementations: tgemm, openblas, blis, mkl, libxsmm (default: all of them;\n"
 "                     a library that is not installed is reported absent and skipped, not an error)\n"
 "                       --impl tgemm,openblas\n"
 "                     with --device cuda: cuda-NN-<step> (each step of the SGEMM ladder, e.g.\n"
 "                     cuda-01-naive), tgemm-cuda (tg_cuda_sgemm), cublas (cublasGemmEx, FP32\n"
 "                     compute, no TF32), cublas-tf32 (TF32 tensor cores: a reference line,\n"
-"                     checked to TF32's precision) (default: all of them)\n"
+"                     checked to TF32's precision) (default: all of them); with --op: tgemm-cuda\n"
+"                     (tg_cuda_add, ...; the default); with --crossover: tgemm-cuda+pinned,\n"
+"                     tgemm-cuda+pageable and tgemm-host too (default: those and tgemm-cuda)\n"
 "  --dtype LIST       s (fp32) and/or d (fp64) (default: s,d)          --dtype s\n"
 "  --sizes LIST       shapes m x n x k (default: square). Items:\n"
 "                       N            one N x N x N square             --sizes 512,1000\n"
@@ -53,7 +64,8 @@ void tg__options_help(FILE *out)
 "                     no --trans, --layout, --alpha, --beta. Each case is checked (exact\n"
 "                     operations exactly, activations within 16 ulps; sampled above 2^22\n"
 "                     elements), then timed in GB/s (bytes read + written, as STREAM counts)\n"
-"                     against the ceilings' STREAM probe of the same pattern\n"
+"                     against the ceilings' STREAM probe of the same pattern (on the GPU: against\n"
+"                     the device-to-device copy of tgemm-bench ceilings --device cuda)\n"
 "                       --op add,axpy,activate:gelu_tanh,bias_act:relu --sizes 1e3:1e9:x10\n"
 "                       --op scale --impl tgemm,openblas --dtype d --sizes 2^27 --threads 2\n"
 "  --trans LIST       NN, NT, TN, TT: op(A) and op(B) (default: NN)    --trans NN,TT\n"
@@ -113,11 +125,17 @@ static int impl_item(const char *s, void *ctx, char *err, size_t len)
 {
     tg__options *o = ctx;
     int id = o->device == TG__DEVICE_CUDA ? tg__gpu_impl_parse(s) : tg__impl_parse(s);
-    if (id >= 0 && o->device == TG__DEVICE_CUDA) id += TG__IMPL_COUNT;
+    if (id >= 0 && o->device == TG__DEVICE_CUDA) {
+        if (tg__gpu_impl_mode(id) != TG__GPU_ON_DEVICE && !o->crossover)
+            return error(err, len, "implementation '%s' runs in the crossover mode only (add "
+                                   "--crossover)", s);
+        id += TG__IMPL_COUNT;
+    }
     if (id < 0 && o->device == TG__DEVICE_CUDA)
         return error(err, len, "unknown implementation '%s' for --device cuda (choose from "
-                               "cuda-01-naive ... cuda-%02d-..., tgemm-cuda, cublas, cublas-tf32)",
-                     s, tg__gpu_impl_count() - 3);
+                               "cuda-01-naive ... cuda-%02d-..., tgemm-cuda, cublas, cublas-tf32; "
+                               "with --crossover also tgemm-cuda+pinned, tgemm-cuda+pageable, "
+                               "tgemm-host)", s, tg__gpu_impl_count() - 6);
     if (id < 0)
         return error(err, len, "unknown implementation '%s' (choose from tgemm, openblas, blis, "
                                "mkl, libxsmm%s)", s,
@@ -268,6 +286,10 @@ int tg__options_parse(int argc, char **argv, tg__options *o, char *err, size_t e
             o->list = 1;
             continue;
         }
+        if (!strcmp(a, "--crossover")) {
+            o->crossover = 1;
+            continue;
+        }
         /* Every other option takes a value: --opt VALUE or --opt=VALUE. */
         const char *eq = strchr(a, '='), *v;
         char name[32];
@@ -319,20 +341,23 @@ int tg__options_parse(int argc, char **argv, tg__options *o, char *err, size_t e
             return error(err, errlen, "unknown option '%s' (see --help)", name);
     }
     /* An elementwise sweep: its sizes are element counts; the GEMM's own options do not apply. */
+    int gpu = o->device == TG__DEVICE_CUDA;
+    if (o->crossover && !gpu)
+        return error(err, errlen, "--crossover compares the GPU with this CPU: it needs --device "
+                                  "cuda");
+    if (o->crossover && !impl) impl = "tgemm-cuda,tgemm-cuda+pinned,tgemm-cuda+pageable,tgemm-host";
     if (ops) {
         if (each_item("--op", ops, err, errlen, op_item, o)) return -1;
-        if (o->device != TG__DEVICE_CPU)
-            return error(err, errlen, "--op: the elementwise sweep runs on the CPU only");
         if (trans || layout || gemm_only)
             return error(err, errlen, "%s describes GEMMs; an elementwise sweep (--op) takes no "
                                       "--trans, --layout, --alpha or --beta",
                          trans ? "--trans" : layout ? "--layout" : gemm_only);
-        if (!impl) impl = "tgemm,openblas";
+        if (!impl) impl = gpu ? "tgemm-cuda" : "tgemm,openblas";
         if (!sizes) sizes = "1e3:1e8:x10";
     }
-    int gpu = o->device == TG__DEVICE_CUDA;
-    if (gpu && !impl) /* every GPU implementation this build has */
-        for (int g = 0; g < tg__gpu_impl_count(); g++) o->impls[o->nimpls++] = TG__IMPL_COUNT + g;
+    if (gpu && !impl) /* every GPU implementation this build has, the crossover's aside */
+        for (int g = 0; g < tg__gpu_impl_count(); g++)
+            if (tg__gpu_impl_mode(g) == TG__GPU_ON_DEVICE) o->impls[o->nimpls++] = TG__IMPL_COUNT + g;
     if ((impl || !gpu) && each_item("--impl", impl ? impl : "tgemm,openblas,blis,mkl,libxsmm",
                                     err, errlen, impl_item, o))
         return -1;
@@ -343,9 +368,10 @@ int tg__options_parse(int argc, char **argv, tg__options *o, char *err, size_t e
         each_item("--threads", threads ? threads : gpu ? "1" : "1,all", err, errlen, threads_item,
                   o))
         return -1;
-    /* The GPU side is SGEMM only, and one host thread launches everything. */
-    if (gpu && (o->ndtypes != 1 || o->dtypes[0] != 's'))
-        return error(err, errlen, "--dtype: --device cuda runs fp32 only (s)");
+    /* The GPU's GEMMs are SGEMM only (its elementwise kernels take s and d), and one host thread
+     * launches everything. */
+    if (gpu && !o->nops && (o->ndtypes != 1 || o->dtypes[0] != 's'))
+        return error(err, errlen, "--dtype: --device cuda runs GEMMs in fp32 only (s)");
     if (gpu && (o->nthreads != 1 || o->threads[0] != 1))
         return error(err, errlen, "--threads: --device cuda takes 1 only (one host thread drives "
                                   "the GPU)");

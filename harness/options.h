@@ -24,6 +24,8 @@ typedef struct {
     const char *out;                  /* NULL: JSON to standard output */
     const char *ceilings;             /* NULL: results/<slug>/ceilings.json when it exists */
     int list;                         /* print the planned cases and stop */
+    int crossover;                    /* --crossover (--device cuda): the GPU kernel alone, with
+                                         pinned and pageable transfers, and the host CPU (gpu.h) */
     int ops[32][2], nops;             /* --op: elementwise (op, act) pairs (ew_bench.h); then
                                          shapes hold element counts (m); none: a GEMM sweep */
 } tg__options;

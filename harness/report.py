@@ -522,7 +522,7 @@ def build(sweep, ceilings, out_dir, sweep_path, ceilings_path):
     if cases:
         gemm_sections(doc, cases, ceilings, out_dir, device)
     if ew_cases:
-        report_elementwise.section(doc, ew_cases, ceilings, out_dir, fmt)
+        report_elementwise.section(doc, ew_cases, ceilings, out_dir, fmt, device)
     for title, key in (("Errors", "errors"), ("Skipped", "skipped")):
         if ctx.get(key):
             doc.p(f"**{title}:** " + "; ".join(f"`{e}`" for e in ctx[key]))

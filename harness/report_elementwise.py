@@ -6,8 +6,11 @@ GB/s counts the bytes a call must read plus write, as STREAM does (add: 2 reads 
 array, scale: 1 + 1, axpy: 2 + 1, activate: 1 + 1, bias_act: 1 + 1 plus the bias). The matching
 ceiling is the ceilings' STREAM kernel with the same pattern of reads and writes, at DRAM size and
 the same thread count (tgemm-bench ceilings, "stream_gbs": the better of its plain and
-non-temporal-store variants); over arrays that fit a cache, a case can beat it. Charts are drawn
-with matplotlib, whose Agg backend report.py has chosen.
+non-temporal-store variants); over arrays that fit a cache, a case can beat it. On a GPU
+(`tgemm-bench --device cuda --op`) every case is set against the device-to-device copy of
+`tgemm-bench ceilings --device cuda` (the better of its copy kernel and cudaMemcpyAsync): a GPU's
+stores read no line first, so the copy is the one bandwidth to reach. Charts are drawn with
+matplotlib, whose Agg backend report.py has chosen.
 """
 import os
 from collections import defaultdict
@@ -18,7 +21,8 @@ ES = {"s": 4, "d": 8}
 DTYPE_NAME = {"s": "fp32", "d": "fp64"}
 PATTERN_TEXT = {"add": "STREAM add (2 reads + 1 write)", "copy": "STREAM copy (1 read + 1 write)",
                 "axpy_inplace": "in-place a = s·b + a (2 reads + 1 write)",
-                "scale_inplace": "in-place a = s·a (1 read + 1 write)"}
+                "scale_inplace": "in-place a = s·a (1 read + 1 write)",
+                "device_copy": "device-to-device copy (1 read + 1 write)"}
 OP_ORDER = ("add", "sub", "mul", "scale", "axpy", "activate", "bias_act")
 STREAM_KEYS = ("copy", "copy_nt", "add", "add_nt", "scale_inplace", "axpy_inplace")
 
@@ -46,11 +50,15 @@ def load_cases(sweep):
 
 
 def stream_ceiling(ceilings, threads, pattern):
-    """The better of the plain and non-temporal variants of a STREAM probe, GB/s, or None."""
+    """The better of the plain and non-temporal variants of a STREAM probe, GB/s, or None; for
+    "device_copy" the better of the GPU's copy kernel and cudaMemcpyAsync."""
     for t in (ceilings or {}).get("threads", []):
         if t.get("threads") == threads:
-            s = t.get("stream_gbs") or {}
-            vals = [v for v in (s.get(pattern), s.get(pattern + "_nt")) if v]
+            if pattern == "device_copy":
+                vals = [v for v in (t.get("copy_gbs"), t.get("memcpy_gbs")) if v]
+            else:
+                s = t.get("stream_gbs") or {}
+                vals = [v for v in (s.get(pattern), s.get(pattern + "_nt")) if v]
             return max(vals) if vals else None
     return None
 
@@ -61,8 +69,12 @@ def op_key(op):
 
 
 def fill_ceilings(cases, ceilings):
-    """Cases measured without a ceilings file get their ceiling from the report's, if it has one."""
+    """Cases measured without a ceilings file get their ceiling from the report's, if it has one;
+    on a GPU only those timed on the device (the crossover mode's other lines include copies or
+    run on the host, which the device copy does not bound)."""
     for c in cases:
+        if c["pattern"] == "device_copy" and c["impl"] != "tgemm-cuda":
+            continue
         if c["ceiling_gbps"] is None and c["pattern"]:
             c["ceiling_gbps"] = stream_ceiling(ceilings, c["threads"], c["pattern"])
             if c["ceiling_gbps"]:
@@ -95,9 +107,11 @@ def chart(path, dtype, cases, ceilings, impls):
                     top = max([top] + [c["gbps"] for c in pts])
             pattern = sel[0]["pattern"] if sel else None
             ceil = stream_ceiling(ceilings, threads, pattern) if pattern else None
+            gpu = pattern == "device_copy"
             if ceil:
                 ax.axhline(ceil, color="black", lw=1.5)
-                ax.annotate(f"DRAM {pattern} {ceil:.1f} GB/s", (0.01, ceil),
+                ax.annotate(f"{'device copy' if gpu else 'DRAM ' + pattern} {ceil:.1f} GB/s",
+                            (0.01, ceil),
                             xycoords=("axes fraction", "data"), textcoords="offset points",
                             xytext=(2, 3), fontsize=7)
                 top = max(top, ceil)
@@ -111,10 +125,12 @@ def chart(path, dtype, cases, ceilings, impls):
                                 textcoords="offset points", xytext=(-2, 2), fontsize=7,
                                 color="dimgray", ha="right")
                     top = max(top, bw)
+            sizes = ({"l2": (ceilings or {}).get("device", {}).get("l2_bytes")} if gpu
+                     else caches)  # the GPU's L2, or the CPU's caches
             for name in ("l2", "l3"):
-                size = caches.get(name)
+                size = sizes.get(name)
                 if size:
-                    size *= threads if name == "l2" else 1  # L2 per core, L3 shared
+                    size *= threads if name == "l2" and not gpu else 1  # L2 per core, L3 shared
                     ax.axvline(size, color="gray", lw=0.8, ls=":")
                     ax.annotate(name.upper(), (size, 0.02), xycoords=("data", "axes fraction"),
                                 fontsize=7, color="dimgray")
@@ -122,8 +138,8 @@ def chart(path, dtype, cases, ceilings, impls):
             ax.set_ylim(0, top * 1.15 if top else 1)
             ax.set_xlabel("bytes read + written per call")
             ax.set_ylabel("GB/s")
-            ax.set_title(f"{op}, {DTYPE_NAME[dtype]}, {threads} thread{'s' if threads > 1 else ''}",
-                         fontsize=9)
+            where = "GPU" if gpu else f"{threads} thread{'s' if threads > 1 else ''}"
+            ax.set_title(f"{op}, {DTYPE_NAME[dtype]}, {where}", fontsize=9)
             ax.grid(True, alpha=0.3)
             if sel:
                 ax.legend(fontsize=7, loc="lower right")
@@ -134,12 +150,35 @@ def chart(path, dtype, cases, ceilings, impls):
     plt.close(fig)
 
 
-def section(doc, cases, ceilings, out_dir, fmt):
-    """Appends the elementwise section to doc (report.py's Doc); fmt formats numbers."""
-    impls = sorted({c["impl"] for c in cases}, key=lambda i: (i != "tgemm", i))
+def section(doc, cases, ceilings, out_dir, fmt, device=None):
+    """Appends the elementwise section to doc (report.py's Doc); fmt formats numbers; device is the
+    GPU record of a --device cuda sweep."""
+    impls = sorted({c["impl"] for c in cases}, key=lambda i: (i not in ("tgemm", "tgemm-cuda"), i))
     dtypes = [d for d in ("s", "d") if any(c["dtype"] == d for c in cases)]
     fill_ceilings(cases, ceilings)
     doc.h(2, "Elementwise operations")
+    if device:
+        doc.p("GB/s counts the bytes a call must read plus write, as STREAM does (add: 2 reads + 1 "
+              "write, scale: 1 + 1, axpy: 2 + 1, activate: 1 + 1, bias_act: 1 + 1 plus the bias), "
+              "timed with CUDA events on arrays already on the GPU. Every case is set against the "
+              "device-to-device copy measured by `tgemm-bench ceilings --device cuda` (the better "
+              "of its copy kernel and cudaMemcpyAsync, bytes read plus written): a GPU's stores "
+              "read no line first, so the copy is the ceiling of every pattern. Arrays that fit "
+              "the L2 can beat it.")
+        t = next(iter((ceilings or {}).get("threads", [])), {})
+        if t.get("copy_gbs") or t.get("memcpy_gbs"):
+            doc.table(["copy kernel GB/s", "cudaMemcpyAsync GB/s", "ceiling GB/s"],
+                      [[fmt(t.get("copy_gbs")), fmt(t.get("memcpy_gbs")),
+                        fmt(stream_ceiling(ceilings, t.get("threads"), "device_copy"))]])
+        else:
+            doc.p("No GPU ceilings file: measure it with `tgemm-bench ceilings --device cuda` to "
+                  "get the percent of the device copy.")
+    else:
+        cpu_intro(doc, ceilings, fmt)
+    _charts_and_table(doc, cases, ceilings, out_dir, fmt, impls, dtypes)
+
+
+def cpu_intro(doc, ceilings, fmt):
     doc.p("GB/s counts the bytes a call must read plus write, as STREAM does (add: 2 reads + 1 "
           "write, scale: 1 + 1, axpy: 2 + 1, activate: 1 + 1, bias_act: 1 + 1 plus the bias). "
           "The matching ceiling is the measured STREAM kernel with the same pattern of reads and "
@@ -154,6 +193,9 @@ def section(doc, cases, ceilings, out_dir, fmt):
     else:
         doc.p("The ceilings file has no STREAM probes (`stream_gbs`): measure them again with "
               "`make ceilings` to get the percent of the matching ceiling.")
+
+
+def _charts_and_table(doc, cases, ceilings, out_dir, fmt, impls, dtypes):
     for dtype in dtypes:
         path = os.path.join(out_dir, f"elementwise_{dtype}.png")
         chart(path, dtype, cases, ceilings, impls)

@@ -284,7 +284,7 @@ static void write_entries(FILE *out, const sweep *s, int slot, int ci, int famil
                     cv ? g : 100 * g / peak);
         fprintf(out, "      \"impl\": \"%s\",\n      \"dtype\": \"%c\",\n", impl, c->dtype);
         if (ew) {
-            tg__ew_json_fields(out, c, peak);
+            tg__ew_json_fields(out, c, s->o->device, peak);
         } else {
             fprintf(out, "      \"m\": %lld,\n      \"n\": %lld,\n      \"k\": %lld,\n",
                     (long long)c->m, (long long)c->n, (long long)c->k);
@@ -347,8 +347,10 @@ static void write_json(FILE *out, const sweep *s, int argc, char **argv, char **
         first = 0;
     }
     fprintf(out, "\n      },\n      \"options\": {\"rounds\": %d, \"repetitions\": %d, "
-                 "\"min_time\": %g, \"warmup\": %g, \"alpha\": %g, \"beta\": %g},\n",
-            s->o->rounds, s->o->reps, s->o->min_time, s->o->warmup, s->o->alpha, s->o->beta);
+                 "\"min_time\": %g, \"warmup\": %g, \"alpha\": %g, \"beta\": %g, "
+                 "\"crossover\": %s},\n",
+            s->o->rounds, s->o->reps, s->o->min_time, s->o->warmup, s->o->alpha, s->o->beta,
+            s->o->crossover ? "true" : "false");
     fprintf(out, "      \"failures\": %d,\n      \"errors\": [", s->failures);
     for (int i = 0; i < s->nerrors; i++) {
         fprintf(out, "%s\n        ", i ? "," : "");
@@ -376,8 +378,13 @@ static void write_json(FILE *out, const sweep *s, int argc, char **argv, char **
             const result *r = &s->res[slot * s->ncases + ci];
             if (r->skipped || r->n == 0) continue;
             const tg__case *c = &s->cases[ci];
-            double peak = !ceilings              ? 0
-                          : c->op != TG__OP_GEMM ? tg__ew_ceiling(ceilings, c)
+            /* the crossover mode's lines with copies or on the host have no GPU ceiling */
+            int gpu_line = s->active[slot] >= TG__IMPL_COUNT;
+            double peak = !ceilings ||
+                                  (gpu_line && tg__gpu_impl_mode(s->active[slot] - TG__IMPL_COUNT) !=
+                                                   TG__GPU_ON_DEVICE)
+                              ? 0
+                          : c->op != TG__OP_GEMM ? tg__ew_ceiling(ceilings, c, s->o->device)
                                                  : tg__ceilings_peak(ceilings, c->dtype, c->threads);
             write_entries(out, s, slot, ci, family++, peak, &first);
         }

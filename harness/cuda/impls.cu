@@ -8,6 +8,11 @@
  *                   the device record notes)
  *   cublas-tf32     the same call with CUBLAS_COMPUTE_32F_FAST_TF32: tensor cores on inputs rounded
  *                   to TF32, a reference line for what the tensor cores give, not an fp32 result
+ * and, for the crossover mode only (gpu.h's modes; worker.cu times them):
+ *   tgemm-cuda+pinned    the launcher with its operands copied in from pinned host memory and its
+ *                        result copied back on every call
+ *   tgemm-cuda+pageable  the same from pageable (malloc'd) host memory
+ *   tgemm-host           the CPU library on the host, all its cores (libtgemm_cuda.a holds it)
  *
  * cuBLAS is column-major; a row-major call is the column-major product of the transposes
  * (Cᵀ = op(B)ᵀ·op(A)ᵀ), so it swaps the operands and keeps the transposes, as cuda/launch.cu does.
@@ -22,7 +27,8 @@
 #include "tgemm_cuda.h"
 
 /* The implementations after the ladder's steps, in this order. */
-enum { AFTER_LAUNCHER, AFTER_CUBLAS, AFTER_CUBLAS_TF32, AFTER_COUNT };
+enum { AFTER_LAUNCHER, AFTER_CUBLAS, AFTER_CUBLAS_TF32, AFTER_PINNED, AFTER_PAGEABLE, AFTER_HOST,
+       AFTER_COUNT };
 
 static int steps(void) { return tg_cuda_sgemm_step_count(); }
 
@@ -37,7 +43,9 @@ extern "C" const char *tg__gpu_impl_name(int g)
     static char names[TG__GPU_IMPL_MAX][48];
     if (g < 0 || g >= tg__gpu_impl_count()) return "(unknown GPU implementation)";
     if (g >= steps()) {
-        static const char *const after[AFTER_COUNT] = {"tgemm-cuda", "cublas", "cublas-tf32"};
+        static const char *const after[AFTER_COUNT] = {"tgemm-cuda", "cublas", "cublas-tf32",
+                                                       "tgemm-cuda+pinned", "tgemm-cuda+pageable",
+                                                       "tgemm-host"};
         return after[g - steps()];
     }
     if (!names[g][0]) snprintf(names[g], sizeof names[g], "cuda-%02d-%s", g + 1,
@@ -53,6 +61,15 @@ extern "C" int tg__gpu_impl_parse(const char *name)
 }
 
 int tg__gpu_impl_tf32(int g) { return g == steps() + AFTER_CUBLAS_TF32; }
+
+extern "C" int tg__gpu_impl_mode(int g)
+{
+    int after = g - steps();
+    return after == AFTER_PINNED     ? TG__GPU_PINNED
+           : after == AFTER_PAGEABLE ? TG__GPU_PAGEABLE
+           : after == AFTER_HOST     ? TG__GPU_ON_HOST
+                                     : TG__GPU_ON_DEVICE;
+}
 
 static cublasHandle_t blas; /* one per worker process, made on first use */
 
@@ -71,7 +88,7 @@ static const char *cublas_version(void)
 void tg__gpu_impl_info_json(int g, FILE *out)
 {
     const char *what, *version = "the commit in the machine record";
-    char buf[160];
+    char buf[200];
     int s = steps();
     if (g < s) {
         snprintf(buf, sizeof buf, "SGEMM ladder step %d of %d (cuda/sgemm/%02d_%s.cu), "
@@ -79,20 +96,29 @@ void tg__gpu_impl_info_json(int g, FILE *out)
         what = buf;
     } else if (g == s + AFTER_LAUNCHER) {
         what = "tg_cuda_sgemm, the launcher (its kernel chosen by shape)";
+    } else if (g == s + AFTER_PINNED || g == s + AFTER_PAGEABLE) {
+        snprintf(buf, sizeof buf, "the launcher (tg_cuda_sgemm, tg_cuda_add, ...) with its inputs "
+                 "copied in from %s host memory and its output back on every call, synchronised",
+                 g == s + AFTER_PINNED ? "pinned (cudaMallocHost)" : "pageable (malloc)");
+        what = buf;
+    } else if (g == s + AFTER_HOST) {
+        snprintf(buf, sizeof buf, "the CPU library (tg_sgemm, tg_add, ...) on the host, %d OpenMP "
+                 "threads, %s kernels", tg_get_num_threads(), tg_cpu_arch());
+        what = buf;
     } else {
         version = cublas_version();
         what = g == s + AFTER_CUBLAS ? "cublasGemmEx, CUBLAS_COMPUTE_32F, default math mode"
                                      : "cublasGemmEx, CUBLAS_COMPUTE_32F_FAST_TF32 (TF32 tensor "
                                        "cores: a reference line, checked to TF32's precision)";
     }
+    int cublas = g == s + AFTER_CUBLAS || g == s + AFTER_CUBLAS_TF32;
     fprintf(out, "{\"present\": true, \"path\": ");
-    tg__json_str(out, g < s + AFTER_CUBLAS ? "linked statically from build/libtgemm_cuda.a"
-                                           : "libcublas (linked)");
+    tg__json_str(out, cublas ? "libcublas (linked)" : "linked statically from build/libtgemm_cuda.a");
     fprintf(out, ", \"version\": ");
     tg__json_str(out, version);
     fprintf(out, ", \"config\": ");
     tg__json_str(out, what);
-    fprintf(out, ", \"threads\": 1}");
+    fprintf(out, ", \"threads\": %d}", g == s + AFTER_HOST ? tg_get_num_threads() : 1);
 }
 
 static const char *cublas_error(cublasStatus_t st)
@@ -111,7 +137,11 @@ int tg__gpu_sgemm(int g, int layout, int transa, int transb, int64_t m, int64_t 
     if (g < s)
         return tg_cuda_sgemm_step((tg_layout)layout, (tg_trans)transa, (tg_trans)transb, m, n, k,
                                   alpha, dA, lda, dB, ldb, beta, dC, ldc, stream, g + 1);
-    if (g == s + AFTER_LAUNCHER)
+    if (g == s + AFTER_HOST) {
+        *why = "tgemm-host runs on the host, not on device pointers";
+        return TG_ERR_UNSUPPORTED;
+    }
+    if (g == s + AFTER_LAUNCHER || g == s + AFTER_PINNED || g == s + AFTER_PAGEABLE)
         return tg_cuda_sgemm((tg_layout)layout, (tg_trans)transa, (tg_trans)transb, m, n, k, alpha,
                              dA, lda, dB, ldb, beta, dC, ldc, stream);
     cublasStatus_t st = CUBLAS_STATUS_SUCCESS;

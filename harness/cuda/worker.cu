@@ -14,16 +14,27 @@
  * ratio test on every element against cuBLAS DGEMM on the upcast operands (check_gpu.cu, check
  * "gpu-dgemm"), the guards compared on the host. cublas-tf32 is held to TF32's precision: its ratio
  * is taken against TF32's eps (2^-10) instead of fp32's (2^-23), and the check's name says so
- * ("reference-tf32", "gpu-dgemm-tf32").
+ * ("reference-tf32", "gpu-dgemm-tf32"). tgemm-host (the crossover mode's CPU line) computes on the
+ * host and its C goes to the device for the same checks. Elementwise cases (--op) are checked by the
+ * CPU's own ew_check.c, whose call runs here on the device (gpu_ew_run: the arrays and the output's
+ * guards copied over and back), or on the host for tgemm-host.
  *
- * Tests only: TGEMM_BENCH_GPU_PLANT=1 spoils one element of every result the check sees;
- * TGEMM_BENCH_GPU_CHECK=1 sends every case, small ones too, through the GPU check.
+ * Tests only: TGEMM_BENCH_GPU_PLANT=1 spoils one element of every result the check sees (of
+ * tgemm-host's GEMM too); TGEMM_BENCH_GPU_CHECK=1 sends every GEMM, small ones too, through the GPU
+ * check.
  *
- * Timing: CUDA events around a batch of calls, after an untimed warm-up; the batch is sized so that
- * it lasts --min-time, and each repetition reports the batch's time over its calls. The calls rotate
- * through copies of the operands that together span at least twice the L2, so that no call finds its
- * inputs left in L2 by the one before (on an H100, 50 MB of L2 holds 2048^2 fp32 A, B and C twice
- * over). cpu_ns is the process's CPU time per call (the host thread mostly waits on the event).
+ * Timing, after an untimed warm-up, in batches sized to last --min-time, each repetition reporting
+ * its batch's time over its calls, in one of the ways gpu.h names:
+ *   on the device   CUDA events around the batch; the calls rotate through copies of the operands
+ *                   that together span at least twice the L2, so that no call finds its inputs left
+ *                   in L2 by the one before (on an H100, 50 MB of L2 holds 2048^2 fp32 A, B and C
+ *                   twice over)
+ *   with transfers  (tgemm-cuda+pinned, +pageable) every call copies its inputs in (A and B, and C
+ *                   when beta is not zero; x, y, the bias, and the output when it is updated in
+ *                   place), runs, copies its output back and synchronises, as an offload that needs
+ *                   its result on the host must; the host's monotonic clock around the batch
+ *   on the host     (tgemm-host) the CPU library's calls, the host's monotonic clock
+ * cpu_ns is the process's CPU time per call (on the device the host thread mostly waits).
  */
 #include <float.h>
 #include <math.h>
@@ -37,6 +48,8 @@
 
 #include "api.h"
 #include "check.h"
+#include "elementwise/tgemm_elementwise.h"
+#include "ew_bench.h"
 #include "gpu_internal.h"
 #include "vendors.h"
 
@@ -66,33 +79,44 @@ double now(clockid_t clock)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-/* tg__impl_ops.sgemm for tg__check: the operands are the problem's host buffers. */
+/* tg__impl_ops.sgemm for tg__check: the operands are the problem's host buffers. A GPU
+ * implementation runs on copies on the device (C with its guards) and C comes back; tgemm-host runs
+ * on the host, and its operands and C then go to the device for the GPU check. */
 int host_sgemm(int layout, int ta, int tb, int64_t m, int64_t n, int64_t k, float alpha,
                const float *a, int64_t lda, const float *b, int64_t ldb, float beta, float *c,
                int64_t ldc)
 {
     const tg__problem *p = dev.p;
+    const bool on_host = tg__gpu_impl_mode(dev.g) == TG__GPU_ON_HOST;
+    const bool plant = getenv("TGEMM_BENCH_GPU_PLANT") != NULL;
+    /* Test only (harness/tests/gpu_run.sh): C(m-1, n-1), the last edge tile, off by 2^-10, as a
+     * kernel with an edge bug would leave it; the check must fail the case. */
+    const int64_t last = layout == TG_ROW_MAJOR ? (m - 1) * ldc + n - 1 : (n - 1) * ldc + m - 1;
+    const char *why = NULL;
+    int st = TG_OK;
+    if (on_host) {
+        st = tg_sgemm((tg_layout)layout, (tg_trans)ta, (tg_trans)tb, m, n, k, alpha, a, lda, b, ldb,
+                      beta, c, ldc);
+        if (st == TG_OK && plant) c[last] += c[last] * (1.0f / 1024);
+    }
     size_t c_bytes = (size_t)(p->c_len + 2 * dev.guard) * sizeof(float);
     cudaError_t e = cudaMemcpy(dev.a, a, (size_t)p->a_len * sizeof(float), cudaMemcpyHostToDevice);
     if (e == cudaSuccess)
         e = cudaMemcpy(dev.b, b, (size_t)p->b_len * sizeof(float), cudaMemcpyHostToDevice);
     if (e == cudaSuccess) e = cudaMemcpy(dev.cbuf, c - dev.guard, c_bytes, cudaMemcpyHostToDevice);
-    const char *why = NULL;
-    int st = e == cudaSuccess ? tg__gpu_sgemm(dev.g, layout, ta, tb, m, n, k, alpha, dev.a, lda,
-                                              dev.b, ldb, beta, dev.cbuf + dev.guard, ldc, 0, &why)
-                              : TG_ERR_DEVICE;
-    if (st == TG_OK) e = cudaDeviceSynchronize();
-    if (st == TG_OK && e == cudaSuccess && getenv("TGEMM_BENCH_GPU_PLANT")) {
-        /* Test only (harness/tests/gpu_run.sh): C(m-1, n-1), the last edge tile, off by 2^-10 on
-         * the device, as a kernel with an edge bug would leave it; the check must fail the case. */
-        float *last = dev.cbuf + dev.guard +
-                      (layout == TG_ROW_MAJOR ? (m - 1) * ldc + n - 1 : (n - 1) * ldc + m - 1), v;
-        e = cudaMemcpy(&v, last, sizeof v, cudaMemcpyDeviceToHost);
-        v += v * (1.0f / 1024);
-        if (e == cudaSuccess) e = cudaMemcpy(last, &v, sizeof v, cudaMemcpyHostToDevice);
+    if (!on_host && e == cudaSuccess) {
+        st = tg__gpu_sgemm(dev.g, layout, ta, tb, m, n, k, alpha, dev.a, lda, dev.b, ldb, beta,
+                           dev.cbuf + dev.guard, ldc, 0, &why);
+        if (st == TG_OK) e = cudaDeviceSynchronize();
+        if (st == TG_OK && e == cudaSuccess && plant) {
+            float *at = dev.cbuf + dev.guard + last, v;
+            e = cudaMemcpy(&v, at, sizeof v, cudaMemcpyDeviceToHost);
+            v += v * (1.0f / 1024);
+            if (e == cudaSuccess) e = cudaMemcpy(at, &v, sizeof v, cudaMemcpyHostToDevice);
+        }
+        if (st == TG_OK && e == cudaSuccess)
+            e = cudaMemcpy(c - dev.guard, dev.cbuf, c_bytes, cudaMemcpyDeviceToHost);
     }
-    if (st == TG_OK && e == cudaSuccess)
-        e = cudaMemcpy(c - dev.guard, dev.cbuf, c_bytes, cudaMemcpyDeviceToHost);
     if (e != cudaSuccess) {
         snprintf(dev.why, sizeof dev.why, "%s", cudaGetErrorString(e));
         dev.lost = true;
@@ -240,78 +264,312 @@ bool check_case(int index, tg__problem *p, int g)
     return !dev.lost;
 }
 
-/* Copies of A, B and C one after another, each 256-byte aligned like a cudaMalloc, repeated. */
-struct Rotation {
-    float *base = nullptr;
-    size_t set;            /* floats per copy */
-    size_t a_off, b_off, c_off;
-    long sets, next = 0;
-};
+/* ---- elementwise cases: the launcher's call, and the check's run on the device ---- */
 
-size_t round_up(int64_t floats) { return ((size_t)floats + 63) / 64 * 64; }
-
-void rotation_init(Rotation *r, const tg__problem *p)
-{
-    r->a_off = 0;
-    r->b_off = round_up(p->a_len);
-    r->c_off = r->b_off + round_up(p->b_len);
-    r->set = r->c_off + round_up(p->c_len);
-    double set_bytes = (double)r->set * sizeof(float), l2 = (double)tg__gpu_l2_bytes();
-    r->sets = (long)ceil(2 * (l2 > 0 ? l2 : 64e6) / set_bytes);
-    size_t free_bytes = 0, total = 0;
-    TG__CUDA_OR_DIE(cudaMemGetInfo(&free_bytes, &total));
-    long fit = (long)(0.8 * (double)free_bytes / set_bytes);
-    if (r->sets > fit) r->sets = fit; /* a set larger than L2 already leaves nothing there */
-    if (r->sets < 1) r->sets = 1;
-    TG__CUDA_OR_DIE(cudaMalloc(&r->base, (size_t)r->sets * r->set * sizeof(float)));
-    for (long s = 0; s < r->sets; s++) {
-        float *q = r->base + (size_t)s * r->set;
-        TG__CUDA_OR_DIE(cudaMemcpy(q + r->a_off, p->a, (size_t)p->a_len * sizeof(float),
-                                   cudaMemcpyHostToDevice));
-        TG__CUDA_OR_DIE(cudaMemcpy(q + r->b_off, p->b, (size_t)p->b_len * sizeof(float),
-                                   cudaMemcpyHostToDevice));
-        TG__CUDA_OR_DIE(cudaMemcpy(q + r->c_off, p->c0, (size_t)p->c_len * sizeof(float),
-                                   cudaMemcpyHostToDevice));
-    }
-}
-
-/* Queues `calls` calls, each on the next copy of the operands; TG_OK or the first failure's
- * status. */
-int queue_calls(Rotation *r, const tg__problem *p, int g, long calls, const char **why)
+/* One tgemm-cuda call of the case on device arrays (x, y, bias: NULL where the operation has none). */
+int ew_launch(const tg__ew_problem *p, const void *x, const void *y, const void *bias, void *z,
+              double alpha)
 {
     const tg__case *c = &p->c;
-    for (long i = 0; i < calls; i++) {
-        float *q = r->base + (size_t)(r->next++ % r->sets) * r->set;
-        int st = tg__gpu_sgemm(g, c->layout, c->transa, c->transb, c->m, c->n, c->k,
-                               (float)p->alpha, q + r->a_off, p->lda, q + r->b_off, p->ldb,
-                               (float)p->beta, q + r->c_off, p->ldc, 0, why);
-        if (st != TG_OK) return st;
+    const tg_dtype t = p->es == 4 ? TG_F32 : TG_F64;
+    switch (c->op) {
+    case TG__OP_ADD: return tg_cuda_add(t, p->n, x, y, z, 0);
+    case TG__OP_SUB: return tg_cuda_sub(t, p->n, x, y, z, 0);
+    case TG__OP_MUL: return tg_cuda_mul(t, p->n, x, y, z, 0);
+    case TG__OP_SCALE: return tg_cuda_scale(t, p->n, alpha, z, 0);
+    case TG__OP_AXPY: return tg_cuda_axpy(t, p->n, alpha, x, z, 0);
+    case TG__OP_ACTIVATE: return tg_cuda_activate(t, (tg_act)c->act, p->n, x, z, 0);
+    case TG__OP_BIAS_ACT:
+        return tg_cuda_bias_act(t, TG_ROW_MAJOR, c->m, c->n, bias, TG_BIAS_PER_COL, (tg_act)c->act,
+                                z, c->n, 0);
+    default: return TG_ERR_UNSUPPORTED;
     }
-    return TG_OK;
 }
 
-/* Times `calls` calls with events: seconds in *secs, process CPU seconds in *cpu. NULL, or what
- * failed. */
-const char *time_calls(Rotation *r, const tg__problem *p, int g, long calls, cudaEvent_t ev[2],
-                       double *secs, double *cpu)
+/* tg__ew_problem.run for the check (ew_check.c): the operands and the output between its guards go
+ * to the device, one call, and the output comes back, guards included. */
+int gpu_ew_run(tg__ew_problem *p, double alpha)
+{
+    const size_t bytes = (size_t)p->n * p->es;
+    const size_t zbuf_bytes = bytes + 2 * (size_t)((char *)p->z - (char *)p->zbuf);
+    const size_t bias_bytes = (size_t)p->c.n * p->es;
+    char *x = NULL, *y = NULL, *bias = NULL, *zbuf = NULL;
+    cudaError_t e = cudaMalloc(&zbuf, zbuf_bytes);
+    if (e == cudaSuccess && p->x) e = cudaMalloc(&x, bytes);
+    if (e == cudaSuccess && p->y) e = cudaMalloc(&y, bytes);
+    if (e == cudaSuccess && p->bias) e = cudaMalloc(&bias, bias_bytes);
+    if (e == cudaSuccess && x) e = cudaMemcpy(x, p->x, bytes, cudaMemcpyHostToDevice);
+    if (e == cudaSuccess && y) e = cudaMemcpy(y, p->y, bytes, cudaMemcpyHostToDevice);
+    if (e == cudaSuccess && bias) e = cudaMemcpy(bias, p->bias, bias_bytes, cudaMemcpyHostToDevice);
+    if (e == cudaSuccess) e = cudaMemcpy(zbuf, p->zbuf, zbuf_bytes, cudaMemcpyHostToDevice);
+    char *z = zbuf + ((char *)p->z - (char *)p->zbuf);
+    int st = e == cudaSuccess ? ew_launch(p, x, y, bias, z, alpha) : TG_ERR_DEVICE;
+    if (st == TG_OK) e = cudaDeviceSynchronize();
+    if (st == TG_OK && e == cudaSuccess && getenv("TGEMM_BENCH_GPU_PLANT")) {
+        /* Test only (harness/tests/gpu_emulated.sh): the last element, where a tail bug would
+         * live, off by 2^-10 of its value on the device: far past the 16 ulps any check allows. */
+        char *at = z + bytes - p->es;
+        double v = 0;
+        float f = 0;
+        e = cudaMemcpy(p->es == 4 ? (void *)&f : (void *)&v, at, p->es, cudaMemcpyDeviceToHost);
+        f += f * (1.0f / 1024);
+        v += v * (1.0 / 1024);
+        if (e == cudaSuccess)
+            e = cudaMemcpy(at, p->es == 4 ? (void *)&f : (void *)&v, p->es, cudaMemcpyHostToDevice);
+    }
+    if (st == TG_OK && e == cudaSuccess)
+        e = cudaMemcpy(p->zbuf, zbuf, zbuf_bytes, cudaMemcpyDeviceToHost);
+    cudaFree(x);
+    cudaFree(y);
+    cudaFree(bias);
+    cudaFree(zbuf);
+    if (e != cudaSuccess) {
+        snprintf(dev.why, sizeof dev.why, "%s", cudaGetErrorString(e));
+        dev.lost = true;
+        return TG_ERR_DEVICE;
+    }
+    return st;
+}
+
+/* ---- timing ----
+ * A Job is one implementation on one case's operands: up to four arrays (GEMM: A, B, C; elementwise:
+ * x, y, bias, the output), each an input, an output or both (C when beta is not zero, an array
+ * updated in place). On the device they are laid out one after another, each 256-byte aligned like
+ * a cudaMalloc, in `sets` copies: on the device alone the calls rotate through copies spanning at
+ * least twice the L2, so that no call finds its inputs left in L2 by the one before (on an H100, 50 MB
+ * of L2 holds 2048^2 fp32 A, B and C twice over); with transfers one copy, rewritten by every call's
+ * own copies in. */
+struct Job {
+    int g = -1, mode = TG__GPU_ON_DEVICE;
+    const tg__problem *gemm = nullptr; /* one of these two */
+    tg__ew_problem *ew = nullptr;
+    int narr = 0;
+    void *host[4] = {};                /* where each array's copies come from and go to */
+    size_t bytes[4] = {}, off[4] = {};
+    bool in[4] = {}, out[4] = {};
+    void *pinned[4] = {};              /* tgemm-cuda+pinned: cudaMallocHost copies of host[] */
+    char *base = nullptr;
+    size_t set = 0;
+    long sets = 1, next = 0;
+};
+
+void job_add(Job *j, const void *host, size_t bytes, bool in, bool out)
+{
+    if (!host) return;
+    j->host[j->narr] = (void *)host;
+    j->bytes[j->narr] = bytes;
+    j->in[j->narr] = in;
+    j->out[j->narr++] = out;
+}
+
+/* The arrays of the case, on the device (and pinned) as the mode needs them. */
+void job_init(Job *j)
+{
+    if (j->gemm) {
+        const tg__problem *p = j->gemm;
+        /* C starts as C0; with transfers its host copy is the problem's C, rewritten each call */
+        memcpy(p->cmat, p->c0, (size_t)p->c_len * sizeof(float));
+        job_add(j, p->a, (size_t)p->a_len * sizeof(float), true, false);
+        job_add(j, p->b, (size_t)p->b_len * sizeof(float), true, false);
+        job_add(j, p->cmat, (size_t)p->c_len * sizeof(float), p->beta != 0, true);
+    } else {
+        const tg__ew_problem *p = j->ew;
+        const size_t bytes = (size_t)p->n * p->es;
+        job_add(j, p->x, bytes, true, false);
+        job_add(j, p->y, bytes, true, false);
+        job_add(j, p->bias, (size_t)p->c.n * p->es, true, false);
+        job_add(j, p->z, bytes, tg__ew_in_place(p->c.op), true);
+    }
+    if (j->mode == TG__GPU_ON_HOST) return;
+    for (int a = 0; a < j->narr; a++) {
+        j->off[a] = j->set;
+        j->set += (j->bytes[a] + 255) / 256 * 256;
+    }
+    if (j->mode == TG__GPU_ON_DEVICE) {
+        double l2 = (double)tg__gpu_l2_bytes();
+        j->sets = (long)ceil(2 * (l2 > 0 ? l2 : 64e6) / (double)j->set);
+        size_t free_bytes = 0, total = 0;
+        TG__CUDA_OR_DIE(cudaMemGetInfo(&free_bytes, &total));
+        long fit = (long)(0.8 * (double)free_bytes / (double)j->set);
+        if (j->sets > fit) j->sets = fit; /* a set larger than L2 already leaves nothing there */
+        if (j->sets < 1) j->sets = 1;
+    }
+    TG__CUDA_OR_DIE(cudaMalloc(&j->base, (size_t)j->sets * j->set));
+    for (long s = 0; s < j->sets; s++)
+        for (int a = 0; a < j->narr; a++)
+            TG__CUDA_OR_DIE(cudaMemcpy(j->base + (size_t)s * j->set + j->off[a], j->host[a],
+                                       j->bytes[a], cudaMemcpyHostToDevice));
+    for (int a = 0; j->mode == TG__GPU_PINNED && a < j->narr; a++) {
+        TG__CUDA_OR_DIE(cudaMallocHost(&j->pinned[a], j->bytes[a]));
+        memcpy(j->pinned[a], j->host[a], j->bytes[a]);
+        j->host[a] = j->pinned[a];
+    }
+}
+
+void job_free(Job *j)
+{
+    for (int a = 0; a < j->narr; a++) cudaFreeHost(j->pinned[a]);
+    cudaFree(j->base);
+}
+
+/* One call on the device on copy s of the operands; `visit` counts the calls on that copy (scale
+ * and axpy alternate their alpha by it, ew_check.c). TG_OK or the implementation's status. */
+int job_launch(Job *j, long s, long visit, const char **why)
+{
+    char *q = j->base + (size_t)s * j->set;
+    if (j->gemm) {
+        const tg__problem *p = j->gemm;
+        const tg__case *c = &p->c;
+        return tg__gpu_sgemm(j->g, c->layout, c->transa, c->transb, c->m, c->n, c->k,
+                             (float)p->alpha, (float *)(q + j->off[0]), p->lda,
+                             (float *)(q + j->off[1]), p->ldb, (float)p->beta,
+                             (float *)(q + j->off[2]), p->ldc, 0, why);
+    }
+    const tg__ew_problem *p = j->ew;
+    void *arr[4] = {};
+    for (int a = 0; a < j->narr; a++) arr[a] = q + j->off[a];
+    int a = 0; /* the arrays in job_init's order, those the operation lacks left out */
+    const void *x = p->x ? arr[a++] : NULL, *y = p->y ? arr[a++] : NULL;
+    const void *bias = p->bias ? arr[a++] : NULL;
+    return ew_launch(p, x, y, bias, arr[a], tg__ew_timed_alpha(p->c.op, visit));
+}
+
+/* The CPU library on the host's operands (tgemm-host). */
+int job_host_call(Job *j)
+{
+    if (j->ew) return tg__ew_problem_run(j->ew);
+    const tg__problem *p = j->gemm;
+    const tg__case *c = &p->c;
+    return tg_sgemm((tg_layout)c->layout, (tg_trans)c->transa, (tg_trans)c->transb, c->m, c->n,
+                    c->k, (float)p->alpha, (const float *)p->a, p->lda, (const float *)p->b, p->ldb,
+                    (float)p->beta, (float *)p->cmat, p->ldc);
+}
+
+/* Times `calls` calls: seconds in *secs, process CPU seconds in *cpu. On the device by CUDA events
+ * around the batch; with transfers each call is the copies in, the call and the copies out,
+ * synchronised, as an offload needs its result back, all by the host's clock; on the host by the
+ * host's clock. NULL, or what failed. */
+const char *time_calls(Job *j, long calls, cudaEvent_t ev[2], double *secs, double *cpu)
 {
     static char text[200];
     const char *why = NULL;
-    double c0 = now(CLOCK_PROCESS_CPUTIME_ID);
-    cudaError_t e = cudaEventRecord(ev[0], 0);
-    int st = queue_calls(r, p, g, calls, &why);
-    if (e == cudaSuccess) e = cudaEventRecord(ev[1], 0);
-    if (e == cudaSuccess) e = cudaEventSynchronize(ev[1]);
+    int st = TG_OK;
+    cudaError_t e = cudaSuccess;
+    double c0 = now(CLOCK_PROCESS_CPUTIME_ID), t0 = now(CLOCK_MONOTONIC);
+    if (j->mode == TG__GPU_ON_HOST) {
+        for (long i = 0; i < calls && st == TG_OK; i++) st = job_host_call(j);
+        *secs = now(CLOCK_MONOTONIC) - t0;
+    } else if (j->mode == TG__GPU_ON_DEVICE) {
+        e = cudaEventRecord(ev[0], 0);
+        for (long i = 0; i < calls && st == TG_OK; i++, j->next++)
+            st = job_launch(j, j->next % j->sets, j->next / j->sets, &why);
+        if (e == cudaSuccess) e = cudaEventRecord(ev[1], 0);
+        if (e == cudaSuccess) e = cudaEventSynchronize(ev[1]);
+        float ms = 0;
+        if (e == cudaSuccess) e = cudaEventElapsedTime(&ms, ev[0], ev[1]);
+        *secs = 1e-3 * ms;
+    } else {
+        for (long i = 0; i < calls && st == TG_OK && e == cudaSuccess; i++, j->next++) {
+            for (int a = 0; a < j->narr && e == cudaSuccess; a++)
+                if (j->in[a])
+                    e = cudaMemcpyAsync(j->base + j->off[a], j->host[a], j->bytes[a],
+                                        cudaMemcpyHostToDevice, 0);
+            if (e == cudaSuccess) st = job_launch(j, 0, j->next, &why);
+            for (int a = 0; a < j->narr && e == cudaSuccess && st == TG_OK; a++)
+                if (j->out[a])
+                    e = cudaMemcpyAsync(j->host[a], j->base + j->off[a], j->bytes[a],
+                                        cudaMemcpyDeviceToHost, 0);
+            if (e == cudaSuccess) e = cudaStreamSynchronize(0);
+        }
+        *secs = now(CLOCK_MONOTONIC) - t0;
+    }
     *cpu = now(CLOCK_PROCESS_CPUTIME_ID) - c0;
-    float ms = 0;
-    if (e == cudaSuccess) e = cudaEventElapsedTime(&ms, ev[0], ev[1]);
-    if (e == cudaSuccess) e = cudaGetLastError();
-    *secs = 1e-3 * ms;
+    if (e == cudaSuccess && j->mode != TG__GPU_ON_HOST) e = cudaGetLastError();
     if (e != cudaSuccess) snprintf(text, sizeof text, "CUDA error while timing: %s",
                                    cudaGetErrorString(e));
     else if (st != TG_OK) snprintf(text, sizeof text, "the implementation returned status %d "
                                    "while timing (%s)", st, why ? why : tg_last_error());
     return e != cudaSuccess || st != TG_OK ? text : NULL;
+}
+
+/* Warm-up, batch sizing and the repetitions' `time` lines. Returns false when the device is lost. */
+bool time_job(int index, Job *j, const WorkerOptions &o)
+{
+    job_init(j);
+    cudaEvent_t ev[2];
+    TG__CUDA_OR_DIE(cudaEventCreate(&ev[0]));
+    TG__CUDA_OR_DIE(cudaEventCreate(&ev[1]));
+    double secs = 0, cpu = 0;
+    /* Warm-up: module loading, cuBLAS's first-call setup, the host's threads starting and clocks
+     * ramping up stay out of the timed batches (the first batch of the sizing below, discarded,
+     * warms up too); one call, then --warmup seconds. */
+    const char *failed = time_calls(j, 1, ev, &secs, &cpu);
+    for (double t0 = now(CLOCK_MONOTONIC); !failed && now(CLOCK_MONOTONIC) - t0 < o.warmup;)
+        failed = time_calls(j, 1, ev, &secs, &cpu);
+    /* Calls per batch: grown from 1 until a batch lasts half of --min-time, then scaled to it. */
+    long calls = 1;
+    const long most = 100000000;
+    while (!failed) {
+        failed = time_calls(j, calls, ev, &secs, &cpu);
+        if (failed || secs >= 0.5 * o.min_time || calls >= most) break;
+        double grow = secs > 0 ? 1.5 * o.min_time / secs : 10;
+        calls = (long)ceil((double)calls * (grow < 10 ? grow : 10));
+    }
+    if (!failed && secs < o.min_time) calls = (long)ceil((double)calls * o.min_time / secs);
+    if (calls > most) calls = most;
+    for (int rep = 0; rep < o.reps && !failed; rep++) {
+        failed = time_calls(j, calls, ev, &secs, &cpu);
+        if (!failed)
+            printf("time %d %.6g %.6g %ld\n", index, secs * 1e9 / (double)calls,
+                   cpu * 1e9 / (double)calls, calls);
+    }
+    if (failed) printf("check %d 0 inf timing %s\n", index, failed);
+    fflush(stdout);
+    cudaEventDestroy(ev[0]);
+    cudaEventDestroy(ev[1]);
+    job_free(j);
+    return !failed || j->mode == TG__GPU_ON_HOST || cudaDeviceSynchronize() == cudaSuccess;
+}
+
+/* An elementwise case: tgemm-cuda's kernels (on the device or with transfers) or the CPU library on
+ * the host (tgemm-host), checked by ew_check.c on the host, then timed. False when the device is
+ * lost. */
+bool run_ew_case(int index, const char *spec, const tg__case &c, const WorkerOptions &o)
+{
+    const int mode = tg__gpu_impl_mode(o.g);
+    if (mode == TG__GPU_ON_DEVICE && o.g != tg__gpu_impl_parse("tgemm-cuda")) {
+        printf("skip %d the SGEMM ladder and cuBLAS have no elementwise kernels here: tgemm-cuda "
+               "has\n", index);
+        return true;
+    }
+    tg__ew_problem p;
+    if (tg__ew_problem_init(&p, &c, TG__IMPL_TGEMM, case_seed(spec), NULL) != 0) {
+        printf("check %d 0 inf all out of memory for the arrays of %s\n", index, spec);
+        return true;
+    }
+    dev.why[0] = 0;
+    dev.lost = false;
+    if (o.check) {
+        tg__ew_check_result r;
+        p.run = mode == TG__GPU_ON_HOST ? NULL : gpu_ew_run;
+        tg__ew_check(&p, fresh_seed(index), &r);
+        p.run = NULL;
+        size_t used = strlen(r.msg);
+        if (!r.ok && dev.why[0] && used + 4 < sizeof r.msg)
+            snprintf(r.msg + used, sizeof r.msg - used, " (%s)", dev.why);
+        printf("check %d %d %.6g %s %s\n", index, r.ok, r.max_ulps, r.method, r.msg);
+        fflush(stdout);
+    }
+    bool alive = !dev.lost;
+    if (alive) {
+        Job j;
+        j.g = o.g;
+        j.mode = mode;
+        j.ew = &p;
+        alive = time_job(index, &j, o);
+    }
+    tg__ew_problem_free(&p);
+    return alive;
 }
 
 /* Returns false when the device is lost. */
@@ -322,6 +580,7 @@ bool run_case(int index, const char *spec, const WorkerOptions &o)
         printf("check %d 0 inf reference malformed case '%s'\n", index, spec);
         return true;
     }
+    if (c.op != TG__OP_GEMM) return run_ew_case(index, spec, c, o);
     if (c.dtype != 's') {
         printf("skip %d the GPU implementations are fp32 (s) only\n", index);
         return true;
@@ -335,42 +594,13 @@ bool run_case(int index, const char *spec, const WorkerOptions &o)
         tg__problem_free(&p);
         return false;
     }
-    Rotation r;
-    rotation_init(&r, &p);
-    cudaEvent_t ev[2];
-    TG__CUDA_OR_DIE(cudaEventCreate(&ev[0]));
-    TG__CUDA_OR_DIE(cudaEventCreate(&ev[1]));
-    double secs = 0, cpu = 0;
-    /* Warm-up: module loading, cuBLAS's first-call setup and clocks ramping up stay out of the
-     * timed batches (the first batch of the sizing below, discarded, warms up too); one call,
-     * then --warmup seconds. */
-    const char *failed = time_calls(&r, &p, o.g, 1, ev, &secs, &cpu);
-    for (double t0 = now(CLOCK_MONOTONIC); !failed && now(CLOCK_MONOTONIC) - t0 < o.warmup;)
-        failed = time_calls(&r, &p, o.g, 1, ev, &secs, &cpu);
-    /* Calls per batch: grown from 1 until a batch lasts half of --min-time, then scaled to it. */
-    long calls = 1;
-    const long most = 100000000;
-    while (!failed) {
-        failed = time_calls(&r, &p, o.g, calls, ev, &secs, &cpu);
-        if (failed || secs >= 0.5 * o.min_time || calls >= most) break;
-        double grow = secs > 0 ? 1.5 * o.min_time / secs : 10;
-        calls = (long)ceil((double)calls * (grow < 10 ? grow : 10));
-    }
-    if (!failed && secs < o.min_time) calls = (long)ceil((double)calls * o.min_time / secs);
-    if (calls > most) calls = most;
-    for (int rep = 0; rep < o.reps && !failed; rep++) {
-        failed = time_calls(&r, &p, o.g, calls, ev, &secs, &cpu);
-        if (!failed)
-            printf("time %d %.6g %.6g %ld\n", index, secs * 1e9 / (double)calls,
-                   cpu * 1e9 / (double)calls, calls);
-    }
-    if (failed) printf("check %d 0 inf timing %s\n", index, failed);
-    fflush(stdout);
-    cudaEventDestroy(ev[0]);
-    cudaEventDestroy(ev[1]);
-    cudaFree(r.base);
+    Job j;
+    j.g = o.g;
+    j.mode = tg__gpu_impl_mode(o.g);
+    j.gemm = &p;
+    bool alive = time_job(index, &j, o);
     tg__problem_free(&p);
-    return !failed || cudaDeviceSynchronize() == cudaSuccess;
+    return alive;
 }
 
 int usage(const char *msg)

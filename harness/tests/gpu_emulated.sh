@@ -5,7 +5,9 @@
 # layouts, beta zero (C poisoned with NaN) and not: all correct by the host's fp64 reference, and
 # again with every case sent through the GPU check (cuBLAS DGEMM, emulated); a planted wrong element
 # caught by both checks; the TF32 line really rounded (it would fail an FP32 check) yet within
-# TF32's; the report made from the sweep's own JSON. Speeds mean nothing here and are not looked at.
+# TF32's; the elementwise cases (--op) and the crossover mode (--crossover), each checked, with
+# planted faults caught; the report made from the sweep's own JSON. Speeds mean nothing here and
+# are not looked at.
 # Ends with "N passed, N failed".
 # usage: sh harness/tests/gpu_emulated.sh DIR   (DIR holds the emulated tgemm-bench-cuda)
 E=${1:?usage: gpu_emulated.sh DIR}/tgemm-bench-cuda
@@ -62,6 +64,75 @@ for how in host gpu; do
     check $? "a planted wrong element, $how check: exit $rc, both cases failed ($n aggregates), \
 $(grep -m 1 '^FAIL' "$T/e")"
 done
+
+# Elementwise (--op): every operation, fp32 and fp64, odd counts (heads and tails of the kernels'
+# 128-bit bodies), checked by ew_check.c on what came back from the "GPU", and set against the
+# device copy of a GPU ceilings file (the fixture's: copy kernel 2900, cudaMemcpyAsync 2800 GB/s).
+GC=harness/tests/report/fixture_gpu_ceilings.json
+EW="--device cuda --op add,sub,mul,scale,axpy,activate:gelu_tanh,activate:sigmoid,bias_act:relu"
+# shellcheck disable=SC2086
+"$E" $EW --dtype s,d --sizes 1,1001,4099 --rounds 2 --min-time 0.001 --ceilings $GC \
+    --out "$T/ew.json" > /dev/null 2> "$T/e"
+rc=$?
+$PY - "$T/ew.json" > "$T/v" 2>&1 <<'EOF'
+import json, sys
+s = json.load(open(sys.argv[1]))
+assert s["context"]["tgemm"]["failures"] == 0, s["context"]["tgemm"]["errors"]
+med = [b for b in s["benchmarks"] if b["aggregate_name"] == "median"]
+assert len(med) == 8 * 2 * 3, len(med)
+for b in med:
+    assert b["impl"] == "tgemm-cuda" and b["correct"] and b["check"] == "all", b
+    assert b["pattern"] == "device_copy" and b["ceiling_gbps"] == 2900, b
+    assert abs(b["ceiling_pct"] - 100 * b["GBps"] / 2900) < 1e-6 * b["ceiling_pct"], b
+    assert b["repetitions"] == 2 and b["GBps"] > 0, b
+print(f"{len(med)} cases correct, each against the 2900 GB/s device copy")
+EOF
+check $((rc + $?)) "elementwise on the emulated GPU: exit $rc, $(tail -n 1 "$T/v")"
+# shellcheck disable=SC2086
+TGEMM_BENCH_GPU_PLANT=1 "$E" $EW --dtype s --sizes 1001 --rounds 1 --min-time 0.001 \
+    --out "$T/planted.json" > /dev/null 2> "$T/e"
+rc=$?
+n=$(grep -c '^FAIL ' "$T/e")
+[ "$rc" = 1 ] && [ "$n" = 8 ]
+check $? "a planted last element on the emulated GPU fails every operation: exit $rc, $n of 8, \
+$(grep -m 1 '^FAIL' "$T/e")"
+
+# The crossover mode: the four ways of a GEMM (beta 0.5: C copied in and out) and of elementwise
+# operations, each checked; then a planted element caught in every one of them (tgemm-host's on
+# the host, the others' on the "GPU"), the elementwise host line aside (the CPU's own tests plant
+# its faults).
+# shellcheck disable=SC2086
+"$E" --device cuda --crossover --sizes 33,7x20x9 --trans NN,TT --beta 0.5 --rounds 2 \
+    --min-time 0.001 --out "$T/cross.json" > /dev/null 2> "$T/e" &&
+    "$E" --device cuda --crossover --op add,axpy,bias_act:silu --dtype s,d --sizes 999 \
+        --rounds 2 --min-time 0.001 --out "$T/cross-ew.json" > /dev/null 2>> "$T/e"
+rc=$?
+$PY - "$T/cross.json" "$T/cross-ew.json" > "$T/v" 2>&1 <<'EOF'
+import json, sys
+ways = {"tgemm-cuda", "tgemm-cuda+pinned", "tgemm-cuda+pageable", "tgemm-host"}
+n = 0
+for path, cases in zip(sys.argv[1:], (4, 6)):
+    s = json.load(open(path))
+    ctx = s["context"]["tgemm"]
+    assert ctx["options"]["crossover"] is True and ctx["failures"] == 0, ctx
+    assert ctx["libraries"]["tgemm-host"]["threads"] >= 1, ctx["libraries"]
+    med = [b for b in s["benchmarks"] if b["aggregate_name"] == "median"]
+    assert {b["impl"] for b in med} == ways and len(med) == 4 * cases, len(med)
+    assert all(b["correct"] and b["real_time"] > 0 and b["repetitions"] == 2 for b in med), med
+    n += len(med)
+print(n, "cases, the four ways each, all correct")
+EOF
+check $((rc + $?)) "--crossover on the emulated GPU: exit $rc, $(tail -n 1 "$T/v")"
+TGEMM_BENCH_GPU_PLANT=1 "$E" --device cuda --crossover --sizes 33 --beta 0.5 --rounds 1 \
+    --min-time 0.001 --out "$T/planted.json" > /dev/null 2> "$T/e"
+rc=$?
+TGEMM_BENCH_GPU_PLANT=1 "$E" --device cuda --crossover --op axpy --sizes 999 --rounds 1 \
+    --min-time 0.001 --out "$T/planted.json" > /dev/null 2>> "$T/e"
+rc2=$?
+n=$(grep -c '^FAIL ' "$T/e")
+[ "$rc" = 1 ] && [ "$rc2" = 1 ] && [ "$n" = 7 ]
+check $? "--crossover: a planted element caught in every GPU way and tgemm-host's GEMM: exit \
+$rc and $rc2, $n failures (7 expected)"
 
 $PY harness/report.py --sweep "$T/host.json" --out "$T/report" > "$T/r" 2>&1
 rc=$?

@@ -24,7 +24,7 @@ finish() {
 }
 
 if [ ! -x "$GPU" ]; then
-    skip "everything: $GPU was not built (no nvcc)" 29
+    skip "everything: $GPU was not built (no nvcc)" 38
     finish
 fi
 ok "the GPU build compiled with nvcc, warnings as errors ($GPU)"
@@ -52,7 +52,12 @@ usage_error "takes 1 only" --device cuda --threads 2
 usage_error "takes 1 only" --device cuda --threads 1,all
 usage_error "malformed size '0'" --device cuda --sizes 0
 usage_error "unknown transpose pair 'NX'" --device cuda --trans NX
-usage_error "runs on the CPU only" --device cuda --op add
+usage_error "GEMMs in fp32 only" --device cuda --crossover --dtype d
+usage_error "needs --device cuda" --crossover --sizes 64
+usage_error "runs in the crossover mode only (add --crossover)" --device cuda --impl tgemm-host
+usage_error "runs in the crossover mode only" --device cuda --op add --impl tgemm-cuda+pinned
+usage_error "takes no --trans" --device cuda --op add --trans NT
+usage_error "malformed element count '1e3x'" --device cuda --op add --sizes 1e3x
 usage_error "cannot create" --device cuda --out "$T/missing/sweep.json"
 usage_error "unknown option '--threads' with --device cuda" ceilings --device cuda --threads 2
 usage_error "the options are --slug and --device" machine --device cuda --bogus
@@ -72,24 +77,41 @@ s/col/TT/4093x33x1000/1 custom"
 [ "$rc" = 0 ] && [ "$(cat "$T/list")" = "$expect" ]
 check $? "--device cuda --list: fp32, one host thread, every transpose and layout \
 ($(wc -l < "$T/list") cases)"
+"$BENCH" --device cuda --op add,bias_act:relu --dtype s,d --sizes 1e3,2^20 --list > "$T/list" \
+    2> "$T/e"
+rc=$?
+expect="add/s/1000/1 elementwise
+add/s/1048576/1 elementwise
+bias_act:relu/s/1x1000/1 elementwise
+bias_act:relu/s/1024x1024/1 elementwise
+add/d/1000/1 elementwise
+add/d/1048576/1 elementwise
+bias_act:relu/d/1x1000/1 elementwise
+bias_act:relu/d/1024x1024/1 elementwise"
+[ "$rc" = 0 ] && [ "$(cat "$T/list")" = "$expect" ]
+check $? "--device cuda --op --list: elementwise cases in fp32 and fp64 ($(wc -l < "$T/list") cases)"
 "$BENCH" --device cuda --list --sizes linear > "$T/list" 2> "$T/e"
 [ $? = 0 ] && [ "$(wc -l < "$T/list")" = 18 ] && ! grep -qv '^s/row/NN/.*/1 linear$' "$T/list"
 check $? "--device cuda --list --sizes linear: the 18 linear-layer shapes"
 
 # ---- the GPU implementations: every ladder step, the launcher, cuBLAS and its TF32 line ----
 "$BENCH" --help > "$T/help" 2>&1
-grep -q -- "--device D" "$T/help" && grep -q "cublas-tf32" "$T/help"
-check $? "--help documents --device and the GPU implementations"
+grep -q -- "--device D" "$T/help" && grep -q "cublas-tf32" "$T/help" &&
+    grep -q -- "--crossover" "$T/help" && grep -q "tgemm-cuda+pageable" "$T/help"
+check $? "--help documents --device, --crossover and the GPU implementations"
 names="cuda-01-naive cuda-02-coalesce cuda-03-smem_tile cuda-04-blocktile_1d cuda-05-blocktile_2d
 cuda-06-vectorize cuda-07-bank_conflicts cuda-08-warptile cuda-09-double_buffer tgemm-cuda cublas
-cublas-tf32"
+cublas-tf32 tgemm-cuda+pinned tgemm-cuda+pageable tgemm-host"
 n=0
 for name in $names; do
     "$GPU" worker --info "$name" > "$T/info" 2>&1 && grep -q '^{"present": true, ' "$T/info" &&
         n=$((n + 1))
 done
-[ "$n" = 12 ]
-check $? "worker --info: all 12 GPU implementations present in the build ($n)"
+[ "$n" = 15 ]
+check $? "worker --info: all 15 GPU implementations present in the build ($n)"
+"$GPU" worker --info tgemm-host > "$T/info" 2>&1
+grep -q "on the host, [0-9]* OpenMP threads" "$T/info" && grep -q '"threads": [1-9]' "$T/info"
+check $? "worker --info tgemm-host: the host's thread count recorded ($(grep -o 'host, [0-9]* OpenMP threads' "$T/info"))"
 "$GPU" worker --info tgemm > "$T/info" 2>&1
 grep -q '"present": false, "reason": "tgemm-bench-cuda runs GPU implementations only' "$T/info"
 check $? "worker --info tgemm in the GPU build: absent, with the reason"
@@ -117,7 +139,7 @@ if ! "$GPU" machine --device cuda --slug > "$T/slug" 2> "$T/e"; then
             [ ! -s "$T/o" ] && [ ! -e "$T/none.json" ] && [ ! -e "$T/none-ceilings.json" ]
         check $? "no GPU: tgemm-bench $(echo "$cmd" | sed "s|$T/||") -> exit $rc, $(cat "$T/e")"
     done
-    skip "the sweep and the ceilings on a GPU: $(cat "$T/e")" 4
+    skip "the sweeps and the ceilings on a GPU: $(cat "$T/e")" 6
     finish
 fi
 
@@ -163,4 +185,48 @@ TGEMM_BENCH_GPU_PLANT=1 "$BENCH" --device cuda --impl cuda-03-smem_tile --sizes 
 rc=$?
 grep -q '"correct": false' "$T/planted.json" && grep -q "FAIL gemm/cuda-03-smem_tile" "$T/e"
 check $(( (rc != 1) + $? )) "a planted wrong element is caught: exit $rc, $(grep -m 1 FAIL "$T/e")"
+
+# Elementwise on the GPU: every operation in fp32 and fp64, an odd count and one past 2^22 (the
+# sampled check), checked, timed and set against the device copy of the ceilings just measured.
+"$BENCH" --device cuda --op add,sub,mul,scale,axpy,activate:gelu_erf,bias_act:silu --dtype s,d \
+    --sizes 1001,4194307 --rounds 1 --min-time 0.005 --ceilings "$T/ceilings.json" \
+    --out "$T/ew.json" > "$T/o" 2> "$T/e"
+rc=$?
+$PY - "$T/ew.json" "$T/ceilings.json" > "$T/json.log" 2>&1 <<'EOF'
+import json, sys
+s = json.load(open(sys.argv[1]))
+t = json.load(open(sys.argv[2]))["threads"][0]
+ceil = max(t["copy_gbs"], t["memcpy_gbs"])
+med = [b for b in s["benchmarks"] if b["aggregate_name"] == "median"]
+assert len(med) == 28 and s["context"]["tgemm"]["failures"] == 0, (len(med), s["context"]["tgemm"])
+for b in med:
+    assert b["impl"] == "tgemm-cuda" and b["correct"] and b["pattern"] == "device_copy", b
+    assert abs(b["ceiling_pct"] - 100 * b["GBps"] / ceil) < 1e-6 * b["ceiling_pct"], b
+print(f"28 cases correct; best {max(b['ceiling_pct'] for b in med):.0f}% of the device copy")
+EOF
+check $((rc + $?)) "elementwise on the GPU: exit $rc, $(tail -n 1 "$T/json.log")"
+
+# The crossover mode: GEMM (beta 1: C goes both ways) and two elementwise operations, the four
+# ways each, all checked.
+"$BENCH" --device cuda --crossover --sizes 64,300 --beta 1 --rounds 1 --min-time 0.005 \
+    --out "$T/cross.json" > "$T/o" 2> "$T/e" &&
+    "$BENCH" --device cuda --crossover --op add,scale --sizes 1e6 --rounds 1 --min-time 0.005 \
+        --out "$T/cross-ew.json" > "$T/o" 2>> "$T/e"
+rc=$?
+$PY - "$T/cross.json" "$T/cross-ew.json" > "$T/json.log" 2>&1 <<'EOF'
+import json, sys
+n = 0
+for path in sys.argv[1:]:
+    s = json.load(open(path))
+    ctx = s["context"]["tgemm"]
+    assert ctx["options"]["crossover"] is True and ctx["failures"] == 0, ctx
+    assert ctx["libraries"]["tgemm-host"]["threads"] >= 1 and ctx["cpu_model"], ctx
+    med = [b for b in s["benchmarks"] if b["aggregate_name"] == "median"]
+    impls = {b["impl"] for b in med}
+    assert impls == {"tgemm-cuda", "tgemm-cuda+pinned", "tgemm-cuda+pageable", "tgemm-host"}, impls
+    assert len(med) == 8 and all(b["correct"] and b["real_time"] > 0 for b in med), med
+    n += len(med)
+print(n, "cases correct")
+EOF
+check $((rc + $?)) "--crossover: GEMM and elementwise, exit $rc, $(tail -n 1 "$T/json.log")"
 finish
