@@ -3,7 +3,8 @@
 
     the GPU in the machine table: name, compute capability, SMs, L2, memory, clocks, driver, CUDA
     the GPU ceilings (tgemm-bench ceilings --device cuda): the FP32 FMA peak, L2 bandwidth, DRAM
-        bandwidth by a copy kernel beside cudaMemcpyAsync of the same bytes, and the read sweep
+        bandwidth by a copy kernel beside cudaMemcpyAsync of the same bytes, and the read sweep;
+        host<->device bandwidth each way from pinned and pageable memory, and its size sweep
     the ladder: each SGEMM ladder step's GFLOP/s and percent of cuBLAS (FP32, no TF32) on the same
         case, one column per shape, the steps in order, so the table reads as a learning progression;
         then the launcher (tgemm-cuda) against cuBLAS on every shape both ran
@@ -88,6 +89,38 @@ def ceilings_section(doc, ceilings, out_dir, fmt):
     fig.savefig(path, dpi=90)
     plt.close(fig)
     doc.img(path, "GPU bandwidth sweep")
+    if t.get("transfer_gbs"):
+        transfers_section(doc, t, out_dir, fmt)
+
+
+TRANSFERS = (("h2d_pinned", "host to device, pinned"), ("d2h_pinned", "device to host, pinned"),
+             ("h2d_pageable", "host to device, pageable"),
+             ("d2h_pageable", "device to host, pageable"))
+
+
+def transfers_section(doc, t, out_dir, fmt):
+    """Host<->device bandwidth: the ceilings (best rate at 64 MiB and more) and the size sweep."""
+    tg = t["transfer_gbs"]
+    doc.table([f"{what} GB/s" for _, what in TRANSFERS], [[fmt(tg.get(k)) for k, _ in TRANSFERS]])
+    doc.p("Host<->device: cudaMemcpyAsync each way between device memory and pinned "
+          "(cudaMallocHost) or pageable (malloc'd, touched) host memory, bytes counted once; each "
+          "figure is the best rate over copies of 64 MiB and more (the best of five runs of at "
+          "least 20 ms each). These bound what an offload pays to move its operands.")
+    path = os.path.join(out_dir, "transfers.png")
+    fig, ax = plt.subplots(figsize=(8, 4.5))
+    for key, what in TRANSFERS:
+        pts = (t.get("transfer_sweep") or {}).get(key) or []
+        ax.plot([p[0] for p in pts], [p[1] for p in pts], "-", marker=".", label=what)
+    ax.set_xscale("log", base=2)
+    ax.set_xlabel("bytes per copy")
+    ax.set_ylabel("GB/s")
+    ax.set_title("host<->device copies (cudaMemcpyAsync)")
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=90)
+    plt.close(fig)
+    doc.img(path, "host-device transfer sweep")
 
 
 def _label(c):

@@ -9,6 +9,11 @@
  *   L2              a read-only kernel over working sets from 4 MiB to 2 GiB (the "sweep"); the L2
  *                   figure is the best rate at a set of at most half the L2, where every pass after
  *                   the first finds the set in L2
+ *   host<->device   cudaMemcpyAsync host-to-device and device-to-host, from and to pinned
+ *                   (cudaMallocHost) and pageable (malloc'd, touched) host memory, over copies of
+ *                   64 KiB to 1 GiB (the "transfer_sweep"); each ceiling is the best rate at 64 MiB
+ *                   and more, where a copy's fixed cost no longer counts. Bytes are counted once
+ *                   (what crosses the bus), unlike the device copy's read plus written
  * Every probe is timed with CUDA events, sized to run at least 20 ms, and repeated; the best
  * repetition counts (noise only ever makes a probe slower).
  *
@@ -17,7 +22,11 @@
  *   {"machine": {host}, "device": {the GPU: device.cu}, "command": "...",
  *    "threads": [{"threads": 1, "peak_gflops": {"s": {"fp32_fma": x}},
  *                 "bandwidth_gbs": {"L2": x, "DRAM": x}, "copy_gbs": x, "memcpy_gbs": x,
- *                 "sweep": [[bytes, GB/s], ...]}]}
+ *                 "sweep": [[bytes, GB/s], ...],
+ *                 "transfer_sweep": {"h2d_pinned": [[bytes, GB/s], ...], "d2h_pinned": ...,
+ *                                    "h2d_pageable": ..., "d2h_pageable": ...},
+ *                 "transfer_gbs": {"h2d_pinned": x, "d2h_pinned": x, "h2d_pageable": x,
+ *                                  "d2h_pageable": x}}]}
  */
 #include <errno.h>
 #include <stdio.h>
@@ -79,16 +88,17 @@ __global__ void copy_probe(const float4 *in, float4 *dst, size_t n4)
         dst[i] = in[i];
 }
 
-enum probe { FMA, READ, COPY, MEMCPY };
+enum probe { FMA, READ, COPY, MEMCPY, H2D, D2H };
 
 struct job {
     probe kind;
     int sms;
     float *src, *dst, *sink;
-    size_t bytes; /* READ, COPY, MEMCPY: the working set */
+    void *host;   /* H2D, D2H: the host side of the copy */
+    size_t bytes; /* READ, COPY, MEMCPY: the working set; H2D, D2H: one copy */
 };
 
-/* Runs the probe `work` times (FMA: loop rounds per thread; READ: passes; COPY, MEMCPY: copies) and
+/* Runs the probe `work` times (FMA: loop rounds per thread; READ: passes; the others: copies) and
  * returns its seconds by CUDA events. */
 static double run(const job *j, long work, cudaEvent_t ev[2])
 {
@@ -107,6 +117,10 @@ static double run(const job *j, long work, cudaEvent_t ev[2])
         copy_probe<<<blocks, BLOCK, 0, 0>>>((const float4 *)j->src, (float4 *)j->dst, n4);
     for (long i = 0; j->kind == MEMCPY && i < work; i++)
         TG__CUDA_OR_DIE(cudaMemcpyAsync(j->dst, j->src, j->bytes, cudaMemcpyDeviceToDevice, 0));
+    for (long i = 0; j->kind == H2D && i < work; i++)
+        TG__CUDA_OR_DIE(cudaMemcpyAsync(j->dst, j->host, j->bytes, cudaMemcpyHostToDevice, 0));
+    for (long i = 0; j->kind == D2H && i < work; i++)
+        TG__CUDA_OR_DIE(cudaMemcpyAsync(j->host, j->src, j->bytes, cudaMemcpyDeviceToHost, 0));
     TG__CUDA_OR_DIE(cudaGetLastError());
     TG__CUDA_OR_DIE(cudaEventRecord(ev[1], 0));
     TG__CUDA_OR_DIE(cudaEventSynchronize(ev[1]));
@@ -146,6 +160,37 @@ static void make_parents(const char *path)
     }
 }
 
+/* The host<->device probes: the sweep of each direction and host memory, then the ceilings. */
+static void transfers(FILE *f, job *j, void *pageable, size_t most, cudaEvent_t ev[2])
+{
+    static const char *const names[4] = {"h2d_pinned", "d2h_pinned", "h2d_pageable",
+                                         "d2h_pageable"};
+    const size_t smallest = (size_t)64 << 10, large = (size_t)64 << 20;
+    void *pinned = NULL;
+    TG__CUDA_OR_DIE(cudaMallocHost(&pinned, most));
+    memcpy(pinned, pageable, most);
+    double best[4] = {0, 0, 0, 0};
+    fprintf(f, ",\n     \"transfer_sweep\": {");
+    for (int t = 0; t < 4; t++) {
+        j->kind = t % 2 ? D2H : H2D;
+        j->host = t < 2 ? pinned : pageable;
+        fprintf(f, "%s\"%s\": [", t ? ",\n                        " : "", names[t]);
+        for (size_t w = smallest; w <= most; w *= 4) {
+            j->bytes = w;
+            double gbs = measure(j, (double)w, ev) / 1e9;
+            if (w >= large && gbs > best[t]) best[t] = gbs;
+            fprintf(f, "%s[%zu, %.6g]", w == smallest ? "" : ", ", w, gbs);
+        }
+        fprintf(f, "]");
+        fprintf(stderr, "ceilings (GPU): %s %.1f GB/s (copies of 64 MiB and more)\n", names[t],
+                best[t]);
+    }
+    fprintf(f, "},\n     \"transfer_gbs\": {");
+    for (int t = 0; t < 4; t++) fprintf(f, "%s\"%s\": %.6g", t ? ", " : "", names[t], best[t]);
+    fprintf(f, "}");
+    cudaFreeHost(pinned);
+}
+
 static int measure_all(FILE *f)
 {
     job j;
@@ -171,7 +216,6 @@ static int measure_all(FILE *f)
         ones[i] = 1.0f + 1e-7f * (float)(i & 1023);
     TG__CUDA_OR_DIE(cudaMemcpy(j.src, ones, sweep_max, cudaMemcpyHostToDevice));
     TG__CUDA_OR_DIE(cudaMemcpy(j.dst, ones, big, cudaMemcpyHostToDevice));
-    free(ones);
     cudaEvent_t ev[2];
     TG__CUDA_OR_DIE(cudaEventCreate(&ev[0]));
     TG__CUDA_OR_DIE(cudaEventCreate(&ev[1]));
@@ -202,8 +246,11 @@ static int measure_all(FILE *f)
     fprintf(f, "],\n     \"bandwidth_gbs\": {\"L2\": ");
     if (best_l2 > 0) fprintf(f, "%.6g", best_l2);
     else fprintf(f, "null"); /* L2 unknown or below the sweep's smallest set */
-    fprintf(f, ", \"DRAM\": %.6g},\n     \"copy_gbs\": %.6g, \"memcpy_gbs\": %.6g}", copy, copy,
+    fprintf(f, ", \"DRAM\": %.6g},\n     \"copy_gbs\": %.6g, \"memcpy_gbs\": %.6g", copy, copy,
             memcpy_rate);
+    transfers(f, &j, ones, big, ev); /* the host's ones, touched: pageable memory in use */
+    fprintf(f, "}");
+    free(ones);
     cudaEventDestroy(ev[0]);
     cudaEventDestroy(ev[1]);
     cudaFree(j.src);
@@ -225,7 +272,8 @@ int tg__gpu_ceilings_main(int argc, char **argv)
         else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             printf("usage: tgemm-bench ceilings --device cuda [--out FILE] [--force]\n"
                    "  measures the GPU's FP32 FMA peak, DRAM bandwidth (a copy kernel against\n"
-                   "  cudaMemcpyAsync) and L2 bandwidth (a read sweep) into FILE (default\n"
+                   "  cudaMemcpyAsync), L2 bandwidth (a read sweep) and host<->device bandwidth\n"
+                   "  (cudaMemcpyAsync each way, pinned and pageable host memory) into FILE (default\n"
                    "  results/<gpu-slug>/ceilings.json); an existing FILE is kept unless --force\n");
             return 0;
         } else {

@@ -90,7 +90,7 @@ def gpu_outputs(out):
     check(os.path.isfile(md_path) and os.path.isfile(html_path), "GPU: report.md and report.html written")
     md = open(md_path).read() if os.path.isfile(md_path) else ""
     page = open(html_path).read() if os.path.isfile(html_path) else ""
-    charts_ok(out, md, page, ["bandwidth.png", "gflops_s.png", "roofline_s.png"])
+    charts_ok(out, md, page, ["bandwidth.png", "gflops_s.png", "roofline_s.png", "transfers.png"])
     for text, what in (
             ("# tgemm benchmark report: nvidia-h100-80gb-hbm3", "the GPU's slug as the title"),
             ("| GPU | NVIDIA H100 80GB HBM3 (compute capability 9.0, 132 SMs) |", "the GPU"),
@@ -101,6 +101,7 @@ def gpu_outputs(out):
             ("| host CPU | Intel(R) Xeon(R) Platinum 8480+ (16 CPUs) |", "the host CPU"),
             ("| commit | fedcba987654 |", "the commit"),
             ("| 51200 | 7500 | 2900 | 2800 | NVIDIA H100 80GB HBM3 |", "the GPU ceilings"),
+            ("| 55 | 52 | 12 | 10 |", "host<->device ceilings: pinned and pageable, each way"),
             ("| cuda-01-naive | 400 (5%) | 1000 (5%) | 2000 (5%) |", "ladder: naive"),
             ("| cuda-02-coalesce | 1600 (20%) | wrong | 8000 (20%) |",
              "ladder: coalesce, its wrong case without a speed"),

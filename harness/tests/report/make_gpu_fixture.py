@@ -9,7 +9,8 @@ cuBLAS runs 256^3 at 8000 GFLOP/s, 1000^3 at 20000, 4096^3 at 40000 and the line
 128x3072x768 at 10000; every other implementation runs at a fixed share of cuBLAS on every case:
 naive 5%, coalesce 20%, double_buffer 80%, tgemm-cuda 85%, cublas-tf32 250%. One result is wrong:
 cuda-02-coalesce on 1000^3. The ladder steps run the square shapes only; the linear shape has the
-launcher, cuBLAS and the TF32 line.
+launcher, cuBLAS and the TF32 line. The ceilings' host<->device copies reach 55 (pinned, host to
+device), 52 (pinned, device to host), 12 and 10 GB/s (pageable) at 64 MiB and more.
 """
 import json
 import os
@@ -94,13 +95,24 @@ def main():
     with open(os.path.join(HERE, "fixture_gpu_sweep.json"), "w") as f:
         json.dump(sweep, f, indent=1)
         f.write("\n")
+    # host<->device: 64 KiB .. 1 GiB by 4; pinned reaches 50 (h2d) and 52 (d2h) GB/s from 64 MiB
+    # on (the ceiling is the best there: 55 at 256 MiB for h2d), pageable 12 and 10
+    sizes = [64 << 10 << 2 * i for i in range(9)]
+    shapes = {"h2d_pinned": (5, 20, 35, 45, 49, 50, 55, 50, 50),
+              "d2h_pinned": (6, 21, 36, 46, 50, 52, 52, 52, 52),
+              "h2d_pageable": (2, 5, 8, 10, 11, 12, 12, 11, 11),
+              "d2h_pageable": (2, 4, 7, 9, 9.5, 10, 10, 10, 10)}
+    transfer_sweep = {k: [[w, float(v)] for w, v in zip(sizes, vals)] for k, vals in shapes.items()}
+    transfer_gbs = {"h2d_pinned": 55.0, "d2h_pinned": 52.0, "h2d_pageable": 12.0,
+                    "d2h_pageable": 10.0}
     sweep_pts = [[4 << 20 << i, v] for i, v in enumerate(
         (7000.0, 7500.0, 7400.0, 5200.0, 3300.0, 3100.0, 3050.0, 3000.0, 3000.0, 3000.0))]
     ceilings = {"machine": MACHINE, "device": DEVICE,
                 "command": "tgemm-bench ceilings --device cuda",
                 "threads": [{"threads": 1, "peak_gflops": {"s": {"fp32_fma": 51200.0}},
                              "sweep": sweep_pts, "bandwidth_gbs": {"L2": 7500.0, "DRAM": 2900.0},
-                             "copy_gbs": 2900.0, "memcpy_gbs": 2800.0}]}
+                             "copy_gbs": 2900.0, "memcpy_gbs": 2800.0,
+                             "transfer_sweep": transfer_sweep, "transfer_gbs": transfer_gbs}]}
     with open(os.path.join(HERE, "fixture_gpu_ceilings.json"), "w") as f:
         json.dump(ceilings, f, indent=1)
         f.write("\n")
