@@ -33,6 +33,7 @@ import matplotlib.pyplot as plt  # noqa: E402 (the backend must be chosen first)
 
 import report_elementwise  # noqa: E402 (harness/, beside this file: the `--op` cases' section)
 import report_gpu  # noqa: E402 (harness/, beside this file: the `--device cuda` parts)
+import report_crossover  # noqa: E402 (harness/, beside this file: the `--crossover` section)
 
 ELEM_BYTES = {"s": 4, "d": 8}
 DTYPE_NAME = {"s": "fp32 (sgemm)", "d": "fp64 (dgemm)"}
@@ -519,10 +520,13 @@ def build(sweep, ceilings, out_dir, sweep_path, ceilings_path):
     else:
         doc.p("No ceilings file was found; run `make ceilings` to measure them.")
 
-    if cases:
-        gemm_sections(doc, cases, ceilings, out_dir, device)
-    if ew_cases:
-        report_elementwise.section(doc, ew_cases, ceilings, out_dir, fmt, device)
+    if report_crossover.is_crossover(sweep):  # its cases ran four ways: one section for them
+        report_crossover.section(doc, sweep, out_dir, fmt)
+    else:
+        if cases:
+            gemm_sections(doc, cases, ceilings, out_dir, device)
+        if ew_cases:
+            report_elementwise.section(doc, ew_cases, ceilings, out_dir, fmt, device)
     for title, key in (("Errors", "errors"), ("Skipped", "skipped")):
         if ctx.get(key):
             doc.p(f"**{title}:** " + "; ".join(f"`{e}`" for e in ctx[key]))

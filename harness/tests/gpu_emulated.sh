@@ -143,5 +143,14 @@ rows=$(sed -n '/^## The SGEMM ladder/,/^### tgemm-cuda against/p' "$md" 2>/dev/n
 check $? "report.py on the sweep's own JSON: exit $rc, the ladder table has all $rows \
 implementations"
 
+$PY harness/report.py --sweep "$T/cross-ew.json" --out "$T/report-cross" > "$T/r" 2>&1
+rc=$?
+md=$T/report-cross/report.md
+rows=$(grep -c '^| \(add\|axpy\|bias_act:silu\) | [sd] | \(1x\)\?999 ' "$md" 2>/dev/null)
+charts=$(ls "$T/report-cross"/crossover_*.png 2>/dev/null | wc -l)
+[ "$rc" = 0 ] && [ "$rows" = 12 ] && [ "$charts" = 6 ] && grep -q "^## CPU against GPU" "$md"
+check $? "report.py on the crossover sweep's own JSON: exit $rc, $charts charts (6), $rows rows \
+(6 summaries, 6 cases)"
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -6,6 +6,8 @@
     check_report.py outputs-ew DIR   the same for the elementwise fixture (fixture_ew_sweep.json)
     check_report.py gpu DIR          the report made from the GPU fixtures (fixture_gpu_*.json, written
                                      by make_gpu_fixture.py, whose text gives the numbers) in DIR
+    check_report.py gpu-ew DIR       the same for the GPU elementwise fixture (fixture_gpu_ew_sweep.json)
+    check_report.py crossover DIR    the same for the crossover fixture (fixture_crossover_sweep.json)
     check_report.py nonblank PNG     exit 0 when the image decodes and its pixels are not all alike
     check_report.py inject HTML OUT [--break-first]
                                      copy HTML to OUT with a script that, once the page has
@@ -128,6 +130,62 @@ def gpu_outputs(out):
     check(md.count("| **NO** |") == 1, "all-cases table marks exactly the one wrong case")
 
 
+def read_report(out):
+    md_path, html_path = os.path.join(out, "report.md"), os.path.join(out, "report.html")
+    md = open(md_path).read() if os.path.isfile(md_path) else ""
+    page = open(html_path).read() if os.path.isfile(html_path) else ""
+    check(bool(md) and bool(page), f"{out}: report.md and report.html written")
+    return md, page
+
+
+def gpu_ew_outputs(out):
+    """The elementwise cases of a --device cuda sweep, against the device copy (2900 GB/s)."""
+    md, page = read_report(out)
+    charts_ok(out, md, page, ["bandwidth.png", "elementwise_d.png", "elementwise_s.png",
+                              "transfers.png"])
+    check("## Roofline" not in md and "SGEMM ladder" not in md,
+          "GPU elementwise: no GEMM sections")
+    for text, what in (
+            ("| 2900 | 2800 | 2900 |", "the device copy: kernel, cudaMemcpyAsync, the better"),
+            ("| add | s | 67108864 | 768 | 1 | tgemm-cuda | 2610 ±1.0% | 90 | device_copy | yes | 0 "
+             "| sampled |", "add on 256 MiB arrays at 90% of the device copy"),
+            ("| scale | d | 33554432 | 512 | 1 | tgemm-cuda | 2755 ±1.0% | 95 | device_copy |",
+             "scale fp64 at 95%"),
+            ("| activate:gelu_tanh | s | 67108864 | 512 | 1 | tgemm-cuda | 2320 ±1.0% | 80 |",
+             "GELU's percent found from the ceilings file (the case had none)"),
+            ("| add | s | 1000 | 0.0114 | 1 | tgemm-cuda | 10 ±1.0% | 0.345 |", "a tiny add")):
+        in_both(md, page, text, what)
+
+
+def crossover_outputs(out):
+    """The crossover section: make_gpu_fixture.py's text gives every number."""
+    md, page = read_report(out)
+    charts_ok(out, md, page, ["bandwidth.png", "crossover_add_s.png", "crossover_square_s.png",
+                              "transfers.png"])
+    check("## Roofline" not in md and "SGEMM ladder" not in md and "## Elementwise" not in md,
+          "crossover: its own section instead of the GEMM and elementwise ones")
+    for text, what in (
+            ("Intel(R) Xeon(R) Platinum 8480+, 16 CPUs; tgemm-host on 16 threads",
+             "the host CPU named, with its threads"),
+            ("on the GPU (NVIDIA H100 80GB HBM3)", "the GPU named"),
+            ("| square | s | 64x64x64 .. 2048x2048x2048 | 512x512x512 | 1024x1024x1024 | 34.4x | "
+             "34.4x at 2048x2048x2048 |",
+             "square: pinned wins from 512 (not 128, lost again at 256), pageable from 1024 (its "
+             "wrong 2048 left out), 34.4x on the device"),
+            ("| add | s | 10000 .. 100000000 | none up to 100000000 | none up to 100000000 | 25x | "
+             "25x at 100000000 |", "add: never wins with copies, 25x on the device"),
+            ("| square | s | 128x128x128 | 0.03 | 0.02 | 0.025 | 0.2 | 1.5x | 1.2x | 0.15x |",
+             "a case the pinned GPU wins before the crossover"),
+            ("| square | s | 256x256x256 | 0.2 | 0.03 | 0.2 | 0.5 | 6.67x | 1x | 0.4x |",
+             "a tie, which is no win"),
+            ("| square | s | 2048x2048x2048 | 86 | 2.5 | 9 | **wrong** | 34.4x | 9.56x | – |",
+             "the wrong result shown as such, no speedup from it"),
+            ("| add | s | 100000000 | 10 | 0.4 | 48 | 110 | 25x | 0.208x | 0.0909x |",
+             "add on 1e8 elements")):
+        in_both(md, page, text, what)
+    check(md.count("**wrong**") == 1, "crossover: exactly the one wrong case marked")
+
+
 def outputs(out):
     md_path, html_path = os.path.join(out, "report.md"), os.path.join(out, "report.html")
     check(os.path.isfile(md_path) and os.path.isfile(html_path), "report.md and report.html written")
@@ -233,6 +291,12 @@ def main(argv):
         return min(failures, 100)
     if len(argv) == 2 and argv[0] == "gpu":
         gpu_outputs(argv[1])
+        return min(failures, 100)
+    if len(argv) == 2 and argv[0] == "gpu-ew":
+        gpu_ew_outputs(argv[1])
+        return min(failures, 100)
+    if len(argv) == 2 and argv[0] == "crossover":
+        crossover_outputs(argv[1])
         return min(failures, 100)
     if len(argv) == 2 and argv[0] == "nonblank":
         ok, w, h, varied = png_not_blank(argv[1])

@@ -1,6 +1,8 @@
 #!/usr/bin/python3
-"""Writes the GPU report fixtures beside this file (fixture_gpu_sweep.json, fixture_gpu_ceilings.json):
-a small `tgemm-bench --device cuda` sweep and its ceilings, in the exact format of sweep.c and
+"""Writes the GPU report fixtures beside this file -- fixture_gpu_sweep.json, fixture_gpu_ceilings.json,
+fixture_gpu_ew_sweep.json, fixture_crossover_sweep.json: hand-made, plausible results, not
+measurements -- a small `tgemm-bench --device cuda` sweep and its ceilings, an elementwise sweep
+(--op) and a crossover sweep (--crossover), in the exact format of sweep.c and
 harness/cuda/ceilings.cu, with numbers chosen so that every figure of the report is known ahead.
 
     /usr/bin/python3 harness/tests/report/make_gpu_fixture.py
@@ -11,6 +13,16 @@ naive 5%, coalesce 20%, double_buffer 80%, tgemm-cuda 85%, cublas-tf32 250%. One
 cuda-02-coalesce on 1000^3. The ladder steps run the square shapes only; the linear shape has the
 launcher, cuBLAS and the TF32 line. The ceilings' host<->device copies reach 55 (pinned, host to
 device), 52 (pinned, device to host), 12 and 10 GB/s (pageable) at 64 MiB and more.
+
+The elementwise sweep (tgemm-cuda) runs add fp32 on 2^26 elements (768 MiB moved) at 2610 GB/s, 90%
+of the 2900 GB/s device copy; scale fp64 on 2^25 at 2755 GB/s (95%); GELU tanh fp32 on 2^26 at 2320
+GB/s with no ceiling fields (the report must find 80% itself); add fp32 on 1000 elements at 10 GB/s.
+
+The crossover sweep: square SGEMM 64..2048 and add fp32 on 1e4..1e8, in ms per call (CROSSOVER
+below): the GPU with pinned copies beats the CPU at 128 (0.025 against 0.03), loses at 256 (a tie)
+and wins from 512 on, so its crossover is 512; with pageable copies it wins from 1024 (its 2048
+result is wrong, left out); on the device it is 34.4x the CPU at 2048. add never wins with copies;
+on the device it is 25x at 1e8. The host CPU: the Xeon of MACHINE, tgemm-host on 16 threads.
 """
 import json
 import os
@@ -41,26 +53,114 @@ def check_of(impl, m, n, k):
     return base + "-tf32" if impl == "cublas-tf32" else base
 
 
+def aggregates(name, index, ms, rate_key, rate, fields):
+    """The four aggregate entries of one case as sweep.c writes them; fields(rate) gives the rest
+    (the rate is 0 in stddev and cv, whose times are 0 and 1%)."""
+    out = []
+    for agg, r, t in (("median", rate, ms), ("mean", rate, ms), ("stddev", 0.0, 0.0),
+                      ("cv", 0.0, 0.01)):
+        e = {"name": f"{name}_{agg}", "family_index": index, "per_family_instance_index": 0,
+             "run_name": name, "run_type": "aggregate", "repetitions": 3, "aggregate_name": agg,
+             "aggregate_unit": "percentage" if agg == "cv" else "time", "iterations": 3,
+             "real_time": t, "cpu_time": t, "time_unit": "ms", rate_key: r}
+        e.update(fields(r))
+        out.append(e)
+    return out
+
+
+def gemm_entries(impl, shape, family, index, ms, correct, check, max_ratio, peak=None,
+                 gflops=None):
+    m, n, k = shape
+    name = f"gemm/{impl}/s/row/NN/{m}x{n}x{k}/threads:1"
+    gflops = gflops or 2.0 * m * n * k / ms * 1e-6
+    return aggregates(name, index, ms, "GFLOPS", gflops, lambda r: dict(
+        ({"peak_pct": 100 * r / peak} if peak else {}), impl=impl, dtype="s", m=m, n=n, k=k,
+        trans="NN", layout="row", threads=1, family=family, correct=correct,
+        max_ratio=max_ratio if correct else None, check=check))
+
+
 def entries(impl, shape, family, index):
     m, n, k = shape
-    g = CUBLAS[shape] * SHARE[impl]
     wrong = impl == "cuda-02-coalesce" and shape == (1000, 1000, 1000)
-    name = f"gemm/{impl}/s/row/NN/{m}x{n}x{k}/threads:1"
-    ms = 2.0 * m * n * k / g * 1e-6
-    out = []
-    for agg, gf, t in (("median", g, ms), ("mean", g, ms), ("stddev", 0.0, 0.0),
-                       ("cv", 0.0, 0.01)):
-        out.append({"name": f"{name}_{agg}", "family_index": index,
-                    "per_family_instance_index": 0, "run_name": name, "run_type": "aggregate",
-                    "repetitions": 3, "aggregate_name": agg,
-                    "aggregate_unit": "percentage" if agg == "cv" else "time", "iterations": 3,
-                    "real_time": t, "cpu_time": t, "time_unit": "ms", "GFLOPS": gf,
-                    "peak_pct": 100 * gf / 51200.0 if agg != "cv" else gf, "impl": impl,
-                    "dtype": "s", "m": m, "n": n, "k": k, "trans": "NN", "layout": "row",
-                    "threads": 1, "family": family, "correct": not wrong,
-                    "max_ratio": None if wrong else (0.5 if impl != "cublas-tf32" else 0.25),
-                    "check": check_of(impl, m, n, k)})
-    return out
+    g = CUBLAS[shape] * SHARE[impl]
+    return gemm_entries(impl, shape, family, index, 2.0 * m * n * k / g * 1e-6, not wrong,
+                        check_of(impl, m, n, k), 0.5 if impl != "cublas-tf32" else 0.25,
+                        peak=51200.0, gflops=g)
+
+
+def ew_entries(impl, op, dtype, elements, index, ms, ceiling=None, correct=True):
+    es = 4 if dtype == "s" else 8
+    bytes_ = (2 if op.startswith(("scale", "activate")) else 3) * es * elements
+    name = f"elementwise/{impl}/{op}/{dtype}/{elements}/threads:1"
+    return aggregates(name, index, ms, "GBps", bytes_ / ms * 1e-6, lambda r: dict(
+        ({"ceiling_pct": 100 * r / ceiling} if ceiling else {}), impl=impl, dtype=dtype, op=op,
+        elements=elements, rows=elements, cols=1, bytes=bytes_, pattern="device_copy",
+        **({"ceiling_gbps": ceiling} if ceiling else {}), threads=1, family="elementwise",
+        correct=correct, max_ulps=0 if correct else None,
+        check="sampled" if elements > 1 << 22 else "all"))
+
+
+# ms per call of each way: (CPU, GPU on the device, + pinned copies, + pageable copies)
+CROSSOVER = {
+    "square": {64: (0.01, 0.02, 0.06, 0.1), 128: (0.03, 0.02, 0.025, 0.2),
+               256: (0.2, 0.03, 0.2, 0.5), 512: (1.4, 0.08, 0.7, 1.6),
+               1024: (11.0, 0.4, 2.4, 5.5), 2048: (86.0, 2.5, 9.0, 20.0)},
+    "add": {10**4: (0.002, 0.005, 0.03, 0.05), 10**5: (0.01, 0.006, 0.06, 0.1),
+            10**6: (0.1, 0.01, 0.5, 1.2), 10**7: (1.0, 0.05, 5.0, 12.0),
+            10**8: (10.0, 0.4, 48.0, 110.0)}}
+WAYS = ("tgemm-host", "tgemm-cuda", "tgemm-cuda+pinned", "tgemm-cuda+pageable")
+
+
+def gpu_sweep(ctx_extra, bench):
+    ctx = dict(MACHINE)
+    ctx.update({"ceilings": "results/nvidia-h100-80gb-hbm3/ceilings.json", "device": DEVICE,
+                "options": {"rounds": 3, "repetitions": 1, "min_time": 0.05, "warmup": 0.01,
+                            "alpha": 1, "beta": 0, "crossover": False},
+                "failures": 0, "errors": [], "skipped": []})
+    ctx.update(ctx_extra)
+    return {"context": {"date": "2026-11-22T23:00:00+00:00", "host_name": "gpu-fixture",
+                        "executable": "build/tgemm-bench-cuda", "num_cpus": 16,
+                        "mhz_per_cpu": 2000, "load_avg": [0.5, 0.25, 0.125],
+                        "timer": "CUDA events", "tgemm": ctx},
+            "benchmarks": bench}
+
+
+def write(name, obj):
+    with open(os.path.join(HERE, name), "w") as f:
+        json.dump(obj, f, indent=1)
+        f.write("\n")
+
+
+def more_fixtures():
+    lib = {"present": True, "path": "linked statically from build/libtgemm_cuda.a",
+           "version": "the commit in the machine record", "threads": 1}
+    bench = (ew_entries("tgemm-cuda", "add", "s", 1 << 26, 0, 768 * 2**20 / 2610e6, 2900.0)
+             + ew_entries("tgemm-cuda", "scale", "d", 1 << 25, 1, 512 * 2**20 / 2755e6, 2900.0)
+             + ew_entries("tgemm-cuda", "activate:gelu_tanh", "s", 1 << 26, 2,
+                          512 * 2**20 / 2320e6)
+             + ew_entries("tgemm-cuda", "add", "s", 1000, 3, 12000 / 10e6, 2900.0))
+    write("fixture_gpu_ew_sweep.json", gpu_sweep({
+        "command": "tgemm-bench-cuda --device cuda --op add,scale,activate:gelu_tanh --out ew.json",
+        "libraries": {"tgemm-cuda": dict(lib, config="tg_cuda_sgemm, the launcher")}}, bench))
+    bench, index = [], 0
+    for family, sizes in CROSSOVER.items():
+        for size, times in sizes.items():
+            for way, ms in zip(WAYS, times):
+                correct = not (way == "tgemm-cuda+pageable" and size == 2048)
+                if family == "add":
+                    bench += ew_entries(way, "add", "s", size, index, ms)
+                else:
+                    bench += gemm_entries(way, (size,) * 3, family, index, ms, correct,
+                                          "reference" if size <= 256 else "gpu-dgemm", 0.5)
+                index += 1
+    libs = {way: dict(lib, config=way, threads=16 if way == "tgemm-host" else 1) for way in WAYS}
+    write("fixture_crossover_sweep.json", gpu_sweep({
+        "command": "tgemm-bench-cuda --device cuda --crossover --sizes 64:2048:x2 --out cross.json",
+        "libraries": libs, "failures": 1,
+        "options": {"rounds": 3, "repetitions": 1, "min_time": 0.05, "warmup": 0.01, "alpha": 1,
+                    "beta": 0, "crossover": True},
+        "errors": ["gemm/tgemm-cuda+pageable/s/row/NN/2048x2048x2048/threads:1: C(2047, 2047): "
+                   "ratio >= 16 (worst inf)"]}, bench))
 
 
 def main():
@@ -116,6 +216,7 @@ def main():
     with open(os.path.join(HERE, "fixture_gpu_ceilings.json"), "w") as f:
         json.dump(ceilings, f, indent=1)
         f.write("\n")
+    more_fixtures()
 
 
 if __name__ == "__main__":

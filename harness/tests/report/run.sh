@@ -1,7 +1,7 @@
 #!/bin/sh
 # The report generator's tests (make test-report): harness/report.py run on the fixed fixtures
-# (fixture_sweep.json, fixture_ceilings.json; the GPU ones, fixture_gpu_*.json, made by
-# make_gpu_fixture.py) into OUT, never into results/; its files and numbers
+# (fixture_sweep.json, fixture_ceilings.json; the GPU ones, fixture_gpu_*.json and
+# fixture_crossover_sweep.json, made by make_gpu_fixture.py) into OUT, never into results/; its files and numbers
 # checked by check_report.py; the edge cases (no ceilings file, --results folder, unreadable input);
 # then report.html opened in headless Chromium: every chart must decode with a non-zero size and a
 # screenshot of the page must not be blank. Each browser check is first shown to fail on a planted
@@ -58,6 +58,19 @@ cat "$OUT/check-gpu.log"
 passed=$((passed + $(grep -c '^ok ' "$OUT/check-gpu.log")))
 failed=$((failed + $(grep -c '^FAIL ' "$OUT/check-gpu.log")))
 grep -qE '^(ok|FAIL) ' "$OUT/check-gpu.log" || bad "check_report.py gpu printed no checks"
+# ... its elementwise cases (--op) against the device copy, and a crossover sweep (--crossover)
+for kind in gpu-ew crossover; do
+    fixture=$HERE/fixture_gpu_ew_sweep.json
+    [ $kind = crossover ] && fixture=$HERE/fixture_crossover_sweep.json
+    $REPORT --sweep "$fixture" --ceilings $HERE/fixture_gpu_ceilings.json --out "$OUT/$kind" \
+        > "$OUT/report-$kind.log" 2>&1
+    check $? "report.py on the $kind fixture exits 0 ($(tail -n 1 "$OUT/report-$kind.log"))"
+    $CHECK $kind "$OUT/$kind" > "$OUT/check-$kind.log" 2>&1
+    cat "$OUT/check-$kind.log"
+    passed=$((passed + $(grep -c '^ok ' "$OUT/check-$kind.log")))
+    failed=$((failed + $(grep -c '^FAIL ' "$OUT/check-$kind.log")))
+    grep -qE '^(ok|FAIL) ' "$OUT/check-$kind.log" || bad "check_report.py $kind printed no checks"
+done
 ! grep -q "SGEMM ladder" "$OUT/full/report.md"
 check $? "a CPU sweep's report has no GPU ladder section"
 

@@ -1,0 +1,155 @@
+"""The crossover section of the tgemm report (harness/report.py imports it): for a sweep made with
+`tgemm-bench --device cuda --crossover`, where every case ran four ways side by side:
+
+    tgemm-host           the CPU library on the GPU machine's host CPU, all its cores
+    tgemm-cuda           the GPU on data already on the device (CUDA events)
+    tgemm-cuda+pinned    the GPU with its inputs copied in from pinned host memory and its output
+                         back on every call, synchronised (the host's clock)
+    tgemm-cuda+pageable  the same from pageable host memory
+
+For each shape family (a GEMM family such as square, or one elementwise operation) and dtype: a
+chart of the time per call against size, one line per way, and a table beside it with the crossover
+size of each kind of copy -- the first size from which the GPU with its copies is faster than the
+CPU at that size and at every larger one measured -- and the speedup of the GPU on data already on
+the device (CPU time over kernel time). Then every case's four times. A case whose result failed its
+check is shown as wrong and left out of both: the speed of a wrong answer means nothing.
+"""
+import os
+import re
+from collections import defaultdict
+
+import matplotlib.pyplot as plt
+
+HOST, DEVICE, PINNED, PAGEABLE = "tgemm-host", "tgemm-cuda", "tgemm-cuda+pinned", "tgemm-cuda+pageable"
+WAYS = ((HOST, "CPU (host)", "black", "-"), (DEVICE, "GPU, data on the device", "tab:green", "-"),
+        (PINNED, "GPU + copies, pinned", "tab:blue", "--"),
+        (PAGEABLE, "GPU + copies, pageable", "tab:orange", ":"))
+DTYPE_NAME = {"s": "fp32", "d": "fp64"}
+
+
+def is_crossover(sweep):
+    return bool(sweep.get("context", {}).get("tgemm", {}).get("options", {}).get("crossover"))
+
+
+def load(sweep):
+    """{(family, dtype): {size: {way: case}}} from the medians, and each size's label and measure
+    (FLOPs of a GEMM, elements of an elementwise case)."""
+    groups = defaultdict(lambda: defaultdict(dict))
+    for b in sweep.get("benchmarks", []):
+        if b.get("aggregate_name") != "median" or b.get("impl") not in {w[0] for w in WAYS}:
+            continue
+        if "op" in b:
+            family = b["op"]
+            label = f"{b['rows']}x{b['cols']}" if b["op"].startswith("bias_act") else str(b["elements"])
+            measure = b["elements"]
+        else:
+            variant = "" if (b["trans"], b["layout"]) == ("NN", "row") else f" {b['trans']} {b['layout']}"
+            family = b["family"] + variant
+            label = f"{b['m']}x{b['n']}x{b['k']}"
+            measure = 2.0 * b["m"] * b["n"] * b["k"]
+        groups[(family, b["dtype"])][(measure, label)][b["impl"]] = {
+            "ms": b["real_time"], "correct": bool(b.get("correct"))}
+    return groups
+
+
+def _ok(way):
+    return way is not None and way["correct"] and way["ms"] > 0
+
+
+def crossover(sizes, by, way):
+    """The label of the first size from which `way` beats the CPU at every larger size measured
+    (sizes where either result is missing or wrong are left out), or None when it never does."""
+    valid = [s for s in sizes if _ok(by[s].get(HOST)) and _ok(by[s].get(way))]
+    first = None
+    for s in valid:
+        wins = by[s][way]["ms"] < by[s][HOST]["ms"]
+        if wins and first is None:
+            first = s
+        elif not wins:
+            first = None
+    return first[1] if first else None
+
+
+def speedup(by_size, way):
+    """CPU time over `way`'s time at one size, or None."""
+    h, w = by_size.get(HOST), by_size.get(way)
+    return h["ms"] / w["ms"] if _ok(h) and _ok(w) else None
+
+
+def chart(path, family, dtype, sizes, by):
+    fig, ax = plt.subplots(figsize=(7, 4.2))
+    for way, label, color, style in WAYS:
+        pts = [(s[0], by[s][way]["ms"]) for s in sizes if _ok(by[s].get(way))]
+        if pts:
+            ax.plot([p[0] for p in pts], [p[1] for p in pts], style, marker="o", ms=3,
+                    color=color, label=label)
+        bad = [(s[0], by[s][way]["ms"]) for s in sizes
+               if by[s].get(way) and not by[s][way]["correct"]]
+        if bad:
+            ax.scatter([p[0] for p in bad], [p[1] for p in bad], s=60, facecolors="none",
+                       edgecolors="red", zorder=4)
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    gemm = not re.match(r"^(add|sub|mul|scale|axpy|activate|bias_act)\b", family)
+    ax.set_xlabel("FLOPs per call (2·m·n·k)" if gemm else "elements")
+    ax.set_ylabel("ms per call")
+    ax.set_title(f"{family}, {DTYPE_NAME.get(dtype, dtype)}: CPU against GPU, copies counted",
+                 fontsize=9)
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(path, dpi=80)
+    plt.close(fig)
+
+
+def _slug(text):
+    return re.sub(r"[^a-z0-9]+", "_", text.lower()).strip("_")
+
+
+def section(doc, sweep, out_dir, fmt):
+    """Appends the crossover section to doc (report.py's Doc); fmt formats numbers."""
+    ctx = sweep.get("context", {}).get("tgemm", {})
+    host = ctx.get("libraries", {}).get(HOST, {})
+    gpu = (ctx.get("device") or {}).get("name", "?")
+    groups = load(sweep)
+    doc.h(2, "CPU against GPU: where the GPU starts to win")
+    doc.p(f"Each case ran four ways, alternating in time: the CPU library on this machine's host CPU "
+          f"({ctx.get('cpu_model', '?')}, {ctx.get('cores', '?')} CPUs; tgemm-host on "
+          f"{host.get('threads', '?')} threads), and on the GPU ({gpu}) tgemm-cuda on data already "
+          "on the device (CUDA events), then with its inputs copied in from pinned or pageable host "
+          "memory and its output copied back on every call, synchronised (A and B in, C out, and "
+          "C in as well when beta is not zero; an array updated in place both ways), by the host's "
+          "clock. The crossover is the first size from which the GPU with its copies beats the CPU "
+          "at that size and at every larger one measured; the speedup on the device is the CPU's "
+          "time over the kernel's. Times are medians per call.")
+    summary = []
+    for (family, dtype) in sorted(groups):
+        by = groups[(family, dtype)]
+        sizes = sorted(by)
+        path = os.path.join(out_dir, f"crossover_{_slug(family)}_{dtype}.png")
+        chart(path, family, dtype, sizes, by)
+        dev = [(speedup(by[s], DEVICE), s[1]) for s in sizes]
+        best = max((d for d in dev if d[0] is not None), default=None)
+        summary.append([family, dtype, f"{sizes[0][1]} .. {sizes[-1][1]}",
+                        crossover(sizes, by, PINNED) or f"none up to {sizes[-1][1]}",
+                        crossover(sizes, by, PAGEABLE) or f"none up to {sizes[-1][1]}",
+                        f"{fmt(dev[-1][0])}x" if dev[-1][0] else "–",
+                        f"{fmt(best[0])}x at {best[1]}" if best else "–"])
+        doc.img(path, f"crossover {family} {dtype}")
+        doc.table(["family", "dtype", "sizes", "GPU + pinned copies wins from",
+                   "GPU + pageable copies wins from", "GPU on the device, speedup at the largest",
+                   "best speedup on the device"], [summary[-1]])
+    doc.h(3, "Every case")
+    rows = []
+    for (family, dtype) in sorted(groups):
+        by = groups[(family, dtype)]
+        for s in sorted(by):
+            cells = []
+            for way, *_ in WAYS:
+                w = by[s].get(way)
+                cells.append("–" if w is None else fmt(w["ms"]) if w["correct"] else "**wrong**")
+            ups = [speedup(by[s], way) for way in (DEVICE, PINNED, PAGEABLE)]
+            rows.append([family, dtype, s[1]] + cells + [f"{fmt(u)}x" if u else "–" for u in ups])
+    doc.table(["family", "dtype", "size", "CPU ms", "GPU ms", "GPU + pinned ms",
+               "GPU + pageable ms", "CPU / GPU", "CPU / (GPU + pinned)",
+               "CPU / (GPU + pageable)"], rows)
