@@ -10,14 +10,22 @@
 #               (harness/tests/gpu_run.sh), `ceilings --device cuda`, the ladder sweep (every step,
 #               the launcher, cuBLAS and its TF32 line on squares 256..8192 and the odd 1000 and
 #               4093), the launcher against cuBLAS on the `linear` family, and their reports
-#   all         the three, in that order (about 12 minutes of GPU time: more than one call of the
-#               device tool may run, so a session with the usual 10-minute calls runs
-#               `tests,sanitizers` in one call and `bench` in the next; the build is kept between
-#               calls while the machine stays warm, and is redone otherwise)
+#   crossover   the elementwise kernels on arrays of 256 MiB to 1 GiB against the device copy
+#               (elementwise.json), and the crossover mode (--crossover: the CPU library on the
+#               host's cores against the GPU on the device and with pinned and pageable copies) on
+#               the square SGEMM family 64..8192 (crossover_gemm.json) and on add, axpy and GELU over
+#               1e3..1e8 elements (crossover_ew.json), with their reports; `ceilings --device cuda`
+#               first unless bench ran in the same call (a phase of its own: with bench's, more than
+#               one 10-minute call)
+#   all         the four, in that order (more than 10 minutes of GPU time: a session with the
+#               usual 10-minute calls runs `tests,sanitizers` in one call, `bench` in the next and
+#               `crossover` in a third; the build is kept between calls while the machine stays
+#               warm, and is redone otherwise)
 # Phases can be joined with commas: tests,sanitizers.
 #   usage: sh tests/cuda/gpu_session.sh OUT_DIR [PHASES]
-# Everything (machine.txt, the logs, ceilings.json, ladder.json, linear.json, the reports under
-# ladder/ and linear/) is written under results/<gpu-slug>/ in a scratch folder and packed into
+# Everything (machine.txt, the logs, ceilings.json, ladder.json, linear.json, elementwise.json,
+# crossover_gemm.json, crossover_ew.json, the reports in folders of those names) is written under
+# results/<gpu-slug>/ in a scratch folder and packed into
 # OUT_DIR/session-<phases>.tar.gz, the only file OUT_DIR gets: the device tool brings back at most 8
 # files from $OUT, two folders deep. Unpack it at the repository root (tar xzf session-*.tar.gz) and
 # commit results/<gpu-slug>/; machine.txt names the commit it ran.
@@ -25,9 +33,9 @@
 #   TGEMM_COMMIT=$(git rev-parse --short=12 HEAD), written out in the command sent; it goes into
 #   machine.txt and, through the build's stamp, into every JSON.
 # Exit status: non-zero if the build or any run failed.
-dir=${1:?usage: gpu_session.sh OUT_DIR [tests|sanitizers|bench|all, or a comma list]}
+dir=${1:?usage: gpu_session.sh OUT_DIR [tests|sanitizers|bench|crossover|all, or a comma list]}
 phases=${2:-all}
-[ "$phases" = all ] && phases=tests,sanitizers,bench
+[ "$phases" = all ] && phases=tests,sanitizers,bench,crossover
 has() { case ",$phases," in *",$1,"*) return 0 ;; esac; return 1; }
 jobs=$(nproc 2>/dev/null || echo 4)
 status=0
@@ -68,6 +76,18 @@ if has sanitizers; then
     done
 fi
 
+# report.py on sweeps $R/<name>.json, each into $R/<name>/, against $R/ceilings.json. It needs
+# matplotlib: the GPU machine's python3 has it; here Debian's /usr/bin/python3.
+reports() {
+    py=python3
+    $py -c 'import matplotlib' 2> /dev/null || py=/usr/bin/python3
+    for s in "$@"; do
+        $py harness/report.py --sweep "$R/$s.json" --ceilings "$R/ceilings.json" --out "$R/$s" \
+            > "$R/report_$s.log" 2>&1 || status=1
+        tail -n 1 "$R/report_$s.log"
+    done
+}
+
 if has bench; then
     bench=build/tgemm-bench-cuda
     sh harness/tests/gpu_run.sh build > "$R/test_harness_cuda.log" 2>&1 || status=1
@@ -85,17 +105,42 @@ if has bench; then
     $bench --device cuda --impl tgemm-cuda,cublas,cublas-tf32 --sizes linear $ceil \
         --out "$R/linear.json" 2> "$R/linear.log" || status=1
     tail -n 1 "$R/linear.log"
-    # The report needs matplotlib: the GPU machine's python3 has it; here Debian's /usr/bin/python3.
-    py=python3
-    $py -c 'import matplotlib' 2> /dev/null || py=/usr/bin/python3
-    for s in ladder linear; do
-        $py harness/report.py --sweep "$R/$s.json" --ceilings "$R/ceilings.json" --out "$R/$s" \
-            > "$R/report_$s.log" 2>&1 || status=1
-        tail -n 1 "$R/report_$s.log"
-    done
+    reports ladder linear
     # The ladder table, last, so the reply's tail shows it.
     [ -f "$R/ladder/report.md" ] &&
         sed -n '/^## The SGEMM ladder/,/^### tgemm-cuda against cuBLAS/p' "$R/ladder/report.md" | grep '^|'
+fi
+
+if has crossover; then
+    bench=build/tgemm-bench-cuda
+    if [ ! -f "$R/ceilings.json" ]; then
+        $bench ceilings --device cuda --force --out "$R/ceilings.json" 2> "$R/ceilings.log" || status=1
+        tail -n 5 "$R/ceilings.log"
+    fi
+    ceil=""
+    [ -f "$R/ceilings.json" ] && ceil="--ceilings $R/ceilings.json"
+    # Arrays of 256 MiB to 1 GiB (2^26 and 2^27 elements, fp32 and fp64), every kind of
+    # operation, against the device copy measured in this run.
+    $bench --device cuda --op add,scale,axpy,activate:gelu_tanh,bias_act:relu --dtype s,d \
+        --sizes 2^26,2^27 --rounds 2 --repetitions 2 $ceil \
+        --out "$R/elementwise.json" 2> "$R/elementwise.log" || status=1
+    tail -n 1 "$R/elementwise.log"
+    # The crossover: the host CPU (all its cores) against the GPU alone and with its copies.
+    $bench --device cuda --crossover --sizes 64:8192:x2 --rounds 2 --repetitions 2 $ceil \
+        --out "$R/crossover_gemm.json" 2> "$R/crossover_gemm.log" || status=1
+    tail -n 1 "$R/crossover_gemm.log"
+    $bench --device cuda --crossover --op add,axpy,activate:gelu_tanh --sizes 1e3:1e8:x10 \
+        --rounds 2 --repetitions 2 $ceil --out "$R/crossover_ew.json" 2> "$R/crossover_ew.log" || status=1
+    tail -n 1 "$R/crossover_ew.log"
+    reports elementwise crossover_gemm crossover_ew
+    # What the reply's tail should show: percent of the device copy, and the crossover tables.
+    [ -f "$R/elementwise/report.md" ] &&
+        grep '^| [a-z_:]* | [sd] | [0-9]' "$R/elementwise/report.md" | cut -d'|' -f2-9
+    for s in crossover_gemm crossover_ew; do
+        [ -f "$R/$s/report.md" ] &&
+            sed -n '/^## CPU against GPU/,/^### Every case/p' "$R/$s/report.md" | grep '^| [a-z]' |
+            grep -v '^| family'
+    done
 fi
 
 tar czf "$dir/session-$(echo "$phases" | tr ',' '-').tar.gz" -C "$W" results || status=1
