@@ -85,7 +85,7 @@ void tg__ew_json_fields(FILE *out, const tg__case *c, int device, double ceiling
 typedef struct tg__ew_problem {
     tg__case c;
     int impl;             /* tg__impl_id */
-    size_t es;            /* 4 or 8 */
+    size_t es;            /* 4 or 8; 2 for fp16 and bf16 (dtype h, b: on the GPU only) */
     int64_t n;            /* elements */
     uint64_t seed;        /* inputs are a hash of (seed, array, index): regenerated when checking */
     void *x, *y, *bias;   /* inputs, 64-byte aligned */

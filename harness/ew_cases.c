@@ -183,7 +183,7 @@ int tg__ew_case_parse(const char *s, tg__case *c)
     }
     if (sscanf(s + end, "/%d", &threads) != 1) return -1;
     if (tg__ew_op_parse(op, &opi, &act, err, sizeof err) != 0) return -1;
-    if ((dtype != 's' && dtype != 'd') || m < 1 || n < 1 || threads < 1 ||
+    if (!strchr("sdhb", dtype) || m < 1 || n < 1 || threads < 1 ||
         (opi != TG__OP_BIAS_ACT && n != 1))
         return -1;
     memset(c, 0, sizeof *c);
@@ -217,7 +217,8 @@ int64_t tg__ew_elements(const tg__case *c) { return c->m * c->n; }
 double tg__ew_bytes(const tg__case *c)
 {
     static const int arrays[TG__OP_COUNT] = {0, 3, 3, 3, 2, 3, 2, 2};
-    double es = c->dtype == 's' ? 4 : 8, bytes = arrays[c->op] * es * (double)tg__ew_elements(c);
+    double es = c->dtype == 'd' ? 8 : c->dtype == 's' ? 4 : 2; /* fp16, bf16: 2 */
+    double bytes = arrays[c->op] * es * (double)tg__ew_elements(c);
     return c->op == TG__OP_BIAS_ACT ? bytes + es * (double)c->n : bytes;
 }
 

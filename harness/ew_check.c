@@ -8,6 +8,10 @@
  * activation is evaluated in long double in forms that do not cancel for negative inputs (a
  * logistic function is (v >= 0 ? 1 : e) / (1 + e) with e = exp(-|v|), GELU erf uses erfc), so the
  * reference is good to far better than one ulp of the output.
+ *
+ * fp16 and bf16 (dtypes h and b, GPU only) are 16-bit patterns that the kernels compute in fp32
+ * (cuda/elementwise/tgemm_elementwise.h): their reference is the fp32 result rounded once to the
+ * type -- exact operations must match it, activations be within 1 ulp of it.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -17,8 +21,8 @@
 #include "ew_bench.h"
 #include "vendors.h"
 
-#define GUARD 16                 /* elements on each side of the output: 64 or 128 bytes */
-#define GUARD_VALUE 1234.5       /* exactly representable in float and double */
+#define GUARD 16                 /* elements on each side of the output: 32 to 128 bytes */
+#define GUARD_VALUE 1232.0       /* exactly representable in every type, unlike any result */
 #define ALL_MAX ((int64_t)1 << 22)
 #define RANDOM_SAMPLES (1 << 18)
 #define ULP_LIMIT 16.0
@@ -35,27 +39,75 @@ static uint64_t mix(uint64_t z) /* splitmix64's finalizer */
     return z ^ (z >> 31);
 }
 
+/* ---- the array types, by dtype: s (fp32), d (fp64), h (fp16), b (bf16) ---- */
+static int mantissa_bits(char t) { return t == 'd' ? 52 : t == 's' ? 23 : t == 'h' ? 10 : 7; }
+
+/* v rounded to the nearest value of type t, ties to even (fp16 overflows to infinity past 65504). */
+static double round_to(char t, double v)
+{
+    if (t == 'd' || v == 0 || !isfinite(v)) return v;
+    if (t == 's') return (double)(float)v;
+    int e = ilogb(v), lowest = t == 'h' ? -14 : -126; /* below: subnormal, a fixed spacing */
+    double ulp = ldexp(1.0, (e < lowest ? lowest : e) - mantissa_bits(t));
+    double r = nearbyint(v / ulp) * ulp;
+    return t == 'h' && fabs(r) > 65504 ? copysign(INFINITY, v) : r;
+}
+
+/* The 16-bit pattern of v, a value of type t (h or b), NaN or an infinity. */
+static uint16_t bits16(char t, double v)
+{
+    if (t == 'b') { /* bf16 is the upper half of an fp32 */
+        float f = (float)v;
+        uint32_t u;
+        memcpy(&u, &f, sizeof u);
+        return (uint16_t)(u >> 16);
+    }
+    uint16_t sign = signbit(v) ? 0x8000 : 0;
+    double m = fabs(v);
+    if (isnan(m)) return sign | 0x7e00;
+    if (isinf(m)) return sign | 0x7c00;
+    if (m < 0x1p-14) return sign | (uint16_t)(m * 0x1p24); /* subnormal (or zero) */
+    int e = ilogb(m);
+    return sign | (uint16_t)((e + 15) << 10) | (uint16_t)((ldexp(m, -e) - 1) * 1024);
+}
+
+static double value16(char t, uint16_t b)
+{
+    if (t == 'b') {
+        uint32_t u = (uint32_t)b << 16;
+        float f;
+        memcpy(&f, &u, sizeof f);
+        return f;
+    }
+    int e = (b >> 10) & 0x1f, m = b & 0x3ff;
+    double v = e == 0 ? ldexp(m, -24) : e == 31 ? (m ? NAN : INFINITY) : ldexp(1024 + m, e - 25);
+    return b & 0x8000 ? -v : v;
+}
+
+static void set(char t, void *a, int64_t i, double v)
+{
+    if (t == 's') ((float *)a)[i] = (float)v;
+    else if (t == 'd') ((double *)a)[i] = v;
+    else ((uint16_t *)a)[i] = bits16(t, round_to(t, v));
+}
+
+static double get(char t, const void *a, int64_t i)
+{
+    if (t == 's') return (double)((const float *)a)[i];
+    if (t == 'd') return ((const double *)a)[i];
+    return value16(t, ((const uint16_t *)a)[i]);
+}
+
 static double input(const tg__ew_problem *p, int arr, int64_t i)
 {
     uint64_t h = mix(p->seed + 0x9e3779b97f4a7c15ull * ((uint64_t)i * 4 + (uint64_t)arr + 1));
     double v = (double)(h >> 11) * 0x1p-53 * 20 - 10;
-    return p->es == 4 ? (double)(float)v : v;
-}
-
-static void set(size_t es, void *a, int64_t i, double v)
-{
-    if (es == 4) ((float *)a)[i] = (float)v;
-    else ((double *)a)[i] = v;
-}
-
-static double get(size_t es, const void *a, int64_t i)
-{
-    return es == 4 ? (double)((const float *)a)[i] : ((const double *)a)[i];
+    return round_to(p->c.dtype, v);
 }
 
 static void fill(const tg__ew_problem *p, void *a, int arr, int64_t n)
 {
-    for (int64_t i = 0; i < n; i++) set(p->es, a, i, input(p, arr, i));
+    for (int64_t i = 0; i < n; i++) set(p->c.dtype, a, i, input(p, arr, i));
 }
 
 /* ---- which arrays an operation has ---- */
@@ -79,13 +131,14 @@ static int is_exact(const tg__case *c)
     return !((c->op == TG__OP_ACTIVATE || c->op == TG__OP_BIAS_ACT) && c->act > TG_ACT_RELU);
 }
 
-/* One ulp of the output type at max(|v|, 2^-24 or 2^-53): the unit errors are counted in, so that
- * far tails, where the value is negligible, are judged in absolute terms. */
-static long double unit(size_t es, long double v)
+/* One ulp of the output type at max(|v|, 2^-24 or 2^-53; fp16: 2^-14, below which its spacing is
+ * fixed): the unit errors are counted in, so that far tails, where the value is negligible, are
+ * judged in absolute terms. */
+static long double unit(char t, long double v)
 {
-    long double m = fabsl(v), tiny = es == 4 ? 0x1p-24L : 0x1p-53L;
+    long double m = fabsl(v), tiny = t == 'd' ? 0x1p-53L : t == 'h' ? 0x1p-14L : 0x1p-24L;
     if (m < tiny) m = tiny;
-    return ldexpl(1.0L, ilogbl(m) - (es == 4 ? 23 : 52));
+    return ldexpl(1.0L, ilogbl(m) - mantissa_bits(t));
 }
 
 static int is_vendor(int impl)
@@ -123,7 +176,7 @@ int tg__ew_problem_init(tg__ew_problem *p, const tg__case *c, int impl, uint64_t
     memset(p, 0, sizeof *p);
     p->c = *c;
     p->impl = impl;
-    p->es = c->dtype == 's' ? 4 : 8;
+    p->es = c->dtype == 'd' ? 8 : c->dtype == 's' ? 4 : 2;
     p->n = tg__ew_elements(c);
     p->seed = seed;
     long long pm, pn, pk;
@@ -200,10 +253,10 @@ static int call(tg__ew_problem *p, double alpha)
          * off for an exact operation, 64 for an activation (allowed: 16) */
         const char *mode = getenv("TGEMM_BENCH_PLANTED");
         if (mode && !strcmp(mode, "crash")) abort();
-        double v = get(p->es, p->z, p->n - 1);
-        if (!is_exact(c)) v += 64 * (double)unit(p->es, v);
+        double v = get(c->dtype, p->z, p->n - 1);
+        if (!is_exact(c)) v += 64 * (double)unit(c->dtype, v);
         else v = p->es == 4 ? (double)nextafterf((float)v, INFINITY) : nextafter(v, INFINITY);
-        set(p->es, p->z, p->n - 1, v);
+        set(c->dtype, p->z, p->n - 1, v);
     }
     return st;
 }
@@ -243,43 +296,49 @@ static long double act_ref(int act, long double v)
     }
 }
 
-/* a op b rounded once to the array's type. */
-static double exact(size_t es, int op, double a, double b)
+/* a op b rounded once to the computation type: fp64 for fp64, else fp32. */
+static double exact(char t, int op, double a, double b)
 {
     double r = op == TG__OP_MUL || op == TG__OP_SCALE ? a * b : op == TG__OP_SUB ? a - b : a + b;
-    return es == 4 ? (double)(float)r : r; /* float operands: r is exact in double */
+    return t == 'd' ? r : (double)(float)r; /* 32 bits or fewer: r is exact in double */
+}
+
+/* What the output must hold: fp16 and bf16 results are the fp32 result rounded to the type. */
+static long double target(char t, long double ref)
+{
+    return t == 'h' || t == 'b' ? round_to(t, (double)(float)ref) : ref;
 }
 
 /* |got - ref| in ulps of the output type at max(|ref|, 2^-24 or 2^-53). */
-static double ulps(size_t es, long double got, long double ref)
+static double ulps(char t, long double got, long double ref)
 {
     if (isnan(got) || isnan(ref)) return isnan(got) && isnan(ref) ? 0 : INFINITY;
     if (isinf(got) || isinf(ref)) return got == ref ? 0 : INFINITY;
-    return (double)(fabsl(got - ref) / unit(es, ref));
+    return (double)(fabsl(got - ref) / unit(t, ref));
 }
 
 /* The error of element i of the output, in ulps. */
 static double element_error(const tg__ew_problem *p, int64_t i, double alpha)
 {
     const int op = p->c.op, act = p->c.act;
-    const size_t es = p->es;
-    const double got = get(es, p->z, i);
-    const double a = es == 4 ? (double)(float)alpha : alpha; /* alpha in the array's type */
+    const char t = p->c.dtype;
+    const double got = get(t, p->z, i);
+    const double a = round_to(t, alpha); /* alpha in the array's type */
     switch (op) {
     case TG__OP_ADD: case TG__OP_SUB: case TG__OP_MUL:
-        return ulps(es, got, exact(es, op, input(p, ARR_X, i), input(p, ARR_Y, i)));
-    case TG__OP_SCALE: return ulps(es, got, exact(es, op, a, input(p, ARR_X, i)));
+        return ulps(t, got, target(t, exact(t, op, input(p, ARR_X, i), input(p, ARR_Y, i))));
+    case TG__OP_SCALE: return ulps(t, got, target(t, exact(t, op, a, input(p, ARR_X, i))));
     case TG__OP_AXPY: {
         double x = input(p, ARR_X, i), y = input(p, ARR_Y, i);
-        double fused = es == 4 ? (double)fmaf((float)a, (float)x, (float)y) : fma(a, x, y);
-        double unfused = exact(es, TG__OP_ADD, exact(es, TG__OP_MUL, a, x), y);
-        double e1 = ulps(es, got, fused), e2 = ulps(es, got, unfused);
+        double fused = t == 'd' ? fma(a, x, y) : (double)fmaf((float)a, (float)x, (float)y);
+        double unfused = exact(t, TG__OP_ADD, exact(t, TG__OP_MUL, a, x), y);
+        double e1 = ulps(t, got, target(t, fused)), e2 = ulps(t, got, target(t, unfused));
         return e1 < e2 ? e1 : e2;
     }
-    case TG__OP_ACTIVATE: return ulps(es, got, act_ref(act, input(p, ARR_X, i)));
-    case TG__OP_BIAS_ACT: {
-        double s = exact(es, TG__OP_ADD, input(p, ARR_X, i), input(p, ARR_BIAS, i % p->c.n));
-        return ulps(es, got, act_ref(act, s));
+    case TG__OP_ACTIVATE: return ulps(t, got, target(t, act_ref(act, input(p, ARR_X, i))));
+    case TG__OP_BIAS_ACT: { /* the sum rounded to the computation type, then the activation */
+        double s = exact(t, TG__OP_ADD, input(p, ARR_X, i), input(p, ARR_BIAS, i % p->c.n));
+        return ulps(t, got, target(t, act_ref(act, s)));
     }
     default: return INFINITY;
     }
@@ -290,17 +349,17 @@ static uint64_t next(uint64_t *s) { return mix(*s += 0x9e3779b97f4a7c15ull); }
 void tg__ew_check(tg__ew_problem *p, uint64_t seed, tg__ew_check_result *r)
 {
     memset(r, 0, sizeof *r);
-    const size_t es = p->es;
+    const char t = p->c.dtype;
     const int64_t n = p->n;
     int arr;
     /* Fresh operands; an output that is not also an input starts as NaN, so an element the call
      * forgets to write fails. */
     if (in_place(p->c.op, &arr)) fill(p, p->z, arr, n);
     else
-        for (int64_t i = 0; i < n; i++) set(es, p->z, i, NAN);
+        for (int64_t i = 0; i < n; i++) set(t, p->z, i, NAN);
     for (int64_t g = 0; g < GUARD; g++) {
-        set(es, p->zbuf, g, GUARD_VALUE);
-        set(es, p->z, n + g, GUARD_VALUE);
+        set(t, p->zbuf, g, GUARD_VALUE);
+        set(t, p->z, n + g, GUARD_VALUE);
     }
     r->method = n <= ALL_MAX ? "all" : "sampled";
     int st = call(p, CHECK_ALPHA);
@@ -310,10 +369,10 @@ void tg__ew_check(tg__ew_problem *p, uint64_t seed, tg__ew_check_result *r)
         return;
     }
     for (int64_t g = 0; g < GUARD; g++)
-        if (get(es, p->zbuf, g) != GUARD_VALUE || get(es, p->z, n + g) != GUARD_VALUE) {
+        if (get(t, p->zbuf, g) != GUARD_VALUE || get(t, p->z, n + g) != GUARD_VALUE) {
             r->max_ulps = INFINITY;
             snprintf(r->msg, sizeof r->msg, "wrote outside the output (guard element %s %lld)",
-                     get(es, p->zbuf, g) != GUARD_VALUE ? "before" : "after", (long long)g);
+                     get(t, p->zbuf, g) != GUARD_VALUE ? "before" : "after", (long long)g);
             return;
         }
     int64_t worst = -1;
@@ -340,13 +399,13 @@ void tg__ew_check(tg__ew_problem *p, uint64_t seed, tg__ew_check_result *r)
         for (int k = 0; k < RANDOM_SAMPLES; k++) VISIT((int64_t)(next(&s) % (uint64_t)n));
     }
 #undef VISIT
-    double limit = exact_op ? 0 : ULP_LIMIT;
+    double limit = exact_op ? 0 : t == 'h' || t == 'b' ? 1 : ULP_LIMIT;
     r->ok = r->max_ulps <= limit;
     if (!r->ok) {
         char op[32];
         tg__ew_op_str(p->c.op, p->c.act, op, sizeof op);
         snprintf(r->msg, sizeof r->msg, "%s element %lld is %.9g, %.3g ulps off (limit %g%s)", op,
-                 (long long)worst, get(es, p->z, worst), r->max_ulps, limit,
+                 (long long)worst, get(t, p->z, worst), r->max_ulps, limit,
                  exact_op ? ": the operation is exact" : "");
     }
 }

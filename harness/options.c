@@ -47,6 +47,7 @@ void tg__options_help(FILE *out)
 "                     (tg_cuda_add, ...; the default); with --crossover: tgemm-cuda+pinned,\n"
 "                     tgemm-cuda+pageable and tgemm-host too (default: those and tgemm-cuda)\n"
 "  --dtype LIST       s (fp32) and/or d (fp64) (default: s,d)          --dtype s\n"
+"                     with --device cuda --op also h (fp16) and b (bf16), computed in fp32\n"
 "  --sizes LIST       shapes m x n x k (default: square). Items:\n"
 "                       N            one N x N x N square             --sizes 512,1000\n"
 "                       lo:hi:step   squares lo, lo+step, ... <= hi   --sizes 64:4096:64\n"
@@ -150,12 +151,14 @@ static int impl_item(const char *s, void *ctx, char *err, size_t len)
 static int dtype_item(const char *s, void *ctx, char *err, size_t len)
 {
     tg__options *o = ctx;
-    if (strcmp(s, "s") && strcmp(s, "d"))
-        return error(err, len, "unknown dtype '%s' (choose from s, d)", s);
-    if (o->ndtypes == 0 || o->dtypes[0] != s[0]) {
-        if (o->ndtypes == 2) return 0;
-        o->dtypes[o->ndtypes++] = s[0];
-    }
+    if (strlen(s) != 1 || !strchr("sdhb", s[0]))
+        return error(err, len, "unknown dtype '%s' (choose from s, d; h, b on the GPU)", s);
+    if (strchr("hb", s[0]) && (o->device != TG__DEVICE_CUDA || !o->nops))
+        return error(err, len, "--dtype %s: fp16 and bf16 are for the GPU's elementwise kernels "
+                               "only (--device cuda --op)", s);
+    for (int i = 0; i < o->ndtypes; i++)
+        if (o->dtypes[i] == s[0]) return 0;
+    o->dtypes[o->ndtypes++] = s[0];
     return 0;
 }
 

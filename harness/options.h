@@ -12,7 +12,7 @@
 typedef struct {
     int device;                       /* TG__DEVICE_CPU or TG__DEVICE_CUDA (gpu.h) */
     int impls[TG__ANY_IMPL_MAX], nimpls; /* ids: bench.h's, or gpu.h's for --device cuda */
-    char dtypes[2];
+    char dtypes[4];                   /* s, d; h, b (fp16, bf16) for --device cuda --op */
     int ndtypes;
     tg__shape *shapes;
     int nshapes;

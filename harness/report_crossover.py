@@ -24,7 +24,7 @@ HOST, DEVICE, PINNED, PAGEABLE = "tgemm-host", "tgemm-cuda", "tgemm-cuda+pinned"
 WAYS = ((HOST, "CPU (host)", "black", "-"), (DEVICE, "GPU, data on the device", "tab:green", "-"),
         (PINNED, "GPU + copies, pinned", "tab:blue", "--"),
         (PAGEABLE, "GPU + copies, pageable", "tab:orange", ":"))
-DTYPE_NAME = {"s": "fp32", "d": "fp64"}
+DTYPE_NAME = {"s": "fp32", "d": "fp64", "h": "fp16", "b": "bf16"}
 
 
 def is_crossover(sweep):
@@ -130,9 +130,12 @@ def section(doc, sweep, out_dir, fmt):
         chart(path, family, dtype, sizes, by)
         dev = [(speedup(by[s], DEVICE), s[1]) for s in sizes]
         best = max((d for d in dev if d[0] is not None), default=None)
+        # no CPU line at all (the CPU library has no fp16 or bf16): nothing to cross
+        never = (f"none up to {sizes[-1][1]}" if any(_ok(by[s].get(HOST)) for s in sizes)
+                 else "no CPU result")
         summary.append([family, dtype, f"{sizes[0][1]} .. {sizes[-1][1]}",
-                        crossover(sizes, by, PINNED) or f"none up to {sizes[-1][1]}",
-                        crossover(sizes, by, PAGEABLE) or f"none up to {sizes[-1][1]}",
+                        crossover(sizes, by, PINNED) or never,
+                        crossover(sizes, by, PAGEABLE) or never,
                         f"{fmt(dev[-1][0])}x" if dev[-1][0] else "–",
                         f"{fmt(best[0])}x at {best[1]}" if best else "–"])
         doc.img(path, f"crossover {family} {dtype}")

@@ -17,8 +17,7 @@ from collections import defaultdict
 
 import matplotlib.pyplot as plt
 
-ES = {"s": 4, "d": 8}
-DTYPE_NAME = {"s": "fp32", "d": "fp64"}
+DTYPE_NAME = {"s": "fp32", "d": "fp64", "h": "fp16", "b": "bf16"}
 PATTERN_TEXT = {"add": "STREAM add (2 reads + 1 write)", "copy": "STREAM copy (1 read + 1 write)",
                 "axpy_inplace": "in-place a = s·b + a (2 reads + 1 write)",
                 "scale_inplace": "in-place a = s·a (1 read + 1 write)",
@@ -154,7 +153,7 @@ def section(doc, cases, ceilings, out_dir, fmt, device=None):
     """Appends the elementwise section to doc (report.py's Doc); fmt formats numbers; device is the
     GPU record of a --device cuda sweep."""
     impls = sorted({c["impl"] for c in cases}, key=lambda i: (i not in ("tgemm", "tgemm-cuda"), i))
-    dtypes = [d for d in ("s", "d") if any(c["dtype"] == d for c in cases)]
+    dtypes = [d for d in DTYPE_NAME if any(c["dtype"] == d for c in cases)]
     fill_ceilings(cases, ceilings)
     doc.h(2, "Elementwise operations")
     if device:
@@ -214,5 +213,6 @@ def _charts_and_table(doc, cases, ceilings, out_dir, fmt, impls, dtypes):
                "ceiling", "correct", "max ulps", "check"], rows)
     doc.p("Checked before timing: add, sub, mul, scale, ReLU and the plain bias exactly, axpy to a "
           "fused or an unfused multiply-add, the other activations within 16 ulps of a long double "
-          "reference; every element up to 2^22 elements (check: all), else both ends, the thread "
+          "reference (fp16 and bf16, computed in fp32: within 1 ulp of the fp32 result rounded to "
+          "the type); every element up to 2^22 elements (check: all), else both ends, the thread "
           "split points and random elements (check: sampled).")

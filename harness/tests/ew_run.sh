@@ -38,7 +38,8 @@ usage_error "malformed element count '1e3:5:x10'" --op add --sizes 1e3:5:x10
 usage_error "malformed element count '1e3:1e6:x1'" --op add --sizes 1e3:1e6:x1
 usage_error "malformed element count '10x20'" --op add --sizes 10x20
 usage_error "malformed element count 'square'" --op add --sizes square
-usage_error "unknown dtype 'h'" --op add --dtype h
+usage_error "fp16 and bf16 are for the GPU's elementwise kernels only" --op add --dtype h
+usage_error "unknown dtype 'x'" --op add --dtype x
 usage_error "'0' is not a thread count" --op add --threads 0
 
 # ---- parsing: counts, shapes and the plan (--list runs nothing) ----

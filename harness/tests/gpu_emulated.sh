@@ -65,13 +65,13 @@ for how in host gpu; do
 $(grep -m 1 '^FAIL' "$T/e")"
 done
 
-# Elementwise (--op): every operation, fp32 and fp64, odd counts (heads and tails of the kernels'
-# 128-bit bodies), checked by ew_check.c on what came back from the "GPU", and set against the
+# Elementwise (--op): every operation in fp32, fp64, fp16 and bf16, odd counts (heads and tails of
+# the kernels' 128-bit bodies), checked by ew_check.c on what came back from the "GPU", set against the
 # device copy of a GPU ceilings file (the fixture's: copy kernel 2900, cudaMemcpyAsync 2800 GB/s).
 GC=harness/tests/report/fixture_gpu_ceilings.json
 EW="--device cuda --op add,sub,mul,scale,axpy,activate:gelu_tanh,activate:sigmoid,bias_act:relu"
 # shellcheck disable=SC2086
-"$E" $EW --dtype s,d --sizes 1,1001,4099 --rounds 2 --min-time 0.001 --ceilings $GC \
+"$E" $EW --dtype s,d,h,b --sizes 1,1001,4099 --rounds 2 --min-time 0.001 --ceilings $GC \
     --out "$T/ew.json" > /dev/null 2> "$T/e"
 rc=$?
 $PY - "$T/ew.json" > "$T/v" 2>&1 <<'EOF'
@@ -79,7 +79,7 @@ import json, sys
 s = json.load(open(sys.argv[1]))
 assert s["context"]["tgemm"]["failures"] == 0, s["context"]["tgemm"]["errors"]
 med = [b for b in s["benchmarks"] if b["aggregate_name"] == "median"]
-assert len(med) == 8 * 2 * 3, len(med)
+assert len(med) == 8 * 4 * 3, len(med)
 for b in med:
     assert b["impl"] == "tgemm-cuda" and b["correct"] and b["check"] == "all", b
     assert b["pattern"] == "device_copy" and b["ceiling_gbps"] == 2900, b
@@ -89,12 +89,13 @@ print(f"{len(med)} cases correct, each against the 2900 GB/s device copy")
 EOF
 check $((rc + $?)) "elementwise on the emulated GPU: exit $rc, $(tail -n 1 "$T/v")"
 # shellcheck disable=SC2086
-TGEMM_BENCH_GPU_PLANT=1 "$E" $EW --dtype s --sizes 1001 --rounds 1 --min-time 0.001 \
+TGEMM_BENCH_GPU_PLANT=1 "$E" $EW --dtype s,h,b --sizes 1001 --rounds 1 --min-time 0.001 \
     --out "$T/planted.json" > /dev/null 2> "$T/e"
 rc=$?
 n=$(grep -c '^FAIL ' "$T/e")
-[ "$rc" = 1 ] && [ "$n" = 8 ]
-check $? "a planted last element on the emulated GPU fails every operation: exit $rc, $n of 8, \
+[ "$rc" = 1 ] && [ "$n" = 24 ]
+check $? "a planted last element on the emulated GPU fails every operation in fp32, fp16 and bf16: \
+exit $rc, $n of 24, \
 $(grep -m 1 '^FAIL' "$T/e")"
 
 # The crossover mode: the four ways of a GEMM (beta 0.5: C copied in and out) and of elementwise
@@ -104,23 +105,25 @@ $(grep -m 1 '^FAIL' "$T/e")"
 # shellcheck disable=SC2086
 "$E" --device cuda --crossover --sizes 33,7x20x9 --trans NN,TT --beta 0.5 --rounds 2 \
     --min-time 0.001 --out "$T/cross.json" > /dev/null 2> "$T/e" &&
-    "$E" --device cuda --crossover --op add,axpy,bias_act:silu --dtype s,d --sizes 999 \
+    "$E" --device cuda --crossover --op add,axpy,bias_act:silu --dtype s,d,h --sizes 999 \
         --rounds 2 --min-time 0.001 --out "$T/cross-ew.json" > /dev/null 2>> "$T/e"
 rc=$?
 $PY - "$T/cross.json" "$T/cross-ew.json" > "$T/v" 2>&1 <<'EOF'
 import json, sys
 ways = {"tgemm-cuda", "tgemm-cuda+pinned", "tgemm-cuda+pageable", "tgemm-host"}
 n = 0
-for path, cases in zip(sys.argv[1:], (4, 6)):
+for path, cases, fp16 in zip(sys.argv[1:], (4, 9), (0, 3)):
     s = json.load(open(path))
     ctx = s["context"]["tgemm"]
     assert ctx["options"]["crossover"] is True and ctx["failures"] == 0, ctx
     assert ctx["libraries"]["tgemm-host"]["threads"] >= 1, ctx["libraries"]
     med = [b for b in s["benchmarks"] if b["aggregate_name"] == "median"]
-    assert {b["impl"] for b in med} == ways and len(med) == 4 * cases, len(med)
+    # the CPU has no fp16: tgemm-host skips those cases, and says so
+    assert {b["impl"] for b in med} == ways and len(med) == 4 * cases - fp16, len(med)
+    assert len([x for x in ctx["skipped"] if "tgemm-host" in x and "no fp16" in x]) == fp16
     assert all(b["correct"] and b["real_time"] > 0 and b["repetitions"] == 2 for b in med), med
     n += len(med)
-print(n, "cases, the four ways each, all correct")
+print(n, "cases, the four ways each (fp16 not on the CPU), all correct")
 EOF
 check $((rc + $?)) "--crossover on the emulated GPU: exit $rc, $(tail -n 1 "$T/v")"
 TGEMM_BENCH_GPU_PLANT=1 "$E" --device cuda --crossover --sizes 33 --beta 0.5 --rounds 1 \
@@ -146,11 +149,11 @@ implementations"
 $PY harness/report.py --sweep "$T/cross-ew.json" --out "$T/report-cross" > "$T/r" 2>&1
 rc=$?
 md=$T/report-cross/report.md
-rows=$(grep -c '^| \(add\|axpy\|bias_act:silu\) | [sd] | \(1x\)\?999 ' "$md" 2>/dev/null)
+rows=$(grep -c '^| \(add\|axpy\|bias_act:silu\) | [sdh] | \(1x\)\?999 ' "$md" 2>/dev/null)
 charts=$(ls "$T/report-cross"/crossover_*.png 2>/dev/null | wc -l)
-[ "$rc" = 0 ] && [ "$rows" = 12 ] && [ "$charts" = 6 ] && grep -q "^## CPU against GPU" "$md"
-check $? "report.py on the crossover sweep's own JSON: exit $rc, $charts charts (6), $rows rows \
-(6 summaries, 6 cases)"
+[ "$rc" = 0 ] && [ "$rows" = 18 ] && [ "$charts" = 9 ] && grep -q "^## CPU against GPU" "$md"
+check $? "report.py on the crossover sweep's own JSON: exit $rc, $charts charts (9), $rows rows \
+(9 summaries, 9 cases)"
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -53,6 +53,7 @@ usage_error "takes 1 only" --device cuda --threads 1,all
 usage_error "malformed size '0'" --device cuda --sizes 0
 usage_error "unknown transpose pair 'NX'" --device cuda --trans NX
 usage_error "GEMMs in fp32 only" --device cuda --crossover --dtype d
+usage_error "fp16 and bf16 are for the GPU's elementwise kernels only" --device cuda --dtype h
 usage_error "needs --device cuda" --crossover --sizes 64
 usage_error "runs in the crossover mode only (add --crossover)" --device cuda --impl tgemm-host
 usage_error "runs in the crossover mode only" --device cuda --op add --impl tgemm-cuda+pinned
@@ -77,19 +78,20 @@ s/col/TT/4093x33x1000/1 custom"
 [ "$rc" = 0 ] && [ "$(cat "$T/list")" = "$expect" ]
 check $? "--device cuda --list: fp32, one host thread, every transpose and layout \
 ($(wc -l < "$T/list") cases)"
-"$BENCH" --device cuda --op add,bias_act:relu --dtype s,d --sizes 1e3,2^20 --list > "$T/list" \
+"$BENCH" --device cuda --op add,bias_act:relu --dtype s,d,h,b --sizes 1e3,2^20 --list > "$T/list" \
     2> "$T/e"
 rc=$?
-expect="add/s/1000/1 elementwise
-add/s/1048576/1 elementwise
-bias_act:relu/s/1x1000/1 elementwise
-bias_act:relu/s/1024x1024/1 elementwise
-add/d/1000/1 elementwise
-add/d/1048576/1 elementwise
-bias_act:relu/d/1x1000/1 elementwise
-bias_act:relu/d/1024x1024/1 elementwise"
+expect=""
+for d in s d h b; do
+    expect="$expect${expect:+
+}add/$d/1000/1 elementwise
+add/$d/1048576/1 elementwise
+bias_act:relu/$d/1x1000/1 elementwise
+bias_act:relu/$d/1024x1024/1 elementwise"
+done
 [ "$rc" = 0 ] && [ "$(cat "$T/list")" = "$expect" ]
-check $? "--device cuda --op --list: elementwise cases in fp32 and fp64 ($(wc -l < "$T/list") cases)"
+check $? "--device cuda --op --list: elementwise cases in fp32, fp64, fp16 and bf16 \
+($(wc -l < "$T/list") cases)"
 "$BENCH" --device cuda --list --sizes linear > "$T/list" 2> "$T/e"
 [ $? = 0 ] && [ "$(wc -l < "$T/list")" = 18 ] && ! grep -qv '^s/row/NN/.*/1 linear$' "$T/list"
 check $? "--device cuda --list --sizes linear: the 18 linear-layer shapes"
@@ -191,9 +193,10 @@ rc=$?
 grep -q '"correct": false' "$T/planted.json" && grep -q "FAIL gemm/cuda-03-smem_tile" "$T/e"
 check $(( (rc != 1) + $? )) "a planted wrong element is caught: exit $rc, $(grep -m 1 FAIL "$T/e")"
 
-# Elementwise on the GPU: every operation in fp32 and fp64, an odd count and one past 2^22 (the
-# sampled check), checked, timed and set against the device copy of the ceilings just measured.
-"$BENCH" --device cuda --op add,sub,mul,scale,axpy,activate:gelu_erf,bias_act:silu --dtype s,d \
+# Elementwise on the GPU: every operation in fp32, fp64, fp16 and bf16, an odd count and one past
+# 2^22 (the sampled check), checked, timed and set against the device copy of the ceilings just
+# measured.
+"$BENCH" --device cuda --op add,sub,mul,scale,axpy,activate:gelu_erf,bias_act:silu --dtype s,d,h,b \
     --sizes 1001,4194307 --rounds 1 --min-time 0.005 --ceilings "$T/ceilings.json" \
     --out "$T/ew.json" > "$T/o" 2> "$T/e"
 rc=$?
@@ -203,11 +206,11 @@ s = json.load(open(sys.argv[1]))
 t = json.load(open(sys.argv[2]))["threads"][0]
 ceil = max(t["copy_gbs"], t["memcpy_gbs"])
 med = [b for b in s["benchmarks"] if b["aggregate_name"] == "median"]
-assert len(med) == 28 and s["context"]["tgemm"]["failures"] == 0, (len(med), s["context"]["tgemm"])
+assert len(med) == 56 and s["context"]["tgemm"]["failures"] == 0, (len(med), s["context"]["tgemm"])
 for b in med:
     assert b["impl"] == "tgemm-cuda" and b["correct"] and b["pattern"] == "device_copy", b
     assert abs(b["ceiling_pct"] - 100 * b["GBps"] / ceil) < 1e-6 * b["ceiling_pct"], b
-print(f"28 cases correct; best {max(b['ceiling_pct'] for b in med):.0f}% of the device copy")
+print(f"56 cases correct; best {max(b['ceiling_pct'] for b in med):.0f}% of the device copy")
 EOF
 check $((rc + $?)) "elementwise on the GPU: exit $rc, $(tail -n 1 "$T/json.log")"
 
