@@ -1,12 +1,14 @@
 #!/bin/sh
 # Tests of tgemm-bench's GPU side (make test-harness-cuda; also run on the lent GPU by
 # tests/cuda/gpu_session.sh): the GPU build compiled (nvcc, warnings as errors); --device cuda's
-# options and every bad input (exit 2, one line, nothing done), through build/tgemm-bench, which hands
-# the command to build/tgemm-bench-cuda; the hand-over itself when tgemm-bench-cuda is missing; the
-# GPU implementations' records. Then, without a GPU: the sweep, `ceilings --device cuda` and
-# `machine --device cuda` each say so in one line with exit status 2 and write nothing; with a GPU:
-# a small sweep end to end, every implementation and case checked, the JSON read back field by field,
-# and the ceilings file. The GPU-only checks are counted as skipped where there is no GPU.
+# options (--op and --crossover too) and every bad input (exit 2, one line, nothing done), through
+# build/tgemm-bench, which hands the command to build/tgemm-bench-cuda; the hand-over itself when
+# tgemm-bench-cuda is missing; the GPU implementations' records. Then, without a GPU: the sweep,
+# `ceilings --device cuda` and `machine --device cuda` each say so in one line with exit status 2 and
+# write nothing; with a GPU: a small sweep end to end, every implementation and case checked, the
+# JSON read back field by field, the ceilings file (host<->device copies included), the elementwise
+# kernels in all four types against its device copy, and the crossover mode's four ways. The
+# GPU-only checks are counted as skipped where there is no GPU.
 # Ends with "N passed, N failed[, N skipped]".
 # usage: sh harness/tests/gpu_run.sh BUILD_DIR
 B=${1:-build}
