@@ -77,6 +77,7 @@ def speedup(by_size, way):
 
 
 def chart(path, family, dtype, sizes, by):
+    """ms per call against size, a line per way; the crossover sizes as vertical lines."""
     fig, ax = plt.subplots(figsize=(7, 4.2))
     for way, label, color, style in WAYS:
         pts = [(s[0], by[s][way]["ms"]) for s in sizes if _ok(by[s].get(way))]
@@ -88,6 +89,14 @@ def chart(path, family, dtype, sizes, by):
         if bad:
             ax.scatter([p[0] for p in bad], [p[1] for p in bad], s=60, facecolors="none",
                        edgecolors="red", zorder=4)
+    for way, label, color, style in WAYS[2:]:
+        at = crossover(sizes, by, way)
+        x = next((s[0] for s in sizes if s[1] == at), None)
+        if x is not None:
+            ax.axvline(x, color=color, lw=0.8, ls=style)
+            ax.annotate(f"{label.split(', ')[1]} wins from {at}", (x, 0.02),
+                        xycoords=("data", "axes fraction"), fontsize=7, color=color,
+                        rotation=90, ha="right", va="bottom")
     ax.set_xscale("log")
     ax.set_yscale("log")
     gemm = not re.match(r"^(add|sub|mul|scale|axpy|activate|bias_act)\b", family)

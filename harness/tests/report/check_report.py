@@ -141,8 +141,8 @@ def read_report(out):
 def gpu_ew_outputs(out):
     """The elementwise cases of a --device cuda sweep, against the device copy (2900 GB/s)."""
     md, page = read_report(out)
-    charts_ok(out, md, page, ["bandwidth.png", "elementwise_d.png", "elementwise_s.png",
-                              "transfers.png"])
+    charts_ok(out, md, page, ["bandwidth.png", "elementwise_b.png", "elementwise_d.png",
+                              "elementwise_s.png", "transfers.png"])
     check("## Roofline" not in md and "SGEMM ladder" not in md,
           "GPU elementwise: no GEMM sections")
     for text, what in (
@@ -153,7 +153,9 @@ def gpu_ew_outputs(out):
              "scale fp64 at 95%"),
             ("| activate:gelu_tanh | s | 67108864 | 512 | 1 | tgemm-cuda | 2320 ±1.0% | 80 |",
              "GELU's percent found from the ceilings file (the case had none)"),
-            ("| add | s | 1000 | 0.0114 | 1 | tgemm-cuda | 10 ±1.0% | 0.345 |", "a tiny add")):
+            ("| add | s | 1000 | 0.0114 | 1 | tgemm-cuda | 10 ±1.0% | 0.345 |", "a tiny add"),
+            ("| add | b | 134217728 | 768 | 1 | tgemm-cuda | 2700 ±1.0% | 93.1 | device_copy |",
+             "bf16: 2 bytes an element")):
         in_both(md, page, text, what)
 
 
