@@ -1763,7 +1763,10 @@ TG__PRIVATE void TG__FN(tg__ew_run_generic)(const tg__ew *e, int64_t n, const vo
  * benchmark table, 1 and 2 threads). fp32: small wins through 256^3, most at skinny shapes
  * (32x32x4096 at 2 threads: 135 against 61 GFLOP/s; 16x768x768: 101 against 76). fp64 the same for a
  * short A (m <= 64: 64x256x256 64 against 51), but from 128^3 square on it loses (34 against 39 at one
- * thread): with 8-wide panels each tile re-reads A from L2 too often for packing not to pay. */
+ * thread): with 8-wide panels each tile re-reads A from L2 too often for packing not to pay.
+ * A short A (at most three row tiles) takes the small path at any size: each element of B serves at
+ * most three tiles, so packing B costs a copy of all of it for little reuse (8x4096x4096 sgemm: 16
+ * GFLOP/s packed, 25 read in place, OpenBLAS 26). */
 enum { TG__SMALL_MNK = 256 * 256 * 256, TG__SMALL_M_D = 64 };
 
 /* C = beta * C over m x n: the alpha-or-k-zero quick return. Beta zero writes zeros without reading
@@ -1775,9 +1778,9 @@ enum { TG__SMALL_MNK = 256 * 256 * 256, TG__SMALL_M_D = 64 };
             *cij = bv == 0 ? (T)0 : bv * *cij;                                                     \
         }
 
-/* Small products take the small-matrix path (small.c), up to the measured bounds above.
+/* Small products and short A take the small-matrix path (small.c), by the measured bounds above.
  * TGEMM_PATH=small|blocked forces a path, so the tests can run both on one shape. */
-static int tg__use_small_path(const tg__gemm *g, size_t es)
+static int tg__use_small_path(const tg__gemm *g, const tg__kernel *kern)
 {
     static int forced = -1;
     int f = TG__LOAD_ACQUIRE(&forced);
@@ -1787,8 +1790,9 @@ static int tg__use_small_path(const tg__gemm *g, size_t es)
         TG__STORE_RELEASE(&forced, f);
     }
     if (f) return f == 1;
+    if (g->m <= 3 * kern->mr) return 1;
     return (double)g->m * (double)g->n * (double)g->k <= TG__SMALL_MNK &&
-           (es == sizeof(float) || g->m <= TG__SMALL_M_D);
+           (kern->es == sizeof(float) || g->m <= TG__SMALL_M_D);
 }
 
 /* Steps 2 and 3 for checked views; alpha and beta point at the call's float or double. */
@@ -1819,7 +1823,7 @@ static int tg__gemm_cpu(const char *fn, size_t es, const tg__gemm *g, const void
         t.rs_c = g->cs_c;
         t.cs_c = 1;
     }
-    return tg__use_small_path(&t, es) ? tg__gemm_small(fn, kern, &t, alpha, beta)
+    return tg__use_small_path(&t, kern) ? tg__gemm_small(fn, kern, &t, alpha, beta)
                                   : tg__gemm_blocked(fn, kern, &t, alpha, beta);
 }
 
@@ -2063,8 +2067,9 @@ TG__FN(tg__ukernel)(int64_t kc, const void *alpha_, const void *a_, int64_t rs_a
     ai = TG__BCAST(a + off);                                                                       \
     c##i##0 = TG__FMA(ai, b0, c##i##0);                                                            \
     c##i##1 = TG__FMA(ai, b1, c##i##1)
-#define TG__LOOP(o1, o2, o3, o4, o5, cs)                                                           \
+#define TG__LOOP(o1, o2, o3, o4, o5, cs, prefetch)                                                 \
     for (int64_t p = 0; p < kc; p++, a += cs, b += rs_b) {                                         \
+        prefetch;                                                                                  \
         b0 = TG__LOADU(b);                                                                         \
         b1 = TG__LOADU(b + TG__W);                                                                 \
         TG__ROW(0, 0); TG__ROW(1, o1); TG__ROW(2, o2); TG__ROW(3, o3); TG__ROW(4, o4);             \
@@ -2073,9 +2078,13 @@ TG__FN(tg__ukernel)(int64_t kc, const void *alpha_, const void *a_, int64_t rs_a
     /* A packed panel (the blocked path) gets constant offsets, so the loop keeps every address in
      * one register plus an immediate; the general loop serves the small path's in-place A. */
     if (rs_a == 1 && cs_a == 6 && m == 6) {
-        TG__LOOP(1, 2, 3, 4, 5, 6)
+        TG__LOOP(1, 2, 3, 4, 5, 6, (void)0)
     } else {
-        TG__LOOP(o1, o2, o3, o4, o5, cs_a)
+        /* B read in place (the small path, short A) is one cache line per k step, each in its
+         * own page: no hardware prefetcher follows that. The line two panels ahead in the same
+         * row is the one a later tile needs: 8x4096x4096 sgemm 23 -> 29 GFLOP/s (one panel
+         * ahead: no gain). In a packed panel the same address is two k steps on: harmless. */
+        TG__LOOP(o1, o2, o3, o4, o5, cs_a, _mm_prefetch((const char *)(b + 4 * TG__W), _MM_HINT_T0))
     }
 #undef TG__LOOP
 #undef TG__ROW
@@ -2328,8 +2337,9 @@ TG__FN(tg__ukernel)(int64_t kc, const void *alpha_, const void *a_, int64_t rs_a
     ai = TG__BCAST(a + off);                                                                       \
     c##i##0 = TG__FMA(ai, b0, c##i##0);                                                            \
     c##i##1 = TG__FMA(ai, b1, c##i##1)
-#define TG__LOOP(o1, o2, o3, o4, o5, cs)                                                           \
+#define TG__LOOP(o1, o2, o3, o4, o5, cs, prefetch)                                                 \
     for (int64_t p = 0; p < kc; p++, a += cs, b += rs_b) {                                         \
+        prefetch;                                                                                  \
         b0 = TG__LOADU(b);                                                                         \
         b1 = TG__LOADU(b + TG__W);                                                                 \
         TG__ROW(0, 0); TG__ROW(1, o1); TG__ROW(2, o2); TG__ROW(3, o3); TG__ROW(4, o4);             \
@@ -2338,9 +2348,13 @@ TG__FN(tg__ukernel)(int64_t kc, const void *alpha_, const void *a_, int64_t rs_a
     /* A packed panel (the blocked path) gets constant offsets, so the loop keeps every address in
      * one register plus an immediate; the general loop serves the small path's in-place A. */
     if (rs_a == 1 && cs_a == 6 && m == 6) {
-        TG__LOOP(1, 2, 3, 4, 5, 6)
+        TG__LOOP(1, 2, 3, 4, 5, 6, (void)0)
     } else {
-        TG__LOOP(o1, o2, o3, o4, o5, cs_a)
+        /* B read in place (the small path, short A) is one cache line per k step, each in its
+         * own page: no hardware prefetcher follows that. The line two panels ahead in the same
+         * row is the one a later tile needs: 8x4096x4096 sgemm 23 -> 29 GFLOP/s (one panel
+         * ahead: no gain). In a packed panel the same address is two k steps on: harmless. */
+        TG__LOOP(o1, o2, o3, o4, o5, cs_a, _mm_prefetch((const char *)(b + 4 * TG__W), _MM_HINT_T0))
     }
 #undef TG__LOOP
 #undef TG__ROW
@@ -2708,8 +2722,8 @@ TG__PRIVATE const tg__kernel *tg__kernel_generic(size_t es)
  * the caller's matrix, whatever its strides, and reads B's rows in place when they are contiguous and
  * a whole register tile wide; only a transposed B or the last, partial column panel is copied into a
  * zero-padded panel (on the stack when it is small, so tiny calls never allocate), and so is every
- * panel when A is tall enough to reuse it. Each tile runs
- * the whole k in one go. The same path serves very short A (a few row tiles) of any width, where
+ * panel when A is tall enough to reuse it. The one blocking is along k (TG__SMALL_KB below). The
+ * same path serves very short A (at most three row tiles) of any size, where
  * each element of B is used by so few tiles that packing it could never pay; those are split across
  * threads by column panels, which needs no reduction, so results stay bitwise the same.
  */
@@ -2719,25 +2733,38 @@ TG__PRIVATE const tg__kernel *tg__kernel_generic(size_t es)
 
 
 enum { TG__STACK_PANEL = 4096 };
+/* k in blocks of 256: a panel of B read in place then touches 256 rows (pages, when B is wide)
+ * per tile, which the TLB holds; the whole k of 8x4096x4096 touched 4096 and ran at half the speed
+ * (sgemm 12 against 23 GFLOP/s with 512, 21-22 with 128 or 256; 16 to 64 lost to C's reloads). */
+enum { TG__SMALL_KB = 256 };
 
-/* Column panels [jp0, jp1) of C; panel is scratch for one packed panel of B, used for every panel
- * when pack_all is set, else only where B cannot be read in place. */
+/* Column panels [jp0, jp1) of C, k in blocks of kb; panel is scratch for one kb-deep packed panel
+ * of B, used for every panel when pack_all is set, else only where B cannot be read in place. */
 static void tg__small_panels(const tg__kernel *kern, const tg__gemm *g, const void *alpha,
-                             const void *beta, int64_t jp0, int64_t jp1, char *panel, int pack_all)
+                             const void *beta, int64_t jp0, int64_t jp1, int64_t kb, char *panel,
+                             int pack_all)
 {
+    static const float one_s = 1.0f;
+    static const double one_d = 1.0;
     const int64_t es = (int64_t)kern->es, mr = kern->mr, nr = kern->nr;
-    for (int64_t jp = jp0; jp < jp1; jp++) {
-        int64_t j = jp * nr, n = g->n - j < nr ? g->n - j : nr, rs_b = g->b.rs;
-        const char *b = (const char *)g->b.p + j * g->b.cs * es;
-        if (pack_all || g->b.cs != 1 || n < nr) {
-            kern->pack_b(n, g->k, b, g->b.rs, g->b.cs, panel);
-            b = panel;
-            rs_b = nr;
+    for (int64_t pc = 0; pc < g->k; pc += kb) {
+        const int64_t kc = g->k - pc < kb ? g->k - pc : kb;
+        const void *beta_now = pc == 0 ? beta : es == sizeof(float) ? (const void *)&one_s
+                                                                    : (const void *)&one_d;
+        const char *a = (const char *)g->a.p + pc * g->a.cs * es;
+        for (int64_t jp = jp0; jp < jp1; jp++) {
+            int64_t j = jp * nr, n = g->n - j < nr ? g->n - j : nr, rs_b = g->b.rs;
+            const char *b = (const char *)g->b.p + (pc * g->b.rs + j * g->b.cs) * es;
+            if (pack_all || g->b.cs != 1 || n < nr) {
+                kern->pack_b(n, kc, b, g->b.rs, g->b.cs, panel);
+                b = panel;
+                rs_b = nr;
+            }
+            for (int64_t i = 0; i < g->m; i += mr)
+                kern->ukernel(kc, alpha, a + i * g->a.rs * es, g->a.rs, g->a.cs, b, rs_b, beta_now,
+                              (char *)g->c + (i * g->rs_c + j) * es, g->rs_c, 1,
+                              g->m - i < mr ? g->m - i : mr, n);
         }
-        for (int64_t i = 0; i < g->m; i += mr)
-            kern->ukernel(g->k, alpha, (const char *)g->a.p + i * g->a.rs * es, g->a.rs, g->a.cs, b,
-                          rs_b, beta, (char *)g->c + (i * g->rs_c + j) * es, g->rs_c, 1,
-                          g->m - i < mr ? g->m - i : mr, n);
     }
 }
 
@@ -2745,7 +2772,8 @@ TG__PRIVATE int tg__gemm_small(const char *fn, const tg__kernel *kern, const tg_
                                const void *alpha, const void *beta)
 {
     const int64_t nr = kern->nr, panels = (g->n + nr - 1) / nr;
-    const int64_t panel_bytes = g->k * nr * (int64_t)kern->es;
+    const int64_t kb = g->k < TG__SMALL_KB ? g->k : (int64_t)TG__SMALL_KB;
+    const int64_t panel_bytes = kb * nr * (int64_t)kern->es;
     /* Read B in place only when A is at most three tiles high: then each panel of B is used at most
      * three times and a copy does not pay (16x768x768: 101 GFLOP/s in place, 47 packed, 2 threads).
      * Taller A re-reads each panel many times, and a panel read in place (kc rows a leading
@@ -2766,7 +2794,7 @@ TG__PRIVATE int tg__gemm_small(const char *fn, const tg__kernel *kern, const tg_
     /* Even a parallel region that runs on one thread costs as much as a tiny product: enter one
      * only when there is a team to use. */
     if (nt <= 1) {
-        tg__small_panels(kern, g, alpha, beta, 0, panels, buf, pack_all);
+        tg__small_panels(kern, g, alpha, beta, 0, panels, kb, buf, pack_all);
     } else {
         TG__OMP(omp parallel num_threads(nt))
         {
@@ -2776,7 +2804,7 @@ TG__PRIVATE int tg__gemm_small(const char *fn, const tg__kernel *kern, const tg_
             int64_t tid = 0, team = 1;
 #endif
             tg__small_panels(kern, g, alpha, beta, panels * tid / team, panels * (tid + 1) / team,
-                             buf + tid * panel_bytes, pack_all);
+                             kb, buf + tid * panel_bytes, pack_all);
         }
     }
     tg__free(heap);

@@ -5,8 +5,8 @@
  * the caller's matrix, whatever its strides, and reads B's rows in place when they are contiguous and
  * a whole register tile wide; only a transposed B or the last, partial column panel is copied into a
  * zero-padded panel (on the stack when it is small, so tiny calls never allocate), and so is every
- * panel when A is tall enough to reuse it. Each tile runs
- * the whole k in one go. The same path serves very short A (a few row tiles) of any width, where
+ * panel when A is tall enough to reuse it. The one blocking is along k (TG__SMALL_KB below). The
+ * same path serves very short A (at most three row tiles) of any size, where
  * each element of B is used by so few tiles that packing it could never pay; those are split across
  * threads by column panels, which needs no reduction, so results stay bitwise the same.
  */
@@ -17,25 +17,38 @@
 #include "cpu.h"
 
 enum { TG__STACK_PANEL = 4096 };
+/* k in blocks of 256: a panel of B read in place then touches 256 rows (pages, when B is wide)
+ * per tile, which the TLB holds; the whole k of 8x4096x4096 touched 4096 and ran at half the speed
+ * (sgemm 12 against 23 GFLOP/s with 512, 21-22 with 128 or 256; 16 to 64 lost to C's reloads). */
+enum { TG__SMALL_KB = 256 };
 
-/* Column panels [jp0, jp1) of C; panel is scratch for one packed panel of B, used for every panel
- * when pack_all is set, else only where B cannot be read in place. */
+/* Column panels [jp0, jp1) of C, k in blocks of kb; panel is scratch for one kb-deep packed panel
+ * of B, used for every panel when pack_all is set, else only where B cannot be read in place. */
 static void tg__small_panels(const tg__kernel *kern, const tg__gemm *g, const void *alpha,
-                             const void *beta, int64_t jp0, int64_t jp1, char *panel, int pack_all)
+                             const void *beta, int64_t jp0, int64_t jp1, int64_t kb, char *panel,
+                             int pack_all)
 {
+    static const float one_s = 1.0f;
+    static const double one_d = 1.0;
     const int64_t es = (int64_t)kern->es, mr = kern->mr, nr = kern->nr;
-    for (int64_t jp = jp0; jp < jp1; jp++) {
-        int64_t j = jp * nr, n = g->n - j < nr ? g->n - j : nr, rs_b = g->b.rs;
-        const char *b = (const char *)g->b.p + j * g->b.cs * es;
-        if (pack_all || g->b.cs != 1 || n < nr) {
-            kern->pack_b(n, g->k, b, g->b.rs, g->b.cs, panel);
-            b = panel;
-            rs_b = nr;
+    for (int64_t pc = 0; pc < g->k; pc += kb) {
+        const int64_t kc = g->k - pc < kb ? g->k - pc : kb;
+        const void *beta_now = pc == 0 ? beta : es == sizeof(float) ? (const void *)&one_s
+                                                                    : (const void *)&one_d;
+        const char *a = (const char *)g->a.p + pc * g->a.cs * es;
+        for (int64_t jp = jp0; jp < jp1; jp++) {
+            int64_t j = jp * nr, n = g->n - j < nr ? g->n - j : nr, rs_b = g->b.rs;
+            const char *b = (const char *)g->b.p + (pc * g->b.rs + j * g->b.cs) * es;
+            if (pack_all || g->b.cs != 1 || n < nr) {
+                kern->pack_b(n, kc, b, g->b.rs, g->b.cs, panel);
+                b = panel;
+                rs_b = nr;
+            }
+            for (int64_t i = 0; i < g->m; i += mr)
+                kern->ukernel(kc, alpha, a + i * g->a.rs * es, g->a.rs, g->a.cs, b, rs_b, beta_now,
+                              (char *)g->c + (i * g->rs_c + j) * es, g->rs_c, 1,
+                              g->m - i < mr ? g->m - i : mr, n);
         }
-        for (int64_t i = 0; i < g->m; i += mr)
-            kern->ukernel(g->k, alpha, (const char *)g->a.p + i * g->a.rs * es, g->a.rs, g->a.cs, b,
-                          rs_b, beta, (char *)g->c + (i * g->rs_c + j) * es, g->rs_c, 1,
-                          g->m - i < mr ? g->m - i : mr, n);
     }
 }
 
@@ -43,7 +56,8 @@ TG__PRIVATE int tg__gemm_small(const char *fn, const tg__kernel *kern, const tg_
                                const void *alpha, const void *beta)
 {
     const int64_t nr = kern->nr, panels = (g->n + nr - 1) / nr;
-    const int64_t panel_bytes = g->k * nr * (int64_t)kern->es;
+    const int64_t kb = g->k < TG__SMALL_KB ? g->k : (int64_t)TG__SMALL_KB;
+    const int64_t panel_bytes = kb * nr * (int64_t)kern->es;
     /* Read B in place only when A is at most three tiles high: then each panel of B is used at most
      * three times and a copy does not pay (16x768x768: 101 GFLOP/s in place, 47 packed, 2 threads).
      * Taller A re-reads each panel many times, and a panel read in place (kc rows a leading
@@ -64,7 +78,7 @@ TG__PRIVATE int tg__gemm_small(const char *fn, const tg__kernel *kern, const tg_
     /* Even a parallel region that runs on one thread costs as much as a tiny product: enter one
      * only when there is a team to use. */
     if (nt <= 1) {
-        tg__small_panels(kern, g, alpha, beta, 0, panels, buf, pack_all);
+        tg__small_panels(kern, g, alpha, beta, 0, panels, kb, buf, pack_all);
     } else {
         TG__OMP(omp parallel num_threads(nt))
         {
@@ -74,7 +88,7 @@ TG__PRIVATE int tg__gemm_small(const char *fn, const tg__kernel *kern, const tg_
             int64_t tid = 0, team = 1;
 #endif
             tg__small_panels(kern, g, alpha, beta, panels * tid / team, panels * (tid + 1) / team,
-                             buf + tid * panel_bytes, pack_all);
+                             kb, buf + tid * panel_bytes, pack_all);
         }
     }
     tg__free(heap);
