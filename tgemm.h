@@ -795,8 +795,9 @@ TG__OMP(omp for schedule(static))
  * becomes one operation (tg__ew, elementwise.h) over runs of contiguous elements: one run of n for
  * the 1-D calls, one row (row-major) or column (column-major) of C per run for tg_bias_act. The runs
  * are flattened into one index range, cut into equal chunks that the threads take as they come free,
- * whatever the shape (a single long row as well as many short ones). OpenMP only for arrays large enough to repay waking
- * a team; results do not depend on the thread count, each element being computed alone.
+ * whatever the shape (a single long row as well as many short ones). OpenMP only for arrays large
+ * enough to repay waking a team; results do not depend on the thread count, each element being
+ * computed alone.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -1472,6 +1473,9 @@ TG__PRIVATE void TG__FN(tg__ew_run_avx2)(const tg__ew *e, int64_t n, const void 
         TG__ACT(e->act, m, z + b);
     }
 }
+
+/* The vector macros are this template's parameters: released, so the next instantiation defines
+ * its own. */
 #undef TG__T
 #undef TG__FN
 #undef TG__S
@@ -1591,6 +1595,9 @@ TG__PRIVATE void TG__FN(tg__ew_run_avx2)(const tg__ew *e, int64_t n, const void 
         TG__ACT(e->act, m, z + b);
     }
 }
+
+/* The vector macros are this template's parameters: released, so the next instantiation defines
+ * its own. */
 #undef TG__T
 #undef TG__FN
 #undef TG__S
@@ -1765,9 +1772,12 @@ TG__PRIVATE void TG__FN(tg__ew_run_generic)(const tg__ew *e, int64_t n, const vo
  * (32x32x4096 at 2 threads: 135 against 61 GFLOP/s; 16x768x768: 101 against 76). fp64 the same for a
  * short A (m <= 64: 64x256x256 64 against 51), but from 128^3 square on it loses (34 against 39 at one
  * thread): with 8-wide panels each tile re-reads A from L2 too often for packing not to pay.
- * A short A (at most three row tiles) takes the small path at any size: each element of B serves at
- * most three tiles, so packing B costs a copy of all of it for little reuse (8x4096x4096 sgemm: 16
- * GFLOP/s packed, 25 read in place, OpenBLAS 26). */
+ * A short A (at most three row tiles) over a B whose rows can be read in place takes the small path
+ * at any size: each element of B serves at most three tiles, so packing B costs a copy of all of it
+ * for little reuse (8x4096x4096 sgemm: 16 GFLOP/s packed, 25 read in place, OpenBLAS 26; 16x4096x4096
+ * sgemm 26-29 against 28-36, dgemm even). A transposed B must be packed either way, and there the
+ * blocked path's packing is the faster (8x4096x4096 with B transposed: sgemm 22 against 19.5, dgemm
+ * 12.5 against 8.3). */
 enum { TG__SMALL_MNK = 256 * 256 * 256, TG__SMALL_M_D = 64 };
 
 /* C = beta * C over m x n: the alpha-or-k-zero quick return. Beta zero writes zeros without reading
@@ -1791,7 +1801,7 @@ static int tg__use_small_path(const tg__gemm *g, const tg__kernel *kern)
         TG__STORE_RELEASE(&forced, f);
     }
     if (f) return f == 1;
-    if (g->m <= 3 * kern->mr) return 1;
+    if (g->m <= 3 * kern->mr && g->b.cs == 1) return 1;
     return (double)g->m * (double)g->n * (double)g->k <= TG__SMALL_MNK &&
            (kern->es == sizeof(float) || g->m <= TG__SMALL_M_D);
 }
@@ -2080,12 +2090,15 @@ TG__FN(tg__ukernel)(int64_t kc, const void *alpha_, const void *a_, int64_t rs_a
      * one register plus an immediate; the general loop serves the small path's in-place A. */
     if (rs_a == 1 && cs_a == 6 && m == 6) {
         TG__LOOP(1, 2, 3, 4, 5, 6, (void)0)
-    } else {
+    } else if (rs_b != 2 * TG__W) {
         /* B read in place (the small path, short A) is one cache line per k step, each in its
          * own page: no hardware prefetcher follows that. The line two panels ahead in the same
-         * row is the one a later tile needs: 8x4096x4096 sgemm 23 -> 29 GFLOP/s (one panel
-         * ahead: no gain). In a packed panel the same address is two k steps on: harmless. */
+         * row is the one a later tile needs: 8x4096x4096 sgemm 21 -> 29 GFLOP/s (one panel
+         * ahead: 22-23). A packed panel (below) is contiguous and needs none: there the same
+         * prefetch cost 64x256x256 sgemm 69 -> 59 GFLOP/s. */
         TG__LOOP(o1, o2, o3, o4, o5, cs_a, _mm_prefetch((const char *)(b + 4 * TG__W), _MM_HINT_T0))
+    } else {
+        TG__LOOP(o1, o2, o3, o4, o5, cs_a, (void)0)
     }
 #undef TG__LOOP
 #undef TG__ROW
@@ -2350,12 +2363,15 @@ TG__FN(tg__ukernel)(int64_t kc, const void *alpha_, const void *a_, int64_t rs_a
      * one register plus an immediate; the general loop serves the small path's in-place A. */
     if (rs_a == 1 && cs_a == 6 && m == 6) {
         TG__LOOP(1, 2, 3, 4, 5, 6, (void)0)
-    } else {
+    } else if (rs_b != 2 * TG__W) {
         /* B read in place (the small path, short A) is one cache line per k step, each in its
          * own page: no hardware prefetcher follows that. The line two panels ahead in the same
-         * row is the one a later tile needs: 8x4096x4096 sgemm 23 -> 29 GFLOP/s (one panel
-         * ahead: no gain). In a packed panel the same address is two k steps on: harmless. */
+         * row is the one a later tile needs: 8x4096x4096 sgemm 21 -> 29 GFLOP/s (one panel
+         * ahead: 22-23). A packed panel (below) is contiguous and needs none: there the same
+         * prefetch cost 64x256x256 sgemm 69 -> 59 GFLOP/s. */
         TG__LOOP(o1, o2, o3, o4, o5, cs_a, _mm_prefetch((const char *)(b + 4 * TG__W), _MM_HINT_T0))
+    } else {
+        TG__LOOP(o1, o2, o3, o4, o5, cs_a, (void)0)
     }
 #undef TG__LOOP
 #undef TG__ROW
@@ -2716,17 +2732,16 @@ TG__PRIVATE const tg__kernel *tg__kernel_generic(size_t es)
     return es == sizeof(float) ? &tg__kernel_desc_generic_s : &tg__kernel_desc_generic_d;
 }
 /* ---- cpu/small.c ---- */
-/* The small-matrix path: no packing of A, packing of B only where it pays, no cache blocking.
+/* The small-matrix path: no packing of A, packing of B only where it pays, blocking along k only.
  *
  * For small products the blocked path's packing and buffers cost as much as the arithmetic (64^3 is
  * ~8k cycles of FMAs against ~2k cycles to pack A alone). Here the micro-kernel reads A straight from
  * the caller's matrix, whatever its strides, and reads B's rows in place when they are contiguous and
  * a whole register tile wide; only a transposed B or the last, partial column panel is copied into a
  * zero-padded panel (on the stack when it is small, so tiny calls never allocate), and so is every
- * panel when A is tall enough to reuse it. The one blocking is along k (TG__SMALL_KB below). The
- * same path serves very short A (at most three row tiles) of any size, where
- * each element of B is used by so few tiles that packing it could never pay; those are split across
- * threads by column panels, which needs no reduction, so results stay bitwise the same.
+ * panel when A is tall enough to reuse it. The same path serves very short A (at most three row
+ * tiles) of any size when B's rows can be read in place: each element of B is used by so few tiles
+ * that packing it could not pay. Threads split the column panels, which needs no reduction, so results stay bitwise the same.
  */
 #ifdef _OPENMP
 #include <omp.h>
@@ -2734,9 +2749,11 @@ TG__PRIVATE const tg__kernel *tg__kernel_generic(size_t es)
 
 
 enum { TG__STACK_PANEL = 4096 };
-/* k in blocks of 256: a panel of B read in place then touches 256 rows (pages, when B is wide)
- * per tile, which the TLB holds; the whole k of 8x4096x4096 touched 4096 and ran at half the speed
- * (sgemm 12 against 23 GFLOP/s with 512, 21-22 with 128 or 256; 16 to 64 lost to C's reloads). */
+/* k in blocks of 256. A panel of B read in place touches one row (one page, when B is wide) per k
+ * step, and a block's rows must stay in L1 and the TLB for the panel's next tile. 8x4096x4096
+ * sgemm, one probe run each (the packed blocked path: 21 GFLOP/s): without the kernel's prefetch,
+ * blocks of 512 ran at 12, of 256 or 128 at 21-22; with it, 256 at 29 and 512 at 15-16; blocks of
+ * 16 to 64 lost to the reloads of C (12-17 in a noisier run where 256 gave 19). */
 enum { TG__SMALL_KB = 256 };
 
 /* Column panels [jp0, jp1) of C, k in blocks of kb; panel is scratch for one kb-deep packed panel

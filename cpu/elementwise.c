@@ -4,8 +4,9 @@
  * becomes one operation (tg__ew, elementwise.h) over runs of contiguous elements: one run of n for
  * the 1-D calls, one row (row-major) or column (column-major) of C per run for tg_bias_act. The runs
  * are flattened into one index range, cut into equal chunks that the threads take as they come free,
- * whatever the shape (a single long row as well as many short ones). OpenMP only for arrays large enough to repay waking
- * a team; results do not depend on the thread count, each element being computed alone.
+ * whatever the shape (a single long row as well as many short ones). OpenMP only for arrays large
+ * enough to repay waking a team; results do not depend on the thread count, each element being
+ * computed alone.
  */
 #include <stddef.h>
 #include <stdint.h>

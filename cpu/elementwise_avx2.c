@@ -81,22 +81,6 @@ __attribute__((target("avx2,fma"))) static void tg__ew_act_avx2_s(tg_act act, in
 #define TG__SET1 _mm256_set1_ps
 #define TG__ZERO _mm256_setzero_ps
 #include "elementwise_avx2.inc"
-#undef TG__T
-#undef TG__FN
-#undef TG__S
-#undef TG__ACT
-#undef TG__V
-#undef TG__W
-#undef TG__LOADU
-#undef TG__STOREU
-#undef TG__STREAM
-#undef TG__ADD
-#undef TG__SUB
-#undef TG__MUL
-#undef TG__FMA
-#undef TG__MAX
-#undef TG__SET1
-#undef TG__ZERO
 
 #define TG__T double
 #define TG__FN(x) x##_d
@@ -115,21 +99,5 @@ __attribute__((target("avx2,fma"))) static void tg__ew_act_avx2_s(tg_act act, in
 #define TG__SET1 _mm256_set1_pd
 #define TG__ZERO _mm256_setzero_pd
 #include "elementwise_avx2.inc"
-#undef TG__T
-#undef TG__FN
-#undef TG__S
-#undef TG__ACT
-#undef TG__V
-#undef TG__W
-#undef TG__LOADU
-#undef TG__STOREU
-#undef TG__STREAM
-#undef TG__ADD
-#undef TG__SUB
-#undef TG__MUL
-#undef TG__FMA
-#undef TG__MAX
-#undef TG__SET1
-#undef TG__ZERO
 
 #endif /* TG__X86 */

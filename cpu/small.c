@@ -1,14 +1,13 @@
-/* The small-matrix path: no packing of A, packing of B only where it pays, no cache blocking.
+/* The small-matrix path: no packing of A, packing of B only where it pays, blocking along k only.
  *
  * For small products the blocked path's packing and buffers cost as much as the arithmetic (64^3 is
  * ~8k cycles of FMAs against ~2k cycles to pack A alone). Here the micro-kernel reads A straight from
  * the caller's matrix, whatever its strides, and reads B's rows in place when they are contiguous and
  * a whole register tile wide; only a transposed B or the last, partial column panel is copied into a
  * zero-padded panel (on the stack when it is small, so tiny calls never allocate), and so is every
- * panel when A is tall enough to reuse it. The one blocking is along k (TG__SMALL_KB below). The
- * same path serves very short A (at most three row tiles) of any size, where
- * each element of B is used by so few tiles that packing it could never pay; those are split across
- * threads by column panels, which needs no reduction, so results stay bitwise the same.
+ * panel when A is tall enough to reuse it. The same path serves very short A (at most three row
+ * tiles) of any size when B's rows can be read in place: each element of B is used by so few tiles
+ * that packing it could not pay. Threads split the column panels, which needs no reduction, so results stay bitwise the same.
  */
 #ifdef _OPENMP
 #include <omp.h>
@@ -17,9 +16,11 @@
 #include "cpu.h"
 
 enum { TG__STACK_PANEL = 4096 };
-/* k in blocks of 256: a panel of B read in place then touches 256 rows (pages, when B is wide)
- * per tile, which the TLB holds; the whole k of 8x4096x4096 touched 4096 and ran at half the speed
- * (sgemm 12 against 23 GFLOP/s with 512, 21-22 with 128 or 256; 16 to 64 lost to C's reloads). */
+/* k in blocks of 256. A panel of B read in place touches one row (one page, when B is wide) per k
+ * step, and a block's rows must stay in L1 and the TLB for the panel's next tile. 8x4096x4096
+ * sgemm, one probe run each (the packed blocked path: 21 GFLOP/s): without the kernel's prefetch,
+ * blocks of 512 ran at 12, of 256 or 128 at 21-22; with it, 256 at 29 and 512 at 15-16; blocks of
+ * 16 to 64 lost to the reloads of C (12-17 in a noisier run where 256 gave 19). */
 enum { TG__SMALL_KB = 256 };
 
 /* Column panels [jp0, jp1) of C, k in blocks of kb; panel is scratch for one kb-deep packed panel
