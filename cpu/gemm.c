@@ -19,12 +19,12 @@
  * (32x32x4096 at 2 threads: 135 against 61 GFLOP/s; 16x768x768: 101 against 76). fp64 the same for a
  * short A (m <= 64: 64x256x256 64 against 51), but from 128^3 square on it loses (34 against 39 at one
  * thread): with 8-wide panels each tile re-reads A from L2 too often for packing not to pay.
- * A short A (at most three row tiles) over a B whose rows can be read in place takes the small path
- * at any size: each element of B serves at most three tiles, so packing B costs a copy of all of it
- * for little reuse (8x4096x4096 sgemm: 16 GFLOP/s packed, 25 read in place, OpenBLAS 26; 16x4096x4096
- * sgemm 26-29 against 28-36, dgemm even). A transposed B must be packed either way, and there the
- * blocked path's packing is the faster (8x4096x4096 with B transposed: sgemm 22 against 19.5, dgemm
- * 12.5 against 8.3). */
+ * A short A (at most two row tiles) over a B whose rows can be read in place takes the small path
+ * at any size: each element of B serves at most two tiles, so packing B costs a copy of all of it for
+ * little reuse (8x4096x4096 sgemm: 16 GFLOP/s packed, 25 read in place, OpenBLAS 26). From three
+ * tiles on, the blocked path's packing pays (16x4096x4096 dgemm 20 against 17 in place). A
+ * transposed B must be packed either way, and there the blocked path's packing is the faster
+ * (8x4096x4096 with B transposed: sgemm 22 against 19.5, dgemm 12.5 against 8.3). */
 enum { TG__SMALL_MNK = 256 * 256 * 256, TG__SMALL_M_D = 64 };
 
 /* C = beta * C over m x n: the alpha-or-k-zero quick return. Beta zero writes zeros without reading
@@ -48,7 +48,7 @@ static int tg__use_small_path(const tg__gemm *g, const tg__kernel *kern)
         TG__STORE_RELEASE(&forced, f);
     }
     if (f) return f == 1;
-    if (g->m <= 3 * kern->mr && g->b.cs == 1) return 1;
+    if (g->m <= 2 * kern->mr && g->b.cs == 1) return 1;
     return (double)g->m * (double)g->n * (double)g->k <= TG__SMALL_MNK &&
            (kern->es == sizeof(float) || g->m <= TG__SMALL_M_D);
 }

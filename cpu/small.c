@@ -5,7 +5,7 @@
  * the caller's matrix, whatever its strides, and reads B's rows in place when they are contiguous and
  * a whole register tile wide; only a transposed B or the last, partial column panel is copied into a
  * zero-padded panel (on the stack when it is small, so tiny calls never allocate), and so is every
- * panel when A is tall enough to reuse it. The same path serves very short A (at most three row
+ * panel when A is tall enough to reuse it. The same path serves very short A (at most two row
  * tiles) of any size when B's rows can be read in place: each element of B is used by so few tiles
  * that packing it could not pay. Threads split the column panels, which needs no reduction, so results stay bitwise the same.
  */
