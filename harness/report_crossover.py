@@ -130,7 +130,11 @@ def section(doc, sweep, out_dir, fmt):
           "C in as well when beta is not zero; an array updated in place both ways), by the host's "
           "clock. The crossover is the first size from which the GPU with its copies beats the CPU "
           "at that size and at every larger one measured; the speedup on the device is the CPU's "
-          "time over the kernel's. Times are medians per call.")
+          "time over the kernel's. Times are medians per call. The kernel's time is per call in a "
+          "batch of back-to-back launches (its launch latency overlapped, as in a stream of "
+          "kernels), where the copy lines and the CPU's are one synchronised call each: at the "
+          "smallest sizes a single offloaded call pays a few microseconds of launch and "
+          "synchronisation that the device line does not show.")
     summary = []
     for (family, dtype) in sorted(groups):
         by = groups[(family, dtype)]
