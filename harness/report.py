@@ -32,6 +32,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402 (the backend must be chosen first)
 
 import report_elementwise  # noqa: E402 (harness/, beside this file: the `--op` cases' section)
+import report_charts  # noqa: E402 (harness/, beside this file: what the bandwidth charts share)
 import report_gpu  # noqa: E402 (harness/, beside this file: the `--device cuda` parts)
 import report_crossover  # noqa: E402 (harness/, beside this file: the `--crossover` section)
 
@@ -224,16 +225,9 @@ def bandwidth_chart(path, ceilings):
         if size:
             ax.axvline(size, color="gray", lw=0.8, ls="--")
             ax.annotate(name, (size, 0.02), xycoords=("data", "axes fraction"), fontsize=8)
-    ax.set_xscale("log", base=2)
-    ax.set_yscale("log")
-    ax.set_xlabel("working set of all threads (bytes; cache lines: per core L1d/L2, shared L3)")
-    ax.set_ylabel("GB/s")
-    ax.set_title("Bandwidth sweep (the roofline's memory ceilings)")
-    ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize=8)
-    fig.tight_layout()
-    fig.savefig(path, dpi=90)
-    plt.close(fig)
+    report_charts.finish_bandwidth_chart(
+        fig, ax, path, "working set of all threads (bytes; cache lines: per core L1d/L2, shared L3)",
+        "Bandwidth sweep (the roofline's memory ceilings)")
 
 
 # ---- tables ----

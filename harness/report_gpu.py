@@ -17,6 +17,8 @@ from collections import defaultdict
 
 import matplotlib.pyplot as plt
 
+import report_charts
+
 LAUNCHER, CUBLAS, TF32 = "tgemm-cuda", "cublas", "cublas-tf32"
 
 
@@ -78,16 +80,8 @@ def ceilings_section(doc, ceilings, out_dir, fmt):
     if l2:
         ax.axvline(l2, color="gray", lw=0.8, ls="--")
         ax.annotate("L2", (l2, 0.02), xycoords=("data", "axes fraction"), fontsize=8)
-    ax.set_xscale("log", base=2)
-    ax.set_yscale("log")
-    ax.set_xlabel("working set (bytes)")
-    ax.set_ylabel("GB/s")
-    ax.set_title("GPU bandwidth sweep (the roofline's memory ceilings)")
-    ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize=8)
-    fig.tight_layout()
-    fig.savefig(path, dpi=90)
-    plt.close(fig)
+    report_charts.finish_bandwidth_chart(fig, ax, path, "working set (bytes)",
+                                         "GPU bandwidth sweep (the roofline's memory ceilings)")
     doc.img(path, "GPU bandwidth sweep")
     if t.get("transfer_gbs"):
         transfers_section(doc, t, out_dir, fmt)
@@ -111,15 +105,8 @@ def transfers_section(doc, t, out_dir, fmt):
     for key, what in TRANSFERS:
         pts = (t.get("transfer_sweep") or {}).get(key) or []
         ax.plot([p[0] for p in pts], [p[1] for p in pts], "-", marker=".", label=what)
-    ax.set_xscale("log", base=2)
-    ax.set_xlabel("bytes per copy")
-    ax.set_ylabel("GB/s")
-    ax.set_title("host<->device copies (cudaMemcpyAsync)")
-    ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize=8)
-    fig.tight_layout()
-    fig.savefig(path, dpi=90)
-    plt.close(fig)
+    report_charts.finish_bandwidth_chart(fig, ax, path, "bytes per copy",
+                                         "host<->device copies (cudaMemcpyAsync)", ylog=False)
     doc.img(path, "host-device transfer sweep")
 
 
