@@ -99,8 +99,8 @@ typedef struct tg__ew_problem {
     int (*run)(struct tg__ew_problem *p, double alpha);
 } tg__ew_problem;
 
-/* Why impl cannot run the case (vendors: only axpy and scale, through CBLAS, with int lengths),
- * or NULL. */
+/* Why impl cannot run the case (no CPU implementation has fp16 or bf16; vendors: only axpy and
+ * scale, through CBLAS, with int lengths), or NULL. */
 const char *tg__ew_unsupported(int impl, const tg__case *c);
 /* Allocates and fills the operands; plant names the case the planted implementation spoils
  * ("MxNxK", or NULL). 0, or -1 when memory is short. */

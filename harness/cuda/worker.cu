@@ -545,8 +545,9 @@ bool run_ew_case(int index, const char *spec, const tg__case &c, const WorkerOpt
                "has\n", index);
         return true;
     }
-    if (mode == TG__GPU_ON_HOST && (c.dtype == 'h' || c.dtype == 'b')) {
-        printf("skip %d the CPU library has no fp16 or bf16\n", index);
+    const char *cpu_lacks = mode == TG__GPU_ON_HOST ? tg__ew_unsupported(TG__IMPL_TGEMM, &c) : NULL;
+    if (cpu_lacks) {
+        printf("skip %d %s\n", index, cpu_lacks);
         return true;
     }
     tg__ew_problem p;

@@ -41,6 +41,14 @@ usage_error "malformed element count 'square'" --op add --sizes square
 usage_error "fp16 and bf16 are for the GPU's elementwise kernels only" --op add --dtype h
 usage_error "unknown dtype 'x'" --op add --dtype x
 usage_error "'0' is not a thread count" --op add --threads 0
+# A CPU worker handed an fp16 or bf16 case anyway (by hand) skips it: the CPU calls take fp32 and
+# fp64 only, and 2-byte arrays read as either would be overrun.
+for impl in tgemm openblas; do
+    "$BENCH" worker $impl --check scale/h/1000000/1 axpy/b/1000/1 > "$T/o" 2> "$T/e"
+    rc=$?
+    [ "$rc" = 0 ] && [ "$(grep -c '^skip [01] .*no fp16 or bf16' "$T/o")" = 2 ]
+    check $? "worker $impl skips fp16 and bf16 cases: exit $rc, $(head -n 1 "$T/o")"
+done
 
 # ---- parsing: counts, shapes and the plan (--list runs nothing) ----
 list() { "$BENCH" --dtype s --threads 1 "$@" --list 2> "$T/e"; }
