@@ -79,6 +79,21 @@ double now(clockid_t clock)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+/* Test only (TGEMM_BENCH_GPU_PLANT=1, harness/tests/gpu_run.sh and gpu_emulated.sh): spoils the
+ * result element at `at` on the device, as a kernel with an edge or tail bug would leave it: off by
+ * 2^-10 of its value in fp32 and fp64 (a zero, such as a ReLU's, becomes 1), far past the 16 ulps
+ * any check allows; by 4 ulps in fp16 and bf16 (their limit is 1). The check must fail the case. */
+cudaError_t plant_on_device(void *at, size_t es)
+{
+    union { double d; float f; uint16_t h; } v = {0};
+    cudaError_t e = cudaMemcpy(&v, at, es, cudaMemcpyDeviceToHost);
+    if (es == 8) v.d = v.d != 0 ? v.d + v.d * (1.0 / 1024) : 1;
+    else if (es == 4) v.f = v.f != 0 ? v.f + v.f * (1.0f / 1024) : 1;
+    else v.h ^= 4;
+    if (e == cudaSuccess) e = cudaMemcpy(at, &v, es, cudaMemcpyHostToDevice);
+    return e;
+}
+
 /* tg__impl_ops.sgemm for tg__check: the operands are the problem's host buffers. A GPU
  * implementation runs on copies on the device (C with its guards) and C comes back; tgemm-host runs
  * on the host, and its operands and C then go to the device for the GPU check. */
@@ -89,16 +104,11 @@ int host_sgemm(int layout, int ta, int tb, int64_t m, int64_t n, int64_t k, floa
     const tg__problem *p = dev.p;
     const bool on_host = tg__gpu_impl_mode(dev.g) == TG__GPU_ON_HOST;
     const bool plant = getenv("TGEMM_BENCH_GPU_PLANT") != NULL;
-    /* Test only (harness/tests/gpu_run.sh): C(m-1, n-1), the last edge tile, off by 2^-10, as a
-     * kernel with an edge bug would leave it; the check must fail the case. */
-    const int64_t last = layout == TG_ROW_MAJOR ? (m - 1) * ldc + n - 1 : (n - 1) * ldc + m - 1;
     const char *why = NULL;
     int st = TG_OK;
-    if (on_host) {
+    if (on_host)
         st = tg_sgemm((tg_layout)layout, (tg_trans)ta, (tg_trans)tb, m, n, k, alpha, a, lda, b, ldb,
                       beta, c, ldc);
-        if (st == TG_OK && plant) c[last] += c[last] * (1.0f / 1024);
-    }
     size_t c_bytes = (size_t)(p->c_len + 2 * dev.guard) * sizeof(float);
     cudaError_t e = cudaMemcpy(dev.a, a, (size_t)p->a_len * sizeof(float), cudaMemcpyHostToDevice);
     if (e == cudaSuccess)
@@ -108,15 +118,16 @@ int host_sgemm(int layout, int ta, int tb, int64_t m, int64_t n, int64_t k, floa
         st = tg__gpu_sgemm(dev.g, layout, ta, tb, m, n, k, alpha, dev.a, lda, dev.b, ldb, beta,
                            dev.cbuf + dev.guard, ldc, 0, &why);
         if (st == TG_OK) e = cudaDeviceSynchronize();
-        if (st == TG_OK && e == cudaSuccess && plant) {
-            float *at = dev.cbuf + dev.guard + last, v;
-            e = cudaMemcpy(&v, at, sizeof v, cudaMemcpyDeviceToHost);
-            v += v * (1.0f / 1024);
-            if (e == cudaSuccess) e = cudaMemcpy(at, &v, sizeof v, cudaMemcpyHostToDevice);
-        }
-        if (st == TG_OK && e == cudaSuccess)
-            e = cudaMemcpy(c - dev.guard, dev.cbuf, c_bytes, cudaMemcpyDeviceToHost);
     }
+    /* The planted fault goes into C(m-1, n-1), the last edge tile; C then comes back (tgemm-host's
+     * too), so the host's check and the GPU's see the same. */
+    if (st == TG_OK && e == cudaSuccess && plant)
+        e = plant_on_device(dev.cbuf + dev.guard +
+                                (layout == TG_ROW_MAJOR ? (m - 1) * ldc + n - 1
+                                                        : (n - 1) * ldc + m - 1),
+                            sizeof(float));
+    if (st == TG_OK && e == cudaSuccess && (!on_host || plant))
+        e = cudaMemcpy(c - dev.guard, dev.cbuf, c_bytes, cudaMemcpyDeviceToHost);
     if (e != cudaSuccess) {
         snprintf(dev.why, sizeof dev.why, "%s", cudaGetErrorString(e));
         dev.lost = true;
@@ -308,18 +319,9 @@ int gpu_ew_run(tg__ew_problem *p, double alpha)
     char *z = zbuf + ((char *)p->z - (char *)p->zbuf);
     int st = e == cudaSuccess ? ew_launch(p, x, y, bias, z, alpha) : TG_ERR_DEVICE;
     if (st == TG_OK) e = cudaDeviceSynchronize();
-    if (st == TG_OK && e == cudaSuccess && getenv("TGEMM_BENCH_GPU_PLANT")) {
-        /* Test only (harness/tests/gpu_emulated.sh): the last element, where a tail bug would
-         * live, spoilt on the device: off by 2^-10 of its value in fp32 and fp64, far past the 16
-         * ulps any check allows; 4 ulps in fp16 and bf16 (their limit is 1). */
-        char *at = z + bytes - p->es;
-        union { double d; float f; uint16_t h; } v = {0};
-        e = cudaMemcpy(&v, at, p->es, cudaMemcpyDeviceToHost);
-        if (p->es == 8) v.d += v.d * (1.0 / 1024);
-        else if (p->es == 4) v.f += v.f * (1.0f / 1024);
-        else v.h ^= 4;
-        if (e == cudaSuccess) e = cudaMemcpy(at, &v, p->es, cudaMemcpyHostToDevice);
-    }
+    /* the planted fault: the last element, where a tail bug would live */
+    if (st == TG_OK && e == cudaSuccess && getenv("TGEMM_BENCH_GPU_PLANT"))
+        e = plant_on_device(z + bytes - p->es, p->es);
     if (st == TG_OK && e == cudaSuccess)
         e = cudaMemcpy(p->zbuf, zbuf, zbuf_bytes, cudaMemcpyDeviceToHost);
     cudaFree(x);

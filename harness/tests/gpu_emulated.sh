@@ -97,6 +97,13 @@ n=$(grep -c '^FAIL ' "$T/e")
 check $? "a planted last element on the emulated GPU fails every operation in fp32, fp16 and bf16: \
 exit $rc, $n of 24, \
 $(grep -m 1 '^FAIL' "$T/e")"
+# A result of zero (ReLU of a negative: the last of 1002 elements here) is spoilt too: it becomes 1,
+# which no small relative error of a non-zero result could give.
+TGEMM_BENCH_GPU_PLANT=1 "$E" --device cuda --op activate:relu --sizes 1002 --rounds 1 \
+    --min-time 0.001 --out "$T/planted.json" > /dev/null 2> "$T/e"
+rc=$?
+[ "$rc" = 1 ] && grep -q '^FAIL .*activate:relu element 1001 is 1, ' "$T/e"
+check $? "a planted zero result is caught too: exit $rc, $(grep -m 1 '^FAIL' "$T/e")"
 
 # The crossover mode: the four ways of a GEMM (beta 0.5: C copied in and out) and of elementwise
 # operations, each checked; then a planted element caught in every one of them (tgemm-host's on
