@@ -25,9 +25,9 @@ void tg__options_help(FILE *out)
 "Sweep options (lists are comma-separated):\n"
 "  --device D         cpu or cuda (default: cpu). cuda runs on the GPU build, tgemm-bench-cuda\n"
 "                     (make harness-cuda), which build/tgemm-bench hands the command to; GEMMs in\n"
-"                     fp32 only (elementwise: s, d), --threads 1 only (one host thread drives the\n"
-"                     GPU), timed with CUDA events over inputs rotated through more memory than\n"
-"                     the L2 holds\n"
+"                     fp32 only (elementwise: s, d, h, b), --threads 1 only (one host thread drives\n"
+"                     the GPU), timed with CUDA events over inputs rotated through more memory\n"
+"                     than the L2 holds\n"
 "                       --device cuda --sizes 256:8192:x2 --impl cuda-09-double_buffer,cublas\n"
 "  --crossover        with --device cuda: each case (GEMM, or --op) timed four ways: tgemm-cuda on\n"
 "                     data already on the GPU; tgemm-cuda+pinned and tgemm-cuda+pageable, its\n"
@@ -371,8 +371,8 @@ int tg__options_parse(int argc, char **argv, tg__options *o, char *err, size_t e
         each_item("--threads", threads ? threads : gpu ? "1" : "1,all", err, errlen, threads_item,
                   o))
         return -1;
-    /* The GPU's GEMMs are SGEMM only (its elementwise kernels take s and d), and one host thread
-     * launches everything. */
+    /* The GPU's GEMMs are SGEMM only (its elementwise kernels take s, d, h and b), and one host
+     * thread launches everything. */
     if (gpu && !o->nops && (o->ndtypes != 1 || o->dtypes[0] != 's'))
         return error(err, errlen, "--dtype: --device cuda runs GEMMs in fp32 only (s)");
     if (gpu && (o->nthreads != 1 || o->threads[0] != 1))
