@@ -26,7 +26,7 @@ finish() {
 }
 
 if [ ! -x "$GPU" ]; then
-    skip "everything: $GPU was not built (no nvcc)" 38
+    skip "everything: $GPU was not built (no nvcc)" 39
     finish
 fi
 ok "the GPU build compiled with nvcc, warnings as errors ($GPU)"
