@@ -57,6 +57,15 @@ def png_not_blank(data_or_path):
     return True, img.shape[1], img.shape[0], bool(np.any(flat != flat[0]))
 
 
+def read_report(out):
+    """report.md and report.html of the report in out ("" for a missing one, and a failed check)."""
+    md_path, html_path = os.path.join(out, "report.md"), os.path.join(out, "report.html")
+    md = open(md_path).read() if os.path.isfile(md_path) else ""
+    page = open(html_path).read() if os.path.isfile(html_path) else ""
+    check(bool(md) and bool(page), f"{out}: report.md and report.html written")
+    return md, page
+
+
 def charts_ok(out, md, page, expected):
     """Every chart of report.md is the expected set, decodes, is not blank, and is embedded in
     report.html byte for byte."""
@@ -88,10 +97,7 @@ def in_both(md, page, text, what, header=False):
 
 
 def gpu_outputs(out):
-    md_path, html_path = os.path.join(out, "report.md"), os.path.join(out, "report.html")
-    check(os.path.isfile(md_path) and os.path.isfile(html_path), "GPU: report.md and report.html written")
-    md = open(md_path).read() if os.path.isfile(md_path) else ""
-    page = open(html_path).read() if os.path.isfile(html_path) else ""
+    md, page = read_report(out)
     charts_ok(out, md, page, ["bandwidth.png", "gflops_s.png", "roofline_s.png", "transfers.png"])
     for text, what in (
             ("# tgemm benchmark report: nvidia-h100-80gb-hbm3", "the GPU's slug as the title"),
@@ -128,14 +134,6 @@ def gpu_outputs(out):
           in md else False, "ladder rows in the ladder's order, then tgemm-cuda, cublas, cublas-tf32")
     check("tgemm against the vendor libraries" not in md, "no CPU vendor-ratio section")
     check(md.count("| **NO** |") == 1, "all-cases table marks exactly the one wrong case")
-
-
-def read_report(out):
-    md_path, html_path = os.path.join(out, "report.md"), os.path.join(out, "report.html")
-    md = open(md_path).read() if os.path.isfile(md_path) else ""
-    page = open(html_path).read() if os.path.isfile(html_path) else ""
-    check(bool(md) and bool(page), f"{out}: report.md and report.html written")
-    return md, page
 
 
 def gpu_ew_outputs(out):
@@ -189,11 +187,7 @@ def crossover_outputs(out):
 
 
 def outputs(out):
-    md_path, html_path = os.path.join(out, "report.md"), os.path.join(out, "report.html")
-    check(os.path.isfile(md_path) and os.path.isfile(html_path), "report.md and report.html written")
-    md = open(md_path).read() if os.path.isfile(md_path) else ""
-    page = open(html_path).read() if os.path.isfile(html_path) else ""
-
+    md, page = read_report(out)
     charts_ok(out, md, page, ["bandwidth.png", "gflops_d.png", "gflops_s.png", "roofline_d.png",
                               "roofline_s.png"])
     check(not re.search(r"<img[^>]+src=['\"](?!data:)", page), "report.html links no outside file")
@@ -225,18 +219,9 @@ def outputs(out):
 
 
 def outputs_ew(out):
-    md_path, html_path = os.path.join(out, "report.md"), os.path.join(out, "report.html")
-    md = open(md_path).read() if os.path.isfile(md_path) else ""
-    page = open(html_path).read() if os.path.isfile(html_path) else ""
-    check(bool(md) and bool(page), "elementwise: report.md and report.html written")
-    charts = re.findall(r"!\[[^]]*\]\(([^)]+)\)", md)
-    check(sorted(charts) == ["bandwidth.png", "elementwise_d.png", "elementwise_s.png"],
-          f"elementwise: the bandwidth chart and one chart per dtype, no GEMM chart ({charts})")
-    for name in charts:
-        ok, w, h, varied = png_not_blank(os.path.join(out, name))
-        check(ok and w > 0 and h > 0 and varied, f"{name} decodes ({w}x{h}) and is not blank")
-    check(len(re.findall(r"src='data:image/png;base64,", page)) == len(charts),
-          "elementwise: report.html embeds every chart")
+    md, page = read_report(out)
+    # the bandwidth chart and one chart per dtype, no GEMM chart
+    charts_ok(out, md, page, ["bandwidth.png", "elementwise_d.png", "elementwise_s.png"])
     check("## Roofline" not in md and "## Side by side" not in md,
           "elementwise: no GEMM sections for a sweep without GEMMs")
     for row, what in (
@@ -256,9 +241,7 @@ def outputs_ew(out):
              "bias_act as rows x cols"),
             ("| add | d | 1000 | 0.0229 | 2 | tgemm | 30 ±5.0% | 75 | add | **NO** | inf | all |",
              "the wrong case marked, its ulps inf")):
-        check(row in md, f"elementwise table: {what}: {row}")
-        cells = "".join(f"<td>{c}</td>" for c in row.strip("| ").split(" | "))
-        check(cells.replace("**NO**", "<b>NO</b>") in page, f"report.html shows it too: {what}")
+        in_both(md, page, row, f"elementwise table: {what}")
     check(md.count("| **NO** |") == 1, "elementwise: exactly the one wrong case marked")
     check("add element 999 is 1.5" in md, "elementwise: the sweep's error listed")
 
@@ -285,20 +268,10 @@ def inject(src, dst, break_first):
 
 
 def main(argv):
-    if len(argv) == 2 and argv[0] == "outputs":
-        outputs(argv[1])
-        return min(failures, 100)
-    if len(argv) == 2 and argv[0] == "outputs-ew":
-        outputs_ew(argv[1])
-        return min(failures, 100)
-    if len(argv) == 2 and argv[0] == "gpu":
-        gpu_outputs(argv[1])
-        return min(failures, 100)
-    if len(argv) == 2 and argv[0] == "gpu-ew":
-        gpu_ew_outputs(argv[1])
-        return min(failures, 100)
-    if len(argv) == 2 and argv[0] == "crossover":
-        crossover_outputs(argv[1])
+    reports = {"outputs": outputs, "outputs-ew": outputs_ew, "gpu": gpu_outputs,
+               "gpu-ew": gpu_ew_outputs, "crossover": crossover_outputs}
+    if len(argv) == 2 and argv[0] in reports:
+        reports[argv[0]](argv[1])
         return min(failures, 100)
     if len(argv) == 2 and argv[0] == "nonblank":
         ok, w, h, varied = png_not_blank(argv[1])
