@@ -19,16 +19,17 @@
 #               one 10-minute call)
 #   all         the four, in that order (more than 10 minutes of GPU time: a session with the
 #               usual 10-minute calls runs `tests,sanitizers` in one call, `bench` in the next and
-#               `crossover` in a third; the build is kept between calls while the machine stays
-#               warm, and is redone otherwise)
+#               `crossover` in a third; the build is kept only while the machine stays warm between
+#               calls, which is seldom, so each call's 10 minutes should allow for building again)
 # Phases can be joined with commas: tests,sanitizers.
 #   usage: sh tests/cuda/gpu_session.sh OUT_DIR [PHASES]
 # Everything (machine.txt, the logs, ceilings.json, ladder.json, linear.json, elementwise.json,
 # crossover_gemm.json, crossover_ew.json, the reports in folders of those names) is written under
 # results/<gpu-slug>/ in a scratch folder and packed into
 # OUT_DIR/session-<phases>.tar.gz, the only file OUT_DIR gets: the device tool brings back at most 8
-# files from $OUT, two folders deep. Unpack it at the repository root (tar xzf session-*.tar.gz) and
-# commit results/<gpu-slug>/; machine.txt names the commit it ran.
+# files from $OUT, two folders deep. The archive is rewritten after every step, so a call stopped at
+# its time limit still brings back what finished. Unpack it at the repository root (tar xzf
+# session-*.tar.gz) and commit results/<gpu-slug>/; machine.txt names the commit it ran.
 # Where the copy of the tree has no .git (the device tool sends the working tree), name the commit:
 #   TGEMM_COMMIT=$(git rev-parse --short=12 HEAD), written out in the command sent; it goes into
 #   machine.txt and, through the build's stamp, into every JSON.
@@ -48,6 +49,12 @@ mkdir -p "$dir" || exit 1
 W=$(mktemp -d)
 R=$W/results/$slug
 mkdir -p "$R"
+archive=$dir/session-$(echo "$phases" | tr ',' '-').tar.gz
+# Packs what is there so far: written beside the archive, then renamed over it, so a call killed
+# mid-write leaves the last whole archive.
+pack() {
+    tar czf "$archive.part" -C "$W" results && mv "$archive.part" "$archive" || status=1
+}
 {
     echo "commit: ${TGEMM_COMMIT:-$(git rev-parse HEAD 2>/dev/null || echo unknown)} $(git status --porcelain 2>/dev/null | grep -q . && echo '(with local changes)')"
     echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
@@ -56,12 +63,14 @@ mkdir -p "$R"
     nvcc --version
     build/tgemm-bench-cuda machine --device cuda
 } > "$R/machine.txt" 2>&1
+pack
 
 if has tests; then
     build/cuda/test_cuda > "$R/test_cuda.log" 2>&1 || status=1
     tail -n 15 "$R/test_cuda.log"
     build/cuda/single_header > "$R/single_header.log" 2>&1 || status=1
     tail -n 1 "$R/single_header.log"
+    pack
 fi
 
 if has sanitizers; then
@@ -73,6 +82,7 @@ if has sanitizers; then
             > "$R/sanitizer_$tool.log" 2>&1 || status=1
         summary=$(grep -E 'ERROR SUMMARY|passed, [0-9]+ failed' "$R/sanitizer_$tool.log" | tr '\n' ' ')
         echo "$tool: ${summary:-$(tail -n 2 "$R/sanitizer_$tool.log" | tr '\n' ' ')}"
+        pack
     done
 fi
 
@@ -86,14 +96,17 @@ reports() {
             > "$R/report_$s.log" 2>&1 || status=1
         tail -n 1 "$R/report_$s.log"
     done
+    pack
 }
 
 if has bench; then
     bench=build/tgemm-bench-cuda
     sh harness/tests/gpu_run.sh build > "$R/test_harness_cuda.log" 2>&1 || status=1
     echo "tgemm-bench GPU tests: $(tail -n 1 "$R/test_harness_cuda.log")"
+    pack
     $bench ceilings --device cuda --force --out "$R/ceilings.json" 2> "$R/ceilings.log" || status=1
     tail -n 1 "$R/ceilings.log"
+    pack
     ceil=""
     [ -f "$R/ceilings.json" ] && ceil="--ceilings $R/ceilings.json"
     # The ladder: every implementation; squares up to 8192 and the odd sizes where edge tiles live.
@@ -102,9 +115,11 @@ if has bench; then
     $bench --device cuda --sizes 256:8192:x2,1000,4093 --rounds 2 --repetitions 2 $ceil \
         --out "$R/ladder.json" 2> "$R/ladder.log" || status=1
     tail -n 1 "$R/ladder.log"
+    pack
     $bench --device cuda --impl tgemm-cuda,cublas,cublas-tf32 --sizes linear $ceil \
         --out "$R/linear.json" 2> "$R/linear.log" || status=1
     tail -n 1 "$R/linear.log"
+    pack
     reports ladder linear
     # The ladder table, last, so the reply's tail shows it.
     [ -f "$R/ladder/report.md" ] &&
@@ -116,6 +131,7 @@ if has crossover; then
     if [ ! -f "$R/ceilings.json" ]; then
         $bench ceilings --device cuda --force --out "$R/ceilings.json" 2> "$R/ceilings.log" || status=1
         tail -n 5 "$R/ceilings.log"
+        pack
     fi
     ceil=""
     [ -f "$R/ceilings.json" ] && ceil="--ceilings $R/ceilings.json"
@@ -125,13 +141,16 @@ if has crossover; then
         --sizes 2^26,2^27 --rounds 2 --repetitions 2 $ceil \
         --out "$R/elementwise.json" 2> "$R/elementwise.log" || status=1
     tail -n 1 "$R/elementwise.log"
+    pack
     # The crossover: the host CPU (all its cores) against the GPU alone and with its copies.
     $bench --device cuda --crossover --sizes 64:8192:x2 --rounds 2 --repetitions 2 $ceil \
         --out "$R/crossover_gemm.json" 2> "$R/crossover_gemm.log" || status=1
     tail -n 1 "$R/crossover_gemm.log"
+    pack
     $bench --device cuda --crossover --op add,axpy,activate:gelu_tanh --sizes 1e3:1e8:x10 \
         --rounds 2 --repetitions 2 $ceil --out "$R/crossover_ew.json" 2> "$R/crossover_ew.log" || status=1
     tail -n 1 "$R/crossover_ew.log"
+    pack
     reports elementwise crossover_gemm crossover_ew
     # What the reply's tail should show: percent of the device copy, and the crossover tables.
     [ -f "$R/elementwise/report.md" ] &&
@@ -143,6 +162,6 @@ if has crossover; then
     done
 fi
 
-tar czf "$dir/session-$(echo "$phases" | tr ',' '-').tar.gz" -C "$W" results || status=1
+pack
 rm -rf "$W"
 exit $status
