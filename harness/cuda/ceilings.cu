@@ -189,8 +189,9 @@ static void transfers(FILE *f, job *j, void *pageable, size_t most, cudaEvent_t 
             fprintf(f, "%s[%zu, %.6g]", w == smallest ? "" : ", ", w, gbs);
         }
         fprintf(f, "]");
-        fprintf(stderr, "ceilings (GPU): %s %.1f GB/s (copies of 64 MiB and more)\n", names[t],
-                best[t]);
+        if (t >= 2 || have_pinned)
+            fprintf(stderr, "ceilings (GPU): %s %.1f GB/s (copies of 64 MiB and more)\n", names[t],
+                    best[t]);
     }
     fprintf(f, "},\n     \"transfer_gbs\": {");
     for (int t = 0; t < 4; t++) {

@@ -23,16 +23,18 @@
 #               calls, which is seldom, so each call's 10 minutes should allow for building again)
 # Phases can be joined with commas: tests,sanitizers.
 #   usage: sh tests/cuda/gpu_session.sh OUT_DIR [PHASES]
-# Everything (machine.txt, the logs, ceilings.json, ladder.json, linear.json, elementwise.json,
-# crossover_gemm.json, crossover_ew.json, the reports in folders of those names) is written under
+# Everything (machine-<phases>.txt, the logs, ceilings.json, ladder.json, linear.json,
+# elementwise.json, crossover_gemm.json, crossover_ew.json, the reports in folders of those names;
+# a `crossover` call without `bench` measures its own ceilings-crossover.json, so that the archives
+# of separate calls unpack side by side without replacing each other's files) is written under
 # results/<gpu-slug>/ in a scratch folder and packed into
 # OUT_DIR/session-<phases>.tar.gz, the only file OUT_DIR gets: the device tool brings back at most 8
 # files from $OUT, two folders deep. The archive is rewritten after every step, so a call stopped at
 # its time limit still brings back what finished. Unpack it at the repository root (tar xzf
-# session-*.tar.gz) and commit results/<gpu-slug>/; machine.txt names the commit it ran.
+# session-*.tar.gz) and commit results/<gpu-slug>/; machine-<phases>.txt names the commit it ran.
 # Where the copy of the tree has no .git (the device tool sends the working tree), name the commit:
 #   TGEMM_COMMIT=$(git rev-parse --short=12 HEAD), written out in the command sent; it goes into
-#   machine.txt and, through the build's stamp, into every JSON.
+#   machine-<phases>.txt and, through the build's stamp, into every JSON.
 # Exit status: non-zero if the build or any run failed.
 dir=${1:?usage: gpu_session.sh OUT_DIR [tests|sanitizers|bench|crossover|all, or a comma list]}
 phases=${2:-all}
@@ -49,7 +51,9 @@ mkdir -p "$dir" || exit 1
 W=$(mktemp -d)
 R=$W/results/$slug
 mkdir -p "$R"
-archive=$dir/session-$(echo "$phases" | tr ',' '-').tar.gz
+tag=$(echo "$phases" | tr ',' '-')
+archive=$dir/session-$tag.tar.gz
+CEIL=$R/ceilings.json # the GPU ceilings the reports are drawn against (see the crossover phase)
 # Packs what is there so far: written beside the archive, then renamed over it, so a call killed
 # mid-write leaves the last whole archive.
 pack() {
@@ -62,7 +66,7 @@ pack() {
     nvidia-smi
     nvcc --version
     build/tgemm-bench-cuda machine --device cuda
-} > "$R/machine.txt" 2>&1
+} > "$R/machine-$tag.txt" 2>&1
 pack
 
 if has tests; then
@@ -86,13 +90,13 @@ if has sanitizers; then
     done
 fi
 
-# report.py on sweeps $R/<name>.json, each into $R/<name>/, against $R/ceilings.json. It needs
+# report.py on sweeps $R/<name>.json, each into $R/<name>/, against $CEIL. It needs
 # matplotlib: the GPU machine's python3 has it; here Debian's /usr/bin/python3.
 reports() {
     py=python3
     $py -c 'import matplotlib' 2> /dev/null || py=/usr/bin/python3
     for s in "$@"; do
-        $py harness/report.py --sweep "$R/$s.json" --ceilings "$R/ceilings.json" --out "$R/$s" \
+        $py harness/report.py --sweep "$R/$s.json" --ceilings "$CEIL" --out "$R/$s" \
             > "$R/report_$s.log" 2>&1 || status=1
         tail -n 1 "$R/report_$s.log"
     done
@@ -128,13 +132,14 @@ fi
 
 if has crossover; then
     bench=build/tgemm-bench-cuda
-    if [ ! -f "$R/ceilings.json" ]; then
-        $bench ceilings --device cuda --force --out "$R/ceilings.json" 2> "$R/ceilings.log" || status=1
-        tail -n 5 "$R/ceilings.log"
+    if ! has bench; then
+        CEIL=$R/ceilings-crossover.json
+        $bench ceilings --device cuda --force --out "$CEIL" 2> "$R/ceilings-crossover.log" || status=1
+        tail -n 5 "$R/ceilings-crossover.log"
         pack
     fi
     ceil=""
-    [ -f "$R/ceilings.json" ] && ceil="--ceilings $R/ceilings.json"
+    [ -f "$CEIL" ] && ceil="--ceilings $CEIL"
     # Arrays of 256 MiB to 1 GiB (2^26 and 2^27 elements, fp32 and fp64), every kind of
     # operation, against the device copy measured in this run.
     $bench --device cuda --op add,scale,axpy,activate:gelu_tanh,bias_act:relu --dtype s,d \
