@@ -594,6 +594,10 @@ TG__PRIVATE tg__blocks tg__block_sizes(const tg__kernel *k);
 /* Threads a call of this size may use: 1 inside a caller's parallel region or for small work. */
 TG__PRIVATE int tg__threads_for(int64_t m, int64_t n, int64_t k);
 
+/* 1 in the type of es bytes (driver.c): the beta of every k block after the first, which adds to
+ * what the blocks before it left in C. */
+TG__PRIVATE const void *tg__one(size_t es);
+
 /* The blocked GEMM (driver.c) and the small-matrix path (small.c), on checked views with m, n, k > 0,
  * alpha != 0 and C's column stride 1 (gemm.c transposes the problem when C is column-major). */
 TG__PRIVATE int tg__gemm_blocked(const char *fn, const tg__kernel *kern, const tg__gemm *g,
@@ -703,12 +707,17 @@ TG__PRIVATE tg__blocks tg__block_sizes(const tg__kernel *k)
 static int64_t tg__min(int64_t a, int64_t b) { return a < b ? a : b; }
 static int64_t tg__ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
-TG__PRIVATE int tg__gemm_blocked(const char *fn, const tg__kernel *kern, const tg__gemm *g0,
-                                 const void *alpha, const void *beta)
+TG__PRIVATE const void *tg__one(size_t es)
 {
     static const float one_s = 1.0f;
     static const double one_d = 1.0;
-    const void *one = kern->es == sizeof(float) ? (const void *)&one_s : (const void *)&one_d;
+    return es == sizeof(float) ? (const void *)&one_s : (const void *)&one_d;
+}
+
+TG__PRIVATE int tg__gemm_blocked(const char *fn, const tg__kernel *kern, const tg__gemm *g0,
+                                 const void *alpha, const void *beta)
+{
+    const void *one = tg__one(kern->es);
     const int64_t es = (int64_t)kern->es, mr = kern->mr, nr = kern->nr;
     const tg__gemm g = *g0;
     tg__blocks bs;
@@ -2197,29 +2206,16 @@ TG__FN(tg__pack_b)(int64_t cols, int64_t kc, const void *src_, int64_t rs, int64
     /* Four rows of B at a time: each panel then receives 4 x 2W contiguous elements per visit
      * instead of one row's 2W, and the writes, which hop from panel to panel kc x 2W elements
      * apart, come in runs of four lines (16x4096x4096 dgemm, where the packing is 40% of the
-     * time: 17 -> 21 GFLOP/s). */
-    int64_t q = 0;
-    for (; q + 4 <= kc; q += 4) {
+     * time: 17 -> 21 GFLOP/s); the last one to three rows go together the same way. */
+    for (int64_t q = 0, rows; q < kc; q += rows) {
         const TG__T *s = src + q * rs;
         TG__T *d = dst + q * 2 * TG__W;
-        for (int64_t j = 0; j < full; j += 2 * TG__W, d += 2 * TG__W * kc) {
-            TG__STOREU(d, TG__LOADU(s + j));
-            TG__STOREU(d + TG__W, TG__LOADU(s + j + TG__W));
-            TG__STOREU(d + 2 * TG__W, TG__LOADU(s + rs + j));
-            TG__STOREU(d + 3 * TG__W, TG__LOADU(s + rs + j + TG__W));
-            TG__STOREU(d + 4 * TG__W, TG__LOADU(s + 2 * rs + j));
-            TG__STOREU(d + 5 * TG__W, TG__LOADU(s + 2 * rs + j + TG__W));
-            TG__STOREU(d + 6 * TG__W, TG__LOADU(s + 3 * rs + j));
-            TG__STOREU(d + 7 * TG__W, TG__LOADU(s + 3 * rs + j + TG__W));
-        }
-    }
-    for (; q < kc; q++) {
-        const TG__T *s = src + q * rs;
-        TG__T *d = dst + q * 2 * TG__W;
-        for (int64_t j = 0; j < full; j += 2 * TG__W, d += 2 * TG__W * kc) {
-            TG__STOREU(d, TG__LOADU(s + j));
-            TG__STOREU(d + TG__W, TG__LOADU(s + j + TG__W));
-        }
+        rows = kc - q < 4 ? kc - q : 4;
+        for (int64_t j = 0; j < full; j += 2 * TG__W, d += 2 * TG__W * kc)
+            for (int64_t r = 0; r < rows; r++) {
+                TG__STOREU(d + 2 * r * TG__W, TG__LOADU(s + r * rs + j));
+                TG__STOREU(d + (2 * r + 1) * TG__W, TG__LOADU(s + r * rs + j + TG__W));
+            }
     }
     if (cols > full) {
         __m256i lo = TG__LANES(cols - full), hi = TG__LANES(cols - full - TG__W);
@@ -2489,29 +2485,16 @@ TG__FN(tg__pack_b)(int64_t cols, int64_t kc, const void *src_, int64_t rs, int64
     /* Four rows of B at a time: each panel then receives 4 x 2W contiguous elements per visit
      * instead of one row's 2W, and the writes, which hop from panel to panel kc x 2W elements
      * apart, come in runs of four lines (16x4096x4096 dgemm, where the packing is 40% of the
-     * time: 17 -> 21 GFLOP/s). */
-    int64_t q = 0;
-    for (; q + 4 <= kc; q += 4) {
+     * time: 17 -> 21 GFLOP/s); the last one to three rows go together the same way. */
+    for (int64_t q = 0, rows; q < kc; q += rows) {
         const TG__T *s = src + q * rs;
         TG__T *d = dst + q * 2 * TG__W;
-        for (int64_t j = 0; j < full; j += 2 * TG__W, d += 2 * TG__W * kc) {
-            TG__STOREU(d, TG__LOADU(s + j));
-            TG__STOREU(d + TG__W, TG__LOADU(s + j + TG__W));
-            TG__STOREU(d + 2 * TG__W, TG__LOADU(s + rs + j));
-            TG__STOREU(d + 3 * TG__W, TG__LOADU(s + rs + j + TG__W));
-            TG__STOREU(d + 4 * TG__W, TG__LOADU(s + 2 * rs + j));
-            TG__STOREU(d + 5 * TG__W, TG__LOADU(s + 2 * rs + j + TG__W));
-            TG__STOREU(d + 6 * TG__W, TG__LOADU(s + 3 * rs + j));
-            TG__STOREU(d + 7 * TG__W, TG__LOADU(s + 3 * rs + j + TG__W));
-        }
-    }
-    for (; q < kc; q++) {
-        const TG__T *s = src + q * rs;
-        TG__T *d = dst + q * 2 * TG__W;
-        for (int64_t j = 0; j < full; j += 2 * TG__W, d += 2 * TG__W * kc) {
-            TG__STOREU(d, TG__LOADU(s + j));
-            TG__STOREU(d + TG__W, TG__LOADU(s + j + TG__W));
-        }
+        rows = kc - q < 4 ? kc - q : 4;
+        for (int64_t j = 0; j < full; j += 2 * TG__W, d += 2 * TG__W * kc)
+            for (int64_t r = 0; r < rows; r++) {
+                TG__STOREU(d + 2 * r * TG__W, TG__LOADU(s + r * rs + j));
+                TG__STOREU(d + (2 * r + 1) * TG__W, TG__LOADU(s + r * rs + j + TG__W));
+            }
     }
     if (cols > full) {
         __m256i lo = TG__LANES(cols - full), hi = TG__LANES(cols - full - TG__W);
@@ -2779,7 +2762,8 @@ TG__PRIVATE const tg__kernel *tg__kernel_generic(size_t es)
  * zero-padded panel (on the stack when it is small, so tiny calls never allocate), and so is every
  * panel when A is tall enough to reuse it. The same path serves very short A (at most two row
  * tiles) of any size when B's rows can be read in place: each element of B is used by so few tiles
- * that packing it could not pay. Threads split the column panels, which needs no reduction, so results stay bitwise the same.
+ * that packing it could not pay. Threads split the column panels, which needs no reduction, so
+ * results stay bitwise the same.
  */
 #ifdef _OPENMP
 #include <omp.h>
@@ -2800,13 +2784,10 @@ static void tg__small_panels(const tg__kernel *kern, const tg__gemm *g, const vo
                              const void *beta, int64_t jp0, int64_t jp1, int64_t kb, char *panel,
                              int pack_all)
 {
-    static const float one_s = 1.0f;
-    static const double one_d = 1.0;
     const int64_t es = (int64_t)kern->es, mr = kern->mr, nr = kern->nr;
     for (int64_t pc = 0; pc < g->k; pc += kb) {
         const int64_t kc = g->k - pc < kb ? g->k - pc : kb;
-        const void *beta_now = pc == 0 ? beta : es == sizeof(float) ? (const void *)&one_s
-                                                                    : (const void *)&one_d;
+        const void *beta_now = pc == 0 ? beta : tg__one(kern->es);
         const char *a = (const char *)g->a.p + pc * g->a.cs * es;
         for (int64_t jp = jp0; jp < jp1; jp++) {
             int64_t j = jp * nr, n = g->n - j < nr ? g->n - j : nr, rs_b = g->b.rs;

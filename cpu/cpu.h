@@ -45,6 +45,10 @@ TG__PRIVATE tg__blocks tg__block_sizes(const tg__kernel *k);
 /* Threads a call of this size may use: 1 inside a caller's parallel region or for small work. */
 TG__PRIVATE int tg__threads_for(int64_t m, int64_t n, int64_t k);
 
+/* 1 in the type of es bytes (driver.c): the beta of every k block after the first, which adds to
+ * what the blocks before it left in C. */
+TG__PRIVATE const void *tg__one(size_t es);
+
 /* The blocked GEMM (driver.c) and the small-matrix path (small.c), on checked views with m, n, k > 0,
  * alpha != 0 and C's column stride 1 (gemm.c transposes the problem when C is column-major). */
 TG__PRIVATE int tg__gemm_blocked(const char *fn, const tg__kernel *kern, const tg__gemm *g,

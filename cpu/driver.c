@@ -20,12 +20,17 @@
 static int64_t tg__min(int64_t a, int64_t b) { return a < b ? a : b; }
 static int64_t tg__ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
-TG__PRIVATE int tg__gemm_blocked(const char *fn, const tg__kernel *kern, const tg__gemm *g0,
-                                 const void *alpha, const void *beta)
+TG__PRIVATE const void *tg__one(size_t es)
 {
     static const float one_s = 1.0f;
     static const double one_d = 1.0;
-    const void *one = kern->es == sizeof(float) ? (const void *)&one_s : (const void *)&one_d;
+    return es == sizeof(float) ? (const void *)&one_s : (const void *)&one_d;
+}
+
+TG__PRIVATE int tg__gemm_blocked(const char *fn, const tg__kernel *kern, const tg__gemm *g0,
+                                 const void *alpha, const void *beta)
+{
+    const void *one = tg__one(kern->es);
     const int64_t es = (int64_t)kern->es, mr = kern->mr, nr = kern->nr;
     const tg__gemm g = *g0;
     tg__blocks bs;

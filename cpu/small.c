@@ -7,7 +7,8 @@
  * zero-padded panel (on the stack when it is small, so tiny calls never allocate), and so is every
  * panel when A is tall enough to reuse it. The same path serves very short A (at most two row
  * tiles) of any size when B's rows can be read in place: each element of B is used by so few tiles
- * that packing it could not pay. Threads split the column panels, which needs no reduction, so results stay bitwise the same.
+ * that packing it could not pay. Threads split the column panels, which needs no reduction, so
+ * results stay bitwise the same.
  */
 #ifdef _OPENMP
 #include <omp.h>
@@ -29,13 +30,10 @@ static void tg__small_panels(const tg__kernel *kern, const tg__gemm *g, const vo
                              const void *beta, int64_t jp0, int64_t jp1, int64_t kb, char *panel,
                              int pack_all)
 {
-    static const float one_s = 1.0f;
-    static const double one_d = 1.0;
     const int64_t es = (int64_t)kern->es, mr = kern->mr, nr = kern->nr;
     for (int64_t pc = 0; pc < g->k; pc += kb) {
         const int64_t kc = g->k - pc < kb ? g->k - pc : kb;
-        const void *beta_now = pc == 0 ? beta : es == sizeof(float) ? (const void *)&one_s
-                                                                    : (const void *)&one_d;
+        const void *beta_now = pc == 0 ? beta : tg__one(kern->es);
         const char *a = (const char *)g->a.p + pc * g->a.cs * es;
         for (int64_t jp = jp0; jp < jp1; jp++) {
             int64_t j = jp * nr, n = g->n - j < nr ? g->n - j : nr, rs_b = g->b.rs;
