@@ -107,6 +107,7 @@ __attribute__((target("avx2,fma"))) static inline void tg__pack6x4_d(const doubl
 #define TG__BCAST _mm256_broadcast_ss
 #define TG__FMA _mm256_fmadd_ps
 #define TG__MUL _mm256_mul_ps
+#define TG__ADD _mm256_add_ps
 #define TG__SET1 _mm256_set1_ps
 #define TG__ZERO _mm256_setzero_ps
 #define TG__PACK6X4 tg__pack6x4_s
@@ -129,6 +130,7 @@ __attribute__((target("avx2,fma"))) static inline void tg__pack6x4_d(const doubl
 #define TG__BCAST _mm256_broadcast_sd
 #define TG__FMA _mm256_fmadd_pd
 #define TG__MUL _mm256_mul_pd
+#define TG__ADD _mm256_add_pd
 #define TG__SET1 _mm256_set1_pd
 #define TG__ZERO _mm256_setzero_pd
 #define TG__PACK6X4 tg__pack6x4_d
