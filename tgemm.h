@@ -2019,15 +2019,23 @@ static inline void TG__FN(tg__pack)(int64_t rows, int64_t kc, const TG__T *src, 
     }
 }
 
+/* The columns of an edge tile n wide (of ld) that get stored: all n, except in the test-only
+ * planted build, where an edge tile loses its last column and the test suite must catch it. */
+static inline int64_t TG__FN(tg__edge_cols)(int64_t n, int ld)
+{
+#ifdef TGEMM_PLANT_BUG
+    if (n > 1 && n < ld) return n - 1;
+#else
+    (void)ld;
+#endif
+    return n;
+}
+
 /* C[0:m, 0:n] = t + beta * C from a finished tile t (row stride ld, alpha already applied); C is
  * not read when beta is zero, so NaN or Inf already there never reach the result. */
 static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, int ld, TG__T beta,
                                         TG__T *c, int64_t rs_c, int64_t cs_c)
 {
-#ifdef TGEMM_PLANT_BUG
-    /* Test-only: an edge tile loses its last column; the test suite must catch this. */
-    if (n > 1 && n < ld) n--;
-#endif
     for (int64_t i = 0; i < m; i++)
         for (int64_t j = 0; j < n; j++) {
             TG__T *cij = c + i * rs_c + j * cs_c;
@@ -2042,6 +2050,7 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
 #define TG__BCAST _mm256_broadcast_ss
 #define TG__FMA _mm256_fmadd_ps
 #define TG__MUL _mm256_mul_ps
+#define TG__ADD _mm256_add_ps
 #define TG__SET1 _mm256_set1_ps
 #define TG__ZERO _mm256_setzero_ps
 #define TG__PACK6X4 tg__pack6x4_s
@@ -2095,9 +2104,58 @@ TG__FN(tg__ukernel)(int64_t kc, const void *alpha_, const void *a_, int64_t rs_a
         TG__ROW(0, 0); TG__ROW(1, o1); TG__ROW(2, o2); TG__ROW(3, o3); TG__ROW(4, o4);             \
         TG__ROW(5, o5);                                                                            \
     }
+    /* A panel at most W wide (the last one when n is not a multiple of 2W; always packed, zero
+     * padded): its second vector of B holds only zeros. Instead of spending half the FMAs on them,
+     * even k steps go into c?0 and odd ones into c?1 with the next row of B, which keeps 12
+     * independent chains of useful FMAs; the two halves are summed after the loop. */
+#define TG__HROW(i, off)                                                                           \
+    ai = TG__BCAST(a + (off));                                                                     \
+    c##i##0 = TG__FMA(ai, b0, c##i##0);                                                            \
+    ai = TG__BCAST(a + cs_a + (off));                                                              \
+    c##i##1 = TG__FMA(ai, b1, c##i##1)
+    if (n <= TG__W) {
+        int64_t p = 0;
+        for (; p + 1 < kc; p += 2, a += 2 * cs_a, b += 2 * rs_b) {
+            b0 = TG__LOADU(b);
+            b1 = TG__LOADU(b + rs_b);
+            TG__HROW(0, 0); TG__HROW(1, o1); TG__HROW(2, o2); TG__HROW(3, o3); TG__HROW(4, o4);
+            TG__HROW(5, o5);
+        }
+        if (p < kc) { /* an odd kc: the last step into c?0 */
+            b0 = TG__LOADU(b);
+            c00 = TG__FMA(TG__BCAST(a), b0, c00); c10 = TG__FMA(TG__BCAST(a + o1), b0, c10);
+            c20 = TG__FMA(TG__BCAST(a + o2), b0, c20); c30 = TG__FMA(TG__BCAST(a + o3), b0, c30);
+            c40 = TG__FMA(TG__BCAST(a + o4), b0, c40); c50 = TG__FMA(TG__BCAST(a + o5), b0, c50);
+        }
+        c00 = TG__ADD(c00, c01); c10 = TG__ADD(c10, c11); c20 = TG__ADD(c20, c21);
+        c30 = TG__ADD(c30, c31); c40 = TG__ADD(c40, c41); c50 = TG__ADD(c50, c51);
+    } else if (m <= 3) {
+        /* The same for a tile at most three rows high (the last of an m that leaves 1 to 3): rows
+         * 0-2 at even k steps go into c0?-c2?, at odd ones into c3?-c5?. */
+        int64_t p = 0;
+#define TG__QROW(acc, off)                                                                         \
+    ai = TG__BCAST(a + (off));                                                                     \
+    c##acc##0 = TG__FMA(ai, b0, c##acc##0);                                                        \
+    c##acc##1 = TG__FMA(ai, b1, c##acc##1)
+        for (; p + 1 < kc; p += 2, a += 2 * cs_a, b += 2 * rs_b) {
+            b0 = TG__LOADU(b);
+            b1 = TG__LOADU(b + TG__W);
+            TG__QROW(0, 0); TG__QROW(1, o1); TG__QROW(2, o2);
+            b0 = TG__LOADU(b + rs_b);
+            b1 = TG__LOADU(b + rs_b + TG__W);
+            TG__QROW(3, cs_a); TG__QROW(4, cs_a + o1); TG__QROW(5, cs_a + o2);
+        }
+        if (p < kc) {
+            b0 = TG__LOADU(b);
+            b1 = TG__LOADU(b + TG__W);
+            TG__QROW(0, 0); TG__QROW(1, o1); TG__QROW(2, o2);
+        }
+#undef TG__QROW
+        c00 = TG__ADD(c00, c30); c01 = TG__ADD(c01, c31); c10 = TG__ADD(c10, c40);
+        c11 = TG__ADD(c11, c41); c20 = TG__ADD(c20, c50); c21 = TG__ADD(c21, c51);
     /* A packed panel (the blocked path) gets constant offsets, so the loop keeps every address in
      * one register plus an immediate; the general loop serves the small path's in-place A. */
-    if (rs_a == 1 && cs_a == 6 && m == 6) {
+    } else if (rs_a == 1 && cs_a == 6 && m == 6) {
         TG__LOOP(1, 2, 3, 4, 5, 6, (void)0)
     } else if (rs_b != 2 * TG__W) {
         /* B read in place (the small path, short A) is one cache line per k step, each in its
@@ -2111,6 +2169,7 @@ TG__FN(tg__ukernel)(int64_t kc, const void *alpha_, const void *a_, int64_t rs_a
     }
 #undef TG__LOOP
 #undef TG__ROW
+#undef TG__HROW
 
     va = TG__SET1(*(const TG__T *)alpha_);
     c00 = TG__MUL(c00, va); c01 = TG__MUL(c01, va); c10 = TG__MUL(c10, va);
@@ -2133,15 +2192,31 @@ TG__FN(tg__ukernel)(int64_t kc, const void *alpha_, const void *a_, int64_t rs_a
         TG__STORE_ROW(3) TG__STORE_ROW(4) TG__STORE_ROW(5)
 #undef TG__STORE_ROW
     } else {
-        /* An edge tile or strided C: spill to a small buffer, store only the live part. */
+        /* An edge tile or strided C: spill to a small buffer, store only the live part: whole
+         * vectors where a row has W live columns (the usual edge, n = W, and short tiles), the
+         * rest element by element. Masked stores would do it in one step, but on Zen they are
+         * microcoded and slower than the scalar tail. */
         TG__T t[6 * 2 * TG__W];
+        const int64_t live = TG__FN(tg__edge_cols)(n, 2 * TG__W);
+        const int64_t whole = cs_c == 1 ? live / TG__W * TG__W : 0;
         TG__STOREU(t + 0 * TG__W, c00); TG__STOREU(t + 1 * TG__W, c01);
         TG__STOREU(t + 2 * TG__W, c10); TG__STOREU(t + 3 * TG__W, c11);
         TG__STOREU(t + 4 * TG__W, c20); TG__STOREU(t + 5 * TG__W, c21);
         TG__STOREU(t + 6 * TG__W, c30); TG__STOREU(t + 7 * TG__W, c31);
         TG__STOREU(t + 8 * TG__W, c40); TG__STOREU(t + 9 * TG__W, c41);
         TG__STOREU(t + 10 * TG__W, c50); TG__STOREU(t + 11 * TG__W, c51);
-        TG__FN(tg__store_tile)(m, n, t, 2 * TG__W, beta, c, rs_c, cs_c);
+        if (whole) {
+            TG__V vb = TG__SET1(beta);
+            for (int64_t i = 0; i < m; i++)
+                for (int64_t j = 0; j < whole; j += TG__W) {
+                    TG__V v = TG__LOADU(t + i * 2 * TG__W + j);
+                    if (beta != 0) v = TG__FMA(vb, TG__LOADU(c + i * rs_c + j), v);
+                    TG__STOREU(c + i * rs_c + j, v);
+                }
+        }
+        if (whole < live)
+            TG__FN(tg__store_tile)(m, live - whole, t + whole, 2 * TG__W, beta, c + whole * cs_c,
+                                   rs_c, cs_c);
     }
 }
 
@@ -2240,6 +2315,7 @@ static const tg__kernel TG__FN(tg__kernel_desc) = {
 #undef TG__BCAST
 #undef TG__FMA
 #undef TG__MUL
+#undef TG__ADD
 #undef TG__SET1
 #undef TG__ZERO
 #undef TG__PACK6X4
@@ -2299,15 +2375,23 @@ static inline void TG__FN(tg__pack)(int64_t rows, int64_t kc, const TG__T *src, 
     }
 }
 
+/* The columns of an edge tile n wide (of ld) that get stored: all n, except in the test-only
+ * planted build, where an edge tile loses its last column and the test suite must catch it. */
+static inline int64_t TG__FN(tg__edge_cols)(int64_t n, int ld)
+{
+#ifdef TGEMM_PLANT_BUG
+    if (n > 1 && n < ld) return n - 1;
+#else
+    (void)ld;
+#endif
+    return n;
+}
+
 /* C[0:m, 0:n] = t + beta * C from a finished tile t (row stride ld, alpha already applied); C is
  * not read when beta is zero, so NaN or Inf already there never reach the result. */
 static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, int ld, TG__T beta,
                                         TG__T *c, int64_t rs_c, int64_t cs_c)
 {
-#ifdef TGEMM_PLANT_BUG
-    /* Test-only: an edge tile loses its last column; the test suite must catch this. */
-    if (n > 1 && n < ld) n--;
-#endif
     for (int64_t i = 0; i < m; i++)
         for (int64_t j = 0; j < n; j++) {
             TG__T *cij = c + i * rs_c + j * cs_c;
@@ -2322,6 +2406,7 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
 #define TG__BCAST _mm256_broadcast_sd
 #define TG__FMA _mm256_fmadd_pd
 #define TG__MUL _mm256_mul_pd
+#define TG__ADD _mm256_add_pd
 #define TG__SET1 _mm256_set1_pd
 #define TG__ZERO _mm256_setzero_pd
 #define TG__PACK6X4 tg__pack6x4_d
@@ -2374,9 +2459,58 @@ TG__FN(tg__ukernel)(int64_t kc, const void *alpha_, const void *a_, int64_t rs_a
         TG__ROW(0, 0); TG__ROW(1, o1); TG__ROW(2, o2); TG__ROW(3, o3); TG__ROW(4, o4);             \
         TG__ROW(5, o5);                                                                            \
     }
+    /* A panel at most W wide (the last one when n is not a multiple of 2W; always packed, zero
+     * padded): its second vector of B holds only zeros. Instead of spending half the FMAs on them,
+     * even k steps go into c?0 and odd ones into c?1 with the next row of B, which keeps 12
+     * independent chains of useful FMAs; the two halves are summed after the loop. */
+#define TG__HROW(i, off)                                                                           \
+    ai = TG__BCAST(a + (off));                                                                     \
+    c##i##0 = TG__FMA(ai, b0, c##i##0);                                                            \
+    ai = TG__BCAST(a + cs_a + (off));                                                              \
+    c##i##1 = TG__FMA(ai, b1, c##i##1)
+    if (n <= TG__W) {
+        int64_t p = 0;
+        for (; p + 1 < kc; p += 2, a += 2 * cs_a, b += 2 * rs_b) {
+            b0 = TG__LOADU(b);
+            b1 = TG__LOADU(b + rs_b);
+            TG__HROW(0, 0); TG__HROW(1, o1); TG__HROW(2, o2); TG__HROW(3, o3); TG__HROW(4, o4);
+            TG__HROW(5, o5);
+        }
+        if (p < kc) { /* an odd kc: the last step into c?0 */
+            b0 = TG__LOADU(b);
+            c00 = TG__FMA(TG__BCAST(a), b0, c00); c10 = TG__FMA(TG__BCAST(a + o1), b0, c10);
+            c20 = TG__FMA(TG__BCAST(a + o2), b0, c20); c30 = TG__FMA(TG__BCAST(a + o3), b0, c30);
+            c40 = TG__FMA(TG__BCAST(a + o4), b0, c40); c50 = TG__FMA(TG__BCAST(a + o5), b0, c50);
+        }
+        c00 = TG__ADD(c00, c01); c10 = TG__ADD(c10, c11); c20 = TG__ADD(c20, c21);
+        c30 = TG__ADD(c30, c31); c40 = TG__ADD(c40, c41); c50 = TG__ADD(c50, c51);
+    } else if (m <= 3) {
+        /* The same for a tile at most three rows high (the last of an m that leaves 1 to 3): rows
+         * 0-2 at even k steps go into c0?-c2?, at odd ones into c3?-c5?. */
+        int64_t p = 0;
+#define TG__QROW(acc, off)                                                                         \
+    ai = TG__BCAST(a + (off));                                                                     \
+    c##acc##0 = TG__FMA(ai, b0, c##acc##0);                                                        \
+    c##acc##1 = TG__FMA(ai, b1, c##acc##1)
+        for (; p + 1 < kc; p += 2, a += 2 * cs_a, b += 2 * rs_b) {
+            b0 = TG__LOADU(b);
+            b1 = TG__LOADU(b + TG__W);
+            TG__QROW(0, 0); TG__QROW(1, o1); TG__QROW(2, o2);
+            b0 = TG__LOADU(b + rs_b);
+            b1 = TG__LOADU(b + rs_b + TG__W);
+            TG__QROW(3, cs_a); TG__QROW(4, cs_a + o1); TG__QROW(5, cs_a + o2);
+        }
+        if (p < kc) {
+            b0 = TG__LOADU(b);
+            b1 = TG__LOADU(b + TG__W);
+            TG__QROW(0, 0); TG__QROW(1, o1); TG__QROW(2, o2);
+        }
+#undef TG__QROW
+        c00 = TG__ADD(c00, c30); c01 = TG__ADD(c01, c31); c10 = TG__ADD(c10, c40);
+        c11 = TG__ADD(c11, c41); c20 = TG__ADD(c20, c50); c21 = TG__ADD(c21, c51);
     /* A packed panel (the blocked path) gets constant offsets, so the loop keeps every address in
      * one register plus an immediate; the general loop serves the small path's in-place A. */
-    if (rs_a == 1 && cs_a == 6 && m == 6) {
+    } else if (rs_a == 1 && cs_a == 6 && m == 6) {
         TG__LOOP(1, 2, 3, 4, 5, 6, (void)0)
     } else if (rs_b != 2 * TG__W) {
         /* B read in place (the small path, short A) is one cache line per k step, each in its
@@ -2390,6 +2524,7 @@ TG__FN(tg__ukernel)(int64_t kc, const void *alpha_, const void *a_, int64_t rs_a
     }
 #undef TG__LOOP
 #undef TG__ROW
+#undef TG__HROW
 
     va = TG__SET1(*(const TG__T *)alpha_);
     c00 = TG__MUL(c00, va); c01 = TG__MUL(c01, va); c10 = TG__MUL(c10, va);
@@ -2412,15 +2547,31 @@ TG__FN(tg__ukernel)(int64_t kc, const void *alpha_, const void *a_, int64_t rs_a
         TG__STORE_ROW(3) TG__STORE_ROW(4) TG__STORE_ROW(5)
 #undef TG__STORE_ROW
     } else {
-        /* An edge tile or strided C: spill to a small buffer, store only the live part. */
+        /* An edge tile or strided C: spill to a small buffer, store only the live part: whole
+         * vectors where a row has W live columns (the usual edge, n = W, and short tiles), the
+         * rest element by element. Masked stores would do it in one step, but on Zen they are
+         * microcoded and slower than the scalar tail. */
         TG__T t[6 * 2 * TG__W];
+        const int64_t live = TG__FN(tg__edge_cols)(n, 2 * TG__W);
+        const int64_t whole = cs_c == 1 ? live / TG__W * TG__W : 0;
         TG__STOREU(t + 0 * TG__W, c00); TG__STOREU(t + 1 * TG__W, c01);
         TG__STOREU(t + 2 * TG__W, c10); TG__STOREU(t + 3 * TG__W, c11);
         TG__STOREU(t + 4 * TG__W, c20); TG__STOREU(t + 5 * TG__W, c21);
         TG__STOREU(t + 6 * TG__W, c30); TG__STOREU(t + 7 * TG__W, c31);
         TG__STOREU(t + 8 * TG__W, c40); TG__STOREU(t + 9 * TG__W, c41);
         TG__STOREU(t + 10 * TG__W, c50); TG__STOREU(t + 11 * TG__W, c51);
-        TG__FN(tg__store_tile)(m, n, t, 2 * TG__W, beta, c, rs_c, cs_c);
+        if (whole) {
+            TG__V vb = TG__SET1(beta);
+            for (int64_t i = 0; i < m; i++)
+                for (int64_t j = 0; j < whole; j += TG__W) {
+                    TG__V v = TG__LOADU(t + i * 2 * TG__W + j);
+                    if (beta != 0) v = TG__FMA(vb, TG__LOADU(c + i * rs_c + j), v);
+                    TG__STOREU(c + i * rs_c + j, v);
+                }
+        }
+        if (whole < live)
+            TG__FN(tg__store_tile)(m, live - whole, t + whole, 2 * TG__W, beta, c + whole * cs_c,
+                                   rs_c, cs_c);
     }
 }
 
@@ -2519,6 +2670,7 @@ static const tg__kernel TG__FN(tg__kernel_desc) = {
 #undef TG__BCAST
 #undef TG__FMA
 #undef TG__MUL
+#undef TG__ADD
 #undef TG__SET1
 #undef TG__ZERO
 #undef TG__PACK6X4
@@ -2590,15 +2742,23 @@ static inline void TG__FN(tg__pack)(int64_t rows, int64_t kc, const TG__T *src, 
     }
 }
 
+/* The columns of an edge tile n wide (of ld) that get stored: all n, except in the test-only
+ * planted build, where an edge tile loses its last column and the test suite must catch it. */
+static inline int64_t TG__FN(tg__edge_cols)(int64_t n, int ld)
+{
+#ifdef TGEMM_PLANT_BUG
+    if (n > 1 && n < ld) return n - 1;
+#else
+    (void)ld;
+#endif
+    return n;
+}
+
 /* C[0:m, 0:n] = t + beta * C from a finished tile t (row stride ld, alpha already applied); C is
  * not read when beta is zero, so NaN or Inf already there never reach the result. */
 static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, int ld, TG__T beta,
                                         TG__T *c, int64_t rs_c, int64_t cs_c)
 {
-#ifdef TGEMM_PLANT_BUG
-    /* Test-only: an edge tile loses its last column; the test suite must catch this. */
-    if (n > 1 && n < ld) n--;
-#endif
     for (int64_t i = 0; i < m; i++)
         for (int64_t j = 0; j < n; j++) {
             TG__T *cij = c + i * rs_c + j * cs_c;
@@ -2622,7 +2782,8 @@ static void TG__FN(tg__ukernel)(int64_t kc, const void *alpha_, const void *a_, 
         for (int i = 0; i < m; i++)
             for (int j = 0; j < TG__GNR; j++) acc[i * TG__GNR + j] += a[i * rs_a] * b[j];
     for (int i = 0; i < TG__GMR * TG__GNR; i++) acc[i] *= alpha;
-    TG__FN(tg__store_tile)(m, n, acc, TG__GNR, *(const TG__T *)beta_, (TG__T *)c, rs_c, cs_c);
+    TG__FN(tg__store_tile)(m, TG__FN(tg__edge_cols)(n, TG__GNR), acc, TG__GNR, *(const TG__T *)beta_,
+                           (TG__T *)c, rs_c, cs_c);
 }
 
 static void TG__FN(tg__pack_a)(int64_t rows, int64_t kc, const void *src, int64_t rs,
@@ -2694,15 +2855,23 @@ static inline void TG__FN(tg__pack)(int64_t rows, int64_t kc, const TG__T *src, 
     }
 }
 
+/* The columns of an edge tile n wide (of ld) that get stored: all n, except in the test-only
+ * planted build, where an edge tile loses its last column and the test suite must catch it. */
+static inline int64_t TG__FN(tg__edge_cols)(int64_t n, int ld)
+{
+#ifdef TGEMM_PLANT_BUG
+    if (n > 1 && n < ld) return n - 1;
+#else
+    (void)ld;
+#endif
+    return n;
+}
+
 /* C[0:m, 0:n] = t + beta * C from a finished tile t (row stride ld, alpha already applied); C is
  * not read when beta is zero, so NaN or Inf already there never reach the result. */
 static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, int ld, TG__T beta,
                                         TG__T *c, int64_t rs_c, int64_t cs_c)
 {
-#ifdef TGEMM_PLANT_BUG
-    /* Test-only: an edge tile loses its last column; the test suite must catch this. */
-    if (n > 1 && n < ld) n--;
-#endif
     for (int64_t i = 0; i < m; i++)
         for (int64_t j = 0; j < n; j++) {
             TG__T *cij = c + i * rs_c + j * cs_c;
@@ -2726,7 +2895,8 @@ static void TG__FN(tg__ukernel)(int64_t kc, const void *alpha_, const void *a_, 
         for (int i = 0; i < m; i++)
             for (int j = 0; j < TG__GNR; j++) acc[i * TG__GNR + j] += a[i * rs_a] * b[j];
     for (int i = 0; i < TG__GMR * TG__GNR; i++) acc[i] *= alpha;
-    TG__FN(tg__store_tile)(m, n, acc, TG__GNR, *(const TG__T *)beta_, (TG__T *)c, rs_c, cs_c);
+    TG__FN(tg__store_tile)(m, TG__FN(tg__edge_cols)(n, TG__GNR), acc, TG__GNR, *(const TG__T *)beta_,
+                           (TG__T *)c, rs_c, cs_c);
 }
 
 static void TG__FN(tg__pack_a)(int64_t rows, int64_t kc, const void *src, int64_t rs,
