@@ -114,7 +114,8 @@ typedef enum { TG__ARCH_INVALID = -1, TG__ARCH_GENERIC = 0, TG__ARCH_AVX2 = 1 } 
 TG__PRIVATE tg__arch tg__arch_selected(void);
 
 /* ---- aligned working memory (common/memory.c) ---- */
-/* 64-byte aligned; NULL on failure or when TGEMM_TESTING's tg__test_fail_alloc is set. */
+/* 64-byte aligned; NULL on failure or when TGEMM_TESTING's tg__test_fail_alloc is set. The block
+ * freed last is kept for the next tg__alloc (memory.c): a call should hold one block at a time. */
 TG__PRIVATE void *tg__alloc(size_t bytes);
 TG__PRIVATE void tg__free(void *p);
 #ifdef TGEMM_TESTING

@@ -46,13 +46,12 @@ TG__PRIVATE int tg__gemm_blocked(const char *fn, const tg__kernel *kern, const t
     kc_max = tg__min(g.k, bs.kc);
     nc_max = tg__min(tg__ceil_div(g.n, nr) * nr, bs.nc);
     nt = tg__threads_for(g.m, g.n, g.k);
-    bbuf = (char *)tg__alloc((size_t)(kc_max * nc_max * es));
-    abuf = (char *)tg__alloc((size_t)(nt * mc_max * kc_max * es));
-    if (!bbuf || !abuf) {
-        tg__free(bbuf);
-        tg__free(abuf);
-        return tg__fail(TG_ERR_NOMEM, fn, "no memory for the packed panels");
-    }
+    /* One block for the packed B and every thread's packed A (memory.c keeps one block between
+     * calls); B's part is rounded to whole cache lines so A's panels start on one. */
+    bbuf = (char *)tg__alloc((size_t)(tg__ceil_div(kc_max * nc_max * es, 64) * 64 +
+                                      nt * mc_max * kc_max * es));
+    if (!bbuf) return tg__fail(TG_ERR_NOMEM, fn, "no memory for the packed panels");
+    abuf = bbuf + tg__ceil_div(kc_max * nc_max * es, 64) * 64;
 
 TG__OMP(omp parallel num_threads(nt) if (nt > 1))
     {
@@ -107,6 +106,5 @@ TG__OMP(omp for schedule(static))
         }
     }
     tg__free(bbuf);
-    tg__free(abuf);
     return TG_OK;
 }
