@@ -70,6 +70,15 @@ def crossover(sizes, by, way):
     return first[1] if first else None
 
 
+def wins_from(sizes, by, way, never):
+    """The crossover cell of `way`: its crossover size, else `never`; "not measured" when the way
+    has no result at any size (skipped, e.g. pinned memory refused: the report's skipped list says
+    why), which is not the GPU losing."""
+    if not any(by[s].get(way) for s in sizes):
+        return "not measured"
+    return crossover(sizes, by, way) or never
+
+
 def speedup(by_size, way):
     """CPU time over `way`'s time at one size, or None."""
     h, w = by_size.get(HOST), by_size.get(way)
@@ -147,8 +156,7 @@ def section(doc, sweep, out_dir, fmt):
         never = (f"none up to {sizes[-1][1]}" if any(_ok(by[s].get(HOST)) for s in sizes)
                  else "no CPU result")
         summary.append([family, dtype, f"{sizes[0][1]} .. {sizes[-1][1]}",
-                        crossover(sizes, by, PINNED) or never,
-                        crossover(sizes, by, PAGEABLE) or never,
+                        wins_from(sizes, by, PINNED, never), wins_from(sizes, by, PAGEABLE, never),
                         f"{fmt(dev[-1][0])}x" if dev[-1][0] else "–",
                         f"{fmt(best[0])}x at {best[1]}" if best else "–"])
         doc.img(path, f"crossover {family} {dtype}")

@@ -32,7 +32,8 @@
  *   with transfers  (tgemm-cuda+pinned, +pageable) every call copies its inputs in (A and B, and C
  *                   when beta is not zero; x, y, the bias, and the output when it is updated in
  *                   place), runs, copies its output back and synchronises, as an offload that needs
- *                   its result on the host must; the host's monotonic clock around the batch
+ *                   its result on the host must; the host's monotonic clock around the batch.
+ *                   Where pinned memory is refused, +pinned skips each case with the CUDA error.
  *   on the host     (tgemm-host) the CPU library's calls, the host's monotonic clock
  * cpu_ns is the process's CPU time per call (on the device the host thread mostly waits).
  */
@@ -367,9 +368,14 @@ void job_add(Job *j, const void *host, size_t bytes, bool in, bool out)
     j->out[j->narr++] = out;
 }
 
-/* The arrays of the case, on the device (and pinned) as the mode needs them. */
-void job_init(Job *j)
+/* The arrays of the case, on the device (and pinned) as the mode needs them. NULL, or why this way
+ * cannot run: pinned host memory refused (cudaMallocHost fails where a runtime or a sandbox limits
+ * page-locked memory), which the worker reports as a skip with the CUDA error, so that the pageable
+ * line and the rest of the sweep go on. The error is cleared: it is not sticky, and left as the last
+ * error it would fail the worker's next launch. */
+const char *job_init(Job *j)
 {
+    static char text[200];
     if (j->gemm) {
         const tg__problem *p = j->gemm;
         /* C starts as C0; with transfers its host copy is the problem's C, rewritten each call */
@@ -385,7 +391,18 @@ void job_init(Job *j)
         job_add(j, p->bias, (size_t)p->c.n * p->es, true, false);
         job_add(j, p->z, bytes, tg__ew_in_place(p->c.op), true);
     }
-    if (j->mode == TG__GPU_ON_HOST) return;
+    if (j->mode == TG__GPU_ON_HOST) return NULL;
+    for (int a = 0; j->mode == TG__GPU_PINNED && a < j->narr; a++) {
+        cudaError_t e = cudaMallocHost(&j->pinned[a], j->bytes[a]);
+        if (e != cudaSuccess) {
+            cudaGetLastError();
+            snprintf(text, sizeof text, "pinned host memory refused: cudaMallocHost of %zu bytes "
+                     "failed: %s", j->bytes[a], cudaGetErrorString(e));
+            return text;
+        }
+        memcpy(j->pinned[a], j->host[a], j->bytes[a]);
+        j->host[a] = j->pinned[a];
+    }
     for (int a = 0; a < j->narr; a++) {
         j->off[a] = j->set;
         j->set += (j->bytes[a] + 255) / 256 * 256;
@@ -404,11 +421,7 @@ void job_init(Job *j)
         for (int a = 0; a < j->narr; a++)
             TG__CUDA_OR_DIE(cudaMemcpy(j->base + (size_t)s * j->set + j->off[a], j->host[a],
                                        j->bytes[a], cudaMemcpyHostToDevice));
-    for (int a = 0; j->mode == TG__GPU_PINNED && a < j->narr; a++) {
-        TG__CUDA_OR_DIE(cudaMallocHost(&j->pinned[a], j->bytes[a]));
-        memcpy(j->pinned[a], j->host[a], j->bytes[a]);
-        j->host[a] = j->pinned[a];
-    }
+    return NULL;
 }
 
 void job_free(Job *j)
@@ -500,7 +513,13 @@ const char *time_calls(Job *j, long calls, cudaEvent_t ev[2], double *secs, doub
 /* Warm-up, batch sizing and the repetitions' `time` lines. Returns false when the device is lost. */
 bool time_job(int index, Job *j, const WorkerOptions &o)
 {
-    job_init(j);
+    const char *cannot = job_init(j);
+    if (cannot) {
+        printf("skip %d %s\n", index, cannot);
+        fflush(stdout);
+        job_free(j);
+        return true;
+    }
     cudaEvent_t ev[2];
     TG__CUDA_OR_DIE(cudaEventCreate(&ev[0]));
     TG__CUDA_OR_DIE(cudaEventCreate(&ev[1]));

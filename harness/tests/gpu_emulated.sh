@@ -6,8 +6,8 @@
 # again with every case sent through the GPU check (cuBLAS DGEMM, emulated); a planted wrong element
 # caught by both checks; the TF32 line really rounded (it would fail an FP32 check) yet within
 # TF32's; the elementwise cases (--op) and the crossover mode (--crossover), each checked, with
-# planted faults caught; the report made from the sweep's own JSON. Speeds mean nothing here and
-# are not looked at.
+# planted faults caught, and its pinned line skipped where pinned memory is refused; the report made
+# from the sweep's own JSON. Speeds mean nothing here and are not looked at.
 # Ends with "N passed, N failed".
 # usage: sh harness/tests/gpu_emulated.sh DIR   (DIR holds the emulated tgemm-bench-cuda)
 E=${1:?usage: gpu_emulated.sh DIR}/tgemm-bench-cuda
@@ -143,6 +143,33 @@ n=$(grep -c '^FAIL ' "$T/e")
 [ "$rc" = 1 ] && [ "$rc2" = 1 ] && [ "$n" = 7 ]
 check $? "--crossover: a planted element caught in every GPU way and tgemm-host's GEMM: exit \
 $rc and $rc2, $n failures (7 expected)"
+
+# A machine that refuses pinned host memory (TG_EMU_NO_PINNED: the emulation's cudaMallocHost fails
+# and leaves its error as the last one, as the runtime does): every case's pinned line is skipped
+# with the CUDA error as its reason, the error is cleared (else the second case's launch would fail),
+# the other three ways and the report go on, and the report says "not measured", not "none".
+TG_EMU_NO_PINNED=1 "$E" --device cuda --crossover --sizes 33,7x20x9 --beta 0.5 --rounds 2 \
+    --min-time 0.001 --out "$T/no-pinned.json" > /dev/null 2> "$T/e" &&
+    $PY harness/report.py --sweep "$T/no-pinned.json" --out "$T/report-no-pinned" > "$T/r" 2>&1
+rc=$?
+$PY - "$T/no-pinned.json" "$T/report-no-pinned/report.md" > "$T/v" 2>&1 <<'EOF'
+import json, sys
+s = json.load(open(sys.argv[1]))
+ctx = s["context"]["tgemm"]
+assert ctx["failures"] == 0, ctx["errors"]
+med = [b for b in s["benchmarks"] if b["aggregate_name"] == "median"]
+assert {b["impl"] for b in med} == {"tgemm-cuda", "tgemm-cuda+pageable", "tgemm-host"}, med
+assert len(med) == 6 and all(b["correct"] for b in med), med
+why = [x for x in ctx["skipped"] if "tgemm-cuda+pinned" in x]
+assert len(why) == 2 and all("cudaMallocHost of" in x and "invalid configuration" in x
+                             for x in why), ctx["skipped"]
+rows = [r.split(" | ") for r in open(sys.argv[2]) if r.startswith(("| square | s", "| custom | s"))]
+summaries = [r for r in rows if " .. " in r[2]]
+assert len(summaries) == 2 and all(r[3] == "not measured" != r[4] for r in summaries), summaries
+print("pinned skipped in both cases (%s), the 6 others correct, the report's pinned crossover "
+      "not measured" % why[0].split(": ", 1)[1])
+EOF
+check $((rc + $?)) "--crossover with pinned memory refused: exit $rc, $(tail -n 1 "$T/v")"
 
 $PY harness/report.py --sweep "$T/host.json" --out "$T/report" > "$T/r" 2>&1
 rc=$?

@@ -1,12 +1,12 @@
 /* The CPU emulation's CUDA runtime (tests/cuda/emu/cuda_runtime.h) with what tgemm-bench-cuda's GPU
  * side (harness/cuda/) calls beyond the ladder's tests: events timed by the host clock (every call
  * is synchronous here, so the time at record is the time the work before it ended), asynchronous
- * copies done at once, typed cudaMalloc, pinned host memory (plain malloc), a memory report,
- * version numbers, the device attributes by name, and the two atomics and the bit cast its ratio
- * kernel uses. Found before tests/cuda/emu by the include path of `make test-harness-cuda-emulated`
- * (harness/gpu.mk), which also links the elementwise kernels built on their own emulation
- * (tests/elementwise/emu). No PCI bus id: the device record then leaves NVML's fields null, as on a
- * machine without the driver's NVML library.
+ * copies done at once, typed cudaMalloc, pinned host memory (plain malloc, or refused on demand), a
+ * memory report, version numbers, the device attributes by name, and the two atomics and the bit
+ * cast its ratio kernel uses. Found before tests/cuda/emu by the include path of
+ * `make test-harness-cuda-emulated` (harness/gpu.mk), which also links the elementwise kernels built
+ * on their own emulation (tests/elementwise/emu). No PCI bus id: the device record then leaves
+ * NVML's fields null, as on a machine without the driver's NVML library.
  */
 #ifndef TG_EMU_HARNESS_CUDA_RUNTIME_H
 #define TG_EMU_HARNESS_CUDA_RUNTIME_H
@@ -61,11 +61,15 @@ static inline cudaError_t cudaMemcpyAsync(void *d, const void *s, size_t bytes, 
 {
     return cudaMemcpy(d, s, bytes, k);
 }
-/* Pinned host memory is host memory; the stream is always idle. */
+/* Pinned host memory is host memory; the stream is always idle. TG_EMU_NO_PINNED=1 (tests) refuses
+ * it, as a runtime that limits page-locked memory may: the error is returned and, as the runtime
+ * does, left for the next cudaGetLastError, so a caller that goes on without clearing it sees its
+ * next kernel launch fail. */
 template <class T>
 static inline cudaError_t cudaMallocHost(T **p, size_t bytes)
 {
-    *p = (T *)malloc(bytes ? bytes : 1);
+    *p = getenv("TG_EMU_NO_PINNED") ? NULL : (T *)malloc(bytes ? bytes : 1);
+    if (!*p) tg__emu_error = cudaErrorInvalidConfiguration;
     return *p ? cudaSuccess : cudaErrorInvalidConfiguration;
 }
 static inline cudaError_t cudaFreeHost(void *p)
