@@ -38,6 +38,8 @@ typedef enum {
     TG__IMPL_BLIS,
     TG__IMPL_MKL,
     TG__IMPL_LIBXSMM,
+    TG__IMPL_STREAM,    /* references for elementwise cases: the ceilings' STREAM kernel of the */
+    TG__IMPL_STREAM_NT, /* case's pattern over its arrays, plain or non-temporal stores (ew_bench.h) */
     TG__IMPL_PLANTED, /* test-only: tgemm with one wrong element; needs TGEMM_BENCH_PLANTED=1
                          (or =crash: the process aborts on that element's case instead) */
     TG__IMPL_COUNT

@@ -39,10 +39,11 @@ double tg__probe_read(const double *buf, size_t bytes, long passes);
  * (bytes moved per pass: 24 n, not counting the line reads that writes to a may cause). */
 void tg__probe_triad(double *a, const double *b, const double *c, size_t n, long passes);
 
-/* The STREAM kernels of the elementwise patterns, over 64-byte aligned arrays of n doubles (n a
- * multiple of 8), `passes` times: copy a = b, add a = b + c (2 reads + 1 write), and in place
- * a = s*a (scale_inplace) and a = s*b + a (axpy_inplace). nt: non-temporal stores (copy and add
- * only; ignored for the in-place ones, whose lines are read anyway). */
+/* The STREAM kernels of the elementwise patterns, over 64-byte aligned arrays of n doubles (any n;
+ * the elements after the last whole vector take plain scalar stores), `passes` times: copy a = b,
+ * add a = b + c (2 reads + 1 write), and in place a = s*a (scale_inplace) and a = s*b + a
+ * (axpy_inplace), s = TG__STREAM_S_F64. nt: non-temporal stores (copy and add only; ignored for the
+ * in-place ones, whose lines are read anyway). An array the pattern does not read may be NULL. */
 typedef enum {
     TG__STREAM_COPY,
     TG__STREAM_ADD,
@@ -50,10 +51,17 @@ typedef enum {
     TG__STREAM_AXPY_INPLACE,
     TG__STREAM_COUNT
 } tg__stream;
+/* The in-place kernels' s: not 1, so that no compiler can drop the multiply (a = 1*a is a = a, a
+ * store it may remove), and so close to 1 that millions of passes keep the values in range. */
+#define TG__STREAM_S_F64 (1.0 + 1e-9)
+#define TG__STREAM_S_F32 (1.0f + 0x1p-23f)
 /* "copy", "add", "scale_inplace", "axpy_inplace": the keys of "stream_gbs" in ceilings.json. */
 const char *tg__stream_name(tg__stream kind);
 void tg__probe_stream(tg__stream kind, int nt, double *a, const double *b, const double *c,
                       size_t n, long passes);
+/* The same kernels over arrays of n floats, in fp32 (s = TG__STREAM_S_F32). */
+void tg__probe_stream_f32(tg__stream kind, int nt, float *a, const float *b, const float *c,
+                          size_t n, long passes);
 
 #ifdef __cplusplus
 }

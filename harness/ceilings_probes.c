@@ -14,7 +14,9 @@
  *                 have, as the STREAM benchmark writes them: copy a = b and add a = b + c (to
  *                 another array: a plain store first reads the line it fills, so each also comes
  *                 with non-temporal stores, which skip that read), and the in-place updates
- *                 a = s*a and a = s*b + a (the line is read anyway: plain stores only).
+ *                 a = s*a and a = s*b + a (the line is read anyway: plain stores only). In
+ *                 fp64 for the ceilings; in fp32 too, and over any length, for the sweep's
+ *                 reference lines (stream, stream_nt), which run them over a case's own arrays.
  *
  * Every kernel is compiled for its instruction set with a target attribute and picked at run time,
  * so the binary runs on any x86-64. The accumulators are named variables, not an array, so that the
@@ -106,6 +108,9 @@ double tg__probe_add_chain(long iters)
 typedef double tg__v2d __attribute__((vector_size(16)));
 typedef double tg__v4d __attribute__((vector_size(32)));
 typedef double tg__v8d __attribute__((vector_size(64)));
+typedef float tg__v4f __attribute__((vector_size(16)));
+typedef float tg__v8f __attribute__((vector_size(32)));
+typedef float tg__v16f __attribute__((vector_size(64)));
 
 #define TG__READ_PROBE(NAME, TARGET, VEC)                                                       \
     __attribute__((target(TARGET), noinline)) static double NAME(const double *buf,           \
@@ -148,34 +153,42 @@ typedef double tg__v8d __attribute__((vector_size(64)));
 #else
 #define TG__NO_MEMCPY
 #endif
-/* va[i] = EXPR for every vector i, with plain stores or (nt) non-temporal ones, then a fence so the
- * streamed lines are written out before the pass counts as done. */
-#define TG__STREAM_LOOP(EXPR, NTSTORE)                                                          \
+/* LOOP(EXPR, ...) with the expression of the pattern over arrays A, B, C at index i. */
+#define TG__STREAM_KINDS(LOOP, A, B, C, ...)                                                    \
+    switch (kind) {                                                                             \
+    case TG__STREAM_COPY: LOOP(B[i], __VA_ARGS__); break;                                       \
+    case TG__STREAM_ADD: LOOP(B[i] + C[i], __VA_ARGS__); break;                                 \
+    case TG__STREAM_SCALE_INPLACE: LOOP(s * A[i], __VA_ARGS__); break;                          \
+    case TG__STREAM_AXPY_INPLACE: LOOP(s * B[i] + A[i], __VA_ARGS__); break;                    \
+    default: break;                                                                             \
+    }
+/* va[i] = EXPR for every whole vector, with plain stores or (nt) non-temporal ones, then a fence
+ * so the streamed lines are written out before the pass counts as done. */
+#define TG__STREAM_VECTORS(EXPR, ELEM, NTSTORE)                                                 \
     do {                                                                                        \
         if (nt) {                                                                               \
-            for (size_t i = 0; i < nv; i++) NTSTORE((double *)(va + i), EXPR);                  \
+            for (size_t i = 0; i < nv; i++) NTSTORE((ELEM *)(va + i), EXPR);                    \
             _mm_sfence();                                                                       \
         } else {                                                                                \
             for (size_t i = 0; i < nv; i++) va[i] = EXPR;                                       \
         }                                                                                       \
     } while (0)
-#define TG__STREAM_PROBE(NAME, TARGET, VEC, NTSTORE)                                            \
+/* a[i] = EXPR for the elements after the last whole vector (an array of any length), with plain
+ * stores: fewer than one vector, they are no part of what a ceiling measures. */
+#define TG__STREAM_TAIL(EXPR, unused)                                                           \
+    for (size_t i = tail; i < n; i++) a[i] = EXPR
+#define TG__STREAM_PROBE(NAME, TARGET, ELEM, VEC, NTSTORE, S)                                   \
     __attribute__((target(TARGET), noinline)) TG__NO_MEMCPY static void NAME(                  \
-        tg__stream kind, int nt, double *a, const double *b, const double *c, size_t n,         \
-        long passes)                                                                            \
+        tg__stream kind, int nt, ELEM *a, const ELEM *b, const ELEM *c, size_t n, long passes)  \
     {                                                                                           \
         VEC *va = (VEC *)a;                                                                     \
         const VEC *vb = (const VEC *)b, *vc = (const VEC *)c;                                   \
-        const size_t nv = n * sizeof(double) / sizeof(VEC);                                     \
-        const double s = 1.0 + 1e-9;                                                            \
+        const size_t nv = n * sizeof(ELEM) / sizeof(VEC);                                       \
+        const size_t tail = nv * sizeof(VEC) / sizeof(ELEM);                                   \
+        const ELEM s = (S);                                                                     \
         for (long p = 0; p < passes; p++) {                                                     \
-            switch (kind) {                                                                     \
-            case TG__STREAM_COPY: TG__STREAM_LOOP(vb[i], NTSTORE); break;                       \
-            case TG__STREAM_ADD: TG__STREAM_LOOP(vb[i] + vc[i], NTSTORE); break;                \
-            case TG__STREAM_SCALE_INPLACE: TG__STREAM_LOOP(s * va[i], NTSTORE); break;          \
-            case TG__STREAM_AXPY_INPLACE: TG__STREAM_LOOP(s * vb[i] + va[i], NTSTORE); break;   \
-            default: break;                                                                     \
-            }                                                                                   \
+            TG__STREAM_KINDS(TG__STREAM_VECTORS, va, vb, vc, ELEM, NTSTORE)                     \
+            TG__STREAM_KINDS(TG__STREAM_TAIL, a, b, c, 0)                                       \
             __asm__ volatile("" ::: "memory");                                                  \
         }                                                                                       \
     }
@@ -186,9 +199,13 @@ TG__READ_PROBE(read_avx512, "avx512f", tg__v8d)
 TG__TRIAD_PROBE(triad_sse2, "sse2", tg__v2d)
 TG__TRIAD_PROBE(triad_avx2, "avx2", tg__v4d)
 TG__TRIAD_PROBE(triad_avx512, "avx512f", tg__v8d)
-TG__STREAM_PROBE(stream_sse2, "sse2", tg__v2d, _mm_stream_pd)
-TG__STREAM_PROBE(stream_avx2, "avx2", tg__v4d, _mm256_stream_pd)
-TG__STREAM_PROBE(stream_avx512, "avx512f", tg__v8d, _mm512_stream_pd)
+TG__STREAM_PROBE(stream_sse2, "sse2", double, tg__v2d, _mm_stream_pd, TG__STREAM_S_F64)
+TG__STREAM_PROBE(stream_avx2, "avx2", double, tg__v4d, _mm256_stream_pd, TG__STREAM_S_F64)
+TG__STREAM_PROBE(stream_avx512, "avx512f", double, tg__v8d, _mm512_stream_pd, TG__STREAM_S_F64)
+TG__STREAM_PROBE(stream_sse2_f32, "sse2", float, tg__v4f, _mm_stream_ps, TG__STREAM_S_F32)
+TG__STREAM_PROBE(stream_avx2_f32, "avx2", float, tg__v8f, _mm256_stream_ps, TG__STREAM_S_F32)
+TG__STREAM_PROBE(stream_avx512_f32, "avx512f", float, tg__v16f, _mm512_stream_ps,
+                 TG__STREAM_S_F32)
 
 /* The widest vectors this CPU has: 2 = AVX-512, 1 = AVX2, 0 = SSE2. */
 static int widest(void)
@@ -222,5 +239,13 @@ void tg__probe_stream(tg__stream kind, int nt, double *a, const double *b, const
 {
     static void (*const probes[3])(tg__stream, int, double *, const double *, const double *,
                                    size_t, long) = {stream_sse2, stream_avx2, stream_avx512};
+    probes[widest()](kind, nt && kind <= TG__STREAM_ADD, a, b, c, n, passes);
+}
+
+void tg__probe_stream_f32(tg__stream kind, int nt, float *a, const float *b, const float *c,
+                          size_t n, long passes)
+{
+    static void (*const probes[3])(tg__stream, int, float *, const float *, const float *, size_t,
+                                   long) = {stream_sse2_f32, stream_avx2_f32, stream_avx512_f32};
     probes[widest()](kind, nt && kind <= TG__STREAM_ADD, a, b, c, n, passes);
 }

@@ -8,6 +8,9 @@
  * the GEMM cases time them; what differs is here:
  *   ew_cases.c   operation names, case text, element counts of --sizes, bytes, the matching ceiling
  *   ew_check.c   operands, one call of an implementation, the check against long double references
+ * Beside the libraries, two references run every case: stream and stream_nt (bench.h), the
+ * ceilings' STREAM kernel of the case's pattern (tg__ew_pattern) over the case's own arrays, with
+ * plain or non-temporal stores, so that a sweep times the ceiling as it times the operations.
  */
 #ifndef TGEMM_HARNESS_EW_BENCH_H
 #define TGEMM_HARNESS_EW_BENCH_H
@@ -78,8 +81,9 @@ const char *tg__ew_pattern(const tg__case *c, int device);
 double tg__ew_ceiling(const char *path, const tg__case *c, int device);
 
 /* The case's own members of a sweep entry (each line `      "key": value,`): op, elements,
- * rows, cols, bytes, pattern, and ceiling_gbps when ceiling > 0. */
-void tg__ew_json_fields(FILE *out, const tg__case *c, int device, double ceiling);
+ * rows, cols, bytes, pattern (the line's: tg__ew_pattern's for the device it ran on, or NULL,
+ * written null, for a line no bandwidth pattern bounds), and ceiling_gbps when ceiling > 0. */
+void tg__ew_json_fields(FILE *out, const tg__case *c, const char *pattern, double ceiling);
 
 /* ---- operands and checks (ew_check.c) ---- */
 typedef struct tg__ew_problem {
@@ -91,7 +95,7 @@ typedef struct tg__ew_problem {
     void *x, *y, *bias;   /* inputs, 64-byte aligned */
     void *zbuf, *z;       /* the output (or the array updated in place) between guard elements */
     long calls;           /* timed calls so far: scale and axpy alternate their alpha */
-    int planted;          /* the planted implementation corrupts the last element of this case */
+    int planted;          /* the call's last element is spoiled after every call (--plant) */
     void *vendor_fn;      /* the vendor's cblas_?axpy or cblas_?scal */
     /* Another device's call, or NULL for impl's own: tgemm-bench-cuda's worker runs the case on the
      * GPU through it (operands copied over, guards included, the output copied back), so that the
@@ -100,15 +104,18 @@ typedef struct tg__ew_problem {
 } tg__ew_problem;
 
 /* Why impl cannot run the case (no CPU implementation has fp16 or bf16; vendors: only axpy and
- * scale, through CBLAS, with int lengths), or NULL. */
+ * scale, through CBLAS, with int lengths; stream_nt: only the out-of-place patterns, copy and add),
+ * or NULL. */
 const char *tg__ew_unsupported(int impl, const tg__case *c);
-/* Allocates and fills the operands; plant names the case the planted implementation spoils
- * ("MxNxK", or NULL). 0, or -1 when memory is short. */
+/* Allocates and fills the operands; plant names the case whose last element every call spoils
+ * ("MxNxK", or NULL): the sweep names the planted implementation's largest case, and a test may ask
+ * any implementation's worker (--plant) to see its check fail. 0, or -1 when memory is short. */
 int tg__ew_problem_init(tg__ew_problem *p, const tg__case *c, int impl, uint64_t seed,
                         const char *plant);
 void tg__ew_problem_free(tg__ew_problem *p);
 /* One timed call (alpha alternating between 2 and 1/2 for scale, +-alpha for axpy, so repeated
- * calls in place keep the values in range); 0 or the implementation's status. */
+ * calls in place keep the values in range; the STREAM references take their kernel's fixed s);
+ * 0 or the implementation's status. */
 int tg__ew_problem_run(tg__ew_problem *p);
 /* That alpha for the `visit`-th timed call on the same array (0 for the operations without one). */
 double tg__ew_timed_alpha(int op, long visit);
@@ -126,7 +133,8 @@ typedef struct {
 /* Refills the operands, poisons the output, makes one call and checks it: add, sub, mul, scale,
  * ReLU and the plain bias are exact; axpy exact to a fused or an unfused multiply-add; sigmoid,
  * SiLU, GELU within 16 ulps (of max(|reference|, 2^-24) in fp32, 2^-53 in fp64) of a long double
- * reference; guard elements untouched. Every element when there are at most 2^22, else a sample:
+ * reference; a STREAM reference exactly what its kernel's loop computes (copy, add, s*a, s*b + a,
+ * the last to a fused or an unfused multiply-add); guard elements untouched. Every element when there are at most 2^22, else a sample:
  * both ends, around every 32nd of the array (where threads split it) and random ones drawn from
  * seed. */
 void tg__ew_check(tg__ew_problem *p, uint64_t seed, tg__ew_check_result *r);

@@ -249,14 +249,14 @@ double tg__ew_ceiling(const char *path, const tg__case *c, int device)
     return a > b ? a : b;
 }
 
-void tg__ew_json_fields(FILE *out, const tg__case *c, int device, double ceiling)
+void tg__ew_json_fields(FILE *out, const tg__case *c, const char *pattern, double ceiling)
 {
     char op[32];
     tg__ew_op_str(c->op, c->act, op, sizeof op);
     fprintf(out, "      \"op\": \"%s\",\n      \"elements\": %" PRId64 ",\n", op,
             tg__ew_elements(c));
     fprintf(out, "      \"rows\": %" PRId64 ",\n      \"cols\": %" PRId64 ",\n", c->m, c->n);
-    fprintf(out, "      \"bytes\": %.17g,\n      \"pattern\": \"%s\",\n", tg__ew_bytes(c),
-            tg__ew_pattern(c, device));
+    fprintf(out, "      \"bytes\": %.17g,\n      \"pattern\": %s%s%s,\n", tg__ew_bytes(c),
+            pattern ? "\"" : "", pattern ? pattern : "null", pattern ? "\"" : "");
     if (ceiling > 0) fprintf(out, "      \"ceiling_gbps\": %.6g,\n", ceiling);
 }

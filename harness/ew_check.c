@@ -9,15 +9,22 @@
  * logistic function is (v >= 0 ? 1 : e) / (1 + e) with e = exp(-|v|), GELU erf uses erfc), so the
  * reference is good to far better than one ulp of the output.
  *
+ * The STREAM references (implementations stream and stream_nt) do not compute the operation: they
+ * run the ceilings' STREAM kernel of the case's pattern over its arrays, so their check is that
+ * kernel's own loop, exactly (a copy equals its source, an add is x + y, the in-place updates are
+ * s*a and s*b + a), on every element the output has.
+ *
  * fp16 and bf16 (dtypes h and b, GPU only) are 16-bit patterns that the kernels compute in fp32
  * (cuda/elementwise/tgemm_elementwise.h): their reference is the fp32 result rounded once to the
  * type -- exact operations must match it, activations be within 1 ulp of it.
  */
 #include <math.h>
+#include <omp.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "api.h"
+#include "ceilings.h"
 #include "ew_bench.h"
 #include "vendors.h"
 
@@ -146,6 +153,17 @@ static int is_vendor(int impl)
     return impl == TG__IMPL_OPENBLAS || impl == TG__IMPL_BLIS || impl == TG__IMPL_MKL;
 }
 
+static int is_stream(int impl) { return impl == TG__IMPL_STREAM || impl == TG__IMPL_STREAM_NT; }
+
+/* The STREAM kernel of the case's pattern: the one its ceiling is measured with (ew_cases.c). */
+static tg__stream stream_kind(const tg__case *c)
+{
+    const char *pattern = tg__ew_pattern(c, 0);
+    for (int k = 0; k < TG__STREAM_COUNT; k++)
+        if (!strcmp(pattern, tg__stream_name((tg__stream)k))) return (tg__stream)k;
+    return TG__STREAM_COUNT;
+}
+
 /* The vendor's CBLAS routine for the case, or NULL. */
 static void *vendor_fn(const tg__case *c)
 {
@@ -159,6 +177,13 @@ const char *tg__ew_unsupported(int impl, const tg__case *c)
     /* call() below knows fp32 and fp64 only: a 2-byte array must never reach it */
     if (c->dtype == 'h' || c->dtype == 'b') return "the CPU implementations have no fp16 or bf16";
     if (impl == TG__IMPL_TGEMM || impl == TG__IMPL_PLANTED) return NULL;
+    if (is_stream(impl)) {
+        if (stream_kind(c) == TG__STREAM_COUNT) return "no STREAM kernel has this pattern";
+        if (impl == TG__IMPL_STREAM_NT && tg__ew_in_place(c->op))
+            return "non-temporal stores are for out-of-place patterns: an in-place update reads "
+                   "every line it writes, so there is no line fill to skip (stream covers it)";
+        return NULL;
+    }
     if (!is_vendor(impl)) return "this library has no elementwise kernels";
     if (c->op != TG__OP_AXPY && c->op != TG__OP_SCALE)
         return "BLAS has axpy and scal only among these operations";
@@ -182,9 +207,8 @@ int tg__ew_problem_init(tg__ew_problem *p, const tg__case *c, int impl, uint64_t
     p->n = tg__ew_elements(c);
     p->seed = seed;
     long long pm, pn, pk;
-    p->planted = impl == TG__IMPL_PLANTED && plant &&
-                 sscanf(plant, "%lldx%lldx%lld", &pm, &pn, &pk) == 3 && pm == c->m && pn == c->n &&
-                 pk == c->k;
+    p->planted = plant && sscanf(plant, "%lldx%lldx%lld", &pm, &pn, &pk) == 3 && pm == c->m &&
+                 pn == c->n && pk == c->k;
     if (is_vendor(impl)) p->vendor_fn = vendor_fn(c);
     int arr, op = c->op;
     size_t bytes = (size_t)p->n * p->es;
@@ -219,46 +243,109 @@ typedef void (*cblas_daxpy_t)(int, double, const double *, int, double *, int);
 typedef void (*cblas_sscal_t)(int, float, float *, int);
 typedef void (*cblas_dscal_t)(int, double, double *, int);
 
-static int call(tg__ew_problem *p, double alpha)
+static int vendor_call(tg__ew_problem *p, double alpha)
+{
+    const int n32 = (int)p->n;
+    if (p->c.op == TG__OP_AXPY && p->es == 4)
+        ((cblas_saxpy_t)p->vendor_fn)(n32, (float)alpha, p->x, 1, p->z, 1);
+    else if (p->c.op == TG__OP_AXPY)
+        ((cblas_daxpy_t)p->vendor_fn)(n32, alpha, p->x, 1, p->z, 1);
+    else if (p->es == 4)
+        ((cblas_sscal_t)p->vendor_fn)(n32, (float)alpha, p->z, 1);
+    else
+        ((cblas_dscal_t)p->vendor_fn)(n32, alpha, p->z, 1);
+    return TG_OK;
+}
+
+/* Element i of an array that may be absent (NULL: the pattern does not read it). */
+static const void *at(const void *a, int64_t i, size_t es)
+{
+    return a ? (const char *)a + (size_t)i * es : NULL;
+}
+
+/* The STREAM reference: the ceilings' kernel of the case's pattern over the case's own arrays (the
+ * output, x, and y for add), split as STREAM splits its loops: an OpenMP team of the case's thread
+ * count, each thread one contiguous part (a static schedule), the parts starting on 64-byte lines
+ * so that the kernel's vectors stay aligned. bias_act's bias is not read: at most 1024 elements
+ * beside the 2^20 and more whose time is the point. */
+static int stream_call(tg__ew_problem *p)
+{
+    const tg__stream kind = stream_kind(&p->c);
+    const int nt = p->impl == TG__IMPL_STREAM_NT;
+    const int64_t n = p->n, line = 64 / (int64_t)p->es;
+    const void *b = kind == TG__STREAM_SCALE_INPLACE ? NULL : p->x;
+    const void *c = kind == TG__STREAM_ADD ? p->y : NULL;
+#pragma omp parallel num_threads(p->c.threads)
+    {
+        const int64_t team = omp_get_num_threads();
+        const int64_t part = ((n + team - 1) / team + line - 1) / line * line;
+        const int64_t lo = omp_get_thread_num() * part, hi = lo + part < n ? lo + part : n;
+        if (lo < hi && p->es == 8)
+            tg__probe_stream(kind, nt, (double *)p->z + lo, at(b, lo, 8), at(c, lo, 8),
+                             (size_t)(hi - lo), 1);
+        else if (lo < hi)
+            tg__probe_stream_f32(kind, nt, (float *)p->z + lo, at(b, lo, 4), at(c, lo, 4),
+                                 (size_t)(hi - lo), 1);
+    }
+    return TG_OK;
+}
+
+static int tgemm_call(tg__ew_problem *p, double alpha)
 {
     const tg__case *c = &p->c;
     const tg_dtype t = p->es == 4 ? TG_F32 : TG_F64;
-    const int n32 = (int)p->n;
-    int st = TG_OK;
-    if (p->run) return p->run(p, alpha);
-    if (p->vendor_fn) {
-        if (c->op == TG__OP_AXPY && t == TG_F32)
-            ((cblas_saxpy_t)p->vendor_fn)(n32, (float)alpha, p->x, 1, p->z, 1);
-        else if (c->op == TG__OP_AXPY)
-            ((cblas_daxpy_t)p->vendor_fn)(n32, alpha, p->x, 1, p->z, 1);
-        else if (t == TG_F32)
-            ((cblas_sscal_t)p->vendor_fn)(n32, (float)alpha, p->z, 1);
-        else
-            ((cblas_dscal_t)p->vendor_fn)(n32, alpha, p->z, 1);
-        return TG_OK;
-    }
     switch (c->op) {
-    case TG__OP_ADD: st = tg_add(t, p->n, p->x, p->y, p->z); break;
-    case TG__OP_SUB: st = tg_sub(t, p->n, p->x, p->y, p->z); break;
-    case TG__OP_MUL: st = tg_mul(t, p->n, p->x, p->y, p->z); break;
-    case TG__OP_SCALE: st = tg_scale(t, p->n, alpha, p->z); break;
-    case TG__OP_AXPY: st = tg_axpy(t, p->n, alpha, p->x, p->z); break;
-    case TG__OP_ACTIVATE: st = tg_activate(t, (tg_act)c->act, p->n, p->x, p->z); break;
+    case TG__OP_ADD: return tg_add(t, p->n, p->x, p->y, p->z);
+    case TG__OP_SUB: return tg_sub(t, p->n, p->x, p->y, p->z);
+    case TG__OP_MUL: return tg_mul(t, p->n, p->x, p->y, p->z);
+    case TG__OP_SCALE: return tg_scale(t, p->n, alpha, p->z);
+    case TG__OP_AXPY: return tg_axpy(t, p->n, alpha, p->x, p->z);
+    case TG__OP_ACTIVATE: return tg_activate(t, (tg_act)c->act, p->n, p->x, p->z);
     case TG__OP_BIAS_ACT:
-        st = tg_bias_act(t, TG_ROW_MAJOR, c->m, c->n, p->bias, TG_BIAS_PER_COL, (tg_act)c->act,
-                         p->z, c->n);
-        break;
-    default: st = TG_ERR_UNSUPPORTED;
+        return tg_bias_act(t, TG_ROW_MAJOR, c->m, c->n, p->bias, TG_BIAS_PER_COL, (tg_act)c->act,
+                           p->z, c->n);
+    default: return TG_ERR_UNSUPPORTED;
     }
+}
+
+/* What a call must have computed, as an operation the check knows: the case's own, or for a
+ * STREAM reference the equivalent of its kernel's loop (copy: activate:none; add; in place
+ * a = s*a: scale by s; a = s*b + a: axpy by s), always exact. */
+typedef struct {
+    int op, act;
+    double alpha;
+    int exact;
+} expected;
+
+static expected expect(const tg__ew_problem *p, double alpha)
+{
+    const char t = p->c.dtype;
+    const double s = t == 'd' ? TG__STREAM_S_F64 : (double)TG__STREAM_S_F32;
+    if (!is_stream(p->impl)) return (expected){p->c.op, p->c.act, alpha, is_exact(&p->c)};
+    switch (stream_kind(&p->c)) {
+    case TG__STREAM_COPY: return (expected){TG__OP_ACTIVATE, TG_ACT_NONE, 0, 1};
+    case TG__STREAM_ADD: return (expected){TG__OP_ADD, TG_ACT_NONE, 0, 1};
+    case TG__STREAM_SCALE_INPLACE: return (expected){TG__OP_SCALE, TG_ACT_NONE, s, 1};
+    default: return (expected){TG__OP_AXPY, TG_ACT_NONE, s, 1};
+    }
+}
+
+static int call(tg__ew_problem *p, double alpha)
+{
+    if (p->run) return p->run(p, alpha);
+    int st = p->vendor_fn ? vendor_call(p, alpha)
+             : is_stream(p->impl) ? stream_call(p)
+                                  : tgemm_call(p, alpha);
     if (st == TG_OK && p->planted) {
         /* the last element, where a tail bug would live, just past what the check allows: one ulp
          * off for an exact operation, 64 for an activation (allowed: 16) */
         const char *mode = getenv("TGEMM_BENCH_PLANTED");
         if (mode && !strcmp(mode, "crash")) abort();
-        double v = get(c->dtype, p->z, p->n - 1);
-        if (!is_exact(c)) v += 64 * (double)unit(c->dtype, v);
+        const char t = p->c.dtype;
+        double v = get(t, p->z, p->n - 1);
+        if (!expect(p, alpha).exact) v += 64 * (double)unit(t, v);
         else v = p->es == 4 ? (double)nextafterf((float)v, INFINITY) : nextafter(v, INFINITY);
-        set(c->dtype, p->z, p->n - 1, v);
+        set(t, p->z, p->n - 1, v);
     }
     return st;
 }
@@ -319,13 +406,13 @@ static double ulps(char t, long double got, long double ref)
     return (double)(fabsl(got - ref) / unit(t, ref));
 }
 
-/* The error of element i of the output, in ulps. */
-static double element_error(const tg__ew_problem *p, int64_t i, double alpha)
+/* The error of element i of the output against what e says it must hold, in ulps. */
+static double element_error(const tg__ew_problem *p, int64_t i, const expected *e)
 {
-    const int op = p->c.op, act = p->c.act;
+    const int op = e->op, act = e->act;
     const char t = p->c.dtype;
     const double got = get(t, p->z, i);
-    const double a = round_to(t, alpha); /* alpha in the array's type */
+    const double a = round_to(t, e->alpha); /* alpha in the array's type */
     switch (op) {
     case TG__OP_ADD: case TG__OP_SUB: case TG__OP_MUL:
         return ulps(t, got, target(t, exact(t, op, input(p, ARR_X, i), input(p, ARR_Y, i))));
@@ -378,11 +465,11 @@ void tg__ew_check(tg__ew_problem *p, uint64_t seed, tg__ew_check_result *r)
             return;
         }
     int64_t worst = -1;
-    const int exact_op = is_exact(&p->c);
+    const expected e = expect(p, CHECK_ALPHA);
     /* visits element i: keeps the worst error and the first element over the limit */
 #define VISIT(i)                                                                                  \
     do {                                                                                          \
-        double e_ = element_error(p, (i), CHECK_ALPHA);                                \
+        double e_ = element_error(p, (i), &e);                                                    \
         if (!(e_ <= r->max_ulps)) {                                                               \
             r->max_ulps = e_;                                                                     \
             worst = (i);                                                                          \
@@ -401,13 +488,14 @@ void tg__ew_check(tg__ew_problem *p, uint64_t seed, tg__ew_check_result *r)
         for (int k = 0; k < RANDOM_SAMPLES; k++) VISIT((int64_t)(next(&s) % (uint64_t)n));
     }
 #undef VISIT
-    double limit = exact_op ? 0 : t == 'h' || t == 'b' ? 1 : ULP_LIMIT;
+    double limit = e.exact ? 0 : t == 'h' || t == 'b' ? 1 : ULP_LIMIT;
     r->ok = r->max_ulps <= limit;
     if (!r->ok) {
-        char op[32];
-        tg__ew_op_str(p->c.op, p->c.act, op, sizeof op);
+        char op[48] = "STREAM ";
+        if (is_stream(p->impl)) strcat(op, tg__stream_name(stream_kind(&p->c)));
+        else tg__ew_op_str(p->c.op, p->c.act, op, sizeof op);
         snprintf(r->msg, sizeof r->msg, "%s element %lld is %.9g, %.3g ulps off (limit %g%s)", op,
                  (long long)worst, get(t, p->z, worst), r->max_ulps, limit,
-                 exact_op ? ": the operation is exact" : "");
+                 e.exact ? ": the operation is exact" : "");
     }
 }

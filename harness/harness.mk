@@ -15,7 +15,8 @@ HARNESS_CSRC  := $(filter-out harness/xsmm_adapter.c,$(wildcard harness/*.c))
 HARNESS_OBJS  := $(HARNESS_CSRC:harness/%.c=$(HARNESS_OBJ)/%.o) $(HARNESS_OBJ)/worker.o \
                  $(HARNESS_OBJ)/reference.o
 HARNESS_HDRS  := $(wildcard harness/*.h) $(BUILD)/harness/stamp.h
-HARNESS_CFLAGS := -std=c11 $(WARN) -Icommon -Iharness -I$(BUILD)/harness $(CFLAGS)
+# -fopenmp: the STREAM references of the elementwise cases split their kernel as STREAM does.
+HARNESS_CFLAGS := -std=c11 $(WARN) -fopenmp -Icommon -Iharness -I$(BUILD)/harness $(CFLAGS)
 HARNESS_CXXFLAGS := -std=c++17 -Wall -Wextra -Wshadow -Werror -Icommon -Iharness $(CFLAGS)
 HARNESS_LIBS  := $(BUILD)/libtgemm.a -lbenchmark -lpthread -ldl -lm
 # libxsmm-dev ships static archives only: wrap them in a shared adapter the workers can dlopen.

@@ -38,7 +38,8 @@ void tg__options_help(FILE *out)
 "                       --device cuda --crossover --sizes 64:4096:x2\n"
 "                       --device cuda --crossover --op add,axpy --sizes 1e4:1e8:x10\n"
 "  --impl LIST        implementations: tgemm, openblas, blis, mkl, libxsmm (default: all of them;\n"
-"                     a library that is not installed is reported absent and skipped, not an error)\n"
+"                     a library that is not installed is reported absent and skipped, not an error);\n"
+"                     with --op also stream and stream_nt, the STREAM references (see --op)\n"
 "                       --impl tgemm,openblas\n"
 "                     with --device cuda: cuda-NN-<step> (each step of the SGEMM ladder, e.g.\n"
 "                     cuda-01-naive), tgemm-cuda (tg_cuda_sgemm), cublas (cublasGemmEx, FP32\n"
@@ -61,12 +62,24 @@ void tg__options_help(FILE *out)
     fprintf(out,
 "                     --sizes then lists element counts: N as digits, AeB or 2^K, lo:hi:step,\n"
 "                     lo:hi:xF (default: 1e3:1e8:x10); --impl: tgemm, and openblas, blis or mkl\n"
-"                     for axpy and scale (their CBLAS ?axpy, ?scal) (default: tgemm,openblas);\n"
-"                     no --trans, --layout, --alpha, --beta. Each case is checked (exact\n"
-"                     operations exactly, activations within 16 ulps; sampled above 2^22\n"
-"                     elements), then timed in GB/s (bytes read + written, as STREAM counts)\n"
-"                     against the ceilings' STREAM probe of the same pattern (on the GPU: against\n"
-"                     the device-to-device copy of tgemm-bench ceilings --device cuda)\n"
+"                     for axpy and scale (their CBLAS ?axpy, ?scal), and the references stream\n"
+"                     and stream_nt: the ceilings' STREAM kernel of the case's pattern (copy,\n"
+"                     add, in-place scale, in-place axpy) over the case's own arrays, split over\n"
+"                     its threads as STREAM splits it (OpenMP, contiguous static parts), with\n"
+"                     plain or non-temporal stores (stream_nt: out-of-place patterns only)\n"
+"                     (default: tgemm,openblas); no --trans, --layout, --alpha, --beta. Each\n"
+"                     case is checked (exact operations exactly, activations within 16 ulps,\n"
+"                     the references against their own loop; sampled above 2^22 elements),\n"
+"                     then timed in GB/s (bytes read + written, as STREAM counts). The JSON's\n"
+"                     ceiling_pct is against the ceilings' STREAM probe of the same pattern (on\n"
+"                     the GPU: the device-to-device copy of tgemm-bench ceilings --device cuda);\n"
+"                     the report sets each case against the better of stream and stream_nt\n"
+"                     timed in the same sweep (same pattern, dtype, size, threads) when it has\n"
+"                     them. The CPU verdict, every operation against STREAM side by side:\n"
+"                       --op add,sub,mul,scale,axpy,activate:relu,bias_act:relu --dtype s,d\n"
+"                         --sizes 2^27 --threads 2 --impl tgemm,openblas,stream,stream_nt\n"
+"                         --rounds 7\n"
+"                     others:\n"
 "                       --op add,axpy,activate:gelu_tanh,bias_act:relu --sizes 1e3:1e9:x10\n"
 "                       --op scale --impl tgemm,openblas --dtype d --sizes 2^27 --threads 2\n"
 "  --trans LIST       NN, NT, TN, TT: op(A) and op(B) (default: NN)    --trans NN,TT\n"
@@ -139,7 +152,7 @@ static int impl_item(const char *s, void *ctx, char *err, size_t len)
                                "tgemm-host)", s, tg__gpu_impl_count() - 6);
     if (id < 0)
         return error(err, len, "unknown implementation '%s' (choose from tgemm, openblas, blis, "
-                               "mkl, libxsmm%s)", s,
+                               "mkl, libxsmm; with --op also stream, stream_nt%s)", s,
                      !strncmp(s, "cu", 2) || strstr(s, "-cuda") ? "; GPU ones need --device cuda"
                                                                 : "");
     for (int i = 0; i < o->nimpls; i++)

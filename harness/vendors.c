@@ -1,5 +1,6 @@
-/* Implementations for the workers: tgemm (linked), OpenBLAS, BLIS, MKL, libxsmm (dlopen'd), and the
- * test-only "planted" one. See vendors.h.
+/* Implementations for the workers: tgemm (linked), OpenBLAS, BLIS, MKL, libxsmm (dlopen'd), the
+ * STREAM references of the elementwise cases (linked: no GEMM), and the test-only "planted" one.
+ * See vendors.h.
  *
  * OpenBLAS, BLIS and MKL all export the CBLAS interface with 32-bit integers (the LP64 builds that
  * Debian and PyPI ship), so one pair of wrappers calls whichever of them this worker loaded. Each
@@ -19,7 +20,8 @@
 #include "vendors.h"
 
 static const char *const impl_names[TG__IMPL_COUNT] = {"tgemm", "openblas", "blis", "mkl",
-                                                       "libxsmm", "planted"};
+                                                       "libxsmm", "stream", "stream_nt",
+                                                       "planted"};
 
 const char *tg__impl_name(tg__impl_id id) { return impl_names[id]; }
 
@@ -156,6 +158,13 @@ static const char *xsmm_unsupported(const tg__case *c)
     return NULL;
 }
 
+/* ---- the STREAM references (their kernel runs in ew_check.c) ---- */
+static const char *stream_unsupported(const tg__case *c)
+{
+    (void)c; /* an elementwise case never asks: it goes to tg__ew_unsupported */
+    return "the STREAM references run elementwise cases (--op) only, not GEMMs";
+}
+
 /* ---- finding and opening the libraries ---- */
 static int open_lib(const char *name)
 {
@@ -231,8 +240,9 @@ void *tg__impl_sym(const char *name) { return sym(name); }
 /* Opens the library of a vendor (env TGEMM_<VENDOR> may name the file). 0, or -1 with why. */
 static int open_vendor(tg__impl_id id, char *why, size_t len)
 {
-    static const char *const env[TG__IMPL_COUNT] = {NULL, "TGEMM_OPENBLAS", "TGEMM_BLIS",
-                                                    "TGEMM_MKL", "TGEMM_XSMM", NULL};
+    static const char *const env[TG__IMPL_COUNT] = {
+        [TG__IMPL_OPENBLAS] = "TGEMM_OPENBLAS", [TG__IMPL_BLIS] = "TGEMM_BLIS",
+        [TG__IMPL_MKL] = "TGEMM_MKL", [TG__IMPL_LIBXSMM] = "TGEMM_XSMM"};
     const char *forced = env[id] ? getenv(env[id]) : NULL;
     if (forced && *forced) {
         if (open_lib(forced) == 0) return 0;
@@ -281,6 +291,12 @@ int tg__impl_load(tg__impl_id id, tg__impl_ops *ops, char *why, size_t len)
         ops->sgemm = id == TG__IMPL_TGEMM ? tgemm_sgemm : planted_sgemm;
         ops->dgemm = id == TG__IMPL_TGEMM ? tgemm_dgemm : planted_dgemm;
         ops->set_threads = tg_set_num_threads;
+        return 0;
+    }
+    if (id == TG__IMPL_STREAM || id == TG__IMPL_STREAM_NT) {
+        ops->sgemm = NULL; /* never called: every GEMM case is unsupported */
+        ops->dgemm = NULL;
+        ops->unsupported = stream_unsupported;
         return 0;
     }
     if (open_vendor(id, why, len) != 0) return -1;
@@ -385,6 +401,14 @@ void tg__impl_info_json(tg__impl_id id, FILE *out)
         kv_str(out, "version", TGEMM_VERSION);
         kv_str(out, "config", tg_cpu_arch());
         fprintf(out, ", \"threads\": %d}", tg_get_num_threads());
+        return;
+    }
+    if (id == TG__IMPL_STREAM || id == TG__IMPL_STREAM_NT) {
+        kv_str(out, "path", "linked: harness/ceilings_probes.c, the ceilings' STREAM kernels");
+        kv_str(out, "version", TGEMM_VERSION);
+        kv_str(out, "config", id == TG__IMPL_STREAM ? "plain stores, OpenMP static parts"
+                                                    : "non-temporal stores, OpenMP static parts");
+        fprintf(out, "}");
         return;
     }
     kv_str(out, "path", lib_path);

@@ -2,7 +2,9 @@
 # The elementwise side of tgemm-bench (make test-harness-elementwise): --op and its element counts,
 # every kind of bad input, a tiny sweep end to end whose JSON is read back and checked number by
 # number (bytes as STREAM counts them, GB/s from the time, the matching ceiling, the check's method),
-# and a planted wrong implementation that the sweep must catch and fail on. No timing is asserted.
+# a planted wrong implementation that the sweep must catch and fail on, and the STREAM references
+# (stream, stream_nt): what they refuse, a sweep of them read back, their check catching a planted
+# fault. No timing is asserted.
 # Ends with "N passed, N failed". JSON is read with Debian's /usr/bin/python3 (standard library).
 # usage: sh harness/tests/ew_run.sh BUILD_DIR
 B=${1:-build}
@@ -157,6 +159,89 @@ cat "$T/plant.out"
 passed=$((passed + $(grep -c '^ok ' "$T/plant.out")))
 failed=$((failed + $(grep -c '^FAIL ' "$T/plant.out")))
 grep -q '^ok ' "$T/plant.out" || bad "the planted sweep's JSON could not be checked"
+
+# ---- the STREAM references (stream, stream_nt): the ceilings' kernel of each case's pattern over
+# ---- its arrays, timed as an implementation; refused where it has no meaning, with why ----
+"$BENCH" worker stream --check s/row/NN/64x64x64/1 > "$T/o" 2>&1
+grep -q '^skip 0 the STREAM references run elementwise cases (--op) only, not GEMMs$' "$T/o"
+check $? "worker stream refuses a GEMM case: $(head -n 1 "$T/o")"
+"$BENCH" worker stream_nt --check scale/s/1000/1 axpy/d/1000/1 bias_act:relu/s/1x1000/1 \
+    > "$T/o" 2>&1
+[ "$(grep -c '^skip [012] non-temporal stores are for out-of-place patterns' "$T/o")" = 3 ]
+check $? "worker stream_nt refuses the in-place patterns: $(head -n 1 "$T/o")"
+"$BENCH" --impl tgemm,stream --dtype s --sizes 64 --threads 1 --rounds 1 --min-time 0.001 \
+    --warmup 0 --out "$T/gemm-stream.json" 2> "$T/e"
+rc=$?
+[ "$rc" = 0 ] && grep -q '"gemm/stream/s/row/NN/64x64x64/threads:1: the STREAM references run elementwise cases' "$T/gemm-stream.json" &&
+    ! grep -q '"impl": "stream"' "$T/gemm-stream.json"
+check $? "a GEMM sweep with --impl stream: exit $rc, the case skipped with why, nothing timed"
+# Odd counts (a tail after the last vector, parts that are no multiple of a line) on 1 to 3 threads.
+"$BENCH" --op add,scale,axpy,activate:relu,bias_act:relu --dtype s,d --threads 1,2,3 \
+    --sizes 1001,100003 --impl stream,stream_nt --rounds 3 --min-time 0.001 --warmup 0 \
+    --ceilings "$T/ceilings.json" --out "$T/stream.json" 2> "$T/stream.log"
+rc=$?
+check "$rc" "a sweep of the STREAM references exits 0 ($(tail -n 1 "$T/stream.log"))"
+"$PY" - "$T/stream.json" > "$T/stream.out" 2>&1 <<'EOF2'
+import json, sys
+sweep = json.load(open(sys.argv[1]))
+tg = sweep["context"]["tgemm"]
+med = [b for b in sweep["benchmarks"] if b["aggregate_name"] == "median"]
+def out(ok, what):
+    print(("ok   " if ok else "FAIL ") + what)
+pattern = {"add": "add", "scale": "scale_inplace", "axpy": "axpy_inplace", "activate:relu": "copy",
+           "bias_act:relu": "scale_inplace"}
+arrays = {"add": 3, "scale": 2, "axpy": 3, "activate:relu": 2, "bias_act:relu": 2}
+def elements(op, n):  # bias_act runs on rows x 1024 (one row of n below that)
+    return n // 1024 * 1024 if op.startswith("bias_act") and n > 1024 else n
+want = {(i, o, d, elements(o, n), t) for o in pattern for d in "sd" for n in (1001, 100003)
+        for t in (1, 2, 3) for i in ("stream", "stream_nt")
+        if i == "stream" or o in ("add", "activate:relu")}
+got = {(b["impl"], b["op"], b["dtype"], b["elements"], b["threads"]) for b in med}
+out(got == want, "stream: every case timed; stream_nt: the out-of-place ones (%d of %d)"
+    % (len(got & want), len(want)))
+libs = tg["libraries"]
+out(all(libs.get(i, {}).get("present") for i in ("stream", "stream_nt")),
+    "both references described as present in the JSON's libraries")
+nt = [s for s in tg["skipped"] if s.startswith("elementwise/stream_nt/")]
+out(len(nt) == 36 and all("non-temporal stores are for out-of-place patterns" in s for s in nt),
+    "stream_nt: the 36 in-place cases skipped, with why (%d)" % len(nt))
+bad = []
+for b in med:
+    es = 4 if b["dtype"] == "s" else 8
+    n = b["elements"]
+    bytes_ = arrays[b["op"]] * n * es + (b["cols"] * es if b["op"].startswith("bias_act") else 0)
+    if b["bytes"] != bytes_ or b["pattern"] != pattern[b["op"]]:
+        bad.append("%s bytes %s pattern %s" % (b["name"], b["bytes"], b["pattern"]))
+    if not (b["GBps"] > 0 and abs(b["GBps"] - bytes_ / (b["real_time"] * 1e6)) <= 1e-6 * b["GBps"]):
+        bad.append("%s GBps %s" % (b["name"], b["GBps"]))
+    if not b["correct"] or b["max_ulps"] != 0 or b["check"] != "all":
+        bad.append("%s correct %s max_ulps %s" % (b["name"], b["correct"], b["max_ulps"]))
+    if ("ceiling_gbps" in b) != (b["threads"] == 1):  # the quick ceilings have 1 thread only
+        bad.append("%s ceiling %s" % (b["name"], b.get("ceiling_gbps")))
+out(not bad, "every reference entry: bytes, pattern, GB/s from the time, checked exactly, its "
+    "ceiling" + ("" if not bad else ": " + "; ".join(bad[:4])))
+out(tg["failures"] == 0, "no failures recorded")
+EOF2
+cat "$T/stream.out"
+passed=$((passed + $(grep -c '^ok ' "$T/stream.out")))
+failed=$((failed + $(grep -c '^FAIL ' "$T/stream.out")))
+grep -q '^ok ' "$T/stream.out" || bad "the references' JSON could not be checked"
+# Their check can fail: a worker given --plant spoils that case's last element by one ulp. (axpy
+# passes as a fused or an unfused multiply-add, which may differ by that ulp: its case here is one
+# where they agree; the operands are fixed by the case's text.)
+for spec in stream:add/s/1001/2:1000 stream_nt:add/d/1001/3:1000 \
+            stream_nt:activate:relu/s/1001/2:1000 stream:scale/d/1001/3:1000 \
+            stream:axpy/d/1001/3:1000 stream:bias_act:relu/s/2x1024/2:2047; do
+    impl=${spec%%:*}
+    c=${spec#*:}
+    last=${c##*:}
+    c=${c%:*}
+    size=$(echo "$c" | cut -d/ -f3)
+    case $size in *x*) plant=${size}x1 ;; *) plant=${size}x1x1 ;; esac
+    "$BENCH" worker "$impl" --check --min-time 0.0001 --plant "$plant" -- "$c" > "$T/o" 2>&1
+    grep -q "^check 0 0 1 all STREAM [a-z_]* element $last is .*, 1 ulps off" "$T/o"
+    check $? "planted: $impl's check catches one ulp in $c: $(grep '^check' "$T/o")"
+done
 
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]
