@@ -49,6 +49,7 @@ typedef struct {
     int tty, failures;
     char **errors;                        /* one line per failure, for the JSON */
     int nerrors;
+    int host_threads;                     /* tgemm-host's thread count (line_threads), or 0 */
 } sweep;
 
 static double now(void)
@@ -58,10 +59,28 @@ static double now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-static void add_error(sweep *s, const char *impl, const tg__case *c, const char *msg)
+/* The threads a line ran on: the case's, but tgemm-host (the crossover mode's CPU line) runs the
+ * CPU library on all the host's cores whatever the case says, so its lines carry the count of its
+ * library record (tg_get_num_threads() in a worker of the same environment), as the report does. */
+static int line_threads(const sweep *s, int slot, const tg__case *c)
+{
+    int id = s->active[slot];
+    int on_host = id >= TG__IMPL_COUNT && tg__gpu_impl_mode(id - TG__IMPL_COUNT) == TG__GPU_ON_HOST;
+    return on_host && s->host_threads > 0 ? s->host_threads : c->threads;
+}
+
+/* The name of implementation `slot`'s line for case c, with the threads it ran on. */
+static void line_name(const sweep *s, int slot, const tg__case *c, char *buf, size_t len)
+{
+    tg__case ran = *c;
+    ran.threads = line_threads(s, slot, c);
+    tg__case_name(&ran, tg__any_impl_name(s->active[slot]), buf, len);
+}
+
+static void add_error(sweep *s, int slot, const tg__case *c, const char *msg)
 {
     char name[256], line[600];
-    tg__case_name(c, impl, name, sizeof name);
+    line_name(s, slot, c, name, sizeof name);
     snprintf(line, sizeof line, "%s: %s", name, msg);
     fprintf(stderr, "%sFAIL %s\n", s->tty ? "\r\033[K" : "", line);
     s->failures++;
@@ -73,14 +92,14 @@ static void add_error(sweep *s, const char *impl, const tg__case *c, const char 
 
 /* done/total, the case just finished, time left; in place on a terminal, else a plain line every
  * few seconds (and the last one). */
-static void progress(sweep *s, const char *impl, const tg__case *c, int round)
+static void progress(sweep *s, int slot, const tg__case *c, int round)
 {
     double t = now(), elapsed = t - s->start;
     if (!s->tty && t - s->last_line < 5 && s->done < s->total) return;
     s->last_line = t;
     double left = s->done ? elapsed / (double)s->done * (double)(s->total - s->done) : 0;
     char name[256];
-    tg__case_name(c, impl, name, sizeof name);
+    line_name(s, slot, c, name, sizeof name);
     fprintf(stderr, "%s[%ld/%ld] round %d/%d %s  elapsed %.0fs, about %.0fs left%s",
             s->tty ? "\r\033[K" : "", s->done, s->total, round + 1, s->o->rounds, name, elapsed,
             left, s->tty ? "" : "\n");
@@ -125,7 +144,7 @@ static void handle_line(sweep *s, int slot, const int *idx, int count, char *lin
         r->ok = ok;
         snprintf(r->method, sizeof r->method, "%s", method);
         snprintf(r->msg, sizeof r->msg, "%s", n ? rest + n : "unreadable check result");
-        if (!ok) add_error(s, impl, c, r->msg);
+        if (!ok) add_error(s, slot, c, r->msg);
     } else if (!strcmp(kind, "skip")) {
         if (!r->skipped) {
             r->skipped = 1;
@@ -137,7 +156,7 @@ static void handle_line(sweep *s, int slot, const int *idx, int count, char *lin
     } else if (!strcmp(kind, "done")) {
         finished[i] = 1;
         s->done++;
-        progress(s, impl, c, round);
+        progress(s, slot, c, round);
     }
 }
 
@@ -209,7 +228,7 @@ static void run_worker(sweep *s, int slot, const int *idx, int count, int round)
         if (finished[i]) continue;
         result *r = &s->res[slot * s->ncases + idx[i]];
         r->dead = 1;
-        add_error(s, tg__any_impl_name(id), &s->cases[idx[i]], why[0] ? why : "its worker stopped early");
+        add_error(s, slot, &s->cases[idx[i]], why[0] ? why : "its worker stopped early");
         s->done += o->rounds - round; /* it will not run again */
     }
     free(argv);
@@ -262,7 +281,7 @@ static void write_entries(FILE *out, const sweep *s, int slot, int ci, int famil
         gflops[i] = work / r->real_ns[i];
     }
     char name[256];
-    tg__case_name(c, impl, name, sizeof name);
+    line_name(s, slot, c, name, sizeof name);
     static const char *const aggs[] = {"median", "mean", "stddev", "cv"};
     for (int a = 0; a < 4; a++) {
         int cv = a == 3;
@@ -292,7 +311,8 @@ static void write_entries(FILE *out, const sweep *s, int slot, int ci, int famil
                     c->transa == TG_TRANS ? 'T' : 'N', c->transb == TG_TRANS ? 'T' : 'N',
                     c->layout == TG_ROW_MAJOR ? "row" : "col");
         }
-        fprintf(out, "      \"threads\": %d,\n      \"family\": \"%s\",\n", c->threads, c->family);
+        fprintf(out, "      \"threads\": %d,\n      \"family\": \"%s\",\n",
+                line_threads(s, slot, c), c->family);
         fprintf(out, "      \"correct\": %s,\n", r->checked && r->ok ? "true" : "false");
         const char *worst = ew ? "max_ulps" : "max_ratio";
         if (isfinite(r->max_ratio)) fprintf(out, "      \"%s\": %.6g,\n", worst, r->max_ratio);
@@ -363,7 +383,7 @@ static void write_json(FILE *out, const sweep *s, int argc, char **argv, char **
             const result *r = &s->res[slot * s->ncases + ci];
             if (!r->skipped) continue;
             char name[256], line[600];
-            tg__case_name(&s->cases[ci], tg__any_impl_name(s->active[slot]), name, sizeof name);
+            line_name(s, slot, &s->cases[ci], name, sizeof name);
             snprintf(line, sizeof line, "%s: %s", name, r->msg);
             fprintf(out, "%s\n        ", first ? "" : ",");
             tg__json_str(out, line);
@@ -540,6 +560,10 @@ int tg__sweep_main(int argc, char **argv)
             const char *text = why ? why + 11 : "its worker did not answer";
             fprintf(stderr, "tgemm-bench: %s is absent, skipped (%.*s)\n", tg__any_impl_name(id),
                     why ? (int)strlen(text) - 2 : (int)strlen(text), text);
+        }
+        if (gpu && tg__gpu_impl_mode(id - TG__IMPL_COUNT) == TG__GPU_ON_HOST) {
+            const char *t = libs[id] ? strstr(libs[id], "\"threads\": ") : NULL;
+            s.host_threads = t ? atoi(t + 11) : 0;
         }
     }
     const char *ceilings = o.ceilings;

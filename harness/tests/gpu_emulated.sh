@@ -106,14 +106,14 @@ rc=$?
 check $? "a planted zero result is caught too: exit $rc, $(grep -m 1 '^FAIL' "$T/e")"
 
 # The crossover mode: the four ways of a GEMM (beta 0.5: C copied in and out) and of elementwise
-# operations, each checked; then a planted element caught in every one of them (tgemm-host's on
-# the host, the others' on the "GPU"), the elementwise host line aside (the CPU's own tests plant
-# its faults).
+# operations, each checked, tgemm-host's lines with the 3 threads it ran on (OMP_NUM_THREADS), the
+# others' with 1; then a planted element caught in every one of them (tgemm-host's on the host, the
+# others' on the "GPU"), the elementwise host line aside (the CPU's own tests plant its faults).
 # shellcheck disable=SC2086
-"$E" --device cuda --crossover --sizes 33,7x20x9 --trans NN,TT --beta 0.5 --rounds 2 \
-    --min-time 0.001 --out "$T/cross.json" > /dev/null 2> "$T/e" &&
-    "$E" --device cuda --crossover --op add,axpy,bias_act:silu --dtype s,d,h --sizes 999 \
-        --rounds 2 --min-time 0.001 --out "$T/cross-ew.json" > /dev/null 2>> "$T/e"
+OMP_NUM_THREADS=3 "$E" --device cuda --crossover --sizes 33,7x20x9 --trans NN,TT --beta 0.5 \
+    --rounds 2 --min-time 0.001 --out "$T/cross.json" > /dev/null 2> "$T/e" &&
+    OMP_NUM_THREADS=3 "$E" --device cuda --crossover --op add,axpy,bias_act:silu --dtype s,d,h \
+        --sizes 999 --rounds 2 --min-time 0.001 --out "$T/cross-ew.json" > /dev/null 2>> "$T/e"
 rc=$?
 $PY - "$T/cross.json" "$T/cross-ew.json" > "$T/v" 2>&1 <<'EOF'
 import json, sys
@@ -123,14 +123,18 @@ for path, cases, fp16 in zip(sys.argv[1:], (4, 9), (0, 3)):
     s = json.load(open(path))
     ctx = s["context"]["tgemm"]
     assert ctx["options"]["crossover"] is True and ctx["failures"] == 0, ctx
-    assert ctx["libraries"]["tgemm-host"]["threads"] >= 1, ctx["libraries"]
+    assert ctx["libraries"]["tgemm-host"]["threads"] == 3, ctx["libraries"]
     med = [b for b in s["benchmarks"] if b["aggregate_name"] == "median"]
+    for b in med:
+        t = 3 if b["impl"] == "tgemm-host" else 1
+        assert b["threads"] == t and b["run_name"].endswith(f"/threads:{t}"), b
+    assert all(x.split(": ")[0].endswith("/threads:3") for x in ctx["skipped"]), ctx["skipped"]
     # the CPU has no fp16: tgemm-host skips those cases, and says so
     assert {b["impl"] for b in med} == ways and len(med) == 4 * cases - fp16, len(med)
     assert len([x for x in ctx["skipped"] if "tgemm-host" in x and "no fp16" in x]) == fp16
     assert all(b["correct"] and b["real_time"] > 0 and b["repetitions"] == 2 for b in med), med
     n += len(med)
-print(n, "cases, the four ways each (fp16 not on the CPU), all correct")
+print(n, "cases, the four ways each (fp16 not on the CPU), all correct, tgemm-host's on 3 threads")
 EOF
 check $((rc + $?)) "--crossover on the emulated GPU: exit $rc, $(tail -n 1 "$T/v")"
 TGEMM_BENCH_GPU_PLANT=1 "$E" --device cuda --crossover --sizes 33 --beta 0.5 --rounds 1 \
@@ -185,9 +189,10 @@ rc=$?
 md=$T/report-cross/report.md
 rows=$(grep -c '^| \(add\|axpy\|bias_act:silu\) | [sdh] | \(1x\)\?999 ' "$md" 2>/dev/null)
 charts=$(ls "$T/report-cross"/crossover_*.png 2>/dev/null | wc -l)
-[ "$rc" = 0 ] && [ "$rows" = 18 ] && [ "$charts" = 9 ] && grep -q "^## CPU against GPU" "$md"
+[ "$rc" = 0 ] && [ "$rows" = 18 ] && [ "$charts" = 9 ] && grep -q "^## CPU against GPU" "$md" &&
+    grep -q "tgemm-host on 3 threads" "$md"
 check $? "report.py on the crossover sweep's own JSON: exit $rc, $charts charts (9), $rows rows \
-(9 summaries, 9 cases)"
+(9 summaries, 9 cases), tgemm-host on 3 threads"
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

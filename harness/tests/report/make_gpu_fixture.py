@@ -23,7 +23,8 @@ The crossover sweep: square SGEMM 64..2048 and add fp32 on 1e4..1e8, in ms per c
 below): the GPU with pinned copies beats the CPU at 128 (0.025 against 0.03), loses at 256 (a tie)
 and wins from 512 on, so its crossover is 512; with pageable copies it wins from 1024 (its 2048
 result is wrong, left out); on the device it is 34.4x the CPU at 2048. add never wins with copies;
-on the device it is 25x at 1e8. The host CPU: the Xeon of MACHINE, tgemm-host on 16 threads.
+on the device it is 25x at 1e8. The host CPU: the Xeon of MACHINE, tgemm-host on 16 threads (its
+lines say so; the GPU ways' say 1).
 """
 import json
 import os
@@ -70,13 +71,13 @@ def aggregates(name, index, ms, rate_key, rate, fields):
 
 
 def gemm_entries(impl, shape, family, index, ms, correct, check, max_ratio, peak=None,
-                 gflops=None):
+                 gflops=None, threads=1):
     m, n, k = shape
-    name = f"gemm/{impl}/s/row/NN/{m}x{n}x{k}/threads:1"
+    name = f"gemm/{impl}/s/row/NN/{m}x{n}x{k}/threads:{threads}"
     gflops = gflops or 2.0 * m * n * k / ms * 1e-6
     return aggregates(name, index, ms, "GFLOPS", gflops, lambda r: dict(
         ({"peak_pct": 100 * r / peak} if peak else {}), impl=impl, dtype="s", m=m, n=n, k=k,
-        trans="NN", layout="row", threads=1, family=family, correct=correct,
+        trans="NN", layout="row", threads=threads, family=family, correct=correct,
         max_ratio=max_ratio if correct else None, check=check))
 
 
@@ -89,14 +90,14 @@ def entries(impl, shape, family, index):
                         peak=51200.0, gflops=g)
 
 
-def ew_entries(impl, op, dtype, elements, index, ms, ceiling=None, correct=True):
+def ew_entries(impl, op, dtype, elements, index, ms, ceiling=None, correct=True, threads=1):
     es = {"s": 4, "d": 8, "h": 2, "b": 2}[dtype]
     bytes_ = (2 if op.startswith(("scale", "activate")) else 3) * es * elements
-    name = f"elementwise/{impl}/{op}/{dtype}/{elements}/threads:1"
+    name = f"elementwise/{impl}/{op}/{dtype}/{elements}/threads:{threads}"
     return aggregates(name, index, ms, "GBps", bytes_ / ms * 1e-6, lambda r: dict(
         ({"ceiling_pct": 100 * r / ceiling} if ceiling else {}), impl=impl, dtype=dtype, op=op,
         elements=elements, rows=elements, cols=1, bytes=bytes_, pattern="device_copy",
-        **({"ceiling_gbps": ceiling} if ceiling else {}), threads=1, family="elementwise",
+        **({"ceiling_gbps": ceiling} if ceiling else {}), threads=threads, family="elementwise",
         correct=correct, max_ulps=0 if correct else None,
         check="sampled" if elements > 1 << 22 else "all"))
 
@@ -110,6 +111,7 @@ CROSSOVER = {
             10**6: (0.1, 0.01, 0.5, 1.2), 10**7: (1.0, 0.05, 5.0, 12.0),
             10**8: (10.0, 0.4, 48.0, 110.0)}}
 WAYS = ("tgemm-host", "tgemm-cuda", "tgemm-cuda+pinned", "tgemm-cuda+pageable")
+HOST_THREADS = 16  # tgemm-host's lines carry the threads it ran on, as its library record does
 
 
 def gpu_sweep(ctx_extra, bench):
@@ -149,13 +151,16 @@ def more_fixtures():
         for size, times in sizes.items():
             for way, ms in zip(WAYS, times):
                 correct = not (way == "tgemm-cuda+pageable" and size == 2048)
+                threads = HOST_THREADS if way == "tgemm-host" else 1
                 if family == "add":
-                    bench += ew_entries(way, "add", "s", size, index, ms)
+                    bench += ew_entries(way, "add", "s", size, index, ms, threads=threads)
                 else:
                     bench += gemm_entries(way, (size,) * 3, family, index, ms, correct,
-                                          "reference" if size <= 256 else "gpu-dgemm", 0.5)
+                                          "reference" if size <= 256 else "gpu-dgemm", 0.5,
+                                          threads=threads)
                 index += 1
-    libs = {way: dict(lib, config=way, threads=16 if way == "tgemm-host" else 1) for way in WAYS}
+    libs = {way: dict(lib, config=way, threads=HOST_THREADS if way == "tgemm-host" else 1)
+            for way in WAYS}
     write("fixture_crossover_sweep.json", gpu_sweep({
         "command": "tgemm-bench-cuda --device cuda --crossover --sizes 64:2048:x2 --out cross.json",
         "libraries": libs, "failures": 1,
