@@ -4,9 +4,13 @@ drawn, and a table of every case with its percent of the matching ceiling and it
 
 GB/s counts the bytes a call must read plus write, as STREAM does (add: 2 reads + 1 write of the
 array, scale: 1 + 1, axpy: 2 + 1, activate: 1 + 1, bias_act: 1 + 1 plus the bias). The matching
-ceiling is the ceilings' STREAM kernel with the same pattern of reads and writes, at DRAM size and
-the same thread count (tgemm-bench ceilings, "stream_gbs": the better of its plain and
-non-temporal-store variants); over arrays that fit a cache, a case can beat it. On a GPU
+ceiling is the STREAM kernel with the same pattern of reads and writes. When the sweep timed it
+itself -- the references stream and stream_nt (plain and non-temporal stores) on the same pattern,
+dtype, element count and thread count -- a case is set against the better of their medians: the
+same method, the same minutes, alternating with the case (the "same sweep" ceiling). Otherwise it
+is the ceilings file's probe at DRAM size and the same thread count (tgemm-bench ceilings,
+"stream_gbs": the better of its plain and non-temporal-store variants), measured at another time
+with another timer; over arrays that fit a cache, a case can beat it. On a GPU
 (`tgemm-bench --device cuda --op`) every case is set against the device-to-device copy of
 `tgemm-bench ceilings --device cuda` (the better of its copy kernel and cudaMemcpyAsync): a GPU's
 stores read no line first, so the copy is the one bandwidth to reach. Charts are drawn with
@@ -24,6 +28,7 @@ PATTERN_TEXT = {"add": "STREAM add (2 reads + 1 write)", "copy": "STREAM copy (1
                 "device_copy": "device-to-device copy (1 read + 1 write)"}
 OP_ORDER = ("add", "sub", "mul", "scale", "axpy", "activate", "bias_act")
 STREAM_KEYS = ("copy", "copy_nt", "add", "add_nt", "scale_inplace", "axpy_inplace")
+REFERENCES = ("stream", "stream_nt")  # tgemm-bench's STREAM kernels, timed as implementations
 
 
 def load_cases(sweep):
@@ -67,17 +72,39 @@ def op_key(op):
     return (OP_ORDER.index(base) if base in OP_ORDER else len(OP_ORDER), op)
 
 
-def fill_ceilings(cases, ceilings):
-    """Cases measured without a ceilings file get their ceiling from the report's, if it has one;
-    on a GPU only those timed on the device (the crossover mode's other lines include copies or
-    run on the host, which the device copy does not bound)."""
+def same_sweep_ceilings(cases):
+    """The better median GB/s of the STREAM references that ran correctly, per (pattern, dtype,
+    elements, threads)."""
+    best = {}
     for c in cases:
+        if c["impl"] in REFERENCES and c["correct"] and c["pattern"] and c["gbps"]:
+            k = (c["pattern"], c["dtype"], c["elements"], c["threads"])
+            best[k] = max(best.get(k, 0), c["gbps"])
+    return best
+
+
+def fill_ceilings(cases, ceilings):
+    """Each case's ceiling and where it comes from ("ceiling_from"): the better of the STREAM
+    references of the same sweep at its pattern, dtype, size and threads when there are any, else
+    the ceilings file's (the sweep's, or the report's when the sweep had none). On a GPU only the
+    cases timed on the device get one (the crossover mode's other lines include copies or run on
+    the host, which the device copy does not bound)."""
+    same = same_sweep_ceilings(cases)
+    for c in cases:
+        c["ceiling_from"] = None
         if c["pattern"] == "device_copy" and c["impl"] != "tgemm-cuda":
+            continue
+        ref = same.get((c["pattern"], c["dtype"], c["elements"], c["threads"]))
+        if ref:
+            c["ceiling_gbps"], c["ceiling_pct"] = ref, 100 * c["gbps"] / ref
+            c["ceiling_from"] = "same sweep"
             continue
         if c["ceiling_gbps"] is None and c["pattern"]:
             c["ceiling_gbps"] = stream_ceiling(ceilings, c["threads"], c["pattern"])
             if c["ceiling_gbps"]:
                 c["ceiling_pct"] = 100 * c["gbps"] / c["ceiling_gbps"]
+        if c["ceiling_gbps"]:
+            c["ceiling_from"] = "ceilings file"
 
 
 def chart(path, dtype, cases, ceilings, impls):
@@ -174,7 +201,7 @@ def section(doc, cases, ceilings, out_dir, fmt, device=None):
                   "get the percent of the device copy.")
     else:
         cpu_intro(doc, ceilings, fmt)
-    _charts_and_table(doc, cases, ceilings, out_dir, fmt, impls, dtypes)
+    _charts_and_table(doc, cases, ceilings, out_dir, fmt, impls, dtypes, not device)
 
 
 def cpu_intro(doc, ceilings, fmt):
@@ -184,7 +211,16 @@ def cpu_intro(doc, ceilings, fmt):
           "writes at DRAM size and the same thread count (the better of plain and non-temporal "
           "stores): add, sub and mul against STREAM add; activate against STREAM copy; axpy "
           "against an in-place a = s·b + a; scale and bias_act against an in-place a = s·a. "
-          "Arrays that fit a cache can beat it.")
+          "Arrays that fit a cache can beat it. Where the sweep timed the same kernels itself "
+          "(`--impl ...,stream,stream_nt`: the STREAM kernel of each case's pattern over the "
+          "case's own arrays, split over its threads as STREAM splits it, timed like every "
+          "implementation, alternating with them), a case's percent is of the better of their "
+          "medians at the same pattern, dtype, size and thread count (ceiling from: same sweep); "
+          "otherwise of the ceilings file below (ceiling from: ceilings file), which was "
+          "measured at another time, by per-thread CPU time and the best of repeats. The CPU "
+          "verdict is `build/tgemm-bench --op add,sub,mul,scale,axpy,activate:relu,"
+          "bias_act:relu --dtype s,d --sizes 2^27 --threads 2 --impl "
+          "tgemm,openblas,stream,stream_nt --rounds 7`.")
     if ceilings and any(t.get("stream_gbs") for t in ceilings.get("threads", [])):
         rows = [[str(t["threads"])] + [fmt((t.get("stream_gbs") or {}).get(k)) for k in STREAM_KEYS]
                 for t in ceilings["threads"]]
@@ -194,7 +230,7 @@ def cpu_intro(doc, ceilings, fmt):
               "`make ceilings` to get the percent of the matching ceiling.")
 
 
-def _charts_and_table(doc, cases, ceilings, out_dir, fmt, impls, dtypes):
+def _charts_and_table(doc, cases, ceilings, out_dir, fmt, impls, dtypes, cpu):
     for dtype in dtypes:
         path = os.path.join(out_dir, f"elementwise_{dtype}.png")
         chart(path, dtype, cases, ceilings, impls)
@@ -206,13 +242,18 @@ def _charts_and_table(doc, cases, ceilings, out_dir, fmt, impls, dtypes):
         rows.append([c["op"], c["dtype"], size, fmt(c["bytes"] / 2 ** 20), str(c["threads"]),
                      c["impl"], fmt(c["gbps"]) + (f" ±{c['cv'] * 100:.1f}%" if c["cv"] is not None
                                                   else ""),
-                     fmt(c["ceiling_pct"]), c["pattern"] or "–",
-                     "yes" if c["correct"] else "**NO**",
-                     fmt(c["max_ulps"]) if c["max_ulps"] is not None else "inf", c["check"]])
+                     fmt(c["ceiling_pct"]), c["pattern"] or "–"]
+                    + ([c["ceiling_from"] or "–"] if cpu else [])
+                    + ["yes" if c["correct"] else "**NO**",
+                       fmt(c["max_ulps"]) if c["max_ulps"] is not None else "inf", c["check"]])
     doc.table(["op", "dtype", "size", "MiB moved", "threads", "impl", "GB/s", "% of ceiling",
-               "ceiling", "correct", "max ulps", "check"], rows)
+               "ceiling"] + (["ceiling from"] if cpu else []) + ["correct", "max ulps", "check"],
+              rows)
     doc.p("Checked before timing: add, sub, mul, scale, ReLU and the plain bias exactly, axpy to a "
           "fused or an unfused multiply-add, the other activations within 16 ulps of a long double "
           "reference (fp16 and bf16, computed in fp32: within 1 ulp of the fp32 result rounded to "
           "the type); every element up to 2^22 elements (check: all), else both ends, the thread "
-          "split points and random elements (check: sampled).")
+          "split points and random elements (check: sampled)."
+          + (" The STREAM references compute no operation: each is checked against its own loop "
+             "(a copy equals its source, add is x + y, the in-place updates s·a and s·b + a), "
+             "exactly." if cpu else ""))

@@ -4,6 +4,9 @@
     check_report.py outputs DIR      the report made from the fixtures in DIR: every file, every
                                      chart, and the numbers the fixtures were built to give
     check_report.py outputs-ew DIR   the same for the elementwise fixture (fixture_ew_sweep.json)
+    check_report.py outputs-ew-stream DIR
+                                     the same for fixture_ew_stream_sweep.json, whose cases are set
+                                     against the STREAM references timed in the same sweep
     check_report.py gpu DIR          the report made from the GPU fixtures (fixture_gpu_*.json, written
                                      by make_gpu_fixture.py, whose text gives the numbers) in DIR
     check_report.py gpu-ew DIR       the same for the GPU elementwise fixture (fixture_gpu_ew_sweep.json)
@@ -25,6 +28,12 @@ fixture_ew_sweep.json (tgemm-bench --op) gives GB/s at 90% of the matching STREA
 fixture_ceilings.json for tgemm on 2^27 elements (openblas's scale 80%, tgemm's GELU on 1 thread
 20%, a cache-sized add 192%), one GELU case without ceiling fields (the report must compute 90%
 itself from the ceilings file) and one wrong case, add d 1000 on 2 threads.
+fixture_ew_stream_sweep.json adds the STREAM references (stream, stream_nt) on 2^27 elements: tgemm
+at 90% of the better of their medians at the same pattern, dtype, size and threads (add s 2
+threads: 36 of 38 and 40; add d: 36 of 40, the stream line of 60 being wrong and left out; bias_act
+at 45 of the 50 that stream got on scale, the same in-place pattern), 80% on 1 thread (20 of 25,
+not of the 2-thread references), openblas's scale 76% (38 of 50), and one case without references,
+activate:relu s on 1 thread, 90% of the ceilings file's copy (18 of 20).
 """
 import base64
 import os
@@ -227,23 +236,68 @@ def outputs_ew(out):
     for row, what in (
             ("| 1 | 20 | 16 | 24 | 25 | 30 | 27 |", "STREAM ceilings, 1 thread"),
             ("| 2 | 35 | 30 | 40 | 38 | 50 | 45 |", "STREAM ceilings, 2 threads"),
-            ("| add | s | 134217728 | 1536 | 2 | tgemm | 36 ±2.0% | 90 | add | yes | 0 | sampled |",
+            ("| add | s | 134217728 | 1536 | 2 | tgemm | 36 ±2.0% | 90 | add | ceilings file | yes | 0 "
+             "| sampled |",
              "add on 2 threads: 1536 MiB moved, 90% of STREAM add"),
-            ("| add | s | 1000 | 0.0114 | 1 | tgemm | 48 ±1.0% | 192 | add | yes | 0 | all |",
+            ("| add | s | 1000 | 0.0114 | 1 | tgemm | 48 ±1.0% | 192 | add | ceilings file | yes | 0 "
+             "| all |",
              "a cache-sized add above the DRAM ceiling"),
-            ("| scale | s | 134217728 | 1024 | 2 | openblas | 40 ±2.0% | 80 | scale_inplace | yes |",
+            ("| scale | s | 134217728 | 1024 | 2 | openblas | 40 ±2.0% | 80 | scale_inplace "
+             "| ceilings file | yes |",
              "openblas's scale against the in-place probe"),
-            ("| activate:gelu_tanh | s | 134217728 | 1024 | 2 | tgemm | 31.5 ±1.0% | 90 | copy |",
+            ("| activate:gelu_tanh | s | 134217728 | 1024 | 2 | tgemm | 31.5 ±1.0% | 90 | copy "
+             "| ceilings file |",
              "GELU's percent computed from the ceilings file (the case had none)"),
-            ("| activate:gelu_tanh | s | 134217728 | 1024 | 1 | tgemm | 4 ±1.0% | 20 | copy | yes | 0.5 |",
+            ("| activate:gelu_tanh | s | 134217728 | 1024 | 1 | tgemm | 4 ±1.0% | 20 | copy "
+             "| ceilings file | yes | 0.5 |",
              "GELU on 1 thread, its ulps"),
-            ("| bias_act:relu | s | 131072x1024 | 1024 | 1 | tgemm | 27 ±1.0% | 90 | scale_inplace |",
+            ("| bias_act:relu | s | 131072x1024 | 1024 | 1 | tgemm | 27 ±1.0% | 90 | scale_inplace "
+             "| ceilings file |",
              "bias_act as rows x cols"),
-            ("| add | d | 1000 | 0.0229 | 2 | tgemm | 30 ±5.0% | 75 | add | **NO** | inf | all |",
+            ("| add | d | 1000 | 0.0229 | 2 | tgemm | 30 ±5.0% | 75 | add | ceilings file | **NO** "
+             "| inf | all |",
              "the wrong case marked, its ulps inf")):
         in_both(md, page, row, f"elementwise table: {what}")
     check(md.count("| **NO** |") == 1, "elementwise: exactly the one wrong case marked")
     check("add element 999 is 1.5" in md, "elementwise: the sweep's error listed")
+    check("same sweep" not in md.split("| check |", 1)[-1],
+          "elementwise: no case claims a same-sweep ceiling without STREAM references")
+
+
+def outputs_ew_stream(out):
+    """The elementwise fixture with the STREAM references: the same-sweep rule, case by case."""
+    md, page = read_report(out)
+    charts_ok(out, md, page, ["bandwidth.png", "elementwise_d.png", "elementwise_s.png"])
+    in_both(md, page, "| op | dtype | size | MiB moved | threads | impl | GB/s | % of ceiling | "
+            "ceiling | ceiling from | correct | max ulps | check |", "the table's header", True)
+    for row, what in (
+            ("| add | s | 134217728 | 1536 | 2 | tgemm | 36 ±1.0% | 90 | add | same sweep | yes | 0 "
+             "| sampled |", "add on 2 threads: 90% of stream_nt's 40, the better reference"),
+            ("| add | s | 134217728 | 1536 | 2 | stream | 38 ±1.0% | 95 | add | same sweep |",
+             "the plain-store reference against the better one"),
+            ("| add | s | 134217728 | 1536 | 2 | stream_nt | 40 ±1.0% | 100 | add | same sweep |",
+             "the better reference at 100%"),
+            ("| add | s | 134217728 | 1536 | 1 | tgemm | 20 ±1.0% | 80 | add | same sweep |",
+             "add on 1 thread against the 1-thread references only (25)"),
+            ("| scale | s | 134217728 | 1024 | 2 | tgemm | 40 ±1.0% | 80 | scale_inplace "
+             "| same sweep |", "scale against stream alone (stream_nt skips in-place patterns)"),
+            ("| scale | s | 134217728 | 1024 | 2 | openblas | 38 ±1.0% | 76 | scale_inplace "
+             "| same sweep |", "openblas set against the same reference"),
+            ("| bias_act:relu | s | 131072x1024 | 1024 | 2 | tgemm | 45 ±1.0% | 90 | scale_inplace "
+             "| same sweep |", "bias_act against the better in-place reference of its pattern"),
+            ("| add | d | 134217728 | 3072 | 2 | tgemm | 36 ±1.0% | 90 | add | same sweep |",
+             "fp64 add against stream_nt, the wrong stream line left out"),
+            ("| add | d | 134217728 | 3072 | 2 | stream | 60 ±1.0% | 150 | add | same sweep "
+             "| **NO** |", "the wrong reference marked"),
+            ("| activate:relu | s | 134217728 | 1024 | 1 | tgemm | 18 ±1.0% | 90 | copy "
+             "| ceilings file |", "no references for the case: the ceilings file's copy"),
+            ("| activate:relu | s | 134217728 | 1024 | 2 | tgemm | 31.5 ±1.0% | 90 | copy "
+             "| same sweep |", "activate against copy's references"),
+            ("| 2 | 35 | 30 | 40 | 38 | 50 | 45 |", "the ceilings file's STREAM table, kept")):
+        in_both(md, page, row, f"elementwise with references: {what}")
+    check(md.count("| **NO** |") == 1, "elementwise with references: one wrong case marked")
+    check("--impl tgemm,openblas,stream,stream_nt --rounds 7" in md,
+          "elementwise with references: the verdict's command named")
 
 
 # Runs in the browser: an image counts when it finished loading with a non-zero natural size.
@@ -268,7 +322,8 @@ def inject(src, dst, break_first):
 
 
 def main(argv):
-    reports = {"outputs": outputs, "outputs-ew": outputs_ew, "gpu": gpu_outputs,
+    reports = {"outputs": outputs, "outputs-ew": outputs_ew, "outputs-ew-stream": outputs_ew_stream,
+               "gpu": gpu_outputs,
                "gpu-ew": gpu_ew_outputs, "crossover": crossover_outputs}
     if len(argv) == 2 and argv[0] in reports:
         reports[argv[0]](argv[1])

@@ -1,8 +1,9 @@
 #!/bin/sh
 # The report generator's tests (make test-report): harness/report.py run on the fixed fixtures
-# (fixture_sweep.json, fixture_ceilings.json; the GPU ones, fixture_gpu_*.json and
-# fixture_crossover_sweep.json, made by make_gpu_fixture.py) into OUT, never into results/; its files and numbers
-# checked by check_report.py; the edge cases (no ceilings file, --results folder, unreadable input);
+# (fixture_sweep.json, fixture_ceilings.json, the elementwise fixture_ew*.json; the GPU ones,
+# fixture_gpu_*.json and fixture_crossover_sweep.json, made by make_gpu_fixture.py) into OUT, never
+# into results/; its files and numbers checked by check_report.py; the edge cases (no ceilings
+# file, --results folder, unreadable input);
 # then report.html opened in headless Chromium: every chart must decode with a non-zero size and a
 # screenshot of the page must not be blank. Each browser check is first shown to fail on a planted
 # fault (a spoiled chart, a blank page), so it cannot pass by default. Without chromium the browser
@@ -42,6 +43,15 @@ cat "$OUT/check-ew.log"
 passed=$((passed + $(grep -c '^ok ' "$OUT/check-ew.log")))
 failed=$((failed + $(grep -c '^FAIL ' "$OUT/check-ew.log")))
 grep -qE '^(ok|FAIL) ' "$OUT/check-ew.log" || bad "check_report.py outputs-ew printed no checks"
+# ... with the STREAM references in the same sweep: each case against the better of them
+$REPORT --sweep $HERE/fixture_ew_stream_sweep.json --ceilings $HERE/fixture_ceilings.json \
+    --out "$OUT/elementwise-stream" > "$OUT/report-ew-stream.log" 2>&1
+check $? "report.py on the elementwise fixture with references exits 0 ($(tail -n 1 "$OUT/report-ew-stream.log"))"
+$CHECK outputs-ew-stream "$OUT/elementwise-stream" > "$OUT/check-ew-stream.log" 2>&1
+cat "$OUT/check-ew-stream.log"
+passed=$((passed + $(grep -c '^ok ' "$OUT/check-ew-stream.log")))
+failed=$((failed + $(grep -c '^FAIL ' "$OUT/check-ew-stream.log")))
+grep -qE '^(ok|FAIL) ' "$OUT/check-ew-stream.log" || bad "check_report.py outputs-ew-stream printed no checks"
 $REPORT --sweep $HERE/fixture_ew_sweep.json --out "$OUT/elementwise-bare" > /dev/null 2>&1
 rc=$?
 grep -q "has no STREAM probes" "$OUT/elementwise-bare/report.md" 2>/dev/null &&
