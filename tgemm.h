@@ -852,8 +852,8 @@ TG__OMP(omp for schedule(static))
  * contiguous elements: one run for the 1-D calls, one row or column of C for tg_bias_act. A run is
  * done in two passes over blocks small enough to stay in L1: the operation (vectorized per family),
  * then the activation in place (ReLU vectorized; the transcendental ones through the accurate
- * scalar functions below, shared by both families, except that the AVX2 family computes sigmoid,
- * SiLU and GELU tanh of float arrays in vectors of double, see elementwise_avx2.c).
+ * scalar functions below in the portable family, and through their vector versions, to the same
+ * accuracy contract, in the AVX2 family).
  */
 #ifndef TGEMM_CPU_ELEMENTWISE_H
 #define TGEMM_CPU_ELEMENTWISE_H
@@ -895,6 +895,9 @@ TG__PRIVATE void tg__ew_run_avx2_d(const tg__ew *e, int64_t n, const void *x, co
  * few ulps (elementwise_act.c); float arrays round the double result once. */
 TG__PRIVATE void tg__ew_act_s(tg_act act, int64_t n, float *z);
 TG__PRIVATE void tg__ew_act_d(tg_act act, int64_t n, double *z);
+/* The same in AVX2 vectors (elementwise_act_avx2.c; x86 only), the scalar functions doing the tail. */
+TG__PRIVATE void tg__ew_act_avx2_s(tg_act act, int64_t n, float *z);
+TG__PRIVATE void tg__ew_act_avx2_d(tg_act act, int64_t n, double *z);
 
 /* Bytes per element of a tg_dtype (2 for fp16 and bf16). */
 TG__PRIVATE size_t tg__ew_size(tg_dtype t);
@@ -1230,7 +1233,8 @@ TGEMM_DEF int tg_bias_act(tg_dtype t, tg_layout layout, int64_t rows, int64_t co
 }
 /* ---- cpu/elementwise_act.c ---- */
 /* The transcendental activations (GELU tanh and erf forms, sigmoid, SiLU), element by element in
- * double, shared by every kernel family.
+ * double: the portable family's, and the AVX2 family's for the elements that do not fill a vector
+ * (elementwise_act_avx2.c holds the vector versions, which follow the same rewritten forms).
  *
  * The textbook forms cancel for negative inputs: 0.5 x (1 + tanh(u)) and 0.5 x (1 + erf(u)) lose all
  * their digits where tanh or erf is near -1. They are rewritten without the subtraction:
@@ -1343,71 +1347,280 @@ TG__PRIVATE void tg__ew_act_d(tg_act act, int64_t n, double *z)
     int64_t i;
     for (i = 0; i < n; i++) z[i] = f(z[i]);
 }
-/* ---- cpu/elementwise_avx2.c ---- */
-/* The AVX2 elementwise runs (elementwise_avx2.inc) for float (8 lanes) and double (4 lanes).
+/* ---- cpu/elementwise_act_avx2.c ---- */
+/* The transcendental activations of the AVX2 family in vectors: GELU (tanh form), sigmoid and SiLU
+ * of float (8 lanes) and double (4 lanes) arrays, built on one vector exp.
  *
- * Built without -mavx2, like the GEMM kernels: the vector body carries target("avx2,fma") and
- * elementwise.c calls it only when tg__arch_selected() says AVX2. On other architectures this file
- * is empty and the portable runs serve. Float arrays also get vector sigmoid, SiLU and GELU tanh. */
+ * Each follows its scalar counterpart in elementwise_act.c and avoids the same two traps:
+ *  - no cancellation: every one is x-times-or-not the logistic function s(v) = 1 / (1 + exp(-v)),
+ *    taken as (v >= 0 ? 1 : e) / (1 + e) with e = exp(-|v|), so exp never overflows either;
+ *  - no amplified argument: exp(t) = 2^n exp(r) with r = t - n ln2, and an error d in t is an error
+ *    of relative size d in the result. For GELU t = -2u(x) reaches -90 where results still count,
+ *    so t is formed to well below its own ulp: in double for float arrays (x^3 of a float is exact
+ *    in double; the reduction is done there and only r, of size <= ln2/2, goes on in float), and as
+ *    a double-double for double arrays, whose low part joins r after the reduction.
+ * exp(r) is a polynomial (tests/elementwise/act_coeffs.py derives it: degree 6 in float, 11 in
+ * double), scaled by 2^n in two halves so that results deep in the subnormals round once and those
+ * below them become 0, not garbage. Arguments are clamped where exp is 0 in the type anyway; NaN
+ * passes through every step (max and min keep their second operand when it is NaN).
+ *
+ * The scalar functions do the tail of each block, and GELU erf for now.
+ */
+#include <float.h>
 #include <math.h>
 
 
 #ifdef TG__X86
 #include <immintrin.h>
 
-/* ---- the logistic activations of float arrays, four lanes of double at a time ----
- * Sigmoid, SiLU and GELU tanh are all x-times-or-not a logistic function s(v) = 1 / (1 + exp(-v)),
- * computed without overflow as (v >= 0 ? 1 : e) / (1 + e) with e = exp(-|v|). In double, the float
- * result keeps the scalar functions' quality (correctly rounded nearly always; the tests hold it to
- * the same bound) while running ~10x faster. GELU erf needs erfc and stays with the scalar code. */
+#define TG__AVX2 __attribute__((target("avx2,fma"))) static inline
 
-/* exp(t) for t <= 0, to about 1 ulp of double: t = n ln2 + r with |r| <= ln2 / 2, exp(r) by its
- * Taylor series to r^12 (the next term is below 2^-52), times 2^n built in the exponent bits. t is
- * first raised to -700 (exp = 1e-304, still normal), which no float result can tell from 0; NaN
- * passes through (max returns its second operand when one is NaN). */
-__attribute__((target("avx2,fma"))) static __m256d tg__ew_exp_neg(__m256d t)
+/* exp(r) = 1 + r + r^2 g(r) for |r| <= ln2/2 (act_coeffs.py): constant term first. */
+static const float tg__ew_exp_cs[7] = {1.000000000e+00f, 1.000000000e+00f, 5.000000000e-01f,
+                                       1.666657776e-01f, 4.166655615e-02f, 8.363173343e-03f,
+                                       1.392617589e-03f};
+static const double tg__ew_exp_cd[12] = {
+    1.00000000000000000e+00, 1.00000000000000000e+00, 5.00000000000000111e-01,
+    1.66666666666666685e-01, 4.16666666666241636e-02, 8.33333333333006500e-03,
+    1.38888889171967186e-03, 1.98412698630405450e-04, 2.48015213223686919e-05,
+    2.75572684803100238e-06, 2.76200758799833672e-07, 2.51003758325612340e-08};
+
+/* ln2 as hi + lo (hi the nearest value of the type: n hi is exact for the n here, and so is t - n hi,
+ * which is below 0.5 and a multiple of hi's ulp), log2(e), and the rounding constants 1.5 2^23 and
+ * 1.5 2^52: t log2(e) + M is the nearest integer n to t / ln2 plus M, and n sits in the low bits. */
+#define TG__LN2_HI_S 6.931471825e-01f
+#define TG__LN2_LO_S (-1.904654212e-09f)
+#define TG__LN2_HI_D 6.93147180559945286e-01
+#define TG__LN2_LO_D 2.31904681384629956e-17
+#define TG__LOG2E 1.4426950408889634
+#define TG__ROUND_S 12582912.0f
+#define TG__ROUND_D 6755399441055744.0
+/* 2 sqrt(2/pi) and 2 sqrt(2/pi) 0.044715, hi + lo (act_coeffs.py): -2u(x) = x (A + B x^2). */
+#define TG__GELU_A 1.59576912160573081e+00
+#define TG__GELU_A_LO (-9.96930880911092018e-17)
+#define TG__GELU_B 7.13548162726002494e-02
+#define TG__GELU_B_LO (-6.17514991815531500e-19)
+
+/* ---- float ---- */
+
+/* exp(r) 2^n for |r| <= ~0.35 and m = n + 256 in [50, 256]: the polynomial times a quarter (exact),
+ * then 2^(a - 127) 2^(b - 127) with a = m / 2, b = m - a, both normal, so a result below 2^-126
+ * rounds once, in the second product. */
+TG__AVX2 __m256 tg__ew_exp_s(__m256 r, __m256i m)
 {
-    static const double c[13] = {1.0, 1.0, 1.0 / 2, 1.0 / 6, 1.0 / 24, 1.0 / 120, 1.0 / 720,
-                                 1.0 / 5040, 1.0 / 40320, 1.0 / 362880, 1.0 / 3628800,
-                                 1.0 / 39916800, 1.0 / 479001600};
-    __m256d n, r, p;
-    __m256i bits;
-    int k;
-    t = _mm256_max_pd(_mm256_set1_pd(-700.0), t);
-    n = _mm256_round_pd(_mm256_mul_pd(t, _mm256_set1_pd(1.4426950408889634)),
-                        _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-    r = _mm256_fnmadd_pd(n, _mm256_set1_pd(6.93147180369123816490e-01), t); /* ln2 = hi + lo */
-    r = _mm256_fnmadd_pd(n, _mm256_set1_pd(1.90821492927058770002e-10), r);
-    p = _mm256_set1_pd(c[12]);
-    for (k = 11; k >= 0; k--) p = _mm256_fmadd_pd(p, r, _mm256_set1_pd(c[k]));
-    bits = _mm256_slli_epi64(_mm256_add_epi64(_mm256_cvtepi32_epi64(_mm256_cvtpd_epi32(n)),
-                                              _mm256_set1_epi64x(1023)), 52);
-    return _mm256_mul_pd(p, _mm256_castsi256_pd(bits));
+    __m256 p = _mm256_set1_ps(0.25f * tg__ew_exp_cs[6]);
+    __m256i a = _mm256_srli_epi32(m, 1), b = _mm256_sub_epi32(m, a);
+    int j;
+    for (j = 5; j >= 0; j--) p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(0.25f * tg__ew_exp_cs[j]));
+    p = _mm256_mul_ps(p, _mm256_castsi256_ps(_mm256_slli_epi32(a, 23)));
+    return _mm256_mul_ps(p, _mm256_castsi256_ps(_mm256_slli_epi32(b, 23)));
 }
 
-/* z[i] = act(z[i]) for float z; sigmoid, SiLU and GELU tanh in vectors, the rest and the tail by
- * the scalar functions. */
-__attribute__((target("avx2,fma"))) static void tg__ew_act_avx2_s(tg_act act, int64_t n, float *z)
+/* exp(t) for float t in [-206 ln2, 0] (or NaN). */
+TG__AVX2 __m256 tg__ew_exp_neg_s(__m256 t)
 {
-    const __m256d sign = _mm256_set1_pd(-0.0), one = _mm256_set1_pd(1.0), zero = _mm256_setzero_pd();
-    const __m256d a2 = _mm256_set1_pd(2 * 0.7978845608028654), b2 = _mm256_set1_pd(2 * 0.035677408136300125);
-    const __m256d ninf = _mm256_set1_pd(-INFINITY);
+    const __m256 round = _mm256_set1_ps(TG__ROUND_S);
+    __m256 k = _mm256_fmadd_ps(t, _mm256_set1_ps((float)TG__LOG2E), round), n = _mm256_sub_ps(k, round);
+    __m256 r = _mm256_fnmadd_ps(n, _mm256_set1_ps(TG__LN2_HI_S), t);
+    __m256i m = _mm256_sub_epi32(_mm256_castps_si256(k), _mm256_set1_epi32(0x4B400000 - 256));
+    return tg__ew_exp_s(_mm256_fnmadd_ps(n, _mm256_set1_ps(TG__LN2_LO_S), r), m);
+}
+
+/* exp(t) for the eight floats whose t in [-206 ln2, 0] come as two halves of double: reduced in
+ * double, where t is exact to its last bit, then r rounded to float, whose error is then relative
+ * to r alone. */
+TG__AVX2 __m256 tg__ew_exp_neg_sd(__m256d lo, __m256d hi)
+{
+    const __m256d round = _mm256_set1_pd(TG__ROUND_D), log2e = _mm256_set1_pd(TG__LOG2E);
+    const __m256d ln2 = _mm256_set1_pd(TG__LN2_HI_D); /* n ln2's error, n 2^-54, is far below r's */
+    __m256d klo = _mm256_fmadd_pd(lo, log2e, round), khi = _mm256_fmadd_pd(hi, log2e, round);
+    __m256d rlo = _mm256_fnmadd_pd(_mm256_sub_pd(klo, round), ln2, lo);
+    __m256d rhi = _mm256_fnmadd_pd(_mm256_sub_pd(khi, round), ln2, hi);
+    __m256 r = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm256_cvtpd_ps(rlo)), _mm256_cvtpd_ps(rhi), 1);
+    /* n is the low 32 bits of each k (the rounding constant's are 0): gathered in lane order. */
+    __m256 n2 = _mm256_shuffle_ps(_mm256_castpd_ps(klo), _mm256_castpd_ps(khi), _MM_SHUFFLE(2, 0, 2, 0));
+    __m256i n = _mm256_permute4x64_epi64(_mm256_castps_si256(n2), _MM_SHUFFLE(3, 1, 2, 0));
+    return tg__ew_exp_s(r, _mm256_add_epi32(n, _mm256_set1_epi32(256)));
+}
+
+/* (x < 0 ? e : 1) / (1 + e): s(v) for e = exp(-|v|) when v has the sign of x (the sign bit picks:
+ * -0 gives e / (1 + e) = 1/2 as well, and a NaN is already in e). */
+TG__AVX2 __m256 tg__ew_logistic_s(__m256 x, __m256 e)
+{
+    const __m256 one = _mm256_set1_ps(1.0f);
+    return _mm256_div_ps(_mm256_blendv_ps(one, e, x), _mm256_add_ps(one, e));
+}
+
+/* x times a logistic value s, with -Inf times s = 0 giving -0 (the limit) instead of NaN. */
+TG__AVX2 __m256 tg__ew_times_s(__m256 x, __m256 s)
+{
+    return _mm256_mul_ps(_mm256_max_ps(_mm256_set1_ps(-FLT_MAX), x), s);
+}
+
+/* -|x|, no lower than -c: the negative argument where c is past exp's underflow. */
+TG__AVX2 __m256 tg__ew_negabs_s(__m256 x, float c)
+{
+    return _mm256_max_ps(_mm256_set1_ps(-c), _mm256_or_ps(x, _mm256_set1_ps(-0.0f)));
+}
+
+TG__AVX2 __m256 tg__ew_sigmoid_s(__m256 x)
+{
+    return tg__ew_logistic_s(x, tg__ew_exp_neg_s(tg__ew_negabs_s(x, 140.0f)));
+}
+
+TG__AVX2 __m256 tg__ew_silu_s(__m256 x)
+{
+    return tg__ew_times_s(x, tg__ew_sigmoid_s(x));
+}
+
+/* -2u(x) = x (A + B x^2) at x = -|x| >= -11.5 (past which exp(-2u) is 0 in float), in double. */
+TG__AVX2 __m256d tg__ew_gelu_arg_sd(__m128 x)
+{
+    __m256d d = _mm256_cvtps_pd(x);
+    return _mm256_mul_pd(d, _mm256_fmadd_pd(_mm256_mul_pd(d, d), _mm256_set1_pd(TG__GELU_B),
+                                            _mm256_set1_pd(TG__GELU_A)));
+}
+
+TG__AVX2 __m256 tg__ew_gelu_tanh_s(__m256 x)
+{
+    __m256 xn = tg__ew_negabs_s(x, 11.5f);
+    __m256 e = tg__ew_exp_neg_sd(tg__ew_gelu_arg_sd(_mm256_castps256_ps128(xn)),
+                                 tg__ew_gelu_arg_sd(_mm256_extractf128_ps(xn, 1)));
+    return tg__ew_times_s(x, tg__ew_logistic_s(x, e));
+}
+
+/* ---- double ---- */
+
+/* exp(r) 2^n for |r| <= ~0.35 and k = n + 1.5 2^52, n in [-1600, 0]: as in float, with
+ * m = n + 2048 and 2^(a - 1023) 2^(b - 1023). Above r^2 the polynomial goes by Estrin's scheme
+ * (pairs, then pairs of pairs with r^2, r^4, r^8), the last two steps by Horner's, which round the
+ * large terms once: a chain of 6 operations instead of 11, which the loop's other work could not
+ * hide (sigmoid 2.4 -> 1.65 ns per element). */
+TG__AVX2 __m256d tg__ew_exp_d(__m256d r, __m256d k)
+{
+#define TG__C(j) _mm256_set1_pd(0.25 * tg__ew_exp_cd[j])
+#define TG__PAIR(j) _mm256_fmadd_pd(TG__C(j + 1), r, TG__C(j))
+    __m256d r2 = _mm256_mul_pd(r, r), r4 = _mm256_mul_pd(r2, r2), r8 = _mm256_mul_pd(r4, r4);
+    __m256d q0 = _mm256_fmadd_pd(TG__PAIR(4), r2, TG__PAIR(2));
+    __m256d q1 = _mm256_fmadd_pd(TG__PAIR(8), r2, TG__PAIR(6));
+    __m256d p = _mm256_fmadd_pd(TG__PAIR(10), r8, _mm256_fmadd_pd(q1, r4, q0));
+    p = _mm256_fmadd_pd(_mm256_fmadd_pd(p, r, TG__C(1)), r, TG__C(0));
+    __m256i m = _mm256_sub_epi64(_mm256_castpd_si256(k), _mm256_set1_epi64x(0x4338000000000000 - 2048));
+    __m256i a = _mm256_srli_epi64(m, 1), b = _mm256_sub_epi64(m, a);
+#undef TG__PAIR
+#undef TG__C
+    p = _mm256_mul_pd(p, _mm256_castsi256_pd(_mm256_slli_epi64(a, 52)));
+    return _mm256_mul_pd(p, _mm256_castsi256_pd(_mm256_slli_epi64(b, 52)));
+}
+
+/* exp(t + tl) for t in [-1100, 0] (or NaN) and tl below t's ulp: tl joins r after the reduction. */
+TG__AVX2 __m256d tg__ew_exp_neg_d(__m256d t, __m256d tl)
+{
+    const __m256d round = _mm256_set1_pd(TG__ROUND_D);
+    __m256d k = _mm256_fmadd_pd(t, _mm256_set1_pd(TG__LOG2E), round), n = _mm256_sub_pd(k, round);
+    __m256d r = _mm256_fnmadd_pd(n, _mm256_set1_pd(TG__LN2_HI_D), t);
+    r = _mm256_add_pd(_mm256_fnmadd_pd(n, _mm256_set1_pd(TG__LN2_LO_D), r), tl);
+    return tg__ew_exp_d(r, k);
+}
+
+TG__AVX2 __m256d tg__ew_logistic_d(__m256d x, __m256d e)
+{
+    const __m256d one = _mm256_set1_pd(1.0);
+    return _mm256_div_pd(_mm256_blendv_pd(one, e, x), _mm256_add_pd(one, e));
+}
+
+TG__AVX2 __m256d tg__ew_times_d(__m256d x, __m256d s)
+{
+    return _mm256_mul_pd(_mm256_max_pd(_mm256_set1_pd(-DBL_MAX), x), s);
+}
+
+TG__AVX2 __m256d tg__ew_negabs_d(__m256d x, double c)
+{
+    return _mm256_max_pd(_mm256_set1_pd(-c), _mm256_or_pd(x, _mm256_set1_pd(-0.0)));
+}
+
+TG__AVX2 __m256d tg__ew_sigmoid_d(__m256d x)
+{
+    return tg__ew_logistic_d(x, tg__ew_exp_neg_d(tg__ew_negabs_d(x, 1000.0), _mm256_setzero_pd()));
+}
+
+TG__AVX2 __m256d tg__ew_silu_d(__m256d x)
+{
+    return tg__ew_times_d(x, tg__ew_sigmoid_d(x));
+}
+
+/* -2u(x) = A x + B x^3 as hi + lo to ~2^-100 relative, at x = -|x| >= -24 (past which exp(-2u) is 0
+ * in double): x^3 by exact products (fma gives each product's rounding error), the two terms (of
+ * one sign) added by two-sum. */
+TG__AVX2 __m256d tg__ew_gelu_tanh_d(__m256d x)
+{
+    const __m256d a = _mm256_set1_pd(TG__GELU_A), b = _mm256_set1_pd(TG__GELU_B);
+    __m256d xn = tg__ew_negabs_d(x, 24.0);
+    __m256d s = _mm256_mul_pd(xn, xn), sl = _mm256_fmsub_pd(xn, xn, s);
+    __m256d c = _mm256_mul_pd(s, xn), cl = _mm256_fmadd_pd(sl, xn, _mm256_fmsub_pd(s, xn, c));
+    __m256d q = _mm256_mul_pd(b, c), p = _mm256_mul_pd(a, xn);
+    __m256d ql = _mm256_fmadd_pd(b, cl, _mm256_fmadd_pd(_mm256_set1_pd(TG__GELU_B_LO), c, _mm256_fmsub_pd(b, c, q)));
+    __m256d pl = _mm256_fmadd_pd(_mm256_set1_pd(TG__GELU_A_LO), xn, _mm256_fmsub_pd(a, xn, p));
+    __m256d t = _mm256_add_pd(p, q), bb = _mm256_sub_pd(t, p);
+    __m256d tl = _mm256_add_pd(_mm256_add_pd(_mm256_sub_pd(p, _mm256_sub_pd(t, bb)), _mm256_sub_pd(q, bb)),
+                               _mm256_add_pd(pl, ql));
+    return tg__ew_times_d(x, tg__ew_logistic_d(x, tg__ew_exp_neg_d(t, tl)));
+}
+
+/* ---- the loops: whole vectors in place, the rest by the scalar functions ---- */
+
+#define TG__EW_EACH(W, LOAD, STORE, F) \
+    for (; i + (W) <= n; i += (W)) STORE(z + i, F(LOAD(z + i)));
+
+__attribute__((target("avx2,fma"))) TG__PRIVATE void tg__ew_act_avx2_s(tg_act act, int64_t n, float *z)
+{
     int64_t i = 0;
-    if (act == TG_ACT_SIGMOID || act == TG_ACT_SILU || act == TG_ACT_GELU_TANH) {
-        for (; i + 4 <= n; i += 4) {
-            __m256d x = _mm256_cvtps_pd(_mm_loadu_ps(z + i)), v = x, e, s;
-            if (act == TG_ACT_GELU_TANH) /* v = 2u = 2 sqrt(2/pi) (x + 0.044715 x^3) */
-                v = _mm256_mul_pd(x, _mm256_fmadd_pd(_mm256_mul_pd(x, x), b2, a2));
-            e = tg__ew_exp_neg(_mm256_or_pd(v, sign)); /* exp(-|v|) */
-            s = _mm256_div_pd(_mm256_blendv_pd(e, one, _mm256_cmp_pd(v, zero, _CMP_GE_OQ)),
-                              _mm256_add_pd(one, e));
-            if (act != TG_ACT_SIGMOID) /* x s(v), and -0 at -Inf (where -Inf * tiny would stay -Inf) */
-                s = _mm256_blendv_pd(_mm256_mul_pd(x, s), sign, _mm256_cmp_pd(x, ninf, _CMP_EQ_OQ));
-            _mm_storeu_ps(z + i, _mm256_cvtpd_ps(s));
-        }
+    switch (act) {
+    case TG_ACT_GELU_TANH: TG__EW_EACH(8, _mm256_loadu_ps, _mm256_storeu_ps, tg__ew_gelu_tanh_s) break;
+    case TG_ACT_SIGMOID: TG__EW_EACH(8, _mm256_loadu_ps, _mm256_storeu_ps, tg__ew_sigmoid_s) break;
+    case TG_ACT_SILU: TG__EW_EACH(8, _mm256_loadu_ps, _mm256_storeu_ps, tg__ew_silu_s) break;
+    default: break;
     }
     tg__ew_act_s(act, n - i, z + i);
 }
+
+__attribute__((target("avx2,fma"))) TG__PRIVATE void tg__ew_act_avx2_d(tg_act act, int64_t n, double *z)
+{
+    int64_t i = 0;
+    switch (act) {
+    case TG_ACT_GELU_TANH: TG__EW_EACH(4, _mm256_loadu_pd, _mm256_storeu_pd, tg__ew_gelu_tanh_d) break;
+    case TG_ACT_SIGMOID: TG__EW_EACH(4, _mm256_loadu_pd, _mm256_storeu_pd, tg__ew_sigmoid_d) break;
+    case TG_ACT_SILU: TG__EW_EACH(4, _mm256_loadu_pd, _mm256_storeu_pd, tg__ew_silu_d) break;
+    default: break;
+    }
+    tg__ew_act_d(act, n - i, z + i);
+}
+
+#undef TG__EW_EACH
+#undef TG__AVX2
+#undef TG__LN2_HI_S
+#undef TG__LN2_LO_S
+#undef TG__LN2_HI_D
+#undef TG__LN2_LO_D
+#undef TG__LOG2E
+#undef TG__ROUND_S
+#undef TG__ROUND_D
+#undef TG__GELU_A
+#undef TG__GELU_A_LO
+#undef TG__GELU_B
+#undef TG__GELU_B_LO
+
+#endif /* TG__X86 */
+/* ---- cpu/elementwise_avx2.c ---- */
+/* The AVX2 elementwise runs (elementwise_avx2.inc) for float (8 lanes) and double (4 lanes).
+ *
+ * Built without -mavx2, like the GEMM kernels: the vector body carries target("avx2,fma") and
+ * elementwise.c calls it only when tg__arch_selected() says AVX2. On other architectures this file
+ * is empty and the portable runs serve. The transcendental activations that follow the operation
+ * are the vector ones of elementwise_act_avx2.c. */
+
+#ifdef TG__X86
+#include <immintrin.h>
 
 #define TG__T float
 #define TG__FN(x) x##_s
@@ -1534,7 +1747,7 @@ TG__PRIVATE void TG__FN(tg__ew_run_avx2)(const tg__ew *e, int64_t n, const void 
 #define TG__T double
 #define TG__FN(x) x##_d
 #define TG__S(e) ((e)->sd)
-#define TG__ACT tg__ew_act_d
+#define TG__ACT tg__ew_act_avx2_d
 #define TG__V __m256d
 #define TG__W 4
 #define TG__LOADU _mm256_loadu_pd

@@ -5,8 +5,8 @@
  * contiguous elements: one run for the 1-D calls, one row or column of C for tg_bias_act. A run is
  * done in two passes over blocks small enough to stay in L1: the operation (vectorized per family),
  * then the activation in place (ReLU vectorized; the transcendental ones through the accurate
- * scalar functions below, shared by both families, except that the AVX2 family computes sigmoid,
- * SiLU and GELU tanh of float arrays in vectors of double, see elementwise_avx2.c).
+ * scalar functions below in the portable family, and through their vector versions, to the same
+ * accuracy contract, in the AVX2 family).
  */
 #ifndef TGEMM_CPU_ELEMENTWISE_H
 #define TGEMM_CPU_ELEMENTWISE_H
@@ -49,6 +49,9 @@ TG__PRIVATE void tg__ew_run_avx2_d(const tg__ew *e, int64_t n, const void *x, co
  * few ulps (elementwise_act.c); float arrays round the double result once. */
 TG__PRIVATE void tg__ew_act_s(tg_act act, int64_t n, float *z);
 TG__PRIVATE void tg__ew_act_d(tg_act act, int64_t n, double *z);
+/* The same in AVX2 vectors (elementwise_act_avx2.c; x86 only), the scalar functions doing the tail. */
+TG__PRIVATE void tg__ew_act_avx2_s(tg_act act, int64_t n, float *z);
+TG__PRIVATE void tg__ew_act_avx2_d(tg_act act, int64_t n, double *z);
 
 /* Bytes per element of a tg_dtype (2 for fp16 and bf16). */
 TG__PRIVATE size_t tg__ew_size(tg_dtype t);

@@ -16,6 +16,9 @@
 #                             against the CPU emulation of the CUDA runtime (tests/elementwise/emu/ on top
 #                             of tests/cuda/emu/), small sizes: runs the kernels' index logic everywhere
 #   test-large                opt-in: more than 2^31 floats in place on one buffer (~8.6 GB of memory)
+#   act-speed                 not a test: builds build/elementwise/act_speed, which times the
+#                             transcendental activations of two builds of libtgemm.so side by side
+#                             (run it under the bench lock; see its header)
 #   test-cuda-large           opt-in, on a GPU: the same on the device (~8.6 GB of device memory)
 # On a machine with a GPU, tests/elementwise/gpu_session.sh LOG_DIR runs all of the GPU side at once
 # (tests, large case, compute-sanitizer memcheck and racecheck, bandwidth benchmark).
@@ -27,7 +30,7 @@ EW_LIB_SRCS := $(wildcard cpu/elementwise*.c)
 EW_RUN      := sh tests/run_suite.sh
 
 .PHONY: test-cuda-elementwise-emulated test-elementwise test-elementwise-planted test-elementwise-header test-cuda-elementwise test-large \
-	test-cuda-large
+	test-cuda-large act-speed
 TEST_RUNS += test-elementwise test-elementwise-planted test-elementwise-header test-cuda-elementwise \
 	test-cuda-elementwise-emulated
 
@@ -40,6 +43,11 @@ test-elementwise: $(EW_DIR)/test_elementwise
 
 test-large: $(EW_DIR)/test_elementwise
 	@$(EW_RUN) $< "--large"
+
+act-speed: $(EW_DIR)/act_speed
+$(EW_DIR)/act_speed: tests/elementwise/act_speed.c common/api.h
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 $(WARN) -O2 -Icommon $< -ldl -o $@
 
 # ---- planted bugs: the elementwise sources rebuilt with TG__EW_PLANT=N, the rest of the library as is ----
 EW_PLANTS := 1 2

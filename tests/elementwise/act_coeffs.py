@@ -1,0 +1,98 @@
+#!/usr/bin/env python3
+"""The polynomial coefficients of the vector activations (cpu/elementwise_act_avx2.c), derived.
+
+Run once when the approximations change (needs mpmath: pip install mpmath); it prints the C tables
+that the source holds, and the largest relative error of each polynomial with its coefficients
+rounded to the type (exact arithmetic otherwise; the rounding of the evaluation is measured by
+tests/elementwise/act_sweep.c on the real code).
+
+exp(r), |r| <= ln2/2:   exp(r) = 1 + r + r^2 g(r), g interpolated at Chebyshev nodes (near-minimax;
+                        1 + r stay exact, the fitted part is a correction of relative size r^2/2).
+erfcx(y) = exp(y^2) erfc(y), 0 <= y <= Y:  a polynomial in t = (y - K) / (y + K), interpolated at
+                        Chebyshev nodes in t. erfcx is smooth and bounded (1 at 0, ~1/(y sqrt(pi))
+                        far out), and t maps [0, Y] onto [-1, (Y - K)/(Y + K)], which takes the 1/y
+                        tail in with few terms (K and the degree chosen by trying, for the least work
+                        below the type's half ulp).
+
+usage: python3 tests/elementwise/act_coeffs.py
+"""
+import mpmath as mp
+
+mp.mp.dps = 60
+
+
+def cheb_fit(f, a, b, n):
+    """Monomial coefficients (constant first) of the degree n - 1 interpolant of f at the n
+    Chebyshev nodes of [a, b]."""
+    xs = [(a + b) / 2 + (b - a) / 2 * mp.cos(mp.pi * (k + mp.mpf(1) / 2) / n) for k in range(n)]
+    vander = mp.matrix([[x ** j for j in range(n)] for x in xs])
+    c = mp.lu_solve(vander, mp.matrix([f(x) for x in xs]))
+    return [c[j] for j in range(n)]
+
+
+def to_type(v, single):
+    """v rounded to float or double (to nearest), as an mpf."""
+    return mp.fadd(v, 0, prec=24 if single else 53, rounding='n')
+
+
+def c_literal(v, single):
+    return ("%.9e" % float(v)) + "f" if single else "%.17e" % float(v)
+
+
+def worst_rel(poly, f, a, b, pts=2000):
+    w = mp.mpf(0)
+    for i in range(pts + 1):
+        x = a + (b - a) * mp.mpf(i) / pts
+        w = max(w, abs(mp.polyval(poly[::-1], x) / f(x) - 1))
+    return w
+
+
+def exp_table(degree, single):
+    h = mp.log(2) / 2
+
+    def g(r):  # near 0 (a node is there for odd counts) by its series: the quotient cancels
+        return (mp.exp(r) - 1 - r) / r ** 2 if abs(r) > 1e-20 else 1 / mp.mpf(2) + r / 6
+
+    c = [mp.mpf(1), mp.mpf(1)] + [to_type(v, single) for v in cheb_fit(g, -h, h, degree - 1)]
+    return c, worst_rel(c, mp.exp, -h, h)
+
+
+def erfcx_table(k, y_max, degree, single):
+    t_max = (y_max - k) / (y_max + k)
+
+    def f(t):
+        y = k * (1 + t) / (1 - t)
+        return mp.exp(y * y) * mp.erfc(y)
+
+    c = [to_type(v, single) for v in cheb_fit(f, mp.mpf(-1), t_max, degree + 1)]
+    return c, worst_rel(c, f, mp.mpf(-1), t_max)
+
+
+def show(name, coeffs, err, single):
+    print("/* %s: max relative error %s (%.2f ulp of the type) */" %
+          (name, mp.nstr(err, 3), float(err / mp.mpf(2) ** (-24 if single else -53))))
+    print("{" + ", ".join(c_literal(v, single) for v in coeffs) + "}")
+
+
+def main():
+    for single in (True, False):
+        t = "float" if single else "double"
+        deg = 6 if single else 11
+        c, e = exp_table(deg, single)
+        show("exp, %s, degree %d" % (t, deg), c, e, single)
+        k, y_max, deg = (3, 6, 10) if single else (4, 9, 20)
+        c, e = erfcx_table(mp.mpf(k), mp.mpf(y_max), deg, single)
+        show("erfcx, %s, K = %d, y <= %d, degree %d" % (t, k, y_max, deg), c, e, single)
+    # The constants of the reductions and of the arguments, each as the nearest value of the type
+    # and the nearest to the rest.
+    for name, v in (("ln2", mp.log(2)), ("sqrt(2/pi)*2", 2 * mp.sqrt(2 / mp.pi)),
+                    ("0.044715*sqrt(2/pi)*2", 2 * mp.mpf("0.044715") * mp.sqrt(2 / mp.pi)),
+                    ("1/sqrt(2)", 1 / mp.sqrt(2))):
+        for single in (True, False):
+            hi = to_type(v, single)
+            print("%s %s: hi %s lo %s" % (name, "float" if single else "double",
+                                          c_literal(hi, single), c_literal(to_type(v - hi, single), single)))
+
+
+if __name__ == "__main__":
+    main()
