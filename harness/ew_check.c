@@ -178,7 +178,6 @@ const char *tg__ew_unsupported(int impl, const tg__case *c)
     if (c->dtype == 'h' || c->dtype == 'b') return "the CPU implementations have no fp16 or bf16";
     if (impl == TG__IMPL_TGEMM || impl == TG__IMPL_PLANTED) return NULL;
     if (is_stream(impl)) {
-        if (stream_kind(c) == TG__STREAM_COUNT) return "no STREAM kernel has this pattern";
         if (impl == TG__IMPL_STREAM_NT && tg__ew_in_place(c->op))
             return "non-temporal stores are for out-of-place patterns: an in-place update reads "
                    "every line it writes, so there is no line fill to skip (stream covers it)";
