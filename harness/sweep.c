@@ -59,14 +59,33 @@ static double now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+/* How implementation `slot` is timed (gpu.h's modes): a GPU implementation's own mode; a CPU one
+ * runs on the sweep's device, as the GPU ones on the device do. */
+static int line_mode(const sweep *s, int slot)
+{
+    int id = s->active[slot];
+    return id >= TG__IMPL_COUNT ? tg__gpu_impl_mode(id - TG__IMPL_COUNT) : TG__GPU_ON_DEVICE;
+}
+
 /* The threads a line ran on: the case's, but tgemm-host (the crossover mode's CPU line) runs the
  * CPU library on all the host's cores whatever the case says, so its lines carry the count of its
  * library record (tg_get_num_threads() in a worker of the same environment), as the report does. */
 static int line_threads(const sweep *s, int slot, const tg__case *c)
 {
-    int id = s->active[slot];
-    int on_host = id >= TG__IMPL_COUNT && tg__gpu_impl_mode(id - TG__IMPL_COUNT) == TG__GPU_ON_HOST;
-    return on_host && s->host_threads > 0 ? s->host_threads : c->threads;
+    return line_mode(s, slot) == TG__GPU_ON_HOST && s->host_threads > 0 ? s->host_threads
+                                                                          : c->threads;
+}
+
+/* An elementwise line's pattern of reads and writes, the one its bandwidth ceiling would be
+ * measured with (ew_bench.h): the sweep's device's; tgemm-host's is the CPU's, where it runs; the
+ * copy lines (+pinned, +pageable) have none: the host<->device copies they include are no pattern
+ * of either side's memory. */
+static const char *line_pattern(const sweep *s, int slot, const tg__case *c)
+{
+    int mode = line_mode(s, slot);
+    return mode == TG__GPU_ON_HOST     ? tg__ew_pattern(c, TG__DEVICE_CPU)
+           : mode == TG__GPU_ON_DEVICE ? tg__ew_pattern(c, s->o->device)
+                                       : NULL;
 }
 
 /* The name of implementation `slot`'s line for case c, with the threads it ran on. */
@@ -303,7 +322,7 @@ static void write_entries(FILE *out, const sweep *s, int slot, int ci, int famil
                     cv ? g : 100 * g / peak);
         fprintf(out, "      \"impl\": \"%s\",\n      \"dtype\": \"%c\",\n", impl, c->dtype);
         if (ew) {
-            tg__ew_json_fields(out, c, s->o->device, peak);
+            tg__ew_json_fields(out, c, line_pattern(s, slot, c), peak);
         } else {
             fprintf(out, "      \"m\": %lld,\n      \"n\": %lld,\n      \"k\": %lld,\n",
                     (long long)c->m, (long long)c->n, (long long)c->k);
@@ -399,11 +418,7 @@ static void write_json(FILE *out, const sweep *s, int argc, char **argv, char **
             if (r->skipped || r->n == 0) continue;
             const tg__case *c = &s->cases[ci];
             /* the crossover mode's lines with copies or on the host have no GPU ceiling */
-            int gpu_line = s->active[slot] >= TG__IMPL_COUNT;
-            double peak = !ceilings ||
-                                  (gpu_line && tg__gpu_impl_mode(s->active[slot] - TG__IMPL_COUNT) !=
-                                                   TG__GPU_ON_DEVICE)
-                              ? 0
+            double peak = !ceilings || line_mode(s, slot) != TG__GPU_ON_DEVICE ? 0
                           : c->op != TG__OP_GEMM ? tg__ew_ceiling(ceilings, c, s->o->device)
                                                  : tg__ceilings_peak(ceilings, c->dtype, c->threads);
             write_entries(out, s, slot, ci, family++, peak, &first);
@@ -549,7 +564,9 @@ int tg__sweep_main(int argc, char **argv)
          id++) {
         int wanted = 0;
         for (int i = 0; i < o.nimpls; i++) wanted |= o.impls[i] == id;
-        if (id == TG__IMPL_PLANTED && !wanted) continue;
+        if ((id == TG__IMPL_PLANTED || id == TG__IMPL_STREAM || id == TG__IMPL_STREAM_NT) &&
+            !wanted) /* no libraries: only described when asked for */
+            continue;
         libs[id] = library_info(s.exe, id);
         if (!wanted) continue;
         if (libs[id] && strncmp(libs[id], "{\"present\": true", 16) == 0)

@@ -1,8 +1,9 @@
-/* The GPU implementations tgemm-bench-cuda times, each an SGEMM on device pointers:
+/* The implementations tgemm-bench-cuda times, on device pointers but for tgemm-host:
  *
  *   cuda-NN-<step>  one step of the SGEMM ladder (tg_cuda_sgemm_step, cuda/sgemm/NN_*.cu), named
  *                   from tg_cuda_sgemm_step_name, so a new step joins without an edit here
- *   tgemm-cuda      the launcher, tg_cuda_sgemm, which picks its kernel by shape
+ *   tgemm-cuda      the launcher, tg_cuda_sgemm, which picks its kernel by shape (and, in an
+ *                   elementwise sweep, tg_cuda_add ..., the elementwise launchers)
  *   cublas          cublasGemmEx, FP32 in and out, CUBLAS_COMPUTE_32F, the handle's default math
  *                   mode: the fair fp32 baseline (no TF32 unless NVIDIA_TF32_OVERRIDE says so, which
  *                   the device record notes)
@@ -95,7 +96,8 @@ void tg__gpu_impl_info_json(int g, FILE *out)
                  "tg_cuda_sgemm_step", g + 1, s, g + 1, tg_cuda_sgemm_step_name(g + 1));
         what = buf;
     } else if (g == s + AFTER_LAUNCHER) {
-        what = "tg_cuda_sgemm, the launcher (its kernel chosen by shape)";
+        what = "the launchers: tg_cuda_sgemm (its kernel chosen by shape) for a GEMM, tg_cuda_add, "
+               "... (cuda/elementwise/) for an elementwise case";
     } else if (g == s + AFTER_PINNED || g == s + AFTER_PAGEABLE) {
         snprintf(buf, sizeof buf, "the launcher (tg_cuda_sgemm, tg_cuda_add, ...) with its inputs "
                  "copied in from %s host memory and its output back on every call, synchronised",

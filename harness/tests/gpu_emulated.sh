@@ -78,6 +78,8 @@ $PY - "$T/ew.json" > "$T/v" 2>&1 <<'EOF'
 import json, sys
 s = json.load(open(sys.argv[1]))
 assert s["context"]["tgemm"]["failures"] == 0, s["context"]["tgemm"]["errors"]
+# the record names the elementwise launchers, not only tg_cuda_sgemm
+assert "tg_cuda_add" in s["context"]["tgemm"]["libraries"]["tgemm-cuda"]["config"]
 med = [b for b in s["benchmarks"] if b["aggregate_name"] == "median"]
 assert len(med) == 8 * 4 * 3, len(med)
 for b in med:
@@ -107,7 +109,8 @@ check $? "a planted zero result is caught too: exit $rc, $(grep -m 1 '^FAIL' "$T
 
 # The crossover mode: the four ways of a GEMM (beta 0.5: C copied in and out) and of elementwise
 # operations, each checked, tgemm-host's lines with the 3 threads it ran on (OMP_NUM_THREADS), the
-# others' with 1; then a planted element caught in every one of them (tgemm-host's on the host, the
+# others' with 1, each elementwise line with its own pattern (the device copy on the device, the
+# CPU's STREAM pattern on the host, none with copies); then a planted element caught in every one of them (tgemm-host's on the host, the
 # others' on the "GPU"), the elementwise host line aside (the CPU's own tests plant its faults).
 # shellcheck disable=SC2086
 OMP_NUM_THREADS=3 "$E" --device cuda --crossover --sizes 33,7x20x9 --trans NN,TT --beta 0.5 \
@@ -129,6 +132,10 @@ for path, cases, fp16 in zip(sys.argv[1:], (4, 9), (0, 3)):
         t = 3 if b["impl"] == "tgemm-host" else 1
         assert b["threads"] == t and b["run_name"].endswith(f"/threads:{t}"), b
     assert all(x.split(": ")[0].endswith("/threads:3") for x in ctx["skipped"]), ctx["skipped"]
+    cpu = {"add": "add", "axpy": "axpy_inplace", "bias_act:silu": "scale_inplace"}
+    for b in med if "op" in med[0] else []:
+        want = {"tgemm-cuda": "device_copy", "tgemm-host": cpu[b["op"]]}.get(b["impl"])
+        assert b["pattern"] == want, b
     # the CPU has no fp16: tgemm-host skips those cases, and says so
     assert {b["impl"] for b in med} == ways and len(med) == 4 * cases - fp16, len(med)
     assert len([x for x in ctx["skipped"] if "tgemm-host" in x and "no fp16" in x]) == fp16
