@@ -110,8 +110,9 @@ check $? "a planted zero result is caught too: exit $rc, $(grep -m 1 '^FAIL' "$T
 # The crossover mode: the four ways of a GEMM (beta 0.5: C copied in and out) and of elementwise
 # operations, each checked, tgemm-host's lines with the 3 threads it ran on (OMP_NUM_THREADS), the
 # others' with 1, each elementwise line with its own pattern (the device copy on the device, the
-# CPU's STREAM pattern on the host, none with copies); then a planted element caught in every one of them (tgemm-host's on the host, the
-# others' on the "GPU"), the elementwise host line aside (the CPU's own tests plant its faults).
+# CPU's STREAM pattern on the host, none with copies); then a planted element caught in every one
+# of them (tgemm-host's on the host, the others' on the "GPU"), the elementwise host line aside (the
+# CPU's own tests plant its faults).
 # shellcheck disable=SC2086
 OMP_NUM_THREADS=3 "$E" --device cuda --crossover --sizes 33,7x20x9 --trans NN,TT --beta 0.5 \
     --rounds 2 --min-time 0.001 --out "$T/cross.json" > /dev/null 2> "$T/e" &&
