@@ -17,17 +17,16 @@
 #               1e3..1e8 elements (crossover_ew.json), with their reports; `ceilings --device cuda`
 #               first unless bench ran in the same call (a phase of its own: with bench's, more than
 #               one 10-minute call)
-#   all         the four, in that order (more than 10 minutes of GPU time: a session with the
-#               usual 10-minute calls runs `tests,sanitizers` in one call, `bench` in the next and
-#               `crossover` in a third; the build is kept only while the machine stays warm between
-#               calls, which is seldom, so each call's 10 minutes should allow for building again)
+#   all         the four, in that order (more than one 10-minute call: cuda/README.md gives the
+#               plan for a 30-minute session, three calls sent back to back so that the build
+#               survives between them: `tests,sanitizers`, `bench`, `crossover`)
 # Phases can be joined with commas: tests,sanitizers.
 #   usage: sh tests/cuda/gpu_session.sh OUT_DIR [PHASES]
-# Everything (machine-<phases>.txt, the logs, ceilings.json, ladder.json, linear.json,
-# elementwise.json, crossover_gemm.json, crossover_ew.json, the reports in folders of those names;
-# a `crossover` call without `bench` measures its own ceilings-crossover.json, so that the archives
-# of separate calls unpack side by side without replacing each other's files) is written under
-# results/<gpu-slug>/ in a scratch folder and packed into
+# Everything (machine-<phases>.txt, timings-<phases>.txt, the logs, ceilings.json, ladder.json,
+# linear.json, elementwise.json, crossover_gemm.json, crossover_ew.json, the reports in folders of
+# those names; a `crossover` call without `bench` measures its own ceilings-crossover.json, so that
+# the archives of separate calls unpack side by side without replacing each other's files) is
+# written under results/<gpu-slug>/ in a scratch folder and packed into
 # OUT_DIR/session-<phases>.tar.gz, the only file OUT_DIR gets: the device tool brings back at most 8
 # files from $OUT, two folders deep. The archive is rewritten after every step, so a call stopped at
 # its time limit still brings back what finished. Unpack it at the repository root (tar xzf
@@ -42,6 +41,7 @@ phases=${2:-all}
 has() { case ",$phases," in *",$1,"*) return 0 ;; esac; return 1; }
 jobs=$(nproc 2>/dev/null || echo 4)
 status=0
+t0=$(date +%s)
 # What the phases need, and always tgemm-bench-cuda: it names the GPU for results/<gpu-slug>/.
 targets=build/tgemm-bench-cuda
 if has tests || has sanitizers; then targets="$targets build/cuda/test_cuda build/cuda/single_header"; fi
@@ -55,8 +55,11 @@ tag=$(echo "$phases" | tr ',' '-')
 archive=$dir/session-$tag.tar.gz
 CEIL=$R/ceilings.json # the GPU ceilings the reports are drawn against (see the crossover phase)
 # Packs what is there so far: written beside the archive, then renamed over it, so a call killed
-# mid-write leaves the last whole archive.
+# mid-write leaves the last whole archive. First the step just finished ($1) goes into
+# timings-<phases>.txt with the seconds since the script began (the build's time is in the
+# first): the measured times by which a session plans its calls (cuda/README.md).
 pack() {
+    echo "$(($(date +%s) - t0)) s  $1" >> "$R/timings-$tag.txt"
     tar czf "$archive.part" -C "$W" results && mv "$archive.part" "$archive" || status=1
 }
 {
@@ -67,14 +70,14 @@ pack() {
     nvcc --version
     build/tgemm-bench-cuda machine --device cuda
 } > "$R/machine-$tag.txt" 2>&1
-pack
+pack "build and machine record"
 
 if has tests; then
     build/cuda/test_cuda > "$R/test_cuda.log" 2>&1 || status=1
     tail -n 15 "$R/test_cuda.log"
     build/cuda/single_header > "$R/single_header.log" 2>&1 || status=1
     tail -n 1 "$R/single_header.log"
-    pack
+    pack tests
 fi
 
 if has sanitizers; then
@@ -86,7 +89,7 @@ if has sanitizers; then
             > "$R/sanitizer_$tool.log" 2>&1 || status=1
         summary=$(grep -E 'ERROR SUMMARY|passed, [0-9]+ failed' "$R/sanitizer_$tool.log" | tr '\n' ' ')
         echo "$tool: ${summary:-$(tail -n 2 "$R/sanitizer_$tool.log" | tr '\n' ' ')}"
-        pack
+        pack "sanitizer $tool"
     done
 fi
 
@@ -100,17 +103,17 @@ reports() {
             > "$R/report_$s.log" 2>&1 || status=1
         tail -n 1 "$R/report_$s.log"
     done
-    pack
+    pack "reports: $*"
 }
 
 if has bench; then
     bench=build/tgemm-bench-cuda
     sh harness/tests/gpu_run.sh build > "$R/test_harness_cuda.log" 2>&1 || status=1
     echo "tgemm-bench GPU tests: $(tail -n 1 "$R/test_harness_cuda.log")"
-    pack
+    pack "tgemm-bench GPU tests"
     $bench ceilings --device cuda --force --out "$R/ceilings.json" 2> "$R/ceilings.log" || status=1
     tail -n 1 "$R/ceilings.log"
-    pack
+    pack ceilings
     ceil=""
     [ -f "$R/ceilings.json" ] && ceil="--ceilings $R/ceilings.json"
     # The ladder: every implementation; squares up to 8192 and the odd sizes where edge tiles live.
@@ -119,11 +122,11 @@ if has bench; then
     $bench --device cuda --sizes 256:8192:x2,1000,4093 --rounds 2 --repetitions 2 $ceil \
         --out "$R/ladder.json" 2> "$R/ladder.log" || status=1
     tail -n 1 "$R/ladder.log"
-    pack
+    pack ladder
     $bench --device cuda --impl tgemm-cuda,cublas,cublas-tf32 --sizes linear $ceil \
         --out "$R/linear.json" 2> "$R/linear.log" || status=1
     tail -n 1 "$R/linear.log"
-    pack
+    pack linear
     reports ladder linear
     # The ladder table, last, so the reply's tail shows it.
     [ -f "$R/ladder/report.md" ] &&
@@ -136,7 +139,7 @@ if has crossover; then
         CEIL=$R/ceilings-crossover.json
         $bench ceilings --device cuda --force --out "$CEIL" 2> "$R/ceilings-crossover.log" || status=1
         tail -n 5 "$R/ceilings-crossover.log"
-        pack
+        pack ceilings-crossover
     fi
     ceil=""
     [ -f "$CEIL" ] && ceil="--ceilings $CEIL"
@@ -146,16 +149,16 @@ if has crossover; then
         --sizes 2^26,2^27 --rounds 2 --repetitions 2 $ceil \
         --out "$R/elementwise.json" 2> "$R/elementwise.log" || status=1
     tail -n 1 "$R/elementwise.log"
-    pack
+    pack elementwise
     # The crossover: the host CPU (all its cores) against the GPU alone and with its copies.
     $bench --device cuda --crossover --sizes 64:8192:x2 --rounds 2 --repetitions 2 $ceil \
         --out "$R/crossover_gemm.json" 2> "$R/crossover_gemm.log" || status=1
     tail -n 1 "$R/crossover_gemm.log"
-    pack
+    pack crossover_gemm
     $bench --device cuda --crossover --op add,axpy,activate:gelu_tanh --sizes 1e3:1e8:x10 \
         --rounds 2 --repetitions 2 $ceil --out "$R/crossover_ew.json" 2> "$R/crossover_ew.log" || status=1
     tail -n 1 "$R/crossover_ew.log"
-    pack
+    pack crossover_ew
     reports elementwise crossover_gemm crossover_ew
     # What the reply's tail should show: percent of the device copy, and the crossover tables.
     [ -f "$R/elementwise/report.md" ] &&
@@ -167,6 +170,7 @@ if has crossover; then
     done
 fi
 
-pack
+pack end
+cat "$R/timings-$tag.txt"
 rm -rf "$W"
 exit $status
