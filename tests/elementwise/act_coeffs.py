@@ -80,7 +80,7 @@ def main():
         deg = 6 if single else 11
         c, e = exp_table(deg, single)
         show("exp, %s, degree %d" % (t, deg), c, e, single)
-        k, y_max, deg = (3, 6, 10) if single else (4, 9, 20)
+        k, y_max, deg = (3, 6, 9) if single else (4, 9, 20)
         c, e = erfcx_table(mp.mpf(k), mp.mpf(y_max), deg, single)
         show("erfcx, %s, K = %d, y <= %d, degree %d" % (t, k, y_max, deg), c, e, single)
     # The constants of the reductions and of the arguments, each as the nearest value of the type

@@ -16,6 +16,8 @@
 #                             against the CPU emulation of the CUDA runtime (tests/elementwise/emu/ on top
 #                             of tests/cuda/emu/), small sizes: runs the kernels' index logic everywhere
 #   test-large                opt-in: more than 2^31 floats in place on one buffer (~8.6 GB of memory)
+#   test-act-sweep            opt-in: the activations' worst error in ulps over every 17th float of
+#                             [-20, 10] and 10^7 random doubles, per kernel family (minutes)
 #   act-speed                 not a test: builds build/elementwise/act_speed, which times the
 #                             transcendental activations of two builds of libtgemm.so side by side
 #                             (run it under the bench lock; see its header)
@@ -30,7 +32,7 @@ EW_LIB_SRCS := $(wildcard cpu/elementwise*.c)
 EW_RUN      := sh tests/run_suite.sh
 
 .PHONY: test-cuda-elementwise-emulated test-elementwise test-elementwise-planted test-elementwise-header test-cuda-elementwise test-large \
-	test-cuda-large act-speed
+	test-cuda-large test-act-sweep act-speed
 TEST_RUNS += test-elementwise test-elementwise-planted test-elementwise-header test-cuda-elementwise \
 	test-cuda-elementwise-emulated
 
@@ -43,6 +45,9 @@ test-elementwise: $(EW_DIR)/test_elementwise
 
 test-large: $(EW_DIR)/test_elementwise
 	@$(EW_RUN) $< "--large"
+
+test-act-sweep: $(EW_DIR)/test_elementwise
+	@$(EW_RUN) $< "TGEMM_ARCH=avx2 --sweep" "TGEMM_ARCH=generic --sweep"
 
 act-speed: $(EW_DIR)/act_speed
 $(EW_DIR)/act_speed: tests/elementwise/act_speed.c common/api.h

@@ -9,7 +9,10 @@
  * far tails where the value is negligible are judged in absolute terms. Outputs are poisoned before
  * each call and the elements around them checked untouched.
  *
- * usage: test_elementwise [--large]   (--large: one in-place pass over more than 2^31 floats, ~8.6 GB)
+ * usage: test_elementwise [--large | --sweep [STRIDE]]
+ *   --large: one in-place pass over more than 2^31 floats (~8.6 GB)
+ *   --sweep: the activations' worst error over every STRIDE-th float (default 17) of [-20, 10] and
+ *            10^7 random doubles (a minute or more per kernel family)
  */
 #include <float.h>
 #include <math.h>
@@ -48,6 +51,12 @@ static double uniform(double lo, double hi)
 static const double specials[] = {0.0, -0.0, INFINITY, -INFINITY, NAN, 1e30, -1e30};
 #define NSPECIAL (int)(sizeof specials / sizeof specials[0])
 static double input(int64_t i) { return i % 11 == 5 ? specials[(i / 11) % NSPECIAL] : uniform(-10, 10); }
+/* The same specials among magnitudes spread evenly in exponent, 2^-30 to 2^10, either sign: the
+ * tails where the activations reach their limits, deep subnormal or exactly x. */
+static double input_wide(int64_t i)
+{
+    return i % 11 == 5 ? specials[(i / 11) % NSPECIAL] : (uniform(-1, 1) < 0 ? -1 : 1) * exp2(uniform(-30, 10));
+}
 
 static size_t es_of(tg_dtype t) { return t == TG_F32 ? 4 : 8; }
 static double get(tg_dtype t, const void *p, int64_t i)
@@ -229,7 +238,7 @@ static void test_threads(void)
 /* ---- activations: ulps against the long double reference ---- */
 static double worst[2][6];
 
-static void run_act(tg_dtype t, tg_act act, int64_t n, int off, int inplace)
+static void run_act(tg_dtype t, tg_act act, int64_t n, int off, int inplace, double (*gen)(int64_t))
 {
     size_t es = es_of(t);
     unsigned char *xb = (unsigned char *)calloc((size_t)(n + 2 * GUARD), es);
@@ -243,7 +252,7 @@ static void run_act(tg_dtype t, tg_act act, int64_t n, int off, int inplace)
     if (!xb || !zb || !x0) { printf("out of memory\n"); exit(2); }
     memset(zb, 0x7b, (size_t)(n + 2 * GUARD) * es);
     for (i = 0; i < n; i++) {
-        put(t, x, i, input(i));
+        put(t, x, i, gen(i));
         x0[i] = get(t, x, i);
     }
     st = tg_activate(t, act, n, x, z);
@@ -260,8 +269,8 @@ static void run_act(tg_dtype t, tg_act act, int64_t n, int off, int inplace)
         for (i = 0; i < GUARD * (int64_t)es; i++)
             bad += (zb[i] != 0x7b) + (((unsigned char *)z)[n * (int64_t)es + i] != 0x7b);
     if (w > worst[t == TG_F64][act]) worst[t == TG_F64][act] = w;
-    snprintf(what, sizeof what, "activate %s %s n=%lld: %lld wrong (worst %.2f ulp)", act_name(act),
-             t == TG_F32 ? "f32" : "f64", (long long)n, (long long)bad, w);
+    snprintf(what, sizeof what, "activate %s %s n=%lld%s: %lld wrong (worst %.2f ulp)", act_name(act),
+             t == TG_F32 ? "f32" : "f64", (long long)n, gen == input ? "" : " wide", (long long)bad, w);
     check(st == TG_OK && bad == 0, what);
     free(xb), free(zb), free(x0);
 }
@@ -272,10 +281,11 @@ static void test_activations(void)
     for (ti = 0; ti < 2; ti++)
         for (a = TG_ACT_GELU_TANH; a <= TG_ACT_SILU; a++) {
             tg_dtype t = ti ? TG_F64 : TG_F32;
-            run_act(t, (tg_act)a, 0, 0, 0);
-            run_act(t, (tg_act)a, 13, 1, 0);
-            run_act(t, (tg_act)a, 200003, 3, 0); /* threads; the sample for the worst-case table */
-            run_act(t, (tg_act)a, 1001, 0, 1);
+            run_act(t, (tg_act)a, 0, 0, 0, input);
+            run_act(t, (tg_act)a, 13, 1, 0, input);
+            run_act(t, (tg_act)a, 200003, 3, 0, input); /* threads; the sample for the worst-case table */
+            run_act(t, (tg_act)a, 1001, 0, 1, input);
+            run_act(t, (tg_act)a, 100003, 5, 0, input_wide);
         }
     printf("worst error in ulps (bound 16):");
     for (a = TG_ACT_GELU_TANH; a <= TG_ACT_SILU; a++)
@@ -460,6 +470,62 @@ static void test_nested(void)
     check(bad == 0, "calls from inside the caller's parallel region");
 }
 
+/* ---- the dense sweep (opt-in): every stride-th float of [-20, 10], 10^7 random doubles ----
+ * For each activation and type, the largest error in ulps (as run_act judges them) and where it
+ * falls; any error above the bound counts as a failure. Floats are walked by bit pattern, so every
+ * binade of the range gets its share; the doubles are half uniform in [-20, 10], half of either sign
+ * with magnitudes spread evenly in exponent from 2^-40 to 2^5. */
+#define SWEEP_CHUNK 65536
+static void sweep_chunk(tg_dtype t, tg_act act, int64_t n, const void *x, void *z, double *w,
+                        double *at, int64_t *bad)
+{
+    static double err[SWEEP_CHUNK];
+    int64_t i;
+    check(tg_activate(t, act, n, x, z) == TG_OK, "sweep: status");
+#pragma omp parallel for schedule(static)
+    for (i = 0; i < n; i++) err[i] = ulps(t, get(t, z, i), act_ref(act, get(t, x, i)));
+    for (i = 0; i < n; i++) {
+        double e = isnan(err[i]) ? INFINITY : err[i];
+        if (!(e <= 16)) ++*bad;
+        if (e > *w) *w = e, *at = get(t, x, i);
+    }
+}
+
+static void test_sweep(int64_t stride)
+{
+    static const uint32_t ranges[2][2] = {{0x00000000u, 0x41200000u}, {0x80000000u, 0xC1A00000u}};
+    void *x = malloc(SWEEP_CHUNK * sizeof(double)), *z = malloc(SWEEP_CHUNK * sizeof(double));
+    int ti, a, r;
+    if (!x || !z) { printf("out of memory\n"); exit(2); }
+    for (ti = 0; ti < 2; ti++)
+        for (a = TG_ACT_GELU_TANH; a <= TG_ACT_SILU; a++) {
+            tg_dtype t = ti ? TG_F64 : TG_F32;
+            double w = 0, at = 0;
+            int64_t bad = 0, count = 0, n = 0, i;
+            char what[200];
+            if (t == TG_F32) {
+                for (r = 0; r < 2; r++) /* [0, 10], then [-20, -0] */
+                    for (i = ranges[r][0]; i <= (int64_t)ranges[r][1]; i += stride) {
+                        uint32_t u = (uint32_t)i;
+                        memcpy((float *)x + n++, &u, 4);
+                        if (n == SWEEP_CHUNK) sweep_chunk(t, (tg_act)a, n, x, z, &w, &at, &bad), count += n, n = 0;
+                    }
+            } else {
+                rng = 0x9E3779B97F4A7C15u; /* the same doubles for every activation */
+                for (i = 0; i < 10000000; i++) {
+                    ((double *)x)[n++] = i % 2 ? uniform(-20, 10) : (uniform(-1, 1) < 0 ? -1 : 1) * exp2(uniform(-40, 5));
+                    if (n == SWEEP_CHUNK) sweep_chunk(t, (tg_act)a, n, x, z, &w, &at, &bad), count += n, n = 0;
+                }
+            }
+            if (n) sweep_chunk(t, (tg_act)a, n, x, z, &w, &at, &bad), count += n;
+            snprintf(what, sizeof what, "sweep %s %s: %lld inputs, %lld above 16 ulp, worst %.2f ulp at x = %.17g",
+                     act_name((tg_act)a), t == TG_F32 ? "f32" : "f64", (long long)count, (long long)bad, w, at);
+            printf("%s\n", what);
+            check(bad == 0, what);
+        }
+    free(x), free(z);
+}
+
 /* ---- more than 2^31 elements, in place on one buffer ---- */
 static void test_large(void)
 {
@@ -484,6 +550,8 @@ int main(int argc, char **argv)
     printf("tgemm elementwise tests, kernel family %s%s\n", tg_cpu_arch(), arch ? " (TGEMM_ARCH)" : "");
     if (argc > 1 && strcmp(argv[1], "--large") == 0) {
         test_large();
+    } else if (argc > 1 && strcmp(argv[1], "--sweep") == 0) {
+        test_sweep(argc > 2 ? atoll(argv[2]) : 17);
     } else {
         test_reference();
         test_exact();
