@@ -35,6 +35,22 @@ static int cmp(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* The core clock in GHz, from a chain of dependent integer adds (one per cycle on any x86-64 core
+ * since the Pentium Pro); 0 elsewhere. Taken before and after the timings: a virtual machine's
+ * nominal clock says little about the boost it runs at. */
+static double clock_ghz(void)
+{
+#if defined(__x86_64__) && defined(__GNUC__)
+    long n = 200000000, x = 0;
+    double t0 = now();
+    __asm__ volatile("1: add $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\tsub $4, %1\n\tjnz 1b"
+                     : "+r"(x), "+r"(n));
+    return 200000000 / (now() - t0) * 1e-9;
+#else
+    return 0;
+#endif
+}
+
 /* Seconds per call, over enough calls to take ~1 ms. */
 static double time_calls(activate_fn f, tg_dtype t, tg_act act, int64_t n, const void *x, void *y)
 {
@@ -57,7 +73,7 @@ int main(int argc, char **argv)
     int64_t n = argc > 3 ? atoll(argv[3]) : 32768, i;
     int rounds = argc > 4 ? atoi(argv[4]) : 15, l, ti, a, r;
     void *x[2], *y;
-    double *ts;
+    double *ts, ghz;
     uint64_t s = 0x2545F4914F6CDD1Du;
     if (argc < 3 || n < 1 || rounds < 1) {
         fprintf(stderr, "usage: %s LIB_A LIB_B [n] [rounds]\n", argv[0]);
@@ -88,6 +104,7 @@ int main(int argc, char **argv)
     /* Every round times every case in both libraries, so that each case's samples spread over the
      * whole run and a busy moment on the machine touches all of them alike. */
 #define TS(ti, a, l, r) ts[(((ti) * NACT + (a)) * 2 + (l)) * rounds + (r)]
+    ghz = clock_ghz();
     for (r = -1; r < rounds; r++)
         for (ti = 0; ti < 2; ti++)
             for (a = 0; a < NACT; a++)
@@ -97,8 +114,10 @@ int main(int argc, char **argv)
                     if (r < 0) f[l](t, act, n, x[ti], y); /* warm-up: pages, caches */
                     else TS(ti, a, l, r) = time_calls(f[l], t, act, n, x[ti], y);
                 }
-    printf("n = %lld, 1 thread, median of %d alternating rounds; ns per element (A, B), B/A time\n",
-           (long long)n, rounds);
+    ghz = (ghz + clock_ghz()) / 2;
+    printf("n = %lld, 1 thread, median of %d alternating rounds; ns per element (A, B), B/A time;\n"
+           "cycles per element (A, B) at the %.2f GHz clock measured around the run\n",
+           (long long)n, rounds, ghz);
     for (ti = 0; ti < 2; ti++)
         for (a = 0; a < NACT; a++) {
             double med[2];
@@ -106,8 +125,9 @@ int main(int argc, char **argv)
                 qsort(&TS(ti, a, l, 0), (size_t)rounds, sizeof(double), cmp);
                 med[l] = TS(ti, a, l, rounds / 2) / (double)n * 1e9;
             }
-            printf("%s %-9s  %7.3f  %7.3f  %5.3f\n", ti ? "f64" : "f32", act_names[TG_ACT_GELU_TANH + a],
-                   med[0], med[1], med[1] / med[0]);
+            printf("%s %-9s  %7.3f  %7.3f  %5.3f   %6.2f  %6.2f\n", ti ? "f64" : "f32",
+                   act_names[TG_ACT_GELU_TANH + a], med[0], med[1], med[1] / med[0], med[0] * ghz,
+                   med[1] * ghz);
         }
 #undef TS
     free(x[0]), free(x[1]), free(y), free(ts);
