@@ -1360,8 +1360,10 @@ TG__PRIVATE void tg__ew_act_d(tg_act act, int64_t n, double *z)
  *    count, so t is formed to well below its own ulp: in double for float arrays (t's error ~2^-45;
  *    the reduction is done there and only r, of size <= ln2/2, goes on in float), and as a
  *    double-double for double arrays, whose low part joins r after the reduction.
- * exp(r) is a polynomial (degree 6 in float, 11 in double), scaled by 2^n in two halves so that
- * results deep in the subnormals round once and those below them become 0, not garbage. erfc(y) is
+ * exp(r) is a polynomial (degree 6 in float, 11 in double) with its coefficients scaled by 2^-c
+ * (c = 100 in float, 600 in double: exact, and nothing in it comes near underflow), times 2^(n + c),
+ * which is normal for every n the clamped arguments give: one product, rounded once, so results deep
+ * in the subnormals keep their value and those below them become 0, not garbage. erfc(y) is
  * exp(-y^2) times erfcx(y), a polynomial in (y - K) / (y + K) (degree 9 in float, 20 in double).
  * tests/elementwise/act_coeffs.py derives the coefficients. Arguments are clamped where exp is 0 in
  * the type anyway; NaN passes through every step (max and min keep their second operand when it is
@@ -1418,6 +1420,9 @@ static const double tg__ew_erfcx_cd[21] = {
 #define TG__LOG2E 1.4426950408889634
 #define TG__ROUND_S 12582912.0f
 #define TG__ROUND_D 6755399441055744.0
+/* 2^-100 and 2^-600, exactly: the scale of exp's polynomials. */
+#define TG__EXP_SCALE_S 7.8886090522101181e-31f
+#define TG__EXP_SCALE_D 2.4099198651028841e-181
 /* 2 sqrt(2/pi) and 2 sqrt(2/pi) 0.044715, hi + lo (act_coeffs.py): -2u(x) = x (A + B x^2). */
 #define TG__GELU_A 1.59576912160573081e+00
 #define TG__GELU_A_LO (-9.96930880911092018e-17)
@@ -1427,30 +1432,26 @@ static const double tg__ew_erfcx_cd[21] = {
 
 /* ---- float ---- */
 
-/* exp(r) 2^n for |r| <= ~0.35 and m = n + 256 in [50, 256]: the polynomial times a quarter (exact),
- * then 2^(a - 127) 2^(b - 127) with a = m / 2, b = m - a, both normal, so a result below 2^-126
- * rounds once, in the second product. */
-TG__AVX2 __m256 tg__ew_exp_s(__m256 r, __m256i m)
+/* exp(r) 2^n for |r| <= ~0.35 and the exponent field of 2^(n + 100), n in [-226, 0]. */
+TG__AVX2 __m256 tg__ew_exp_s(__m256 r, __m256i f)
 {
-    __m256 p = _mm256_set1_ps(0.25f * tg__ew_exp_cs[6]);
-    __m256i a = _mm256_srli_epi32(m, 1), b = _mm256_sub_epi32(m, a);
+    __m256 p = _mm256_set1_ps(TG__EXP_SCALE_S * tg__ew_exp_cs[6]);
     int j;
-    for (j = 5; j >= 0; j--) p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(0.25f * tg__ew_exp_cs[j]));
-    p = _mm256_mul_ps(p, _mm256_castsi256_ps(_mm256_slli_epi32(a, 23)));
-    return _mm256_mul_ps(p, _mm256_castsi256_ps(_mm256_slli_epi32(b, 23)));
+    for (j = 5; j >= 0; j--) p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(TG__EXP_SCALE_S * tg__ew_exp_cs[j]));
+    return _mm256_mul_ps(p, _mm256_castsi256_ps(_mm256_slli_epi32(f, 23)));
 }
 
-/* exp(t) for float t in [-206 ln2, 0] (or NaN). */
+/* exp(t) for float t in [-226 ln2, 0] (or NaN). */
 TG__AVX2 __m256 tg__ew_exp_neg_s(__m256 t)
 {
     const __m256 round = _mm256_set1_ps(TG__ROUND_S);
     __m256 k = _mm256_fmadd_ps(t, _mm256_set1_ps((float)TG__LOG2E), round), n = _mm256_sub_ps(k, round);
     __m256 r = _mm256_fnmadd_ps(n, _mm256_set1_ps(TG__LN2_HI_S), t);
-    __m256i m = _mm256_sub_epi32(_mm256_castps_si256(k), _mm256_set1_epi32(0x4B400000 - 256));
-    return tg__ew_exp_s(_mm256_fnmadd_ps(n, _mm256_set1_ps(TG__LN2_LO_S), r), m);
+    __m256i f = _mm256_sub_epi32(_mm256_castps_si256(k), _mm256_set1_epi32(0x4B400000 - 227));
+    return tg__ew_exp_s(_mm256_fnmadd_ps(n, _mm256_set1_ps(TG__LN2_LO_S), r), f);
 }
 
-/* exp(t) for the eight floats whose t in [-206 ln2, 0] come as two halves of double: reduced in
+/* exp(t) for the eight floats whose t in [-226 ln2, 0] come as two halves of double: reduced in
  * double, where t is exact to its last bit, then r rounded to float, whose error is then relative
  * to r alone. */
 TG__AVX2 __m256 tg__ew_exp_neg_sd(__m256d lo, __m256d hi)
@@ -1464,7 +1465,7 @@ TG__AVX2 __m256 tg__ew_exp_neg_sd(__m256d lo, __m256d hi)
     /* n is the low 32 bits of each k (the rounding constant's are 0): gathered in lane order. */
     __m256 n2 = _mm256_shuffle_ps(_mm256_castpd_ps(klo), _mm256_castpd_ps(khi), _MM_SHUFFLE(2, 0, 2, 0));
     __m256i n = _mm256_permute4x64_epi64(_mm256_castps_si256(n2), _MM_SHUFFLE(3, 1, 2, 0));
-    return tg__ew_exp_s(r, _mm256_add_epi32(n, _mm256_set1_epi32(256)));
+    return tg__ew_exp_s(r, _mm256_add_epi32(n, _mm256_set1_epi32(227)));
 }
 
 /* (x < 0 ? e : 1) / (1 + e): s(v) for e = exp(-|v|) when v has the sign of x (the sign bit picks:
@@ -1542,26 +1543,24 @@ TG__AVX2 __m256 tg__ew_gelu_erf_s(__m256 x)
 
 /* ---- double ---- */
 
-/* exp(r) 2^n for |r| <= ~0.35 and k = n + 1.5 2^52, n in [-1600, 0]: as in float, with
- * m = n + 2048 and 2^(a - 1023) 2^(b - 1023). Above r^2 the polynomial goes by Estrin's scheme
- * (pairs, then pairs of pairs with r^2, r^4, r^8), the last two steps by Horner's, which round the
- * large terms once: a chain of 6 operations instead of 11, which the loop's other work could not
- * hide (sigmoid 2.4 -> 1.65 ns per element). */
+/* exp(r) 2^n for |r| <= ~0.35 and k = n + 1.5 2^52, n in [-1600, 0]. Above r^2 the polynomial
+ * goes by Estrin's scheme (pairs, then pairs of pairs with r^2, r^4, r^8), the last two steps by
+ * Horner's, which round the large terms once: a chain of 6 operations instead of 11, which the
+ * loop's other work could not hide (sigmoid 2.4 -> 1.65 ns per element). */
 TG__AVX2 __m256d tg__ew_exp_d(__m256d r, __m256d k)
 {
-#define TG__C(j) _mm256_set1_pd(0.25 * tg__ew_exp_cd[j])
+#define TG__C(j) _mm256_set1_pd(TG__EXP_SCALE_D * tg__ew_exp_cd[j])
 #define TG__PAIR(j) _mm256_fmadd_pd(TG__C(j + 1), r, TG__C(j))
     __m256d r2 = _mm256_mul_pd(r, r), r4 = _mm256_mul_pd(r2, r2), r8 = _mm256_mul_pd(r4, r4);
     __m256d q0 = _mm256_fmadd_pd(TG__PAIR(4), r2, TG__PAIR(2));
     __m256d q1 = _mm256_fmadd_pd(TG__PAIR(8), r2, TG__PAIR(6));
     __m256d p = _mm256_fmadd_pd(TG__PAIR(10), r8, _mm256_fmadd_pd(q1, r4, q0));
+    /* the exponent field of 2^(n + 600) */
+    __m256i f = _mm256_sub_epi64(_mm256_castpd_si256(k), _mm256_set1_epi64x(0x4338000000000000 - 1623));
     p = _mm256_fmadd_pd(_mm256_fmadd_pd(p, r, TG__C(1)), r, TG__C(0));
-    __m256i m = _mm256_sub_epi64(_mm256_castpd_si256(k), _mm256_set1_epi64x(0x4338000000000000 - 2048));
-    __m256i a = _mm256_srli_epi64(m, 1), b = _mm256_sub_epi64(m, a);
 #undef TG__PAIR
 #undef TG__C
-    p = _mm256_mul_pd(p, _mm256_castsi256_pd(_mm256_slli_epi64(a, 52)));
-    return _mm256_mul_pd(p, _mm256_castsi256_pd(_mm256_slli_epi64(b, 52)));
+    return _mm256_mul_pd(p, _mm256_castsi256_pd(_mm256_slli_epi64(f, 52)));
 }
 
 /* exp(t + tl) for t in [-1100, 0] (or NaN) and tl below t's ulp: tl joins r after the reduction. */
@@ -1690,6 +1689,8 @@ __attribute__((target("avx2,fma"))) TG__PRIVATE void tg__ew_act_avx2_d(tg_act ac
 #undef TG__LOG2E
 #undef TG__ROUND_S
 #undef TG__ROUND_D
+#undef TG__EXP_SCALE_S
+#undef TG__EXP_SCALE_D
 #undef TG__GELU_A
 #undef TG__GELU_A_LO
 #undef TG__GELU_B
