@@ -1410,9 +1410,10 @@ static const double tg__ew_erfcx_cd[21] = {
     -4.20166030222073068e-07, -2.81760939564512646e-07, 1.22378990901473426e-07,
     5.69792079964610074e-08, -2.21833542929462775e-10, -1.97674196628839905e-09};
 
-/* ln2 as hi + lo (hi the nearest value of the type: n hi is exact for the n here, and so is t - n hi,
- * which is below 0.5 and a multiple of hi's ulp), log2(e), and the rounding constants 1.5 2^23 and
- * 1.5 2^52: t log2(e) + M is the nearest integer n to t / ln2 plus M, and n sits in the low bits. */
+/* ln2 as hi + lo (hi the nearest value of the type; fma forms t - n hi exactly, since it is below 0.5
+ * and a multiple of 2^-25 (2^-54 in double) whenever n is not 0), log2(e), and the rounding constants
+ * 1.5 2^23 and 1.5 2^52: t log2(e) + M is M plus the integer n nearest to t / ln2, which then sits
+ * in M's low bits. */
 #define TG__LN2_HI_S 6.931471825e-01f
 #define TG__LN2_LO_S (-1.904654212e-09f)
 #define TG__LN2_HI_D 6.93147180559945286e-01
@@ -1452,8 +1453,8 @@ TG__AVX2 __m256 tg__ew_exp_neg_s(__m256 t)
 }
 
 /* exp(t) for the eight floats whose t in [-226 ln2, 0] come as two halves of double: reduced in
- * double, where t is exact to its last bit, then r rounded to float, whose error is then relative
- * to r alone. */
+ * double, where t's error is ~2^-45, then r rounded to float, whose error is then relative to r
+ * alone. */
 TG__AVX2 __m256 tg__ew_exp_neg_sd(__m256d lo, __m256d hi)
 {
     const __m256d round = _mm256_set1_pd(TG__ROUND_D), log2e = _mm256_set1_pd(TG__LOG2E);
@@ -1619,6 +1620,7 @@ TG__AVX2 __m256d tg__ew_gelu_tanh_d(__m256d x)
     return tg__ew_times_d(x, tg__ew_logistic_d(x, tg__ew_exp_neg_d(t, tl)));
 }
 
+/* As in float; y^2 = x^2 / 2 as a double-double, whose low part joins exp's reduction. */
 TG__AVX2 __m256d tg__ew_gelu_erf_d(__m256d x)
 {
     const __m256d k = _mm256_set1_pd(4.0), half = _mm256_set1_pd(0.5), nhalf = _mm256_set1_pd(-0.5);
