@@ -74,7 +74,7 @@ void tg__options_help(FILE *out)
 "                     ceiling_pct is against the ceilings' STREAM probe of the same pattern (on\n"
 "                     the GPU: the device-to-device copy of tgemm-bench ceilings --device cuda);\n"
 "                     the report sets each case against the better of stream and stream_nt\n"
-"                     timed in the same sweep (same pattern, dtype, size, threads) when it has\n"
+"                     timed on the same case in the same sweep when it has\n"
 "                     them. The CPU verdict, every operation against STREAM side by side:\n"
 "                       --op add,sub,mul,scale,axpy,activate:relu,bias_act:relu --dtype s,d\n"
 "                         --sizes 2^27 --threads 2 --impl tgemm,openblas,stream,stream_nt\n"

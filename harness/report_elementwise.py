@@ -5,9 +5,11 @@ drawn, and a table of every case with its percent of the matching ceiling and it
 GB/s counts the bytes a call must read plus write, as STREAM does (add: 2 reads + 1 write of the
 array, scale: 1 + 1, axpy: 2 + 1, activate: 1 + 1, bias_act: 1 + 1 plus the bias). The matching
 ceiling is the STREAM kernel with the same pattern of reads and writes. When the sweep timed it
-itself -- the references stream and stream_nt (plain and non-temporal stores) on the same pattern,
-dtype, element count and thread count -- a case is set against the better of their medians: the
-same method, the same minutes, alternating with the case (the "same sweep" ceiling). Otherwise it
+itself -- the references stream and stream_nt (plain and non-temporal stores) on the same case:
+operation, dtype, element count and thread count -- a case is set against the better of their
+medians: the same method, the same minutes, alternating with the case (the "same sweep" ceiling).
+Only the same case's: add, sub and mul share a pattern, but the best of several noisy medians
+would be biased upwards. Otherwise it
 is the ceilings file's probe at DRAM size and the same thread count (tgemm-bench ceilings,
 "stream_gbs": the better of its plain and non-temporal-store variants), measured at another time
 with another timer; over arrays that fit a cache, a case can beat it. On a GPU
@@ -73,19 +75,19 @@ def op_key(op):
 
 
 def same_sweep_ceilings(cases):
-    """The better median GB/s of the STREAM references that ran correctly, per (pattern, dtype,
-    elements, threads)."""
+    """The better median GB/s of the STREAM references that ran correctly, per case (operation,
+    dtype, elements, threads)."""
     best = {}
     for c in cases:
         if c["impl"] in REFERENCES and c["correct"] and c["pattern"] and c["gbps"]:
-            k = (c["pattern"], c["dtype"], c["elements"], c["threads"])
+            k = (c["op"], c["dtype"], c["elements"], c["threads"])
             best[k] = max(best.get(k, 0), c["gbps"])
     return best
 
 
 def fill_ceilings(cases, ceilings):
     """Each case's ceiling and where it comes from ("ceiling_from"): the better of the STREAM
-    references of the same sweep at its pattern, dtype, size and threads when there are any, else
+    references of the same sweep on the same case when there are any, else
     the ceilings file's (the sweep's, or the report's when the sweep had none). On a GPU only the
     cases timed on the device get one (the crossover mode's other lines include copies or run on
     the host, which the device copy does not bound)."""
@@ -94,7 +96,7 @@ def fill_ceilings(cases, ceilings):
         c["ceiling_from"] = None
         if c["pattern"] == "device_copy" and c["impl"] != "tgemm-cuda":
             continue
-        ref = same.get((c["pattern"], c["dtype"], c["elements"], c["threads"]))
+        ref = same.get((c["op"], c["dtype"], c["elements"], c["threads"]))
         if ref:
             c["ceiling_gbps"], c["ceiling_pct"] = ref, 100 * c["gbps"] / ref
             c["ceiling_from"] = "same sweep"
@@ -215,7 +217,7 @@ def cpu_intro(doc, ceilings, fmt):
           "(`--impl ...,stream,stream_nt`: the STREAM kernel of each case's pattern over the "
           "case's own arrays, split over its threads as STREAM splits it, timed like every "
           "implementation, alternating with them), a case's percent is of the better of their "
-          "medians at the same pattern, dtype, size and thread count (ceiling from: same sweep); "
+          "medians on the same case (ceiling from: same sweep); "
           "otherwise of the ceilings file below (ceiling from: ceilings file), which was "
           "measured at another time, by per-thread CPU time and the best of repeats. The CPU "
           "verdict is `build/tgemm-bench --op add,sub,mul,scale,axpy,activate:relu,"
