@@ -21,11 +21,17 @@
  * thread): with 8-wide panels each tile re-reads A from L2 too often for packing not to pay.
  * A short A (at most two row tiles) over a B whose rows can be read in place takes the small path
  * at any size: each element of B serves at most two tiles, so packing B costs a copy of all of it for
- * little reuse (8x4096x4096 sgemm: 16 GFLOP/s packed, 25 read in place, OpenBLAS 26). From three
- * tiles on, the blocked path's packing pays (16x4096x4096 dgemm 20 against 17 in place). A
+ * little reuse (fp32, 1 / 2 threads, in place against packed: 8x512x8192 29 / 57 against 23 / 51,
+ * 8x4096x4096 29 / 52 against 30 / 42). Except in fp64 over a B larger than half the L3 whose rows
+ * are longer than a page: read in place, every k step of a panel is a line in another page, which
+ * no prefetcher follows, and an 8-wide fp64 panel does half the FLOPs per line of a 16-wide fp32
+ * one, so the misses show; the blocked path's packing reads B along its rows instead (1 / 2
+ * threads, packed against in place: 8x4096x4096 12.8 / 18.0 against 8.9 / 16.9, 8x8192x512 15.1 /
+ * 18.8 against 7.6 / 13.7; below the bound, 12x1024x1024 26.5 / 42.1 against 31.4 / 46.5). From
+ * three tiles on, the blocked path's packing pays (16x4096x4096 dgemm 20 against 17 in place). A
  * transposed B must be packed either way, and there the blocked path's packing is the faster
  * (8x4096x4096 with B transposed: sgemm 22 against 19.5, dgemm 12.5 against 8.3). */
-enum { TG__SMALL_MNK = 256 * 256 * 256, TG__SMALL_M_D = 64 };
+enum { TG__SMALL_MNK = 256 * 256 * 256, TG__SMALL_M_D = 64, TG__PAGE = 4096 };
 
 /* C = beta * C over m x n: the alpha-or-k-zero quick return. Beta zero writes zeros without reading
  * C; beta one never gets here (the caller returns at once, as the reference BLAS does). */
@@ -48,7 +54,11 @@ static int tg__use_small_path(const tg__gemm *g, const tg__kernel *kern)
         TG__STORE_RELEASE(&forced, f);
     }
     if (f) return f == 1;
-    if (g->m <= 2 * kern->mr && g->b.cs == 1) return 1;
+    if (g->m <= 2 * kern->mr && g->b.cs == 1) {
+        const double row = (double)g->n * (double)kern->es;
+        const double l3 = tg__cpu()->l3 > 0 ? (double)tg__cpu()->l3 : (double)(8 << 20);
+        return kern->es == sizeof(float) || row <= TG__PAGE || row * (double)g->k <= l3 / 2;
+    }
     return (double)g->m * (double)g->n * (double)g->k <= TG__SMALL_MNK &&
            (kern->es == sizeof(float) || g->m <= TG__SMALL_M_D);
 }
