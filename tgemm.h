@@ -272,6 +272,10 @@ typedef enum { TG__ARCH_INVALID = -1, TG__ARCH_GENERIC = 0, TG__ARCH_AVX2 = 1 } 
  * return TG_ERR_UNSUPPORTED rather than fault on an illegal instruction. */
 TG__PRIVATE tg__arch tg__arch_selected(void);
 
+/* A positive size from the environment variable name, or 0 when it is unset or not one
+ * (cpu/blocking.c): the tuning knobs the tests turn, TGEMM_MC/KC/NC and TGEMM_EW_STREAM_BYTES. */
+TG__PRIVATE int64_t tg__env_size(const char *name);
+
 /* ---- aligned working memory (common/memory.c) ---- */
 /* 64-byte aligned; NULL on failure or when TGEMM_TESTING's tg__test_fail_alloc is set. The block
  * freed last is kept for the next tg__alloc (memory.c): a call should hold one block at a time. */
@@ -684,7 +688,7 @@ TGEMM_DEF const char *tg_cpu_arch(void)
 #include <stdlib.h>
 
 
-static int64_t tg__env_size(const char *name)
+TG__PRIVATE int64_t tg__env_size(const char *name)
 {
     const char *s = getenv(name);
     char *end;
@@ -1020,10 +1024,26 @@ static void tg__ew_do(const tg__ew_job *j, int64_t lo, int64_t hi)
     }
 }
 
+/* Output bytes above which the output is streamed past the caches: twice the L3, or
+ * TGEMM_EW_STREAM_BYTES, read once per process, which the tests set low so that small arrays take
+ * the streamed path too. */
+static int64_t tg__ew_stream_bytes(void)
+{
+    static int read;
+    static int64_t env;
+    int64_t l3 = tg__cpu()->l3 > 0 ? (int64_t)tg__cpu()->l3 : (int64_t)8 << 20;
+    if (!TG__LOAD_ACQUIRE(&read)) {
+        env = tg__env_size("TGEMM_EW_STREAM_BYTES");
+        TG__STORE_RELEASE(&read, 1);
+    }
+    return env ? env : 2 * l3;
+}
+
 static void tg__ew_launch(tg__ew_job *j)
 {
     int64_t total = j->lines * j->len;
-    /* Elements per thread worth a team: the transcendental activations cost ~50x a memory-bound op. */
+    /* Elements per thread worth a team: the transcendental activations cost 5-30x a memory-bound
+     * op (2-10 cycles an element against ~0.3). */
     int64_t grain = j->e.act > TG_ACT_RELU ? (int64_t)1 << 11 : (int64_t)1 << 16;
     int64_t out_bytes = total * (int64_t)j->es;
     int nt = 1;
@@ -1032,8 +1052,12 @@ static void tg__ew_launch(tg__ew_job *j)
      * an array no input shares: a streamed store saves the read of the line it fills, but a line
      * updated in place has just been read, so there it saves nothing and costs the write-back
      * (measured on Zen 3, 2 threads, 2^27 floats: in-place axpy 31 -> 35.5 GB/s with plain
-     * stores, scale 33 -> 35; out of place, streaming takes add from 22 to 32 GB/s). */
-    j->e.stream = j->e.act <= TG_ACT_RELU && out_bytes > 2 * tg__cpu()->l3 && j->z != j->x &&
+     * stores, scale 33 -> 35; out of place, streaming takes add from 22 to 32 GB/s). The
+     * transcendental activations reread their block, and gain nothing from a detour: computing
+     * the block in an L1 buffer and streaming it out from there cost 5-25% (2 threads, 2^27
+     * elements, alternating with the plain stores): they are compute bound, and the line reads of
+     * plain stores hide behind the arithmetic. */
+    j->e.stream = j->e.act <= TG_ACT_RELU && out_bytes > tg__ew_stream_bytes() && j->z != j->x &&
                   j->z != j->y;
 #ifdef _OPENMP
     if (!omp_in_parallel() && total >= 2 * grain) {

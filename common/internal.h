@@ -113,6 +113,10 @@ typedef enum { TG__ARCH_INVALID = -1, TG__ARCH_GENERIC = 0, TG__ARCH_AVX2 = 1 } 
  * return TG_ERR_UNSUPPORTED rather than fault on an illegal instruction. */
 TG__PRIVATE tg__arch tg__arch_selected(void);
 
+/* A positive size from the environment variable name, or 0 when it is unset or not one
+ * (cpu/blocking.c): the tuning knobs the tests turn, TGEMM_MC/KC/NC and TGEMM_EW_STREAM_BYTES. */
+TG__PRIVATE int64_t tg__env_size(const char *name);
+
 /* ---- aligned working memory (common/memory.c) ---- */
 /* 64-byte aligned; NULL on failure or when TGEMM_TESTING's tg__test_fail_alloc is set. The block
  * freed last is kept for the next tg__alloc (memory.c): a call should hold one block at a time. */

@@ -19,7 +19,7 @@
 
 #include "cpu.h"
 
-static int64_t tg__env_size(const char *name)
+TG__PRIVATE int64_t tg__env_size(const char *name)
 {
     const char *s = getenv(name);
     char *end;

@@ -2,7 +2,9 @@
 # Makefile after cuda/cuda.mk and tests/tests.mk, whose variables it uses).
 #
 #   test-elementwise          in `make test`: tests/elementwise/test_elementwise.c against
-#                             build/libtgemm.a, once per kernel family (TGEMM_ARCH=avx2, generic)
+#                             build/libtgemm.a, once per kernel family (TGEMM_ARCH=avx2, generic),
+#                             and AVX2 again streaming every output past 64 bytes (the streamed
+#                             stores otherwise start at twice the L3, beyond the tests' sizes)
 #   test-elementwise-planted  in `make test`: the same tests against the library with one of two
 #                             planted bugs (a run's last element skipped; GELU erf in the cancelling
 #                             textbook form): passes only if the tests FAIL on each, in each family
@@ -41,7 +43,7 @@ $(EW_DIR)/test_elementwise: $(EW_TEST) $(BUILD)/libtgemm.a
 	$(CC) $(EW_CFLAGS) -Icommon $< $(BUILD)/libtgemm.a -lm -o $@
 
 test-elementwise: $(EW_DIR)/test_elementwise
-	@$(EW_RUN) $< "TGEMM_ARCH=avx2" "TGEMM_ARCH=generic"
+	@$(EW_RUN) $< "TGEMM_ARCH=avx2" "TGEMM_ARCH=avx2 TGEMM_EW_STREAM_BYTES=64" "TGEMM_ARCH=generic"
 
 test-large: $(EW_DIR)/test_elementwise
 	@$(EW_RUN) $< "--large"

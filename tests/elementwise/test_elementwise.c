@@ -222,7 +222,8 @@ static void test_exact(void)
                            o == 4 ? -1 : o == 3 ? 2 : o);
 }
 
-/* Large enough for the threads and the streamed stores, odd to leave a tail. */
+/* Large enough for the threads (the streamed stores: the run with TGEMM_EW_STREAM_BYTES), odd to
+ * leave a tail. */
 static void test_threads(void)
 {
     int ti, op;
