@@ -145,11 +145,16 @@ static int impl_item(const char *s, void *ctx, char *err, size_t len)
                                    "--crossover)", s);
         id += TG__IMPL_COUNT;
     }
-    if (id < 0 && o->device == TG__DEVICE_CUDA)
-        return error(err, len, "unknown implementation '%s' for --device cuda (choose from "
-                               "cuda-01-naive ... cuda-%02d-..., tgemm-cuda, cublas, cublas-tf32; "
-                               "with --crossover also tgemm-cuda+pinned, tgemm-cuda+pageable, "
-                               "tgemm-host)", s, tg__gpu_impl_count() - 6);
+    if (id < 0 && o->device == TG__DEVICE_CUDA) {
+        /* the names from the GPU build itself, so this list cannot fall behind it */
+        char names[1024] = "";
+        for (int g = 0, used = 0; g < tg__gpu_impl_count() && used < (int)sizeof names; g++)
+            used += snprintf(names + used, sizeof names - (size_t)used, "%s%s%s", g ? ", " : "",
+                             tg__gpu_impl_name(g),
+                             tg__gpu_impl_mode(g) != TG__GPU_ON_DEVICE ? " (--crossover)" : "");
+        return error(err, len, "unknown implementation '%s' for --device cuda (choose from %s)", s,
+                     names);
+    }
     if (id < 0)
         return error(err, len, "unknown implementation '%s' (choose from tgemm, openblas, blis, "
                                "mkl, libxsmm; with --op also stream, stream_nt%s)", s,
