@@ -706,7 +706,7 @@ TG__PRIVATE tg__blocks tg__block_sizes(const tg__kernel *k)
     static int read;
     static int64_t env_mc, env_kc, env_nc;
     const tg__cpuinfo *cpu = tg__cpu();
-    int64_t es = (int64_t)k->es, l3 = cpu->l3 > 0 ? cpu->l3 : (8 << 20);
+    int64_t es = (int64_t)k->es, l3 = cpu->l3; /* cpuinfo's fallback if unknown */
     tg__blocks b;
     if (!TG__LOAD_ACQUIRE(&read)) {
         env_mc = tg__env_size("TGEMM_MC");
@@ -756,7 +756,7 @@ TG__PRIVATE int tg__gemm_blocked(const char *fn, const tg__kernel *kern, const t
     const int64_t es = (int64_t)kern->es, mr = kern->mr, nr = kern->nr;
     const tg__gemm g = *g0;
     tg__blocks bs;
-    int64_t mc_max, kc_max, nc_max;
+    int64_t mc_max, kc_max, nc_max, b_bytes;
     char *bbuf, *abuf;
     int nt;
 
@@ -770,10 +770,10 @@ TG__PRIVATE int tg__gemm_blocked(const char *fn, const tg__kernel *kern, const t
     nt = tg__threads_for(g.m, g.n, g.k);
     /* One block for the packed B and every thread's packed A (memory.c keeps one block between
      * calls); B's part is rounded to whole cache lines so A's panels start on one. */
-    bbuf = (char *)tg__alloc((size_t)(tg__ceil_div(kc_max * nc_max * es, 64) * 64 +
-                                      nt * mc_max * kc_max * es));
+    b_bytes = tg__ceil_div(kc_max * nc_max * es, 64) * 64;
+    bbuf = (char *)tg__alloc((size_t)(b_bytes + nt * mc_max * kc_max * es));
     if (!bbuf) return tg__fail(TG_ERR_NOMEM, fn, "no memory for the packed panels");
-    abuf = bbuf + tg__ceil_div(kc_max * nc_max * es, 64) * 64;
+    abuf = bbuf + b_bytes;
 
 TG__OMP(omp parallel num_threads(nt) if (nt > 1))
     {
@@ -1031,12 +1031,11 @@ static int64_t tg__ew_stream_bytes(void)
 {
     static int read;
     static int64_t env;
-    int64_t l3 = tg__cpu()->l3 > 0 ? (int64_t)tg__cpu()->l3 : (int64_t)8 << 20;
     if (!TG__LOAD_ACQUIRE(&read)) {
         env = tg__env_size("TGEMM_EW_STREAM_BYTES");
         TG__STORE_RELEASE(&read, 1);
     }
-    return env ? env : 2 * l3;
+    return env ? env : 2 * tg__cpu()->l3;
 }
 
 static void tg__ew_launch(tg__ew_job *j)
@@ -2173,8 +2172,8 @@ static int tg__use_small_path(const tg__gemm *g, const tg__kernel *kern)
     if (f) return f == 1;
     if (g->m <= 2 * kern->mr && g->b.cs == 1) {
         const double row = (double)g->n * (double)kern->es;
-        const double l3 = tg__cpu()->l3 > 0 ? (double)tg__cpu()->l3 : (double)(8 << 20);
-        return kern->es == sizeof(float) || row <= TG__PAGE || row * (double)g->k <= l3 / 2;
+        return kern->es == sizeof(float) || row <= TG__PAGE ||
+               row * (double)g->k <= (double)tg__cpu()->l3 / 2;
     }
     return (double)g->m * (double)g->n * (double)g->k <= TG__SMALL_MNK &&
            (kern->es == sizeof(float) || g->m <= TG__SMALL_M_D);
@@ -2458,7 +2457,7 @@ TG__FN(tg__ukernel)(int64_t kc, const void *alpha_, const void *a_, int64_t rs_a
     for (int64_t i = 0; i < m; i++) _mm_prefetch((const char *)(c + i * rs_c), _MM_HINT_T0);
 
 #define TG__ROW(i, off)                                                                            \
-    ai = TG__BCAST(a + off);                                                                       \
+    ai = TG__BCAST(a + (off));                                                                     \
     c##i##0 = TG__FMA(ai, b0, c##i##0);                                                            \
     c##i##1 = TG__FMA(ai, b1, c##i##1)
 #define TG__LOOP(o1, o2, o3, o4, o5, cs, prefetch)                                                 \
@@ -2500,24 +2499,19 @@ TG__FN(tg__ukernel)(int64_t kc, const void *alpha_, const void *a_, int64_t rs_a
          * read in place is bound by its reads, not the FMAs: it keeps the loop below, with the
          * prefetch; without it 8x4096x4096 dgemm lost 20%.) */
         int64_t p = 0;
-#define TG__QROW(acc, off)                                                                         \
-    ai = TG__BCAST(a + (off));                                                                     \
-    c##acc##0 = TG__FMA(ai, b0, c##acc##0);                                                        \
-    c##acc##1 = TG__FMA(ai, b1, c##acc##1)
         for (; p + 1 < kc; p += 2, a += 2 * cs_a, b += 2 * rs_b) {
             b0 = TG__LOADU(b);
             b1 = TG__LOADU(b + TG__W);
-            TG__QROW(0, 0); TG__QROW(1, o1); TG__QROW(2, o2);
+            TG__ROW(0, 0); TG__ROW(1, o1); TG__ROW(2, o2);
             b0 = TG__LOADU(b + rs_b);
             b1 = TG__LOADU(b + rs_b + TG__W);
-            TG__QROW(3, cs_a); TG__QROW(4, cs_a + o1); TG__QROW(5, cs_a + o2);
+            TG__ROW(3, cs_a); TG__ROW(4, cs_a + o1); TG__ROW(5, cs_a + o2);
         }
         if (p < kc) {
             b0 = TG__LOADU(b);
             b1 = TG__LOADU(b + TG__W);
-            TG__QROW(0, 0); TG__QROW(1, o1); TG__QROW(2, o2);
+            TG__ROW(0, 0); TG__ROW(1, o1); TG__ROW(2, o2);
         }
-#undef TG__QROW
         c00 = TG__ADD(c00, c30); c01 = TG__ADD(c01, c31); c10 = TG__ADD(c10, c40);
         c11 = TG__ADD(c11, c41); c20 = TG__ADD(c20, c50); c21 = TG__ADD(c21, c51);
     /* A packed panel (the blocked path) gets constant offsets, so the loop keeps every address in
@@ -2815,7 +2809,7 @@ TG__FN(tg__ukernel)(int64_t kc, const void *alpha_, const void *a_, int64_t rs_a
     for (int64_t i = 0; i < m; i++) _mm_prefetch((const char *)(c + i * rs_c), _MM_HINT_T0);
 
 #define TG__ROW(i, off)                                                                            \
-    ai = TG__BCAST(a + off);                                                                       \
+    ai = TG__BCAST(a + (off));                                                                     \
     c##i##0 = TG__FMA(ai, b0, c##i##0);                                                            \
     c##i##1 = TG__FMA(ai, b1, c##i##1)
 #define TG__LOOP(o1, o2, o3, o4, o5, cs, prefetch)                                                 \
@@ -2857,24 +2851,19 @@ TG__FN(tg__ukernel)(int64_t kc, const void *alpha_, const void *a_, int64_t rs_a
          * read in place is bound by its reads, not the FMAs: it keeps the loop below, with the
          * prefetch; without it 8x4096x4096 dgemm lost 20%.) */
         int64_t p = 0;
-#define TG__QROW(acc, off)                                                                         \
-    ai = TG__BCAST(a + (off));                                                                     \
-    c##acc##0 = TG__FMA(ai, b0, c##acc##0);                                                        \
-    c##acc##1 = TG__FMA(ai, b1, c##acc##1)
         for (; p + 1 < kc; p += 2, a += 2 * cs_a, b += 2 * rs_b) {
             b0 = TG__LOADU(b);
             b1 = TG__LOADU(b + TG__W);
-            TG__QROW(0, 0); TG__QROW(1, o1); TG__QROW(2, o2);
+            TG__ROW(0, 0); TG__ROW(1, o1); TG__ROW(2, o2);
             b0 = TG__LOADU(b + rs_b);
             b1 = TG__LOADU(b + rs_b + TG__W);
-            TG__QROW(3, cs_a); TG__QROW(4, cs_a + o1); TG__QROW(5, cs_a + o2);
+            TG__ROW(3, cs_a); TG__ROW(4, cs_a + o1); TG__ROW(5, cs_a + o2);
         }
         if (p < kc) {
             b0 = TG__LOADU(b);
             b1 = TG__LOADU(b + TG__W);
-            TG__QROW(0, 0); TG__QROW(1, o1); TG__QROW(2, o2);
+            TG__ROW(0, 0); TG__ROW(1, o1); TG__ROW(2, o2);
         }
-#undef TG__QROW
         c00 = TG__ADD(c00, c30); c01 = TG__ADD(c01, c31); c10 = TG__ADD(c10, c40);
         c11 = TG__ADD(c11, c41); c20 = TG__ADD(c20, c50); c21 = TG__ADD(c21, c51);
     /* A packed panel (the blocked path) gets constant offsets, so the loop keeps every address in

@@ -37,7 +37,7 @@ TG__PRIVATE tg__blocks tg__block_sizes(const tg__kernel *k)
     static int read;
     static int64_t env_mc, env_kc, env_nc;
     const tg__cpuinfo *cpu = tg__cpu();
-    int64_t es = (int64_t)k->es, l3 = cpu->l3 > 0 ? cpu->l3 : (8 << 20);
+    int64_t es = (int64_t)k->es, l3 = cpu->l3; /* cpuinfo's fallback if unknown */
     tg__blocks b;
     if (!TG__LOAD_ACQUIRE(&read)) {
         env_mc = tg__env_size("TGEMM_MC");

@@ -34,7 +34,7 @@ TG__PRIVATE int tg__gemm_blocked(const char *fn, const tg__kernel *kern, const t
     const int64_t es = (int64_t)kern->es, mr = kern->mr, nr = kern->nr;
     const tg__gemm g = *g0;
     tg__blocks bs;
-    int64_t mc_max, kc_max, nc_max;
+    int64_t mc_max, kc_max, nc_max, b_bytes;
     char *bbuf, *abuf;
     int nt;
 
@@ -48,10 +48,10 @@ TG__PRIVATE int tg__gemm_blocked(const char *fn, const tg__kernel *kern, const t
     nt = tg__threads_for(g.m, g.n, g.k);
     /* One block for the packed B and every thread's packed A (memory.c keeps one block between
      * calls); B's part is rounded to whole cache lines so A's panels start on one. */
-    bbuf = (char *)tg__alloc((size_t)(tg__ceil_div(kc_max * nc_max * es, 64) * 64 +
-                                      nt * mc_max * kc_max * es));
+    b_bytes = tg__ceil_div(kc_max * nc_max * es, 64) * 64;
+    bbuf = (char *)tg__alloc((size_t)(b_bytes + nt * mc_max * kc_max * es));
     if (!bbuf) return tg__fail(TG_ERR_NOMEM, fn, "no memory for the packed panels");
-    abuf = bbuf + tg__ceil_div(kc_max * nc_max * es, 64) * 64;
+    abuf = bbuf + b_bytes;
 
 TG__OMP(omp parallel num_threads(nt) if (nt > 1))
     {

@@ -120,12 +120,11 @@ static int64_t tg__ew_stream_bytes(void)
 {
     static int read;
     static int64_t env;
-    int64_t l3 = tg__cpu()->l3 > 0 ? (int64_t)tg__cpu()->l3 : (int64_t)8 << 20;
     if (!TG__LOAD_ACQUIRE(&read)) {
         env = tg__env_size("TGEMM_EW_STREAM_BYTES");
         TG__STORE_RELEASE(&read, 1);
     }
-    return env ? env : 2 * l3;
+    return env ? env : 2 * tg__cpu()->l3;
 }
 
 static void tg__ew_launch(tg__ew_job *j)

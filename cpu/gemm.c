@@ -56,8 +56,8 @@ static int tg__use_small_path(const tg__gemm *g, const tg__kernel *kern)
     if (f) return f == 1;
     if (g->m <= 2 * kern->mr && g->b.cs == 1) {
         const double row = (double)g->n * (double)kern->es;
-        const double l3 = tg__cpu()->l3 > 0 ? (double)tg__cpu()->l3 : (double)(8 << 20);
-        return kern->es == sizeof(float) || row <= TG__PAGE || row * (double)g->k <= l3 / 2;
+        return kern->es == sizeof(float) || row <= TG__PAGE ||
+               row * (double)g->k <= (double)tg__cpu()->l3 / 2;
     }
     return (double)g->m * (double)g->n * (double)g->k <= TG__SMALL_MNK &&
            (kern->es == sizeof(float) || g->m <= TG__SMALL_M_D);
