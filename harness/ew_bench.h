@@ -97,6 +97,7 @@ typedef struct tg__ew_problem {
     long calls;           /* timed calls so far: scale and axpy alternate their alpha */
     int planted;          /* the call's last element is spoiled after every call (--plant) */
     void *vendor_fn;      /* the vendor's cblas_?axpy or cblas_?scal */
+    int stream;           /* a STREAM reference's kernel (tg__stream, ceilings.h), found once */
     /* Another device's call, or NULL for impl's own: tgemm-bench-cuda's worker runs the case on the
      * GPU through it (operands copied over, guards included, the output copied back), so that the
      * check below is the CPU's, unchanged. 0 or a tgemm status. */

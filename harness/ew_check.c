@@ -209,6 +209,7 @@ int tg__ew_problem_init(tg__ew_problem *p, const tg__case *c, int impl, uint64_t
     p->planted = plant && sscanf(plant, "%lldx%lldx%lld", &pm, &pn, &pk) == 3 && pm == c->m &&
                  pn == c->n && pk == c->k;
     if (is_vendor(impl)) p->vendor_fn = vendor_fn(c);
+    if (is_stream(impl)) p->stream = stream_kind(c);
     int arr, op = c->op;
     size_t bytes = (size_t)p->n * p->es;
     if (reads_x(op) && !(p->x = alloc(bytes))) goto nomem;
@@ -269,7 +270,7 @@ static const void *at(const void *a, int64_t i, size_t es)
  * beside the 2^20 and more whose time is the point. */
 static int stream_call(tg__ew_problem *p)
 {
-    const tg__stream kind = stream_kind(&p->c);
+    const tg__stream kind = (tg__stream)p->stream;
     const int nt = p->impl == TG__IMPL_STREAM_NT;
     const int64_t n = p->n, line = 64 / (int64_t)p->es;
     const void *b = kind == TG__STREAM_SCALE_INPLACE ? NULL : p->x;
@@ -321,7 +322,7 @@ static expected expect(const tg__ew_problem *p, double alpha)
     const char t = p->c.dtype;
     const double s = t == 'd' ? TG__STREAM_S_F64 : (double)TG__STREAM_S_F32;
     if (!is_stream(p->impl)) return (expected){p->c.op, p->c.act, alpha, is_exact(&p->c)};
-    switch (stream_kind(&p->c)) {
+    switch ((tg__stream)p->stream) {
     case TG__STREAM_COPY: return (expected){TG__OP_ACTIVATE, TG_ACT_NONE, 0, 1};
     case TG__STREAM_ADD: return (expected){TG__OP_ADD, TG_ACT_NONE, 0, 1};
     case TG__STREAM_SCALE_INPLACE: return (expected){TG__OP_SCALE, TG_ACT_NONE, s, 1};
@@ -491,7 +492,7 @@ void tg__ew_check(tg__ew_problem *p, uint64_t seed, tg__ew_check_result *r)
     r->ok = r->max_ulps <= limit;
     if (!r->ok) {
         char op[48] = "STREAM ";
-        if (is_stream(p->impl)) strcat(op, tg__stream_name(stream_kind(&p->c)));
+        if (is_stream(p->impl)) strcat(op, tg__stream_name((tg__stream)p->stream));
         else tg__ew_op_str(p->c.op, p->c.act, op, sizeof op);
         snprintf(r->msg, sizeof r->msg, "%s element %lld is %.9g, %.3g ulps off (limit %g%s)", op,
                  (long long)worst, get(t, p->z, worst), r->max_ulps, limit,
