@@ -853,11 +853,11 @@ TG__OMP(omp for schedule(static))
  * contiguous elements does, and the per-family functions that do it.
  *
  * Every public call (tg_add ... tg_bias_act) becomes one operation (tg__ew) applied to runs of
- * contiguous elements: one run for the 1-D calls, one row or column of C for tg_bias_act. A run is
- * done in two passes over blocks small enough to stay in L1: the operation (vectorized per family),
- * then the activation in place (ReLU vectorized; the transcendental ones through the accurate
- * scalar functions below in the portable family, and through their vector versions, to the same
- * accuracy contract, in the AVX2 family).
+ * contiguous elements: one run for the 1-D calls, one row or column of C for tg_bias_act. The AVX2
+ * family computes the operation and its activation in one loop (the transcendental activations
+ * as vector functions, elementwise_act_avx2.h, to the accuracy contract of the scalar functions
+ * below); the portable family in two passes over blocks small enough to stay in L1: the operation,
+ * then the activation in place (the transcendental ones through the scalar functions below).
  */
 #ifndef TGEMM_CPU_ELEMENTWISE_H
 #define TGEMM_CPU_ELEMENTWISE_H
@@ -883,7 +883,7 @@ typedef enum {
 typedef struct {
     tg__ew_op op;
     tg_act act;    /* applied to the operation's result */
-    int stream;    /* non-temporal stores allowed (output far larger than the caches, act NONE) */
+    int stream;    /* non-temporal stores allowed (output far larger than the caches, no input) */
     float sf;      /* s in the array's type: alpha, or the run's bias */
     double sd;
 } tg__ew;
@@ -899,9 +899,6 @@ TG__PRIVATE void tg__ew_run_avx2_d(const tg__ew *e, int64_t n, const void *x, co
  * few ulps (elementwise_act.c); float arrays round the double result once. */
 TG__PRIVATE void tg__ew_act_s(tg_act act, int64_t n, float *z);
 TG__PRIVATE void tg__ew_act_d(tg_act act, int64_t n, double *z);
-/* The same in AVX2 vectors (elementwise_act_avx2.c; x86 only), the scalar functions doing the tail. */
-TG__PRIVATE void tg__ew_act_avx2_s(tg_act act, int64_t n, float *z);
-TG__PRIVATE void tg__ew_act_avx2_d(tg_act act, int64_t n, double *z);
 
 /* Bytes per element of a tg_dtype (2 for fp16 and bf16). */
 TG__PRIVATE size_t tg__ew_size(tg_dtype t);
@@ -919,7 +916,7 @@ TG__PRIVATE int tg__ew_check_bias_act(const char *fn, tg_dtype t, tg_layout layo
                                       int64_t cols, const void *bias, tg_bias_mode mode, tg_act act,
                                       const void *c, int64_t ldc);
 
-/* Elements per block of the two-pass scheme: 3 arrays x 512 doubles = 12 KiB stays in L1. */
+/* Elements per block of the portable two-pass scheme: 3 arrays x 512 doubles = 12 KiB stays in L1. */
 #define TG__EW_BLOCK 512
 
 #ifdef __cplusplus
@@ -1047,17 +1044,14 @@ static void tg__ew_launch(tg__ew_job *j)
     int64_t out_bytes = total * (int64_t)j->es;
     int nt = 1;
     /* Stream the output past the caches when it could not stay in them anyway (the reads of a
-     * following call would miss regardless), only when no second pass rereads it, and only into
-     * an array no input shares: a streamed store saves the read of the line it fills, but a line
-     * updated in place has just been read, so there it saves nothing and costs the write-back
-     * (measured on Zen 3, 2 threads, 2^27 floats: in-place axpy 31 -> 35.5 GB/s with plain
-     * stores, scale 33 -> 35; out of place, streaming takes add from 22 to 32 GB/s). The
-     * transcendental activations reread their block, and gain nothing from a detour: computing
-     * the block in an L1 buffer and streaming it out from there cost 5-25% (2 threads, 2^27
-     * elements, alternating with the plain stores): they are compute bound, and the line reads of
-     * plain stores hide behind the arithmetic. */
-    j->e.stream = j->e.act <= TG_ACT_RELU && out_bytes > tg__ew_stream_bytes() && j->z != j->x &&
-                  j->z != j->y;
+     * following call would miss regardless), and only into an array no input shares: a streamed
+     * store saves the read of the line it fills, but a line updated in place has just been read,
+     * so there it saves nothing and costs the write-back (measured on Zen 3, 2 threads, 2^27
+     * floats: in-place axpy 31 -> 35.5 GB/s with plain stores, scale 33 -> 35; out of place,
+     * streaming takes add from 22 to 32 GB/s). The transcendental activations stream too since
+     * they are computed in the operation's loop (AVX2): fp32 sigmoid 17.2 -> 19.8 GB/s, the
+     * others +1-5% (2 threads, 2^27 elements, alternating). */
+    j->e.stream = out_bytes > tg__ew_stream_bytes() && j->z != j->x && j->z != j->y;
 #ifdef _OPENMP
     if (!omp_in_parallel() && total >= 2 * grain) {
         nt = tg_get_num_threads();
@@ -1257,7 +1251,7 @@ TGEMM_DEF int tg_bias_act(tg_dtype t, tg_layout layout, int64_t rows, int64_t co
 /* ---- cpu/elementwise_act.c ---- */
 /* The transcendental activations (GELU tanh and erf forms, sigmoid, SiLU), element by element in
  * double: the portable family's, and the AVX2 family's for the elements that do not fill a vector
- * (elementwise_act_avx2.c holds the vector versions, which follow the same rewritten forms).
+ * (elementwise_act_avx2.h holds the vector versions, which follow the same rewritten forms).
  *
  * The textbook forms cancel for negative inputs: 0.5 x (1 + tanh(u)) and 0.5 x (1 + erf(u)) lose all
  * their digits where tanh or erf is near -1. They are rewritten without the subtraction:
@@ -1370,7 +1364,18 @@ TG__PRIVATE void tg__ew_act_d(tg_act act, int64_t n, double *z)
     int64_t i;
     for (i = 0; i < n; i++) z[i] = f(z[i]);
 }
-/* ---- cpu/elementwise_act_avx2.c ---- */
+/* ---- cpu/elementwise_avx2.c ---- */
+/* The AVX2 elementwise runs (elementwise_avx2.inc) for float (8 lanes) and double (4 lanes).
+ *
+ * Built without -mavx2, like the GEMM kernels: the vector body carries target("avx2,fma") and
+ * elementwise.c calls it only when tg__arch_selected() says AVX2. On other architectures this file
+ * is empty and the portable runs serve. The transcendental activations are the vector functions of
+ * elementwise_act_avx2.h, fused into the operation's loop. */
+
+#ifdef TG__X86
+#include <immintrin.h>
+
+/* ---- cpu/elementwise_act_avx2.h ---- */
 /* The transcendental activations of the AVX2 family in vectors: GELU (tanh and erf forms), sigmoid
  * and SiLU of float (8 lanes) and double (4 lanes) arrays, all built on one vector exp.
  *
@@ -1399,11 +1404,10 @@ TG__PRIVATE void tg__ew_act_d(tg_act act, int64_t n, double *z)
  *      double         3.18      5.76      2.40    3.21
  * (GELU erf's worst is near 0, where (y - K) / (y + K) is near -1 and its rounding is felt most.)
  */
+#ifndef TGEMM_CPU_ELEMENTWISE_ACT_AVX2_H
+#define TGEMM_CPU_ELEMENTWISE_ACT_AVX2_H
+
 #include <float.h>
-#include <math.h>
-
-
-#ifdef TG__X86
 #include <immintrin.h>
 
 #define TG__AVX2 __attribute__((target("avx2,fma"))) static inline
@@ -1674,38 +1678,6 @@ TG__AVX2 __m256d tg__ew_gelu_erf_d(__m256d x)
     return _mm256_blendv_pd(_mm256_sub_pd(x, h), h, x);
 }
 
-/* ---- the loops: whole vectors in place, the rest by the scalar functions ---- */
-
-#define TG__EW_EACH(W, LOAD, STORE, F) \
-    for (; i + (W) <= n; i += (W)) STORE(z + i, F(LOAD(z + i)));
-
-__attribute__((target("avx2,fma"))) TG__PRIVATE void tg__ew_act_avx2_s(tg_act act, int64_t n, float *z)
-{
-    int64_t i = 0;
-    switch (act) {
-    case TG_ACT_GELU_TANH: TG__EW_EACH(8, _mm256_loadu_ps, _mm256_storeu_ps, tg__ew_gelu_tanh_s) break;
-    case TG_ACT_GELU_ERF: TG__EW_EACH(8, _mm256_loadu_ps, _mm256_storeu_ps, tg__ew_gelu_erf_s) break;
-    case TG_ACT_SIGMOID: TG__EW_EACH(8, _mm256_loadu_ps, _mm256_storeu_ps, tg__ew_sigmoid_s) break;
-    case TG_ACT_SILU: TG__EW_EACH(8, _mm256_loadu_ps, _mm256_storeu_ps, tg__ew_silu_s) break;
-    default: break;
-    }
-    tg__ew_act_s(act, n - i, z + i);
-}
-
-__attribute__((target("avx2,fma"))) TG__PRIVATE void tg__ew_act_avx2_d(tg_act act, int64_t n, double *z)
-{
-    int64_t i = 0;
-    switch (act) {
-    case TG_ACT_GELU_TANH: TG__EW_EACH(4, _mm256_loadu_pd, _mm256_storeu_pd, tg__ew_gelu_tanh_d) break;
-    case TG_ACT_GELU_ERF: TG__EW_EACH(4, _mm256_loadu_pd, _mm256_storeu_pd, tg__ew_gelu_erf_d) break;
-    case TG_ACT_SIGMOID: TG__EW_EACH(4, _mm256_loadu_pd, _mm256_storeu_pd, tg__ew_sigmoid_d) break;
-    case TG_ACT_SILU: TG__EW_EACH(4, _mm256_loadu_pd, _mm256_storeu_pd, tg__ew_silu_d) break;
-    default: break;
-    }
-    tg__ew_act_d(act, n - i, z + i);
-}
-
-#undef TG__EW_EACH
 #undef TG__AVX2
 #undef TG__LN2_HI_S
 #undef TG__LN2_LO_S
@@ -1722,22 +1694,15 @@ __attribute__((target("avx2,fma"))) TG__PRIVATE void tg__ew_act_avx2_d(tg_act ac
 #undef TG__GELU_B_LO
 #undef TG__SQRT1_2
 
-#endif /* TG__X86 */
-/* ---- cpu/elementwise_avx2.c ---- */
-/* The AVX2 elementwise runs (elementwise_avx2.inc) for float (8 lanes) and double (4 lanes).
- *
- * Built without -mavx2, like the GEMM kernels: the vector body carries target("avx2,fma") and
- * elementwise.c calls it only when tg__arch_selected() says AVX2. On other architectures this file
- * is empty and the portable runs serve. The transcendental activations that follow the operation
- * are the vector ones of elementwise_act_avx2.c. */
-
-#ifdef TG__X86
-#include <immintrin.h>
+#endif /* TGEMM_CPU_ELEMENTWISE_ACT_AVX2_H */
 
 #define TG__T float
 #define TG__FN(x) x##_s
 #define TG__S(e) ((e)->sf)
-#define TG__ACT tg__ew_act_avx2_s
+#define TG__GELU_TANH tg__ew_gelu_tanh_s
+#define TG__GELU_ERF tg__ew_gelu_erf_s
+#define TG__SIGMOID tg__ew_sigmoid_s
+#define TG__SILU tg__ew_silu_s
 #define TG__V __m256
 #define TG__W 8
 #define TG__LOADU _mm256_loadu_ps
@@ -1753,13 +1718,15 @@ __attribute__((target("avx2,fma"))) TG__PRIVATE void tg__ew_act_avx2_d(tg_act ac
 /* ---- cpu/elementwise_avx2.inc ---- */
 /* The AVX2 run of one elementwise operation, written once for TG__T (float or double) through the
  * vector macros that elementwise_avx2.c defines: TG__V (register type), TG__W (lanes), TG__LOADU,
- * TG__STOREU, TG__STREAM, TG__ADD, TG__SUB, TG__MUL, TG__FMA, TG__MAX, TG__SET1, TG__ZERO; TG__FN(x)
- * appends the type's suffix and TG__S(e) is the operation's scalar in the array's type.
+ * TG__STOREU, TG__STREAM, TG__ADD, TG__SUB, TG__MUL, TG__FMA, TG__MAX, TG__SET1, TG__ZERO, and the
+ * vector activations TG__GELU_TANH, TG__GELU_ERF, TG__SIGMOID, TG__SILU; TG__FN(x) appends the
+ * type's suffix and TG__S(e) is the operation's scalar in the array's type.
  *
  * The portable run does the head up to the first 32-byte boundary of z and the tail, so the vector
  * body stores to whole aligned vectors (and may stream them past the caches); inputs are loaded
  * unaligned, since x and y need not share z's alignment. Memory bound: one vector per step keeps
- * the loads and stores in flight, the loop overhead hides behind them. */
+ * the loads and stores in flight, the loop overhead hides behind them. The transcendental
+ * activations are compute bound: their loops are the arithmetic. */
 
 __attribute__((target("avx2,fma"))) static void
 TG__FN(tg__ew_body_avx2)(const tg__ew *e, int64_t n, const TG__T *x, const TG__T *y, TG__T *z)
@@ -1768,23 +1735,36 @@ TG__FN(tg__ew_body_avx2)(const tg__ew *e, int64_t n, const TG__T *x, const TG__T
     const int relu = e->act == TG_ACT_RELU, stream = e->stream;
     int64_t i = 0;
     TG__V v;
-/* One loop per operation: v = EXPR at element i, then ReLU and the store. */
-#define TG__EW_LOOP(EXPR)                                                                          \
+/* One loop per operation and activation: v = F(EXPR) at element i (F empty: none), then ReLU and
+ * the store. */
+#define TG__EW_LOOP(EXPR, F)                                                                       \
     for (; i + TG__W <= n; i += TG__W) {                                                           \
-        v = EXPR;                                                                                  \
+        v = F(EXPR);                                                                               \
         if (relu) v = TG__MAX(zero, v); /* max(0, NaN) is NaN, max(0, -0) is -0: as the portable run */ \
         if (stream) TG__STREAM(z + i, v);                                                          \
         else TG__STOREU(z + i, v);                                                                 \
     }
-    switch (e->op) {
-    case TG__EW_COPY: TG__EW_LOOP(TG__LOADU(x + i)) break;
-    case TG__EW_ADD: TG__EW_LOOP(TG__ADD(TG__LOADU(x + i), TG__LOADU(y + i))) break;
-    case TG__EW_SUB: TG__EW_LOOP(TG__SUB(TG__LOADU(x + i), TG__LOADU(y + i))) break;
-    case TG__EW_MUL: TG__EW_LOOP(TG__MUL(TG__LOADU(x + i), TG__LOADU(y + i))) break;
-    case TG__EW_ADDS: TG__EW_LOOP(TG__ADD(TG__LOADU(x + i), s)) break;
-    case TG__EW_SCALE: TG__EW_LOOP(TG__MUL(s, TG__LOADU(x + i))) break;
-    case TG__EW_AXPY: TG__EW_LOOP(TG__FMA(s, TG__LOADU(x + i), TG__LOADU(y + i))) break;
+/* The transcendental activations fused into the loop of the operation they follow, so that each
+ * element is loaded, computed and stored once: only the operations that the public calls combine
+ * with one (tg_activate's copy, tg_bias_act's two adds) get these loops. */
+#define TG__EW_ACTS(EXPR)                                                                          \
+    switch (e->act) {                                                                              \
+    case TG_ACT_GELU_TANH: TG__EW_LOOP(EXPR, TG__GELU_TANH) break;                                 \
+    case TG_ACT_GELU_ERF: TG__EW_LOOP(EXPR, TG__GELU_ERF) break;                                   \
+    case TG_ACT_SIGMOID: TG__EW_LOOP(EXPR, TG__SIGMOID) break;                                     \
+    case TG_ACT_SILU: TG__EW_LOOP(EXPR, TG__SILU) break;                                           \
+    default: TG__EW_LOOP(EXPR, ) break;                                                            \
     }
+    switch (e->op) {
+    case TG__EW_COPY: TG__EW_ACTS(TG__LOADU(x + i)) break;
+    case TG__EW_ADD: TG__EW_ACTS(TG__ADD(TG__LOADU(x + i), TG__LOADU(y + i))) break;
+    case TG__EW_SUB: TG__EW_LOOP(TG__SUB(TG__LOADU(x + i), TG__LOADU(y + i)), ) break;
+    case TG__EW_MUL: TG__EW_LOOP(TG__MUL(TG__LOADU(x + i), TG__LOADU(y + i)), ) break;
+    case TG__EW_ADDS: TG__EW_ACTS(TG__ADD(TG__LOADU(x + i), s)) break;
+    case TG__EW_SCALE: TG__EW_LOOP(TG__MUL(s, TG__LOADU(x + i)), ) break;
+    case TG__EW_AXPY: TG__EW_LOOP(TG__FMA(s, TG__LOADU(x + i), TG__LOADU(y + i)), ) break;
+    }
+#undef TG__EW_ACTS
 #undef TG__EW_LOOP
     /* Streamed stores are weakly ordered: fence them before another thread may read z. */
     if (stream) _mm_sfence();
@@ -1797,10 +1777,12 @@ static void TG__FN(tg__ew_part)(const tg__ew *e, int64_t lo, int64_t hi, const T
     if (hi > lo) TG__FN(tg__ew_run_generic)(e, hi - lo, x + lo, y ? y + lo : y, z + lo);
 }
 
-/* The operation (with ReLU fused) on one run: portable head, vector body, portable tail. */
-static void TG__FN(tg__ew_op_avx2)(const tg__ew *e, int64_t n, const TG__T *x, const TG__T *y,
-                                   TG__T *z)
+/* The operation and its activation on one run: portable head, vector body, portable tail. */
+TG__PRIVATE void TG__FN(tg__ew_run_avx2)(const tg__ew *e, int64_t n, const void *x_, const void *y_,
+                                          void *z_)
 {
+    const TG__T *x = (const TG__T *)x_, *y = (const TG__T *)y_;
+    TG__T *z = (TG__T *)z_;
     uintptr_t mis = (uintptr_t)z % 32;
     /* A z not even aligned to its element never reaches a 32-byte boundary: no head, no streaming. */
     int64_t head = mis % sizeof(TG__T) ? 0 : (int64_t)((32 - mis) % 32 / sizeof(TG__T));
@@ -1815,34 +1797,15 @@ static void TG__FN(tg__ew_op_avx2)(const tg__ew *e, int64_t n, const TG__T *x, c
     TG__FN(tg__ew_part)(e, tail, n, x, y, z);
 }
 
-TG__PRIVATE void TG__FN(tg__ew_run_avx2)(const tg__ew *e, int64_t n, const void *x_, const void *y_,
-                                          void *z_)
-{
-    const TG__T *x = (const TG__T *)x_, *y = (const TG__T *)y_;
-    TG__T *z = (TG__T *)z_;
-    tg__ew op = *e;
-    int64_t b, m;
-    if (e->act == TG_ACT_NONE || e->act == TG_ACT_RELU) {
-        TG__FN(tg__ew_op_avx2)(e, n, x, y, z);
-        return;
-    }
-    /* Transcendental activations: the vector operation, then the shared scalar activation while
-     * the block is still in L1. */
-    op.act = TG_ACT_NONE;
-    op.stream = 0;
-    for (b = 0; b < n; b += m) {
-        m = n - b < TG__EW_BLOCK ? n - b : TG__EW_BLOCK;
-        TG__FN(tg__ew_op_avx2)(&op, m, x + b, y ? y + b : y, z + b);
-        TG__ACT(e->act, m, z + b);
-    }
-}
-
 /* The vector macros are this template's parameters: released, so the next instantiation defines
  * its own. */
 #undef TG__T
 #undef TG__FN
 #undef TG__S
-#undef TG__ACT
+#undef TG__GELU_TANH
+#undef TG__GELU_ERF
+#undef TG__SIGMOID
+#undef TG__SILU
 #undef TG__V
 #undef TG__W
 #undef TG__LOADU
@@ -1859,7 +1822,10 @@ TG__PRIVATE void TG__FN(tg__ew_run_avx2)(const tg__ew *e, int64_t n, const void 
 #define TG__T double
 #define TG__FN(x) x##_d
 #define TG__S(e) ((e)->sd)
-#define TG__ACT tg__ew_act_avx2_d
+#define TG__GELU_TANH tg__ew_gelu_tanh_d
+#define TG__GELU_ERF tg__ew_gelu_erf_d
+#define TG__SIGMOID tg__ew_sigmoid_d
+#define TG__SILU tg__ew_silu_d
 #define TG__V __m256d
 #define TG__W 4
 #define TG__LOADU _mm256_loadu_pd
@@ -1875,13 +1841,15 @@ TG__PRIVATE void TG__FN(tg__ew_run_avx2)(const tg__ew *e, int64_t n, const void 
 /* ---- cpu/elementwise_avx2.inc ---- */
 /* The AVX2 run of one elementwise operation, written once for TG__T (float or double) through the
  * vector macros that elementwise_avx2.c defines: TG__V (register type), TG__W (lanes), TG__LOADU,
- * TG__STOREU, TG__STREAM, TG__ADD, TG__SUB, TG__MUL, TG__FMA, TG__MAX, TG__SET1, TG__ZERO; TG__FN(x)
- * appends the type's suffix and TG__S(e) is the operation's scalar in the array's type.
+ * TG__STOREU, TG__STREAM, TG__ADD, TG__SUB, TG__MUL, TG__FMA, TG__MAX, TG__SET1, TG__ZERO, and the
+ * vector activations TG__GELU_TANH, TG__GELU_ERF, TG__SIGMOID, TG__SILU; TG__FN(x) appends the
+ * type's suffix and TG__S(e) is the operation's scalar in the array's type.
  *
  * The portable run does the head up to the first 32-byte boundary of z and the tail, so the vector
  * body stores to whole aligned vectors (and may stream them past the caches); inputs are loaded
  * unaligned, since x and y need not share z's alignment. Memory bound: one vector per step keeps
- * the loads and stores in flight, the loop overhead hides behind them. */
+ * the loads and stores in flight, the loop overhead hides behind them. The transcendental
+ * activations are compute bound: their loops are the arithmetic. */
 
 __attribute__((target("avx2,fma"))) static void
 TG__FN(tg__ew_body_avx2)(const tg__ew *e, int64_t n, const TG__T *x, const TG__T *y, TG__T *z)
@@ -1890,23 +1858,36 @@ TG__FN(tg__ew_body_avx2)(const tg__ew *e, int64_t n, const TG__T *x, const TG__T
     const int relu = e->act == TG_ACT_RELU, stream = e->stream;
     int64_t i = 0;
     TG__V v;
-/* One loop per operation: v = EXPR at element i, then ReLU and the store. */
-#define TG__EW_LOOP(EXPR)                                                                          \
+/* One loop per operation and activation: v = F(EXPR) at element i (F empty: none), then ReLU and
+ * the store. */
+#define TG__EW_LOOP(EXPR, F)                                                                       \
     for (; i + TG__W <= n; i += TG__W) {                                                           \
-        v = EXPR;                                                                                  \
+        v = F(EXPR);                                                                               \
         if (relu) v = TG__MAX(zero, v); /* max(0, NaN) is NaN, max(0, -0) is -0: as the portable run */ \
         if (stream) TG__STREAM(z + i, v);                                                          \
         else TG__STOREU(z + i, v);                                                                 \
     }
-    switch (e->op) {
-    case TG__EW_COPY: TG__EW_LOOP(TG__LOADU(x + i)) break;
-    case TG__EW_ADD: TG__EW_LOOP(TG__ADD(TG__LOADU(x + i), TG__LOADU(y + i))) break;
-    case TG__EW_SUB: TG__EW_LOOP(TG__SUB(TG__LOADU(x + i), TG__LOADU(y + i))) break;
-    case TG__EW_MUL: TG__EW_LOOP(TG__MUL(TG__LOADU(x + i), TG__LOADU(y + i))) break;
-    case TG__EW_ADDS: TG__EW_LOOP(TG__ADD(TG__LOADU(x + i), s)) break;
-    case TG__EW_SCALE: TG__EW_LOOP(TG__MUL(s, TG__LOADU(x + i))) break;
-    case TG__EW_AXPY: TG__EW_LOOP(TG__FMA(s, TG__LOADU(x + i), TG__LOADU(y + i))) break;
+/* The transcendental activations fused into the loop of the operation they follow, so that each
+ * element is loaded, computed and stored once: only the operations that the public calls combine
+ * with one (tg_activate's copy, tg_bias_act's two adds) get these loops. */
+#define TG__EW_ACTS(EXPR)                                                                          \
+    switch (e->act) {                                                                              \
+    case TG_ACT_GELU_TANH: TG__EW_LOOP(EXPR, TG__GELU_TANH) break;                                 \
+    case TG_ACT_GELU_ERF: TG__EW_LOOP(EXPR, TG__GELU_ERF) break;                                   \
+    case TG_ACT_SIGMOID: TG__EW_LOOP(EXPR, TG__SIGMOID) break;                                     \
+    case TG_ACT_SILU: TG__EW_LOOP(EXPR, TG__SILU) break;                                           \
+    default: TG__EW_LOOP(EXPR, ) break;                                                            \
     }
+    switch (e->op) {
+    case TG__EW_COPY: TG__EW_ACTS(TG__LOADU(x + i)) break;
+    case TG__EW_ADD: TG__EW_ACTS(TG__ADD(TG__LOADU(x + i), TG__LOADU(y + i))) break;
+    case TG__EW_SUB: TG__EW_LOOP(TG__SUB(TG__LOADU(x + i), TG__LOADU(y + i)), ) break;
+    case TG__EW_MUL: TG__EW_LOOP(TG__MUL(TG__LOADU(x + i), TG__LOADU(y + i)), ) break;
+    case TG__EW_ADDS: TG__EW_ACTS(TG__ADD(TG__LOADU(x + i), s)) break;
+    case TG__EW_SCALE: TG__EW_LOOP(TG__MUL(s, TG__LOADU(x + i)), ) break;
+    case TG__EW_AXPY: TG__EW_LOOP(TG__FMA(s, TG__LOADU(x + i), TG__LOADU(y + i)), ) break;
+    }
+#undef TG__EW_ACTS
 #undef TG__EW_LOOP
     /* Streamed stores are weakly ordered: fence them before another thread may read z. */
     if (stream) _mm_sfence();
@@ -1919,10 +1900,12 @@ static void TG__FN(tg__ew_part)(const tg__ew *e, int64_t lo, int64_t hi, const T
     if (hi > lo) TG__FN(tg__ew_run_generic)(e, hi - lo, x + lo, y ? y + lo : y, z + lo);
 }
 
-/* The operation (with ReLU fused) on one run: portable head, vector body, portable tail. */
-static void TG__FN(tg__ew_op_avx2)(const tg__ew *e, int64_t n, const TG__T *x, const TG__T *y,
-                                   TG__T *z)
+/* The operation and its activation on one run: portable head, vector body, portable tail. */
+TG__PRIVATE void TG__FN(tg__ew_run_avx2)(const tg__ew *e, int64_t n, const void *x_, const void *y_,
+                                          void *z_)
 {
+    const TG__T *x = (const TG__T *)x_, *y = (const TG__T *)y_;
+    TG__T *z = (TG__T *)z_;
     uintptr_t mis = (uintptr_t)z % 32;
     /* A z not even aligned to its element never reaches a 32-byte boundary: no head, no streaming. */
     int64_t head = mis % sizeof(TG__T) ? 0 : (int64_t)((32 - mis) % 32 / sizeof(TG__T));
@@ -1937,34 +1920,15 @@ static void TG__FN(tg__ew_op_avx2)(const tg__ew *e, int64_t n, const TG__T *x, c
     TG__FN(tg__ew_part)(e, tail, n, x, y, z);
 }
 
-TG__PRIVATE void TG__FN(tg__ew_run_avx2)(const tg__ew *e, int64_t n, const void *x_, const void *y_,
-                                          void *z_)
-{
-    const TG__T *x = (const TG__T *)x_, *y = (const TG__T *)y_;
-    TG__T *z = (TG__T *)z_;
-    tg__ew op = *e;
-    int64_t b, m;
-    if (e->act == TG_ACT_NONE || e->act == TG_ACT_RELU) {
-        TG__FN(tg__ew_op_avx2)(e, n, x, y, z);
-        return;
-    }
-    /* Transcendental activations: the vector operation, then the shared scalar activation while
-     * the block is still in L1. */
-    op.act = TG_ACT_NONE;
-    op.stream = 0;
-    for (b = 0; b < n; b += m) {
-        m = n - b < TG__EW_BLOCK ? n - b : TG__EW_BLOCK;
-        TG__FN(tg__ew_op_avx2)(&op, m, x + b, y ? y + b : y, z + b);
-        TG__ACT(e->act, m, z + b);
-    }
-}
-
 /* The vector macros are this template's parameters: released, so the next instantiation defines
  * its own. */
 #undef TG__T
 #undef TG__FN
 #undef TG__S
-#undef TG__ACT
+#undef TG__GELU_TANH
+#undef TG__GELU_ERF
+#undef TG__SIGMOID
+#undef TG__SILU
 #undef TG__V
 #undef TG__W
 #undef TG__LOADU

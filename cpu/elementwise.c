@@ -136,17 +136,14 @@ static void tg__ew_launch(tg__ew_job *j)
     int64_t out_bytes = total * (int64_t)j->es;
     int nt = 1;
     /* Stream the output past the caches when it could not stay in them anyway (the reads of a
-     * following call would miss regardless), only when no second pass rereads it, and only into
-     * an array no input shares: a streamed store saves the read of the line it fills, but a line
-     * updated in place has just been read, so there it saves nothing and costs the write-back
-     * (measured on Zen 3, 2 threads, 2^27 floats: in-place axpy 31 -> 35.5 GB/s with plain
-     * stores, scale 33 -> 35; out of place, streaming takes add from 22 to 32 GB/s). The
-     * transcendental activations reread their block, and gain nothing from a detour: computing
-     * the block in an L1 buffer and streaming it out from there cost 5-25% (2 threads, 2^27
-     * elements, alternating with the plain stores): they are compute bound, and the line reads of
-     * plain stores hide behind the arithmetic. */
-    j->e.stream = j->e.act <= TG_ACT_RELU && out_bytes > tg__ew_stream_bytes() && j->z != j->x &&
-                  j->z != j->y;
+     * following call would miss regardless), and only into an array no input shares: a streamed
+     * store saves the read of the line it fills, but a line updated in place has just been read,
+     * so there it saves nothing and costs the write-back (measured on Zen 3, 2 threads, 2^27
+     * floats: in-place axpy 31 -> 35.5 GB/s with plain stores, scale 33 -> 35; out of place,
+     * streaming takes add from 22 to 32 GB/s). The transcendental activations stream too since
+     * they are computed in the operation's loop (AVX2): fp32 sigmoid 17.2 -> 19.8 GB/s, the
+     * others +1-5% (2 threads, 2^27 elements, alternating). */
+    j->e.stream = out_bytes > tg__ew_stream_bytes() && j->z != j->x && j->z != j->y;
 #ifdef _OPENMP
     if (!omp_in_parallel() && total >= 2 * grain) {
         nt = tg_get_num_threads();

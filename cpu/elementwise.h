@@ -2,11 +2,11 @@
  * contiguous elements does, and the per-family functions that do it.
  *
  * Every public call (tg_add ... tg_bias_act) becomes one operation (tg__ew) applied to runs of
- * contiguous elements: one run for the 1-D calls, one row or column of C for tg_bias_act. A run is
- * done in two passes over blocks small enough to stay in L1: the operation (vectorized per family),
- * then the activation in place (ReLU vectorized; the transcendental ones through the accurate
- * scalar functions below in the portable family, and through their vector versions, to the same
- * accuracy contract, in the AVX2 family).
+ * contiguous elements: one run for the 1-D calls, one row or column of C for tg_bias_act. The AVX2
+ * family computes the operation and its activation in one loop (the transcendental activations
+ * as vector functions, elementwise_act_avx2.h, to the accuracy contract of the scalar functions
+ * below); the portable family in two passes over blocks small enough to stay in L1: the operation,
+ * then the activation in place (the transcendental ones through the scalar functions below).
  */
 #ifndef TGEMM_CPU_ELEMENTWISE_H
 #define TGEMM_CPU_ELEMENTWISE_H
@@ -33,7 +33,7 @@ typedef enum {
 typedef struct {
     tg__ew_op op;
     tg_act act;    /* applied to the operation's result */
-    int stream;    /* non-temporal stores allowed (output far larger than the caches, act NONE) */
+    int stream;    /* non-temporal stores allowed (output far larger than the caches, no input) */
     float sf;      /* s in the array's type: alpha, or the run's bias */
     double sd;
 } tg__ew;
@@ -49,9 +49,6 @@ TG__PRIVATE void tg__ew_run_avx2_d(const tg__ew *e, int64_t n, const void *x, co
  * few ulps (elementwise_act.c); float arrays round the double result once. */
 TG__PRIVATE void tg__ew_act_s(tg_act act, int64_t n, float *z);
 TG__PRIVATE void tg__ew_act_d(tg_act act, int64_t n, double *z);
-/* The same in AVX2 vectors (elementwise_act_avx2.c; x86 only), the scalar functions doing the tail. */
-TG__PRIVATE void tg__ew_act_avx2_s(tg_act act, int64_t n, float *z);
-TG__PRIVATE void tg__ew_act_avx2_d(tg_act act, int64_t n, double *z);
 
 /* Bytes per element of a tg_dtype (2 for fp16 and bf16). */
 TG__PRIVATE size_t tg__ew_size(tg_dtype t);
@@ -69,7 +66,7 @@ TG__PRIVATE int tg__ew_check_bias_act(const char *fn, tg_dtype t, tg_layout layo
                                       int64_t cols, const void *bias, tg_bias_mode mode, tg_act act,
                                       const void *c, int64_t ldc);
 
-/* Elements per block of the two-pass scheme: 3 arrays x 512 doubles = 12 KiB stays in L1. */
+/* Elements per block of the portable two-pass scheme: 3 arrays x 512 doubles = 12 KiB stays in L1. */
 #define TG__EW_BLOCK 512
 
 #ifdef __cplusplus

@@ -2,17 +2,22 @@
  *
  * Built without -mavx2, like the GEMM kernels: the vector body carries target("avx2,fma") and
  * elementwise.c calls it only when tg__arch_selected() says AVX2. On other architectures this file
- * is empty and the portable runs serve. The transcendental activations that follow the operation
- * are the vector ones of elementwise_act_avx2.c. */
+ * is empty and the portable runs serve. The transcendental activations are the vector functions of
+ * elementwise_act_avx2.h, fused into the operation's loop. */
 #include "elementwise.h"
 
 #ifdef TG__X86
 #include <immintrin.h>
 
+#include "elementwise_act_avx2.h"
+
 #define TG__T float
 #define TG__FN(x) x##_s
 #define TG__S(e) ((e)->sf)
-#define TG__ACT tg__ew_act_avx2_s
+#define TG__GELU_TANH tg__ew_gelu_tanh_s
+#define TG__GELU_ERF tg__ew_gelu_erf_s
+#define TG__SIGMOID tg__ew_sigmoid_s
+#define TG__SILU tg__ew_silu_s
 #define TG__V __m256
 #define TG__W 8
 #define TG__LOADU _mm256_loadu_ps
@@ -30,7 +35,10 @@
 #define TG__T double
 #define TG__FN(x) x##_d
 #define TG__S(e) ((e)->sd)
-#define TG__ACT tg__ew_act_avx2_d
+#define TG__GELU_TANH tg__ew_gelu_tanh_d
+#define TG__GELU_ERF tg__ew_gelu_erf_d
+#define TG__SIGMOID tg__ew_sigmoid_d
+#define TG__SILU tg__ew_silu_d
 #define TG__V __m256d
 #define TG__W 4
 #define TG__LOADU _mm256_loadu_pd

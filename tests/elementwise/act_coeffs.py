@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The polynomial coefficients of the vector activations (cpu/elementwise_act_avx2.c), derived.
+"""The polynomial coefficients of the vector activations (cpu/elementwise_act_avx2.h), derived.
 
 Run once when the approximations change (needs mpmath: pip install mpmath); it prints the C tables
 that the source holds, and the largest relative error of each polynomial with its coefficients

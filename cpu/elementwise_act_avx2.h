@@ -26,12 +26,10 @@
  *      double         3.18      5.76      2.40    3.21
  * (GELU erf's worst is near 0, where (y - K) / (y + K) is near -1 and its rounding is felt most.)
  */
+#ifndef TGEMM_CPU_ELEMENTWISE_ACT_AVX2_H
+#define TGEMM_CPU_ELEMENTWISE_ACT_AVX2_H
+
 #include <float.h>
-#include <math.h>
-
-#include "elementwise.h"
-
-#ifdef TG__X86
 #include <immintrin.h>
 
 #define TG__AVX2 __attribute__((target("avx2,fma"))) static inline
@@ -302,38 +300,6 @@ TG__AVX2 __m256d tg__ew_gelu_erf_d(__m256d x)
     return _mm256_blendv_pd(_mm256_sub_pd(x, h), h, x);
 }
 
-/* ---- the loops: whole vectors in place, the rest by the scalar functions ---- */
-
-#define TG__EW_EACH(W, LOAD, STORE, F) \
-    for (; i + (W) <= n; i += (W)) STORE(z + i, F(LOAD(z + i)));
-
-__attribute__((target("avx2,fma"))) TG__PRIVATE void tg__ew_act_avx2_s(tg_act act, int64_t n, float *z)
-{
-    int64_t i = 0;
-    switch (act) {
-    case TG_ACT_GELU_TANH: TG__EW_EACH(8, _mm256_loadu_ps, _mm256_storeu_ps, tg__ew_gelu_tanh_s) break;
-    case TG_ACT_GELU_ERF: TG__EW_EACH(8, _mm256_loadu_ps, _mm256_storeu_ps, tg__ew_gelu_erf_s) break;
-    case TG_ACT_SIGMOID: TG__EW_EACH(8, _mm256_loadu_ps, _mm256_storeu_ps, tg__ew_sigmoid_s) break;
-    case TG_ACT_SILU: TG__EW_EACH(8, _mm256_loadu_ps, _mm256_storeu_ps, tg__ew_silu_s) break;
-    default: break;
-    }
-    tg__ew_act_s(act, n - i, z + i);
-}
-
-__attribute__((target("avx2,fma"))) TG__PRIVATE void tg__ew_act_avx2_d(tg_act act, int64_t n, double *z)
-{
-    int64_t i = 0;
-    switch (act) {
-    case TG_ACT_GELU_TANH: TG__EW_EACH(4, _mm256_loadu_pd, _mm256_storeu_pd, tg__ew_gelu_tanh_d) break;
-    case TG_ACT_GELU_ERF: TG__EW_EACH(4, _mm256_loadu_pd, _mm256_storeu_pd, tg__ew_gelu_erf_d) break;
-    case TG_ACT_SIGMOID: TG__EW_EACH(4, _mm256_loadu_pd, _mm256_storeu_pd, tg__ew_sigmoid_d) break;
-    case TG_ACT_SILU: TG__EW_EACH(4, _mm256_loadu_pd, _mm256_storeu_pd, tg__ew_silu_d) break;
-    default: break;
-    }
-    tg__ew_act_d(act, n - i, z + i);
-}
-
-#undef TG__EW_EACH
 #undef TG__AVX2
 #undef TG__LN2_HI_S
 #undef TG__LN2_LO_S
@@ -350,4 +316,4 @@ __attribute__((target("avx2,fma"))) TG__PRIVATE void tg__ew_act_avx2_d(tg_act ac
 #undef TG__GELU_B_LO
 #undef TG__SQRT1_2
 
-#endif /* TG__X86 */
+#endif /* TGEMM_CPU_ELEMENTWISE_ACT_AVX2_H */
