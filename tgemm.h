@@ -1752,7 +1752,8 @@ TG__FN(tg__ew_body_avx2)(const tg__ew *e, int64_t n, const TG__T *x, const TG__T
  * prefetcher stays too close to a loop this slow to keep DRAM busy): 2 threads, 2^27 floats, streamed output, alternating, in % of a non-temporal copy timed in the same
  * rounds: sigmoid 58 -> 68, SiLU 57 -> 76; 4 KiB ahead 65 / 64, 8 KiB 67 / 69, 32 KiB 70 / 75; fp64
  * and the GELUs, more compute bound, within 3%). */
-#define TG__EW_PF _mm_prefetch((const char *)(x + i) + 16384, _MM_HINT_T0)
+/* (through an integer: the address may lie past the array, where C forms no pointer) */
+#define TG__EW_PF _mm_prefetch((const char *)((uintptr_t)(x + i) + 16384), _MM_HINT_T0)
 #define TG__EW_ACTS(EXPR)                                                                          \
     switch (e->act) {                                                                              \
     case TG_ACT_GELU_TANH: TG__EW_LOOP(EXPR, TG__GELU_TANH, TG__EW_PF) break;                      \
@@ -1882,7 +1883,8 @@ TG__FN(tg__ew_body_avx2)(const tg__ew *e, int64_t n, const TG__T *x, const TG__T
  * prefetcher stays too close to a loop this slow to keep DRAM busy): 2 threads, 2^27 floats, streamed output, alternating, in % of a non-temporal copy timed in the same
  * rounds: sigmoid 58 -> 68, SiLU 57 -> 76; 4 KiB ahead 65 / 64, 8 KiB 67 / 69, 32 KiB 70 / 75; fp64
  * and the GELUs, more compute bound, within 3%). */
-#define TG__EW_PF _mm_prefetch((const char *)(x + i) + 16384, _MM_HINT_T0)
+/* (through an integer: the address may lie past the array, where C forms no pointer) */
+#define TG__EW_PF _mm_prefetch((const char *)((uintptr_t)(x + i) + 16384), _MM_HINT_T0)
 #define TG__EW_ACTS(EXPR)                                                                          \
     switch (e->act) {                                                                              \
     case TG_ACT_GELU_TANH: TG__EW_LOOP(EXPR, TG__GELU_TANH, TG__EW_PF) break;                      \
