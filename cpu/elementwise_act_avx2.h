@@ -17,7 +17,8 @@
  * exp(-y^2) times erfcx(y), a polynomial in (y - K) / (y + K) (degree 9 in float, 20 in double).
  * tests/elementwise/act_coeffs.py derives the coefficients. Arguments are clamped where exp is 0 in
  * the type anyway; NaN passes through every step (max and min keep their second operand when it is
- * NaN). The scalar functions do the few elements at the end of a block that fill no vector.
+ * NaN). The scalar functions do the elements of a run's unaligned head and its tail that fill no
+ * vector (elementwise_avx2.inc calls the portable run there).
  *
  * Worst error in ulps (as tests/elementwise judge them) over every 17th float of [-20, 10] and 10^7
  * random doubles (test_elementwise --sweep):
