@@ -2512,11 +2512,13 @@ TG__FN(tg__ukernel)(int64_t kc, const void *alpha_, const void *a_, int64_t rs_a
     } else if (rs_a == 1 && cs_a == 6 && m == 6) {
         TG__LOOP(1, 2, 3, 4, 5, 6, (void)0)
     } else if (rs_b != 2 * TG__W) {
-        /* B read in place (the small path, short A) is one cache line per k step, each in its
-         * own page: no hardware prefetcher follows that. The line two panels ahead in the same
-         * row is the one a later tile needs: 8x4096x4096 sgemm 21 -> 29 GFLOP/s (one panel
-         * ahead: 22-23). A packed panel (below) is contiguous and needs none: there the same
-         * prefetch cost 64x256x256 sgemm 69 -> 59 GFLOP/s. */
+        /* B read in place (the small path: short A, or a B whose k block fits in L1) is one
+         * cache line per k step, for a wide B each in its own page: no hardware prefetcher
+         * follows that. The line two panels ahead in the same row is the one a later tile
+         * needs: 8x4096x4096 sgemm 21 -> 29 GFLOP/s (one panel ahead: 22-23). A packed panel
+         * (below) is contiguous and needs none: there the same prefetch cost 64x256x256 sgemm
+         * 69 -> 59 GFLOP/s. Over a B that stays cached it is harmless (leaving it out there
+         * measured within the noise, and lost 24-37% on 8x512x8192, whose B streams). */
         TG__LOOP(o1, o2, o3, o4, o5, cs_a, _mm_prefetch((const char *)(b + 4 * TG__W), _MM_HINT_T0))
     } else {
         TG__LOOP(o1, o2, o3, o4, o5, cs_a, (void)0)
@@ -2880,11 +2882,13 @@ TG__FN(tg__ukernel)(int64_t kc, const void *alpha_, const void *a_, int64_t rs_a
     } else if (rs_a == 1 && cs_a == 6 && m == 6) {
         TG__LOOP(1, 2, 3, 4, 5, 6, (void)0)
     } else if (rs_b != 2 * TG__W) {
-        /* B read in place (the small path, short A) is one cache line per k step, each in its
-         * own page: no hardware prefetcher follows that. The line two panels ahead in the same
-         * row is the one a later tile needs: 8x4096x4096 sgemm 21 -> 29 GFLOP/s (one panel
-         * ahead: 22-23). A packed panel (below) is contiguous and needs none: there the same
-         * prefetch cost 64x256x256 sgemm 69 -> 59 GFLOP/s. */
+        /* B read in place (the small path: short A, or a B whose k block fits in L1) is one
+         * cache line per k step, for a wide B each in its own page: no hardware prefetcher
+         * follows that. The line two panels ahead in the same row is the one a later tile
+         * needs: 8x4096x4096 sgemm 21 -> 29 GFLOP/s (one panel ahead: 22-23). A packed panel
+         * (below) is contiguous and needs none: there the same prefetch cost 64x256x256 sgemm
+         * 69 -> 59 GFLOP/s. Over a B that stays cached it is harmless (leaving it out there
+         * measured within the noise, and lost 24-37% on 8x512x8192, whose B streams). */
         TG__LOOP(o1, o2, o3, o4, o5, cs_a, _mm_prefetch((const char *)(b + 4 * TG__W), _MM_HINT_T0))
     } else {
         TG__LOOP(o1, o2, o3, o4, o5, cs_a, (void)0)
