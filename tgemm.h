@@ -2638,14 +2638,17 @@ TG__FN(tg__pack_b)(int64_t cols, int64_t kc, const void *src_, int64_t rs, int64
         TG__FN(tg__pack)(cols, kc, src, cs, rs, dst, 2 * TG__W);
         return;
     }
-    /* Four rows of B at a time: each panel then receives 4 x 2W contiguous elements per visit
+    /* Eight rows of B at a time: each panel then receives 8 x 2W contiguous elements per visit
      * instead of one row's 2W, and the writes, which hop from panel to panel kc x 2W elements
-     * apart, come in runs of four lines (16x4096x4096 dgemm, where the packing is 40% of the
-     * time: 17 -> 21 GFLOP/s); the last one to three rows go together the same way. */
+     * apart, come in runs of eight lines (16x4096x4096 dgemm, where the packing is 40-55% of the
+     * time: one row -> four, 17 -> 21 GFLOP/s; four -> eight, 1 thread, against OpenBLAS side by
+     * side and two copies of the four-row build, 8x4096x4096 0.88 -> 0.915, 16x4096x4096 0.90 ->
+     * 0.94, 2 threads and large shapes unchanged; sixteen rows lost 7-10%); the last rows of a
+     * block go together the same way. */
     for (int64_t q = 0, rows; q < kc; q += rows) {
         const TG__T *s = src + q * rs;
         TG__T *d = dst + q * 2 * TG__W;
-        rows = kc - q < 4 ? kc - q : 4;
+        rows = kc - q < 8 ? kc - q : 8;
         for (int64_t j = 0; j < full; j += 2 * TG__W, d += 2 * TG__W * kc)
             for (int64_t r = 0; r < rows; r++) {
                 TG__STOREU(d + 2 * r * TG__W, TG__LOADU(s + r * rs + j));
@@ -3008,14 +3011,17 @@ TG__FN(tg__pack_b)(int64_t cols, int64_t kc, const void *src_, int64_t rs, int64
         TG__FN(tg__pack)(cols, kc, src, cs, rs, dst, 2 * TG__W);
         return;
     }
-    /* Four rows of B at a time: each panel then receives 4 x 2W contiguous elements per visit
+    /* Eight rows of B at a time: each panel then receives 8 x 2W contiguous elements per visit
      * instead of one row's 2W, and the writes, which hop from panel to panel kc x 2W elements
-     * apart, come in runs of four lines (16x4096x4096 dgemm, where the packing is 40% of the
-     * time: 17 -> 21 GFLOP/s); the last one to three rows go together the same way. */
+     * apart, come in runs of eight lines (16x4096x4096 dgemm, where the packing is 40-55% of the
+     * time: one row -> four, 17 -> 21 GFLOP/s; four -> eight, 1 thread, against OpenBLAS side by
+     * side and two copies of the four-row build, 8x4096x4096 0.88 -> 0.915, 16x4096x4096 0.90 ->
+     * 0.94, 2 threads and large shapes unchanged; sixteen rows lost 7-10%); the last rows of a
+     * block go together the same way. */
     for (int64_t q = 0, rows; q < kc; q += rows) {
         const TG__T *s = src + q * rs;
         TG__T *d = dst + q * 2 * TG__W;
-        rows = kc - q < 4 ? kc - q : 4;
+        rows = kc - q < 8 ? kc - q : 8;
         for (int64_t j = 0; j < full; j += 2 * TG__W, d += 2 * TG__W * kc)
             for (int64_t r = 0; r < rows; r++) {
                 TG__STOREU(d + 2 * r * TG__W, TG__LOADU(s + r * rs + j));
