@@ -5,13 +5,15 @@
 #   make gbench          build/tgemm-gbench, plain Google Benchmark over tg_sgemm/tg_dgemm (+ OpenBLAS)
 #   make test-harness    the harness's tests (part of `make test`)
 #   make test-harness-elementwise   the same for the elementwise cases (--op; part of `make test`)
+#   make ab-gemm         build/ab-gemm: builds of libtgemm.so (and vendors) side by side in one
+#                        process, for one kernel change (not a test; see harness/ab_gemm.c)
 #
 # Needs Debian's libbenchmark-dev. OpenBLAS, BLIS, MKL and libxsmm are all optional: they are opened
 # at run time. harness/ceilings.c (the roofline probes, written by the report side) is linked when it
 # exists; main.c finds harness/ceilings.h by __has_include.
 
 HARNESS_OBJ   := $(BUILD)/harness/obj
-HARNESS_CSRC  := $(filter-out harness/xsmm_adapter.c,$(wildcard harness/*.c))
+HARNESS_CSRC  := $(filter-out harness/xsmm_adapter.c harness/ab_gemm.c,$(wildcard harness/*.c))
 HARNESS_OBJS  := $(HARNESS_CSRC:harness/%.c=$(HARNESS_OBJ)/%.o) $(HARNESS_OBJ)/worker.o \
                  $(HARNESS_OBJ)/reference.o
 HARNESS_HDRS  := $(wildcard harness/*.h) $(BUILD)/harness/stamp.h
@@ -23,8 +25,12 @@ HARNESS_LIBS  := $(BUILD)/libtgemm.a -lbenchmark -lpthread -ldl -lm
 XSMM_ARCHIVES := $(wildcard /usr/lib/libxsmm.a) $(wildcard /usr/lib/libxsmmnoblas.a)
 XSMM_ADAPTER  := $(if $(word 2,$(XSMM_ARCHIVES)),$(BUILD)/harness/libtg_xsmm.so)
 
-.PHONY: harness gbench test-harness tg-harness-force
-harness: $(BUILD)/tgemm-bench $(XSMM_ADAPTER)
+.PHONY: harness gbench test-harness tg-harness-force ab-gemm
+ab-gemm: $(BUILD)/ab-gemm
+$(BUILD)/ab-gemm: harness/ab_gemm.c
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 $(WARN) $(CFLAGS) $< -ldl -o $@
+harness: $(BUILD)/tgemm-bench $(XSMM_ADAPTER) $(BUILD)/ab-gemm
 
 # The build's compiler, flags and commit, for `tgemm-bench machine`; rewritten only when they change.
 # TGEMM_COMMIT=<id> names the commit where git cannot (a copy of the tree without .git, as on the
@@ -68,7 +74,8 @@ $(BUILD)/harness/check_test: harness/tests/check_test.c $(HARNESS_OBJ)/check.o \
 	$(CC) $(HARNESS_CFLAGS) -fopenmp -o $@ $< $(HARNESS_OBJ)/check.o $(HARNESS_OBJ)/reference.o \
 	    $(BUILD)/libtgemm.a -lm
 
-test-harness: $(BUILD)/tgemm-bench $(BUILD)/tgemm-gbench $(BUILD)/harness/check_test $(XSMM_ADAPTER)
+test-harness: $(BUILD)/tgemm-bench $(BUILD)/tgemm-gbench $(BUILD)/harness/check_test $(XSMM_ADAPTER) \
+	      $(BUILD)/ab-gemm
 	@sh harness/tests/run.sh $(BUILD)
 
 TEST_RUNS += test-harness

@@ -1,0 +1,158 @@
+/* ab-gemm: two or more GEMM builds side by side in one process, for a change worth a few percent.
+ *
+ * tgemm-bench times each library in its own process and takes the median of rounds: right for the
+ * targets' table, too coarse for one kernel change on a shared VM whose speed drifts from one
+ * second to the next (and, for small products, has stretches in which everything runs 1.1-1.5x
+ * slower). Here every library is dlopened into one process (RTLD_LOCAL, so two copies of
+ * libtgemm.so keep their own symbols) and called on the same operands in batches, the libraries
+ * in a rotated order each round; a line is the best batch of `rounds` per library, and the report
+ * is each library's rate over the first one's, averaged over the lines, with the lowest and
+ * highest line. Load a second copy of the old build as a control: two identical copies differ by
+ * up to 7% on small shapes (code placement), which is the floor of what one run can show.
+ *
+ * Libraries: any libtgemm.so (tg_sgemm / tg_dgemm), the harness's libxsmm adapter
+ * (build/harness/libtg_xsmm.so: tg_xsmm_sgemm / tg_xsmm_dgemm) or a CBLAS (cblas_sgemm /
+ * cblas_dgemm, e.g. /usr/lib/x86_64-linux-gnu/libopenblas.so.0; set OPENBLAS_NUM_THREADS). Row
+ * major, no transposes, alpha 1, beta from BETA (default 0), THREADS threads for tgemm (default
+ * 1). Not a test and not for the targets' table; run it under the bench lock:
+ *     flock /tmp/bench.lock build/ab-gemm d 8x4096x4096 9 OLD.so NEW.so OLD-copy.so
+ *
+ * usage: ab-gemm s|d M[xNxK] LINES LIB [LIB...]
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <dlfcn.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+enum { MAX_LIBS = 8, ROUNDS = 5 };
+
+typedef int (*tg_s_fn)(int, int, int, int64_t, int64_t, int64_t, float, const float *, int64_t,
+                       const float *, int64_t, float, float *, int64_t);
+typedef int (*tg_d_fn)(int, int, int, int64_t, int64_t, int64_t, double, const double *, int64_t,
+                       const double *, int64_t, double, double *, int64_t);
+typedef void (*cblas_s_fn)(int, int, int, int, int, int, float, const float *, int, const float *,
+                           int, float, float *, int);
+typedef void (*cblas_d_fn)(int, int, int, int, int, int, double, const double *, int,
+                           const double *, int, double, double *, int);
+
+typedef struct {
+    void *fn;
+    int cblas; /* 32-bit int dimensions */
+} lib;
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int open_lib(const char *path, int dbl, int threads, lib *l)
+{
+    void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    void (*set_threads)(int);
+    if (!h) {
+        fprintf(stderr, "ab-gemm: %s\n", dlerror());
+        return -1;
+    }
+    l->cblas = 0;
+    l->fn = dlsym(h, dbl ? "tg_dgemm" : "tg_sgemm");
+    if (!l->fn) l->fn = dlsym(h, dbl ? "tg_xsmm_dgemm" : "tg_xsmm_sgemm");
+    if (!l->fn) {
+        l->fn = dlsym(h, dbl ? "cblas_dgemm" : "cblas_sgemm");
+        l->cblas = 1;
+    }
+    if (!l->fn) {
+        fprintf(stderr, "ab-gemm: %s has no tg_, tg_xsmm_ or cblas_ gemm\n", path);
+        return -1;
+    }
+    *(void **)&set_threads = dlsym(h, "tg_set_num_threads");
+    if (set_threads) set_threads(threads);
+    return 0;
+}
+
+/* One call: C = A B + beta C, row major (101), no transposes (111). */
+static void call(const lib *l, int dbl, int m, int n, int k, double beta, const void *a,
+                 const void *b, void *c)
+{
+    if (dbl && l->cblas)
+        ((cblas_d_fn)l->fn)(101, 111, 111, m, n, k, 1.0, a, k, b, n, beta, c, n);
+    else if (dbl)
+        ((tg_d_fn)l->fn)(101, 111, 111, m, n, k, 1.0, a, k, b, n, beta, c, n);
+    else if (l->cblas)
+        ((cblas_s_fn)l->fn)(101, 111, 111, m, n, k, 1.0f, a, k, b, n, (float)beta, c, n);
+    else
+        ((tg_s_fn)l->fn)(101, 111, 111, m, n, k, 1.0f, a, k, b, n, (float)beta, c, n);
+}
+
+static void *operand(size_t count, size_t es, int dbl, int salt)
+{
+    char *p = malloc(count * es);
+    for (size_t i = 0; p && i < count; i++) {
+        double v = (double)((i * 7 + (size_t)salt) % 13) * 0.1 - 0.6;
+        if (dbl) ((double *)p)[i] = v;
+        else ((float *)p)[i] = (float)v;
+    }
+    return p;
+}
+
+int main(int argc, char **argv)
+{
+    int dbl, m, n, k, lines, libs = argc - 4, threads;
+    double beta, sum[MAX_LIBS] = {0}, lo[MAX_LIBS], hi[MAX_LIBS];
+    long calls;
+    lib l[MAX_LIBS];
+    void *a, *b, *c;
+    if (argc < 6 || libs > MAX_LIBS || (strcmp(argv[1], "s") && strcmp(argv[1], "d"))) {
+        fprintf(stderr, "usage: ab-gemm s|d M[xNxK] LINES LIB LIB [LIB...] (at most %d)\n", MAX_LIBS);
+        return 2;
+    }
+    dbl = argv[1][0] == 'd';
+    if (sscanf(argv[2], "%dx%dx%d", &m, &n, &k) != 3) m = n = k = atoi(argv[2]);
+    lines = atoi(argv[3]);
+    beta = getenv("BETA") ? atof(getenv("BETA")) : 0.0;
+    threads = getenv("THREADS") ? atoi(getenv("THREADS")) : 1;
+    if (m <= 0 || n <= 0 || k <= 0 || lines <= 0) {
+        fprintf(stderr, "ab-gemm: bad shape or line count\n");
+        return 2;
+    }
+    for (int i = 0; i < libs; i++)
+        if (open_lib(argv[4 + i], dbl, threads, &l[i])) return 1;
+    a = operand((size_t)m * (size_t)k, dbl ? 8 : 4, dbl, 1);
+    b = operand((size_t)k * (size_t)n, dbl ? 8 : 4, dbl, 2);
+    c = operand((size_t)m * (size_t)n, dbl ? 8 : 4, dbl, 3);
+    if (!a || !b || !c) {
+        fprintf(stderr, "ab-gemm: out of memory\n");
+        return 1;
+    }
+    /* A batch is ~2e7 multiply-adds: a few ms, long against the timer, short against the drift. */
+    calls = 20000000L / ((long)m * n * k) + 1;
+    for (int t = 0; t < lines; t++) {
+        double best[MAX_LIBS];
+        for (int i = 0; i < libs; i++) best[i] = 1e30;
+        for (int r = 0; r < ROUNDS; r++)
+            for (int j = 0; j < libs; j++) {
+                int i = (j + r + t) % libs;
+                double t0 = now(), dt;
+                for (long q = 0; q < calls; q++) call(&l[i], dbl, m, n, k, beta, a, b, c);
+                dt = (now() - t0) / (double)calls;
+                if (dt < best[i]) best[i] = dt;
+            }
+        for (int i = 1; i < libs; i++) {
+            double rate = best[0] / best[i];
+            sum[i] += rate;
+            if (t == 0 || rate < lo[i]) lo[i] = rate;
+            if (t == 0 || rate > hi[i]) hi[i] = rate;
+        }
+    }
+    printf("%s %s beta %g, %d thread(s), %d lines of the best of %d batches of %ld calls\n",
+           argv[1], argv[2], beta, threads, lines, ROUNDS, calls);
+    for (int i = 1; i < libs; i++)
+        printf("  %-50s rate / %s: %.3f (lines %.3f-%.3f)\n", argv[4 + i], argv[4], sum[i] / lines,
+               lo[i], hi[i]);
+    free(a), free(b), free(c);
+    return 0;
+}
