@@ -6,14 +6,14 @@
 #   make test-harness    the harness's tests (part of `make test`)
 #   make test-harness-elementwise   the same for the elementwise cases (--op; part of `make test`)
 #   make ab-gemm         build/ab-gemm: builds of libtgemm.so (and vendors) side by side in one
-#                        process, for one kernel change (not a test; see harness/ab_gemm.c)
+#                        process, for one kernel change (not a test; see tools/ab_gemm.c)
 #
 # Needs Debian's libbenchmark-dev. OpenBLAS, BLIS, MKL and libxsmm are all optional: they are opened
 # at run time. harness/ceilings.c (the roofline probes, written by the report side) is linked when it
 # exists; main.c finds harness/ceilings.h by __has_include.
 
 HARNESS_OBJ   := $(BUILD)/harness/obj
-HARNESS_CSRC  := $(filter-out harness/xsmm_adapter.c harness/ab_gemm.c,$(wildcard harness/*.c))
+HARNESS_CSRC  := $(filter-out harness/xsmm_adapter.c,$(wildcard harness/*.c))
 HARNESS_OBJS  := $(HARNESS_CSRC:harness/%.c=$(HARNESS_OBJ)/%.o) $(HARNESS_OBJ)/worker.o \
                  $(HARNESS_OBJ)/reference.o
 HARNESS_HDRS  := $(wildcard harness/*.h) $(BUILD)/harness/stamp.h
@@ -27,7 +27,7 @@ XSMM_ADAPTER  := $(if $(word 2,$(XSMM_ARCHIVES)),$(BUILD)/harness/libtg_xsmm.so)
 
 .PHONY: harness gbench test-harness tg-harness-force ab-gemm
 ab-gemm: $(BUILD)/ab-gemm
-$(BUILD)/ab-gemm: harness/ab_gemm.c
+$(BUILD)/ab-gemm: tools/ab_gemm.c
 	@mkdir -p $(dir $@)
 	$(CC) -std=c11 $(WARN) $(CFLAGS) $< -ldl -o $@
 harness: $(BUILD)/tgemm-bench $(XSMM_ADAPTER) $(BUILD)/ab-gemm
