@@ -1750,10 +1750,11 @@ TG__FN(tg__ew_body_avx2)(const tg__ew *e, int64_t n, const TG__T *x, const TG__T
  * element is loaded, computed and stored once: only the operations that the public calls combine
  * with one (tg_activate's copy, tg_bias_act's two adds) get these loops. They prefetch x 16 KiB
  * ahead, far more than a memory-bound loop needs; measured, not derived (presumably the hardware
- * prefetcher stays too close to a loop this slow to keep DRAM busy): 2 threads, 2^27 floats, streamed output, alternating, in % of a non-temporal copy timed in the same
- * rounds: sigmoid 58 -> 68, SiLU 57 -> 76; 4 KiB ahead 65 / 64, 8 KiB 67 / 69, 32 KiB 70 / 75; fp64
- * and the GELUs, more compute bound, within 3%). */
-/* (through an integer: the address may lie past the array, where C forms no pointer) */
+ * prefetcher stays too close to a loop this slow to keep DRAM busy). 2 threads, 2^27 floats,
+ * streamed output, alternating, in % of a non-temporal copy timed in the same rounds: sigmoid
+ * 58 -> 68, SiLU 57 -> 76; 4 KiB ahead 65 / 64, 8 KiB 67 / 69, 32 KiB 70 / 75; fp64 and the
+ * GELUs, more compute bound, within 3%. The address is formed through an integer: it may lie
+ * past the array, where C forms no pointer. */
 #define TG__EW_PF _mm_prefetch((const char *)((uintptr_t)(x + i) + 16384), _MM_HINT_T0)
 #define TG__EW_ACTS(EXPR)                                                                          \
     switch (e->act) {                                                                              \
@@ -1881,10 +1882,11 @@ TG__FN(tg__ew_body_avx2)(const tg__ew *e, int64_t n, const TG__T *x, const TG__T
  * element is loaded, computed and stored once: only the operations that the public calls combine
  * with one (tg_activate's copy, tg_bias_act's two adds) get these loops. They prefetch x 16 KiB
  * ahead, far more than a memory-bound loop needs; measured, not derived (presumably the hardware
- * prefetcher stays too close to a loop this slow to keep DRAM busy): 2 threads, 2^27 floats, streamed output, alternating, in % of a non-temporal copy timed in the same
- * rounds: sigmoid 58 -> 68, SiLU 57 -> 76; 4 KiB ahead 65 / 64, 8 KiB 67 / 69, 32 KiB 70 / 75; fp64
- * and the GELUs, more compute bound, within 3%). */
-/* (through an integer: the address may lie past the array, where C forms no pointer) */
+ * prefetcher stays too close to a loop this slow to keep DRAM busy). 2 threads, 2^27 floats,
+ * streamed output, alternating, in % of a non-temporal copy timed in the same rounds: sigmoid
+ * 58 -> 68, SiLU 57 -> 76; 4 KiB ahead 65 / 64, 8 KiB 67 / 69, 32 KiB 70 / 75; fp64 and the
+ * GELUs, more compute bound, within 3%. The address is formed through an integer: it may lie
+ * past the array, where C forms no pointer. */
 #define TG__EW_PF _mm_prefetch((const char *)((uintptr_t)(x + i) + 16384), _MM_HINT_T0)
 #define TG__EW_ACTS(EXPR)                                                                          \
     switch (e->act) {                                                                              \
@@ -2434,10 +2436,12 @@ TG__FN(tg__ukernel)(int64_t kc, const void *alpha_, const void *a_, int64_t rs_a
     TG__V c40 = TG__ZERO(), c41 = TG__ZERO(), c50 = TG__ZERO(), c51 = TG__ZERO();
     TG__V b0, b1, ai, va;
 
+    /* A packed A panel (the blocked path): six rows side by side along k. */
+    const int packed_a = rs_a == 1 && cs_a == 6;
     /* Over a packed A (the blocked path, whose tiles of C come from memory), bring this tile of C
      * towards L1 while the k loop runs; it is needed only at the end. The small path's C is
      * mostly in the caches already, and there the prefetches cost 1-7% of 16^3-64^3 products. */
-    if (rs_a == 1 && cs_a == 6)
+    if (packed_a)
         for (int64_t i = 0; i < m; i++) _mm_prefetch((const char *)(c + i * rs_c), _MM_HINT_T0);
 
 #define TG__ROW(i, off)                                                                            \
@@ -2509,7 +2513,7 @@ TG__FN(tg__ukernel)(int64_t kc, const void *alpha_, const void *a_, int64_t rs_a
         c11 = TG__ADD(c11, c41); c20 = TG__ADD(c20, c50); c21 = TG__ADD(c21, c51);
     /* A packed panel (the blocked path) gets constant offsets, so the loop keeps every address in
      * one register plus an immediate; the general loop serves the small path's in-place A. */
-    } else if (rs_a == 1 && cs_a == 6 && m == 6) {
+    } else if (packed_a && m == 6) {
         TG__LOOP(1, 2, 3, 4, 5, 6, (void)0)
     } else if (rs_b != 2 * TG__W) {
         /* B read in place (the small path: short A, or a B whose k block fits in L1) is one
@@ -2807,10 +2811,12 @@ TG__FN(tg__ukernel)(int64_t kc, const void *alpha_, const void *a_, int64_t rs_a
     TG__V c40 = TG__ZERO(), c41 = TG__ZERO(), c50 = TG__ZERO(), c51 = TG__ZERO();
     TG__V b0, b1, ai, va;
 
+    /* A packed A panel (the blocked path): six rows side by side along k. */
+    const int packed_a = rs_a == 1 && cs_a == 6;
     /* Over a packed A (the blocked path, whose tiles of C come from memory), bring this tile of C
      * towards L1 while the k loop runs; it is needed only at the end. The small path's C is
      * mostly in the caches already, and there the prefetches cost 1-7% of 16^3-64^3 products. */
-    if (rs_a == 1 && cs_a == 6)
+    if (packed_a)
         for (int64_t i = 0; i < m; i++) _mm_prefetch((const char *)(c + i * rs_c), _MM_HINT_T0);
 
 #define TG__ROW(i, off)                                                                            \
@@ -2882,7 +2888,7 @@ TG__FN(tg__ukernel)(int64_t kc, const void *alpha_, const void *a_, int64_t rs_a
         c11 = TG__ADD(c11, c41); c20 = TG__ADD(c20, c50); c21 = TG__ADD(c21, c51);
     /* A packed panel (the blocked path) gets constant offsets, so the loop keeps every address in
      * one register plus an immediate; the general loop serves the small path's in-place A. */
-    } else if (rs_a == 1 && cs_a == 6 && m == 6) {
+    } else if (packed_a && m == 6) {
         TG__LOOP(1, 2, 3, 4, 5, 6, (void)0)
     } else if (rs_b != 2 * TG__W) {
         /* B read in place (the small path: short A, or a B whose k block fits in L1) is one
@@ -3367,10 +3373,10 @@ TG__PRIVATE int tg__gemm_small(const char *fn, const tg__kernel *kern, const tg_
      * Taller A re-reads each panel many times, and a panel read in place (kc rows a leading
      * dimension apart, often a power of two) falls into a few cache sets and is evicted between
      * tiles (64x4096x64: 78 GFLOP/s in place, 119 packed) -- unless the rows a block spans fit in
-     * half of L1 (16 KiB), where nothing evicts them and the copy is pure cost: against libxsmm,
-     * side by side, s 24^3 0.80 -> 0.85, 48^3 0.96 -> 1.03, d 24^3 0.92 -> 1.05. */
-    const int pack_all = g->m > 3 * (int64_t)kern->mr &&
-                         (double)kb * (double)g->b.rs * (double)kern->es > 16384;
+     * half of L1 (16 KiB on Zen 3), where nothing evicts them and the copy is pure cost: against
+     * libxsmm, side by side, s 24^3 0.80 -> 0.85, 48^3 0.96 -> 1.03, d 24^3 0.92 -> 1.05. */
+    const double block_b = (double)kb * (double)g->b.rs * (double)kern->es;
+    const int pack_all = g->m > 3 * (int64_t)kern->mr && block_b > (double)tg__cpu()->l1d / 2;
     const int packs = pack_all || g->b.cs != 1 || g->n % nr != 0;
     int nt = tg__threads_for(g->m, g->n, g->k);
     double stack[TG__STACK_PANEL / sizeof(double)];

@@ -62,10 +62,10 @@ TG__PRIVATE int tg__gemm_small(const char *fn, const tg__kernel *kern, const tg_
      * Taller A re-reads each panel many times, and a panel read in place (kc rows a leading
      * dimension apart, often a power of two) falls into a few cache sets and is evicted between
      * tiles (64x4096x64: 78 GFLOP/s in place, 119 packed) -- unless the rows a block spans fit in
-     * half of L1 (16 KiB), where nothing evicts them and the copy is pure cost: against libxsmm,
-     * side by side, s 24^3 0.80 -> 0.85, 48^3 0.96 -> 1.03, d 24^3 0.92 -> 1.05. */
-    const int pack_all = g->m > 3 * (int64_t)kern->mr &&
-                         (double)kb * (double)g->b.rs * (double)kern->es > 16384;
+     * half of L1 (16 KiB on Zen 3), where nothing evicts them and the copy is pure cost: against
+     * libxsmm, side by side, s 24^3 0.80 -> 0.85, 48^3 0.96 -> 1.03, d 24^3 0.92 -> 1.05. */
+    const double block_b = (double)kb * (double)g->b.rs * (double)kern->es;
+    const int pack_all = g->m > 3 * (int64_t)kern->mr && block_b > (double)tg__cpu()->l1d / 2;
     const int packs = pack_all || g->b.cs != 1 || g->n % nr != 0;
     int nt = tg__threads_for(g->m, g->n, g->k);
     double stack[TG__STACK_PANEL / sizeof(double)];
