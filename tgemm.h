@@ -2469,6 +2469,23 @@ TG__FN(tg__ukernel)(int64_t kc, const void *alpha_, const void *a_, int64_t rs_a
     ai = TG__BCAST(a2 + (off));                                                                    \
     c##i##0 = TG__FMA(ai, b0, c##i##0);                                                            \
     c##i##1 = TG__FMA(ai, b1, c##i##1)
+#define TG__SPLIT3(prefetch)                                                                       \
+    for (; p + 1 < kc; p += 2, a += 2 * cs_a, a2 += 2 * cs_a, b += 2 * rs_b) {                     \
+        prefetch;                                                                                  \
+        b0 = TG__LOADU(b);                                                                         \
+        b1 = TG__LOADU(b + TG__W);                                                                 \
+        TG__ROW(0, 0); TG__ROW(1, o1); TG__ROW(2, o2);                                             \
+        b0 = TG__LOADU(b + rs_b);                                                                  \
+        b1 = TG__LOADU(b + rs_b + TG__W);                                                          \
+        TG__ROW2(3, 0); TG__ROW2(4, o1); TG__ROW2(5, o2);                                          \
+    }
+#define TG__LOOP4(prefetch)                                                                        \
+    for (int64_t p = 0; p < kc; p++, a += cs_a, b += rs_b) {                                       \
+        prefetch;                                                                                  \
+        b0 = TG__LOADU(b);                                                                         \
+        b1 = TG__LOADU(b + TG__W);                                                                 \
+        TG__ROW(0, 0); TG__ROW(1, o1); TG__ROW(2, o2); TG__ROW(3, o3);                             \
+    }
     /* Both split loops read the odd k step through a second pointer a2 = a + cs_a with the same
      * row offsets: six more offsets would not fit in the general registers, and the compiler's
      * reloads of them from the stack cost a 24^3 sgemm ~8%. */
@@ -2489,21 +2506,17 @@ TG__FN(tg__ukernel)(int64_t kc, const void *alpha_, const void *a_, int64_t rs_a
         }
         c00 = TG__ADD(c00, c01); c10 = TG__ADD(c10, c11); c20 = TG__ADD(c20, c21);
         c30 = TG__ADD(c30, c31); c40 = TG__ADD(c40, c41); c50 = TG__ADD(c50, c51);
-    } else if (m <= 3 && rs_b == 2 * TG__W) {
-        /* The same for a tile at most three rows high (the last of an m that leaves 1 to 3) over a
-         * packed panel: rows 0-2 at even k steps go into c0?-c2?, at odd ones into c3?-c5?. (B
-         * read in place is bound by its reads, not the FMAs: it keeps the loop below, with the
-         * prefetch; without it 8x4096x4096 dgemm lost 20%.) */
+    } else if (m <= 3) {
+        /* The same for a tile at most three rows high (the last of an m that leaves 1 to 3): rows
+         * 0-2 at even k steps go into c0?-c2?, at odd ones into c3?-c5?. B read in place gets the
+         * prefetch of the loops below (see there) for both rows of a step. */
         int64_t p = 0;
         const TG__T *a2 = a + cs_a;
-        for (; p + 1 < kc; p += 2, a += 2 * cs_a, a2 += 2 * cs_a, b += 2 * rs_b) {
-            b0 = TG__LOADU(b);
-            b1 = TG__LOADU(b + TG__W);
-            TG__ROW(0, 0); TG__ROW(1, o1); TG__ROW(2, o2);
-            b0 = TG__LOADU(b + rs_b);
-            b1 = TG__LOADU(b + rs_b + TG__W);
-            TG__ROW2(3, 0); TG__ROW2(4, o1); TG__ROW2(5, o2);
-        }
+        if (rs_b == 2 * TG__W)
+            TG__SPLIT3((void)0)
+        else
+            TG__SPLIT3((_mm_prefetch((const char *)(b + 4 * TG__W), _MM_HINT_T0),
+                        _mm_prefetch((const char *)(b + rs_b + 4 * TG__W), _MM_HINT_T0)))
         if (p < kc) {
             b0 = TG__LOADU(b);
             b1 = TG__LOADU(b + TG__W);
@@ -2511,6 +2524,14 @@ TG__FN(tg__ukernel)(int64_t kc, const void *alpha_, const void *a_, int64_t rs_a
         }
         c00 = TG__ADD(c00, c30); c01 = TG__ADD(c01, c31); c10 = TG__ADD(c10, c40);
         c11 = TG__ADD(c11, c41); c20 = TG__ADD(c20, c50); c21 = TG__ADD(c21, c51);
+    } else if (m == 4) {
+        /* Four rows: eight chains, just enough to cover the FMA latency, at two thirds of a full
+         * tile's cost (the six-row loop would spend a third of its FMAs on repeated rows). The small
+         * path makes these of the last 7 or 8 rows (4 + 3, 4 + 4) instead of 6 + 1 or 6 + 2. */
+        if (rs_b == 2 * TG__W)
+            TG__LOOP4((void)0)
+        else
+            TG__LOOP4(_mm_prefetch((const char *)(b + 4 * TG__W), _MM_HINT_T0))
     /* A packed panel (the blocked path) gets constant offsets, so the loop keeps every address in
      * one register plus an immediate; the general loop serves the small path's in-place A. */
     } else if (packed_a && m == 6) {
@@ -2531,6 +2552,8 @@ TG__FN(tg__ukernel)(int64_t kc, const void *alpha_, const void *a_, int64_t rs_a
 #undef TG__ROW
 #undef TG__HROW
 #undef TG__ROW2
+#undef TG__SPLIT3
+#undef TG__LOOP4
 
     /* x * 1 is x exactly (NaN and -0 included): alpha = 1, the usual case, skips the products. */
     if (*(const TG__T *)alpha_ != 1) {
@@ -2844,6 +2867,23 @@ TG__FN(tg__ukernel)(int64_t kc, const void *alpha_, const void *a_, int64_t rs_a
     ai = TG__BCAST(a2 + (off));                                                                    \
     c##i##0 = TG__FMA(ai, b0, c##i##0);                                                            \
     c##i##1 = TG__FMA(ai, b1, c##i##1)
+#define TG__SPLIT3(prefetch)                                                                       \
+    for (; p + 1 < kc; p += 2, a += 2 * cs_a, a2 += 2 * cs_a, b += 2 * rs_b) {                     \
+        prefetch;                                                                                  \
+        b0 = TG__LOADU(b);                                                                         \
+        b1 = TG__LOADU(b + TG__W);                                                                 \
+        TG__ROW(0, 0); TG__ROW(1, o1); TG__ROW(2, o2);                                             \
+        b0 = TG__LOADU(b + rs_b);                                                                  \
+        b1 = TG__LOADU(b + rs_b + TG__W);                                                          \
+        TG__ROW2(3, 0); TG__ROW2(4, o1); TG__ROW2(5, o2);                                          \
+    }
+#define TG__LOOP4(prefetch)                                                                        \
+    for (int64_t p = 0; p < kc; p++, a += cs_a, b += rs_b) {                                       \
+        prefetch;                                                                                  \
+        b0 = TG__LOADU(b);                                                                         \
+        b1 = TG__LOADU(b + TG__W);                                                                 \
+        TG__ROW(0, 0); TG__ROW(1, o1); TG__ROW(2, o2); TG__ROW(3, o3);                             \
+    }
     /* Both split loops read the odd k step through a second pointer a2 = a + cs_a with the same
      * row offsets: six more offsets would not fit in the general registers, and the compiler's
      * reloads of them from the stack cost a 24^3 sgemm ~8%. */
@@ -2864,21 +2904,17 @@ TG__FN(tg__ukernel)(int64_t kc, const void *alpha_, const void *a_, int64_t rs_a
         }
         c00 = TG__ADD(c00, c01); c10 = TG__ADD(c10, c11); c20 = TG__ADD(c20, c21);
         c30 = TG__ADD(c30, c31); c40 = TG__ADD(c40, c41); c50 = TG__ADD(c50, c51);
-    } else if (m <= 3 && rs_b == 2 * TG__W) {
-        /* The same for a tile at most three rows high (the last of an m that leaves 1 to 3) over a
-         * packed panel: rows 0-2 at even k steps go into c0?-c2?, at odd ones into c3?-c5?. (B
-         * read in place is bound by its reads, not the FMAs: it keeps the loop below, with the
-         * prefetch; without it 8x4096x4096 dgemm lost 20%.) */
+    } else if (m <= 3) {
+        /* The same for a tile at most three rows high (the last of an m that leaves 1 to 3): rows
+         * 0-2 at even k steps go into c0?-c2?, at odd ones into c3?-c5?. B read in place gets the
+         * prefetch of the loops below (see there) for both rows of a step. */
         int64_t p = 0;
         const TG__T *a2 = a + cs_a;
-        for (; p + 1 < kc; p += 2, a += 2 * cs_a, a2 += 2 * cs_a, b += 2 * rs_b) {
-            b0 = TG__LOADU(b);
-            b1 = TG__LOADU(b + TG__W);
-            TG__ROW(0, 0); TG__ROW(1, o1); TG__ROW(2, o2);
-            b0 = TG__LOADU(b + rs_b);
-            b1 = TG__LOADU(b + rs_b + TG__W);
-            TG__ROW2(3, 0); TG__ROW2(4, o1); TG__ROW2(5, o2);
-        }
+        if (rs_b == 2 * TG__W)
+            TG__SPLIT3((void)0)
+        else
+            TG__SPLIT3((_mm_prefetch((const char *)(b + 4 * TG__W), _MM_HINT_T0),
+                        _mm_prefetch((const char *)(b + rs_b + 4 * TG__W), _MM_HINT_T0)))
         if (p < kc) {
             b0 = TG__LOADU(b);
             b1 = TG__LOADU(b + TG__W);
@@ -2886,6 +2922,14 @@ TG__FN(tg__ukernel)(int64_t kc, const void *alpha_, const void *a_, int64_t rs_a
         }
         c00 = TG__ADD(c00, c30); c01 = TG__ADD(c01, c31); c10 = TG__ADD(c10, c40);
         c11 = TG__ADD(c11, c41); c20 = TG__ADD(c20, c50); c21 = TG__ADD(c21, c51);
+    } else if (m == 4) {
+        /* Four rows: eight chains, just enough to cover the FMA latency, at two thirds of a full
+         * tile's cost (the six-row loop would spend a third of its FMAs on repeated rows). The small
+         * path makes these of the last 7 or 8 rows (4 + 3, 4 + 4) instead of 6 + 1 or 6 + 2. */
+        if (rs_b == 2 * TG__W)
+            TG__LOOP4((void)0)
+        else
+            TG__LOOP4(_mm_prefetch((const char *)(b + 4 * TG__W), _MM_HINT_T0))
     /* A packed panel (the blocked path) gets constant offsets, so the loop keeps every address in
      * one register plus an immediate; the general loop serves the small path's in-place A. */
     } else if (packed_a && m == 6) {
@@ -2906,6 +2950,8 @@ TG__FN(tg__ukernel)(int64_t kc, const void *alpha_, const void *a_, int64_t rs_a
 #undef TG__ROW
 #undef TG__HROW
 #undef TG__ROW2
+#undef TG__SPLIT3
+#undef TG__LOOP4
 
     /* x * 1 is x exactly (NaN and -0 included): alpha = 1, the usual case, skips the products. */
     if (*(const TG__T *)alpha_ != 1) {
@@ -3335,6 +3381,16 @@ enum { TG__STACK_PANEL = 4096 };
  * 16 to 64 lost to the reloads of C (12-17 in a noisier run where 256 gave 19). */
 enum { TG__SMALL_KB = 256 };
 
+/* The height of the next row tile when `left` rows remain: whole tiles of mr, except that the last
+ * mr + 1 or mr + 2 rows go as two tiles of about half (6 + 2 -> 4 + 4, 6 + 1 -> 4 + 3). The AVX2
+ * kernel's cost per k step is that of six rows for a tile of five or six, four for four, and three
+ * for one to three (two k steps per pass), so 6 + 2 costs 6 + 3 and 4 + 4 costs 4 + 4: s 32^3 runs
+ * 6 + 6 + 6 + 6 + 4 + 4 rows' worth instead of 6 x 6. */
+static int64_t tg__tile_rows(int64_t left, int64_t mr)
+{
+    return left == mr + 1 || left == mr + 2 ? (left + 1) / 2 : left < mr ? left : mr;
+}
+
 /* Column panels [jp0, jp1) of C, k in blocks of kb; panel is scratch for one kb-deep packed panel
  * of B, used for every panel when pack_all is set, else only where B cannot be read in place. */
 static void tg__small_panels(const tg__kernel *kern, const tg__gemm *g, const void *alpha,
@@ -3354,10 +3410,11 @@ static void tg__small_panels(const tg__kernel *kern, const tg__gemm *g, const vo
                 b = panel;
                 rs_b = nr;
             }
-            for (int64_t i = 0; i < g->m; i += mr)
+            for (int64_t i = 0, h; i < g->m; i += h) {
+                h = tg__tile_rows(g->m - i, mr);
                 kern->ukernel(kc, alpha, a + i * g->a.rs * es, g->a.rs, g->a.cs, b, rs_b, beta_now,
-                              (char *)g->c + (i * g->rs_c + j) * es, g->rs_c, 1,
-                              g->m - i < mr ? g->m - i : mr, n);
+                              (char *)g->c + (i * g->rs_c + j) * es, g->rs_c, 1, h, n);
+            }
         }
     }
 }
