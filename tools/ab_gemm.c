@@ -7,8 +7,9 @@
  * libtgemm.so keep their own symbols) and called on the same operands in batches, the libraries
  * in a rotated order each round; a line is the best batch of `rounds` per library, and the report
  * is each library's rate over the first one's, averaged over the lines, with the lowest and
- * highest line. Load a second copy of the old build as a control: two identical copies differ by
- * up to 7% on small shapes (code placement), which is the floor of what one run can show.
+ * highest line, and its GFLOP/s (the mean of its best batches). Load a second copy of the old
+ * build as a control: two identical copies differ by up to 7% on small shapes (code placement),
+ * which is the floor of what one run can show.
  *
  * Libraries: any libtgemm.so (tg_sgemm / tg_dgemm), the harness's libxsmm adapter
  * (build/harness/libtg_xsmm.so: tg_xsmm_sgemm / tg_xsmm_dgemm) or a CBLAS (cblas_sgemm /
@@ -102,7 +103,7 @@ static void *operand(size_t count, size_t es, int dbl, int salt)
 int main(int argc, char **argv)
 {
     int dbl, m, n, k, lines, libs = argc - 4, threads;
-    double beta, sum[MAX_LIBS] = {0}, lo[MAX_LIBS], hi[MAX_LIBS];
+    double beta, sum[MAX_LIBS] = {0}, gflops[MAX_LIBS] = {0}, lo[MAX_LIBS], hi[MAX_LIBS];
     long calls;
     lib l[MAX_LIBS];
     void *a, *b, *c;
@@ -141,6 +142,7 @@ int main(int argc, char **argv)
                 dt = (now() - t0) / (double)calls;
                 if (dt < best[i]) best[i] = dt;
             }
+        for (int i = 0; i < libs; i++) gflops[i] += 2e-9 * (double)m * n * k / best[i] / lines;
         for (int i = 1; i < libs; i++) {
             double rate = best[0] / best[i];
             sum[i] += rate;
@@ -150,9 +152,10 @@ int main(int argc, char **argv)
     }
     printf("%s %s beta %g, %d thread(s), %d lines of the best of %d batches of %ld calls\n",
            argv[1], argv[2], beta, threads, lines, ROUNDS, calls);
+    printf("  %-50s %.1f GFLOP/s\n", argv[4], gflops[0]);
     for (int i = 1; i < libs; i++)
-        printf("  %-50s rate / %s: %.3f (lines %.3f-%.3f)\n", argv[4 + i], argv[4], sum[i] / lines,
-               lo[i], hi[i]);
+        printf("  %-50s %.1f GFLOP/s, rate / %s: %.3f (lines %.3f-%.3f)\n", argv[4 + i], gflops[i],
+               argv[4], sum[i] / lines, lo[i], hi[i]);
     free(a), free(b), free(c);
     return 0;
 }
