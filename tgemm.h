@@ -593,15 +593,20 @@ TG__PRIVATE int tg__fail(int status, const char *fn, const char *what)
 #define TGEMM_CPU_H
 
 
-/* C[0:m, 0:n] = alpha * (A · B) + beta * C for one MR x NR register tile, kc deep.
- * A's element (i, p) is a[i * rs_a + p * cs_a]: a packed MR-row panel (rs_a = 1, cs_a = MR) or, on
- * the small-matrix path, the caller's matrix itself; rows i >= m are never read. B's row p is the NR
- * contiguous elements at b + p * rs_b: a packed NR-column panel (rs_b = NR) or whole-width rows of the
- * caller's B. m <= MR and n <= NR are the live part of an edge tile; nothing outside it is written,
- * and C is not read when beta is zero. alpha and beta point at a float or a double, like a and b. */
+/* C[0:m, 0:n] = alpha * (A · B) + beta * C for one column panel of C, n <= NR wide and m rows high
+ * (any m >= 1), kc deep: the kernel walks the panel's register tiles itself, so a whole panel is one
+ * call (a small product's tiles cost a few hundred cycles each, and a call per tile was a tenth of
+ * that). A's element (i, p) is a[i * rs_a + p * cs_a] within a tile, and the tile that starts at row
+ * i starts at a + i * ts_a: packed MR-row panels (rs_a = 1, cs_a = MR, ts_a = kc; tiles start at
+ * multiples of MR) or, on the small-matrix path, the caller's matrix itself (ts_a = rs_a, tiles of
+ * the kernel's choosing); rows i >= m are never read. B's row p is the NR contiguous elements at
+ * b + p * rs_b: a packed NR-column panel (rs_b = NR) or whole-width rows of the caller's B. Nothing
+ * outside C[0:m, 0:n] is written, and C is not read when beta is zero. alpha and beta point at a
+ * float or a double, like a and b. */
 typedef void (*tg__ukernel_fn)(int64_t kc, const void *alpha, const void *a, int64_t rs_a,
-                               int64_t cs_a, const void *b, int64_t rs_b, const void *beta, void *c,
-                               int64_t rs_c, int64_t cs_c, int64_t m, int64_t n);
+                               int64_t cs_a, int64_t ts_a, const void *b, int64_t rs_b,
+                               const void *beta, void *c, int64_t rs_c, int64_t cs_c, int64_t m,
+                               int64_t n);
 /* Copies the rows x kc block of a view starting at src into MR-row panels (pack_a) or the kc x cols
  * block into NR-column panels (pack_b), zero-padding the last panel to a whole tile. */
 typedef void (*tg__pack_fn)(int64_t rows, int64_t kc, const void *src, int64_t rs, int64_t cs,
@@ -816,12 +821,9 @@ TG__OMP(omp for schedule(static))
                     }
                     for (int64_t jp = jp0; jp < jp1; jp++) {
                         int64_t j = jc + jp * nr;
-                        for (int64_t i = 0; i < mc; i += mr)
-                            kern->ukernel(kc, alpha, my_a + i * kc * es, 1, mr,
-                                          bbuf + jp * nr * kc * es, nr, beta_now,
-                                          (char *)g.c + ((ic + i) * g.rs_c + j * g.cs_c) * es,
-                                          g.rs_c, g.cs_c, tg__min(mr, mc - i),
-                                          tg__min(nr, g.n - j));
+                        kern->ukernel(kc, alpha, my_a, 1, mr, kc, bbuf + jp * nr * kc * es, nr,
+                                      beta_now, (char *)g.c + (ic * g.rs_c + j * g.cs_c) * es,
+                                      g.rs_c, g.cs_c, mc, tg__min(nr, g.n - j));
                     }
                 }
             }
@@ -2418,13 +2420,11 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
  * FMAs, so loads (2 per cycle) never bind. B is loaded unaligned: packed panels are aligned anyway,
  * and the small-matrix path reads the caller's rows. */
 
-__attribute__((target("avx2,fma"))) static void
-TG__FN(tg__ukernel)(int64_t kc, const void *alpha_, const void *a_, int64_t rs_a, int64_t cs_a,
-                         const void *b_, int64_t rs_b, const void *beta_, void *c_, int64_t rs_c,
-                         int64_t cs_c, int64_t m, int64_t n)
+/* One tile, m <= 6 rows: inlined into the panel's loop below (tg__ukernel). */
+__attribute__((target("avx2,fma"), always_inline)) static inline void
+TG__FN(tg__tile)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t cs_a, const TG__T *b,
+                 int64_t rs_b, TG__T beta, TG__T *c, int64_t rs_c, int64_t cs_c, int64_t m, int64_t n)
 {
-    const TG__T *a = (const TG__T *)a_, *b = (const TG__T *)b_;
-    TG__T *c = (TG__T *)c_, beta = *(const TG__T *)beta_;
     /* Offsets of A's six rows; rows past m repeat the last live one, so a caller's unpadded A is
      * never read out of bounds (their results are computed and dropped). One base pointer plus
      * offsets in registers costs the loop a single pointer increment, packed or not. */
@@ -2556,8 +2556,8 @@ TG__FN(tg__ukernel)(int64_t kc, const void *alpha_, const void *a_, int64_t rs_a
 #undef TG__LOOP4
 
     /* x * 1 is x exactly (NaN and -0 included): alpha = 1, the usual case, skips the products. */
-    if (*(const TG__T *)alpha_ != 1) {
-        va = TG__SET1(*(const TG__T *)alpha_);
+    if (alpha != 1) {
+        va = TG__SET1(alpha);
         c00 = TG__MUL(c00, va); c01 = TG__MUL(c01, va); c10 = TG__MUL(c10, va);
         c11 = TG__MUL(c11, va); c20 = TG__MUL(c20, va); c21 = TG__MUL(c21, va);
         c30 = TG__MUL(c30, va); c31 = TG__MUL(c31, va); c40 = TG__MUL(c40, va);
@@ -2604,6 +2604,33 @@ TG__FN(tg__ukernel)(int64_t kc, const void *alpha_, const void *a_, int64_t rs_a
         if (whole < live)
             TG__FN(tg__store_tile)(m, live - whole, t + whole, 2 * TG__W, beta, c + whole * cs_c,
                                    rs_c, cs_c);
+    }
+}
+
+/* The height of the next tile of a panel read in place when `left` rows remain: tiles of six,
+ * except that the last 7 or 8 rows go as two tiles of about half (6 + 2 -> 4 + 4, 6 + 1 -> 4 + 3).
+ * A tile costs per k step what six rows do at five or six rows, four at four, three at one to
+ * three (two k steps per pass), so 6 + 2 costs 6 + 3 and 4 + 4 costs 4 + 4: s 32^3 runs 6 + 6 + 6 +
+ * 6 + 4 + 4 rows' worth instead of 6 x 6. Packed A comes in panels of six and keeps them. */
+static inline int64_t TG__FN(tg__tile_rows)(int64_t left)
+{
+    return left == 7 || left == 8 ? 4 : left < 6 ? left : 6;
+}
+
+/* A column panel of C, tile by tile (cpu.h has the contract). */
+__attribute__((target("avx2,fma"))) static void
+TG__FN(tg__ukernel)(int64_t kc, const void *alpha_, const void *a_, int64_t rs_a, int64_t cs_a,
+                    int64_t ts_a, const void *b_, int64_t rs_b, const void *beta_, void *c_,
+                    int64_t rs_c, int64_t cs_c, int64_t m, int64_t n)
+{
+    const TG__T *a = (const TG__T *)a_, *b = (const TG__T *)b_;
+    const TG__T alpha = *(const TG__T *)alpha_, beta = *(const TG__T *)beta_;
+    TG__T *c = (TG__T *)c_;
+    const int packed_a = rs_a == 1 && cs_a == 6;
+    for (int64_t i = 0, h; i < m; i += h) {
+        h = packed_a ? (m - i < 6 ? m - i : 6) : TG__FN(tg__tile_rows)(m - i);
+        TG__FN(tg__tile)(kc, alpha, a + i * ts_a, rs_a, cs_a, b, rs_b, beta, c + i * rs_c, rs_c,
+                         cs_c, h, n);
     }
 }
 
@@ -2816,13 +2843,11 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
  * FMAs, so loads (2 per cycle) never bind. B is loaded unaligned: packed panels are aligned anyway,
  * and the small-matrix path reads the caller's rows. */
 
-__attribute__((target("avx2,fma"))) static void
-TG__FN(tg__ukernel)(int64_t kc, const void *alpha_, const void *a_, int64_t rs_a, int64_t cs_a,
-                         const void *b_, int64_t rs_b, const void *beta_, void *c_, int64_t rs_c,
-                         int64_t cs_c, int64_t m, int64_t n)
+/* One tile, m <= 6 rows: inlined into the panel's loop below (tg__ukernel). */
+__attribute__((target("avx2,fma"), always_inline)) static inline void
+TG__FN(tg__tile)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t cs_a, const TG__T *b,
+                 int64_t rs_b, TG__T beta, TG__T *c, int64_t rs_c, int64_t cs_c, int64_t m, int64_t n)
 {
-    const TG__T *a = (const TG__T *)a_, *b = (const TG__T *)b_;
-    TG__T *c = (TG__T *)c_, beta = *(const TG__T *)beta_;
     /* Offsets of A's six rows; rows past m repeat the last live one, so a caller's unpadded A is
      * never read out of bounds (their results are computed and dropped). One base pointer plus
      * offsets in registers costs the loop a single pointer increment, packed or not. */
@@ -2954,8 +2979,8 @@ TG__FN(tg__ukernel)(int64_t kc, const void *alpha_, const void *a_, int64_t rs_a
 #undef TG__LOOP4
 
     /* x * 1 is x exactly (NaN and -0 included): alpha = 1, the usual case, skips the products. */
-    if (*(const TG__T *)alpha_ != 1) {
-        va = TG__SET1(*(const TG__T *)alpha_);
+    if (alpha != 1) {
+        va = TG__SET1(alpha);
         c00 = TG__MUL(c00, va); c01 = TG__MUL(c01, va); c10 = TG__MUL(c10, va);
         c11 = TG__MUL(c11, va); c20 = TG__MUL(c20, va); c21 = TG__MUL(c21, va);
         c30 = TG__MUL(c30, va); c31 = TG__MUL(c31, va); c40 = TG__MUL(c40, va);
@@ -3002,6 +3027,33 @@ TG__FN(tg__ukernel)(int64_t kc, const void *alpha_, const void *a_, int64_t rs_a
         if (whole < live)
             TG__FN(tg__store_tile)(m, live - whole, t + whole, 2 * TG__W, beta, c + whole * cs_c,
                                    rs_c, cs_c);
+    }
+}
+
+/* The height of the next tile of a panel read in place when `left` rows remain: tiles of six,
+ * except that the last 7 or 8 rows go as two tiles of about half (6 + 2 -> 4 + 4, 6 + 1 -> 4 + 3).
+ * A tile costs per k step what six rows do at five or six rows, four at four, three at one to
+ * three (two k steps per pass), so 6 + 2 costs 6 + 3 and 4 + 4 costs 4 + 4: s 32^3 runs 6 + 6 + 6 +
+ * 6 + 4 + 4 rows' worth instead of 6 x 6. Packed A comes in panels of six and keeps them. */
+static inline int64_t TG__FN(tg__tile_rows)(int64_t left)
+{
+    return left == 7 || left == 8 ? 4 : left < 6 ? left : 6;
+}
+
+/* A column panel of C, tile by tile (cpu.h has the contract). */
+__attribute__((target("avx2,fma"))) static void
+TG__FN(tg__ukernel)(int64_t kc, const void *alpha_, const void *a_, int64_t rs_a, int64_t cs_a,
+                    int64_t ts_a, const void *b_, int64_t rs_b, const void *beta_, void *c_,
+                    int64_t rs_c, int64_t cs_c, int64_t m, int64_t n)
+{
+    const TG__T *a = (const TG__T *)a_, *b = (const TG__T *)b_;
+    const TG__T alpha = *(const TG__T *)alpha_, beta = *(const TG__T *)beta_;
+    TG__T *c = (TG__T *)c_;
+    const int packed_a = rs_a == 1 && cs_a == 6;
+    for (int64_t i = 0, h; i < m; i += h) {
+        h = packed_a ? (m - i < 6 ? m - i : 6) : TG__FN(tg__tile_rows)(m - i);
+        TG__FN(tg__tile)(kc, alpha, a + i * ts_a, rs_a, cs_a, b, rs_b, beta, c + i * rs_c, rs_c,
+                         cs_c, h, n);
     }
 }
 
@@ -3204,19 +3256,28 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
  * the type's suffix, also naming its tile helpers). Plain C that any compiler vectorizes as it can:
  * it exists so every architecture gets a correct library and so the tests have a second, independent
  * kernel to hold the AVX2 one against. */
-static void TG__FN(tg__ukernel)(int64_t kc, const void *alpha_, const void *a_, int64_t rs_a,
-                                        int64_t cs_a, const void *b_, int64_t rs_b,
-                                        const void *beta_, void *c, int64_t rs_c, int64_t cs_c,
-                                        int64_t m, int64_t n)
+static void TG__FN(tg__tile)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t cs_a,
+                             const TG__T *b, int64_t rs_b, TG__T beta, TG__T *c, int64_t rs_c,
+                             int64_t cs_c, int64_t m, int64_t n)
 {
-    const TG__T *a = (const TG__T *)a_, *b = (const TG__T *)b_;
-    TG__T alpha = *(const TG__T *)alpha_, acc[TG__GMR * TG__GNR] = {0};
+    TG__T acc[TG__GMR * TG__GNR] = {0};
     for (int64_t p = 0; p < kc; p++, a += cs_a, b += rs_b)
         for (int i = 0; i < m; i++)
             for (int j = 0; j < TG__GNR; j++) acc[i * TG__GNR + j] += a[i * rs_a] * b[j];
     for (int i = 0; i < TG__GMR * TG__GNR; i++) acc[i] *= alpha;
-    TG__FN(tg__store_tile)(m, TG__FN(tg__edge_cols)(n, TG__GNR), acc, TG__GNR, *(const TG__T *)beta_,
-                           (TG__T *)c, rs_c, cs_c);
+    TG__FN(tg__store_tile)(m, TG__FN(tg__edge_cols)(n, TG__GNR), acc, TG__GNR, beta, c, rs_c, cs_c);
+}
+
+/* A column panel of C as tiles of GMR rows. */
+static void TG__FN(tg__ukernel)(int64_t kc, const void *alpha, const void *a, int64_t rs_a,
+                                int64_t cs_a, int64_t ts_a, const void *b, int64_t rs_b,
+                                const void *beta, void *c, int64_t rs_c, int64_t cs_c, int64_t m,
+                                int64_t n)
+{
+    for (int64_t i = 0; i < m; i += TG__GMR)
+        TG__FN(tg__tile)(kc, *(const TG__T *)alpha, (const TG__T *)a + i * ts_a, rs_a, cs_a,
+                         (const TG__T *)b, rs_b, *(const TG__T *)beta, (TG__T *)c + i * rs_c, rs_c,
+                         cs_c, m - i < TG__GMR ? m - i : TG__GMR, n);
 }
 
 static void TG__FN(tg__pack_a)(int64_t rows, int64_t kc, const void *src, int64_t rs,
@@ -3317,19 +3378,28 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
  * the type's suffix, also naming its tile helpers). Plain C that any compiler vectorizes as it can:
  * it exists so every architecture gets a correct library and so the tests have a second, independent
  * kernel to hold the AVX2 one against. */
-static void TG__FN(tg__ukernel)(int64_t kc, const void *alpha_, const void *a_, int64_t rs_a,
-                                        int64_t cs_a, const void *b_, int64_t rs_b,
-                                        const void *beta_, void *c, int64_t rs_c, int64_t cs_c,
-                                        int64_t m, int64_t n)
+static void TG__FN(tg__tile)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t cs_a,
+                             const TG__T *b, int64_t rs_b, TG__T beta, TG__T *c, int64_t rs_c,
+                             int64_t cs_c, int64_t m, int64_t n)
 {
-    const TG__T *a = (const TG__T *)a_, *b = (const TG__T *)b_;
-    TG__T alpha = *(const TG__T *)alpha_, acc[TG__GMR * TG__GNR] = {0};
+    TG__T acc[TG__GMR * TG__GNR] = {0};
     for (int64_t p = 0; p < kc; p++, a += cs_a, b += rs_b)
         for (int i = 0; i < m; i++)
             for (int j = 0; j < TG__GNR; j++) acc[i * TG__GNR + j] += a[i * rs_a] * b[j];
     for (int i = 0; i < TG__GMR * TG__GNR; i++) acc[i] *= alpha;
-    TG__FN(tg__store_tile)(m, TG__FN(tg__edge_cols)(n, TG__GNR), acc, TG__GNR, *(const TG__T *)beta_,
-                           (TG__T *)c, rs_c, cs_c);
+    TG__FN(tg__store_tile)(m, TG__FN(tg__edge_cols)(n, TG__GNR), acc, TG__GNR, beta, c, rs_c, cs_c);
+}
+
+/* A column panel of C as tiles of GMR rows. */
+static void TG__FN(tg__ukernel)(int64_t kc, const void *alpha, const void *a, int64_t rs_a,
+                                int64_t cs_a, int64_t ts_a, const void *b, int64_t rs_b,
+                                const void *beta, void *c, int64_t rs_c, int64_t cs_c, int64_t m,
+                                int64_t n)
+{
+    for (int64_t i = 0; i < m; i += TG__GMR)
+        TG__FN(tg__tile)(kc, *(const TG__T *)alpha, (const TG__T *)a + i * ts_a, rs_a, cs_a,
+                         (const TG__T *)b, rs_b, *(const TG__T *)beta, (TG__T *)c + i * rs_c, rs_c,
+                         cs_c, m - i < TG__GMR ? m - i : TG__GMR, n);
 }
 
 static void TG__FN(tg__pack_a)(int64_t rows, int64_t kc, const void *src, int64_t rs,
@@ -3381,23 +3451,13 @@ enum { TG__STACK_PANEL = 4096 };
  * 16 to 64 lost to the reloads of C (12-17 in a noisier run where 256 gave 19). */
 enum { TG__SMALL_KB = 256 };
 
-/* The height of the next row tile when `left` rows remain: whole tiles of mr, except that the last
- * mr + 1 or mr + 2 rows go as two tiles of about half (6 + 2 -> 4 + 4, 6 + 1 -> 4 + 3). The AVX2
- * kernel's cost per k step is that of six rows for a tile of five or six, four for four, and three
- * for one to three (two k steps per pass), so 6 + 2 costs 6 + 3 and 4 + 4 costs 4 + 4: s 32^3 runs
- * 6 + 6 + 6 + 6 + 4 + 4 rows' worth instead of 6 x 6. */
-static int64_t tg__tile_rows(int64_t left, int64_t mr)
-{
-    return left == mr + 1 || left == mr + 2 ? (left + 1) / 2 : left < mr ? left : mr;
-}
-
 /* Column panels [jp0, jp1) of C, k in blocks of kb; panel is scratch for one kb-deep packed panel
  * of B, used for every panel when pack_all is set, else only where B cannot be read in place. */
 static void tg__small_panels(const tg__kernel *kern, const tg__gemm *g, const void *alpha,
                              const void *beta, int64_t jp0, int64_t jp1, int64_t kb, char *panel,
                              int pack_all)
 {
-    const int64_t es = (int64_t)kern->es, mr = kern->mr, nr = kern->nr;
+    const int64_t es = (int64_t)kern->es, nr = kern->nr;
     for (int64_t pc = 0; pc < g->k; pc += kb) {
         const int64_t kc = g->k - pc < kb ? g->k - pc : kb;
         const void *beta_now = pc == 0 ? beta : tg__one(kern->es);
@@ -3410,11 +3470,8 @@ static void tg__small_panels(const tg__kernel *kern, const tg__gemm *g, const vo
                 b = panel;
                 rs_b = nr;
             }
-            for (int64_t i = 0, h; i < g->m; i += h) {
-                h = tg__tile_rows(g->m - i, mr);
-                kern->ukernel(kc, alpha, a + i * g->a.rs * es, g->a.rs, g->a.cs, b, rs_b, beta_now,
-                              (char *)g->c + (i * g->rs_c + j) * es, g->rs_c, 1, h, n);
-            }
+            kern->ukernel(kc, alpha, a, g->a.rs, g->a.cs, g->a.rs, b, rs_b, beta_now,
+                          (char *)g->c + j * es, g->rs_c, 1, g->m, n);
         }
     }
 }

@@ -9,15 +9,20 @@
 
 #include "../common/internal.h"
 
-/* C[0:m, 0:n] = alpha * (A · B) + beta * C for one MR x NR register tile, kc deep.
- * A's element (i, p) is a[i * rs_a + p * cs_a]: a packed MR-row panel (rs_a = 1, cs_a = MR) or, on
- * the small-matrix path, the caller's matrix itself; rows i >= m are never read. B's row p is the NR
- * contiguous elements at b + p * rs_b: a packed NR-column panel (rs_b = NR) or whole-width rows of the
- * caller's B. m <= MR and n <= NR are the live part of an edge tile; nothing outside it is written,
- * and C is not read when beta is zero. alpha and beta point at a float or a double, like a and b. */
+/* C[0:m, 0:n] = alpha * (A · B) + beta * C for one column panel of C, n <= NR wide and m rows high
+ * (any m >= 1), kc deep: the kernel walks the panel's register tiles itself, so a whole panel is one
+ * call (a small product's tiles cost a few hundred cycles each, and a call per tile was a tenth of
+ * that). A's element (i, p) is a[i * rs_a + p * cs_a] within a tile, and the tile that starts at row
+ * i starts at a + i * ts_a: packed MR-row panels (rs_a = 1, cs_a = MR, ts_a = kc; tiles start at
+ * multiples of MR) or, on the small-matrix path, the caller's matrix itself (ts_a = rs_a, tiles of
+ * the kernel's choosing); rows i >= m are never read. B's row p is the NR contiguous elements at
+ * b + p * rs_b: a packed NR-column panel (rs_b = NR) or whole-width rows of the caller's B. Nothing
+ * outside C[0:m, 0:n] is written, and C is not read when beta is zero. alpha and beta point at a
+ * float or a double, like a and b. */
 typedef void (*tg__ukernel_fn)(int64_t kc, const void *alpha, const void *a, int64_t rs_a,
-                               int64_t cs_a, const void *b, int64_t rs_b, const void *beta, void *c,
-                               int64_t rs_c, int64_t cs_c, int64_t m, int64_t n);
+                               int64_t cs_a, int64_t ts_a, const void *b, int64_t rs_b,
+                               const void *beta, void *c, int64_t rs_c, int64_t cs_c, int64_t m,
+                               int64_t n);
 /* Copies the rows x kc block of a view starting at src into MR-row panels (pack_a) or the kc x cols
  * block into NR-column panels (pack_b), zero-padding the last panel to a whole tile. */
 typedef void (*tg__pack_fn)(int64_t rows, int64_t kc, const void *src, int64_t rs, int64_t cs,

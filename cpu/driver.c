@@ -94,12 +94,9 @@ TG__OMP(omp for schedule(static))
                     }
                     for (int64_t jp = jp0; jp < jp1; jp++) {
                         int64_t j = jc + jp * nr;
-                        for (int64_t i = 0; i < mc; i += mr)
-                            kern->ukernel(kc, alpha, my_a + i * kc * es, 1, mr,
-                                          bbuf + jp * nr * kc * es, nr, beta_now,
-                                          (char *)g.c + ((ic + i) * g.rs_c + j * g.cs_c) * es,
-                                          g.rs_c, g.cs_c, tg__min(mr, mc - i),
-                                          tg__min(nr, g.n - j));
+                        kern->ukernel(kc, alpha, my_a, 1, mr, kc, bbuf + jp * nr * kc * es, nr,
+                                      beta_now, (char *)g.c + (ic * g.rs_c + j * g.cs_c) * es,
+                                      g.rs_c, g.cs_c, mc, tg__min(nr, g.n - j));
                     }
                 }
             }

@@ -24,23 +24,13 @@ enum { TG__STACK_PANEL = 4096 };
  * 16 to 64 lost to the reloads of C (12-17 in a noisier run where 256 gave 19). */
 enum { TG__SMALL_KB = 256 };
 
-/* The height of the next row tile when `left` rows remain: whole tiles of mr, except that the last
- * mr + 1 or mr + 2 rows go as two tiles of about half (6 + 2 -> 4 + 4, 6 + 1 -> 4 + 3). The AVX2
- * kernel's cost per k step is that of six rows for a tile of five or six, four for four, and three
- * for one to three (two k steps per pass), so 6 + 2 costs 6 + 3 and 4 + 4 costs 4 + 4: s 32^3 runs
- * 6 + 6 + 6 + 6 + 4 + 4 rows' worth instead of 6 x 6. */
-static int64_t tg__tile_rows(int64_t left, int64_t mr)
-{
-    return left == mr + 1 || left == mr + 2 ? (left + 1) / 2 : left < mr ? left : mr;
-}
-
 /* Column panels [jp0, jp1) of C, k in blocks of kb; panel is scratch for one kb-deep packed panel
  * of B, used for every panel when pack_all is set, else only where B cannot be read in place. */
 static void tg__small_panels(const tg__kernel *kern, const tg__gemm *g, const void *alpha,
                              const void *beta, int64_t jp0, int64_t jp1, int64_t kb, char *panel,
                              int pack_all)
 {
-    const int64_t es = (int64_t)kern->es, mr = kern->mr, nr = kern->nr;
+    const int64_t es = (int64_t)kern->es, nr = kern->nr;
     for (int64_t pc = 0; pc < g->k; pc += kb) {
         const int64_t kc = g->k - pc < kb ? g->k - pc : kb;
         const void *beta_now = pc == 0 ? beta : tg__one(kern->es);
@@ -53,11 +43,8 @@ static void tg__small_panels(const tg__kernel *kern, const tg__gemm *g, const vo
                 b = panel;
                 rs_b = nr;
             }
-            for (int64_t i = 0, h; i < g->m; i += h) {
-                h = tg__tile_rows(g->m - i, mr);
-                kern->ukernel(kc, alpha, a + i * g->a.rs * es, g->a.rs, g->a.cs, b, rs_b, beta_now,
-                              (char *)g->c + (i * g->rs_c + j) * es, g->rs_c, 1, h, n);
-            }
+            kern->ukernel(kc, alpha, a, g->a.rs, g->a.cs, g->a.rs, b, rs_b, beta_now,
+                          (char *)g->c + j * es, g->rs_c, 1, g->m, n);
         }
     }
 }
