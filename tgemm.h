@@ -2250,6 +2250,19 @@ __attribute__((target("avx2,fma"))) static inline void tg__pack6x4_s(const float
     _mm_storeh_pi((__m64 *)(d + 22), hi);
 }
 
+/* Six contiguous elements, one k step of a packed A panel whose rows are adjacent in memory. */
+__attribute__((target("avx2,fma"))) static inline void tg__copy6_s(const float *s, float *d)
+{
+    _mm_storeu_ps(d, _mm_loadu_ps(s));
+    _mm_storel_epi64((__m128i *)(d + 4), _mm_loadl_epi64((const __m128i *)(s + 4)));
+}
+
+__attribute__((target("avx2,fma"))) static inline void tg__copy6_d(const double *s, double *d)
+{
+    _mm256_storeu_pd(d, _mm256_loadu_pd(s));
+    _mm_storeu_pd(d + 4, _mm_loadu_pd(s + 4));
+}
+
 /* Sixteen columns of a B stored along k (transposed row-major, or column-major; column stride cs)
  * by eight k steps into the packed B panel's layout, d[p * 16 + j] = s[j * cs + p]: two 8 x 8
  * register transposes. */
@@ -2403,6 +2416,7 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
 #define TG__SET1 _mm256_set1_ps
 #define TG__ZERO _mm256_setzero_ps
 #define TG__PACK6X4 tg__pack6x4_s
+#define TG__COPY6 tg__copy6_s
 #define TG__PACKT tg__packt16x8_s
 /* Lanes below `live` set (as a load mask), and the masked load, which never touches unset lanes. */
 #define TG__LANES(live) \
@@ -2656,6 +2670,18 @@ TG__FN(tg__pack_a)(int64_t rows, int64_t kc, const void *src_, int64_t rs, int64
         dst += full * kc;
         rows -= full;
         if (rows == 0) return;
+    } else if (rs == 1 && cs != 1 && full > 0) {
+        /* Rows adjacent in memory (a column-major A, or a row-major A transposed): each k step's
+         * run of rows is contiguous, and six of them are one panel's step (TG__COPY6), taken in
+         * memory order. The portable loop took 7.5% of a column-major NT 2048^3 dgemm, 2.6% for
+         * the row-major NN one. */
+        for (int64_t p = 0; p < kc; p++)
+            for (int64_t r0 = 0; r0 < full; r0 += 6)
+                TG__COPY6(src + p * cs + r0, dst + r0 * kc + p * 6);
+        src += full;
+        dst += full * kc;
+        rows -= full;
+        if (rows == 0) return;
     }
     TG__FN(tg__pack)(rows, kc, src, rs, cs, dst, 6);
 }
@@ -2736,6 +2762,7 @@ static const tg__kernel TG__FN(tg__kernel_desc) = {
 #undef TG__SET1
 #undef TG__ZERO
 #undef TG__PACK6X4
+#undef TG__COPY6
 #undef TG__PACKT
 #undef TG__LANES
 #undef TG__MASKLOAD
@@ -2827,6 +2854,7 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
 #define TG__SET1 _mm256_set1_pd
 #define TG__ZERO _mm256_setzero_pd
 #define TG__PACK6X4 tg__pack6x4_d
+#define TG__COPY6 tg__copy6_d
 #define TG__PACKT tg__packt8x4_d
 #define TG__LANES(live) \
     _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(live)), _mm256_setr_epi64x(0, 1, 2, 3))
@@ -3079,6 +3107,18 @@ TG__FN(tg__pack_a)(int64_t rows, int64_t kc, const void *src_, int64_t rs, int64
         dst += full * kc;
         rows -= full;
         if (rows == 0) return;
+    } else if (rs == 1 && cs != 1 && full > 0) {
+        /* Rows adjacent in memory (a column-major A, or a row-major A transposed): each k step's
+         * run of rows is contiguous, and six of them are one panel's step (TG__COPY6), taken in
+         * memory order. The portable loop took 7.5% of a column-major NT 2048^3 dgemm, 2.6% for
+         * the row-major NN one. */
+        for (int64_t p = 0; p < kc; p++)
+            for (int64_t r0 = 0; r0 < full; r0 += 6)
+                TG__COPY6(src + p * cs + r0, dst + r0 * kc + p * 6);
+        src += full;
+        dst += full * kc;
+        rows -= full;
+        if (rows == 0) return;
     }
     TG__FN(tg__pack)(rows, kc, src, rs, cs, dst, 6);
 }
@@ -3159,6 +3199,7 @@ static const tg__kernel TG__FN(tg__kernel_desc) = {
 #undef TG__SET1
 #undef TG__ZERO
 #undef TG__PACK6X4
+#undef TG__COPY6
 #undef TG__PACKT
 #undef TG__LANES
 #undef TG__MASKLOAD

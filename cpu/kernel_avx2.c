@@ -29,6 +29,19 @@ __attribute__((target("avx2,fma"))) static inline void tg__pack6x4_s(const float
     _mm_storeh_pi((__m64 *)(d + 22), hi);
 }
 
+/* Six contiguous elements, one k step of a packed A panel whose rows are adjacent in memory. */
+__attribute__((target("avx2,fma"))) static inline void tg__copy6_s(const float *s, float *d)
+{
+    _mm_storeu_ps(d, _mm_loadu_ps(s));
+    _mm_storel_epi64((__m128i *)(d + 4), _mm_loadl_epi64((const __m128i *)(s + 4)));
+}
+
+__attribute__((target("avx2,fma"))) static inline void tg__copy6_d(const double *s, double *d)
+{
+    _mm256_storeu_pd(d, _mm256_loadu_pd(s));
+    _mm_storeu_pd(d + 4, _mm_loadu_pd(s + 4));
+}
+
 /* Sixteen columns of a B stored along k (transposed row-major, or column-major; column stride cs)
  * by eight k steps into the packed B panel's layout, d[p * 16 + j] = s[j * cs + p]: two 8 x 8
  * register transposes. */
@@ -111,6 +124,7 @@ __attribute__((target("avx2,fma"))) static inline void tg__pack6x4_d(const doubl
 #define TG__SET1 _mm256_set1_ps
 #define TG__ZERO _mm256_setzero_ps
 #define TG__PACK6X4 tg__pack6x4_s
+#define TG__COPY6 tg__copy6_s
 #define TG__PACKT tg__packt16x8_s
 /* Lanes below `live` set (as a load mask), and the masked load, which never touches unset lanes. */
 #define TG__LANES(live) \
@@ -134,6 +148,7 @@ __attribute__((target("avx2,fma"))) static inline void tg__pack6x4_d(const doubl
 #define TG__SET1 _mm256_set1_pd
 #define TG__ZERO _mm256_setzero_pd
 #define TG__PACK6X4 tg__pack6x4_d
+#define TG__COPY6 tg__copy6_d
 #define TG__PACKT tg__packt8x4_d
 #define TG__LANES(live) \
     _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(live)), _mm256_setr_epi64x(0, 1, 2, 3))

@@ -13,9 +13,10 @@
  *
  * Libraries: any libtgemm.so (tg_sgemm / tg_dgemm), the harness's libxsmm adapter
  * (build/harness/libtg_xsmm.so: tg_xsmm_sgemm / tg_xsmm_dgemm) or a CBLAS (cblas_sgemm /
- * cblas_dgemm, e.g. /usr/lib/x86_64-linux-gnu/libopenblas.so.0; set OPENBLAS_NUM_THREADS). Row
- * major, no transposes, alpha 1, beta from BETA (default 0), THREADS threads for tgemm (default
- * 1). Not a test and not for the targets' table; run it under the bench lock:
+ * cblas_dgemm, e.g. /usr/lib/x86_64-linux-gnu/libopenblas.so.0; set OPENBLAS_NUM_THREADS). Alpha
+ * 1; from the environment: LAYOUT (row, the default, or col), TRANS (NN, the default, NT, TN, TT),
+ * BETA (default 0), THREADS threads for tgemm (default 1). Not a test and not for the targets'
+ * table; run it under the bench lock:
  *     flock /tmp/bench.lock build/ab-gemm d 8x4096x4096 9 OLD.so NEW.so OLD-copy.so
  *
  * usage: ab-gemm s|d M[xNxK] LINES LIB [LIB...]
@@ -75,18 +76,28 @@ static int open_lib(const char *path, int dbl, int threads, lib *l)
     return 0;
 }
 
-/* One call: C = A B + beta C, row major (101), no transposes (111). */
-static void call(const lib *l, int dbl, int m, int n, int k, double beta, const void *a,
-                 const void *b, void *c)
+/* The layout and transposes of every call (CBLAS's numbers, which tgemm shares), from LAYOUT
+ * (row or col) and TRANS (NN, NT, TN or TT), and the leading dimensions they imply. */
+typedef struct {
+    int layout, ta, tb, lda, ldb, ldc;
+} form;
+
+/* One call: C = op(A) op(B) + beta C. */
+static void call(const lib *l, int dbl, const form *f, int m, int n, int k, double beta,
+                 const void *a, const void *b, void *c)
 {
     if (dbl && l->cblas)
-        ((cblas_d_fn)l->fn)(101, 111, 111, m, n, k, 1.0, a, k, b, n, beta, c, n);
+        ((cblas_d_fn)l->fn)(f->layout, f->ta, f->tb, m, n, k, 1.0, a, f->lda, b, f->ldb, beta, c,
+                            f->ldc);
     else if (dbl)
-        ((tg_d_fn)l->fn)(101, 111, 111, m, n, k, 1.0, a, k, b, n, beta, c, n);
+        ((tg_d_fn)l->fn)(f->layout, f->ta, f->tb, m, n, k, 1.0, a, f->lda, b, f->ldb, beta, c,
+                         f->ldc);
     else if (l->cblas)
-        ((cblas_s_fn)l->fn)(101, 111, 111, m, n, k, 1.0f, a, k, b, n, (float)beta, c, n);
+        ((cblas_s_fn)l->fn)(f->layout, f->ta, f->tb, m, n, k, 1.0f, a, f->lda, b, f->ldb,
+                            (float)beta, c, f->ldc);
     else
-        ((tg_s_fn)l->fn)(101, 111, 111, m, n, k, 1.0f, a, k, b, n, (float)beta, c, n);
+        ((tg_s_fn)l->fn)(f->layout, f->ta, f->tb, m, n, k, 1.0f, a, f->lda, b, f->ldb, (float)beta,
+                         c, f->ldc);
 }
 
 static void *operand(size_t count, size_t es, int dbl, int salt)
@@ -106,6 +117,7 @@ int main(int argc, char **argv)
     double beta, sum[MAX_LIBS] = {0}, gflops[MAX_LIBS] = {0}, lo[MAX_LIBS], hi[MAX_LIBS];
     long calls;
     lib l[MAX_LIBS];
+    form f;
     void *a, *b, *c;
     if (argc < 6 || libs > MAX_LIBS || (strcmp(argv[1], "s") && strcmp(argv[1], "d"))) {
         fprintf(stderr, "usage: ab-gemm s|d M[xNxK] LINES LIB LIB [LIB...] (at most %d)\n", MAX_LIBS);
@@ -116,6 +128,23 @@ int main(int argc, char **argv)
     lines = atoi(argv[3]);
     beta = getenv("BETA") ? atof(getenv("BETA")) : 0.0;
     threads = getenv("THREADS") ? atoi(getenv("THREADS")) : 1;
+    {
+        const char *lay = getenv("LAYOUT") ? getenv("LAYOUT") : "row";
+        const char *tr = getenv("TRANS") ? getenv("TRANS") : "NN";
+        int row = strcmp(lay, "col") != 0;
+        if ((strcmp(lay, "row") && strcmp(lay, "col")) || strlen(tr) != 2 ||
+            !strchr("NT", tr[0]) || !strchr("NT", tr[1])) {
+            fprintf(stderr, "ab-gemm: LAYOUT is row or col, TRANS one of NN, NT, TN, TT\n");
+            return 2;
+        }
+        f.layout = row ? 101 : 102;
+        f.ta = tr[0] == 'T' ? 112 : 111;
+        f.tb = tr[1] == 'T' ? 112 : 111;
+        /* the stored rows of op(A) = A (m x k) or A^T, and so on, in the layout's order */
+        f.lda = (row == (tr[0] == 'N')) ? k : m;
+        f.ldb = (row == (tr[1] == 'N')) ? n : k;
+        f.ldc = row ? n : m;
+    }
     if (m <= 0 || n <= 0 || k <= 0 || lines <= 0) {
         fprintf(stderr, "ab-gemm: bad shape or line count\n");
         return 2;
@@ -138,7 +167,7 @@ int main(int argc, char **argv)
             for (int j = 0; j < libs; j++) {
                 int i = (j + r + t) % libs;
                 double t0 = now(), dt;
-                for (long q = 0; q < calls; q++) call(&l[i], dbl, m, n, k, beta, a, b, c);
+                for (long q = 0; q < calls; q++) call(&l[i], dbl, &f, m, n, k, beta, a, b, c);
                 dt = (now() - t0) / (double)calls;
                 if (dt < best[i]) best[i] = dt;
             }
@@ -150,8 +179,9 @@ int main(int argc, char **argv)
             if (t == 0 || rate > hi[i]) hi[i] = rate;
         }
     }
-    printf("%s %s beta %g, %d thread(s), %d lines of the best of %d batches of %ld calls\n",
-           argv[1], argv[2], beta, threads, lines, ROUNDS, calls);
+    printf("%s %s %s %c%c beta %g, %d thread(s), %d lines of the best of %d batches of %ld calls\n",
+           argv[1], argv[2], f.layout == 101 ? "row" : "col", f.ta == 112 ? 'T' : 'N',
+           f.tb == 112 ? 'T' : 'N', beta, threads, lines, ROUNDS, calls);
     printf("  %-50s %.1f GFLOP/s\n", argv[4], gflops[0]);
     for (int i = 1; i < libs; i++)
         printf("  %-50s %.1f GFLOP/s, rate / %s: %.3f (lines %.3f-%.3f)\n", argv[4 + i], gflops[i],
