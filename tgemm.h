@@ -616,6 +616,8 @@ typedef struct {
     const char *name;
     size_t es;             /* element size: 4 or 8 */
     int mr, nr;            /* register tile */
+    int nr_part;           /* a last panel exactly this wide is read in place too (the kernel reads
+                              no column past it); nr where only whole panels are */
     tg__ukernel_fn ukernel;
     tg__pack_fn pack_a;    /* rows of op(A) into MR-row panels */
     tg__pack_fn pack_b;    /* columns of op(B) into NR-column panels (rows/cols swapped: see pack.inc) */
@@ -2470,10 +2472,11 @@ TG__FN(tg__tile)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t 
         TG__ROW(0, 0); TG__ROW(1, o1); TG__ROW(2, o2); TG__ROW(3, o3); TG__ROW(4, o4);             \
         TG__ROW(5, o5);                                                                            \
     }
-    /* A panel at most W wide (the last one when n is not a multiple of 2W; always packed, zero
-     * padded): its second vector of B holds only zeros. Instead of spending half the FMAs on them,
-     * even k steps go into c?0 and odd ones into c?1 with the next row of B, which keeps 12
-     * independent chains of useful FMAs; the two halves are summed after the loop. */
+    /* A panel at most W wide (the last one when n is not a multiple of 2W: packed and zero padded,
+     * or read in place when exactly W wide, since only W columns of each row are read here): its
+     * second vector of B would hold only zeros. Instead of spending half the FMAs on them, even k
+     * steps go into c?0 and odd ones into c?1 with the next row of B, which keeps 12 independent
+     * chains of useful FMAs; the two halves are summed after the loop. */
 #define TG__HROW(i, off)                                                                           \
     ai = TG__BCAST(a + (off));                                                                     \
     c##i##0 = TG__FMA(ai, b0, c##i##0);                                                            \
@@ -2746,7 +2749,7 @@ TG__FN(tg__pack_b)(int64_t cols, int64_t kc, const void *src_, int64_t rs, int64
 }
 
 static const tg__kernel TG__FN(tg__kernel_desc) = {
-    "avx2", sizeof(TG__T), 6, 2 * TG__W, TG__FN(tg__ukernel), TG__FN(tg__pack_a),
+    "avx2", sizeof(TG__T), 6, 2 * TG__W, TG__W, TG__FN(tg__ukernel), TG__FN(tg__pack_a),
     TG__FN(tg__pack_b)};
 
 /* The vector macros are this template's parameters: released, so the next instantiation defines
@@ -2907,10 +2910,11 @@ TG__FN(tg__tile)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t 
         TG__ROW(0, 0); TG__ROW(1, o1); TG__ROW(2, o2); TG__ROW(3, o3); TG__ROW(4, o4);             \
         TG__ROW(5, o5);                                                                            \
     }
-    /* A panel at most W wide (the last one when n is not a multiple of 2W; always packed, zero
-     * padded): its second vector of B holds only zeros. Instead of spending half the FMAs on them,
-     * even k steps go into c?0 and odd ones into c?1 with the next row of B, which keeps 12
-     * independent chains of useful FMAs; the two halves are summed after the loop. */
+    /* A panel at most W wide (the last one when n is not a multiple of 2W: packed and zero padded,
+     * or read in place when exactly W wide, since only W columns of each row are read here): its
+     * second vector of B would hold only zeros. Instead of spending half the FMAs on them, even k
+     * steps go into c?0 and odd ones into c?1 with the next row of B, which keeps 12 independent
+     * chains of useful FMAs; the two halves are summed after the loop. */
 #define TG__HROW(i, off)                                                                           \
     ai = TG__BCAST(a + (off));                                                                     \
     c##i##0 = TG__FMA(ai, b0, c##i##0);                                                            \
@@ -3183,7 +3187,7 @@ TG__FN(tg__pack_b)(int64_t cols, int64_t kc, const void *src_, int64_t rs, int64
 }
 
 static const tg__kernel TG__FN(tg__kernel_desc) = {
-    "avx2", sizeof(TG__T), 6, 2 * TG__W, TG__FN(tg__ukernel), TG__FN(tg__pack_a),
+    "avx2", sizeof(TG__T), 6, 2 * TG__W, TG__W, TG__FN(tg__ukernel), TG__FN(tg__pack_a),
     TG__FN(tg__pack_b)};
 
 /* The vector macros are this template's parameters: released, so the next instantiation defines
@@ -3335,7 +3339,7 @@ static void TG__FN(tg__pack_b)(int64_t cols, int64_t kc, const void *src, int64_
 }
 
 static const tg__kernel TG__FN(tg__kernel_desc) = {
-    "generic", sizeof(TG__T), TG__GMR, TG__GNR, TG__FN(tg__ukernel),
+    "generic", sizeof(TG__T), TG__GMR, TG__GNR, TG__GNR, TG__FN(tg__ukernel),
     TG__FN(tg__pack_a), TG__FN(tg__pack_b)};
 #undef TG__T
 #undef TG__FN
@@ -3457,7 +3461,7 @@ static void TG__FN(tg__pack_b)(int64_t cols, int64_t kc, const void *src, int64_
 }
 
 static const tg__kernel TG__FN(tg__kernel_desc) = {
-    "generic", sizeof(TG__T), TG__GMR, TG__GNR, TG__FN(tg__ukernel),
+    "generic", sizeof(TG__T), TG__GMR, TG__GNR, TG__GNR, TG__FN(tg__ukernel),
     TG__FN(tg__pack_a), TG__FN(tg__pack_b)};
 #undef TG__T
 #undef TG__FN
@@ -3472,11 +3476,11 @@ TG__PRIVATE const tg__kernel *tg__kernel_generic(size_t es)
  * For small products the blocked path's packing and buffers cost as much as the arithmetic (64^3 is
  * ~8k cycles of FMAs against ~2k cycles to pack A alone). Here the micro-kernel reads A straight from
  * the caller's matrix, whatever its strides, and reads B's rows in place when they are contiguous and
- * a whole register tile wide; only a transposed B or the last, partial column panel is copied into a
- * zero-padded panel (on the stack when it is small, so tiny calls never allocate), and so is every
- * panel when A is tall enough to reuse it. The same path serves very short A (at most two row
- * tiles) of any size when B's rows can be read in place: each element of B is used by so few tiles
- * that packing it could not pay. Threads split the column panels, which needs no reduction, so
+ * a whole register tile wide (or as wide as the kernel's nr_part); only a transposed B or the last,
+ * partial column panel is copied into a zero-padded panel (on the stack when it is small, so tiny
+ * calls never allocate), and so is every panel when A is tall enough to reuse it. The same path
+ * serves very short A (at most two row tiles) of any size when B's rows can be read in place: each
+ * element of B is used by so few tiles that packing it could not pay. Threads split the column panels, which needs no reduction, so
  * results stay bitwise the same.
  */
 #ifdef _OPENMP
@@ -3506,7 +3510,7 @@ static void tg__small_panels(const tg__kernel *kern, const tg__gemm *g, const vo
         for (int64_t jp = jp0; jp < jp1; jp++) {
             int64_t j = jp * nr, n = g->n - j < nr ? g->n - j : nr, rs_b = g->b.rs;
             const char *b = (const char *)g->b.p + (pc * g->b.rs + j * g->b.cs) * es;
-            if (pack_all || g->b.cs != 1 || n < nr) {
+            if (pack_all || g->b.cs != 1 || (n < nr && n != kern->nr_part)) {
                 kern->pack_b(n, kc, b, g->b.rs, g->b.cs, panel);
                 b = panel;
                 rs_b = nr;
@@ -3532,7 +3536,7 @@ TG__PRIVATE int tg__gemm_small(const char *fn, const tg__kernel *kern, const tg_
      * libxsmm, side by side, s 24^3 0.80 -> 0.85, 48^3 0.96 -> 1.03, d 24^3 0.92 -> 1.05. */
     const double block_b = (double)kb * (double)g->b.rs * (double)kern->es;
     const int pack_all = g->m > 3 * (int64_t)kern->mr && block_b > (double)tg__cpu()->l1d / 2;
-    const int packs = pack_all || g->b.cs != 1 || g->n % nr != 0;
+    const int packs = pack_all || g->b.cs != 1 || (g->n % nr != 0 && g->n % nr != kern->nr_part);
     int nt = tg__threads_for(g->m, g->n, g->k);
     double stack[TG__STACK_PANEL / sizeof(double)];
     char *heap = NULL, *buf = (char *)stack;

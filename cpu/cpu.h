@@ -32,6 +32,8 @@ typedef struct {
     const char *name;
     size_t es;             /* element size: 4 or 8 */
     int mr, nr;            /* register tile */
+    int nr_part;           /* a last panel exactly this wide is read in place too (the kernel reads
+                              no column past it); nr where only whole panels are */
     tg__ukernel_fn ukernel;
     tg__pack_fn pack_a;    /* rows of op(A) into MR-row panels */
     tg__pack_fn pack_b;    /* columns of op(B) into NR-column panels (rows/cols swapped: see pack.inc) */

@@ -3,11 +3,11 @@
  * For small products the blocked path's packing and buffers cost as much as the arithmetic (64^3 is
  * ~8k cycles of FMAs against ~2k cycles to pack A alone). Here the micro-kernel reads A straight from
  * the caller's matrix, whatever its strides, and reads B's rows in place when they are contiguous and
- * a whole register tile wide; only a transposed B or the last, partial column panel is copied into a
- * zero-padded panel (on the stack when it is small, so tiny calls never allocate), and so is every
- * panel when A is tall enough to reuse it. The same path serves very short A (at most two row
- * tiles) of any size when B's rows can be read in place: each element of B is used by so few tiles
- * that packing it could not pay. Threads split the column panels, which needs no reduction, so
+ * a whole register tile wide (or as wide as the kernel's nr_part); only a transposed B or the last,
+ * partial column panel is copied into a zero-padded panel (on the stack when it is small, so tiny
+ * calls never allocate), and so is every panel when A is tall enough to reuse it. The same path
+ * serves very short A (at most two row tiles) of any size when B's rows can be read in place: each
+ * element of B is used by so few tiles that packing it could not pay. Threads split the column panels, which needs no reduction, so
  * results stay bitwise the same.
  */
 #ifdef _OPENMP
@@ -38,7 +38,7 @@ static void tg__small_panels(const tg__kernel *kern, const tg__gemm *g, const vo
         for (int64_t jp = jp0; jp < jp1; jp++) {
             int64_t j = jp * nr, n = g->n - j < nr ? g->n - j : nr, rs_b = g->b.rs;
             const char *b = (const char *)g->b.p + (pc * g->b.rs + j * g->b.cs) * es;
-            if (pack_all || g->b.cs != 1 || n < nr) {
+            if (pack_all || g->b.cs != 1 || (n < nr && n != kern->nr_part)) {
                 kern->pack_b(n, kc, b, g->b.rs, g->b.cs, panel);
                 b = panel;
                 rs_b = nr;
@@ -64,7 +64,7 @@ TG__PRIVATE int tg__gemm_small(const char *fn, const tg__kernel *kern, const tg_
      * libxsmm, side by side, s 24^3 0.80 -> 0.85, 48^3 0.96 -> 1.03, d 24^3 0.92 -> 1.05. */
     const double block_b = (double)kb * (double)g->b.rs * (double)kern->es;
     const int pack_all = g->m > 3 * (int64_t)kern->mr && block_b > (double)tg__cpu()->l1d / 2;
-    const int packs = pack_all || g->b.cs != 1 || g->n % nr != 0;
+    const int packs = pack_all || g->b.cs != 1 || (g->n % nr != 0 && g->n % nr != kern->nr_part);
     int nt = tg__threads_for(g->m, g->n, g->k);
     double stack[TG__STACK_PANEL / sizeof(double)];
     char *heap = NULL, *buf = (char *)stack;
