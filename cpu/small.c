@@ -55,15 +55,17 @@ TG__PRIVATE int tg__gemm_small(const char *fn, const tg__kernel *kern, const tg_
     const int64_t nr = kern->nr, panels = (g->n + nr - 1) / nr;
     const int64_t kb = g->k < TG__SMALL_KB ? g->k : (int64_t)TG__SMALL_KB;
     const int64_t panel_bytes = kb * nr * (int64_t)kern->es;
-    /* Read B in place when A is at most three tiles high: then each panel of B is used at most
-     * three times and a copy does not pay (16x768x768: 101 GFLOP/s in place, 47 packed, 2 threads).
-     * Taller A re-reads each panel many times, and a panel read in place (kc rows a leading
-     * dimension apart, often a power of two) falls into a few cache sets and is evicted between
-     * tiles (64x4096x64: 78 GFLOP/s in place, 119 packed) -- unless the rows a block spans fit in
-     * half of L1 (16 KiB on Zen 3), where nothing evicts them and the copy is pure cost: against
-     * libxsmm, side by side, s 24^3 0.80 -> 0.85, 48^3 0.96 -> 1.03, d 24^3 0.92 -> 1.05. */
+    /* Read B in place when A is at most two tiles high: then each panel of B is used at most
+     * twice and a copy does not pay. Taller A re-reads each panel more often, and a panel read in
+     * place (kc rows a leading dimension apart, often a multiple of a large power of two) falls
+     * into a few cache sets and is evicted between tiles (64x4096x64: 78 GFLOP/s in place, 119
+     * packed; from three tiles on, side by side at 1 thread: 16x768x768 +5.5% packed in both
+     * precisions, d 16x256x256 +7.5%, s 16x128x1024 +20%, s 18x512x512 -1.4%, 2 threads within
+     * 2%) -- unless the rows a block spans fit in half of L1 (16 KiB on Zen 3), where nothing
+     * evicts them and the copy is pure cost: against libxsmm, side by side, s 24^3 0.80 -> 0.85,
+     * 48^3 0.96 -> 1.03, d 24^3 0.92 -> 1.05. */
     const double block_b = (double)kb * (double)g->b.rs * (double)kern->es;
-    const int pack_all = g->m > 3 * (int64_t)kern->mr && block_b > (double)tg__cpu()->l1d / 2;
+    const int pack_all = g->m > 2 * (int64_t)kern->mr && block_b > (double)tg__cpu()->l1d / 2;
     const int packs = pack_all || g->b.cs != 1 || (g->n % nr != 0 && g->n % nr != kern->nr_part);
     int nt = tg__threads_for(g->m, g->n, g->k);
     double stack[TG__STACK_PANEL / sizeof(double)];
