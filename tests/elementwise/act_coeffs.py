@@ -6,8 +6,10 @@ that the source holds, and the largest relative error of each polynomial with it
 rounded to the type (exact arithmetic otherwise; the rounding of the evaluation is measured by
 tests/elementwise/act_sweep.c on the real code).
 
-exp(r), |r| <= ln2/2:   exp(r) = 1 + r + r^2 g(r), g interpolated at Chebyshev nodes (near-minimax;
-                        1 + r stay exact, the fitted part is a correction of relative size r^2/2).
+exp(r), |r| <= h:       exp(r) = 1 + r + r^2 g(r), g interpolated at Chebyshev nodes (near-minimax;
+                        1 + r stay exact, the fitted part is a correction of relative size r^2/2);
+                        double: h = ln2/2, degree 11; float: h = ln2/16, degree 3, beside the table
+                        2^(j/8 - 100), j = 0..7, that takes the rest of the reduction.
 erfcx(y) = exp(y^2) erfc(y), 0 <= y <= Y:  a polynomial in t = (y - K) / (y + K), interpolated at
                         Chebyshev nodes in t. erfcx is smooth and bounded (1 at 0, ~1/(y sqrt(pi))
                         far out), and t maps [0, Y] onto [-1, (Y - K)/(Y + K)], which takes the 1/y
@@ -47,8 +49,7 @@ def worst_rel(poly, f, a, b, pts=2000):
     return w
 
 
-def exp_table(degree, single):
-    h = mp.log(2) / 2
+def exp_table(degree, single, h):
 
     def g(r):  # near 0 (a node is there for odd counts) by its series: the quotient cancels
         return (mp.exp(r) - 1 - r) / r ** 2 if abs(r) > 1e-20 else 1 / mp.mpf(2) + r / 6
@@ -77,9 +78,13 @@ def show(name, coeffs, err, single):
 def main():
     for single in (True, False):
         t = "float" if single else "double"
-        deg = 6 if single else 11
-        c, e = exp_table(deg, single)
-        show("exp, %s, degree %d" % (t, deg), c, e, single)
+        deg, h, name = (3, mp.log(2) / 16, "ln2/16") if single else (11, mp.log(2) / 2, "ln2/2")
+        c, e = exp_table(deg, single, h)
+        show("exp, %s, |r| <= %s, degree %d" % (t, name, deg), c, e, single)
+        if single:
+            tab = [to_type(mp.mpf(2) ** (mp.mpf(j) / 8 - 100), True) for j in range(8)]
+            err = max(abs(v / mp.mpf(2) ** (mp.mpf(j) / 8 - 100) - 1) for j, v in enumerate(tab))
+            show("2^(j/8 - 100), float, j = 0..7", tab, err, True)
         k, y_max, deg = (3, 6, 9) if single else (4, 9, 20)
         c, e = erfcx_table(mp.mpf(k), mp.mpf(y_max), deg, single)
         show("erfcx, %s, K = %d, y <= %d, degree %d" % (t, k, y_max, deg), c, e, single)
