@@ -62,7 +62,7 @@ TGEMM_DEF const char *tg_last_error(void);
 TGEMM_DEF void tg_set_num_threads(int n);
 /* The thread count a call made now would use at most. */
 TGEMM_DEF int tg_get_num_threads(void);
-/* The CPU micro-kernel family in use: "avx2" or "generic" (TGEMM_ARCH forces one). */
+/* The CPU micro-kernel family in use: "avx512", "avx2" or "generic" (TGEMM_ARCH forces one). */
 TGEMM_DEF const char *tg_cpu_arch(void);
 
 /* ---- elementwise kernels (cpu/elementwise*.c; the same with tg_cuda_ in cuda/elementwise/) ----

@@ -107,8 +107,10 @@ typedef struct {
 TG__PRIVATE const tg__cpuinfo *tg__cpu(void);
 
 /* ---- which CPU kernel family runs (cpu/arch.c) ---- */
-typedef enum { TG__ARCH_INVALID = -1, TG__ARCH_GENERIC = 0, TG__ARCH_AVX2 = 1 } tg__arch;
-/* TGEMM_ARCH (generic|avx2, read once per process) or else the best family this CPU runs.
+typedef enum {
+    TG__ARCH_INVALID = -1, TG__ARCH_GENERIC = 0, TG__ARCH_AVX2 = 1, TG__ARCH_AVX512 = 2
+} tg__arch;
+/* TGEMM_ARCH (generic|avx2|avx512, read once per process) or else the best family this CPU runs.
  * TG__ARCH_INVALID when TGEMM_ARCH names an unknown family or one this CPU lacks; callers then
  * return TG_ERR_UNSUPPORTED rather than fault on an illegal instruction. */
 TG__PRIVATE tg__arch tg__arch_selected(void);

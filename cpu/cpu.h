@@ -28,7 +28,8 @@ typedef void (*tg__ukernel_fn)(int64_t kc, const void *alpha, const void *a, int
 typedef void (*tg__pack_fn)(int64_t rows, int64_t kc, const void *src, int64_t rs, int64_t cs,
                             void *dst);
 
-typedef struct {
+typedef struct tg__kernel tg__kernel;
+struct tg__kernel {
     const char *name;
     size_t es;             /* element size: 4 or 8 */
     int mr, nr;            /* register tile */
@@ -37,11 +38,14 @@ typedef struct {
     tg__ukernel_fn ukernel;
     tg__pack_fn pack_a;    /* rows of op(A) into MR-row panels */
     tg__pack_fn pack_b;    /* columns of op(B) into NR-column panels (rows/cols swapped: see pack.inc) */
-} tg__kernel;
+    const tg__kernel *narrow; /* the small path's kernel for a last panel narrower than nr (NULL:
+                                 this one): AVX-512's is AVX2's, which reads more of them in place */
+};
 
 /* The kernel for this element size and family. */
 TG__PRIVATE const tg__kernel *tg__kernel_generic(size_t es);
 TG__PRIVATE const tg__kernel *tg__kernel_avx2(size_t es);
+TG__PRIVATE const tg__kernel *tg__kernel_avx512(size_t es);
 
 /* Cache blocking: MC rows of A (packed, kept in L2), KC deep, NC columns of B (packed, kept in L3). */
 typedef struct {

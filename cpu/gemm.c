@@ -78,7 +78,9 @@ static int tg__gemm_cpu(const char *fn, size_t es, const tg__gemm *g, const void
     }
     if (arch == TG__ARCH_INVALID)
         return tg__fail(TG_ERR_UNSUPPORTED, fn, "TGEMM_ARCH names a kernel family this CPU lacks");
-    kern = arch == TG__ARCH_AVX2 ? tg__kernel_avx2(es) : tg__kernel_generic(es);
+    kern = arch == TG__ARCH_AVX512 ? tg__kernel_avx512(es)
+           : arch == TG__ARCH_AVX2 ? tg__kernel_avx2(es)
+                                   : tg__kernel_generic(es);
     if (t.cs_c != 1) {
         t.m = g->n;
         t.n = g->m;

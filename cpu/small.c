@@ -24,27 +24,49 @@ enum { TG__STACK_PANEL = 4096 };
  * 16 to 64 lost to the reloads of C (12-17 in a noisier run where 256 gave 19). */
 enum { TG__SMALL_KB = 256 };
 
+/* Whether B's columns [j, j + n) of one k block are copied into a panel rather than read in place:
+ * always when pack_all is set or B's columns are not contiguous, and for a last panel narrower than
+ * the kernel reads (nr, or exactly nr_part). */
+static int tg__small_packs(const tg__kernel *kern, const tg__gemm *g, int64_t n, int pack_all)
+{
+    return pack_all || g->b.cs != 1 || (n < kern->nr && n != kern->nr_part);
+}
+
+/* Columns [j, j + n) of C, n <= nr, for one k block of kc from pc (beta_now: beta or 1). */
+static void tg__small_panel(const tg__kernel *kern, const tg__gemm *g, const void *alpha,
+                            const void *beta_now, int64_t pc, int64_t kc, int64_t j, int64_t n,
+                            char *panel, int pack_all)
+{
+    const int64_t es = (int64_t)kern->es;
+    const char *a = (const char *)g->a.p + pc * g->a.cs * es;
+    const char *b = (const char *)g->b.p + (pc * g->b.rs + j * g->b.cs) * es;
+    int64_t rs_b = g->b.rs;
+    if (tg__small_packs(kern, g, n, pack_all)) {
+        kern->pack_b(n, kc, b, g->b.rs, g->b.cs, panel);
+        b = panel;
+        rs_b = kern->nr;
+    }
+    kern->ukernel(kc, alpha, a, g->a.rs, g->a.cs, g->a.rs, b, rs_b, beta_now,
+                  (char *)g->c + j * es, g->rs_c, 1, g->m, n);
+}
+
 /* Column panels [jp0, jp1) of C, k in blocks of kb; panel is scratch for one kb-deep packed panel
- * of B, used for every panel when pack_all is set, else only where B cannot be read in place. */
+ * of B. A last panel narrower than nr goes to the kernel's narrow family when it has one, in that
+ * family's (narrower) panels. */
 static void tg__small_panels(const tg__kernel *kern, const tg__gemm *g, const void *alpha,
                              const void *beta, int64_t jp0, int64_t jp1, int64_t kb, char *panel,
                              int pack_all)
 {
-    const int64_t es = (int64_t)kern->es, nr = kern->nr;
+    const int64_t nr = kern->nr;
     for (int64_t pc = 0; pc < g->k; pc += kb) {
         const int64_t kc = g->k - pc < kb ? g->k - pc : kb;
         const void *beta_now = pc == 0 ? beta : tg__one(kern->es);
-        const char *a = (const char *)g->a.p + pc * g->a.cs * es;
         for (int64_t jp = jp0; jp < jp1; jp++) {
-            int64_t j = jp * nr, n = g->n - j < nr ? g->n - j : nr, rs_b = g->b.rs;
-            const char *b = (const char *)g->b.p + (pc * g->b.rs + j * g->b.cs) * es;
-            if (pack_all || g->b.cs != 1 || (n < nr && n != kern->nr_part)) {
-                kern->pack_b(n, kc, b, g->b.rs, g->b.cs, panel);
-                b = panel;
-                rs_b = nr;
-            }
-            kern->ukernel(kc, alpha, a, g->a.rs, g->a.cs, g->a.rs, b, rs_b, beta_now,
-                          (char *)g->c + j * es, g->rs_c, 1, g->m, n);
+            const int64_t j = jp * nr, n = g->n - j < nr ? g->n - j : nr;
+            const tg__kernel *k = n < nr && kern->narrow ? kern->narrow : kern;
+            for (int64_t jj = 0; jj < n; jj += k->nr)
+                tg__small_panel(k, g, alpha, beta_now, pc, kc, j + jj,
+                                n - jj < k->nr ? n - jj : k->nr, panel, pack_all);
         }
     }
 }
@@ -66,7 +88,11 @@ TG__PRIVATE int tg__gemm_small(const char *fn, const tg__kernel *kern, const tg_
      * 48^3 0.96 -> 1.03, d 24^3 0.92 -> 1.05. */
     const double block_b = (double)kb * (double)g->b.rs * (double)kern->es;
     const int pack_all = g->m > 2 * (int64_t)kern->mr && block_b > (double)tg__cpu()->l1d / 2;
-    const int packs = pack_all || g->b.cs != 1 || (g->n % nr != 0 && g->n % nr != kern->nr_part);
+    const int64_t last = g->n % nr;
+    const tg__kernel *last_kern = last && kern->narrow ? kern->narrow : kern;
+    const int packs = tg__small_packs(kern, g, nr, pack_all) ||
+                      (last && tg__small_packs(last_kern, g, last % last_kern->nr, pack_all) &&
+                       last % last_kern->nr != 0);
     int nt = tg__threads_for(g->m, g->n, g->k);
     double stack[TG__STACK_PANEL / sizeof(double)];
     char *heap = NULL, *buf = (char *)stack;

@@ -200,7 +200,8 @@ static int64_t tgt_env_size(const char *name)
 }
 
 /* The sizes where a code path changes: tiny and prime sizes, the register tiles of every kernel
- * family (4 x 8 generic, 6 x 16 and 6 x 8 AVX2), and the cache blocks, one below / at / above each
+ * family and their halves (4 x 8 generic, 6 x 16 and 6 x 8 AVX2, 6 x 32 and 6 x 16 AVX-512), and the
+ * cache blocks, one below / at / above each
  * (two blocks' worth too where blocks are small enough to make that cheap). */
 static int tgt_edge_sizes(int64_t *list, int cap)
 {
@@ -209,7 +210,7 @@ static int tgt_edge_sizes(int64_t *list, int cap)
     static const int64_t defaults[] = {30,  32,   60,   64,   126,  128,  252,
                                        256, 512, 1024, 2040, 2048, 4080, 4096};
     static const int64_t exact[] = {0, 1, 2, 3, 5, 7, 11, 13, 17, 31};
-    static const int64_t tiles[] = {4, 6, 8, 16};
+    static const int64_t tiles[] = {4, 6, 8, 16, 32};
     const char *env[3] = {"TGEMM_MC", "TGEMM_KC", "TGEMM_NC"};
     int count = 0, overridden = 0;
     for (size_t i = 0; i < sizeof exact / sizeof exact[0]; i++)

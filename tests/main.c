@@ -63,7 +63,8 @@ static void tgt_section_arch(void)
     if (want && *want)
         tgt_check(strcmp(got, want) == 0, "TGEMM_ARCH=%s but tg_cpu_arch() says %s", want, got);
     else
-        tgt_check(strcmp(got, "avx2") == 0 || strcmp(got, "generic") == 0,
+        tgt_check(strcmp(got, "avx512") == 0 || strcmp(got, "avx2") == 0 ||
+                      strcmp(got, "generic") == 0,
                   "tg_cpu_arch() says %s", got);
 }
 

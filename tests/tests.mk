@@ -2,7 +2,8 @@
 #
 # One suite, written once (tests/tgt.h), built several ways, each run by tests/run_suite.sh once per
 # kernel family / path / block-size setting (the library reads them once per process):
-#   test-gemm-avx2, test-gemm-generic  against build/libtgemm.a (+ OpenBLAS as a second opinion)
+#   test-gemm-avx512, test-gemm-avx2, test-gemm-generic  against build/libtgemm.a (+ OpenBLAS as a
+#                    second opinion); avx512 only where /proc/cpuinfo lists avx512f (else one skip)
 #   test-nomem       library sources built with -DTGEMM_TESTING (allocation-failure hook)
 #   test-planted     library sources built with -DTGEMM_PLANT_BUG: passes only if the suite FAILS
 #   test-header      tgemm.h alone: gcc and clang, C99 and C11, with and without OpenMP, g++ as C++,
@@ -31,9 +32,18 @@ gemm_specs = "TGEMM_ARCH=$(1) all" \
 	"TGEMM_ARCH=$(1) TGEMM_PATH=blocked TGEMM_MC=12 TGEMM_KC=8 TGEMM_NC=32 arch cube edges scalars special random threads" \
 	"TGEMM_ARCH=$(1) TGEMM_PATH=small arch cube edges scalars special random threads"
 
-.PHONY: test-gemm-avx2 test-gemm-generic test-nomem test-planted test-header test-amalgamation \
-	test-asan test-asan-run
-TEST_RUNS += test-gemm-avx2 test-gemm-generic test-nomem test-planted test-header test-amalgamation
+# The AVX-512 family runs where /proc/cpuinfo lists avx512f: an oracle apart from the library's own
+# detection, which the arch section then checks (TGEMM_ARCH=avx512 must give "avx512").
+HAS_AVX512 := $(shell grep -qw avx512f /proc/cpuinfo 2>/dev/null && echo yes)
+X86_FAMILIES := $(if $(HAS_AVX512),avx512) avx2
+# One run that stands for a suite this CPU cannot run, so that the tally shows it as skipped.
+SKIP_AVX512 := echo "the CPU lacks AVX-512F: the avx512 kernels are not run here"; \
+	       echo "0 passed, 0 failed, 1 skipped"
+
+.PHONY: test-gemm-avx512 test-gemm-avx2 test-gemm-generic test-nomem test-planted test-header \
+	test-amalgamation test-asan test-asan-run
+TEST_RUNS += test-gemm-avx512 test-gemm-avx2 test-gemm-generic test-nomem test-planted test-header \
+	test-amalgamation
 
 # ---- library variants compiled from the same sources with a test-only switch ----
 # $(TEST_DIR)/<variant>/obj/<source>.o, with the variant's extra flags.
@@ -65,6 +75,8 @@ $(TEST_DIR)/asan/tgemm_tests: $(TEST_DEPS) $(ASAN_OBJS)
 	$(CC) -std=c11 $(TEST_CFLAGS) $(SANITIZE) -DTGEMM_TESTING -DTGT_OPENBLAS $(TEST_SRCS) \
 	    common/reference.c $(ASAN_OBJS) $(TEST_LIBS) -o $@
 
+test-gemm-avx512: $(TEST_DIR)/tgemm_tests
+	@$(if $(HAS_AVX512),$(RUN_SUITE) $< $(call gemm_specs,avx512),$(SKIP_AVX512))
 test-gemm-avx2: $(TEST_DIR)/tgemm_tests
 	@$(RUN_SUITE) $< $(call gemm_specs,avx2) "TGEMM_ARCH=none unsupported args"
 test-gemm-generic: $(TEST_DIR)/tgemm_tests
@@ -75,9 +87,8 @@ test-nomem: $(TEST_DIR)/testing/tgemm_tests
 # The planted bug (an edge tile loses its last column) must make the suite fail: every family, on
 # the path chosen by size and on the blocked path.
 test-planted: $(TEST_DIR)/planted/tgemm_tests
-	@$(RUN_SUITE) --expect-failure $< "TGEMM_ARCH=avx2 --cube 9 cube" \
-	    "TGEMM_ARCH=avx2 TGEMM_PATH=blocked --cube 9 cube" "TGEMM_ARCH=generic --cube 9 cube" \
-	    "TGEMM_ARCH=generic TGEMM_PATH=blocked --cube 9 cube"
+	@$(RUN_SUITE) --expect-failure $< $(foreach f,$(X86_FAMILIES) generic,"TGEMM_ARCH=$(f) --cube 9 cube" \
+	    "TGEMM_ARCH=$(f) TGEMM_PATH=blocked --cube 9 cube")
 
 # ---- tgemm.h alone ----
 # Each build: the test sources against tgemm.h (-I. only: never common/), main.c the one translation
@@ -143,5 +154,5 @@ test-amalgamation:
 test-asan:
 	@sh tools/tally.sh "$(MAKE)" test-asan-run
 test-asan-run: $(TEST_DIR)/asan/tgemm_tests
-	@ASAN_OPTIONS=detect_leaks=1 $(RUN_SUITE) $< $(call gemm_specs,avx2) $(call gemm_specs,generic) \
+	@ASAN_OPTIONS=detect_leaks=1 $(RUN_SUITE) $< $(foreach f,$(X86_FAMILIES) generic,$(call gemm_specs,$(f))) \
 	    "TGEMM_PATH=blocked nomem" "TGEMM_PATH=small nomem"

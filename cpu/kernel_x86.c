@@ -1,7 +1,10 @@
-/* The AVX2+FMA micro-kernels (kernel_avx2.inc): 6 x 16 for float, 6 x 8 for double.
+/* The x86 micro-kernels: one template (kernel_simd.inc) instantiated for AVX2+FMA (6 x 16 floats,
+ * 6 x 8 doubles) and for AVX-512 (6 x 32 floats, 6 x 16 doubles), and the register-transpose
+ * packing helpers both use.
  *
- * Built without -mavx2: each kernel carries target("avx2,fma"), so the library and the single header
- * compile for any x86-64 and arch.c only calls these after the CPU said it has AVX2 and FMA. On other
+ * Built without -mavx2 or -mavx512f: each function carries its target attribute, so the library and
+ * the single header compile for any x86-64, and arch.c calls a family only after the CPU said it has
+ * it. The AVX-512 family inlines the AVX2 helpers (its target includes AVX2's). On other
  * architectures this file is empty and the generic kernels serve.
  */
 #include "cpu.h"
@@ -43,10 +46,10 @@ __attribute__((target("avx2,fma"))) static inline void tg__copy6_d(const double 
 }
 
 /* Sixteen columns of a B stored along k (transposed row-major, or column-major; column stride cs)
- * by eight k steps into the packed B panel's layout, d[p * 16 + j] = s[j * cs + p]: two 8 x 8
- * register transposes. */
+ * by eight k steps into a packed B panel ds wide, d[p * ds + j] = s[j * cs + p]: two 8 x 8 register
+ * transposes. */
 __attribute__((target("avx2,fma"))) static inline void tg__packt16x8_s(const float *s, int64_t cs,
-                                                                       float *d)
+                                                                       float *d, int64_t ds)
 {
     for (int h = 0; h < 2; h++, s += 8 * cs) {
         __m256 r0 = _mm256_loadu_ps(s), r1 = _mm256_loadu_ps(s + cs);
@@ -63,20 +66,20 @@ __attribute__((target("avx2,fma"))) static inline void tg__packt16x8_s(const flo
         __m256 u4 = _mm256_shuffle_ps(t4, t6, 0x44), u5 = _mm256_shuffle_ps(t4, t6, 0xEE);
         __m256 u6 = _mm256_shuffle_ps(t5, t7, 0x44), u7 = _mm256_shuffle_ps(t5, t7, 0xEE);
         float *o = d + 8 * h;
-        _mm256_storeu_ps(o + 0 * 16, _mm256_permute2f128_ps(u0, u4, 0x20));
-        _mm256_storeu_ps(o + 1 * 16, _mm256_permute2f128_ps(u1, u5, 0x20));
-        _mm256_storeu_ps(o + 2 * 16, _mm256_permute2f128_ps(u2, u6, 0x20));
-        _mm256_storeu_ps(o + 3 * 16, _mm256_permute2f128_ps(u3, u7, 0x20));
-        _mm256_storeu_ps(o + 4 * 16, _mm256_permute2f128_ps(u0, u4, 0x31));
-        _mm256_storeu_ps(o + 5 * 16, _mm256_permute2f128_ps(u1, u5, 0x31));
-        _mm256_storeu_ps(o + 6 * 16, _mm256_permute2f128_ps(u2, u6, 0x31));
-        _mm256_storeu_ps(o + 7 * 16, _mm256_permute2f128_ps(u3, u7, 0x31));
+        _mm256_storeu_ps(o + 0 * ds, _mm256_permute2f128_ps(u0, u4, 0x20));
+        _mm256_storeu_ps(o + 1 * ds, _mm256_permute2f128_ps(u1, u5, 0x20));
+        _mm256_storeu_ps(o + 2 * ds, _mm256_permute2f128_ps(u2, u6, 0x20));
+        _mm256_storeu_ps(o + 3 * ds, _mm256_permute2f128_ps(u3, u7, 0x20));
+        _mm256_storeu_ps(o + 4 * ds, _mm256_permute2f128_ps(u0, u4, 0x31));
+        _mm256_storeu_ps(o + 5 * ds, _mm256_permute2f128_ps(u1, u5, 0x31));
+        _mm256_storeu_ps(o + 6 * ds, _mm256_permute2f128_ps(u2, u6, 0x31));
+        _mm256_storeu_ps(o + 7 * ds, _mm256_permute2f128_ps(u3, u7, 0x31));
     }
 }
 
 /* The same for double: eight columns by four k steps, two 4 x 4 transposes. */
 __attribute__((target("avx2,fma"))) static inline void tg__packt8x4_d(const double *s, int64_t cs,
-                                                                      double *d)
+                                                                      double *d, int64_t ds)
 {
     for (int h = 0; h < 2; h++, s += 4 * cs) {
         __m256d r0 = _mm256_loadu_pd(s), r1 = _mm256_loadu_pd(s + cs);
@@ -84,10 +87,10 @@ __attribute__((target("avx2,fma"))) static inline void tg__packt8x4_d(const doub
         __m256d t0 = _mm256_unpacklo_pd(r0, r1), t1 = _mm256_unpackhi_pd(r0, r1);
         __m256d t2 = _mm256_unpacklo_pd(r2, r3), t3 = _mm256_unpackhi_pd(r2, r3);
         double *o = d + 4 * h;
-        _mm256_storeu_pd(o + 0 * 8, _mm256_permute2f128_pd(t0, t2, 0x20));
-        _mm256_storeu_pd(o + 1 * 8, _mm256_permute2f128_pd(t1, t3, 0x20));
-        _mm256_storeu_pd(o + 2 * 8, _mm256_permute2f128_pd(t0, t2, 0x31));
-        _mm256_storeu_pd(o + 3 * 8, _mm256_permute2f128_pd(t1, t3, 0x31));
+        _mm256_storeu_pd(o + 0 * ds, _mm256_permute2f128_pd(t0, t2, 0x20));
+        _mm256_storeu_pd(o + 1 * ds, _mm256_permute2f128_pd(t1, t3, 0x20));
+        _mm256_storeu_pd(o + 2 * ds, _mm256_permute2f128_pd(t0, t2, 0x31));
+        _mm256_storeu_pd(o + 3 * ds, _mm256_permute2f128_pd(t1, t3, 0x31));
     }
 }
 
@@ -110,9 +113,36 @@ __attribute__((target("avx2,fma"))) static inline void tg__pack6x4_d(const doubl
     _mm_storeu_pd(d + 22, _mm256_extractf128_pd(u1, 1));
 }
 
+/* AVX-512's B panels are twice as wide (32 floats, 16 doubles): the same transposes, four to a
+ * block of 2W columns by W k steps. */
+#define TG__AVX512 "avx512f,avx2,fma"
+__attribute__((target(TG__AVX512))) static inline void tg__packt32x16_s(const float *s, int64_t cs,
+                                                                        float *d)
+{
+    for (int h = 0; h < 2; h++)
+        for (int q = 0; q < 2; q++)
+            tg__packt16x8_s(s + q * 16 * cs + h * 8, cs, d + h * 8 * 32 + q * 16, 32);
+}
+
+__attribute__((target(TG__AVX512))) static inline void tg__packt16x8_d(const double *s, int64_t cs,
+                                                                       double *d)
+{
+    for (int h = 0; h < 2; h++)
+        for (int q = 0; q < 2; q++)
+            tg__packt8x4_d(s + q * 8 * cs + h * 4, cs, d + h * 4 * 16 + q * 8, 16);
+}
+
+/* The first `live` of w lanes, as an AVX-512 load mask (none for live <= 0, all from w on). */
+static inline unsigned tg__lanes(int64_t live, int w)
+{
+    return live <= 0 ? 0u : live >= w ? (1u << w) - 1 : (1u << live) - 1;
+}
+
 #define TG__T float
 #define TG__FN(x) x##_avx2_s
 #include "tile.inc"
+#define TG__TARGET "avx2,fma"
+#define TG__NAME "avx2"
 #define TG__V __m256
 #define TG__W 8
 #define TG__LOADU _mm256_loadu_ps
@@ -125,18 +155,22 @@ __attribute__((target("avx2,fma"))) static inline void tg__pack6x4_d(const doubl
 #define TG__ZERO _mm256_setzero_ps
 #define TG__PACK6X4 tg__pack6x4_s
 #define TG__COPY6 tg__copy6_s
-#define TG__PACKT tg__packt16x8_s
+#define TG__PACKT(s, cs, d) tg__packt16x8_s(s, cs, d, 16)
 /* Lanes below `live` set (as a load mask), and the masked load, which never touches unset lanes. */
+#define TG__MASK __m256i
 #define TG__LANES(live) \
     _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(live)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7))
 #define TG__MASKLOAD _mm256_maskload_ps
-#include "kernel_avx2.inc"
+#define TG__NARROW NULL
+#include "kernel_simd.inc"
 #undef TG__T
 #undef TG__FN
 
 #define TG__T double
 #define TG__FN(x) x##_avx2_d
 #include "tile.inc"
+#define TG__TARGET "avx2,fma"
+#define TG__NAME "avx2"
 #define TG__V __m256d
 #define TG__W 4
 #define TG__LOADU _mm256_loadu_pd
@@ -149,16 +183,76 @@ __attribute__((target("avx2,fma"))) static inline void tg__pack6x4_d(const doubl
 #define TG__ZERO _mm256_setzero_pd
 #define TG__PACK6X4 tg__pack6x4_d
 #define TG__COPY6 tg__copy6_d
-#define TG__PACKT tg__packt8x4_d
+#define TG__PACKT(s, cs, d) tg__packt8x4_d(s, cs, d, 8)
+#define TG__MASK __m256i
 #define TG__LANES(live) \
     _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(live)), _mm256_setr_epi64x(0, 1, 2, 3))
 #define TG__MASKLOAD _mm256_maskload_pd
-#include "kernel_avx2.inc"
+#define TG__NARROW NULL
+#include "kernel_simd.inc"
 #undef TG__T
 #undef TG__FN
+
+#define TG__T float
+#define TG__FN(x) x##_avx512_s
+#include "tile.inc"
+#define TG__TARGET TG__AVX512
+#define TG__NAME "avx512"
+#define TG__V __m512
+#define TG__W 16
+#define TG__LOADU _mm512_loadu_ps
+#define TG__STOREU _mm512_storeu_ps
+#define TG__BCAST(p) _mm512_set1_ps(*(p))
+#define TG__FMA _mm512_fmadd_ps
+#define TG__MUL _mm512_mul_ps
+#define TG__ADD _mm512_add_ps
+#define TG__SET1 _mm512_set1_ps
+#define TG__ZERO _mm512_setzero_ps
+#define TG__PACK6X4 tg__pack6x4_s
+#define TG__COPY6 tg__copy6_s
+#define TG__PACKT tg__packt32x16_s
+#define TG__MASK __mmask16
+#define TG__LANES(live) ((__mmask16)tg__lanes(live, 16))
+#define TG__MASKLOAD(p, k) _mm512_maskz_loadu_ps(k, p)
+#define TG__NARROW (&tg__kernel_desc_avx2_s)
+#include "kernel_simd.inc"
+#undef TG__T
+#undef TG__FN
+
+#define TG__T double
+#define TG__FN(x) x##_avx512_d
+#include "tile.inc"
+#define TG__TARGET TG__AVX512
+#define TG__NAME "avx512"
+#define TG__V __m512d
+#define TG__W 8
+#define TG__LOADU _mm512_loadu_pd
+#define TG__STOREU _mm512_storeu_pd
+#define TG__BCAST(p) _mm512_set1_pd(*(p))
+#define TG__FMA _mm512_fmadd_pd
+#define TG__MUL _mm512_mul_pd
+#define TG__ADD _mm512_add_pd
+#define TG__SET1 _mm512_set1_pd
+#define TG__ZERO _mm512_setzero_pd
+#define TG__PACK6X4 tg__pack6x4_d
+#define TG__COPY6 tg__copy6_d
+#define TG__PACKT tg__packt16x8_d
+#define TG__MASK __mmask8
+#define TG__LANES(live) ((__mmask8)tg__lanes(live, 8))
+#define TG__MASKLOAD(p, k) _mm512_maskz_loadu_pd(k, p)
+#define TG__NARROW (&tg__kernel_desc_avx2_d)
+#include "kernel_simd.inc"
+#undef TG__T
+#undef TG__FN
+#undef TG__AVX512
 
 TG__PRIVATE const tg__kernel *tg__kernel_avx2(size_t es)
 {
     return es == sizeof(float) ? &tg__kernel_desc_avx2_s : &tg__kernel_desc_avx2_d;
+}
+
+TG__PRIVATE const tg__kernel *tg__kernel_avx512(size_t es)
+{
+    return es == sizeof(float) ? &tg__kernel_desc_avx512_s : &tg__kernel_desc_avx512_d;
 }
 #endif /* TG__X86 */
