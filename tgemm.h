@@ -598,6 +598,9 @@ TG__PRIVATE int tg__fail(int status, const char *fn, const char *what)
 #define TGEMM_CPU_H
 
 
+/* Bytes in a page, the span within which the hardware prefetchers follow a stream. */
+enum { TG__PAGE = 4096 };
+
 /* C[0:m, 0:n] = alpha * (A · B) + beta * C for one column panel of C, n <= NR wide and m rows high
  * (any m >= 1), kc deep: the kernel walks the panel's register tiles itself, so a whole panel is one
  * call (a small product's tiles cost a few hundred cycles each, and a call per tile was a tenth of
@@ -650,11 +653,13 @@ TG__PRIVATE int tg__threads_for(int64_t m, int64_t n, int64_t k);
 TG__PRIVATE const void *tg__one(size_t es);
 
 /* The blocked GEMM (driver.c) and the small-matrix path (small.c), on checked views with m, n, k > 0,
- * alpha != 0 and C's column stride 1 (gemm.c transposes the problem when C is column-major). */
+ * alpha != 0 and C's column stride 1 (gemm.c transposes the problem when C is column-major). paged:
+ * the small path packs every panel of B a page group at a time, whatever the shape (TGEMM_PATH=paged,
+ * for the tests). */
 TG__PRIVATE int tg__gemm_blocked(const char *fn, const tg__kernel *kern, const tg__gemm *g,
                                  const void *alpha, const void *beta);
 TG__PRIVATE int tg__gemm_small(const char *fn, const tg__kernel *kern, const tg__gemm *g,
-                               const void *alpha, const void *beta);
+                               const void *alpha, const void *beta, int paged);
 
 #endif /* TGEMM_CPU_H */
 
@@ -2152,19 +2157,13 @@ TG__PRIVATE void TG__FN(tg__ew_run_generic)(const tg__ew *e, int64_t n, const vo
  * (32x32x4096 at 2 threads: 135 against 61 GFLOP/s; 16x768x768: 101 against 76). fp64 the same for a
  * short A (m <= 64: 64x256x256 64 against 51), but from 128^3 square on it loses (34 against 39 at one
  * thread): with 8-wide panels each tile re-reads A from L2 too often for packing not to pay.
- * A short A (at most two row tiles) over a B whose rows can be read in place takes the small path
- * at any size: each element of B serves at most two tiles, so packing B costs a copy of all of it for
- * little reuse (fp32, 1 / 2 threads, in place against packed: 8x512x8192 29 / 57 against 23 / 51,
- * 8x4096x4096 29 / 52 against 30 / 42). Except in fp64 over a B larger than half the L3 whose rows
- * are longer than a page: read in place, every k step of a panel is a line in another page, which
- * no prefetcher follows, and an 8-wide fp64 panel does half the FLOPs per line of a 16-wide fp32
- * one, so the misses show; the blocked path's packing reads B along its rows instead (1 / 2
- * threads, packed against in place: 8x4096x4096 12.8 / 18.0 against 8.9 / 16.9, 8x8192x512 15.1 /
- * 18.8 against 7.6 / 13.7; below the bound, 12x1024x1024 26.5 / 42.1 against 31.4 / 46.5). From
- * three tiles on, the blocked path's packing pays (16x4096x4096 dgemm 20 against 17 in place). A
- * transposed B must be packed either way, and there the blocked path's packing is the faster
- * (8x4096x4096 with B transposed: sgemm 22 against 19.5, dgemm 12.5 against 8.3). */
-enum { TG__SMALL_MNK = 256 * 256 * 256, TG__SMALL_M_D = 64, TG__PAGE = 4096 };
+ * A short A (at most two row tiles) over a B whose rows are contiguous takes the small path at any
+ * size: each element of B serves at most two tiles, so the blocked path's packing of a whole block
+ * for reuse cannot pay; the small path reads B in place or, when B is large, packs it a page of each
+ * row at a time (small.c), which is what streams it fastest. A transposed B must be packed either
+ * way, and there the blocked path's packing is the faster (8x4096x4096 with B transposed: sgemm 22
+ * against 19.5, dgemm 12.5 against 8.3). */
+enum { TG__SMALL_MNK = 256 * 256 * 256, TG__SMALL_M_D = 64 };
 
 /* C = beta * C over m x n: the alpha-or-k-zero quick return. Beta zero writes zeros without reading
  * C; beta one never gets here (the caller returns at once, as the reference BLAS does). */
@@ -2175,23 +2174,31 @@ enum { TG__SMALL_MNK = 256 * 256 * 256, TG__SMALL_M_D = 64, TG__PAGE = 4096 };
             *cij = bv == 0 ? (T)0 : bv * *cij;                                                     \
         }
 
-/* Small products and short A take the small-matrix path (small.c), by the measured bounds above.
- * TGEMM_PATH=small|blocked forces a path, so the tests can run both on one shape. */
-static int tg__use_small_path(const tg__gemm *g, const tg__kernel *kern)
+/* TGEMM_PATH, read once: 0 (the shape decides), or the forced path. `paged` is the small path with
+ * every panel of B packed a page group at a time (small.c), so the tests can run that packing on
+ * any shape. */
+enum { TG__PATH_AUTO, TG__PATH_SMALL, TG__PATH_BLOCKED, TG__PATH_PAGED };
+static int tg__path_forced(void)
 {
     static int forced = -1;
     int f = TG__LOAD_ACQUIRE(&forced);
     if (f < 0) {
         const char *env = getenv("TGEMM_PATH");
-        f = !env ? 0 : strcmp(env, "small") == 0 ? 1 : strcmp(env, "blocked") == 0 ? 2 : 0;
+        f = !env                              ? TG__PATH_AUTO
+            : strcmp(env, "small") == 0       ? TG__PATH_SMALL
+            : strcmp(env, "blocked") == 0     ? TG__PATH_BLOCKED
+            : strcmp(env, "paged") == 0       ? TG__PATH_PAGED
+                                              : TG__PATH_AUTO;
         TG__STORE_RELEASE(&forced, f);
     }
-    if (f) return f == 1;
-    if (g->m <= 2 * kern->mr && g->b.cs == 1) {
-        const double row = (double)g->n * (double)kern->es;
-        return kern->es == sizeof(float) || row <= TG__PAGE ||
-               row * (double)g->k <= (double)tg__cpu()->l3 / 2;
-    }
+    return f;
+}
+
+/* Small products and short A take the small-matrix path (small.c), by the measured bounds above. */
+static int tg__use_small_path(const tg__gemm *g, const tg__kernel *kern, int forced)
+{
+    if (forced) return forced != TG__PATH_BLOCKED;
+    if (g->m <= 2 * kern->mr && g->b.cs == 1) return 1;
     return (double)g->m * (double)g->n * (double)g->k <= TG__SMALL_MNK &&
            (kern->es == sizeof(float) || g->m <= TG__SMALL_M_D);
 }
@@ -2203,6 +2210,7 @@ static int tg__gemm_cpu(const char *fn, size_t es, const tg__gemm *g, const void
     tg__arch arch = tg__arch_selected();
     const tg__kernel *kern;
     tg__gemm t = *g;
+    int forced;
     if (g->m == 0 || g->n == 0 || ((alpha_zero || g->k == 0) && beta_one)) return TG_OK;
     if (alpha_zero || g->k == 0) {
         if (es == sizeof(float)) TG__SCALE(float, g, beta)
@@ -2226,8 +2234,10 @@ static int tg__gemm_cpu(const char *fn, size_t es, const tg__gemm *g, const void
         t.rs_c = g->cs_c;
         t.cs_c = 1;
     }
-    return tg__use_small_path(&t, kern) ? tg__gemm_small(fn, kern, &t, alpha, beta)
-                                  : tg__gemm_blocked(fn, kern, &t, alpha, beta);
+    forced = tg__path_forced();
+    return tg__use_small_path(&t, kern, forced)
+               ? tg__gemm_small(fn, kern, &t, alpha, beta, forced == TG__PATH_PAGED)
+               : tg__gemm_blocked(fn, kern, &t, alpha, beta);
 }
 
 TGEMM_DEF int tg_sgemm(tg_layout layout, tg_trans transa, tg_trans transb, int64_t m, int64_t n,
@@ -4539,9 +4549,10 @@ TG__PRIVATE const tg__kernel *tg__kernel_avx512(size_t es)
  * a whole register tile wide (or as wide as the kernel's nr_part); only a transposed B or the last,
  * partial column panel is copied into a zero-padded panel (on the stack when it is small, so tiny
  * calls never allocate), and so is every panel when A is tall enough to reuse it. The same path
- * serves very short A (at most two row tiles) of any size when B's rows can be read in place: each
- * element of B is used by so few tiles that packing it could not pay. Threads split the column panels, which needs no reduction, so
- * results stay bitwise the same.
+ * serves very short A (at most two row tiles) of any size: each element of B is used by so few
+ * tiles that packing it for reuse could not pay, but a large B is packed all the same, a page of
+ * each row at a time, because that is how it streams fastest (tg__small_group). Threads split the
+ * column panels, which needs no reduction, so results stay bitwise the same.
  */
 #ifdef _OPENMP
 #include <omp.h>
@@ -4553,7 +4564,8 @@ enum { TG__STACK_PANEL = 4096 };
  * step, and a block's rows must stay in L1 and the TLB for the panel's next tile. 8x4096x4096
  * sgemm, one probe run each (the packed blocked path: 21 GFLOP/s): without the kernel's prefetch,
  * blocks of 512 ran at 12, of 256 or 128 at 21-22; with it, 256 at 29 and 512 at 15-16; blocks of
- * 16 to 64 lost to the reloads of C (12-17 in a noisier run where 256 gave 19). */
+ * 16 to 64 lost to the reloads of C (12-17 in a noisier run where 256 gave 19). With B packed a
+ * page group at a time (below), 128 and 256 measured the same (1.28 and 1.30 of in place). */
 enum { TG__SMALL_KB = 256 };
 
 /* Whether B's columns [j, j + n) of one k block are copied into a panel rather than read in place:
@@ -4582,6 +4594,33 @@ static void tg__small_panel(const tg__kernel *kern, const tg__gemm *g, const voi
                   (char *)g->c + j * es, g->rs_c, 1, g->m, n);
 }
 
+/* How many column panels of B to pack together, a page of each of their rows (0: none; then each
+ * panel is read in place or packed alone). A panel of B read in place is one line per k step, each
+ * in another page when B is wide: the hardware prefetchers follow none of it, and the kernel's own
+ * prefetch keeps only a few lines in flight, so a B that comes from L3 or DRAM arrives at a
+ * fraction of the bandwidth (8x4096x4096 sgemm read B at ~9 of the 17 GB/s one core streams). Packed
+ * a page of each row at a time, every row is read as a whole page, which the prefetchers stream.
+ * Measured side by side (1 thread, Zen 3, against B in place, or against the blocked path where
+ * fp64 took it): groups of 4 / 8 / 16 / 32 / 64 panels on sgemm 8x4096x4096 gave 0.87 / 0.97 / 1.04
+ * / 1.07 / 1.30 (a page per row is the step), 128 and 256 panels 1.23 and 1.16. With groups of a
+ * page: sgemm 8x4096x4096 1.21-1.30 (four runs), 8x8192x512 1.44-1.52, 8x1024x1024 1.29, 4x4096x4096 1.27, 12x1024x1024
+ * 1.09, dgemm 8x4096x4096 1.13, 8x1024x1024 1.26, 8x512x512 1.31; 2 threads: s 8x4096x4096 1.14,
+ * 8x8192x512 1.44, d 8x4096x4096 1.36. Where it loses: a row shorter than a page (s 8x384x384
+ * 0.90, s 12x512x512 0.92), and a single row tile over a B that L3 holds, where in-place reads keep
+ * up with so few FMAs per line (d 6x1024x1024 0.82, d 4x1024x1024 0.85, s 4x2048x2048 0.93); from
+ * DRAM it wins there too (s 4x4096x4096 1.27, d 4x4096x4096 1.06). Hence: rows of at least a page,
+ * and a B larger than L2 under two row tiles, than half of L3 under one. */
+TG__NOINLINE static int64_t tg__small_group(const tg__kernel *kern, const tg__gemm *g, int paged)
+{
+    const int64_t es = (int64_t)kern->es, nr = kern->nr, panels = (g->n + nr - 1) / nr;
+    const int64_t group = TG__PAGE / (nr * es) > 1 ? TG__PAGE / (nr * es) : 1;
+    const double bytes = (double)g->n * (double)es * (double)g->k;
+    if (!paged && (g->m > 2 * (int64_t)kern->mr || g->b.cs != 1 || g->n * es < TG__PAGE ||
+                   bytes <= (g->m > kern->mr ? (double)tg__cpu()->l2 : (double)tg__cpu()->l3 / 2)))
+        return 0;
+    return group < panels ? group : panels;
+}
+
 /* Column panels [jp0, jp1) of C, k in blocks of kb; panel is scratch for one kb-deep packed panel
  * of B. A last panel narrower than nr goes to the kernel's narrow family when it has one, in that
  * family's (narrower) panels. */
@@ -4603,12 +4642,51 @@ static void tg__small_panels(const tg__kernel *kern, const tg__gemm *g, const vo
     }
 }
 
+/* The same with B packed `group` panels at a time into buf, by one pack_b call each, so that it
+ * reads each row's page in one sweep. The last panel is a zero-padded whole one here. */
+TG__NOINLINE static void tg__small_groups(const tg__kernel *kern, const tg__gemm *g, const void *alpha,
+                             const void *beta, int64_t jp0, int64_t jp1, int64_t kb, char *buf,
+                             int64_t group)
+{
+    const int64_t nr = kern->nr, es = (int64_t)kern->es;
+    for (int64_t pc = 0; pc < g->k; pc += kb) {
+        const int64_t kc = g->k - pc < kb ? g->k - pc : kb;
+        const void *beta_now = pc == 0 ? beta : tg__one(kern->es);
+        const char *a = (const char *)g->a.p + pc * g->a.cs * es;
+        for (int64_t jg = jp0; jg < jp1; jg += group) {
+            const int64_t jg1 = jp1 - jg < group ? jp1 : jg + group;
+            const int64_t cols = (jg1 * nr < g->n ? jg1 * nr : g->n) - jg * nr;
+            kern->pack_b(cols, kc, (const char *)g->b.p + (pc * g->b.rs + jg * nr * g->b.cs) * es,
+                         g->b.rs, g->b.cs, buf);
+            for (int64_t jp = jg; jp < jg1; jp++) {
+                const int64_t j = jp * nr, n = g->n - j < nr ? g->n - j : nr;
+                kern->ukernel(kc, alpha, a, g->a.rs, g->a.cs, g->a.rs, buf + (jp - jg) * nr * kc * es,
+                              nr, beta_now, (char *)g->c + j * es, g->rs_c, 1, g->m, n);
+            }
+        }
+    }
+}
+
+/* One thread's share, panels [jp0, jp1), in whichever way B is read. */
+static void tg__small_range(const tg__kernel *kern, const tg__gemm *g, const void *alpha,
+                            const void *beta, int64_t jp0, int64_t jp1, int64_t kb, char *buf,
+                            int pack_all, int64_t group)
+{
+    if (group)
+        tg__small_groups(kern, g, alpha, beta, jp0, jp1, kb, buf, group);
+    else
+        tg__small_panels(kern, g, alpha, beta, jp0, jp1, kb, buf, pack_all);
+}
+
 TG__PRIVATE int tg__gemm_small(const char *fn, const tg__kernel *kern, const tg__gemm *g,
-                               const void *alpha, const void *beta)
+                               const void *alpha, const void *beta, int paged)
 {
     const int64_t nr = kern->nr, panels = (g->n + nr - 1) / nr;
     const int64_t kb = g->k < TG__SMALL_KB ? g->k : (int64_t)TG__SMALL_KB;
-    const int64_t panel_bytes = kb * nr * (int64_t)kern->es;
+    /* Rows shorter than a page are never grouped: a tiny product skips the call. */
+    const int64_t group =
+        paged || g->n * (int64_t)kern->es >= TG__PAGE ? tg__small_group(kern, g, paged) : 0;
+    const int64_t panel_bytes = kb * nr * (int64_t)kern->es * (group ? group : 1);
     /* Read B in place when A is at most two tiles high: then each panel of B is used at most
      * twice and a copy does not pay. Taller A re-reads each panel more often, and a panel read in
      * place (kc rows a leading dimension apart, often a multiple of a large power of two) falls
@@ -4622,7 +4700,7 @@ TG__PRIVATE int tg__gemm_small(const char *fn, const tg__kernel *kern, const tg_
     const int pack_all = g->m > 2 * (int64_t)kern->mr && block_b > (double)tg__cpu()->l1d / 2;
     const int64_t last = g->n % nr;
     const tg__kernel *last_kern = last && kern->narrow ? kern->narrow : kern;
-    const int packs = tg__small_packs(kern, g, nr, pack_all) ||
+    const int packs = group || tg__small_packs(kern, g, nr, pack_all) ||
                       (last && tg__small_packs(last_kern, g, last % last_kern->nr, pack_all) &&
                        last % last_kern->nr != 0);
     int nt = tg__threads_for(g->m, g->n, g->k);
@@ -4638,7 +4716,7 @@ TG__PRIVATE int tg__gemm_small(const char *fn, const tg__kernel *kern, const tg_
     /* Even a parallel region that runs on one thread costs as much as a tiny product: enter one
      * only when there is a team to use. */
     if (nt <= 1) {
-        tg__small_panels(kern, g, alpha, beta, 0, panels, kb, buf, pack_all);
+        tg__small_range(kern, g, alpha, beta, 0, panels, kb, buf, pack_all, group);
     } else {
         TG__OMP(omp parallel num_threads(nt))
         {
@@ -4647,8 +4725,8 @@ TG__PRIVATE int tg__gemm_small(const char *fn, const tg__kernel *kern, const tg_
 #else
             int64_t tid = 0, team = 1;
 #endif
-            tg__small_panels(kern, g, alpha, beta, panels * tid / team, panels * (tid + 1) / team,
-                             kb, buf + tid * panel_bytes, pack_all);
+            tg__small_range(kern, g, alpha, beta, panels * tid / team, panels * (tid + 1) / team,
+                            kb, buf + tid * panel_bytes, pack_all, group);
         }
     }
     tg__free(heap);

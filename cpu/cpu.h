@@ -9,6 +9,9 @@
 
 #include "../common/internal.h"
 
+/* Bytes in a page, the span within which the hardware prefetchers follow a stream. */
+enum { TG__PAGE = 4096 };
+
 /* C[0:m, 0:n] = alpha * (A · B) + beta * C for one column panel of C, n <= NR wide and m rows high
  * (any m >= 1), kc deep: the kernel walks the panel's register tiles itself, so a whole panel is one
  * call (a small product's tiles cost a few hundred cycles each, and a call per tile was a tenth of
@@ -61,10 +64,12 @@ TG__PRIVATE int tg__threads_for(int64_t m, int64_t n, int64_t k);
 TG__PRIVATE const void *tg__one(size_t es);
 
 /* The blocked GEMM (driver.c) and the small-matrix path (small.c), on checked views with m, n, k > 0,
- * alpha != 0 and C's column stride 1 (gemm.c transposes the problem when C is column-major). */
+ * alpha != 0 and C's column stride 1 (gemm.c transposes the problem when C is column-major). paged:
+ * the small path packs every panel of B a page group at a time, whatever the shape (TGEMM_PATH=paged,
+ * for the tests). */
 TG__PRIVATE int tg__gemm_blocked(const char *fn, const tg__kernel *kern, const tg__gemm *g,
                                  const void *alpha, const void *beta);
 TG__PRIVATE int tg__gemm_small(const char *fn, const tg__kernel *kern, const tg__gemm *g,
-                               const void *alpha, const void *beta);
+                               const void *alpha, const void *beta, int paged);
 
 #endif /* TGEMM_CPU_H */

@@ -19,19 +19,13 @@
  * (32x32x4096 at 2 threads: 135 against 61 GFLOP/s; 16x768x768: 101 against 76). fp64 the same for a
  * short A (m <= 64: 64x256x256 64 against 51), but from 128^3 square on it loses (34 against 39 at one
  * thread): with 8-wide panels each tile re-reads A from L2 too often for packing not to pay.
- * A short A (at most two row tiles) over a B whose rows can be read in place takes the small path
- * at any size: each element of B serves at most two tiles, so packing B costs a copy of all of it for
- * little reuse (fp32, 1 / 2 threads, in place against packed: 8x512x8192 29 / 57 against 23 / 51,
- * 8x4096x4096 29 / 52 against 30 / 42). Except in fp64 over a B larger than half the L3 whose rows
- * are longer than a page: read in place, every k step of a panel is a line in another page, which
- * no prefetcher follows, and an 8-wide fp64 panel does half the FLOPs per line of a 16-wide fp32
- * one, so the misses show; the blocked path's packing reads B along its rows instead (1 / 2
- * threads, packed against in place: 8x4096x4096 12.8 / 18.0 against 8.9 / 16.9, 8x8192x512 15.1 /
- * 18.8 against 7.6 / 13.7; below the bound, 12x1024x1024 26.5 / 42.1 against 31.4 / 46.5). From
- * three tiles on, the blocked path's packing pays (16x4096x4096 dgemm 20 against 17 in place). A
- * transposed B must be packed either way, and there the blocked path's packing is the faster
- * (8x4096x4096 with B transposed: sgemm 22 against 19.5, dgemm 12.5 against 8.3). */
-enum { TG__SMALL_MNK = 256 * 256 * 256, TG__SMALL_M_D = 64, TG__PAGE = 4096 };
+ * A short A (at most two row tiles) over a B whose rows are contiguous takes the small path at any
+ * size: each element of B serves at most two tiles, so the blocked path's packing of a whole block
+ * for reuse cannot pay; the small path reads B in place or, when B is large, packs it a page of each
+ * row at a time (small.c), which is what streams it fastest. A transposed B must be packed either
+ * way, and there the blocked path's packing is the faster (8x4096x4096 with B transposed: sgemm 22
+ * against 19.5, dgemm 12.5 against 8.3). */
+enum { TG__SMALL_MNK = 256 * 256 * 256, TG__SMALL_M_D = 64 };
 
 /* C = beta * C over m x n: the alpha-or-k-zero quick return. Beta zero writes zeros without reading
  * C; beta one never gets here (the caller returns at once, as the reference BLAS does). */
@@ -42,23 +36,31 @@ enum { TG__SMALL_MNK = 256 * 256 * 256, TG__SMALL_M_D = 64, TG__PAGE = 4096 };
             *cij = bv == 0 ? (T)0 : bv * *cij;                                                     \
         }
 
-/* Small products and short A take the small-matrix path (small.c), by the measured bounds above.
- * TGEMM_PATH=small|blocked forces a path, so the tests can run both on one shape. */
-static int tg__use_small_path(const tg__gemm *g, const tg__kernel *kern)
+/* TGEMM_PATH, read once: 0 (the shape decides), or the forced path. `paged` is the small path with
+ * every panel of B packed a page group at a time (small.c), so the tests can run that packing on
+ * any shape. */
+enum { TG__PATH_AUTO, TG__PATH_SMALL, TG__PATH_BLOCKED, TG__PATH_PAGED };
+static int tg__path_forced(void)
 {
     static int forced = -1;
     int f = TG__LOAD_ACQUIRE(&forced);
     if (f < 0) {
         const char *env = getenv("TGEMM_PATH");
-        f = !env ? 0 : strcmp(env, "small") == 0 ? 1 : strcmp(env, "blocked") == 0 ? 2 : 0;
+        f = !env                              ? TG__PATH_AUTO
+            : strcmp(env, "small") == 0       ? TG__PATH_SMALL
+            : strcmp(env, "blocked") == 0     ? TG__PATH_BLOCKED
+            : strcmp(env, "paged") == 0       ? TG__PATH_PAGED
+                                              : TG__PATH_AUTO;
         TG__STORE_RELEASE(&forced, f);
     }
-    if (f) return f == 1;
-    if (g->m <= 2 * kern->mr && g->b.cs == 1) {
-        const double row = (double)g->n * (double)kern->es;
-        return kern->es == sizeof(float) || row <= TG__PAGE ||
-               row * (double)g->k <= (double)tg__cpu()->l3 / 2;
-    }
+    return f;
+}
+
+/* Small products and short A take the small-matrix path (small.c), by the measured bounds above. */
+static int tg__use_small_path(const tg__gemm *g, const tg__kernel *kern, int forced)
+{
+    if (forced) return forced != TG__PATH_BLOCKED;
+    if (g->m <= 2 * kern->mr && g->b.cs == 1) return 1;
     return (double)g->m * (double)g->n * (double)g->k <= TG__SMALL_MNK &&
            (kern->es == sizeof(float) || g->m <= TG__SMALL_M_D);
 }
@@ -70,6 +72,7 @@ static int tg__gemm_cpu(const char *fn, size_t es, const tg__gemm *g, const void
     tg__arch arch = tg__arch_selected();
     const tg__kernel *kern;
     tg__gemm t = *g;
+    int forced;
     if (g->m == 0 || g->n == 0 || ((alpha_zero || g->k == 0) && beta_one)) return TG_OK;
     if (alpha_zero || g->k == 0) {
         if (es == sizeof(float)) TG__SCALE(float, g, beta)
@@ -93,8 +96,10 @@ static int tg__gemm_cpu(const char *fn, size_t es, const tg__gemm *g, const void
         t.rs_c = g->cs_c;
         t.cs_c = 1;
     }
-    return tg__use_small_path(&t, kern) ? tg__gemm_small(fn, kern, &t, alpha, beta)
-                                  : tg__gemm_blocked(fn, kern, &t, alpha, beta);
+    forced = tg__path_forced();
+    return tg__use_small_path(&t, kern, forced)
+               ? tg__gemm_small(fn, kern, &t, alpha, beta, forced == TG__PATH_PAGED)
+               : tg__gemm_blocked(fn, kern, &t, alpha, beta);
 }
 
 TGEMM_DEF int tg_sgemm(tg_layout layout, tg_trans transa, tg_trans transb, int64_t m, int64_t n,

@@ -6,9 +6,10 @@
  * a whole register tile wide (or as wide as the kernel's nr_part); only a transposed B or the last,
  * partial column panel is copied into a zero-padded panel (on the stack when it is small, so tiny
  * calls never allocate), and so is every panel when A is tall enough to reuse it. The same path
- * serves very short A (at most two row tiles) of any size when B's rows can be read in place: each
- * element of B is used by so few tiles that packing it could not pay. Threads split the column panels, which needs no reduction, so
- * results stay bitwise the same.
+ * serves very short A (at most two row tiles) of any size: each element of B is used by so few
+ * tiles that packing it for reuse could not pay, but a large B is packed all the same, a page of
+ * each row at a time, because that is how it streams fastest (tg__small_group). Threads split the
+ * column panels, which needs no reduction, so results stay bitwise the same.
  */
 #ifdef _OPENMP
 #include <omp.h>
@@ -21,7 +22,8 @@ enum { TG__STACK_PANEL = 4096 };
  * step, and a block's rows must stay in L1 and the TLB for the panel's next tile. 8x4096x4096
  * sgemm, one probe run each (the packed blocked path: 21 GFLOP/s): without the kernel's prefetch,
  * blocks of 512 ran at 12, of 256 or 128 at 21-22; with it, 256 at 29 and 512 at 15-16; blocks of
- * 16 to 64 lost to the reloads of C (12-17 in a noisier run where 256 gave 19). */
+ * 16 to 64 lost to the reloads of C (12-17 in a noisier run where 256 gave 19). With B packed a
+ * page group at a time (below), 128 and 256 measured the same (1.28 and 1.30 of in place). */
 enum { TG__SMALL_KB = 256 };
 
 /* Whether B's columns [j, j + n) of one k block are copied into a panel rather than read in place:
@@ -50,6 +52,33 @@ static void tg__small_panel(const tg__kernel *kern, const tg__gemm *g, const voi
                   (char *)g->c + j * es, g->rs_c, 1, g->m, n);
 }
 
+/* How many column panels of B to pack together, a page of each of their rows (0: none; then each
+ * panel is read in place or packed alone). A panel of B read in place is one line per k step, each
+ * in another page when B is wide: the hardware prefetchers follow none of it, and the kernel's own
+ * prefetch keeps only a few lines in flight, so a B that comes from L3 or DRAM arrives at a
+ * fraction of the bandwidth (8x4096x4096 sgemm read B at ~9 of the 17 GB/s one core streams). Packed
+ * a page of each row at a time, every row is read as a whole page, which the prefetchers stream.
+ * Measured side by side (1 thread, Zen 3, against B in place, or against the blocked path where
+ * fp64 took it): groups of 4 / 8 / 16 / 32 / 64 panels on sgemm 8x4096x4096 gave 0.87 / 0.97 / 1.04
+ * / 1.07 / 1.30 (a page per row is the step), 128 and 256 panels 1.23 and 1.16. With groups of a
+ * page: sgemm 8x4096x4096 1.21-1.30 (four runs), 8x8192x512 1.44-1.52, 8x1024x1024 1.29, 4x4096x4096 1.27, 12x1024x1024
+ * 1.09, dgemm 8x4096x4096 1.13, 8x1024x1024 1.26, 8x512x512 1.31; 2 threads: s 8x4096x4096 1.14,
+ * 8x8192x512 1.44, d 8x4096x4096 1.36. Where it loses: a row shorter than a page (s 8x384x384
+ * 0.90, s 12x512x512 0.92), and a single row tile over a B that L3 holds, where in-place reads keep
+ * up with so few FMAs per line (d 6x1024x1024 0.82, d 4x1024x1024 0.85, s 4x2048x2048 0.93); from
+ * DRAM it wins there too (s 4x4096x4096 1.27, d 4x4096x4096 1.06). Hence: rows of at least a page,
+ * and a B larger than L2 under two row tiles, than half of L3 under one. */
+TG__NOINLINE static int64_t tg__small_group(const tg__kernel *kern, const tg__gemm *g, int paged)
+{
+    const int64_t es = (int64_t)kern->es, nr = kern->nr, panels = (g->n + nr - 1) / nr;
+    const int64_t group = TG__PAGE / (nr * es) > 1 ? TG__PAGE / (nr * es) : 1;
+    const double bytes = (double)g->n * (double)es * (double)g->k;
+    if (!paged && (g->m > 2 * (int64_t)kern->mr || g->b.cs != 1 || g->n * es < TG__PAGE ||
+                   bytes <= (g->m > kern->mr ? (double)tg__cpu()->l2 : (double)tg__cpu()->l3 / 2)))
+        return 0;
+    return group < panels ? group : panels;
+}
+
 /* Column panels [jp0, jp1) of C, k in blocks of kb; panel is scratch for one kb-deep packed panel
  * of B. A last panel narrower than nr goes to the kernel's narrow family when it has one, in that
  * family's (narrower) panels. */
@@ -71,12 +100,51 @@ static void tg__small_panels(const tg__kernel *kern, const tg__gemm *g, const vo
     }
 }
 
+/* The same with B packed `group` panels at a time into buf, by one pack_b call each, so that it
+ * reads each row's page in one sweep. The last panel is a zero-padded whole one here. */
+TG__NOINLINE static void tg__small_groups(const tg__kernel *kern, const tg__gemm *g, const void *alpha,
+                             const void *beta, int64_t jp0, int64_t jp1, int64_t kb, char *buf,
+                             int64_t group)
+{
+    const int64_t nr = kern->nr, es = (int64_t)kern->es;
+    for (int64_t pc = 0; pc < g->k; pc += kb) {
+        const int64_t kc = g->k - pc < kb ? g->k - pc : kb;
+        const void *beta_now = pc == 0 ? beta : tg__one(kern->es);
+        const char *a = (const char *)g->a.p + pc * g->a.cs * es;
+        for (int64_t jg = jp0; jg < jp1; jg += group) {
+            const int64_t jg1 = jp1 - jg < group ? jp1 : jg + group;
+            const int64_t cols = (jg1 * nr < g->n ? jg1 * nr : g->n) - jg * nr;
+            kern->pack_b(cols, kc, (const char *)g->b.p + (pc * g->b.rs + jg * nr * g->b.cs) * es,
+                         g->b.rs, g->b.cs, buf);
+            for (int64_t jp = jg; jp < jg1; jp++) {
+                const int64_t j = jp * nr, n = g->n - j < nr ? g->n - j : nr;
+                kern->ukernel(kc, alpha, a, g->a.rs, g->a.cs, g->a.rs, buf + (jp - jg) * nr * kc * es,
+                              nr, beta_now, (char *)g->c + j * es, g->rs_c, 1, g->m, n);
+            }
+        }
+    }
+}
+
+/* One thread's share, panels [jp0, jp1), in whichever way B is read. */
+static void tg__small_range(const tg__kernel *kern, const tg__gemm *g, const void *alpha,
+                            const void *beta, int64_t jp0, int64_t jp1, int64_t kb, char *buf,
+                            int pack_all, int64_t group)
+{
+    if (group)
+        tg__small_groups(kern, g, alpha, beta, jp0, jp1, kb, buf, group);
+    else
+        tg__small_panels(kern, g, alpha, beta, jp0, jp1, kb, buf, pack_all);
+}
+
 TG__PRIVATE int tg__gemm_small(const char *fn, const tg__kernel *kern, const tg__gemm *g,
-                               const void *alpha, const void *beta)
+                               const void *alpha, const void *beta, int paged)
 {
     const int64_t nr = kern->nr, panels = (g->n + nr - 1) / nr;
     const int64_t kb = g->k < TG__SMALL_KB ? g->k : (int64_t)TG__SMALL_KB;
-    const int64_t panel_bytes = kb * nr * (int64_t)kern->es;
+    /* Rows shorter than a page are never grouped: a tiny product skips the call. */
+    const int64_t group =
+        paged || g->n * (int64_t)kern->es >= TG__PAGE ? tg__small_group(kern, g, paged) : 0;
+    const int64_t panel_bytes = kb * nr * (int64_t)kern->es * (group ? group : 1);
     /* Read B in place when A is at most two tiles high: then each panel of B is used at most
      * twice and a copy does not pay. Taller A re-reads each panel more often, and a panel read in
      * place (kc rows a leading dimension apart, often a multiple of a large power of two) falls
@@ -90,7 +158,7 @@ TG__PRIVATE int tg__gemm_small(const char *fn, const tg__kernel *kern, const tg_
     const int pack_all = g->m > 2 * (int64_t)kern->mr && block_b > (double)tg__cpu()->l1d / 2;
     const int64_t last = g->n % nr;
     const tg__kernel *last_kern = last && kern->narrow ? kern->narrow : kern;
-    const int packs = tg__small_packs(kern, g, nr, pack_all) ||
+    const int packs = group || tg__small_packs(kern, g, nr, pack_all) ||
                       (last && tg__small_packs(last_kern, g, last % last_kern->nr, pack_all) &&
                        last % last_kern->nr != 0);
     int nt = tg__threads_for(g->m, g->n, g->k);
@@ -106,7 +174,7 @@ TG__PRIVATE int tg__gemm_small(const char *fn, const tg__kernel *kern, const tg_
     /* Even a parallel region that runs on one thread costs as much as a tiny product: enter one
      * only when there is a team to use. */
     if (nt <= 1) {
-        tg__small_panels(kern, g, alpha, beta, 0, panels, kb, buf, pack_all);
+        tg__small_range(kern, g, alpha, beta, 0, panels, kb, buf, pack_all, group);
     } else {
         TG__OMP(omp parallel num_threads(nt))
         {
@@ -115,8 +183,8 @@ TG__PRIVATE int tg__gemm_small(const char *fn, const tg__kernel *kern, const tg_
 #else
             int64_t tid = 0, team = 1;
 #endif
-            tg__small_panels(kern, g, alpha, beta, panels * tid / team, panels * (tid + 1) / team,
-                             kb, buf + tid * panel_bytes, pack_all);
+            tg__small_range(kern, g, alpha, beta, panels * tid / team, panels * (tid + 1) / team,
+                            kb, buf + tid * panel_bytes, pack_all, group);
         }
     }
     tg__free(heap);

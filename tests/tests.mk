@@ -25,12 +25,14 @@ RUN_SUITE   := sh tests/run_suite.sh
 # Runs per kernel family: natural path choice at default blocks (everything), the blocked path at
 # default blocks (the real block edges; no cube: the small-block run covers it), the blocked path
 # with small blocks (every block edge at tiny sizes) and with middling ones (several blocks of
-# every loop on the random shapes), and the small-matrix path.
+# every loop on the random shapes), and the small-matrix path, reading B in place where it can and
+# with every panel of B packed a page group at a time (paged).
 gemm_specs = "TGEMM_ARCH=$(1) all" \
 	"TGEMM_ARCH=$(1) TGEMM_PATH=blocked arch edges scalars special threads" \
 	"TGEMM_ARCH=$(1) TGEMM_PATH=blocked TGEMM_MC=48 TGEMM_KC=40 TGEMM_NC=96 arch edges random threads" \
 	"TGEMM_ARCH=$(1) TGEMM_PATH=blocked TGEMM_MC=12 TGEMM_KC=8 TGEMM_NC=32 arch cube edges scalars special random threads" \
-	"TGEMM_ARCH=$(1) TGEMM_PATH=small arch cube edges scalars special random threads"
+	"TGEMM_ARCH=$(1) TGEMM_PATH=small arch cube edges scalars special random threads" \
+	"TGEMM_ARCH=$(1) TGEMM_PATH=paged arch cube edges scalars special random threads"
 
 # The AVX-512 family runs where /proc/cpuinfo lists avx512f: an oracle apart from the library's own
 # detection, which the arch section then checks (TGEMM_ARCH=avx512 must give "avx512").
@@ -83,7 +85,7 @@ test-gemm-generic: $(TEST_DIR)/tgemm_tests
 	@$(RUN_SUITE) $< $(call gemm_specs,generic)
 test-nomem: $(TEST_DIR)/testing/tgemm_tests
 	@$(RUN_SUITE) $< "nomem" "TGEMM_PATH=blocked nomem" "TGEMM_PATH=small nomem" \
-	    "TGEMM_ARCH=generic nomem"
+	    "TGEMM_PATH=paged nomem" "TGEMM_ARCH=generic nomem"
 # The planted bug (an edge tile loses its last column) must make the suite fail: every family, on
 # the path chosen by size and on the blocked path.
 test-planted: $(TEST_DIR)/planted/tgemm_tests
@@ -155,4 +157,4 @@ test-asan:
 	@sh tools/tally.sh "$(MAKE)" test-asan-run
 test-asan-run: $(TEST_DIR)/asan/tgemm_tests
 	@ASAN_OPTIONS=detect_leaks=1 $(RUN_SUITE) $< $(foreach f,$(X86_FAMILIES) generic,$(call gemm_specs,$(f))) \
-	    "TGEMM_PATH=blocked nomem" "TGEMM_PATH=small nomem"
+	    "TGEMM_PATH=blocked nomem" "TGEMM_PATH=small nomem" "TGEMM_PATH=paged nomem"

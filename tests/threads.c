@@ -3,7 +3,9 @@
  *
  * The shapes are big enough to be split across threads on every path: several blocks of A (tall),
  * one block of A whose B panels are split instead (short and wide), k deeper than a KC block (so
- * partial sums are carried across blocks), and both layouts and transposes. Each is also checked
+ * partial sums are carried across blocks), a short A over a B large enough that the small path
+ * packs it a page group at a time (the last two: fp64 row-major, and both types column-major, where
+ * the problem is computed transposed), and both layouts and transposes. Each is also checked
  * once against the reference, so "equal" cannot mean "equally wrong". Without OpenMP (some header
  * builds) there is only one thread, and the checks still hold.
  */
@@ -14,7 +16,7 @@
 #include "tgt.h"
 
 static const int64_t tgt_thread_shapes[][3] = {
-    {600, 40, 60}, {7, 1500, 90}, {97, 101, 300}, {200, 190, 130}};
+    {600, 40, 60}, {7, 1500, 90}, {97, 101, 300}, {200, 190, 130}, {8, 1100, 700}, {1030, 10, 530}};
 
 /* Runs the call on a fresh copy of C0's bytes into C (same buffers, same arguments each time). */
 static int tgt_call(const tgt_case *c, const tgt_buf *A, int64_t lda, const tgt_buf *B,
