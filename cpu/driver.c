@@ -38,10 +38,9 @@ TG__PRIVATE const void *tg__one(size_t es)
  * against the static split on Zen 3: sgemm 2048^3 1.46-1.50x, 4000^3 1.39x, dgemm 2048^3 1.41-1.49x,
  * 4096x4096x32 1.19x (1.26-1.48x OpenBLAS, whose split is static too); without the busy loop
  * 1.00-1.09x (s 4000^3 1.02, 777x1555x333 1.00, d 128^3 1.05, 256^3 1.00, 4096x4096x32 1.04), and
- * 1.00 at 1 thread. OpenMP's dynamic schedule
- * adapts too, but hands neighbouring items, halves of one A block, to different threads, which then
- * both pack it: d 4096x4096x32 0.74 where k is small; guided hands the first thread half the work at
- * once (d 2048^3 with the busy loop 1.04). */
+ * 1.00 at 1 thread. OpenMP's dynamic schedule adapts too, but hands neighbouring items, halves of
+ * one A block, to different threads, which then both pack it: d 4096x4096x32 0.74 where k is small;
+ * guided hands the first thread half the work at once (d 2048^3 with the busy loop 1.04). */
 static int tg__claim(unsigned char *claimed, int64_t item)
 {
     unsigned char was;
@@ -92,7 +91,8 @@ TG__OMP(omp parallel num_threads(nt) if (nt > 1))
         char *my_a = abuf + (int64_t)tid * mc_max * kc_max * es;
         for (int64_t jc = 0; jc < g.n; jc += bs.nc) {
             int64_t nc = tg__min(bs.nc, g.n - jc), panels_b = tg__ceil_div(nc, nr);
-            /* Split B's panels across threads too when A has fewer blocks than there are threads. */
+            /* An item is one A block and one thread's share of B's panels, so that even a single
+             * block of A keeps every thread busy; my0..my1 is this thread's run of items. */
             int64_t blocks_a = tg__ceil_div(g.m, bs.mc), chunks = team, items = blocks_a * chunks;
             int64_t my0 = items * tid / team, my1 = items * (tid + 1) / team;
             for (int64_t pc = 0; pc < g.k; pc += bs.kc) {

@@ -61,13 +61,14 @@ static void tg__small_panel(const tg__kernel *kern, const tg__gemm *g, const voi
  * Measured side by side (1 thread, Zen 3, against B in place, or against the blocked path where
  * fp64 took it): groups of 4 / 8 / 16 / 32 / 64 panels on sgemm 8x4096x4096 gave 0.87 / 0.97 / 1.04
  * / 1.07 / 1.30 (a page per row is the step), 128 and 256 panels 1.23 and 1.16. With groups of a
- * page: sgemm 8x4096x4096 1.21-1.30 (four runs), 8x8192x512 1.44-1.52, 8x1024x1024 1.29, 4x4096x4096 1.27, 12x1024x1024
- * 1.09, dgemm 8x4096x4096 1.13, 8x1024x1024 1.26, 8x512x512 1.31; 2 threads: s 8x4096x4096 1.14,
- * 8x8192x512 1.44, d 8x4096x4096 1.36. Where it loses: a row shorter than a page (s 8x384x384
- * 0.90, s 12x512x512 0.92), and a single row tile over a B that L3 holds, where in-place reads keep
- * up with so few FMAs per line (d 6x1024x1024 0.82, d 4x1024x1024 0.85, s 4x2048x2048 0.93); from
- * DRAM it wins there too (s 4x4096x4096 1.27, d 4x4096x4096 1.06). Hence: rows of at least a page,
- * and a B larger than L2 under two row tiles, than half of L3 under one. */
+ * page: sgemm 8x4096x4096 1.21-1.30 (four runs), 8x8192x512 1.44-1.52, 8x1024x1024 1.29,
+ * 4x4096x4096 1.27, 12x1024x1024 1.09, dgemm 8x4096x4096 1.13, 8x1024x1024 1.26, 8x512x512 1.31;
+ * 2 threads: s 8x4096x4096 1.14, 8x8192x512 1.44, d 8x4096x4096 1.36. Where it loses: a row
+ * shorter than a page (s 8x384x384 0.90, s 12x512x512 0.92), and a single row tile over a B that L3
+ * holds, where in-place reads keep up with so few FMAs per line (d 6x1024x1024 0.82, d 4x1024x1024
+ * 0.85, s 4x2048x2048 0.93); from DRAM it wins there too (s 4x4096x4096 1.27, d 4x4096x4096
+ * 1.06). Hence: rows of at least a page, and a B larger than L2 under two row tiles, than half of
+ * L3 under one. */
 TG__NOINLINE static int64_t tg__small_group(const tg__kernel *kern, const tg__gemm *g, int paged)
 {
     const int64_t es = (int64_t)kern->es, nr = kern->nr, panels = (g->n + nr - 1) / nr;
@@ -102,9 +103,9 @@ static void tg__small_panels(const tg__kernel *kern, const tg__gemm *g, const vo
 
 /* The same with B packed `group` panels at a time into buf, by one pack_b call each, so that it
  * reads each row's page in one sweep. The last panel is a zero-padded whole one here. */
-TG__NOINLINE static void tg__small_groups(const tg__kernel *kern, const tg__gemm *g, const void *alpha,
-                             const void *beta, int64_t jp0, int64_t jp1, int64_t kb, char *buf,
-                             int64_t group)
+TG__NOINLINE static void tg__small_groups(const tg__kernel *kern, const tg__gemm *g,
+                                          const void *alpha, const void *beta, int64_t jp0,
+                                          int64_t jp1, int64_t kb, char *buf, int64_t group)
 {
     const int64_t nr = kern->nr, es = (int64_t)kern->es;
     for (int64_t pc = 0; pc < g->k; pc += kb) {
