@@ -495,7 +495,7 @@ TGEMM_DEF int tg_cuda_bias_act(tg_dtype t, tg_layout layout, int64_t rows, int64
 /* ---- cuda/launch.cu ---- */
 /* The host side of the CUDA SGEMM: tg_cuda_sgemm, tg_cuda_sgemm_step and the ladder's names.
  *
- * One path for every entry point: the shared argument checks (common/gemm_args.c, element size 4,
+ * One path for every entry point: the shared argument checks (common/gemm_args.h, element size 4,
  * so messages match tg_sgemm's), the BLAS quick returns, then the shared views turned into the
  * column-major problem of cuda/sgemm/problem.h (a row-major call swaps the operands: Cᵀ = BᵀAᵀ),
  * then one kernel launch on the caller's stream. Nothing synchronizes: cudaGetLastError after the
@@ -509,7 +509,7 @@ TGEMM_DEF int tg_cuda_bias_act(tg_dtype t, tg_layout layout, int64_t rows, int64
 /* The one problem every SGEMM ladder kernel solves, and the ladder's step launchers.
  *
  * cuda/launch.cu turns any call (layout, transposes, leading dimensions, via the shared views of
- * common/gemm_args.c) into this form: C is m x n column-major and C(i, j) = sum_q A(i, q) * B(j, q),
+ * common/gemm_args.h) into this form: C is m x n column-major and C(i, j) = sum_q A(i, q) * B(j, q),
  * both operands seen as "rows x k" (op(A) is m x k, op(B) is stored as its transpose, n x k). A
  * row-major call is the column-major Cᵀ = op(B)ᵀ op(A)ᵀ, which in this form only swaps the two
  * operands. Each operand is then one of two storage orders, told by a flag, so kernels meet

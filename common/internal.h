@@ -37,6 +37,13 @@
 #define TG__NOINLINE
 #endif
 
+/* For the few small functions every call runs (the argument checks), which must not stay calls. */
+#if defined(__GNUC__)
+#define TG__ALWAYS_INLINE static inline __attribute__((always_inline))
+#else
+#define TG__ALWAYS_INLINE static inline
+#endif
+
 #if defined(__x86_64__) || defined(_M_X64) || defined(__i386__)
 #define TG__X86 1
 #endif
@@ -71,32 +78,8 @@ TG__PRIVATE int tg__arg_error(const char *fn, int pos, const char *name, int64_t
 /* Records a free-form message for a non-argument failure (memory, device); returns status. */
 TG__PRIVATE int tg__fail(int status, const char *fn, const char *what);
 
-/* ---- GEMM arguments as strided views (common/gemm_args.c) ---- */
-/* Element (i, j) of a view lives at p + (i*rs + j*cs) elements. Layout, transposes and leading
- * dimensions all become strides, so one driver serves every combination without copies. */
-typedef struct {
-    const void *p;
-    int64_t rs, cs;
-} tg__view;
-
-typedef struct {
-    int64_t m, n, k;
-    tg__view a;          /* op(A), m x k */
-    tg__view b;          /* op(B), k x n */
-    void *c;             /* C, m x n */
-    int64_t rs_c, cs_c;
-} tg__gemm;
-
-/* Checks every GEMM argument in the order of the call (CBLAS positions, 1-based) and returns TG_OK or
- * TG_ERR_ARG with the message set. alpha_zero and es (element size) decide which pointers will be
- * read and how many bytes the operands span. Shared by the CPU and CUDA entry points. */
-TG__PRIVATE int tg__gemm_check(const char *fn, int layout, int transa, int transb, int64_t m,
-                               int64_t n, int64_t k, int alpha_zero, const void *a, int64_t lda,
-                               const void *b, int64_t ldb, const void *c, int64_t ldc, size_t es);
-/* Builds the views of a checked call. */
-TG__PRIVATE tg__gemm tg__gemm_views(int layout, int transa, int transb, int64_t m, int64_t n,
-                                    int64_t k, const void *a, int64_t lda, const void *b,
-                                    int64_t ldb, void *c, int64_t ldc);
+/* ---- GEMM arguments: checks and strided views (common/gemm_args.h, inline) ---- */
+#include "gemm_args.h"
 
 /* ---- the machine (common/cpuinfo.c) ---- */
 typedef struct {

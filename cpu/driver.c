@@ -20,7 +20,6 @@
 #include "cpu.h"
 
 static int64_t tg__min(int64_t a, int64_t b) { return a < b ? a : b; }
-static int64_t tg__ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
 TG__PRIVATE const void *tg__one(size_t es)
 {

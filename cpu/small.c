@@ -71,7 +71,7 @@ static void tg__small_panel(const tg__kernel *kern, const tg__gemm *g, const voi
  * L3 under one. */
 TG__NOINLINE static int64_t tg__small_group(const tg__kernel *kern, const tg__gemm *g, int paged)
 {
-    const int64_t es = (int64_t)kern->es, nr = kern->nr, panels = (g->n + nr - 1) / nr;
+    const int64_t es = (int64_t)kern->es, nr = kern->nr, panels = tg__ceil_div(g->n, nr);
     const int64_t group = TG__PAGE / (nr * es) > 1 ? TG__PAGE / (nr * es) : 1;
     const double bytes = (double)g->n * (double)es * (double)g->k;
     if (!paged && (g->m > 2 * (int64_t)kern->mr || g->b.cs != 1 || g->n * es < TG__PAGE ||
@@ -140,7 +140,7 @@ static void tg__small_range(const tg__kernel *kern, const tg__gemm *g, const voi
 TG__PRIVATE int tg__gemm_small(const char *fn, const tg__kernel *kern, const tg__gemm *g,
                                const void *alpha, const void *beta, int paged)
 {
-    const int64_t nr = kern->nr, panels = (g->n + nr - 1) / nr;
+    const int64_t nr = kern->nr, panels = tg__ceil_div(g->n, nr), last = tg__rem(g->n, nr);
     const int64_t kb = g->k < TG__SMALL_KB ? g->k : (int64_t)TG__SMALL_KB;
     /* Rows shorter than a page are never grouped: a tiny product skips the call. */
     const int64_t group =
@@ -157,11 +157,10 @@ TG__PRIVATE int tg__gemm_small(const char *fn, const tg__kernel *kern, const tg_
      * 48^3 0.96 -> 1.03, d 24^3 0.92 -> 1.05. */
     const double block_b = (double)kb * (double)g->b.rs * (double)kern->es;
     const int pack_all = g->m > 2 * (int64_t)kern->mr && block_b > (double)tg__cpu()->l1d / 2;
-    const int64_t last = g->n % nr;
     const tg__kernel *last_kern = last && kern->narrow ? kern->narrow : kern;
+    const int64_t last_part = tg__rem(last, last_kern->nr);
     const int packs = group || tg__small_packs(kern, g, nr, pack_all) ||
-                      (last && tg__small_packs(last_kern, g, last % last_kern->nr, pack_all) &&
-                       last % last_kern->nr != 0);
+                      (last_part && tg__small_packs(last_kern, g, last_part, pack_all));
     int nt = tg__threads_for(g->m, g->n, g->k);
     double stack[TG__STACK_PANEL / sizeof(double)];
     char *heap = NULL, *buf = (char *)stack;

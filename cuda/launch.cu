@@ -1,6 +1,6 @@
 /* The host side of the CUDA SGEMM: tg_cuda_sgemm, tg_cuda_sgemm_step and the ladder's names.
  *
- * One path for every entry point: the shared argument checks (common/gemm_args.c, element size 4,
+ * One path for every entry point: the shared argument checks (common/gemm_args.h, element size 4,
  * so messages match tg_sgemm's), the BLAS quick returns, then the shared views turned into the
  * column-major problem of cuda/sgemm/problem.h (a row-major call swaps the operands: Cᵀ = BᵀAᵀ),
  * then one kernel launch on the caller's stream. Nothing synchronizes: cudaGetLastError after the

@@ -1,7 +1,7 @@
 /* The one problem every SGEMM ladder kernel solves, and the ladder's step launchers.
  *
  * cuda/launch.cu turns any call (layout, transposes, leading dimensions, via the shared views of
- * common/gemm_args.c) into this form: C is m x n column-major and C(i, j) = sum_q A(i, q) * B(j, q),
+ * common/gemm_args.h) into this form: C is m x n column-major and C(i, j) = sum_q A(i, q) * B(j, q),
  * both operands seen as "rows x k" (op(A) is m x k, op(B) is stored as its transpose, n x k). A
  * row-major call is the column-major Cᵀ = op(B)ᵀ op(A)ᵀ, which in this form only swaps the two
  * operands. Each operand is then one of two storage orders, told by a flag, so kernels meet

@@ -182,7 +182,7 @@ __global__ void upcast(const float *x, double *y, double *yabs, int64_t n)
     }
 }
 
-/* One stored operand: `vectors` runs of `len` elements, ld apart (as gemm_args.c counts them). */
+/* One stored operand: `vectors` runs of `len` elements, ld apart (as gemm_args.h counts them). */
 typedef struct {
     int64_t ld, elems; /* elems: the whole buffer, padding included, plus the misalignment */
     float *h, *d;      /* the matrix starts at h + misalign, d + misalign */
