@@ -198,6 +198,13 @@ TGEMM_DEF int tg_bias_act(tg_dtype t, tg_layout layout, int64_t rows, int64_t co
 #define TG__NOINLINE
 #endif
 
+/* For the few small functions every call runs (the argument checks), which must not stay calls. */
+#if defined(__GNUC__)
+#define TG__ALWAYS_INLINE static inline __attribute__((always_inline))
+#else
+#define TG__ALWAYS_INLINE static inline
+#endif
+
 #if defined(__x86_64__) || defined(_M_X64) || defined(__i386__)
 #define TG__X86 1
 #endif
@@ -232,7 +239,24 @@ TG__PRIVATE int tg__arg_error(const char *fn, int pos, const char *name, int64_t
 /* Records a free-form message for a non-argument failure (memory, device); returns status. */
 TG__PRIVATE int tg__fail(int status, const char *fn, const char *what);
 
-/* ---- GEMM arguments as strided views (common/gemm_args.c) ---- */
+/* ---- GEMM arguments: checks and strided views (common/gemm_args.h, inline) ---- */
+/* ---- common/gemm_args.h ---- */
+/* GEMM argument checks and the strided views they turn into, inline in every entry point.
+ *
+ * The checks follow the CBLAS contract and report the first bad parameter in call order (1-based
+ * positions: layout 1, transa 2, transb 3, m 4, n 5, k 6, alpha 7, a 8, lda 9, b 10, ldb 11, beta 12,
+ * c 13, ldc 14). Leading dimensions are checked even when m, n or k is zero, as CBLAS does. A pointer
+ * is required only where it would be read or written. Both the CPU and the CUDA entry points use
+ * these, so the two sides agree on what a valid call and a matrix are. They are static inline, with
+ * the messages out of line (gemm_args.c): as a call of its own, the check and the views cost a
+ * small product ~70 cycles of argument passing, a quarter of an 8^3 sgemm call.
+ */
+#ifndef TGEMM_GEMM_ARGS_H
+#define TGEMM_GEMM_ARGS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
 /* Element (i, j) of a view lives at p + (i*rs + j*cs) elements. Layout, transposes and leading
  * dimensions all become strides, so one driver serves every combination without copies. */
 typedef struct {
@@ -248,16 +272,104 @@ typedef struct {
     int64_t rs_c, cs_c;
 } tg__gemm;
 
-/* Checks every GEMM argument in the order of the call (CBLAS positions, 1-based) and returns TG_OK or
- * TG_ERR_ARG with the message set. alpha_zero and es (element size) decide which pointers will be
- * read and how many bytes the operands span. Shared by the CPU and CUDA entry points. */
-TG__PRIVATE int tg__gemm_check(const char *fn, int layout, int transa, int transb, int64_t m,
-                               int64_t n, int64_t k, int alpha_zero, const void *a, int64_t lda,
-                               const void *b, int64_t ldb, const void *c, int64_t ldc, size_t es);
-/* Builds the views of a checked call. */
-TG__PRIVATE tg__gemm tg__gemm_views(int layout, int transa, int transb, int64_t m, int64_t n,
-                                    int64_t k, const void *a, int64_t lda, const void *b,
-                                    int64_t ldb, void *c, int64_t ldc);
+/* The message for a bad leading dimension (gemm_args.c): out of line, so that the checks of a
+ * valid call never set up its buffer. Returns TG_ERR_ARG. */
+TG__PRIVATE int tg__ld_error(const char *fn, int pos, const char *name, int64_t ld,
+                             int64_t vectors, int64_t len, const char *what);
+
+static inline int64_t tg__max1(int64_t x) { return x > 1 ? x : 1; }
+
+/* Whether (vectors - 1) * ld + len elements of es bytes stay addressable. */
+static inline int tg__extent_ok(int64_t vectors, int64_t len, int64_t ld, size_t es)
+{
+    int64_t limit;
+    if (vectors <= 0 || len <= 0) return 1;
+    /* Every realistic operand answers here, without the divisions below (a tiny call pays for
+     * them): under 2^28 each, the extent is below 2^56 elements. */
+    if ((uint64_t)(vectors | len | ld) < ((uint64_t)1 << 28) && es <= 64) return 1;
+    limit = (int64_t)(PTRDIFF_MAX / (ptrdiff_t)es);
+    if (len > limit) return 0;
+    return vectors - 1 <= (limit - len) / ld;
+}
+
+/* One operand stored as `vectors` runs of `len` elements, ld apart: checks its leading dimension
+ * and its byte extent. */
+TG__ALWAYS_INLINE int tg__check_ld(const char *fn, int pos, const char *name, int64_t ld,
+                                   int64_t vectors, int64_t len, const char *what, size_t es)
+{
+    if (ld >= tg__max1(len) && tg__extent_ok(vectors, len, ld, es)) return TG_OK;
+    return tg__ld_error(fn, pos, name, ld, vectors, len, what);
+}
+
+/* Checks every GEMM argument in the order of the call and returns TG_OK or TG_ERR_ARG with the
+ * message set. alpha_zero and es (element size) decide which pointers will be read and how many
+ * bytes the operands span. */
+TG__ALWAYS_INLINE int tg__gemm_check(const char *fn, int layout, int transa, int transb,
+                                     int64_t m, int64_t n, int64_t k, int alpha_zero, const void *a,
+                                     int64_t lda, const void *b, int64_t ldb, const void *c,
+                                     int64_t ldc, size_t es)
+{
+    int row = layout == TG_ROW_MAJOR, ta = transa == TG_TRANS, tb = transb == TG_TRANS;
+    int reads_ab = m > 0 && n > 0 && k > 0 && !alpha_zero;
+    int st;
+    /* A stored as row-major m x k (no transpose) is m runs of k; every other case follows from
+     * swapping the roles: row-major XOR transposed decides whether a run is a row of op(A). */
+    int64_t a_vec = (row != ta) ? m : k, a_len = (row != ta) ? k : m;
+    int64_t b_vec = (row != tb) ? k : n, b_len = (row != tb) ? n : k;
+    int64_t c_vec = row ? m : n, c_len = row ? n : m;
+
+    if (layout != TG_ROW_MAJOR && layout != TG_COL_MAJOR)
+        return tg__arg_error(fn, 1, "layout", layout, "must be TG_ROW_MAJOR (101) or TG_COL_MAJOR (102)");
+    if (transa != TG_NO_TRANS && transa != TG_TRANS)
+        return tg__arg_error(fn, 2, "transa", transa, "must be TG_NO_TRANS (111) or TG_TRANS (112)");
+    if (transb != TG_NO_TRANS && transb != TG_TRANS)
+        return tg__arg_error(fn, 3, "transb", transb, "must be TG_NO_TRANS (111) or TG_TRANS (112)");
+    if (m < 0) return tg__arg_error(fn, 4, "m", m, "must be >= 0");
+    if (n < 0) return tg__arg_error(fn, 5, "n", n, "must be >= 0");
+    if (k < 0) return tg__arg_error(fn, 6, "k", k, "must be >= 0");
+    if (reads_ab && !a)
+        return tg__arg_error(fn, 8, "a", 0, "must not be NULL when m, n, k > 0 and alpha != 0");
+    st = tg__check_ld(fn, 9, "lda", lda, a_vec, a_len,
+                      row ? (ta ? "row-major transposed A (k x m)" : "row-major A (m x k)")
+                          : (ta ? "column-major transposed A (k x m)" : "column-major A (m x k)"),
+                      es);
+    if (st) return st;
+    if (reads_ab && !b)
+        return tg__arg_error(fn, 10, "b", 0, "must not be NULL when m, n, k > 0 and alpha != 0");
+    st = tg__check_ld(fn, 11, "ldb", ldb, b_vec, b_len,
+                      row ? (tb ? "row-major transposed B (n x k)" : "row-major B (k x n)")
+                          : (tb ? "column-major transposed B (n x k)" : "column-major B (k x n)"),
+                      es);
+    if (st) return st;
+    if (m > 0 && n > 0 && !c) return tg__arg_error(fn, 13, "c", 0, "must not be NULL when m, n > 0");
+    return tg__check_ld(fn, 14, "ldc", ldc, c_vec, c_len,
+                        row ? "row-major C (m x n)" : "column-major C (m x n)", es);
+}
+
+/* The views of a checked call. */
+static inline tg__gemm tg__gemm_views(int layout, int transa, int transb, int64_t m, int64_t n,
+                                      int64_t k, const void *a, int64_t lda, const void *b,
+                                      int64_t ldb, void *c, int64_t ldc)
+{
+    int row = layout == TG_ROW_MAJOR;
+    tg__gemm g;
+    g.m = m;
+    g.n = n;
+    g.k = k;
+    /* A run of ld-spaced elements is a row of op(X) exactly when row-major XOR transposed. */
+    g.a.p = a;
+    g.a.rs = (row != (transa == TG_TRANS)) ? lda : 1;
+    g.a.cs = (row != (transa == TG_TRANS)) ? 1 : lda;
+    g.b.p = b;
+    g.b.rs = (row != (transb == TG_TRANS)) ? ldb : 1;
+    g.b.cs = (row != (transb == TG_TRANS)) ? 1 : ldb;
+    g.c = c;
+    g.rs_c = row ? ldc : 1;
+    g.cs_c = row ? 1 : ldc;
+    return g;
+}
+
+#endif /* TGEMM_GEMM_ARGS_H */
 
 /* ---- the machine (common/cpuinfo.c) ---- */
 typedef struct {
@@ -360,37 +472,15 @@ TG__PRIVATE const tg__cpuinfo *tg__cpu(void)
     return &info;
 }
 /* ---- common/gemm_args.c ---- */
-/* GEMM argument checks and the strided views they turn into.
- *
- * The checks follow the CBLAS contract and report the first bad parameter in call order (1-based
- * positions: layout 1, transa 2, transb 3, m 4, n 5, k 6, alpha 7, a 8, lda 9, b 10, ldb 11, beta 12,
- * c 13, ldc 14). Leading dimensions are checked even when m, n or k is zero, as CBLAS does. A pointer
- * is required only where it would be read or written. Both the CPU and the CUDA entry points call
- * these, so the two sides agree on what a valid call and a matrix are.
+/* The message for a bad leading dimension, the one GEMM argument check with a formatted message:
+ * kept out of the inline checks (gemm_args.h), so that a valid call never sets up its buffer.
  */
 #include <stdint.h>
 #include <stdio.h>
 
 
-static int64_t tg__max1(int64_t x) { return x > 1 ? x : 1; }
-
-/* Whether (vectors - 1) * ld + len elements of es bytes stay addressable. */
-static int tg__extent_ok(int64_t vectors, int64_t len, int64_t ld, size_t es)
-{
-    int64_t limit;
-    if (vectors <= 0 || len <= 0) return 1;
-    /* Every realistic operand answers here, without the divisions below (a tiny call pays for
-     * them): under 2^28 each, the extent is below 2^56 elements. */
-    if ((uint64_t)(vectors | len | ld) < ((uint64_t)1 << 28) && es <= 64) return 1;
-    limit = (int64_t)(PTRDIFF_MAX / (ptrdiff_t)es);
-    if (len > limit) return 0;
-    return vectors - 1 <= (limit - len) / ld;
-}
-
-/* The message for a bad leading dimension; apart from tg__check_ld, and not inlined, so that the
- * checks of a valid call never set up its buffer. */
-TG__NOINLINE static int tg__ld_error(const char *fn, int pos, const char *name, int64_t ld,
-                                     int64_t vectors, int64_t len, const char *what)
+TG__PRIVATE TG__NOINLINE int tg__ld_error(const char *fn, int pos, const char *name, int64_t ld,
+                                          int64_t vectors, int64_t len, const char *what)
 {
     char expected[160];
     if (ld < tg__max1(len))
@@ -400,78 +490,6 @@ TG__NOINLINE static int tg__ld_error(const char *fn, int pos, const char *name, 
                  "%lld x %lld with this leading dimension spans more bytes than memory can address",
                  (long long)vectors, (long long)len);
     return tg__arg_error(fn, pos, name, ld, expected);
-}
-
-/* One operand stored as `vectors` runs of `len` elements, ld apart: checks its leading dimension
- * and its byte extent. */
-static int tg__check_ld(const char *fn, int pos, const char *name, int64_t ld, int64_t vectors,
-                        int64_t len, const char *what, size_t es)
-{
-    if (ld >= tg__max1(len) && tg__extent_ok(vectors, len, ld, es)) return TG_OK;
-    return tg__ld_error(fn, pos, name, ld, vectors, len, what);
-}
-
-TG__PRIVATE int tg__gemm_check(const char *fn, int layout, int transa, int transb, int64_t m,
-                               int64_t n, int64_t k, int alpha_zero, const void *a, int64_t lda,
-                               const void *b, int64_t ldb, const void *c, int64_t ldc, size_t es)
-{
-    int row = layout == TG_ROW_MAJOR, ta = transa == TG_TRANS, tb = transb == TG_TRANS;
-    int reads_ab = m > 0 && n > 0 && k > 0 && !alpha_zero;
-    int st;
-    /* A stored as row-major m x k (no transpose) is m runs of k; every other case follows from
-     * swapping the roles: row-major XOR transposed decides whether a run is a row of op(A). */
-    int64_t a_vec = (row != ta) ? m : k, a_len = (row != ta) ? k : m;
-    int64_t b_vec = (row != tb) ? k : n, b_len = (row != tb) ? n : k;
-    int64_t c_vec = row ? m : n, c_len = row ? n : m;
-
-    if (layout != TG_ROW_MAJOR && layout != TG_COL_MAJOR)
-        return tg__arg_error(fn, 1, "layout", layout, "must be TG_ROW_MAJOR (101) or TG_COL_MAJOR (102)");
-    if (transa != TG_NO_TRANS && transa != TG_TRANS)
-        return tg__arg_error(fn, 2, "transa", transa, "must be TG_NO_TRANS (111) or TG_TRANS (112)");
-    if (transb != TG_NO_TRANS && transb != TG_TRANS)
-        return tg__arg_error(fn, 3, "transb", transb, "must be TG_NO_TRANS (111) or TG_TRANS (112)");
-    if (m < 0) return tg__arg_error(fn, 4, "m", m, "must be >= 0");
-    if (n < 0) return tg__arg_error(fn, 5, "n", n, "must be >= 0");
-    if (k < 0) return tg__arg_error(fn, 6, "k", k, "must be >= 0");
-    if (reads_ab && !a)
-        return tg__arg_error(fn, 8, "a", 0, "must not be NULL when m, n, k > 0 and alpha != 0");
-    st = tg__check_ld(fn, 9, "lda", lda, a_vec, a_len,
-                      row ? (ta ? "row-major transposed A (k x m)" : "row-major A (m x k)")
-                          : (ta ? "column-major transposed A (k x m)" : "column-major A (m x k)"),
-                      es);
-    if (st) return st;
-    if (reads_ab && !b)
-        return tg__arg_error(fn, 10, "b", 0, "must not be NULL when m, n, k > 0 and alpha != 0");
-    st = tg__check_ld(fn, 11, "ldb", ldb, b_vec, b_len,
-                      row ? (tb ? "row-major transposed B (n x k)" : "row-major B (k x n)")
-                          : (tb ? "column-major transposed B (n x k)" : "column-major B (k x n)"),
-                      es);
-    if (st) return st;
-    if (m > 0 && n > 0 && !c) return tg__arg_error(fn, 13, "c", 0, "must not be NULL when m, n > 0");
-    return tg__check_ld(fn, 14, "ldc", ldc, c_vec, c_len,
-                        row ? "row-major C (m x n)" : "column-major C (m x n)", es);
-}
-
-TG__PRIVATE tg__gemm tg__gemm_views(int layout, int transa, int transb, int64_t m, int64_t n,
-                                    int64_t k, const void *a, int64_t lda, const void *b,
-                                    int64_t ldb, void *c, int64_t ldc)
-{
-    int row = layout == TG_ROW_MAJOR;
-    tg__gemm g;
-    g.m = m;
-    g.n = n;
-    g.k = k;
-    /* A run of ld-spaced elements is a row of op(X) exactly when row-major XOR transposed. */
-    g.a.p = a;
-    g.a.rs = (row != (transa == TG_TRANS)) ? lda : 1;
-    g.a.cs = (row != (transa == TG_TRANS)) ? 1 : lda;
-    g.b.p = b;
-    g.b.rs = (row != (transb == TG_TRANS)) ? ldb : 1;
-    g.b.cs = (row != (transb == TG_TRANS)) ? 1 : ldb;
-    g.c = c;
-    g.rs_c = row ? ldc : 1;
-    g.cs_c = row ? 1 : ldc;
-    return g;
 }
 /* ---- common/memory.c ---- */
 /* Aligned working memory for packed panels.
@@ -600,6 +618,11 @@ TG__PRIVATE int tg__fail(int status, const char *fn, const char *what)
 
 /* Bytes in a page, the span within which the hardware prefetchers follow a stream. */
 enum { TG__PAGE = 4096 };
+
+/* a / b rounded up and a % b, for a >= 0 and b > 0, with no division when a <= b: a tiny product's
+ * panel arithmetic was three 64-bit divisions, ~15% of an 8^3 sgemm call. */
+static inline int64_t tg__ceil_div(int64_t a, int64_t b) { return a <= b ? a > 0 : (a + b - 1) / b; }
+static inline int64_t tg__rem(int64_t a, int64_t b) { return a < b ? a : a % b; }
 
 /* C[0:m, 0:n] = alpha * (A · B) + beta * C for one column panel of C, n <= NR wide and m rows high
  * (any m >= 1), kc deep: the kernel walks the panel's register tiles itself, so a whole panel is one
@@ -770,7 +793,6 @@ TG__PRIVATE tg__blocks tg__block_sizes(const tg__kernel *k)
 
 
 static int64_t tg__min(int64_t a, int64_t b) { return a < b ? a : b; }
-static int64_t tg__ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
 TG__PRIVATE const void *tg__one(size_t es)
 {
@@ -2176,7 +2198,7 @@ TG__PRIVATE void TG__FN(tg__ew_run_generic)(const tg__ew *e, int64_t n, const vo
 /* ---- cpu/gemm.c ---- */
 /* tg_sgemm and tg_dgemm: the path of one call.
  *
- * 1. Check every argument (common/gemm_args.c); nothing is touched on error.
+ * 1. Check every argument (common/gemm_args.h); nothing is touched on error.
  * 2. The BLAS quick returns: m or n zero does nothing; alpha or k zero only scales C by beta
  *    (reading neither A nor B, and not reading C either when beta is zero; beta one returns at once).
  * 3. Everything else runs on C with unit column stride (a column-major C is computed as its transpose,
@@ -2240,9 +2262,10 @@ static int tg__use_small_path(const tg__gemm *g, const tg__kernel *kern, int for
            (kern->es == sizeof(float) || g->m <= TG__SMALL_M_D);
 }
 
-/* Steps 2 and 3 for checked views; alpha and beta point at the call's float or double. */
-static int tg__gemm_cpu(const char *fn, size_t es, const tg__gemm *g, const void *alpha,
-                        const void *beta, int alpha_zero, int beta_one)
+/* Steps 2 and 3 for checked views; alpha and beta point at the call's float or double. Inlined
+ * into both entry points, as the checks are: each call of an 8^3 product's path is ~5% of it. */
+TG__ALWAYS_INLINE int tg__gemm_cpu(const char *fn, size_t es, const tg__gemm *g,
+                                   const void *alpha, const void *beta, int alpha_zero, int beta_one)
 {
     tg__arch arch = tg__arch_selected();
     const tg__kernel *kern;
@@ -2890,12 +2913,22 @@ TG__FN(tg__tile)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t 
     if (n <= TG__W) {
         int64_t p = 0;
         const TG__T *a2 = a + cs_a;
-        for (; p + 1 < kc; p += 2, a += 2 * cs_a, a2 += 2 * cs_a, b += 2 * rs_b) {
-            b0 = TG__LOADU(b);
-            b1 = TG__LOADU(b + rs_b);
-            TG__HROW(0, 0); TG__HROW(1, o1); TG__HROW(2, o2); TG__HROW(3, o3); TG__HROW(4, o4);
-            TG__HROW(5, o5);
-        }
+        /* Up to four rows (a short A, or the 4 + 4 and 4 + 3 of the last 7 or 8 rows) keep eight
+         * chains, which cover the FMA latency: the six-row loop would spend a third or more of its
+         * FMAs on repeated rows (sgemm 8^3, two tiles of four: 110 -> 80 cycles of kernel). */
+        if (m <= 4)
+            for (; p + 1 < kc; p += 2, a += 2 * cs_a, a2 += 2 * cs_a, b += 2 * rs_b) {
+                b0 = TG__LOADU(b);
+                b1 = TG__LOADU(b + rs_b);
+                TG__HROW(0, 0); TG__HROW(1, o1); TG__HROW(2, o2); TG__HROW(3, o3);
+            }
+        else
+            for (; p + 1 < kc; p += 2, a += 2 * cs_a, a2 += 2 * cs_a, b += 2 * rs_b) {
+                b0 = TG__LOADU(b);
+                b1 = TG__LOADU(b + rs_b);
+                TG__HROW(0, 0); TG__HROW(1, o1); TG__HROW(2, o2); TG__HROW(3, o3);
+                TG__HROW(4, o4); TG__HROW(5, o5);
+            }
         if (p < kc) { /* an odd kc: the last step into c?0 */
             b0 = TG__LOADU(b);
             c00 = TG__FMA(TG__BCAST(a), b0, c00); c10 = TG__FMA(TG__BCAST(a + o1), b0, c10);
@@ -3358,12 +3391,22 @@ TG__FN(tg__tile)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t 
     if (n <= TG__W) {
         int64_t p = 0;
         const TG__T *a2 = a + cs_a;
-        for (; p + 1 < kc; p += 2, a += 2 * cs_a, a2 += 2 * cs_a, b += 2 * rs_b) {
-            b0 = TG__LOADU(b);
-            b1 = TG__LOADU(b + rs_b);
-            TG__HROW(0, 0); TG__HROW(1, o1); TG__HROW(2, o2); TG__HROW(3, o3); TG__HROW(4, o4);
-            TG__HROW(5, o5);
-        }
+        /* Up to four rows (a short A, or the 4 + 4 and 4 + 3 of the last 7 or 8 rows) keep eight
+         * chains, which cover the FMA latency: the six-row loop would spend a third or more of its
+         * FMAs on repeated rows (sgemm 8^3, two tiles of four: 110 -> 80 cycles of kernel). */
+        if (m <= 4)
+            for (; p + 1 < kc; p += 2, a += 2 * cs_a, a2 += 2 * cs_a, b += 2 * rs_b) {
+                b0 = TG__LOADU(b);
+                b1 = TG__LOADU(b + rs_b);
+                TG__HROW(0, 0); TG__HROW(1, o1); TG__HROW(2, o2); TG__HROW(3, o3);
+            }
+        else
+            for (; p + 1 < kc; p += 2, a += 2 * cs_a, a2 += 2 * cs_a, b += 2 * rs_b) {
+                b0 = TG__LOADU(b);
+                b1 = TG__LOADU(b + rs_b);
+                TG__HROW(0, 0); TG__HROW(1, o1); TG__HROW(2, o2); TG__HROW(3, o3);
+                TG__HROW(4, o4); TG__HROW(5, o5);
+            }
         if (p < kc) { /* an odd kc: the last step into c?0 */
             b0 = TG__LOADU(b);
             c00 = TG__FMA(TG__BCAST(a), b0, c00); c10 = TG__FMA(TG__BCAST(a + o1), b0, c10);
@@ -3825,12 +3868,22 @@ TG__FN(tg__tile)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t 
     if (n <= TG__W) {
         int64_t p = 0;
         const TG__T *a2 = a + cs_a;
-        for (; p + 1 < kc; p += 2, a += 2 * cs_a, a2 += 2 * cs_a, b += 2 * rs_b) {
-            b0 = TG__LOADU(b);
-            b1 = TG__LOADU(b + rs_b);
-            TG__HROW(0, 0); TG__HROW(1, o1); TG__HROW(2, o2); TG__HROW(3, o3); TG__HROW(4, o4);
-            TG__HROW(5, o5);
-        }
+        /* Up to four rows (a short A, or the 4 + 4 and 4 + 3 of the last 7 or 8 rows) keep eight
+         * chains, which cover the FMA latency: the six-row loop would spend a third or more of its
+         * FMAs on repeated rows (sgemm 8^3, two tiles of four: 110 -> 80 cycles of kernel). */
+        if (m <= 4)
+            for (; p + 1 < kc; p += 2, a += 2 * cs_a, a2 += 2 * cs_a, b += 2 * rs_b) {
+                b0 = TG__LOADU(b);
+                b1 = TG__LOADU(b + rs_b);
+                TG__HROW(0, 0); TG__HROW(1, o1); TG__HROW(2, o2); TG__HROW(3, o3);
+            }
+        else
+            for (; p + 1 < kc; p += 2, a += 2 * cs_a, a2 += 2 * cs_a, b += 2 * rs_b) {
+                b0 = TG__LOADU(b);
+                b1 = TG__LOADU(b + rs_b);
+                TG__HROW(0, 0); TG__HROW(1, o1); TG__HROW(2, o2); TG__HROW(3, o3);
+                TG__HROW(4, o4); TG__HROW(5, o5);
+            }
         if (p < kc) { /* an odd kc: the last step into c?0 */
             b0 = TG__LOADU(b);
             c00 = TG__FMA(TG__BCAST(a), b0, c00); c10 = TG__FMA(TG__BCAST(a + o1), b0, c10);
@@ -4292,12 +4345,22 @@ TG__FN(tg__tile)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t 
     if (n <= TG__W) {
         int64_t p = 0;
         const TG__T *a2 = a + cs_a;
-        for (; p + 1 < kc; p += 2, a += 2 * cs_a, a2 += 2 * cs_a, b += 2 * rs_b) {
-            b0 = TG__LOADU(b);
-            b1 = TG__LOADU(b + rs_b);
-            TG__HROW(0, 0); TG__HROW(1, o1); TG__HROW(2, o2); TG__HROW(3, o3); TG__HROW(4, o4);
-            TG__HROW(5, o5);
-        }
+        /* Up to four rows (a short A, or the 4 + 4 and 4 + 3 of the last 7 or 8 rows) keep eight
+         * chains, which cover the FMA latency: the six-row loop would spend a third or more of its
+         * FMAs on repeated rows (sgemm 8^3, two tiles of four: 110 -> 80 cycles of kernel). */
+        if (m <= 4)
+            for (; p + 1 < kc; p += 2, a += 2 * cs_a, a2 += 2 * cs_a, b += 2 * rs_b) {
+                b0 = TG__LOADU(b);
+                b1 = TG__LOADU(b + rs_b);
+                TG__HROW(0, 0); TG__HROW(1, o1); TG__HROW(2, o2); TG__HROW(3, o3);
+            }
+        else
+            for (; p + 1 < kc; p += 2, a += 2 * cs_a, a2 += 2 * cs_a, b += 2 * rs_b) {
+                b0 = TG__LOADU(b);
+                b1 = TG__LOADU(b + rs_b);
+                TG__HROW(0, 0); TG__HROW(1, o1); TG__HROW(2, o2); TG__HROW(3, o3);
+                TG__HROW(4, o4); TG__HROW(5, o5);
+            }
         if (p < kc) { /* an odd kc: the last step into c?0 */
             b0 = TG__LOADU(b);
             c00 = TG__FMA(TG__BCAST(a), b0, c00); c10 = TG__FMA(TG__BCAST(a + o1), b0, c10);
@@ -4650,7 +4713,7 @@ static void tg__small_panel(const tg__kernel *kern, const tg__gemm *g, const voi
  * L3 under one. */
 TG__NOINLINE static int64_t tg__small_group(const tg__kernel *kern, const tg__gemm *g, int paged)
 {
-    const int64_t es = (int64_t)kern->es, nr = kern->nr, panels = (g->n + nr - 1) / nr;
+    const int64_t es = (int64_t)kern->es, nr = kern->nr, panels = tg__ceil_div(g->n, nr);
     const int64_t group = TG__PAGE / (nr * es) > 1 ? TG__PAGE / (nr * es) : 1;
     const double bytes = (double)g->n * (double)es * (double)g->k;
     if (!paged && (g->m > 2 * (int64_t)kern->mr || g->b.cs != 1 || g->n * es < TG__PAGE ||
@@ -4719,7 +4782,7 @@ static void tg__small_range(const tg__kernel *kern, const tg__gemm *g, const voi
 TG__PRIVATE int tg__gemm_small(const char *fn, const tg__kernel *kern, const tg__gemm *g,
                                const void *alpha, const void *beta, int paged)
 {
-    const int64_t nr = kern->nr, panels = (g->n + nr - 1) / nr;
+    const int64_t nr = kern->nr, panels = tg__ceil_div(g->n, nr), last = tg__rem(g->n, nr);
     const int64_t kb = g->k < TG__SMALL_KB ? g->k : (int64_t)TG__SMALL_KB;
     /* Rows shorter than a page are never grouped: a tiny product skips the call. */
     const int64_t group =
@@ -4736,11 +4799,10 @@ TG__PRIVATE int tg__gemm_small(const char *fn, const tg__kernel *kern, const tg_
      * 48^3 0.96 -> 1.03, d 24^3 0.92 -> 1.05. */
     const double block_b = (double)kb * (double)g->b.rs * (double)kern->es;
     const int pack_all = g->m > 2 * (int64_t)kern->mr && block_b > (double)tg__cpu()->l1d / 2;
-    const int64_t last = g->n % nr;
     const tg__kernel *last_kern = last && kern->narrow ? kern->narrow : kern;
+    const int64_t last_part = tg__rem(last, last_kern->nr);
     const int packs = group || tg__small_packs(kern, g, nr, pack_all) ||
-                      (last && tg__small_packs(last_kern, g, last % last_kern->nr, pack_all) &&
-                       last % last_kern->nr != 0);
+                      (last_part && tg__small_packs(last_kern, g, last_part, pack_all));
     int nt = tg__threads_for(g->m, g->n, g->k);
     double stack[TG__STACK_PANEL / sizeof(double)];
     char *heap = NULL, *buf = (char *)stack;
@@ -4802,7 +4864,7 @@ TG__PRIVATE int tg__threads_for(int64_t m, int64_t n, int64_t k)
 {
 #ifdef _OPENMP
     /* Below about 64^3 multiply-adds a team's start-up and barriers cost more than they save. */
-    if (omp_in_parallel() || (double)m * (double)n * (double)k < 64.0 * 64 * 64) return 1;
+    if ((double)m * (double)n * (double)k < 64.0 * 64 * 64 || omp_in_parallel()) return 1;
     return tg_get_num_threads();
 #else
     (void)m, (void)n, (void)k;
