@@ -18,14 +18,17 @@
  * benchmark table, 1 and 2 threads). fp32: small wins through 256^3, most at skinny shapes
  * (32x32x4096 at 2 threads: 135 against 61 GFLOP/s; 16x768x768: 101 against 76). fp64 the same for a
  * short A (m <= 64: 64x256x256 64 against 51), but from 128^3 square on it loses (34 against 39 at one
- * thread): with 8-wide panels each tile re-reads A from L2 too often for packing not to pay.
+ * thread): with 8-wide panels each tile re-reads A from L2 too often for packing not to pay. AVX-512's
+ * 16-wide fp64 panels serve twice the FMAs per element of A read, and there the small path wins as
+ * far as fp32's (Zen 4, 1 thread, side by side against the blocked path: d 80^3 1.13, 96^3 1.10,
+ * 128^3 1.10, 160^3 1.05, 96x32x96 1.24, 128x64x128 1.11; 256^3 even).
  * A short A (at most two row tiles) over a B whose rows are contiguous takes the small path at any
  * size: each element of B serves at most two tiles, so the blocked path's packing of a whole block
  * for reuse cannot pay; the small path reads B in place or, when B is large, packs it a page of each
  * row at a time (small.c), which is what streams it fastest. A transposed B must be packed either
  * way, and there the blocked path's packing is the faster (8x4096x4096 with B transposed: sgemm 22
  * against 19.5, dgemm 12.5 against 8.3). */
-enum { TG__SMALL_MNK = 256 * 256 * 256, TG__SMALL_M_D = 64 };
+enum { TG__SMALL_MNK = 256 * 256 * 256, TG__SMALL_M_D = 64, TG__SMALL_NR_D = 16 };
 
 /* C = beta * C over m x n: the alpha-or-k-zero quick return. Beta zero writes zeros without reading
  * C; beta one never gets here (the caller returns at once, as the reference BLAS does). */
@@ -62,7 +65,7 @@ static int tg__use_small_path(const tg__gemm *g, const tg__kernel *kern, int for
     if (forced) return forced != TG__PATH_BLOCKED;
     if (g->m <= 2 * kern->mr && g->b.cs == 1) return 1;
     return (double)g->m * (double)g->n * (double)g->k <= TG__SMALL_MNK &&
-           (kern->es == sizeof(float) || g->m <= TG__SMALL_M_D);
+           (kern->es == sizeof(float) || kern->nr >= TG__SMALL_NR_D || g->m <= TG__SMALL_M_D);
 }
 
 /* Steps 2 and 3 for checked views; alpha and beta point at the call's float or double. Inlined
