@@ -2715,6 +2715,71 @@ __attribute__((target(TG__AVX512))) static inline void tg__packt16x8_d(const dou
             tg__packt8x4_d(s + q * 8 * cs + h * 4, cs, d + h * 4 * 16 + q * 8, 16);
 }
 
+/* The first rem floats or doubles of a register (rem below its lanes) into c as beta * c + v, c not
+ * read when beta is zero: the last columns of an edge tile's row, stored in halves, quarters...
+ * straight from the register (kernel_simd.inc, TG__STORE_PART). */
+__attribute__((target("avx2,fma"))) static inline void tg__part128_s(float *c, __m128 v, int64_t rem,
+                                                                      float beta)
+{
+    if (rem & 2) {
+        __m128 old = _mm_loadl_pi(_mm_setzero_ps(), (const __m64 *)c);
+        _mm_storel_pi((__m64 *)c, beta == 0 ? v : _mm_fmadd_ps(_mm_set1_ps(beta), old, v));
+        v = _mm_movehl_ps(v, v);
+        c += 2;
+    }
+    if (rem & 1) _mm_store_ss(c, beta == 0 ? v : _mm_fmadd_ss(_mm_set1_ps(beta), _mm_load_ss(c), v));
+}
+
+__attribute__((target("avx2,fma"))) static inline void tg__part256_s(float *c, __m256 v, int64_t rem,
+                                                                      float beta)
+{
+    __m128 lo = _mm256_castps256_ps128(v);
+    if (rem & 4) {
+        _mm_storeu_ps(c, beta == 0 ? lo : _mm_fmadd_ps(_mm_set1_ps(beta), _mm_loadu_ps(c), lo));
+        lo = _mm256_extractf128_ps(v, 1);
+        c += 4;
+    }
+    tg__part128_s(c, lo, rem & 3, beta);
+}
+
+__attribute__((target("avx2,fma"))) static inline void tg__part256_d(double *c, __m256d v,
+                                                                      int64_t rem, double beta)
+{
+    __m128d lo = _mm256_castpd256_pd128(v);
+    if (rem & 2) {
+        _mm_storeu_pd(c, beta == 0 ? lo : _mm_fmadd_pd(_mm_set1_pd(beta), _mm_loadu_pd(c), lo));
+        lo = _mm256_extractf128_pd(v, 1);
+        c += 2;
+    }
+    if (rem & 1) _mm_store_sd(c, beta == 0 ? lo : _mm_fmadd_sd(_mm_set1_pd(beta), _mm_load_sd(c), lo));
+}
+
+__attribute__((target(TG__AVX512))) static inline void tg__part512_s(float *c, __m512 v,
+                                                                       int64_t rem, float beta)
+{
+    __m256 lo = _mm512_castps512_ps256(v);
+    if (rem & 8) {
+        _mm256_storeu_ps(c, beta == 0 ? lo
+                                      : _mm256_fmadd_ps(_mm256_set1_ps(beta), _mm256_loadu_ps(c), lo));
+        lo = _mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(v), 1));
+        c += 8;
+    }
+    tg__part256_s(c, lo, rem & 7, beta);
+}
+
+__attribute__((target(TG__AVX512))) static inline void tg__part512_d(double *c, __m512d v,
+                                                                       int64_t rem, double beta)
+{
+    __m256d lo = _mm512_castpd512_pd256(v);
+    if (rem & 4) {
+        _mm256_storeu_pd(c, beta == 0 ? lo
+                                      : _mm256_fmadd_pd(_mm256_set1_pd(beta), _mm256_loadu_pd(c), lo));
+        lo = _mm512_extractf64x4_pd(v, 1);
+        c += 4;
+    }
+    tg__part256_d(c, lo, rem & 3, beta);
+}
+
 /* The first `live` of w lanes, as an AVX-512 load mask (none for live <= 0, all from w on). */
 static inline unsigned tg__lanes(int64_t live, int w)
 {
@@ -2815,14 +2880,15 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
 #define TG__LANES(live) \
     _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(live)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7))
 #define TG__MASKLOAD _mm256_maskload_ps
+#define TG__STORE_PART tg__part256_s
 #define TG__NARROW NULL
 /* ---- cpu/kernel_simd.inc ---- */
 /* The x86 SIMD micro-kernel, written once for TG__T (float or double) and a vector width through
  * the macros that kernel_x86.c defines: TG__TARGET (the target attribute), TG__NAME (the family),
  * TG__NARROW (the family's kernel for narrow panels, or NULL), TG__V (register type), TG__W (lanes),
  * TG__LOADU/TG__STOREU, TG__BCAST, TG__FMA, TG__MUL, TG__ADD, TG__SET1, TG__ZERO, and
- * TG__MASK/TG__LANES/TG__MASKLOAD (pack_b's load mask for a partial panel); TG__FN(x) appends the
- * family's and the type's suffix.
+ * TG__MASK/TG__LANES/TG__MASKLOAD (pack_b's load mask for a partial panel), TG__STORE_PART (the
+ * first lanes of a register into a row of C); TG__FN(x) appends the family's and the type's suffix.
  *
  * Register tile 6 x 2W: 12 accumulators + 2 B vectors + 1 broadcast A value. In ymm (AVX2: 6 x 16
  * floats, 6 x 8 doubles) that is 15 of the 16 registers, and 12 independent FMA chains cover Zen
@@ -3019,31 +3085,37 @@ TG__FN(tg__tile)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t 
         TG__STORE_ROW(3) TG__STORE_ROW(4) TG__STORE_ROW(5)
 #undef TG__STORE_ROW
     } else {
-        /* An edge tile or strided C: spill to a small buffer, store only the live part: whole
-         * vectors where a row has W live columns (the usual edge, n = W, and short tiles), the
-         * rest element by element. Masked stores would do it in one step, but on Zen they are
-         * microcoded and slower than the scalar tail. */
+        /* An edge tile (or a strided C, which the library's callers never pass): spilled to a small
+         * buffer, each row reloaded as whole vectors (a load the size of the store it reads is
+         * forwarded at once) and stored up to its last live column, the partial vector in halves,
+         * quarters... from the register (TG__STORE_PART). Reloaded element by element instead, the
+         * spill stalled on store forwarding (s 12^3, whose 16-wide panel has 4 columns past the first
+         * vector: ~400 of ~850 cycles). Masked stores would do it in one step, but on Zen 3 they are
+         * microcoded and slower. */
         TG__T t[6 * 2 * TG__W];
         const int64_t live = TG__FN(tg__edge_cols)(n, 2 * TG__W);
-        const int64_t whole = cs_c == 1 ? live / TG__W * TG__W : 0;
         TG__STOREU(t + 0 * TG__W, c00); TG__STOREU(t + 1 * TG__W, c01);
         TG__STOREU(t + 2 * TG__W, c10); TG__STOREU(t + 3 * TG__W, c11);
         TG__STOREU(t + 4 * TG__W, c20); TG__STOREU(t + 5 * TG__W, c21);
         TG__STOREU(t + 6 * TG__W, c30); TG__STOREU(t + 7 * TG__W, c31);
         TG__STOREU(t + 8 * TG__W, c40); TG__STOREU(t + 9 * TG__W, c41);
         TG__STOREU(t + 10 * TG__W, c50); TG__STOREU(t + 11 * TG__W, c51);
-        if (whole) {
-            TG__V vb = TG__SET1(beta);
-            for (int64_t i = 0; i < m; i++)
-                for (int64_t j = 0; j < whole; j += TG__W) {
-                    TG__V v = TG__LOADU(t + i * 2 * TG__W + j);
-                    if (beta != 0) v = TG__FMA(vb, TG__LOADU(c + i * rs_c + j), v);
-                    TG__STOREU(c + i * rs_c + j, v);
-                }
+        if (cs_c != 1) {
+            TG__FN(tg__store_tile)(m, live, t, 2 * TG__W, beta, c, rs_c, cs_c);
+            return;
         }
-        if (whole < live)
-            TG__FN(tg__store_tile)(m, live - whole, t + whole, 2 * TG__W, beta, c + whole * cs_c,
-                                   rs_c, cs_c);
+        for (int64_t i = 0; i < m; i++) {
+            TG__T *ci = c + i * rs_c;
+            TG__V v = TG__LOADU(t + i * 2 * TG__W);
+            int64_t rem = live;
+            if (rem >= TG__W) {
+                TG__STOREU(ci, beta == 0 ? v : TG__FMA(TG__SET1(beta), TG__LOADU(ci), v));
+                v = TG__LOADU(t + i * 2 * TG__W + TG__W);
+                ci += TG__W;
+                rem -= TG__W;
+            }
+            TG__STORE_PART(ci, v, rem, beta);
+        }
     }
 }
 
@@ -3195,6 +3267,7 @@ static const tg__kernel TG__FN(tg__kernel_desc) = {
 #undef TG__MASK
 #undef TG__LANES
 #undef TG__MASKLOAD
+#undef TG__STORE_PART
 #undef TG__PREFETCH_AHEAD
 #undef TG__NARROW
 #undef TG__T
@@ -3293,14 +3366,15 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
 #define TG__LANES(live) \
     _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(live)), _mm256_setr_epi64x(0, 1, 2, 3))
 #define TG__MASKLOAD _mm256_maskload_pd
+#define TG__STORE_PART tg__part256_d
 #define TG__NARROW NULL
 /* ---- cpu/kernel_simd.inc ---- */
 /* The x86 SIMD micro-kernel, written once for TG__T (float or double) and a vector width through
  * the macros that kernel_x86.c defines: TG__TARGET (the target attribute), TG__NAME (the family),
  * TG__NARROW (the family's kernel for narrow panels, or NULL), TG__V (register type), TG__W (lanes),
  * TG__LOADU/TG__STOREU, TG__BCAST, TG__FMA, TG__MUL, TG__ADD, TG__SET1, TG__ZERO, and
- * TG__MASK/TG__LANES/TG__MASKLOAD (pack_b's load mask for a partial panel); TG__FN(x) appends the
- * family's and the type's suffix.
+ * TG__MASK/TG__LANES/TG__MASKLOAD (pack_b's load mask for a partial panel), TG__STORE_PART (the
+ * first lanes of a register into a row of C); TG__FN(x) appends the family's and the type's suffix.
  *
  * Register tile 6 x 2W: 12 accumulators + 2 B vectors + 1 broadcast A value. In ymm (AVX2: 6 x 16
  * floats, 6 x 8 doubles) that is 15 of the 16 registers, and 12 independent FMA chains cover Zen
@@ -3497,31 +3571,37 @@ TG__FN(tg__tile)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t 
         TG__STORE_ROW(3) TG__STORE_ROW(4) TG__STORE_ROW(5)
 #undef TG__STORE_ROW
     } else {
-        /* An edge tile or strided C: spill to a small buffer, store only the live part: whole
-         * vectors where a row has W live columns (the usual edge, n = W, and short tiles), the
-         * rest element by element. Masked stores would do it in one step, but on Zen they are
-         * microcoded and slower than the scalar tail. */
+        /* An edge tile (or a strided C, which the library's callers never pass): spilled to a small
+         * buffer, each row reloaded as whole vectors (a load the size of the store it reads is
+         * forwarded at once) and stored up to its last live column, the partial vector in halves,
+         * quarters... from the register (TG__STORE_PART). Reloaded element by element instead, the
+         * spill stalled on store forwarding (s 12^3, whose 16-wide panel has 4 columns past the first
+         * vector: ~400 of ~850 cycles). Masked stores would do it in one step, but on Zen 3 they are
+         * microcoded and slower. */
         TG__T t[6 * 2 * TG__W];
         const int64_t live = TG__FN(tg__edge_cols)(n, 2 * TG__W);
-        const int64_t whole = cs_c == 1 ? live / TG__W * TG__W : 0;
         TG__STOREU(t + 0 * TG__W, c00); TG__STOREU(t + 1 * TG__W, c01);
         TG__STOREU(t + 2 * TG__W, c10); TG__STOREU(t + 3 * TG__W, c11);
         TG__STOREU(t + 4 * TG__W, c20); TG__STOREU(t + 5 * TG__W, c21);
         TG__STOREU(t + 6 * TG__W, c30); TG__STOREU(t + 7 * TG__W, c31);
         TG__STOREU(t + 8 * TG__W, c40); TG__STOREU(t + 9 * TG__W, c41);
         TG__STOREU(t + 10 * TG__W, c50); TG__STOREU(t + 11 * TG__W, c51);
-        if (whole) {
-            TG__V vb = TG__SET1(beta);
-            for (int64_t i = 0; i < m; i++)
-                for (int64_t j = 0; j < whole; j += TG__W) {
-                    TG__V v = TG__LOADU(t + i * 2 * TG__W + j);
-                    if (beta != 0) v = TG__FMA(vb, TG__LOADU(c + i * rs_c + j), v);
-                    TG__STOREU(c + i * rs_c + j, v);
-                }
+        if (cs_c != 1) {
+            TG__FN(tg__store_tile)(m, live, t, 2 * TG__W, beta, c, rs_c, cs_c);
+            return;
         }
-        if (whole < live)
-            TG__FN(tg__store_tile)(m, live - whole, t + whole, 2 * TG__W, beta, c + whole * cs_c,
-                                   rs_c, cs_c);
+        for (int64_t i = 0; i < m; i++) {
+            TG__T *ci = c + i * rs_c;
+            TG__V v = TG__LOADU(t + i * 2 * TG__W);
+            int64_t rem = live;
+            if (rem >= TG__W) {
+                TG__STOREU(ci, beta == 0 ? v : TG__FMA(TG__SET1(beta), TG__LOADU(ci), v));
+                v = TG__LOADU(t + i * 2 * TG__W + TG__W);
+                ci += TG__W;
+                rem -= TG__W;
+            }
+            TG__STORE_PART(ci, v, rem, beta);
+        }
     }
 }
 
@@ -3673,6 +3753,7 @@ static const tg__kernel TG__FN(tg__kernel_desc) = {
 #undef TG__MASK
 #undef TG__LANES
 #undef TG__MASKLOAD
+#undef TG__STORE_PART
 #undef TG__PREFETCH_AHEAD
 #undef TG__NARROW
 #undef TG__T
@@ -3770,14 +3851,15 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
 #define TG__MASK __mmask16
 #define TG__LANES(live) ((__mmask16)tg__lanes(live, 16))
 #define TG__MASKLOAD(p, k) _mm512_maskz_loadu_ps(k, p)
+#define TG__STORE_PART tg__part512_s
 #define TG__NARROW (&tg__kernel_desc_avx2_s)
 /* ---- cpu/kernel_simd.inc ---- */
 /* The x86 SIMD micro-kernel, written once for TG__T (float or double) and a vector width through
  * the macros that kernel_x86.c defines: TG__TARGET (the target attribute), TG__NAME (the family),
  * TG__NARROW (the family's kernel for narrow panels, or NULL), TG__V (register type), TG__W (lanes),
  * TG__LOADU/TG__STOREU, TG__BCAST, TG__FMA, TG__MUL, TG__ADD, TG__SET1, TG__ZERO, and
- * TG__MASK/TG__LANES/TG__MASKLOAD (pack_b's load mask for a partial panel); TG__FN(x) appends the
- * family's and the type's suffix.
+ * TG__MASK/TG__LANES/TG__MASKLOAD (pack_b's load mask for a partial panel), TG__STORE_PART (the
+ * first lanes of a register into a row of C); TG__FN(x) appends the family's and the type's suffix.
  *
  * Register tile 6 x 2W: 12 accumulators + 2 B vectors + 1 broadcast A value. In ymm (AVX2: 6 x 16
  * floats, 6 x 8 doubles) that is 15 of the 16 registers, and 12 independent FMA chains cover Zen
@@ -3974,31 +4056,37 @@ TG__FN(tg__tile)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t 
         TG__STORE_ROW(3) TG__STORE_ROW(4) TG__STORE_ROW(5)
 #undef TG__STORE_ROW
     } else {
-        /* An edge tile or strided C: spill to a small buffer, store only the live part: whole
-         * vectors where a row has W live columns (the usual edge, n = W, and short tiles), the
-         * rest element by element. Masked stores would do it in one step, but on Zen they are
-         * microcoded and slower than the scalar tail. */
+        /* An edge tile (or a strided C, which the library's callers never pass): spilled to a small
+         * buffer, each row reloaded as whole vectors (a load the size of the store it reads is
+         * forwarded at once) and stored up to its last live column, the partial vector in halves,
+         * quarters... from the register (TG__STORE_PART). Reloaded element by element instead, the
+         * spill stalled on store forwarding (s 12^3, whose 16-wide panel has 4 columns past the first
+         * vector: ~400 of ~850 cycles). Masked stores would do it in one step, but on Zen 3 they are
+         * microcoded and slower. */
         TG__T t[6 * 2 * TG__W];
         const int64_t live = TG__FN(tg__edge_cols)(n, 2 * TG__W);
-        const int64_t whole = cs_c == 1 ? live / TG__W * TG__W : 0;
         TG__STOREU(t + 0 * TG__W, c00); TG__STOREU(t + 1 * TG__W, c01);
         TG__STOREU(t + 2 * TG__W, c10); TG__STOREU(t + 3 * TG__W, c11);
         TG__STOREU(t + 4 * TG__W, c20); TG__STOREU(t + 5 * TG__W, c21);
         TG__STOREU(t + 6 * TG__W, c30); TG__STOREU(t + 7 * TG__W, c31);
         TG__STOREU(t + 8 * TG__W, c40); TG__STOREU(t + 9 * TG__W, c41);
         TG__STOREU(t + 10 * TG__W, c50); TG__STOREU(t + 11 * TG__W, c51);
-        if (whole) {
-            TG__V vb = TG__SET1(beta);
-            for (int64_t i = 0; i < m; i++)
-                for (int64_t j = 0; j < whole; j += TG__W) {
-                    TG__V v = TG__LOADU(t + i * 2 * TG__W + j);
-                    if (beta != 0) v = TG__FMA(vb, TG__LOADU(c + i * rs_c + j), v);
-                    TG__STOREU(c + i * rs_c + j, v);
-                }
+        if (cs_c != 1) {
+            TG__FN(tg__store_tile)(m, live, t, 2 * TG__W, beta, c, rs_c, cs_c);
+            return;
         }
-        if (whole < live)
-            TG__FN(tg__store_tile)(m, live - whole, t + whole, 2 * TG__W, beta, c + whole * cs_c,
-                                   rs_c, cs_c);
+        for (int64_t i = 0; i < m; i++) {
+            TG__T *ci = c + i * rs_c;
+            TG__V v = TG__LOADU(t + i * 2 * TG__W);
+            int64_t rem = live;
+            if (rem >= TG__W) {
+                TG__STOREU(ci, beta == 0 ? v : TG__FMA(TG__SET1(beta), TG__LOADU(ci), v));
+                v = TG__LOADU(t + i * 2 * TG__W + TG__W);
+                ci += TG__W;
+                rem -= TG__W;
+            }
+            TG__STORE_PART(ci, v, rem, beta);
+        }
     }
 }
 
@@ -4150,6 +4238,7 @@ static const tg__kernel TG__FN(tg__kernel_desc) = {
 #undef TG__MASK
 #undef TG__LANES
 #undef TG__MASKLOAD
+#undef TG__STORE_PART
 #undef TG__PREFETCH_AHEAD
 #undef TG__NARROW
 #undef TG__T
@@ -4247,14 +4336,15 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
 #define TG__MASK __mmask8
 #define TG__LANES(live) ((__mmask8)tg__lanes(live, 8))
 #define TG__MASKLOAD(p, k) _mm512_maskz_loadu_pd(k, p)
+#define TG__STORE_PART tg__part512_d
 #define TG__NARROW (&tg__kernel_desc_avx2_d)
 /* ---- cpu/kernel_simd.inc ---- */
 /* The x86 SIMD micro-kernel, written once for TG__T (float or double) and a vector width through
  * the macros that kernel_x86.c defines: TG__TARGET (the target attribute), TG__NAME (the family),
  * TG__NARROW (the family's kernel for narrow panels, or NULL), TG__V (register type), TG__W (lanes),
  * TG__LOADU/TG__STOREU, TG__BCAST, TG__FMA, TG__MUL, TG__ADD, TG__SET1, TG__ZERO, and
- * TG__MASK/TG__LANES/TG__MASKLOAD (pack_b's load mask for a partial panel); TG__FN(x) appends the
- * family's and the type's suffix.
+ * TG__MASK/TG__LANES/TG__MASKLOAD (pack_b's load mask for a partial panel), TG__STORE_PART (the
+ * first lanes of a register into a row of C); TG__FN(x) appends the family's and the type's suffix.
  *
  * Register tile 6 x 2W: 12 accumulators + 2 B vectors + 1 broadcast A value. In ymm (AVX2: 6 x 16
  * floats, 6 x 8 doubles) that is 15 of the 16 registers, and 12 independent FMA chains cover Zen
@@ -4451,31 +4541,37 @@ TG__FN(tg__tile)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t 
         TG__STORE_ROW(3) TG__STORE_ROW(4) TG__STORE_ROW(5)
 #undef TG__STORE_ROW
     } else {
-        /* An edge tile or strided C: spill to a small buffer, store only the live part: whole
-         * vectors where a row has W live columns (the usual edge, n = W, and short tiles), the
-         * rest element by element. Masked stores would do it in one step, but on Zen they are
-         * microcoded and slower than the scalar tail. */
+        /* An edge tile (or a strided C, which the library's callers never pass): spilled to a small
+         * buffer, each row reloaded as whole vectors (a load the size of the store it reads is
+         * forwarded at once) and stored up to its last live column, the partial vector in halves,
+         * quarters... from the register (TG__STORE_PART). Reloaded element by element instead, the
+         * spill stalled on store forwarding (s 12^3, whose 16-wide panel has 4 columns past the first
+         * vector: ~400 of ~850 cycles). Masked stores would do it in one step, but on Zen 3 they are
+         * microcoded and slower. */
         TG__T t[6 * 2 * TG__W];
         const int64_t live = TG__FN(tg__edge_cols)(n, 2 * TG__W);
-        const int64_t whole = cs_c == 1 ? live / TG__W * TG__W : 0;
         TG__STOREU(t + 0 * TG__W, c00); TG__STOREU(t + 1 * TG__W, c01);
         TG__STOREU(t + 2 * TG__W, c10); TG__STOREU(t + 3 * TG__W, c11);
         TG__STOREU(t + 4 * TG__W, c20); TG__STOREU(t + 5 * TG__W, c21);
         TG__STOREU(t + 6 * TG__W, c30); TG__STOREU(t + 7 * TG__W, c31);
         TG__STOREU(t + 8 * TG__W, c40); TG__STOREU(t + 9 * TG__W, c41);
         TG__STOREU(t + 10 * TG__W, c50); TG__STOREU(t + 11 * TG__W, c51);
-        if (whole) {
-            TG__V vb = TG__SET1(beta);
-            for (int64_t i = 0; i < m; i++)
-                for (int64_t j = 0; j < whole; j += TG__W) {
-                    TG__V v = TG__LOADU(t + i * 2 * TG__W + j);
-                    if (beta != 0) v = TG__FMA(vb, TG__LOADU(c + i * rs_c + j), v);
-                    TG__STOREU(c + i * rs_c + j, v);
-                }
+        if (cs_c != 1) {
+            TG__FN(tg__store_tile)(m, live, t, 2 * TG__W, beta, c, rs_c, cs_c);
+            return;
         }
-        if (whole < live)
-            TG__FN(tg__store_tile)(m, live - whole, t + whole, 2 * TG__W, beta, c + whole * cs_c,
-                                   rs_c, cs_c);
+        for (int64_t i = 0; i < m; i++) {
+            TG__T *ci = c + i * rs_c;
+            TG__V v = TG__LOADU(t + i * 2 * TG__W);
+            int64_t rem = live;
+            if (rem >= TG__W) {
+                TG__STOREU(ci, beta == 0 ? v : TG__FMA(TG__SET1(beta), TG__LOADU(ci), v));
+                v = TG__LOADU(t + i * 2 * TG__W + TG__W);
+                ci += TG__W;
+                rem -= TG__W;
+            }
+            TG__STORE_PART(ci, v, rem, beta);
+        }
     }
 }
 
@@ -4627,6 +4723,7 @@ static const tg__kernel TG__FN(tg__kernel_desc) = {
 #undef TG__MASK
 #undef TG__LANES
 #undef TG__MASKLOAD
+#undef TG__STORE_PART
 #undef TG__PREFETCH_AHEAD
 #undef TG__NARROW
 #undef TG__T

@@ -132,6 +132,71 @@ __attribute__((target(TG__AVX512))) static inline void tg__packt16x8_d(const dou
             tg__packt8x4_d(s + q * 8 * cs + h * 4, cs, d + h * 4 * 16 + q * 8, 16);
 }
 
+/* The first rem floats or doubles of a register (rem below its lanes) into c as beta * c + v, c not
+ * read when beta is zero: the last columns of an edge tile's row, stored in halves, quarters...
+ * straight from the register (kernel_simd.inc, TG__STORE_PART). */
+__attribute__((target("avx2,fma"))) static inline void tg__part128_s(float *c, __m128 v, int64_t rem,
+                                                                      float beta)
+{
+    if (rem & 2) {
+        __m128 old = _mm_loadl_pi(_mm_setzero_ps(), (const __m64 *)c);
+        _mm_storel_pi((__m64 *)c, beta == 0 ? v : _mm_fmadd_ps(_mm_set1_ps(beta), old, v));
+        v = _mm_movehl_ps(v, v);
+        c += 2;
+    }
+    if (rem & 1) _mm_store_ss(c, beta == 0 ? v : _mm_fmadd_ss(_mm_set1_ps(beta), _mm_load_ss(c), v));
+}
+
+__attribute__((target("avx2,fma"))) static inline void tg__part256_s(float *c, __m256 v, int64_t rem,
+                                                                      float beta)
+{
+    __m128 lo = _mm256_castps256_ps128(v);
+    if (rem & 4) {
+        _mm_storeu_ps(c, beta == 0 ? lo : _mm_fmadd_ps(_mm_set1_ps(beta), _mm_loadu_ps(c), lo));
+        lo = _mm256_extractf128_ps(v, 1);
+        c += 4;
+    }
+    tg__part128_s(c, lo, rem & 3, beta);
+}
+
+__attribute__((target("avx2,fma"))) static inline void tg__part256_d(double *c, __m256d v,
+                                                                      int64_t rem, double beta)
+{
+    __m128d lo = _mm256_castpd256_pd128(v);
+    if (rem & 2) {
+        _mm_storeu_pd(c, beta == 0 ? lo : _mm_fmadd_pd(_mm_set1_pd(beta), _mm_loadu_pd(c), lo));
+        lo = _mm256_extractf128_pd(v, 1);
+        c += 2;
+    }
+    if (rem & 1) _mm_store_sd(c, beta == 0 ? lo : _mm_fmadd_sd(_mm_set1_pd(beta), _mm_load_sd(c), lo));
+}
+
+__attribute__((target(TG__AVX512))) static inline void tg__part512_s(float *c, __m512 v,
+                                                                       int64_t rem, float beta)
+{
+    __m256 lo = _mm512_castps512_ps256(v);
+    if (rem & 8) {
+        _mm256_storeu_ps(c, beta == 0 ? lo
+                                      : _mm256_fmadd_ps(_mm256_set1_ps(beta), _mm256_loadu_ps(c), lo));
+        lo = _mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(v), 1));
+        c += 8;
+    }
+    tg__part256_s(c, lo, rem & 7, beta);
+}
+
+__attribute__((target(TG__AVX512))) static inline void tg__part512_d(double *c, __m512d v,
+                                                                       int64_t rem, double beta)
+{
+    __m256d lo = _mm512_castpd512_pd256(v);
+    if (rem & 4) {
+        _mm256_storeu_pd(c, beta == 0 ? lo
+                                      : _mm256_fmadd_pd(_mm256_set1_pd(beta), _mm256_loadu_pd(c), lo));
+        lo = _mm512_extractf64x4_pd(v, 1);
+        c += 4;
+    }
+    tg__part256_d(c, lo, rem & 3, beta);
+}
+
 /* The first `live` of w lanes, as an AVX-512 load mask (none for live <= 0, all from w on). */
 static inline unsigned tg__lanes(int64_t live, int w)
 {
@@ -161,6 +226,7 @@ static inline unsigned tg__lanes(int64_t live, int w)
 #define TG__LANES(live) \
     _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(live)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7))
 #define TG__MASKLOAD _mm256_maskload_ps
+#define TG__STORE_PART tg__part256_s
 #define TG__NARROW NULL
 #include "kernel_simd.inc"
 #undef TG__T
@@ -188,6 +254,7 @@ static inline unsigned tg__lanes(int64_t live, int w)
 #define TG__LANES(live) \
     _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(live)), _mm256_setr_epi64x(0, 1, 2, 3))
 #define TG__MASKLOAD _mm256_maskload_pd
+#define TG__STORE_PART tg__part256_d
 #define TG__NARROW NULL
 #include "kernel_simd.inc"
 #undef TG__T
@@ -214,6 +281,7 @@ static inline unsigned tg__lanes(int64_t live, int w)
 #define TG__MASK __mmask16
 #define TG__LANES(live) ((__mmask16)tg__lanes(live, 16))
 #define TG__MASKLOAD(p, k) _mm512_maskz_loadu_ps(k, p)
+#define TG__STORE_PART tg__part512_s
 #define TG__NARROW (&tg__kernel_desc_avx2_s)
 #include "kernel_simd.inc"
 #undef TG__T
@@ -240,6 +308,7 @@ static inline unsigned tg__lanes(int64_t live, int w)
 #define TG__MASK __mmask8
 #define TG__LANES(live) ((__mmask8)tg__lanes(live, 8))
 #define TG__MASKLOAD(p, k) _mm512_maskz_loadu_pd(k, p)
+#define TG__STORE_PART tg__part512_d
 #define TG__NARROW (&tg__kernel_desc_avx2_d)
 #include "kernel_simd.inc"
 #undef TG__T
