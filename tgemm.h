@@ -2754,14 +2754,17 @@ __attribute__((target("avx2,fma"))) static inline void tg__part256_d(double *c, 
     if (rem & 1) _mm_store_sd(c, beta == 0 ? lo : _mm_fmadd_sd(_mm_set1_pd(beta), _mm_load_sd(c), lo));
 }
 
+/* Half h of a zmm. The zero-masking form, because GCC 12's plain extract (and the 512-to-256 casts
+ * built on it) reads an undefined register that -Wmaybe-uninitialized reports in C++. */
+#define TG__HALF512(v, h) _mm512_maskz_extractf64x4_pd(0xF, v, h)
 __attribute__((target(TG__AVX512))) static inline void tg__part512_s(float *c, __m512 v,
                                                                        int64_t rem, float beta)
 {
-    __m256 lo = _mm512_castps512_ps256(v);
+    __m256 lo = _mm256_castpd_ps(TG__HALF512(_mm512_castps_pd(v), 0));
     if (rem & 8) {
         _mm256_storeu_ps(c, beta == 0 ? lo
                                       : _mm256_fmadd_ps(_mm256_set1_ps(beta), _mm256_loadu_ps(c), lo));
-        lo = _mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(v), 1));
+        lo = _mm256_castpd_ps(TG__HALF512(_mm512_castps_pd(v), 1));
         c += 8;
     }
     tg__part256_s(c, lo, rem & 7, beta);
@@ -2770,11 +2773,11 @@ __attribute__((target(TG__AVX512))) static inline void tg__part512_s(float *c, _
 __attribute__((target(TG__AVX512))) static inline void tg__part512_d(double *c, __m512d v,
                                                                        int64_t rem, double beta)
 {
-    __m256d lo = _mm512_castpd512_pd256(v);
+    __m256d lo = TG__HALF512(v, 0);
     if (rem & 4) {
         _mm256_storeu_pd(c, beta == 0 ? lo
                                       : _mm256_fmadd_pd(_mm256_set1_pd(beta), _mm256_loadu_pd(c), lo));
-        lo = _mm512_extractf64x4_pd(v, 1);
+        lo = TG__HALF512(v, 1);
         c += 4;
     }
     tg__part256_d(c, lo, rem & 3, beta);
@@ -4729,6 +4732,7 @@ static const tg__kernel TG__FN(tg__kernel_desc) = {
 #undef TG__T
 #undef TG__FN
 #undef TG__AVX512
+#undef TG__HALF512
 
 TG__PRIVATE const tg__kernel *tg__kernel_avx2(size_t es)
 {
