@@ -247,9 +247,10 @@ TG__PRIVATE int tg__fail(int status, const char *fn, const char *what);
  * positions: layout 1, transa 2, transb 3, m 4, n 5, k 6, alpha 7, a 8, lda 9, b 10, ldb 11, beta 12,
  * c 13, ldc 14). Leading dimensions are checked even when m, n or k is zero, as CBLAS does. A pointer
  * is required only where it would be read or written. Both the CPU and the CUDA entry points use
- * these, so the two sides agree on what a valid call and a matrix are. They are static inline, with
- * the messages out of line (gemm_args.c): as a call of its own, the check and the views cost a
- * small product ~70 cycles of argument passing, a quarter of an 8^3 sgemm call.
+ * these, so the two sides agree on what a valid call and a matrix are. They are inline, with the
+ * messages out of line (gemm_args.c): as calls of their own, with fifteen arguments, they cost an
+ * 8^3 sgemm ~30 of its 257 cycles (Zen 4). Included by internal.h, whose TG__PRIVATE and
+ * tg__arg_error they use.
  */
 #ifndef TGEMM_GEMM_ARGS_H
 #define TGEMM_GEMM_ARGS_H
@@ -620,7 +621,7 @@ TG__PRIVATE int tg__fail(int status, const char *fn, const char *what)
 enum { TG__PAGE = 4096 };
 
 /* a / b rounded up and a % b, for a >= 0 and b > 0, with no division when a <= b: a tiny product's
- * panel arithmetic was three 64-bit divisions, ~15% of an 8^3 sgemm call. */
+ * panel arithmetic was three 64-bit divisions, 273 -> 257 cycles of an 8^3 sgemm call (Zen 4). */
 static inline int64_t tg__ceil_div(int64_t a, int64_t b) { return a <= b ? a > 0 : (a + b - 1) / b; }
 static inline int64_t tg__rem(int64_t a, int64_t b) { return a < b ? a : a % b; }
 
@@ -2266,7 +2267,7 @@ static int tg__use_small_path(const tg__gemm *g, const tg__kernel *kern, int for
 }
 
 /* Steps 2 and 3 for checked views; alpha and beta point at the call's float or double. Inlined
- * into both entry points, as the checks are: each call of an 8^3 product's path is ~5% of it. */
+ * into both entry points, as the checks are: 227 -> 218 cycles of an 8^3 sgemm call (Zen 4). */
 TG__ALWAYS_INLINE int tg__gemm_cpu(const char *fn, size_t es, const tg__gemm *g,
                                    const void *alpha, const void *beta, int alpha_zero, int beta_one)
 {
@@ -2987,7 +2988,7 @@ TG__FN(tg__tile)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t 
         const TG__T *a2 = a + cs_a;
         /* Up to four rows (a short A, or the 4 + 4 and 4 + 3 of the last 7 or 8 rows) keep eight
          * chains, which cover the FMA latency: the six-row loop would spend a third or more of its
-         * FMAs on repeated rows (sgemm 8^3, two tiles of four: 110 -> 80 cycles of kernel). */
+         * FMAs on repeated rows (Zen 4, whole calls: sgemm 8^3 1.11x, 8x8x64 1.27x). */
         if (m <= 4)
             for (; p + 1 < kc; p += 2, a += 2 * cs_a, a2 += 2 * cs_a, b += 2 * rs_b) {
                 b0 = TG__LOADU(b);
@@ -3103,22 +3104,21 @@ TG__FN(tg__tile)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t 
         TG__STOREU(t + 6 * TG__W, c30); TG__STOREU(t + 7 * TG__W, c31);
         TG__STOREU(t + 8 * TG__W, c40); TG__STOREU(t + 9 * TG__W, c41);
         TG__STOREU(t + 10 * TG__W, c50); TG__STOREU(t + 11 * TG__W, c51);
-        if (cs_c != 1) {
+        if (cs_c != 1)
             TG__FN(tg__store_tile)(m, live, t, 2 * TG__W, beta, c, rs_c, cs_c);
-            return;
-        }
-        for (int64_t i = 0; i < m; i++) {
-            TG__T *ci = c + i * rs_c;
-            TG__V v = TG__LOADU(t + i * 2 * TG__W);
-            int64_t rem = live;
-            if (rem >= TG__W) {
-                TG__STOREU(ci, beta == 0 ? v : TG__FMA(TG__SET1(beta), TG__LOADU(ci), v));
-                v = TG__LOADU(t + i * 2 * TG__W + TG__W);
-                ci += TG__W;
-                rem -= TG__W;
+        else
+            for (int64_t i = 0; i < m; i++) {
+                TG__T *ci = c + i * rs_c;
+                TG__V v = TG__LOADU(t + i * 2 * TG__W);
+                int64_t rem = live;
+                if (rem >= TG__W) {
+                    TG__STOREU(ci, beta == 0 ? v : TG__FMA(TG__SET1(beta), TG__LOADU(ci), v));
+                    v = TG__LOADU(t + i * 2 * TG__W + TG__W);
+                    ci += TG__W;
+                    rem -= TG__W;
+                }
+                TG__STORE_PART(ci, v, rem, beta);
             }
-            TG__STORE_PART(ci, v, rem, beta);
-        }
     }
 }
 
@@ -3473,7 +3473,7 @@ TG__FN(tg__tile)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t 
         const TG__T *a2 = a + cs_a;
         /* Up to four rows (a short A, or the 4 + 4 and 4 + 3 of the last 7 or 8 rows) keep eight
          * chains, which cover the FMA latency: the six-row loop would spend a third or more of its
-         * FMAs on repeated rows (sgemm 8^3, two tiles of four: 110 -> 80 cycles of kernel). */
+         * FMAs on repeated rows (Zen 4, whole calls: sgemm 8^3 1.11x, 8x8x64 1.27x). */
         if (m <= 4)
             for (; p + 1 < kc; p += 2, a += 2 * cs_a, a2 += 2 * cs_a, b += 2 * rs_b) {
                 b0 = TG__LOADU(b);
@@ -3589,22 +3589,21 @@ TG__FN(tg__tile)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t 
         TG__STOREU(t + 6 * TG__W, c30); TG__STOREU(t + 7 * TG__W, c31);
         TG__STOREU(t + 8 * TG__W, c40); TG__STOREU(t + 9 * TG__W, c41);
         TG__STOREU(t + 10 * TG__W, c50); TG__STOREU(t + 11 * TG__W, c51);
-        if (cs_c != 1) {
+        if (cs_c != 1)
             TG__FN(tg__store_tile)(m, live, t, 2 * TG__W, beta, c, rs_c, cs_c);
-            return;
-        }
-        for (int64_t i = 0; i < m; i++) {
-            TG__T *ci = c + i * rs_c;
-            TG__V v = TG__LOADU(t + i * 2 * TG__W);
-            int64_t rem = live;
-            if (rem >= TG__W) {
-                TG__STOREU(ci, beta == 0 ? v : TG__FMA(TG__SET1(beta), TG__LOADU(ci), v));
-                v = TG__LOADU(t + i * 2 * TG__W + TG__W);
-                ci += TG__W;
-                rem -= TG__W;
+        else
+            for (int64_t i = 0; i < m; i++) {
+                TG__T *ci = c + i * rs_c;
+                TG__V v = TG__LOADU(t + i * 2 * TG__W);
+                int64_t rem = live;
+                if (rem >= TG__W) {
+                    TG__STOREU(ci, beta == 0 ? v : TG__FMA(TG__SET1(beta), TG__LOADU(ci), v));
+                    v = TG__LOADU(t + i * 2 * TG__W + TG__W);
+                    ci += TG__W;
+                    rem -= TG__W;
+                }
+                TG__STORE_PART(ci, v, rem, beta);
             }
-            TG__STORE_PART(ci, v, rem, beta);
-        }
     }
 }
 
@@ -3958,7 +3957,7 @@ TG__FN(tg__tile)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t 
         const TG__T *a2 = a + cs_a;
         /* Up to four rows (a short A, or the 4 + 4 and 4 + 3 of the last 7 or 8 rows) keep eight
          * chains, which cover the FMA latency: the six-row loop would spend a third or more of its
-         * FMAs on repeated rows (sgemm 8^3, two tiles of four: 110 -> 80 cycles of kernel). */
+         * FMAs on repeated rows (Zen 4, whole calls: sgemm 8^3 1.11x, 8x8x64 1.27x). */
         if (m <= 4)
             for (; p + 1 < kc; p += 2, a += 2 * cs_a, a2 += 2 * cs_a, b += 2 * rs_b) {
                 b0 = TG__LOADU(b);
@@ -4074,22 +4073,21 @@ TG__FN(tg__tile)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t 
         TG__STOREU(t + 6 * TG__W, c30); TG__STOREU(t + 7 * TG__W, c31);
         TG__STOREU(t + 8 * TG__W, c40); TG__STOREU(t + 9 * TG__W, c41);
         TG__STOREU(t + 10 * TG__W, c50); TG__STOREU(t + 11 * TG__W, c51);
-        if (cs_c != 1) {
+        if (cs_c != 1)
             TG__FN(tg__store_tile)(m, live, t, 2 * TG__W, beta, c, rs_c, cs_c);
-            return;
-        }
-        for (int64_t i = 0; i < m; i++) {
-            TG__T *ci = c + i * rs_c;
-            TG__V v = TG__LOADU(t + i * 2 * TG__W);
-            int64_t rem = live;
-            if (rem >= TG__W) {
-                TG__STOREU(ci, beta == 0 ? v : TG__FMA(TG__SET1(beta), TG__LOADU(ci), v));
-                v = TG__LOADU(t + i * 2 * TG__W + TG__W);
-                ci += TG__W;
-                rem -= TG__W;
+        else
+            for (int64_t i = 0; i < m; i++) {
+                TG__T *ci = c + i * rs_c;
+                TG__V v = TG__LOADU(t + i * 2 * TG__W);
+                int64_t rem = live;
+                if (rem >= TG__W) {
+                    TG__STOREU(ci, beta == 0 ? v : TG__FMA(TG__SET1(beta), TG__LOADU(ci), v));
+                    v = TG__LOADU(t + i * 2 * TG__W + TG__W);
+                    ci += TG__W;
+                    rem -= TG__W;
+                }
+                TG__STORE_PART(ci, v, rem, beta);
             }
-            TG__STORE_PART(ci, v, rem, beta);
-        }
     }
 }
 
@@ -4443,7 +4441,7 @@ TG__FN(tg__tile)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t 
         const TG__T *a2 = a + cs_a;
         /* Up to four rows (a short A, or the 4 + 4 and 4 + 3 of the last 7 or 8 rows) keep eight
          * chains, which cover the FMA latency: the six-row loop would spend a third or more of its
-         * FMAs on repeated rows (sgemm 8^3, two tiles of four: 110 -> 80 cycles of kernel). */
+         * FMAs on repeated rows (Zen 4, whole calls: sgemm 8^3 1.11x, 8x8x64 1.27x). */
         if (m <= 4)
             for (; p + 1 < kc; p += 2, a += 2 * cs_a, a2 += 2 * cs_a, b += 2 * rs_b) {
                 b0 = TG__LOADU(b);
@@ -4559,22 +4557,21 @@ TG__FN(tg__tile)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t 
         TG__STOREU(t + 6 * TG__W, c30); TG__STOREU(t + 7 * TG__W, c31);
         TG__STOREU(t + 8 * TG__W, c40); TG__STOREU(t + 9 * TG__W, c41);
         TG__STOREU(t + 10 * TG__W, c50); TG__STOREU(t + 11 * TG__W, c51);
-        if (cs_c != 1) {
+        if (cs_c != 1)
             TG__FN(tg__store_tile)(m, live, t, 2 * TG__W, beta, c, rs_c, cs_c);
-            return;
-        }
-        for (int64_t i = 0; i < m; i++) {
-            TG__T *ci = c + i * rs_c;
-            TG__V v = TG__LOADU(t + i * 2 * TG__W);
-            int64_t rem = live;
-            if (rem >= TG__W) {
-                TG__STOREU(ci, beta == 0 ? v : TG__FMA(TG__SET1(beta), TG__LOADU(ci), v));
-                v = TG__LOADU(t + i * 2 * TG__W + TG__W);
-                ci += TG__W;
-                rem -= TG__W;
+        else
+            for (int64_t i = 0; i < m; i++) {
+                TG__T *ci = c + i * rs_c;
+                TG__V v = TG__LOADU(t + i * 2 * TG__W);
+                int64_t rem = live;
+                if (rem >= TG__W) {
+                    TG__STOREU(ci, beta == 0 ? v : TG__FMA(TG__SET1(beta), TG__LOADU(ci), v));
+                    v = TG__LOADU(t + i * 2 * TG__W + TG__W);
+                    ci += TG__W;
+                    rem -= TG__W;
+                }
+                TG__STORE_PART(ci, v, rem, beta);
             }
-            TG__STORE_PART(ci, v, rem, beta);
-        }
     }
 }
 
