@@ -652,6 +652,9 @@ struct tg__kernel {
     int nr_part;           /* a last panel exactly this wide is read in place too (the kernel reads
                               no column past it); nr where only whole panels are */
     tg__ukernel_fn ukernel;
+    tg__ukernel_fn ukernel_part; /* NULL, or the kernel for a panel narrower than nr that reads B's
+                                    partial rows through masked loads: then the small path reads
+                                    any last panel in place */
     tg__pack_fn pack_a;    /* rows of op(A) into MR-row panels */
     tg__pack_fn pack_b;    /* columns of op(B) into NR-column panels (rows/cols swapped: see pack.inc) */
     const tg__kernel *narrow; /* the small path's kernel for a last panel narrower than nr (NULL:
@@ -2451,7 +2454,7 @@ static void TG__FN(tg__pack_b)(int64_t cols, int64_t kc, const void *src, int64_
 }
 
 static const tg__kernel TG__FN(tg__kernel_desc) = {
-    "generic", sizeof(TG__T), TG__GMR, TG__GNR, TG__GNR, TG__FN(tg__ukernel),
+    "generic", sizeof(TG__T), TG__GMR, TG__GNR, TG__GNR, TG__FN(tg__ukernel), NULL,
     TG__FN(tg__pack_a), TG__FN(tg__pack_b), NULL};
 #undef TG__T
 #undef TG__FN
@@ -2573,7 +2576,7 @@ static void TG__FN(tg__pack_b)(int64_t cols, int64_t kc, const void *src, int64_
 }
 
 static const tg__kernel TG__FN(tg__kernel_desc) = {
-    "generic", sizeof(TG__T), TG__GMR, TG__GNR, TG__GNR, TG__FN(tg__ukernel),
+    "generic", sizeof(TG__T), TG__GMR, TG__GNR, TG__GNR, TG__FN(tg__ukernel), NULL,
     TG__FN(tg__pack_a), TG__FN(tg__pack_b), NULL};
 #undef TG__T
 #undef TG__FN
@@ -2755,39 +2758,28 @@ __attribute__((target("avx2,fma"))) static inline void tg__part256_d(double *c, 
     if (rem & 1) _mm_store_sd(c, beta == 0 ? lo : _mm_fmadd_sd(_mm_set1_pd(beta), _mm_load_sd(c), lo));
 }
 
-/* Half h of a zmm. The zero-masking form, because GCC 12's plain extract (and the 512-to-256 casts
- * built on it) reads an undefined register that -Wmaybe-uninitialized reports in C++. */
-#define TG__HALF512(v, h) _mm512_maskz_extractf64x4_pd(0xF, v, h)
-__attribute__((target(TG__AVX512))) static inline void tg__part512_s(float *c, __m512 v,
-                                                                       int64_t rem, float beta)
+/* The first `live` of w lanes, as an AVX-512 load mask (none for live <= 0, all from w on). */
+static inline unsigned tg__lanes(int64_t live, int w)
 {
-    __m256 lo = _mm256_castpd_ps(TG__HALF512(_mm512_castps_pd(v), 0));
-    if (rem & 8) {
-        _mm256_storeu_ps(c, beta == 0 ? lo
-                                      : _mm256_fmadd_ps(_mm256_set1_ps(beta), _mm256_loadu_ps(c), lo));
-        lo = _mm256_castpd_ps(TG__HALF512(_mm512_castps_pd(v), 1));
-        c += 8;
-    }
-    tg__part256_s(c, lo, rem & 7, beta);
+    return live <= 0 ? 0u : live >= w ? (1u << w) - 1 : (1u << live) - 1;
+}
+
+/* The first rem floats or doubles of a zmm (1 <= rem <= its lanes) into c as beta * c + v, c not
+ * read when beta is zero: one masked store (an edge tile's row, kernel_simd.inc). */
+__attribute__((target(TG__AVX512))) static inline void tg__part512_s(float *c, __m512 v, int64_t rem,
+                                                                       float beta)
+{
+    const __mmask16 k = (__mmask16)tg__lanes(rem, 16);
+    if (beta != 0) v = _mm512_fmadd_ps(_mm512_set1_ps(beta), _mm512_maskz_loadu_ps(k, c), v);
+    _mm512_mask_storeu_ps(c, k, v);
 }
 
 __attribute__((target(TG__AVX512))) static inline void tg__part512_d(double *c, __m512d v,
                                                                        int64_t rem, double beta)
 {
-    __m256d lo = TG__HALF512(v, 0);
-    if (rem & 4) {
-        _mm256_storeu_pd(c, beta == 0 ? lo
-                                      : _mm256_fmadd_pd(_mm256_set1_pd(beta), _mm256_loadu_pd(c), lo));
-        lo = TG__HALF512(v, 1);
-        c += 4;
-    }
-    tg__part256_d(c, lo, rem & 3, beta);
-}
-
-/* The first `live` of w lanes, as an AVX-512 load mask (none for live <= 0, all from w on). */
-static inline unsigned tg__lanes(int64_t live, int w)
-{
-    return live <= 0 ? 0u : live >= w ? (1u << w) - 1 : (1u << live) - 1;
+    const __mmask8 k = (__mmask8)tg__lanes(rem, 8);
+    if (beta != 0) v = _mm512_fmadd_pd(_mm512_set1_pd(beta), _mm512_maskz_loadu_pd(k, c), v);
+    _mm512_mask_storeu_pd(c, k, v);
 }
 
 #define TG__T float
@@ -2886,13 +2878,16 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
 #define TG__MASKLOAD _mm256_maskload_ps
 #define TG__STORE_PART tg__part256_s
 #define TG__NARROW NULL
+#define TG__MASKED 0
 /* ---- cpu/kernel_simd.inc ---- */
 /* The x86 SIMD micro-kernel, written once for TG__T (float or double) and a vector width through
  * the macros that kernel_x86.c defines: TG__TARGET (the target attribute), TG__NAME (the family),
  * TG__NARROW (the family's kernel for narrow panels, or NULL), TG__V (register type), TG__W (lanes),
  * TG__LOADU/TG__STOREU, TG__BCAST, TG__FMA, TG__MUL, TG__ADD, TG__SET1, TG__ZERO, and
- * TG__MASK/TG__LANES/TG__MASKLOAD (pack_b's load mask for a partial panel), TG__STORE_PART (the
- * first lanes of a register into a row of C); TG__FN(x) appends the family's and the type's suffix.
+ * TG__MASK/TG__LANES/TG__MASKLOAD (a load mask for a partial panel), TG__STORE_PART (the first
+ * lanes of a register into a row of C), TG__MASKED (1: masked loads are cheap enough to read a
+ * partial panel of B in place, and masked stores to write an edge tile); TG__FN(x) appends the
+ * family's and the type's suffix.
  *
  * Register tile 6 x 2W: 12 accumulators + 2 B vectors + 1 broadcast A value. In ymm (AVX2: 6 x 16
  * floats, 6 x 8 doubles) that is 15 of the 16 registers, and 12 independent FMA chains cover Zen
@@ -2904,8 +2899,10 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
  * 4096x4096x32 +13%, dgemm 16x768x768 +15%; squares within 1-4% either way). Per k step the kernel
  * loads 2 vectors of B and 6 scalars of A for 12 FMAs, so loads (2 per cycle) never bind. B is
  * loaded unaligned: packed panels are aligned anyway, and the small-matrix path reads the caller's
- * rows. Masked loads of B, which would let any partial panel be read in place, cost zmm loops 9% on
- * Zen 4 even over whole panels: AVX-512 hands narrow panels to AVX2's kernel instead (small.c). */
+ * rows. A partial panel (narrower than 2W and not W) is read in place only where masked loads are
+ * cheap (AVX-512 on Zen 4), by a second instantiation of the same code (ukernel_part), so that the
+ * whole panels' kernel carries no test for it; AVX2 copies it into a zero-padded panel (small.c),
+ * since vmaskmov is microcoded on Zen 3. */
 
 /* A prefetch of the B row two panels ahead (p + 4W), each of its lines: one in ymm, two in zmm. */
 #define TG__PREFETCH_AHEAD(p)                                                                      \
@@ -2913,10 +2910,11 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
      TG__W * sizeof(TG__T) >= 64 ? _mm_prefetch((const char *)((p) + 5 * TG__W), _MM_HINT_T0)     \
                                  : (void)0)
 
-/* One tile, m <= 6 rows: inlined into the panel's loop below (tg__ukernel). */
+/* One tile, m <= 6 rows: inlined into the panel's loop below (tg__panel). */
 __attribute__((target(TG__TARGET), always_inline)) static inline void
 TG__FN(tg__tile)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t cs_a, const TG__T *b,
-                 int64_t rs_b, TG__T beta, TG__T *c, int64_t rs_c, int64_t cs_c, int64_t m, int64_t n)
+                 int64_t rs_b, TG__T beta, TG__T *c, int64_t rs_c, int64_t cs_c, int64_t m, int64_t n,
+                 const int masked)
 {
     /* Offsets of A's six rows; rows past m repeat the last live one, so a caller's unpadded A is
      * never read out of bounds (their results are computed and dropped). One base pointer plus
@@ -2928,6 +2926,12 @@ TG__FN(tg__tile)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t 
     TG__V c20 = TG__ZERO(), c21 = TG__ZERO(), c30 = TG__ZERO(), c31 = TG__ZERO();
     TG__V c40 = TG__ZERO(), c41 = TG__ZERO(), c50 = TG__ZERO(), c51 = TG__ZERO();
     TG__V b0, b1, ai, va;
+    /* A panel read through masks (masked: a partial one, n neither W nor 2W, of a family with
+     * masked loads): its first vector under lo when n < W, its second under hi. Constant after
+     * inlining: the whole-panel loops keep their plain loads. */
+    const TG__MASK lo = TG__LANES(n), hi = TG__LANES(n - TG__W);
+#define TG__LD0(p) (masked ? TG__MASKLOAD(p, lo) : TG__LOADU(p))
+#define TG__LD1(p) (masked ? TG__MASKLOAD(p, hi) : TG__LOADU(p))
 
     /* A packed A panel (the blocked path): six rows side by side along k. */
     const int packed_a = rs_a == 1 && cs_a == 6;
@@ -2945,7 +2949,7 @@ TG__FN(tg__tile)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t 
     for (int64_t p = 0; p < kc; p++, a += cs, b += rs_b) {                                         \
         prefetch;                                                                                  \
         b0 = TG__LOADU(b);                                                                         \
-        b1 = TG__LOADU(b + TG__W);                                                                 \
+        b1 = TG__LD1(b + TG__W);                                                                   \
         TG__ROW(0, 0); TG__ROW(1, o1); TG__ROW(2, o2); TG__ROW(3, o3); TG__ROW(4, o4);             \
         TG__ROW(5, o5);                                                                            \
     }
@@ -2967,17 +2971,17 @@ TG__FN(tg__tile)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t 
     for (; p + 1 < kc; p += 2, a += 2 * cs_a, a2 += 2 * cs_a, b += 2 * rs_b) {                     \
         prefetch;                                                                                  \
         b0 = TG__LOADU(b);                                                                         \
-        b1 = TG__LOADU(b + TG__W);                                                                 \
+        b1 = TG__LD1(b + TG__W);                                                                   \
         TG__ROW(0, 0); TG__ROW(1, o1); TG__ROW(2, o2);                                             \
         b0 = TG__LOADU(b + rs_b);                                                                  \
-        b1 = TG__LOADU(b + rs_b + TG__W);                                                          \
+        b1 = TG__LD1(b + rs_b + TG__W);                                                            \
         TG__ROW2(3, 0); TG__ROW2(4, o1); TG__ROW2(5, o2);                                          \
     }
 #define TG__LOOP4(prefetch)                                                                        \
     for (int64_t p = 0; p < kc; p++, a += cs_a, b += rs_b) {                                       \
         prefetch;                                                                                  \
         b0 = TG__LOADU(b);                                                                         \
-        b1 = TG__LOADU(b + TG__W);                                                                 \
+        b1 = TG__LD1(b + TG__W);                                                                   \
         TG__ROW(0, 0); TG__ROW(1, o1); TG__ROW(2, o2); TG__ROW(3, o3);                             \
     }
     /* Both split loops read the odd k step through a second pointer a2 = a + cs_a with the same
@@ -2991,19 +2995,19 @@ TG__FN(tg__tile)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t 
          * FMAs on repeated rows (Zen 4, whole calls: sgemm 8^3 1.11x, 8x8x64 1.27x). */
         if (m <= 4)
             for (; p + 1 < kc; p += 2, a += 2 * cs_a, a2 += 2 * cs_a, b += 2 * rs_b) {
-                b0 = TG__LOADU(b);
-                b1 = TG__LOADU(b + rs_b);
+                b0 = TG__LD0(b);
+                b1 = TG__LD0(b + rs_b);
                 TG__HROW(0, 0); TG__HROW(1, o1); TG__HROW(2, o2); TG__HROW(3, o3);
             }
         else
             for (; p + 1 < kc; p += 2, a += 2 * cs_a, a2 += 2 * cs_a, b += 2 * rs_b) {
-                b0 = TG__LOADU(b);
-                b1 = TG__LOADU(b + rs_b);
+                b0 = TG__LD0(b);
+                b1 = TG__LD0(b + rs_b);
                 TG__HROW(0, 0); TG__HROW(1, o1); TG__HROW(2, o2); TG__HROW(3, o3);
                 TG__HROW(4, o4); TG__HROW(5, o5);
             }
         if (p < kc) { /* an odd kc: the last step into c?0 */
-            b0 = TG__LOADU(b);
+            b0 = TG__LD0(b);
             c00 = TG__FMA(TG__BCAST(a), b0, c00); c10 = TG__FMA(TG__BCAST(a + o1), b0, c10);
             c20 = TG__FMA(TG__BCAST(a + o2), b0, c20); c30 = TG__FMA(TG__BCAST(a + o3), b0, c30);
             c40 = TG__FMA(TG__BCAST(a + o4), b0, c40); c50 = TG__FMA(TG__BCAST(a + o5), b0, c50);
@@ -3022,7 +3026,7 @@ TG__FN(tg__tile)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t 
             TG__SPLIT3((TG__PREFETCH_AHEAD(b), TG__PREFETCH_AHEAD(b + rs_b)))
         if (p < kc) {
             b0 = TG__LOADU(b);
-            b1 = TG__LOADU(b + TG__W);
+            b1 = TG__LD1(b + TG__W);
             TG__ROW(0, 0); TG__ROW(1, o1); TG__ROW(2, o2);
         }
         c00 = TG__ADD(c00, c30); c01 = TG__ADD(c01, c31); c10 = TG__ADD(c10, c40);
@@ -3057,6 +3061,8 @@ TG__FN(tg__tile)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t 
 #undef TG__ROW2
 #undef TG__SPLIT3
 #undef TG__LOOP4
+#undef TG__LD0
+#undef TG__LD1
 
     /* x * 1 is x exactly (NaN and -0 included): alpha = 1, the usual case, skips the products. */
     if (alpha != 1) {
@@ -3088,6 +3094,21 @@ TG__FN(tg__tile)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t 
         TG__STORE_ROW(0) TG__STORE_ROW(1) TG__STORE_ROW(2)
         TG__STORE_ROW(3) TG__STORE_ROW(4) TG__STORE_ROW(5)
 #undef TG__STORE_ROW
+#if TG__MASKED
+    } else if (masked && cs_c == 1) {
+        /* An edge tile, stored from the registers under masks (one masked store a vector: cheap
+         * on Zen 4, unlike AVX2's microcoded vmaskmov on Zen 3). */
+        const int64_t live = TG__FN(tg__edge_cols)(n, 2 * TG__W);
+        const int64_t r0 = live < TG__W ? live : TG__W, r1 = live - TG__W;
+#define TG__STORE_ROW(i)                                                                           \
+    if (i < m) {                                                                                   \
+        TG__STORE_PART(c + i * rs_c, c##i##0, r0, beta);                                           \
+        if (r1 > 0) TG__STORE_PART(c + i * rs_c + TG__W, c##i##1, r1, beta);                       \
+    }
+        TG__STORE_ROW(0) TG__STORE_ROW(1) TG__STORE_ROW(2)
+        TG__STORE_ROW(3) TG__STORE_ROW(4) TG__STORE_ROW(5)
+#undef TG__STORE_ROW
+#endif
     } else {
         /* An edge tile (or a strided C, which the library's callers never pass): spilled to a small
          * buffer, each row reloaded as whole vectors (a load the size of the store it reads is
@@ -3132,7 +3153,21 @@ static inline int64_t TG__FN(tg__tile_rows)(int64_t left)
     return left == 7 || left == 8 ? 4 : left < 6 ? left : 6;
 }
 
-/* A column panel of C, tile by tile (cpu.h has the contract). */
+/* A column panel of C, tile by tile; masked: a partial one, read through masks. */
+__attribute__((target(TG__TARGET), always_inline)) static inline void
+TG__FN(tg__panel)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t cs_a, int64_t ts_a,
+                  const TG__T *b, int64_t rs_b, TG__T beta, TG__T *c, int64_t rs_c, int64_t cs_c,
+                  int64_t m, int64_t n, const int masked)
+{
+    const int packed_a = rs_a == 1 && cs_a == 6;
+    for (int64_t i = 0, h; i < m; i += h) {
+        h = packed_a ? (m - i < 6 ? m - i : 6) : TG__FN(tg__tile_rows)(m - i);
+        TG__FN(tg__tile)(kc, alpha, a + i * ts_a, rs_a, cs_a, b, rs_b, beta, c + i * rs_c, rs_c,
+                         cs_c, h, n, masked);
+    }
+}
+
+/* The micro-kernel: a column panel of C (cpu.h has the contract). */
 __attribute__((target(TG__TARGET))) static void
 TG__FN(tg__ukernel)(int64_t kc, const void *alpha_, const void *a_, int64_t rs_a, int64_t cs_a,
                     int64_t ts_a, const void *b_, int64_t rs_b, const void *beta_, void *c_,
@@ -3141,13 +3176,29 @@ TG__FN(tg__ukernel)(int64_t kc, const void *alpha_, const void *a_, int64_t rs_a
     const TG__T *a = (const TG__T *)a_, *b = (const TG__T *)b_;
     const TG__T alpha = *(const TG__T *)alpha_, beta = *(const TG__T *)beta_;
     TG__T *c = (TG__T *)c_;
-    const int packed_a = rs_a == 1 && cs_a == 6;
-    for (int64_t i = 0, h; i < m; i += h) {
-        h = packed_a ? (m - i < 6 ? m - i : 6) : TG__FN(tg__tile_rows)(m - i);
-        TG__FN(tg__tile)(kc, alpha, a + i * ts_a, rs_a, cs_a, b, rs_b, beta, c + i * rs_c, rs_c,
-                         cs_c, h, n);
-    }
+    TG__FN(tg__panel)(kc, alpha, a, rs_a, cs_a, ts_a, b, rs_b, beta, c, rs_c, cs_c, m, n, 0);
 }
+
+#if TG__MASKED
+/* The micro-kernel for a panel narrower than 2W (the descriptor's ukernel_part): B's partial rows
+ * are read through masked loads, so the small path reads any last panel of B in place instead of
+ * copying it into a zero-padded one, and the edge tiles are stored under masks. A function of its
+ * own, called for those panels only: a test for them inside the whole panels' kernel cost d 32^3
+ * and s 32^3 3-5% (Zen 4, side by side), with their loops unchanged. */
+__attribute__((target(TG__TARGET))) static void
+TG__FN(tg__ukernel_masked)(int64_t kc, const void *alpha_, const void *a_, int64_t rs_a,
+                           int64_t cs_a, int64_t ts_a, const void *b_, int64_t rs_b,
+                           const void *beta_, void *c_, int64_t rs_c, int64_t cs_c, int64_t m,
+                           int64_t n)
+{
+    TG__FN(tg__panel)(kc, *(const TG__T *)alpha_, (const TG__T *)a_, rs_a, cs_a, ts_a,
+                      (const TG__T *)b_, rs_b, *(const TG__T *)beta_, (TG__T *)c_, rs_c, cs_c, m,
+                      n, 1);
+}
+#define TG__UKERNEL_PART TG__FN(tg__ukernel_masked)
+#else
+#define TG__UKERNEL_PART NULL
+#endif
 
 /* A's rows go into 6-row panels. The common case, rows contiguous along k (a row-major A, not
  * transposed), moves four k steps of six rows at a time through registers (TG__PACK6X4); the
@@ -3247,8 +3298,8 @@ TG__FN(tg__pack_b)(int64_t cols, int64_t kc, const void *src_, int64_t rs, int64
 }
 
 static const tg__kernel TG__FN(tg__kernel_desc) = {
-    TG__NAME, sizeof(TG__T), 6, 2 * TG__W, TG__W, TG__FN(tg__ukernel), TG__FN(tg__pack_a),
-    TG__FN(tg__pack_b), TG__NARROW};
+    TG__NAME, sizeof(TG__T), 6, 2 * TG__W, TG__W, TG__FN(tg__ukernel), TG__UKERNEL_PART,
+    TG__FN(tg__pack_a), TG__FN(tg__pack_b), TG__NARROW};
 
 /* The vector macros are this template's parameters: released, so the next instantiation defines
  * its own. */
@@ -3273,6 +3324,8 @@ static const tg__kernel TG__FN(tg__kernel_desc) = {
 #undef TG__STORE_PART
 #undef TG__PREFETCH_AHEAD
 #undef TG__NARROW
+#undef TG__MASKED
+#undef TG__UKERNEL_PART
 #undef TG__T
 #undef TG__FN
 
@@ -3371,13 +3424,16 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
 #define TG__MASKLOAD _mm256_maskload_pd
 #define TG__STORE_PART tg__part256_d
 #define TG__NARROW NULL
+#define TG__MASKED 0
 /* ---- cpu/kernel_simd.inc ---- */
 /* The x86 SIMD micro-kernel, written once for TG__T (float or double) and a vector width through
  * the macros that kernel_x86.c defines: TG__TARGET (the target attribute), TG__NAME (the family),
  * TG__NARROW (the family's kernel for narrow panels, or NULL), TG__V (register type), TG__W (lanes),
  * TG__LOADU/TG__STOREU, TG__BCAST, TG__FMA, TG__MUL, TG__ADD, TG__SET1, TG__ZERO, and
- * TG__MASK/TG__LANES/TG__MASKLOAD (pack_b's load mask for a partial panel), TG__STORE_PART (the
- * first lanes of a register into a row of C); TG__FN(x) appends the family's and the type's suffix.
+ * TG__MASK/TG__LANES/TG__MASKLOAD (a load mask for a partial panel), TG__STORE_PART (the first
+ * lanes of a register into a row of C), TG__MASKED (1: masked loads are cheap enough to read a
+ * partial panel of B in place, and masked stores to write an edge tile); TG__FN(x) appends the
+ * family's and the type's suffix.
  *
  * Register tile 6 x 2W: 12 accumulators + 2 B vectors + 1 broadcast A value. In ymm (AVX2: 6 x 16
  * floats, 6 x 8 doubles) that is 15 of the 16 registers, and 12 independent FMA chains cover Zen
@@ -3389,8 +3445,10 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
  * 4096x4096x32 +13%, dgemm 16x768x768 +15%; squares within 1-4% either way). Per k step the kernel
  * loads 2 vectors of B and 6 scalars of A for 12 FMAs, so loads (2 per cycle) never bind. B is
  * loaded unaligned: packed panels are aligned anyway, and the small-matrix path reads the caller's
- * rows. Masked loads of B, which would let any partial panel be read in place, cost zmm loops 9% on
- * Zen 4 even over whole panels: AVX-512 hands narrow panels to AVX2's kernel instead (small.c). */
+ * rows. A partial panel (narrower than 2W and not W) is read in place only where masked loads are
+ * cheap (AVX-512 on Zen 4), by a second instantiation of the same code (ukernel_part), so that the
+ * whole panels' kernel carries no test for it; AVX2 copies it into a zero-padded panel (small.c),
+ * since vmaskmov is microcoded on Zen 3. */
 
 /* A prefetch of the B row two panels ahead (p + 4W), each of its lines: one in ymm, two in zmm. */
 #define TG__PREFETCH_AHEAD(p)                                                                      \
@@ -3398,10 +3456,11 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
      TG__W * sizeof(TG__T) >= 64 ? _mm_prefetch((const char *)((p) + 5 * TG__W), _MM_HINT_T0)     \
                                  : (void)0)
 
-/* One tile, m <= 6 rows: inlined into the panel's loop below (tg__ukernel). */
+/* One tile, m <= 6 rows: inlined into the panel's loop below (tg__panel). */
 __attribute__((target(TG__TARGET), always_inline)) static inline void
 TG__FN(tg__tile)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t cs_a, const TG__T *b,
-                 int64_t rs_b, TG__T beta, TG__T *c, int64_t rs_c, int64_t cs_c, int64_t m, int64_t n)
+                 int64_t rs_b, TG__T beta, TG__T *c, int64_t rs_c, int64_t cs_c, int64_t m, int64_t n,
+                 const int masked)
 {
     /* Offsets of A's six rows; rows past m repeat the last live one, so a caller's unpadded A is
      * never read out of bounds (their results are computed and dropped). One base pointer plus
@@ -3413,6 +3472,12 @@ TG__FN(tg__tile)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t 
     TG__V c20 = TG__ZERO(), c21 = TG__ZERO(), c30 = TG__ZERO(), c31 = TG__ZERO();
     TG__V c40 = TG__ZERO(), c41 = TG__ZERO(), c50 = TG__ZERO(), c51 = TG__ZERO();
     TG__V b0, b1, ai, va;
+    /* A panel read through masks (masked: a partial one, n neither W nor 2W, of a family with
+     * masked loads): its first vector under lo when n < W, its second under hi. Constant after
+     * inlining: the whole-panel loops keep their plain loads. */
+    const TG__MASK lo = TG__LANES(n), hi = TG__LANES(n - TG__W);
+#define TG__LD0(p) (masked ? TG__MASKLOAD(p, lo) : TG__LOADU(p))
+#define TG__LD1(p) (masked ? TG__MASKLOAD(p, hi) : TG__LOADU(p))
 
     /* A packed A panel (the blocked path): six rows side by side along k. */
     const int packed_a = rs_a == 1 && cs_a == 6;
@@ -3430,7 +3495,7 @@ TG__FN(tg__tile)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t 
     for (int64_t p = 0; p < kc; p++, a += cs, b += rs_b) {                                         \
         prefetch;                                                                                  \
         b0 = TG__LOADU(b);                                                                         \
-        b1 = TG__LOADU(b + TG__W);                                                                 \
+        b1 = TG__LD1(b + TG__W);                                                                   \
         TG__ROW(0, 0); TG__ROW(1, o1); TG__ROW(2, o2); TG__ROW(3, o3); TG__ROW(4, o4);             \
         TG__ROW(5, o5);                                                                            \
     }
@@ -3452,17 +3517,17 @@ TG__FN(tg__tile)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t 
     for (; p + 1 < kc; p += 2, a += 2 * cs_a, a2 += 2 * cs_a, b += 2 * rs_b) {                     \
         prefetch;                                                                                  \
         b0 = TG__LOADU(b);                                                                         \
-        b1 = TG__LOADU(b + TG__W);                                                                 \
+        b1 = TG__LD1(b + TG__W);                                                                   \
         TG__ROW(0, 0); TG__ROW(1, o1); TG__ROW(2, o2);                                             \
         b0 = TG__LOADU(b + rs_b);                                                                  \
-        b1 = TG__LOADU(b + rs_b + TG__W);                                                          \
+        b1 = TG__LD1(b + rs_b + TG__W);                                                            \
         TG__ROW2(3, 0); TG__ROW2(4, o1); TG__ROW2(5, o2);                                          \
     }
 #define TG__LOOP4(prefetch)                                                                        \
     for (int64_t p = 0; p < kc; p++, a += cs_a, b += rs_b) {                                       \
         prefetch;                                                                                  \
         b0 = TG__LOADU(b);                                                                         \
-        b1 = TG__LOADU(b + TG__W);                                                                 \
+        b1 = TG__LD1(b + TG__W);                                                                   \
         TG__ROW(0, 0); TG__ROW(1, o1); TG__ROW(2, o2); TG__ROW(3, o3);                             \
     }
     /* Both split loops read the odd k step through a second pointer a2 = a + cs_a with the same
@@ -3476,19 +3541,19 @@ TG__FN(tg__tile)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t 
          * FMAs on repeated rows (Zen 4, whole calls: sgemm 8^3 1.11x, 8x8x64 1.27x). */
         if (m <= 4)
             for (; p + 1 < kc; p += 2, a += 2 * cs_a, a2 += 2 * cs_a, b += 2 * rs_b) {
-                b0 = TG__LOADU(b);
-                b1 = TG__LOADU(b + rs_b);
+                b0 = TG__LD0(b);
+                b1 = TG__LD0(b + rs_b);
                 TG__HROW(0, 0); TG__HROW(1, o1); TG__HROW(2, o2); TG__HROW(3, o3);
             }
         else
             for (; p + 1 < kc; p += 2, a += 2 * cs_a, a2 += 2 * cs_a, b += 2 * rs_b) {
-                b0 = TG__LOADU(b);
-                b1 = TG__LOADU(b + rs_b);
+                b0 = TG__LD0(b);
+                b1 = TG__LD0(b + rs_b);
                 TG__HROW(0, 0); TG__HROW(1, o1); TG__HROW(2, o2); TG__HROW(3, o3);
                 TG__HROW(4, o4); TG__HROW(5, o5);
             }
         if (p < kc) { /* an odd kc: the last step into c?0 */
-            b0 = TG__LOADU(b);
+            b0 = TG__LD0(b);
             c00 = TG__FMA(TG__BCAST(a), b0, c00); c10 = TG__FMA(TG__BCAST(a + o1), b0, c10);
             c20 = TG__FMA(TG__BCAST(a + o2), b0, c20); c30 = TG__FMA(TG__BCAST(a + o3), b0, c30);
             c40 = TG__FMA(TG__BCAST(a + o4), b0, c40); c50 = TG__FMA(TG__BCAST(a + o5), b0, c50);
@@ -3507,7 +3572,7 @@ TG__FN(tg__tile)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t 
             TG__SPLIT3((TG__PREFETCH_AHEAD(b), TG__PREFETCH_AHEAD(b + rs_b)))
         if (p < kc) {
             b0 = TG__LOADU(b);
-            b1 = TG__LOADU(b + TG__W);
+            b1 = TG__LD1(b + TG__W);
             TG__ROW(0, 0); TG__ROW(1, o1); TG__ROW(2, o2);
         }
         c00 = TG__ADD(c00, c30); c01 = TG__ADD(c01, c31); c10 = TG__ADD(c10, c40);
@@ -3542,6 +3607,8 @@ TG__FN(tg__tile)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t 
 #undef TG__ROW2
 #undef TG__SPLIT3
 #undef TG__LOOP4
+#undef TG__LD0
+#undef TG__LD1
 
     /* x * 1 is x exactly (NaN and -0 included): alpha = 1, the usual case, skips the products. */
     if (alpha != 1) {
@@ -3573,6 +3640,21 @@ TG__FN(tg__tile)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t 
         TG__STORE_ROW(0) TG__STORE_ROW(1) TG__STORE_ROW(2)
         TG__STORE_ROW(3) TG__STORE_ROW(4) TG__STORE_ROW(5)
 #undef TG__STORE_ROW
+#if TG__MASKED
+    } else if (masked && cs_c == 1) {
+        /* An edge tile, stored from the registers under masks (one masked store a vector: cheap
+         * on Zen 4, unlike AVX2's microcoded vmaskmov on Zen 3). */
+        const int64_t live = TG__FN(tg__edge_cols)(n, 2 * TG__W);
+        const int64_t r0 = live < TG__W ? live : TG__W, r1 = live - TG__W;
+#define TG__STORE_ROW(i)                                                                           \
+    if (i < m) {                                                                                   \
+        TG__STORE_PART(c + i * rs_c, c##i##0, r0, beta);                                           \
+        if (r1 > 0) TG__STORE_PART(c + i * rs_c + TG__W, c##i##1, r1, beta);                       \
+    }
+        TG__STORE_ROW(0) TG__STORE_ROW(1) TG__STORE_ROW(2)
+        TG__STORE_ROW(3) TG__STORE_ROW(4) TG__STORE_ROW(5)
+#undef TG__STORE_ROW
+#endif
     } else {
         /* An edge tile (or a strided C, which the library's callers never pass): spilled to a small
          * buffer, each row reloaded as whole vectors (a load the size of the store it reads is
@@ -3617,7 +3699,21 @@ static inline int64_t TG__FN(tg__tile_rows)(int64_t left)
     return left == 7 || left == 8 ? 4 : left < 6 ? left : 6;
 }
 
-/* A column panel of C, tile by tile (cpu.h has the contract). */
+/* A column panel of C, tile by tile; masked: a partial one, read through masks. */
+__attribute__((target(TG__TARGET), always_inline)) static inline void
+TG__FN(tg__panel)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t cs_a, int64_t ts_a,
+                  const TG__T *b, int64_t rs_b, TG__T beta, TG__T *c, int64_t rs_c, int64_t cs_c,
+                  int64_t m, int64_t n, const int masked)
+{
+    const int packed_a = rs_a == 1 && cs_a == 6;
+    for (int64_t i = 0, h; i < m; i += h) {
+        h = packed_a ? (m - i < 6 ? m - i : 6) : TG__FN(tg__tile_rows)(m - i);
+        TG__FN(tg__tile)(kc, alpha, a + i * ts_a, rs_a, cs_a, b, rs_b, beta, c + i * rs_c, rs_c,
+                         cs_c, h, n, masked);
+    }
+}
+
+/* The micro-kernel: a column panel of C (cpu.h has the contract). */
 __attribute__((target(TG__TARGET))) static void
 TG__FN(tg__ukernel)(int64_t kc, const void *alpha_, const void *a_, int64_t rs_a, int64_t cs_a,
                     int64_t ts_a, const void *b_, int64_t rs_b, const void *beta_, void *c_,
@@ -3626,13 +3722,29 @@ TG__FN(tg__ukernel)(int64_t kc, const void *alpha_, const void *a_, int64_t rs_a
     const TG__T *a = (const TG__T *)a_, *b = (const TG__T *)b_;
     const TG__T alpha = *(const TG__T *)alpha_, beta = *(const TG__T *)beta_;
     TG__T *c = (TG__T *)c_;
-    const int packed_a = rs_a == 1 && cs_a == 6;
-    for (int64_t i = 0, h; i < m; i += h) {
-        h = packed_a ? (m - i < 6 ? m - i : 6) : TG__FN(tg__tile_rows)(m - i);
-        TG__FN(tg__tile)(kc, alpha, a + i * ts_a, rs_a, cs_a, b, rs_b, beta, c + i * rs_c, rs_c,
-                         cs_c, h, n);
-    }
+    TG__FN(tg__panel)(kc, alpha, a, rs_a, cs_a, ts_a, b, rs_b, beta, c, rs_c, cs_c, m, n, 0);
 }
+
+#if TG__MASKED
+/* The micro-kernel for a panel narrower than 2W (the descriptor's ukernel_part): B's partial rows
+ * are read through masked loads, so the small path reads any last panel of B in place instead of
+ * copying it into a zero-padded one, and the edge tiles are stored under masks. A function of its
+ * own, called for those panels only: a test for them inside the whole panels' kernel cost d 32^3
+ * and s 32^3 3-5% (Zen 4, side by side), with their loops unchanged. */
+__attribute__((target(TG__TARGET))) static void
+TG__FN(tg__ukernel_masked)(int64_t kc, const void *alpha_, const void *a_, int64_t rs_a,
+                           int64_t cs_a, int64_t ts_a, const void *b_, int64_t rs_b,
+                           const void *beta_, void *c_, int64_t rs_c, int64_t cs_c, int64_t m,
+                           int64_t n)
+{
+    TG__FN(tg__panel)(kc, *(const TG__T *)alpha_, (const TG__T *)a_, rs_a, cs_a, ts_a,
+                      (const TG__T *)b_, rs_b, *(const TG__T *)beta_, (TG__T *)c_, rs_c, cs_c, m,
+                      n, 1);
+}
+#define TG__UKERNEL_PART TG__FN(tg__ukernel_masked)
+#else
+#define TG__UKERNEL_PART NULL
+#endif
 
 /* A's rows go into 6-row panels. The common case, rows contiguous along k (a row-major A, not
  * transposed), moves four k steps of six rows at a time through registers (TG__PACK6X4); the
@@ -3732,8 +3844,8 @@ TG__FN(tg__pack_b)(int64_t cols, int64_t kc, const void *src_, int64_t rs, int64
 }
 
 static const tg__kernel TG__FN(tg__kernel_desc) = {
-    TG__NAME, sizeof(TG__T), 6, 2 * TG__W, TG__W, TG__FN(tg__ukernel), TG__FN(tg__pack_a),
-    TG__FN(tg__pack_b), TG__NARROW};
+    TG__NAME, sizeof(TG__T), 6, 2 * TG__W, TG__W, TG__FN(tg__ukernel), TG__UKERNEL_PART,
+    TG__FN(tg__pack_a), TG__FN(tg__pack_b), TG__NARROW};
 
 /* The vector macros are this template's parameters: released, so the next instantiation defines
  * its own. */
@@ -3758,6 +3870,8 @@ static const tg__kernel TG__FN(tg__kernel_desc) = {
 #undef TG__STORE_PART
 #undef TG__PREFETCH_AHEAD
 #undef TG__NARROW
+#undef TG__MASKED
+#undef TG__UKERNEL_PART
 #undef TG__T
 #undef TG__FN
 
@@ -3855,13 +3969,16 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
 #define TG__MASKLOAD(p, k) _mm512_maskz_loadu_ps(k, p)
 #define TG__STORE_PART tg__part512_s
 #define TG__NARROW (&tg__kernel_desc_avx2_s)
+#define TG__MASKED 1
 /* ---- cpu/kernel_simd.inc ---- */
 /* The x86 SIMD micro-kernel, written once for TG__T (float or double) and a vector width through
  * the macros that kernel_x86.c defines: TG__TARGET (the target attribute), TG__NAME (the family),
  * TG__NARROW (the family's kernel for narrow panels, or NULL), TG__V (register type), TG__W (lanes),
  * TG__LOADU/TG__STOREU, TG__BCAST, TG__FMA, TG__MUL, TG__ADD, TG__SET1, TG__ZERO, and
- * TG__MASK/TG__LANES/TG__MASKLOAD (pack_b's load mask for a partial panel), TG__STORE_PART (the
- * first lanes of a register into a row of C); TG__FN(x) appends the family's and the type's suffix.
+ * TG__MASK/TG__LANES/TG__MASKLOAD (a load mask for a partial panel), TG__STORE_PART (the first
+ * lanes of a register into a row of C), TG__MASKED (1: masked loads are cheap enough to read a
+ * partial panel of B in place, and masked stores to write an edge tile); TG__FN(x) appends the
+ * family's and the type's suffix.
  *
  * Register tile 6 x 2W: 12 accumulators + 2 B vectors + 1 broadcast A value. In ymm (AVX2: 6 x 16
  * floats, 6 x 8 doubles) that is 15 of the 16 registers, and 12 independent FMA chains cover Zen
@@ -3873,8 +3990,10 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
  * 4096x4096x32 +13%, dgemm 16x768x768 +15%; squares within 1-4% either way). Per k step the kernel
  * loads 2 vectors of B and 6 scalars of A for 12 FMAs, so loads (2 per cycle) never bind. B is
  * loaded unaligned: packed panels are aligned anyway, and the small-matrix path reads the caller's
- * rows. Masked loads of B, which would let any partial panel be read in place, cost zmm loops 9% on
- * Zen 4 even over whole panels: AVX-512 hands narrow panels to AVX2's kernel instead (small.c). */
+ * rows. A partial panel (narrower than 2W and not W) is read in place only where masked loads are
+ * cheap (AVX-512 on Zen 4), by a second instantiation of the same code (ukernel_part), so that the
+ * whole panels' kernel carries no test for it; AVX2 copies it into a zero-padded panel (small.c),
+ * since vmaskmov is microcoded on Zen 3. */
 
 /* A prefetch of the B row two panels ahead (p + 4W), each of its lines: one in ymm, two in zmm. */
 #define TG__PREFETCH_AHEAD(p)                                                                      \
@@ -3882,10 +4001,11 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
      TG__W * sizeof(TG__T) >= 64 ? _mm_prefetch((const char *)((p) + 5 * TG__W), _MM_HINT_T0)     \
                                  : (void)0)
 
-/* One tile, m <= 6 rows: inlined into the panel's loop below (tg__ukernel). */
+/* One tile, m <= 6 rows: inlined into the panel's loop below (tg__panel). */
 __attribute__((target(TG__TARGET), always_inline)) static inline void
 TG__FN(tg__tile)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t cs_a, const TG__T *b,
-                 int64_t rs_b, TG__T beta, TG__T *c, int64_t rs_c, int64_t cs_c, int64_t m, int64_t n)
+                 int64_t rs_b, TG__T beta, TG__T *c, int64_t rs_c, int64_t cs_c, int64_t m, int64_t n,
+                 const int masked)
 {
     /* Offsets of A's six rows; rows past m repeat the last live one, so a caller's unpadded A is
      * never read out of bounds (their results are computed and dropped). One base pointer plus
@@ -3897,6 +4017,12 @@ TG__FN(tg__tile)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t 
     TG__V c20 = TG__ZERO(), c21 = TG__ZERO(), c30 = TG__ZERO(), c31 = TG__ZERO();
     TG__V c40 = TG__ZERO(), c41 = TG__ZERO(), c50 = TG__ZERO(), c51 = TG__ZERO();
     TG__V b0, b1, ai, va;
+    /* A panel read through masks (masked: a partial one, n neither W nor 2W, of a family with
+     * masked loads): its first vector under lo when n < W, its second under hi. Constant after
+     * inlining: the whole-panel loops keep their plain loads. */
+    const TG__MASK lo = TG__LANES(n), hi = TG__LANES(n - TG__W);
+#define TG__LD0(p) (masked ? TG__MASKLOAD(p, lo) : TG__LOADU(p))
+#define TG__LD1(p) (masked ? TG__MASKLOAD(p, hi) : TG__LOADU(p))
 
     /* A packed A panel (the blocked path): six rows side by side along k. */
     const int packed_a = rs_a == 1 && cs_a == 6;
@@ -3914,7 +4040,7 @@ TG__FN(tg__tile)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t 
     for (int64_t p = 0; p < kc; p++, a += cs, b += rs_b) {                                         \
         prefetch;                                                                                  \
         b0 = TG__LOADU(b);                                                                         \
-        b1 = TG__LOADU(b + TG__W);                                                                 \
+        b1 = TG__LD1(b + TG__W);                                                                   \
         TG__ROW(0, 0); TG__ROW(1, o1); TG__ROW(2, o2); TG__ROW(3, o3); TG__ROW(4, o4);             \
         TG__ROW(5, o5);                                                                            \
     }
@@ -3936,17 +4062,17 @@ TG__FN(tg__tile)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t 
     for (; p + 1 < kc; p += 2, a += 2 * cs_a, a2 += 2 * cs_a, b += 2 * rs_b) {                     \
         prefetch;                                                                                  \
         b0 = TG__LOADU(b);                                                                         \
-        b1 = TG__LOADU(b + TG__W);                                                                 \
+        b1 = TG__LD1(b + TG__W);                                                                   \
         TG__ROW(0, 0); TG__ROW(1, o1); TG__ROW(2, o2);                                             \
         b0 = TG__LOADU(b + rs_b);                                                                  \
-        b1 = TG__LOADU(b + rs_b + TG__W);                                                          \
+        b1 = TG__LD1(b + rs_b + TG__W);                                                            \
         TG__ROW2(3, 0); TG__ROW2(4, o1); TG__ROW2(5, o2);                                          \
     }
 #define TG__LOOP4(prefetch)                                                                        \
     for (int64_t p = 0; p < kc; p++, a += cs_a, b += rs_b) {                                       \
         prefetch;                                                                                  \
         b0 = TG__LOADU(b);                                                                         \
-        b1 = TG__LOADU(b + TG__W);                                                                 \
+        b1 = TG__LD1(b + TG__W);                                                                   \
         TG__ROW(0, 0); TG__ROW(1, o1); TG__ROW(2, o2); TG__ROW(3, o3);                             \
     }
     /* Both split loops read the odd k step through a second pointer a2 = a + cs_a with the same
@@ -3960,19 +4086,19 @@ TG__FN(tg__tile)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t 
          * FMAs on repeated rows (Zen 4, whole calls: sgemm 8^3 1.11x, 8x8x64 1.27x). */
         if (m <= 4)
             for (; p + 1 < kc; p += 2, a += 2 * cs_a, a2 += 2 * cs_a, b += 2 * rs_b) {
-                b0 = TG__LOADU(b);
-                b1 = TG__LOADU(b + rs_b);
+                b0 = TG__LD0(b);
+                b1 = TG__LD0(b + rs_b);
                 TG__HROW(0, 0); TG__HROW(1, o1); TG__HROW(2, o2); TG__HROW(3, o3);
             }
         else
             for (; p + 1 < kc; p += 2, a += 2 * cs_a, a2 += 2 * cs_a, b += 2 * rs_b) {
-                b0 = TG__LOADU(b);
-                b1 = TG__LOADU(b + rs_b);
+                b0 = TG__LD0(b);
+                b1 = TG__LD0(b + rs_b);
                 TG__HROW(0, 0); TG__HROW(1, o1); TG__HROW(2, o2); TG__HROW(3, o3);
                 TG__HROW(4, o4); TG__HROW(5, o5);
             }
         if (p < kc) { /* an odd kc: the last step into c?0 */
-            b0 = TG__LOADU(b);
+            b0 = TG__LD0(b);
             c00 = TG__FMA(TG__BCAST(a), b0, c00); c10 = TG__FMA(TG__BCAST(a + o1), b0, c10);
             c20 = TG__FMA(TG__BCAST(a + o2), b0, c20); c30 = TG__FMA(TG__BCAST(a + o3), b0, c30);
             c40 = TG__FMA(TG__BCAST(a + o4), b0, c40); c50 = TG__FMA(TG__BCAST(a + o5), b0, c50);
@@ -3991,7 +4117,7 @@ TG__FN(tg__tile)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t 
             TG__SPLIT3((TG__PREFETCH_AHEAD(b), TG__PREFETCH_AHEAD(b + rs_b)))
         if (p < kc) {
             b0 = TG__LOADU(b);
-            b1 = TG__LOADU(b + TG__W);
+            b1 = TG__LD1(b + TG__W);
             TG__ROW(0, 0); TG__ROW(1, o1); TG__ROW(2, o2);
         }
         c00 = TG__ADD(c00, c30); c01 = TG__ADD(c01, c31); c10 = TG__ADD(c10, c40);
@@ -4026,6 +4152,8 @@ TG__FN(tg__tile)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t 
 #undef TG__ROW2
 #undef TG__SPLIT3
 #undef TG__LOOP4
+#undef TG__LD0
+#undef TG__LD1
 
     /* x * 1 is x exactly (NaN and -0 included): alpha = 1, the usual case, skips the products. */
     if (alpha != 1) {
@@ -4057,6 +4185,21 @@ TG__FN(tg__tile)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t 
         TG__STORE_ROW(0) TG__STORE_ROW(1) TG__STORE_ROW(2)
         TG__STORE_ROW(3) TG__STORE_ROW(4) TG__STORE_ROW(5)
 #undef TG__STORE_ROW
+#if TG__MASKED
+    } else if (masked && cs_c == 1) {
+        /* An edge tile, stored from the registers under masks (one masked store a vector: cheap
+         * on Zen 4, unlike AVX2's microcoded vmaskmov on Zen 3). */
+        const int64_t live = TG__FN(tg__edge_cols)(n, 2 * TG__W);
+        const int64_t r0 = live < TG__W ? live : TG__W, r1 = live - TG__W;
+#define TG__STORE_ROW(i)                                                                           \
+    if (i < m) {                                                                                   \
+        TG__STORE_PART(c + i * rs_c, c##i##0, r0, beta);                                           \
+        if (r1 > 0) TG__STORE_PART(c + i * rs_c + TG__W, c##i##1, r1, beta);                       \
+    }
+        TG__STORE_ROW(0) TG__STORE_ROW(1) TG__STORE_ROW(2)
+        TG__STORE_ROW(3) TG__STORE_ROW(4) TG__STORE_ROW(5)
+#undef TG__STORE_ROW
+#endif
     } else {
         /* An edge tile (or a strided C, which the library's callers never pass): spilled to a small
          * buffer, each row reloaded as whole vectors (a load the size of the store it reads is
@@ -4101,7 +4244,21 @@ static inline int64_t TG__FN(tg__tile_rows)(int64_t left)
     return left == 7 || left == 8 ? 4 : left < 6 ? left : 6;
 }
 
-/* A column panel of C, tile by tile (cpu.h has the contract). */
+/* A column panel of C, tile by tile; masked: a partial one, read through masks. */
+__attribute__((target(TG__TARGET), always_inline)) static inline void
+TG__FN(tg__panel)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t cs_a, int64_t ts_a,
+                  const TG__T *b, int64_t rs_b, TG__T beta, TG__T *c, int64_t rs_c, int64_t cs_c,
+                  int64_t m, int64_t n, const int masked)
+{
+    const int packed_a = rs_a == 1 && cs_a == 6;
+    for (int64_t i = 0, h; i < m; i += h) {
+        h = packed_a ? (m - i < 6 ? m - i : 6) : TG__FN(tg__tile_rows)(m - i);
+        TG__FN(tg__tile)(kc, alpha, a + i * ts_a, rs_a, cs_a, b, rs_b, beta, c + i * rs_c, rs_c,
+                         cs_c, h, n, masked);
+    }
+}
+
+/* The micro-kernel: a column panel of C (cpu.h has the contract). */
 __attribute__((target(TG__TARGET))) static void
 TG__FN(tg__ukernel)(int64_t kc, const void *alpha_, const void *a_, int64_t rs_a, int64_t cs_a,
                     int64_t ts_a, const void *b_, int64_t rs_b, const void *beta_, void *c_,
@@ -4110,13 +4267,29 @@ TG__FN(tg__ukernel)(int64_t kc, const void *alpha_, const void *a_, int64_t rs_a
     const TG__T *a = (const TG__T *)a_, *b = (const TG__T *)b_;
     const TG__T alpha = *(const TG__T *)alpha_, beta = *(const TG__T *)beta_;
     TG__T *c = (TG__T *)c_;
-    const int packed_a = rs_a == 1 && cs_a == 6;
-    for (int64_t i = 0, h; i < m; i += h) {
-        h = packed_a ? (m - i < 6 ? m - i : 6) : TG__FN(tg__tile_rows)(m - i);
-        TG__FN(tg__tile)(kc, alpha, a + i * ts_a, rs_a, cs_a, b, rs_b, beta, c + i * rs_c, rs_c,
-                         cs_c, h, n);
-    }
+    TG__FN(tg__panel)(kc, alpha, a, rs_a, cs_a, ts_a, b, rs_b, beta, c, rs_c, cs_c, m, n, 0);
 }
+
+#if TG__MASKED
+/* The micro-kernel for a panel narrower than 2W (the descriptor's ukernel_part): B's partial rows
+ * are read through masked loads, so the small path reads any last panel of B in place instead of
+ * copying it into a zero-padded one, and the edge tiles are stored under masks. A function of its
+ * own, called for those panels only: a test for them inside the whole panels' kernel cost d 32^3
+ * and s 32^3 3-5% (Zen 4, side by side), with their loops unchanged. */
+__attribute__((target(TG__TARGET))) static void
+TG__FN(tg__ukernel_masked)(int64_t kc, const void *alpha_, const void *a_, int64_t rs_a,
+                           int64_t cs_a, int64_t ts_a, const void *b_, int64_t rs_b,
+                           const void *beta_, void *c_, int64_t rs_c, int64_t cs_c, int64_t m,
+                           int64_t n)
+{
+    TG__FN(tg__panel)(kc, *(const TG__T *)alpha_, (const TG__T *)a_, rs_a, cs_a, ts_a,
+                      (const TG__T *)b_, rs_b, *(const TG__T *)beta_, (TG__T *)c_, rs_c, cs_c, m,
+                      n, 1);
+}
+#define TG__UKERNEL_PART TG__FN(tg__ukernel_masked)
+#else
+#define TG__UKERNEL_PART NULL
+#endif
 
 /* A's rows go into 6-row panels. The common case, rows contiguous along k (a row-major A, not
  * transposed), moves four k steps of six rows at a time through registers (TG__PACK6X4); the
@@ -4216,8 +4389,8 @@ TG__FN(tg__pack_b)(int64_t cols, int64_t kc, const void *src_, int64_t rs, int64
 }
 
 static const tg__kernel TG__FN(tg__kernel_desc) = {
-    TG__NAME, sizeof(TG__T), 6, 2 * TG__W, TG__W, TG__FN(tg__ukernel), TG__FN(tg__pack_a),
-    TG__FN(tg__pack_b), TG__NARROW};
+    TG__NAME, sizeof(TG__T), 6, 2 * TG__W, TG__W, TG__FN(tg__ukernel), TG__UKERNEL_PART,
+    TG__FN(tg__pack_a), TG__FN(tg__pack_b), TG__NARROW};
 
 /* The vector macros are this template's parameters: released, so the next instantiation defines
  * its own. */
@@ -4242,6 +4415,8 @@ static const tg__kernel TG__FN(tg__kernel_desc) = {
 #undef TG__STORE_PART
 #undef TG__PREFETCH_AHEAD
 #undef TG__NARROW
+#undef TG__MASKED
+#undef TG__UKERNEL_PART
 #undef TG__T
 #undef TG__FN
 
@@ -4339,13 +4514,16 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
 #define TG__MASKLOAD(p, k) _mm512_maskz_loadu_pd(k, p)
 #define TG__STORE_PART tg__part512_d
 #define TG__NARROW (&tg__kernel_desc_avx2_d)
+#define TG__MASKED 1
 /* ---- cpu/kernel_simd.inc ---- */
 /* The x86 SIMD micro-kernel, written once for TG__T (float or double) and a vector width through
  * the macros that kernel_x86.c defines: TG__TARGET (the target attribute), TG__NAME (the family),
  * TG__NARROW (the family's kernel for narrow panels, or NULL), TG__V (register type), TG__W (lanes),
  * TG__LOADU/TG__STOREU, TG__BCAST, TG__FMA, TG__MUL, TG__ADD, TG__SET1, TG__ZERO, and
- * TG__MASK/TG__LANES/TG__MASKLOAD (pack_b's load mask for a partial panel), TG__STORE_PART (the
- * first lanes of a register into a row of C); TG__FN(x) appends the family's and the type's suffix.
+ * TG__MASK/TG__LANES/TG__MASKLOAD (a load mask for a partial panel), TG__STORE_PART (the first
+ * lanes of a register into a row of C), TG__MASKED (1: masked loads are cheap enough to read a
+ * partial panel of B in place, and masked stores to write an edge tile); TG__FN(x) appends the
+ * family's and the type's suffix.
  *
  * Register tile 6 x 2W: 12 accumulators + 2 B vectors + 1 broadcast A value. In ymm (AVX2: 6 x 16
  * floats, 6 x 8 doubles) that is 15 of the 16 registers, and 12 independent FMA chains cover Zen
@@ -4357,8 +4535,10 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
  * 4096x4096x32 +13%, dgemm 16x768x768 +15%; squares within 1-4% either way). Per k step the kernel
  * loads 2 vectors of B and 6 scalars of A for 12 FMAs, so loads (2 per cycle) never bind. B is
  * loaded unaligned: packed panels are aligned anyway, and the small-matrix path reads the caller's
- * rows. Masked loads of B, which would let any partial panel be read in place, cost zmm loops 9% on
- * Zen 4 even over whole panels: AVX-512 hands narrow panels to AVX2's kernel instead (small.c). */
+ * rows. A partial panel (narrower than 2W and not W) is read in place only where masked loads are
+ * cheap (AVX-512 on Zen 4), by a second instantiation of the same code (ukernel_part), so that the
+ * whole panels' kernel carries no test for it; AVX2 copies it into a zero-padded panel (small.c),
+ * since vmaskmov is microcoded on Zen 3. */
 
 /* A prefetch of the B row two panels ahead (p + 4W), each of its lines: one in ymm, two in zmm. */
 #define TG__PREFETCH_AHEAD(p)                                                                      \
@@ -4366,10 +4546,11 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
      TG__W * sizeof(TG__T) >= 64 ? _mm_prefetch((const char *)((p) + 5 * TG__W), _MM_HINT_T0)     \
                                  : (void)0)
 
-/* One tile, m <= 6 rows: inlined into the panel's loop below (tg__ukernel). */
+/* One tile, m <= 6 rows: inlined into the panel's loop below (tg__panel). */
 __attribute__((target(TG__TARGET), always_inline)) static inline void
 TG__FN(tg__tile)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t cs_a, const TG__T *b,
-                 int64_t rs_b, TG__T beta, TG__T *c, int64_t rs_c, int64_t cs_c, int64_t m, int64_t n)
+                 int64_t rs_b, TG__T beta, TG__T *c, int64_t rs_c, int64_t cs_c, int64_t m, int64_t n,
+                 const int masked)
 {
     /* Offsets of A's six rows; rows past m repeat the last live one, so a caller's unpadded A is
      * never read out of bounds (their results are computed and dropped). One base pointer plus
@@ -4381,6 +4562,12 @@ TG__FN(tg__tile)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t 
     TG__V c20 = TG__ZERO(), c21 = TG__ZERO(), c30 = TG__ZERO(), c31 = TG__ZERO();
     TG__V c40 = TG__ZERO(), c41 = TG__ZERO(), c50 = TG__ZERO(), c51 = TG__ZERO();
     TG__V b0, b1, ai, va;
+    /* A panel read through masks (masked: a partial one, n neither W nor 2W, of a family with
+     * masked loads): its first vector under lo when n < W, its second under hi. Constant after
+     * inlining: the whole-panel loops keep their plain loads. */
+    const TG__MASK lo = TG__LANES(n), hi = TG__LANES(n - TG__W);
+#define TG__LD0(p) (masked ? TG__MASKLOAD(p, lo) : TG__LOADU(p))
+#define TG__LD1(p) (masked ? TG__MASKLOAD(p, hi) : TG__LOADU(p))
 
     /* A packed A panel (the blocked path): six rows side by side along k. */
     const int packed_a = rs_a == 1 && cs_a == 6;
@@ -4398,7 +4585,7 @@ TG__FN(tg__tile)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t 
     for (int64_t p = 0; p < kc; p++, a += cs, b += rs_b) {                                         \
         prefetch;                                                                                  \
         b0 = TG__LOADU(b);                                                                         \
-        b1 = TG__LOADU(b + TG__W);                                                                 \
+        b1 = TG__LD1(b + TG__W);                                                                   \
         TG__ROW(0, 0); TG__ROW(1, o1); TG__ROW(2, o2); TG__ROW(3, o3); TG__ROW(4, o4);             \
         TG__ROW(5, o5);                                                                            \
     }
@@ -4420,17 +4607,17 @@ TG__FN(tg__tile)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t 
     for (; p + 1 < kc; p += 2, a += 2 * cs_a, a2 += 2 * cs_a, b += 2 * rs_b) {                     \
         prefetch;                                                                                  \
         b0 = TG__LOADU(b);                                                                         \
-        b1 = TG__LOADU(b + TG__W);                                                                 \
+        b1 = TG__LD1(b + TG__W);                                                                   \
         TG__ROW(0, 0); TG__ROW(1, o1); TG__ROW(2, o2);                                             \
         b0 = TG__LOADU(b + rs_b);                                                                  \
-        b1 = TG__LOADU(b + rs_b + TG__W);                                                          \
+        b1 = TG__LD1(b + rs_b + TG__W);                                                            \
         TG__ROW2(3, 0); TG__ROW2(4, o1); TG__ROW2(5, o2);                                          \
     }
 #define TG__LOOP4(prefetch)                                                                        \
     for (int64_t p = 0; p < kc; p++, a += cs_a, b += rs_b) {                                       \
         prefetch;                                                                                  \
         b0 = TG__LOADU(b);                                                                         \
-        b1 = TG__LOADU(b + TG__W);                                                                 \
+        b1 = TG__LD1(b + TG__W);                                                                   \
         TG__ROW(0, 0); TG__ROW(1, o1); TG__ROW(2, o2); TG__ROW(3, o3);                             \
     }
     /* Both split loops read the odd k step through a second pointer a2 = a + cs_a with the same
@@ -4444,19 +4631,19 @@ TG__FN(tg__tile)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t 
          * FMAs on repeated rows (Zen 4, whole calls: sgemm 8^3 1.11x, 8x8x64 1.27x). */
         if (m <= 4)
             for (; p + 1 < kc; p += 2, a += 2 * cs_a, a2 += 2 * cs_a, b += 2 * rs_b) {
-                b0 = TG__LOADU(b);
-                b1 = TG__LOADU(b + rs_b);
+                b0 = TG__LD0(b);
+                b1 = TG__LD0(b + rs_b);
                 TG__HROW(0, 0); TG__HROW(1, o1); TG__HROW(2, o2); TG__HROW(3, o3);
             }
         else
             for (; p + 1 < kc; p += 2, a += 2 * cs_a, a2 += 2 * cs_a, b += 2 * rs_b) {
-                b0 = TG__LOADU(b);
-                b1 = TG__LOADU(b + rs_b);
+                b0 = TG__LD0(b);
+                b1 = TG__LD0(b + rs_b);
                 TG__HROW(0, 0); TG__HROW(1, o1); TG__HROW(2, o2); TG__HROW(3, o3);
                 TG__HROW(4, o4); TG__HROW(5, o5);
             }
         if (p < kc) { /* an odd kc: the last step into c?0 */
-            b0 = TG__LOADU(b);
+            b0 = TG__LD0(b);
             c00 = TG__FMA(TG__BCAST(a), b0, c00); c10 = TG__FMA(TG__BCAST(a + o1), b0, c10);
             c20 = TG__FMA(TG__BCAST(a + o2), b0, c20); c30 = TG__FMA(TG__BCAST(a + o3), b0, c30);
             c40 = TG__FMA(TG__BCAST(a + o4), b0, c40); c50 = TG__FMA(TG__BCAST(a + o5), b0, c50);
@@ -4475,7 +4662,7 @@ TG__FN(tg__tile)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t 
             TG__SPLIT3((TG__PREFETCH_AHEAD(b), TG__PREFETCH_AHEAD(b + rs_b)))
         if (p < kc) {
             b0 = TG__LOADU(b);
-            b1 = TG__LOADU(b + TG__W);
+            b1 = TG__LD1(b + TG__W);
             TG__ROW(0, 0); TG__ROW(1, o1); TG__ROW(2, o2);
         }
         c00 = TG__ADD(c00, c30); c01 = TG__ADD(c01, c31); c10 = TG__ADD(c10, c40);
@@ -4510,6 +4697,8 @@ TG__FN(tg__tile)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t 
 #undef TG__ROW2
 #undef TG__SPLIT3
 #undef TG__LOOP4
+#undef TG__LD0
+#undef TG__LD1
 
     /* x * 1 is x exactly (NaN and -0 included): alpha = 1, the usual case, skips the products. */
     if (alpha != 1) {
@@ -4541,6 +4730,21 @@ TG__FN(tg__tile)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t 
         TG__STORE_ROW(0) TG__STORE_ROW(1) TG__STORE_ROW(2)
         TG__STORE_ROW(3) TG__STORE_ROW(4) TG__STORE_ROW(5)
 #undef TG__STORE_ROW
+#if TG__MASKED
+    } else if (masked && cs_c == 1) {
+        /* An edge tile, stored from the registers under masks (one masked store a vector: cheap
+         * on Zen 4, unlike AVX2's microcoded vmaskmov on Zen 3). */
+        const int64_t live = TG__FN(tg__edge_cols)(n, 2 * TG__W);
+        const int64_t r0 = live < TG__W ? live : TG__W, r1 = live - TG__W;
+#define TG__STORE_ROW(i)                                                                           \
+    if (i < m) {                                                                                   \
+        TG__STORE_PART(c + i * rs_c, c##i##0, r0, beta);                                           \
+        if (r1 > 0) TG__STORE_PART(c + i * rs_c + TG__W, c##i##1, r1, beta);                       \
+    }
+        TG__STORE_ROW(0) TG__STORE_ROW(1) TG__STORE_ROW(2)
+        TG__STORE_ROW(3) TG__STORE_ROW(4) TG__STORE_ROW(5)
+#undef TG__STORE_ROW
+#endif
     } else {
         /* An edge tile (or a strided C, which the library's callers never pass): spilled to a small
          * buffer, each row reloaded as whole vectors (a load the size of the store it reads is
@@ -4585,7 +4789,21 @@ static inline int64_t TG__FN(tg__tile_rows)(int64_t left)
     return left == 7 || left == 8 ? 4 : left < 6 ? left : 6;
 }
 
-/* A column panel of C, tile by tile (cpu.h has the contract). */
+/* A column panel of C, tile by tile; masked: a partial one, read through masks. */
+__attribute__((target(TG__TARGET), always_inline)) static inline void
+TG__FN(tg__panel)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t cs_a, int64_t ts_a,
+                  const TG__T *b, int64_t rs_b, TG__T beta, TG__T *c, int64_t rs_c, int64_t cs_c,
+                  int64_t m, int64_t n, const int masked)
+{
+    const int packed_a = rs_a == 1 && cs_a == 6;
+    for (int64_t i = 0, h; i < m; i += h) {
+        h = packed_a ? (m - i < 6 ? m - i : 6) : TG__FN(tg__tile_rows)(m - i);
+        TG__FN(tg__tile)(kc, alpha, a + i * ts_a, rs_a, cs_a, b, rs_b, beta, c + i * rs_c, rs_c,
+                         cs_c, h, n, masked);
+    }
+}
+
+/* The micro-kernel: a column panel of C (cpu.h has the contract). */
 __attribute__((target(TG__TARGET))) static void
 TG__FN(tg__ukernel)(int64_t kc, const void *alpha_, const void *a_, int64_t rs_a, int64_t cs_a,
                     int64_t ts_a, const void *b_, int64_t rs_b, const void *beta_, void *c_,
@@ -4594,13 +4812,29 @@ TG__FN(tg__ukernel)(int64_t kc, const void *alpha_, const void *a_, int64_t rs_a
     const TG__T *a = (const TG__T *)a_, *b = (const TG__T *)b_;
     const TG__T alpha = *(const TG__T *)alpha_, beta = *(const TG__T *)beta_;
     TG__T *c = (TG__T *)c_;
-    const int packed_a = rs_a == 1 && cs_a == 6;
-    for (int64_t i = 0, h; i < m; i += h) {
-        h = packed_a ? (m - i < 6 ? m - i : 6) : TG__FN(tg__tile_rows)(m - i);
-        TG__FN(tg__tile)(kc, alpha, a + i * ts_a, rs_a, cs_a, b, rs_b, beta, c + i * rs_c, rs_c,
-                         cs_c, h, n);
-    }
+    TG__FN(tg__panel)(kc, alpha, a, rs_a, cs_a, ts_a, b, rs_b, beta, c, rs_c, cs_c, m, n, 0);
 }
+
+#if TG__MASKED
+/* The micro-kernel for a panel narrower than 2W (the descriptor's ukernel_part): B's partial rows
+ * are read through masked loads, so the small path reads any last panel of B in place instead of
+ * copying it into a zero-padded one, and the edge tiles are stored under masks. A function of its
+ * own, called for those panels only: a test for them inside the whole panels' kernel cost d 32^3
+ * and s 32^3 3-5% (Zen 4, side by side), with their loops unchanged. */
+__attribute__((target(TG__TARGET))) static void
+TG__FN(tg__ukernel_masked)(int64_t kc, const void *alpha_, const void *a_, int64_t rs_a,
+                           int64_t cs_a, int64_t ts_a, const void *b_, int64_t rs_b,
+                           const void *beta_, void *c_, int64_t rs_c, int64_t cs_c, int64_t m,
+                           int64_t n)
+{
+    TG__FN(tg__panel)(kc, *(const TG__T *)alpha_, (const TG__T *)a_, rs_a, cs_a, ts_a,
+                      (const TG__T *)b_, rs_b, *(const TG__T *)beta_, (TG__T *)c_, rs_c, cs_c, m,
+                      n, 1);
+}
+#define TG__UKERNEL_PART TG__FN(tg__ukernel_masked)
+#else
+#define TG__UKERNEL_PART NULL
+#endif
 
 /* A's rows go into 6-row panels. The common case, rows contiguous along k (a row-major A, not
  * transposed), moves four k steps of six rows at a time through registers (TG__PACK6X4); the
@@ -4700,8 +4934,8 @@ TG__FN(tg__pack_b)(int64_t cols, int64_t kc, const void *src_, int64_t rs, int64
 }
 
 static const tg__kernel TG__FN(tg__kernel_desc) = {
-    TG__NAME, sizeof(TG__T), 6, 2 * TG__W, TG__W, TG__FN(tg__ukernel), TG__FN(tg__pack_a),
-    TG__FN(tg__pack_b), TG__NARROW};
+    TG__NAME, sizeof(TG__T), 6, 2 * TG__W, TG__W, TG__FN(tg__ukernel), TG__UKERNEL_PART,
+    TG__FN(tg__pack_a), TG__FN(tg__pack_b), TG__NARROW};
 
 /* The vector macros are this template's parameters: released, so the next instantiation defines
  * its own. */
@@ -4726,10 +4960,11 @@ static const tg__kernel TG__FN(tg__kernel_desc) = {
 #undef TG__STORE_PART
 #undef TG__PREFETCH_AHEAD
 #undef TG__NARROW
+#undef TG__MASKED
+#undef TG__UKERNEL_PART
 #undef TG__T
 #undef TG__FN
 #undef TG__AVX512
-#undef TG__HALF512
 
 TG__PRIVATE const tg__kernel *tg__kernel_avx2(size_t es)
 {
@@ -4747,9 +4982,10 @@ TG__PRIVATE const tg__kernel *tg__kernel_avx512(size_t es)
  * For small products the blocked path's packing and buffers cost as much as the arithmetic (64^3 is
  * ~8k cycles of FMAs against ~2k cycles to pack A alone). Here the micro-kernel reads A straight from
  * the caller's matrix, whatever its strides, and reads B's rows in place when they are contiguous and
- * a whole register tile wide (or as wide as the kernel's nr_part); only a transposed B or the last,
- * partial column panel is copied into a zero-padded panel (on the stack when it is small, so tiny
- * calls never allocate), and so is every panel when A is tall enough to reuse it. The same path
+ * a whole register tile wide (or as wide as the kernel's nr_part, or any width where the kernel
+ * reads partial rows through masks); only a transposed B or a partial column panel otherwise is
+ * copied into a zero-padded panel (on the stack when it is small, so tiny calls never allocate),
+ * and so is every panel when A is tall enough to reuse it. The same path
  * serves very short A (at most two row tiles) of any size: each element of B is used by so few
  * tiles that packing it for reuse could not pay, but a large B is packed all the same, a page of
  * each row at a time, because that is how it streams fastest (tg__small_group). Threads split the
@@ -4769,12 +5005,35 @@ enum { TG__STACK_PANEL = 4096 };
  * page group at a time (below), 128 and 256 measured the same (1.28 and 1.30 of in place). */
 enum { TG__SMALL_KB = 256 };
 
+/* Whether a panel n wide is a partial one: narrower than the kernel's panels, and not exactly
+ * nr_part, which the kernel reads in whole vectors. */
+static int tg__partial(const tg__kernel *kern, int64_t n)
+{
+    return n < kern->nr && n != kern->nr_part;
+}
+
 /* Whether B's columns [j, j + n) of one k block are copied into a panel rather than read in place:
- * always when pack_all is set or B's columns are not contiguous, and for a last panel narrower than
- * the kernel reads (nr, or exactly nr_part). */
+ * always when pack_all is set or B's columns are not contiguous, and for a partial panel unless
+ * the kernel reads those through masks (ukernel_part). */
 static int tg__small_packs(const tg__kernel *kern, const tg__gemm *g, int64_t n, int pack_all)
 {
-    return pack_all || g->b.cs != 1 || (n < kern->nr && n != kern->nr_part);
+    return pack_all || g->b.cs != 1 || (tg__partial(kern, n) && !kern->ukernel_part);
+}
+
+/* Whether the last panel, n < nr wide, goes to the kernel's narrow family: where that does fewer
+ * FMAs. AVX-512 reads any partial panel in place through masks, but at whole zmm's cost; AVX2's
+ * kernel spends half a zmm's on each half-width vector. So the n mod W columns past the last whole
+ * zmm go to AVX2 when they fill at most half of one (s 20^3: 16 + 4 columns in three ymm FMAs a
+ * row and k step instead of two zmm), to AVX-512 otherwise (s 12^3: one masked zmm, in place, for
+ * AVX2's two ymm over a packed panel). Zen 4, 1 thread, side by side, against every narrow panel
+ * in AVX2: s 12^3 1.31-1.44, 12x12x240 1.14, 13x29x17 1.17, d 6^3 1.26, d 14^3 1.17, d 5x7x300
+ * 1.34-1.40, but 0.98 for a tall A over a narrow panel (s 100x12x100, d 100x14x100, where the
+ * copy served 17 tiles); against every narrow panel in masked zmm: s 8^3 1.21, s 20^3
+ * 1.06, s 24^3 1.18-1.27. */
+static int tg__use_narrow(const tg__kernel *kern, int64_t n)
+{
+    const tg__kernel *nk = kern->narrow;
+    return nk && n < kern->nr && n % nk->nr != 0 && n % nk->nr <= nk->nr_part;
 }
 
 /* Columns [j, j + n) of C, n <= nr, for one k block of kc from pc (beta_now: beta or 1). */
@@ -4791,8 +5050,9 @@ static void tg__small_panel(const tg__kernel *kern, const tg__gemm *g, const voi
         b = panel;
         rs_b = kern->nr;
     }
-    kern->ukernel(kc, alpha, a, g->a.rs, g->a.cs, g->a.rs, b, rs_b, beta_now,
-                  (char *)g->c + j * es, g->rs_c, 1, g->m, n);
+    (tg__partial(kern, n) && kern->ukernel_part ? kern->ukernel_part : kern->ukernel)(
+        kc, alpha, a, g->a.rs, g->a.cs, g->a.rs, b, rs_b, beta_now, (char *)g->c + j * es, g->rs_c,
+        1, g->m, n);
 }
 
 /* How many column panels of B to pack together, a page of each of their rows (0: none; then each
@@ -4836,7 +5096,7 @@ static void tg__small_panels(const tg__kernel *kern, const tg__gemm *g, const vo
         const void *beta_now = pc == 0 ? beta : tg__one(kern->es);
         for (int64_t jp = jp0; jp < jp1; jp++) {
             const int64_t j = jp * nr, n = g->n - j < nr ? g->n - j : nr;
-            const tg__kernel *k = n < nr && kern->narrow ? kern->narrow : kern;
+            const tg__kernel *k = tg__use_narrow(kern, n) ? kern->narrow : kern;
             for (int64_t jj = 0; jj < n; jj += k->nr)
                 tg__small_panel(k, g, alpha, beta_now, pc, kc, j + jj,
                                 n - jj < k->nr ? n - jj : k->nr, panel, pack_all);
@@ -4900,7 +5160,7 @@ TG__PRIVATE int tg__gemm_small(const char *fn, const tg__kernel *kern, const tg_
      * 48^3 0.96 -> 1.03, d 24^3 0.92 -> 1.05. */
     const double block_b = (double)kb * (double)g->b.rs * (double)kern->es;
     const int pack_all = g->m > 2 * (int64_t)kern->mr && block_b > (double)tg__cpu()->l1d / 2;
-    const tg__kernel *last_kern = last && kern->narrow ? kern->narrow : kern;
+    const tg__kernel *last_kern = last && tg__use_narrow(kern, last) ? kern->narrow : kern;
     const int64_t last_part = tg__rem(last, last_kern->nr);
     const int packs = group || tg__small_packs(kern, g, nr, pack_all) ||
                       (last_part && tg__small_packs(last_kern, g, last_part, pack_all));

@@ -44,6 +44,9 @@ struct tg__kernel {
     int nr_part;           /* a last panel exactly this wide is read in place too (the kernel reads
                               no column past it); nr where only whole panels are */
     tg__ukernel_fn ukernel;
+    tg__ukernel_fn ukernel_part; /* NULL, or the kernel for a panel narrower than nr that reads B's
+                                    partial rows through masked loads: then the small path reads
+                                    any last panel in place */
     tg__pack_fn pack_a;    /* rows of op(A) into MR-row panels */
     tg__pack_fn pack_b;    /* columns of op(B) into NR-column panels (rows/cols swapped: see pack.inc) */
     const tg__kernel *narrow; /* the small path's kernel for a last panel narrower than nr (NULL:

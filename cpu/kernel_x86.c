@@ -171,39 +171,28 @@ __attribute__((target("avx2,fma"))) static inline void tg__part256_d(double *c, 
     if (rem & 1) _mm_store_sd(c, beta == 0 ? lo : _mm_fmadd_sd(_mm_set1_pd(beta), _mm_load_sd(c), lo));
 }
 
-/* Half h of a zmm. The zero-masking form, because GCC 12's plain extract (and the 512-to-256 casts
- * built on it) reads an undefined register that -Wmaybe-uninitialized reports in C++. */
-#define TG__HALF512(v, h) _mm512_maskz_extractf64x4_pd(0xF, v, h)
-__attribute__((target(TG__AVX512))) static inline void tg__part512_s(float *c, __m512 v,
-                                                                       int64_t rem, float beta)
+/* The first `live` of w lanes, as an AVX-512 load mask (none for live <= 0, all from w on). */
+static inline unsigned tg__lanes(int64_t live, int w)
 {
-    __m256 lo = _mm256_castpd_ps(TG__HALF512(_mm512_castps_pd(v), 0));
-    if (rem & 8) {
-        _mm256_storeu_ps(c, beta == 0 ? lo
-                                      : _mm256_fmadd_ps(_mm256_set1_ps(beta), _mm256_loadu_ps(c), lo));
-        lo = _mm256_castpd_ps(TG__HALF512(_mm512_castps_pd(v), 1));
-        c += 8;
-    }
-    tg__part256_s(c, lo, rem & 7, beta);
+    return live <= 0 ? 0u : live >= w ? (1u << w) - 1 : (1u << live) - 1;
+}
+
+/* The first rem floats or doubles of a zmm (1 <= rem <= its lanes) into c as beta * c + v, c not
+ * read when beta is zero: one masked store (an edge tile's row, kernel_simd.inc). */
+__attribute__((target(TG__AVX512))) static inline void tg__part512_s(float *c, __m512 v, int64_t rem,
+                                                                       float beta)
+{
+    const __mmask16 k = (__mmask16)tg__lanes(rem, 16);
+    if (beta != 0) v = _mm512_fmadd_ps(_mm512_set1_ps(beta), _mm512_maskz_loadu_ps(k, c), v);
+    _mm512_mask_storeu_ps(c, k, v);
 }
 
 __attribute__((target(TG__AVX512))) static inline void tg__part512_d(double *c, __m512d v,
                                                                        int64_t rem, double beta)
 {
-    __m256d lo = TG__HALF512(v, 0);
-    if (rem & 4) {
-        _mm256_storeu_pd(c, beta == 0 ? lo
-                                      : _mm256_fmadd_pd(_mm256_set1_pd(beta), _mm256_loadu_pd(c), lo));
-        lo = TG__HALF512(v, 1);
-        c += 4;
-    }
-    tg__part256_d(c, lo, rem & 3, beta);
-}
-
-/* The first `live` of w lanes, as an AVX-512 load mask (none for live <= 0, all from w on). */
-static inline unsigned tg__lanes(int64_t live, int w)
-{
-    return live <= 0 ? 0u : live >= w ? (1u << w) - 1 : (1u << live) - 1;
+    const __mmask8 k = (__mmask8)tg__lanes(rem, 8);
+    if (beta != 0) v = _mm512_fmadd_pd(_mm512_set1_pd(beta), _mm512_maskz_loadu_pd(k, c), v);
+    _mm512_mask_storeu_pd(c, k, v);
 }
 
 #define TG__T float
@@ -231,6 +220,7 @@ static inline unsigned tg__lanes(int64_t live, int w)
 #define TG__MASKLOAD _mm256_maskload_ps
 #define TG__STORE_PART tg__part256_s
 #define TG__NARROW NULL
+#define TG__MASKED 0
 #include "kernel_simd.inc"
 #undef TG__T
 #undef TG__FN
@@ -259,6 +249,7 @@ static inline unsigned tg__lanes(int64_t live, int w)
 #define TG__MASKLOAD _mm256_maskload_pd
 #define TG__STORE_PART tg__part256_d
 #define TG__NARROW NULL
+#define TG__MASKED 0
 #include "kernel_simd.inc"
 #undef TG__T
 #undef TG__FN
@@ -286,6 +277,7 @@ static inline unsigned tg__lanes(int64_t live, int w)
 #define TG__MASKLOAD(p, k) _mm512_maskz_loadu_ps(k, p)
 #define TG__STORE_PART tg__part512_s
 #define TG__NARROW (&tg__kernel_desc_avx2_s)
+#define TG__MASKED 1
 #include "kernel_simd.inc"
 #undef TG__T
 #undef TG__FN
@@ -313,11 +305,11 @@ static inline unsigned tg__lanes(int64_t live, int w)
 #define TG__MASKLOAD(p, k) _mm512_maskz_loadu_pd(k, p)
 #define TG__STORE_PART tg__part512_d
 #define TG__NARROW (&tg__kernel_desc_avx2_d)
+#define TG__MASKED 1
 #include "kernel_simd.inc"
 #undef TG__T
 #undef TG__FN
 #undef TG__AVX512
-#undef TG__HALF512
 
 TG__PRIVATE const tg__kernel *tg__kernel_avx2(size_t es)
 {

@@ -3,9 +3,10 @@
  * For small products the blocked path's packing and buffers cost as much as the arithmetic (64^3 is
  * ~8k cycles of FMAs against ~2k cycles to pack A alone). Here the micro-kernel reads A straight from
  * the caller's matrix, whatever its strides, and reads B's rows in place when they are contiguous and
- * a whole register tile wide (or as wide as the kernel's nr_part); only a transposed B or the last,
- * partial column panel is copied into a zero-padded panel (on the stack when it is small, so tiny
- * calls never allocate), and so is every panel when A is tall enough to reuse it. The same path
+ * a whole register tile wide (or as wide as the kernel's nr_part, or any width where the kernel
+ * reads partial rows through masks); only a transposed B or a partial column panel otherwise is
+ * copied into a zero-padded panel (on the stack when it is small, so tiny calls never allocate),
+ * and so is every panel when A is tall enough to reuse it. The same path
  * serves very short A (at most two row tiles) of any size: each element of B is used by so few
  * tiles that packing it for reuse could not pay, but a large B is packed all the same, a page of
  * each row at a time, because that is how it streams fastest (tg__small_group). Threads split the
@@ -26,12 +27,35 @@ enum { TG__STACK_PANEL = 4096 };
  * page group at a time (below), 128 and 256 measured the same (1.28 and 1.30 of in place). */
 enum { TG__SMALL_KB = 256 };
 
+/* Whether a panel n wide is a partial one: narrower than the kernel's panels, and not exactly
+ * nr_part, which the kernel reads in whole vectors. */
+static int tg__partial(const tg__kernel *kern, int64_t n)
+{
+    return n < kern->nr && n != kern->nr_part;
+}
+
 /* Whether B's columns [j, j + n) of one k block are copied into a panel rather than read in place:
- * always when pack_all is set or B's columns are not contiguous, and for a last panel narrower than
- * the kernel reads (nr, or exactly nr_part). */
+ * always when pack_all is set or B's columns are not contiguous, and for a partial panel unless
+ * the kernel reads those through masks (ukernel_part). */
 static int tg__small_packs(const tg__kernel *kern, const tg__gemm *g, int64_t n, int pack_all)
 {
-    return pack_all || g->b.cs != 1 || (n < kern->nr && n != kern->nr_part);
+    return pack_all || g->b.cs != 1 || (tg__partial(kern, n) && !kern->ukernel_part);
+}
+
+/* Whether the last panel, n < nr wide, goes to the kernel's narrow family: where that does fewer
+ * FMAs. AVX-512 reads any partial panel in place through masks, but at whole zmm's cost; AVX2's
+ * kernel spends half a zmm's on each half-width vector. So the n mod W columns past the last whole
+ * zmm go to AVX2 when they fill at most half of one (s 20^3: 16 + 4 columns in three ymm FMAs a
+ * row and k step instead of two zmm), to AVX-512 otherwise (s 12^3: one masked zmm, in place, for
+ * AVX2's two ymm over a packed panel). Zen 4, 1 thread, side by side, against every narrow panel
+ * in AVX2: s 12^3 1.31-1.44, 12x12x240 1.14, 13x29x17 1.17, d 6^3 1.26, d 14^3 1.17, d 5x7x300
+ * 1.34-1.40, but 0.98 for a tall A over a narrow panel (s 100x12x100, d 100x14x100, where the
+ * copy served 17 tiles); against every narrow panel in masked zmm: s 8^3 1.21, s 20^3
+ * 1.06, s 24^3 1.18-1.27. */
+static int tg__use_narrow(const tg__kernel *kern, int64_t n)
+{
+    const tg__kernel *nk = kern->narrow;
+    return nk && n < kern->nr && n % nk->nr != 0 && n % nk->nr <= nk->nr_part;
 }
 
 /* Columns [j, j + n) of C, n <= nr, for one k block of kc from pc (beta_now: beta or 1). */
@@ -48,8 +72,9 @@ static void tg__small_panel(const tg__kernel *kern, const tg__gemm *g, const voi
         b = panel;
         rs_b = kern->nr;
     }
-    kern->ukernel(kc, alpha, a, g->a.rs, g->a.cs, g->a.rs, b, rs_b, beta_now,
-                  (char *)g->c + j * es, g->rs_c, 1, g->m, n);
+    (tg__partial(kern, n) && kern->ukernel_part ? kern->ukernel_part : kern->ukernel)(
+        kc, alpha, a, g->a.rs, g->a.cs, g->a.rs, b, rs_b, beta_now, (char *)g->c + j * es, g->rs_c,
+        1, g->m, n);
 }
 
 /* How many column panels of B to pack together, a page of each of their rows (0: none; then each
@@ -93,7 +118,7 @@ static void tg__small_panels(const tg__kernel *kern, const tg__gemm *g, const vo
         const void *beta_now = pc == 0 ? beta : tg__one(kern->es);
         for (int64_t jp = jp0; jp < jp1; jp++) {
             const int64_t j = jp * nr, n = g->n - j < nr ? g->n - j : nr;
-            const tg__kernel *k = n < nr && kern->narrow ? kern->narrow : kern;
+            const tg__kernel *k = tg__use_narrow(kern, n) ? kern->narrow : kern;
             for (int64_t jj = 0; jj < n; jj += k->nr)
                 tg__small_panel(k, g, alpha, beta_now, pc, kc, j + jj,
                                 n - jj < k->nr ? n - jj : k->nr, panel, pack_all);
@@ -157,7 +182,7 @@ TG__PRIVATE int tg__gemm_small(const char *fn, const tg__kernel *kern, const tg_
      * 48^3 0.96 -> 1.03, d 24^3 0.92 -> 1.05. */
     const double block_b = (double)kb * (double)g->b.rs * (double)kern->es;
     const int pack_all = g->m > 2 * (int64_t)kern->mr && block_b > (double)tg__cpu()->l1d / 2;
-    const tg__kernel *last_kern = last && kern->narrow ? kern->narrow : kern;
+    const tg__kernel *last_kern = last && tg__use_narrow(kern, last) ? kern->narrow : kern;
     const int64_t last_part = tg__rem(last, last_kern->nr);
     const int packs = group || tg__small_packs(kern, g, nr, pack_all) ||
                       (last_part && tg__small_packs(last_kern, g, last_part, pack_all));

@@ -254,6 +254,28 @@ void tgt_section_edges(void)
                 }
 }
 
+/* Every layout and transpose over the widths that end inside a register (n up to 40, past two
+ * AVX-512 float vectors) and a few heights and depths, with each operand's last element the last
+ * before an untouchable page: the kernels' partial-panel reads (masked or through a copy) and edge
+ * stores must stay within the operands exactly. */
+void tgt_section_pageend(void)
+{
+    static const int64_t ms[] = {1, 2, 3, 4, 5, 7, 8, 13}, ks[] = {1, 2, 5, 17};
+    uint64_t i = 1500000;
+    tgt_buf_at_page_end = 1;
+    for (size_t es = 4; es <= 8; es += 4)
+        for (int combo = 0; combo < 8; combo++)
+            for (int mi = 0; mi < 8; mi++)
+                for (int64_t n = 1; n <= 40; n++)
+                    for (int ki = 0; ki < 4; ki++) {
+                        tgt_case c = tgt_case_at(es, tgt_layouts[combo >> 2],
+                                                 tgt_transes[(combo >> 1) & 1],
+                                                 tgt_transes[combo & 1], ms[mi], n, ks[ki], i++);
+                        tgt_run_case(&c);
+                    }
+    tgt_buf_at_page_end = 0;
+}
+
 void tgt_section_scalars(void)
 {
     static const int64_t shapes[][3] = {{1, 1, 1}, {5, 17, 9}, {13, 7, 20}, {33, 40, 19}};

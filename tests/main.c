@@ -3,7 +3,7 @@
  * failed". Exits non-zero if anything failed.
  *
  *   usage: tgemm_tests [--cube N] [--random N] [section...]
- *   sections: arch cube edges scalars special random openblas args threads callers nomem,
+ *   sections: arch cube edges scalars special pageend random openblas args threads callers nomem,
  *             and (only when named, with TGEMM_ARCH=none) unsupported
  *
  * The kernel family, path and block sizes come from the environment (TGEMM_ARCH, TGEMM_PATH,
@@ -83,7 +83,8 @@ static const struct {
 } tgt_sections[] = {
     {"arch", tgt_section_arch},       {"cube", tgt_cube},
     {"edges", tgt_section_edges},     {"scalars", tgt_section_scalars},
-    {"special", tgt_section_special}, {"random", tgt_random},
+    {"special", tgt_section_special}, {"pageend", tgt_section_pageend},
+    {"random", tgt_random},
 #ifdef TGT_OPENBLAS
     {"openblas", tgt_openblas},
 #endif

@@ -5,8 +5,13 @@
  * outside the matrix produces NaN (the ratio test catches it), and one that writes there changes
  * the bits (tgt_buf_poison_intact catches it), whatever value it wrote.
  */
+#ifndef _DEFAULT_SOURCE
+#define _DEFAULT_SOURCE /* mmap's MAP_ANONYMOUS under -std=c11 */
+#endif
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "tgt.h"
 
@@ -51,6 +56,8 @@ static int tgt_is_poison(size_t es, const unsigned char *at)
     return es == 4 ? memcmp(at, &tgt_poison_s, 4) == 0 : memcmp(at, &tgt_poison_d, 8) == 0;
 }
 
+int tgt_buf_at_page_end;
+
 int tgt_buf_init(tgt_buf *b, size_t es, int64_t vectors, int64_t len, int64_t ld)
 {
     int64_t span = vectors > 0 && len > 0 ? (vectors - 1) * ld + len : 0;
@@ -58,8 +65,28 @@ int tgt_buf_init(tgt_buf *b, size_t es, int64_t vectors, int64_t len, int64_t ld
     b->vectors = vectors;
     b->len = len;
     b->ld = ld;
-    b->total = (size_t)span + 2 * TGT_GUARD;
-    b->mem = (unsigned char *)malloc(b->total * es);
+    b->map = NULL;
+    b->map_len = 0;
+    if (tgt_buf_at_page_end) {
+        /* The leading guard and the matrix fill the end of the mapping's last readable page(s);
+         * the page after them is PROT_NONE. */
+        size_t page = (size_t)sysconf(_SC_PAGESIZE);
+        size_t bytes = ((size_t)span + TGT_GUARD) * es, used = (bytes + page - 1) / page * page;
+        void *map = mmap(NULL, used + page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+                         -1, 0);
+        if (map == MAP_FAILED) return b->mem = NULL, b->p = NULL, 0;
+        if (mprotect((unsigned char *)map + used, page, PROT_NONE) != 0) {
+            munmap(map, used + page);
+            return b->mem = NULL, b->p = NULL, 0;
+        }
+        b->map = map;
+        b->map_len = used + page;
+        b->total = (size_t)span + TGT_GUARD;
+        b->mem = (unsigned char *)map + used - bytes;
+    } else {
+        b->total = (size_t)span + 2 * TGT_GUARD;
+        b->mem = (unsigned char *)malloc(b->total * es);
+    }
     b->p = b->mem ? b->mem + TGT_GUARD * es : NULL;
     if (!b->mem) return 0;
     for (size_t i = 0; i < b->total; i++) tgt_put_poison(es, b->mem + i * es);
@@ -68,7 +95,9 @@ int tgt_buf_init(tgt_buf *b, size_t es, int64_t vectors, int64_t len, int64_t ld
 
 void tgt_buf_free(tgt_buf *b)
 {
-    free(b->mem);
+    if (b->map) munmap(b->map, b->map_len);
+    else free(b->mem);
+    b->map = NULL;
     b->mem = NULL;
     b->p = NULL;
 }

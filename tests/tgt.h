@@ -58,7 +58,14 @@ typedef struct {
     size_t total;        /* elements allocated, guards included */
     unsigned char *mem;  /* the allocation */
     void *p;             /* the matrix itself: mem + TGT_GUARD elements */
+    void *map;           /* at a page's end (below): the mapping, map_len bytes; else NULL */
+    size_t map_len;
 } tgt_buf;
+/* When set, tgt_buf_init puts each matrix's last element right before a page that may not be
+ * touched, instead of before the trailing guard: a library that reads past the end of an operand,
+ * even into lanes it then drops (a whole vector over the last columns of B), or writes past the
+ * end of C, stops the suite with a fault. The pageend section sets it. */
+extern int tgt_buf_at_page_end;
 /* Allocates and poisons everything; returns 0 if memory ran out (the test fails, not crashes). */
 int tgt_buf_init(tgt_buf *b, size_t es, int64_t vectors, int64_t len, int64_t ld);
 void tgt_buf_free(tgt_buf *b);
@@ -104,6 +111,7 @@ void tgt_section_cube(int max);
 void tgt_section_edges(void);      /* each dimension alone over the edge sizes */
 void tgt_section_scalars(void);    /* alpha, beta in {0, 1, -1, other}; NaN in C with beta 0 */
 void tgt_section_special(void);    /* NaN and Inf in A */
+void tgt_section_pageend(void);    /* small shapes with every operand ending at a page's end */
 void tgt_section_random(int count);/* seeded random larger shapes, padded leading dimensions */
 /* One random case of those (also the OpenBLAS section's cases). */
 tgt_case tgt_random_case(uint64_t *rng, size_t es);

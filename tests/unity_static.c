@@ -5,6 +5,7 @@
  * its declarations alone, as a user's own header would: the implementation still follows (it has a
  * guard of its own). */
 #define _POSIX_C_SOURCE 200112L /* pthread barriers (callers.c) under strict -std= modes */
+#define _DEFAULT_SOURCE         /* mmap's MAP_ANONYMOUS (matrices.c), which comes after stdio.h */
 #define TGEMM_STATIC
 #include "tgemm.h"
 #include "main.c"
