@@ -19,13 +19,21 @@
 #include "cpu.h"
 
 enum { TG__STACK_PANEL = 4096 };
-/* k in blocks of 256. A panel of B read in place touches one row (one page, when B is wide) per k
- * step, and a block's rows must stay in L1 and the TLB for the panel's next tile. 8x4096x4096
- * sgemm, one probe run each (the packed blocked path: 21 GFLOP/s): without the kernel's prefetch,
- * blocks of 512 ran at 12, of 256 or 128 at 21-22; with it, 256 at 29 and 512 at 15-16; blocks of
- * 16 to 64 lost to the reloads of C (12-17 in a noisier run where 256 gave 19). With B packed a
- * page group at a time (below), 128 and 256 measured the same (1.28 and 1.30 of in place). */
-enum { TG__SMALL_KB = 256 };
+/* k in blocks whose panel of B (kb x nr) fills half of L1: 256 for AVX2's 16-float and 8-double
+ * panels on a 32 KiB L1, 128 for AVX-512's, twice as wide. A panel of B read in place touches one
+ * row (one page, when B is wide) per k step, and a block's rows must stay in L1 and the TLB for the
+ * panel's next tile. Zen 3, AVX2, 8x4096x4096 sgemm, one probe run each (the packed blocked path:
+ * 21 GFLOP/s): without the kernel's prefetch, blocks of 512 ran at 12, of 256 or 128 at 21-22;
+ * with it, 256 at 29 and 512 at 15-16; blocks of 16 to 64 lost to the reloads of C (12-17 in a
+ * noisier run where 256 gave 19). With B packed a page group at a time (below), 128 and 256
+ * measured the same (1.28 and 1.30 of in place). Zen 4, AVX-512, 1 thread, blocks of 128 against
+ * 256 side by side (256 filled L1 with the panel alone): d 60x16x256 1.05, s 96x32x256 1.03,
+ * s 8x4096x4096 1.07, s and d 16x768x768 1.02; 64 lost 2-3% at 96^3 and 128^3. */
+static int64_t tg__small_kb(const tg__kernel *kern)
+{
+    const int64_t kb = tg__cpu()->l1d / 2 / (kern->nr * (int64_t)kern->es);
+    return kb > 32 ? kb : 32;
+}
 
 /* Whether a panel n wide is a partial one: narrower than the kernel's panels, and not exactly
  * nr_part, which the kernel reads in whole vectors. */
@@ -166,7 +174,9 @@ TG__PRIVATE int tg__gemm_small(const char *fn, const tg__kernel *kern, const tg_
                                const void *alpha, const void *beta, int paged)
 {
     const int64_t nr = kern->nr, panels = tg__ceil_div(g->n, nr), last = tg__rem(g->n, nr);
-    const int64_t kb = g->k < TG__SMALL_KB ? g->k : (int64_t)TG__SMALL_KB;
+    /* (a tiny product skips the call and its division: no block is shallower than 32) */
+    const int64_t kb_max = g->k <= 32 ? g->k : tg__small_kb(kern);
+    const int64_t kb = g->k < kb_max ? g->k : kb_max;
     /* Rows shorter than a page are never grouped: a tiny product skips the call. */
     const int64_t group =
         paged || g->n * (int64_t)kern->es >= TG__PAGE ? tg__small_group(kern, g, paged) : 0;
