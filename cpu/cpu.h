@@ -16,6 +16,7 @@ enum { TG__PAGE = 4096 };
  * panel arithmetic was three 64-bit divisions, 273 -> 257 cycles of an 8^3 sgemm call (Zen 4). */
 static inline int64_t tg__ceil_div(int64_t a, int64_t b) { return a <= b ? a > 0 : (a + b - 1) / b; }
 static inline int64_t tg__rem(int64_t a, int64_t b) { return a < b ? a : a % b; }
+static inline int64_t tg__min(int64_t a, int64_t b) { return a < b ? a : b; }
 
 /* C[0:m, 0:n] = alpha * (A · B) + beta * C for one column panel of C, n <= NR wide and m rows high
  * (any m >= 1), kc deep: the kernel walks the panel's register tiles itself, so a whole panel is one

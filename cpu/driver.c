@@ -19,8 +19,6 @@
 
 #include "cpu.h"
 
-static int64_t tg__min(int64_t a, int64_t b) { return a < b ? a : b; }
-
 TG__PRIVATE const void *tg__one(size_t es)
 {
     static const float one_s = 1.0f;

@@ -185,13 +185,22 @@ TG__PRIVATE int tg__gemm_small(const char *fn, const tg__kernel *kern, const tg_
      * twice and a copy does not pay. Taller A re-reads each panel more often, and a panel read in
      * place (kc rows a leading dimension apart, often a multiple of a large power of two) falls
      * into a few cache sets and is evicted between tiles (64x4096x64: 78 GFLOP/s in place, 119
-     * packed; from three tiles on, side by side at 1 thread: 16x768x768 +5.5% packed in both
-     * precisions, d 16x256x256 +7.5%, s 16x128x1024 +20%, s 18x512x512 -1.4%, 2 threads within
-     * 2%) -- unless the rows a block spans fit in half of L1 (16 KiB on Zen 3), where nothing
-     * evicts them and the copy is pure cost: against libxsmm, side by side, s 24^3 0.80 -> 0.85,
-     * 48^3 0.96 -> 1.03, d 24^3 0.92 -> 1.05. */
-    const double block_b = (double)kb * (double)g->b.rs * (double)kern->es;
-    const int pack_all = g->m > 2 * (int64_t)kern->mr && block_b > (double)tg__cpu()->l1d / 2;
+     * packed; from three tiles on, side by side at 1 thread, Zen 3: 16x768x768 +5.5% packed in
+     * both precisions, d 16x256x256 +7.5%, s 16x128x1024 +20%, s 18x512x512 -1.4%, 2 threads
+     * within 2%) -- unless the block's rows spread over enough sets that nothing evicts them, and
+     * the copy is pure cost. Rows R bytes apart start in 4096 / gcd(R, 4096) of the places a 4 KiB
+     * span of L1 sets offers (a 32 KiB 8-way L1 indexes 4 KiB), so kb rows stack kb * gcd(R, 4096)
+     * / 4096 lines deep on each set; B stays in place while that is at most half of L1's ways, kb
+     * * gcd(R, 4096) within half of L1. Zen 4, 1 thread, against the previous rule (the whole
+     * span of rows, kb * R, within half of L1), side by side: AVX-512 d 48^3 1.05-1.08, d 56^3
+     * 1.05, s 80^3 1.05, d 80^3 1.03, s 96^3 1.02, s 112^3 1.02; AVX2 d 48^3 1.05-1.10, d 56^3
+     * 1.04-1.05, s 80^3 1.03. Allowing the ways full (kb * gcd within all of L1) took AVX2 d 64^3
+     * to 0.90. Blocks deeper than 96 keep the previous rule: there AVX2 lost in place on sets far
+     * from full (s 104^3-120^3, 0.71-0.99 from run to run; the cause is not known). Zen 3 did not
+     * measure this rule; its figures for the previous one, against libxsmm, s 24^3 0.80 -> 0.85,
+     * 48^3 0.96 -> 1.03, d 24^3 0.92 -> 1.05, are shapes both rules read in place. */
+    const int64_t row = g->b.rs * (int64_t)kern->es, alias = tg__min(row & -row, TG__PAGE);
+    const int pack_all = g->m > 2 * (int64_t)kern->mr && kb * (kb > 96 ? row : alias) > tg__cpu()->l1d / 2;
     const tg__kernel *last_kern = last && tg__use_narrow(kern, last) ? kern->narrow : kern;
     const int64_t last_part = tg__rem(last, last_kern->nr);
     const int packs = group || tg__small_packs(kern, g, nr, pack_all) ||
