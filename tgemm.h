@@ -620,10 +620,11 @@ TG__PRIVATE int tg__fail(int status, const char *fn, const char *what)
 /* Bytes in a page, the span within which the hardware prefetchers follow a stream. */
 enum { TG__PAGE = 4096 };
 
-/* a / b rounded up and a % b, for a >= 0 and b > 0, with no division when a <= b: a tiny product's
- * panel arithmetic was three 64-bit divisions, 273 -> 257 cycles of an 8^3 sgemm call (Zen 4). */
+/* a / b rounded up and a % b, for a >= 0 and b > 0, with no division when a <= b (a % b: a < 2b):
+ * a tiny product's panel arithmetic was three 64-bit divisions, 273 -> 257 cycles of an 8^3 sgemm
+ * call (Zen 4). */
 static inline int64_t tg__ceil_div(int64_t a, int64_t b) { return a <= b ? a > 0 : (a + b - 1) / b; }
-static inline int64_t tg__rem(int64_t a, int64_t b) { return a < b ? a : a % b; }
+static inline int64_t tg__rem(int64_t a, int64_t b) { return a < b ? a : a < 2 * b ? a - b : a % b; }
 static inline int64_t tg__min(int64_t a, int64_t b) { return a < b ? a : b; }
 
 /* C[0:m, 0:n] = alpha * (A · B) + beta * C for one column panel of C, n <= NR wide and m rows high
@@ -5040,7 +5041,8 @@ static int tg__small_packs(const tg__kernel *kern, const tg__gemm *g, int64_t n,
 static int tg__use_narrow(const tg__kernel *kern, int64_t n)
 {
     const tg__kernel *nk = kern->narrow;
-    return nk && n < kern->nr && n % nk->nr != 0 && n % nk->nr <= nk->nr_part;
+    const int64_t past = nk && n < kern->nr ? tg__rem(n, nk->nr) : 0;
+    return past != 0 && past <= nk->nr_part;
 }
 
 /* Columns [j, j + n) of C, n <= nr, for one k block of kc from pc (beta_now: beta or 1). */
@@ -5147,6 +5149,30 @@ static void tg__small_range(const tg__kernel *kern, const tg__gemm *g, const voi
         tg__small_panels(kern, g, alpha, beta, jp0, jp1, kb, buf, pack_all);
 }
 
+/* Whether every panel of B is copied (pack_all). Not when A is at most two tiles high: then each
+ * panel of B is used at most twice and a copy does not pay. Taller A re-reads each panel more often, and a panel read in
+ * place (kc rows a leading dimension apart, often a multiple of a large power of two) falls
+ * into a few cache sets and is evicted between tiles (64x4096x64: 78 GFLOP/s in place, 119
+ * packed; from three tiles on, side by side at 1 thread, Zen 3: 16x768x768 +5.5% packed in
+ * both precisions, d 16x256x256 +7.5%, s 16x128x1024 +20%, s 18x512x512 -1.4%, 2 threads
+ * within 2%) -- unless the block's rows spread over enough sets that nothing evicts them, and
+ * the copy is pure cost. Rows R bytes apart start in 4096 / gcd(R, 4096) of the places a 4 KiB
+ * span of L1 sets offers (a 32 KiB 8-way L1 indexes 4 KiB), so kb rows stack kb * gcd(R, 4096)
+ * / 4096 lines deep on each set; B stays in place while that is at most half of L1's ways, kb
+ * * gcd(R, 4096) within half of L1. Zen 4, 1 thread, against the previous rule (the whole
+ * span of rows, kb * R, within half of L1), side by side: AVX-512 d 48^3 1.05-1.08, d 56^3
+ * 1.05, s 80^3 1.05, d 80^3 1.03, s 96^3 1.02, s 112^3 1.02; AVX2 d 48^3 1.05-1.10, d 56^3
+ * 1.04-1.05, s 80^3 1.03. Allowing the ways full (kb * gcd within all of L1) took AVX2 d 64^3
+ * to 0.90. Blocks deeper than 96 keep the previous rule: there AVX2 lost in place on sets far
+ * from full (s 104^3-120^3, 0.71-0.99 from run to run; the cause is not known). Zen 3 did not
+ * measure this rule; its figures for the previous one, against libxsmm, s 24^3 0.80 -> 0.85,
+ * 48^3 0.96 -> 1.03, d 24^3 0.92 -> 1.05, are shapes both rules read in place. */
+static int tg__small_pack_all(const tg__kernel *kern, const tg__gemm *g, int64_t kb)
+{
+    const int64_t row = g->b.rs * (int64_t)kern->es, alias = tg__min(row & -row, TG__PAGE);
+    return g->m > 2 * (int64_t)kern->mr && kb * (kb > 96 ? row : alias) > tg__cpu()->l1d / 2;
+}
+
 TG__PRIVATE int tg__gemm_small(const char *fn, const tg__kernel *kern, const tg__gemm *g,
                                const void *alpha, const void *beta, int paged)
 {
@@ -5154,30 +5180,25 @@ TG__PRIVATE int tg__gemm_small(const char *fn, const tg__kernel *kern, const tg_
     /* (a tiny product skips the call and its division: no block is shallower than 32) */
     const int64_t kb_max = g->k <= 32 ? g->k : tg__small_kb(kern);
     const int64_t kb = g->k < kb_max ? g->k : kb_max;
+    const int pack_all = tg__small_pack_all(kern, g, kb);
+    /* One panel of B read in place, in one block of k (so one thread and no buffer): straight to
+     * the kernel. The set-up below cost an 8^3 sgemm a fifth of its time (Zen 4, 1 thread: 1.25x
+     * with the kernel called directly). */
+    if (!paged && kb == g->k && g->n <= nr) {
+        const tg__kernel *k1 = tg__use_narrow(kern, g->n) ? kern->narrow : kern;
+        const int64_t part = tg__rem(g->n, k1->nr);
+        if (!tg__small_packs(k1, g, k1->nr, pack_all) &&
+            !(part && tg__small_packs(k1, g, part, pack_all))) {
+            for (int64_t j = 0; j < g->n; j += k1->nr)
+                tg__small_panel(k1, g, alpha, beta, 0, kb, j, tg__min(k1->nr, g->n - j), NULL,
+                                pack_all);
+            return TG_OK;
+        }
+    }
     /* Rows shorter than a page are never grouped: a tiny product skips the call. */
     const int64_t group =
         paged || g->n * (int64_t)kern->es >= TG__PAGE ? tg__small_group(kern, g, paged) : 0;
     const int64_t panel_bytes = kb * nr * (int64_t)kern->es * (group ? group : 1);
-    /* Read B in place when A is at most two tiles high: then each panel of B is used at most
-     * twice and a copy does not pay. Taller A re-reads each panel more often, and a panel read in
-     * place (kc rows a leading dimension apart, often a multiple of a large power of two) falls
-     * into a few cache sets and is evicted between tiles (64x4096x64: 78 GFLOP/s in place, 119
-     * packed; from three tiles on, side by side at 1 thread, Zen 3: 16x768x768 +5.5% packed in
-     * both precisions, d 16x256x256 +7.5%, s 16x128x1024 +20%, s 18x512x512 -1.4%, 2 threads
-     * within 2%) -- unless the block's rows spread over enough sets that nothing evicts them, and
-     * the copy is pure cost. Rows R bytes apart start in 4096 / gcd(R, 4096) of the places a 4 KiB
-     * span of L1 sets offers (a 32 KiB 8-way L1 indexes 4 KiB), so kb rows stack kb * gcd(R, 4096)
-     * / 4096 lines deep on each set; B stays in place while that is at most half of L1's ways, kb
-     * * gcd(R, 4096) within half of L1. Zen 4, 1 thread, against the previous rule (the whole
-     * span of rows, kb * R, within half of L1), side by side: AVX-512 d 48^3 1.05-1.08, d 56^3
-     * 1.05, s 80^3 1.05, d 80^3 1.03, s 96^3 1.02, s 112^3 1.02; AVX2 d 48^3 1.05-1.10, d 56^3
-     * 1.04-1.05, s 80^3 1.03. Allowing the ways full (kb * gcd within all of L1) took AVX2 d 64^3
-     * to 0.90. Blocks deeper than 96 keep the previous rule: there AVX2 lost in place on sets far
-     * from full (s 104^3-120^3, 0.71-0.99 from run to run; the cause is not known). Zen 3 did not
-     * measure this rule; its figures for the previous one, against libxsmm, s 24^3 0.80 -> 0.85,
-     * 48^3 0.96 -> 1.03, d 24^3 0.92 -> 1.05, are shapes both rules read in place. */
-    const int64_t row = g->b.rs * (int64_t)kern->es, alias = tg__min(row & -row, TG__PAGE);
-    const int pack_all = g->m > 2 * (int64_t)kern->mr && kb * (kb > 96 ? row : alias) > tg__cpu()->l1d / 2;
     const tg__kernel *last_kern = last && tg__use_narrow(kern, last) ? kern->narrow : kern;
     const int64_t last_part = tg__rem(last, last_kern->nr);
     const int packs = group || tg__small_packs(kern, g, nr, pack_all) ||

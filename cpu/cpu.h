@@ -12,10 +12,11 @@
 /* Bytes in a page, the span within which the hardware prefetchers follow a stream. */
 enum { TG__PAGE = 4096 };
 
-/* a / b rounded up and a % b, for a >= 0 and b > 0, with no division when a <= b: a tiny product's
- * panel arithmetic was three 64-bit divisions, 273 -> 257 cycles of an 8^3 sgemm call (Zen 4). */
+/* a / b rounded up and a % b, for a >= 0 and b > 0, with no division when a <= b (a % b: a < 2b):
+ * a tiny product's panel arithmetic was three 64-bit divisions, 273 -> 257 cycles of an 8^3 sgemm
+ * call (Zen 4). */
 static inline int64_t tg__ceil_div(int64_t a, int64_t b) { return a <= b ? a > 0 : (a + b - 1) / b; }
-static inline int64_t tg__rem(int64_t a, int64_t b) { return a < b ? a : a % b; }
+static inline int64_t tg__rem(int64_t a, int64_t b) { return a < b ? a : a < 2 * b ? a - b : a % b; }
 static inline int64_t tg__min(int64_t a, int64_t b) { return a < b ? a : b; }
 
 /* C[0:m, 0:n] = alpha * (A · B) + beta * C for one column panel of C, n <= NR wide and m rows high
