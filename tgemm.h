@@ -653,6 +653,8 @@ struct tg__kernel {
     int mr, nr;            /* register tile */
     int nr_part;           /* a last panel exactly this wide is read in place too (the kernel reads
                               no column past it); nr where only whole panels are */
+    int short_m;           /* the small path reads B in place under an A at most this high,
+                              whatever B's layout (small.c, tg__small_pack_all) */
     tg__ukernel_fn ukernel;
     tg__ukernel_fn ukernel_part; /* NULL, or the kernel for a panel narrower than nr that reads B's
                                     partial rows through masked loads: then the small path reads
@@ -2454,7 +2456,7 @@ static void TG__FN(tg__pack_b)(int64_t cols, int64_t kc, const void *src, int64_
 }
 
 static const tg__kernel TG__FN(tg__kernel_desc) = {
-    "generic", sizeof(TG__T), TG__GMR, TG__GNR, TG__GNR, TG__FN(tg__ukernel), NULL,
+    "generic", sizeof(TG__T), TG__GMR, TG__GNR, TG__GNR, 2 * TG__GMR, TG__FN(tg__ukernel), NULL,
     TG__FN(tg__pack_a), TG__FN(tg__pack_b), NULL};
 #undef TG__T
 #undef TG__FN
@@ -2576,7 +2578,7 @@ static void TG__FN(tg__pack_b)(int64_t cols, int64_t kc, const void *src, int64_
 }
 
 static const tg__kernel TG__FN(tg__kernel_desc) = {
-    "generic", sizeof(TG__T), TG__GMR, TG__GNR, TG__GNR, TG__FN(tg__ukernel), NULL,
+    "generic", sizeof(TG__T), TG__GMR, TG__GNR, TG__GNR, 2 * TG__GMR, TG__FN(tg__ukernel), NULL,
     TG__FN(tg__pack_a), TG__FN(tg__pack_b), NULL};
 #undef TG__T
 #undef TG__FN
@@ -2879,6 +2881,7 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
 #define TG__STORE_PART tg__part256_s
 #define TG__NARROW NULL
 #define TG__MASKED 0
+#define TG__SHORT_M 12
 /* ---- cpu/kernel_simd.inc ---- */
 /* The x86 SIMD micro-kernel, written once for TG__T (float or double) and a vector width through
  * the macros that kernel_x86.c defines: TG__TARGET (the target attribute), TG__NAME (the family),
@@ -2886,8 +2889,8 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
  * TG__LOADU/TG__STOREU, TG__BCAST, TG__FMA, TG__MUL, TG__ADD, TG__SET1, TG__ZERO, and
  * TG__MASK/TG__LANES/TG__MASKLOAD (a load mask for a partial panel), TG__STORE_PART (the first
  * lanes of a register into a row of C), TG__MASKED (1: masked loads are cheap enough to read a
- * partial panel of B in place, and masked stores to write an edge tile); TG__FN(x) appends the
- * family's and the type's suffix.
+ * partial panel of B in place, and masked stores to write an edge tile), TG__SHORT_M (the
+ * descriptor's short_m); TG__FN(x) appends the family's and the type's suffix.
  *
  * Register tile 6 x 2W: 12 accumulators + 2 B vectors + 1 broadcast A value. In ymm (AVX2: 6 x 16
  * floats, 6 x 8 doubles) that is 15 of the 16 registers, and 12 independent FMA chains cover Zen
@@ -3298,7 +3301,7 @@ TG__FN(tg__pack_b)(int64_t cols, int64_t kc, const void *src_, int64_t rs, int64
 }
 
 static const tg__kernel TG__FN(tg__kernel_desc) = {
-    TG__NAME, sizeof(TG__T), 6, 2 * TG__W, TG__W, TG__FN(tg__ukernel), TG__UKERNEL_PART,
+    TG__NAME, sizeof(TG__T), 6, 2 * TG__W, TG__W, TG__SHORT_M, TG__FN(tg__ukernel), TG__UKERNEL_PART,
     TG__FN(tg__pack_a), TG__FN(tg__pack_b), TG__NARROW};
 
 /* The vector macros are this template's parameters: released, so the next instantiation defines
@@ -3326,6 +3329,7 @@ static const tg__kernel TG__FN(tg__kernel_desc) = {
 #undef TG__NARROW
 #undef TG__MASKED
 #undef TG__UKERNEL_PART
+#undef TG__SHORT_M
 #undef TG__T
 #undef TG__FN
 
@@ -3425,6 +3429,7 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
 #define TG__STORE_PART tg__part256_d
 #define TG__NARROW NULL
 #define TG__MASKED 0
+#define TG__SHORT_M 12
 /* ---- cpu/kernel_simd.inc ---- */
 /* The x86 SIMD micro-kernel, written once for TG__T (float or double) and a vector width through
  * the macros that kernel_x86.c defines: TG__TARGET (the target attribute), TG__NAME (the family),
@@ -3432,8 +3437,8 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
  * TG__LOADU/TG__STOREU, TG__BCAST, TG__FMA, TG__MUL, TG__ADD, TG__SET1, TG__ZERO, and
  * TG__MASK/TG__LANES/TG__MASKLOAD (a load mask for a partial panel), TG__STORE_PART (the first
  * lanes of a register into a row of C), TG__MASKED (1: masked loads are cheap enough to read a
- * partial panel of B in place, and masked stores to write an edge tile); TG__FN(x) appends the
- * family's and the type's suffix.
+ * partial panel of B in place, and masked stores to write an edge tile), TG__SHORT_M (the
+ * descriptor's short_m); TG__FN(x) appends the family's and the type's suffix.
  *
  * Register tile 6 x 2W: 12 accumulators + 2 B vectors + 1 broadcast A value. In ymm (AVX2: 6 x 16
  * floats, 6 x 8 doubles) that is 15 of the 16 registers, and 12 independent FMA chains cover Zen
@@ -3844,7 +3849,7 @@ TG__FN(tg__pack_b)(int64_t cols, int64_t kc, const void *src_, int64_t rs, int64
 }
 
 static const tg__kernel TG__FN(tg__kernel_desc) = {
-    TG__NAME, sizeof(TG__T), 6, 2 * TG__W, TG__W, TG__FN(tg__ukernel), TG__UKERNEL_PART,
+    TG__NAME, sizeof(TG__T), 6, 2 * TG__W, TG__W, TG__SHORT_M, TG__FN(tg__ukernel), TG__UKERNEL_PART,
     TG__FN(tg__pack_a), TG__FN(tg__pack_b), TG__NARROW};
 
 /* The vector macros are this template's parameters: released, so the next instantiation defines
@@ -3872,6 +3877,7 @@ static const tg__kernel TG__FN(tg__kernel_desc) = {
 #undef TG__NARROW
 #undef TG__MASKED
 #undef TG__UKERNEL_PART
+#undef TG__SHORT_M
 #undef TG__T
 #undef TG__FN
 
@@ -3970,6 +3976,7 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
 #define TG__STORE_PART tg__part512_s
 #define TG__NARROW (&tg__kernel_desc_avx2_s)
 #define TG__MASKED 1
+#define TG__SHORT_M 24
 /* ---- cpu/kernel_simd.inc ---- */
 /* The x86 SIMD micro-kernel, written once for TG__T (float or double) and a vector width through
  * the macros that kernel_x86.c defines: TG__TARGET (the target attribute), TG__NAME (the family),
@@ -3977,8 +3984,8 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
  * TG__LOADU/TG__STOREU, TG__BCAST, TG__FMA, TG__MUL, TG__ADD, TG__SET1, TG__ZERO, and
  * TG__MASK/TG__LANES/TG__MASKLOAD (a load mask for a partial panel), TG__STORE_PART (the first
  * lanes of a register into a row of C), TG__MASKED (1: masked loads are cheap enough to read a
- * partial panel of B in place, and masked stores to write an edge tile); TG__FN(x) appends the
- * family's and the type's suffix.
+ * partial panel of B in place, and masked stores to write an edge tile), TG__SHORT_M (the
+ * descriptor's short_m); TG__FN(x) appends the family's and the type's suffix.
  *
  * Register tile 6 x 2W: 12 accumulators + 2 B vectors + 1 broadcast A value. In ymm (AVX2: 6 x 16
  * floats, 6 x 8 doubles) that is 15 of the 16 registers, and 12 independent FMA chains cover Zen
@@ -4389,7 +4396,7 @@ TG__FN(tg__pack_b)(int64_t cols, int64_t kc, const void *src_, int64_t rs, int64
 }
 
 static const tg__kernel TG__FN(tg__kernel_desc) = {
-    TG__NAME, sizeof(TG__T), 6, 2 * TG__W, TG__W, TG__FN(tg__ukernel), TG__UKERNEL_PART,
+    TG__NAME, sizeof(TG__T), 6, 2 * TG__W, TG__W, TG__SHORT_M, TG__FN(tg__ukernel), TG__UKERNEL_PART,
     TG__FN(tg__pack_a), TG__FN(tg__pack_b), TG__NARROW};
 
 /* The vector macros are this template's parameters: released, so the next instantiation defines
@@ -4417,6 +4424,7 @@ static const tg__kernel TG__FN(tg__kernel_desc) = {
 #undef TG__NARROW
 #undef TG__MASKED
 #undef TG__UKERNEL_PART
+#undef TG__SHORT_M
 #undef TG__T
 #undef TG__FN
 
@@ -4515,6 +4523,7 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
 #define TG__STORE_PART tg__part512_d
 #define TG__NARROW (&tg__kernel_desc_avx2_d)
 #define TG__MASKED 1
+#define TG__SHORT_M 24
 /* ---- cpu/kernel_simd.inc ---- */
 /* The x86 SIMD micro-kernel, written once for TG__T (float or double) and a vector width through
  * the macros that kernel_x86.c defines: TG__TARGET (the target attribute), TG__NAME (the family),
@@ -4522,8 +4531,8 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
  * TG__LOADU/TG__STOREU, TG__BCAST, TG__FMA, TG__MUL, TG__ADD, TG__SET1, TG__ZERO, and
  * TG__MASK/TG__LANES/TG__MASKLOAD (a load mask for a partial panel), TG__STORE_PART (the first
  * lanes of a register into a row of C), TG__MASKED (1: masked loads are cheap enough to read a
- * partial panel of B in place, and masked stores to write an edge tile); TG__FN(x) appends the
- * family's and the type's suffix.
+ * partial panel of B in place, and masked stores to write an edge tile), TG__SHORT_M (the
+ * descriptor's short_m); TG__FN(x) appends the family's and the type's suffix.
  *
  * Register tile 6 x 2W: 12 accumulators + 2 B vectors + 1 broadcast A value. In ymm (AVX2: 6 x 16
  * floats, 6 x 8 doubles) that is 15 of the 16 registers, and 12 independent FMA chains cover Zen
@@ -4934,7 +4943,7 @@ TG__FN(tg__pack_b)(int64_t cols, int64_t kc, const void *src_, int64_t rs, int64
 }
 
 static const tg__kernel TG__FN(tg__kernel_desc) = {
-    TG__NAME, sizeof(TG__T), 6, 2 * TG__W, TG__W, TG__FN(tg__ukernel), TG__UKERNEL_PART,
+    TG__NAME, sizeof(TG__T), 6, 2 * TG__W, TG__W, TG__SHORT_M, TG__FN(tg__ukernel), TG__UKERNEL_PART,
     TG__FN(tg__pack_a), TG__FN(tg__pack_b), TG__NARROW};
 
 /* The vector macros are this template's parameters: released, so the next instantiation defines
@@ -4962,6 +4971,7 @@ static const tg__kernel TG__FN(tg__kernel_desc) = {
 #undef TG__NARROW
 #undef TG__MASKED
 #undef TG__UKERNEL_PART
+#undef TG__SHORT_M
 #undef TG__T
 #undef TG__FN
 #undef TG__AVX512
@@ -5149,28 +5159,34 @@ static void tg__small_range(const tg__kernel *kern, const tg__gemm *g, const voi
         tg__small_panels(kern, g, alpha, beta, jp0, jp1, kb, buf, pack_all);
 }
 
-/* Whether every panel of B is copied (pack_all). Not when A is at most two tiles high: then each
- * panel of B is used at most twice and a copy does not pay. Taller A re-reads each panel more often, and a panel read in
- * place (kc rows a leading dimension apart, often a multiple of a large power of two) falls
- * into a few cache sets and is evicted between tiles (64x4096x64: 78 GFLOP/s in place, 119
- * packed; from three tiles on, side by side at 1 thread, Zen 3: 16x768x768 +5.5% packed in
- * both precisions, d 16x256x256 +7.5%, s 16x128x1024 +20%, s 18x512x512 -1.4%, 2 threads
- * within 2%) -- unless the block's rows spread over enough sets that nothing evicts them, and
- * the copy is pure cost. Rows R bytes apart start in 4096 / gcd(R, 4096) of the places a 4 KiB
- * span of L1 sets offers (a 32 KiB 8-way L1 indexes 4 KiB), so kb rows stack kb * gcd(R, 4096)
- * / 4096 lines deep on each set; B stays in place while that is at most half of L1's ways, kb
- * * gcd(R, 4096) within half of L1. Zen 4, 1 thread, against the previous rule (the whole
- * span of rows, kb * R, within half of L1), side by side: AVX-512 d 48^3 1.05-1.08, d 56^3
+/* Whether every panel of B is copied (pack_all).
+ *
+ * Not under a short A (at most the kernel's short_m rows: two tiles for AVX2, four for AVX-512):
+ * each panel then serves few tiles and a copy does not pay. AVX-512, Zen 4, 1 thread, four tiles
+ * against two, side by side: s 16x768x768 1.18, d 1.20, s 18x512x512 1.24, d 16x64x64 1.18,
+ * d 24x64x64 1.11, s 16x128x1024 1.14, d 20x128x128 1.07. AVX2 keeps two: in place lost s
+ * 16x128x1024 0.83 and d 20x128x128 0.89 there, and from five tiles on it was 0.93-1.11 in zmm too.
+ *
+ * A taller A re-reads each panel more often, and a panel read in place (kc rows a leading
+ * dimension apart, often a multiple of a large power of two) falls into a few cache sets and is
+ * evicted between tiles (64x4096x64: 78 GFLOP/s in place, 119 packed; Zen 3, side by side at 1
+ * thread: 16x768x768 +5.5% packed in both precisions, d 16x256x256 +7.5%, s 16x128x1024 +20%,
+ * s 18x512x512 -1.4%) -- unless the block's rows spread over enough sets that nothing evicts
+ * them, and the copy is pure cost. Rows R bytes apart start in 4096 / gcd(R, 4096) of the places
+ * a 4 KiB span of L1 sets offers (a 32 KiB 8-way L1 indexes 4 KiB), so kb rows stack
+ * kb * gcd(R, 4096) / 4096 lines deep on each set; B stays in place while that is at most half of
+ * L1's ways, kb * gcd(R, 4096) within half of L1. Zen 4, 1 thread, against the previous rule (the
+ * whole span of rows, kb * R, within half of L1), side by side: AVX-512 d 48^3 1.05-1.08, d 56^3
  * 1.05, s 80^3 1.05, d 80^3 1.03, s 96^3 1.02, s 112^3 1.02; AVX2 d 48^3 1.05-1.10, d 56^3
- * 1.04-1.05, s 80^3 1.03. Allowing the ways full (kb * gcd within all of L1) took AVX2 d 64^3
- * to 0.90. Blocks deeper than 96 keep the previous rule: there AVX2 lost in place on sets far
- * from full (s 104^3-120^3, 0.71-0.99 from run to run; the cause is not known). Zen 3 did not
- * measure this rule; its figures for the previous one, against libxsmm, s 24^3 0.80 -> 0.85,
- * 48^3 0.96 -> 1.03, d 24^3 0.92 -> 1.05, are shapes both rules read in place. */
+ * 1.04-1.05, s 80^3 1.03. Allowing the ways full (kb * gcd within all of L1) took AVX2 d 64^3 to
+ * 0.90. Blocks deeper than 96 keep the previous rule: there AVX2 lost in place on sets far from
+ * full (s 104^3-120^3, 0.71-0.99 from run to run; the cause is not known). Zen 3 measured neither
+ * change; its figures for the previous rule, against libxsmm, s 24^3 0.80 -> 0.85, 48^3 0.96 ->
+ * 1.03, d 24^3 0.92 -> 1.05, are shapes both rules read in place. */
 static int tg__small_pack_all(const tg__kernel *kern, const tg__gemm *g, int64_t kb)
 {
     const int64_t row = g->b.rs * (int64_t)kern->es, alias = tg__min(row & -row, TG__PAGE);
-    return g->m > 2 * (int64_t)kern->mr && kb * (kb > 96 ? row : alias) > tg__cpu()->l1d / 2;
+    return g->m > kern->short_m && kb * (kb > 96 ? row : alias) > tg__cpu()->l1d / 2;
 }
 
 TG__PRIVATE int tg__gemm_small(const char *fn, const tg__kernel *kern, const tg__gemm *g,

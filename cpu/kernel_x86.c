@@ -221,6 +221,7 @@ __attribute__((target(TG__AVX512))) static inline void tg__part512_d(double *c, 
 #define TG__STORE_PART tg__part256_s
 #define TG__NARROW NULL
 #define TG__MASKED 0
+#define TG__SHORT_M 12
 #include "kernel_simd.inc"
 #undef TG__T
 #undef TG__FN
@@ -250,6 +251,7 @@ __attribute__((target(TG__AVX512))) static inline void tg__part512_d(double *c, 
 #define TG__STORE_PART tg__part256_d
 #define TG__NARROW NULL
 #define TG__MASKED 0
+#define TG__SHORT_M 12
 #include "kernel_simd.inc"
 #undef TG__T
 #undef TG__FN
@@ -278,6 +280,7 @@ __attribute__((target(TG__AVX512))) static inline void tg__part512_d(double *c, 
 #define TG__STORE_PART tg__part512_s
 #define TG__NARROW (&tg__kernel_desc_avx2_s)
 #define TG__MASKED 1
+#define TG__SHORT_M 24
 #include "kernel_simd.inc"
 #undef TG__T
 #undef TG__FN
@@ -306,6 +309,7 @@ __attribute__((target(TG__AVX512))) static inline void tg__part512_d(double *c, 
 #define TG__STORE_PART tg__part512_d
 #define TG__NARROW (&tg__kernel_desc_avx2_d)
 #define TG__MASKED 1
+#define TG__SHORT_M 24
 #include "kernel_simd.inc"
 #undef TG__T
 #undef TG__FN

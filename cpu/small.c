@@ -171,28 +171,34 @@ static void tg__small_range(const tg__kernel *kern, const tg__gemm *g, const voi
         tg__small_panels(kern, g, alpha, beta, jp0, jp1, kb, buf, pack_all);
 }
 
-/* Whether every panel of B is copied (pack_all). Not when A is at most two tiles high: then each
- * panel of B is used at most twice and a copy does not pay. Taller A re-reads each panel more often, and a panel read in
- * place (kc rows a leading dimension apart, often a multiple of a large power of two) falls
- * into a few cache sets and is evicted between tiles (64x4096x64: 78 GFLOP/s in place, 119
- * packed; from three tiles on, side by side at 1 thread, Zen 3: 16x768x768 +5.5% packed in
- * both precisions, d 16x256x256 +7.5%, s 16x128x1024 +20%, s 18x512x512 -1.4%, 2 threads
- * within 2%) -- unless the block's rows spread over enough sets that nothing evicts them, and
- * the copy is pure cost. Rows R bytes apart start in 4096 / gcd(R, 4096) of the places a 4 KiB
- * span of L1 sets offers (a 32 KiB 8-way L1 indexes 4 KiB), so kb rows stack kb * gcd(R, 4096)
- * / 4096 lines deep on each set; B stays in place while that is at most half of L1's ways, kb
- * * gcd(R, 4096) within half of L1. Zen 4, 1 thread, against the previous rule (the whole
- * span of rows, kb * R, within half of L1), side by side: AVX-512 d 48^3 1.05-1.08, d 56^3
+/* Whether every panel of B is copied (pack_all).
+ *
+ * Not under a short A (at most the kernel's short_m rows: two tiles for AVX2, four for AVX-512):
+ * each panel then serves few tiles and a copy does not pay. AVX-512, Zen 4, 1 thread, four tiles
+ * against two, side by side: s 16x768x768 1.18, d 1.20, s 18x512x512 1.24, d 16x64x64 1.18,
+ * d 24x64x64 1.11, s 16x128x1024 1.14, d 20x128x128 1.07. AVX2 keeps two: in place lost s
+ * 16x128x1024 0.83 and d 20x128x128 0.89 there, and from five tiles on it was 0.93-1.11 in zmm too.
+ *
+ * A taller A re-reads each panel more often, and a panel read in place (kc rows a leading
+ * dimension apart, often a multiple of a large power of two) falls into a few cache sets and is
+ * evicted between tiles (64x4096x64: 78 GFLOP/s in place, 119 packed; Zen 3, side by side at 1
+ * thread: 16x768x768 +5.5% packed in both precisions, d 16x256x256 +7.5%, s 16x128x1024 +20%,
+ * s 18x512x512 -1.4%) -- unless the block's rows spread over enough sets that nothing evicts
+ * them, and the copy is pure cost. Rows R bytes apart start in 4096 / gcd(R, 4096) of the places
+ * a 4 KiB span of L1 sets offers (a 32 KiB 8-way L1 indexes 4 KiB), so kb rows stack
+ * kb * gcd(R, 4096) / 4096 lines deep on each set; B stays in place while that is at most half of
+ * L1's ways, kb * gcd(R, 4096) within half of L1. Zen 4, 1 thread, against the previous rule (the
+ * whole span of rows, kb * R, within half of L1), side by side: AVX-512 d 48^3 1.05-1.08, d 56^3
  * 1.05, s 80^3 1.05, d 80^3 1.03, s 96^3 1.02, s 112^3 1.02; AVX2 d 48^3 1.05-1.10, d 56^3
- * 1.04-1.05, s 80^3 1.03. Allowing the ways full (kb * gcd within all of L1) took AVX2 d 64^3
- * to 0.90. Blocks deeper than 96 keep the previous rule: there AVX2 lost in place on sets far
- * from full (s 104^3-120^3, 0.71-0.99 from run to run; the cause is not known). Zen 3 did not
- * measure this rule; its figures for the previous one, against libxsmm, s 24^3 0.80 -> 0.85,
- * 48^3 0.96 -> 1.03, d 24^3 0.92 -> 1.05, are shapes both rules read in place. */
+ * 1.04-1.05, s 80^3 1.03. Allowing the ways full (kb * gcd within all of L1) took AVX2 d 64^3 to
+ * 0.90. Blocks deeper than 96 keep the previous rule: there AVX2 lost in place on sets far from
+ * full (s 104^3-120^3, 0.71-0.99 from run to run; the cause is not known). Zen 3 measured neither
+ * change; its figures for the previous rule, against libxsmm, s 24^3 0.80 -> 0.85, 48^3 0.96 ->
+ * 1.03, d 24^3 0.92 -> 1.05, are shapes both rules read in place. */
 static int tg__small_pack_all(const tg__kernel *kern, const tg__gemm *g, int64_t kb)
 {
     const int64_t row = g->b.rs * (int64_t)kern->es, alias = tg__min(row & -row, TG__PAGE);
-    return g->m > 2 * (int64_t)kern->mr && kb * (kb > 96 ? row : alias) > tg__cpu()->l1d / 2;
+    return g->m > kern->short_m && kb * (kb > 96 ? row : alias) > tg__cpu()->l1d / 2;
 }
 
 TG__PRIVATE int tg__gemm_small(const char *fn, const tg__kernel *kern, const tg__gemm *g,
