@@ -2225,10 +2225,13 @@ TG__PRIVATE void TG__FN(tg__ew_run_generic)(const tg__ew *e, int64_t n, const vo
  * 16-wide fp64 panels serve twice the FMAs per element of A read, and there the small path wins as
  * far as fp32's (Zen 4, 1 thread, side by side against the blocked path: d 80^3 1.13, 96^3 1.10,
  * 128^3 1.10, 160^3 1.05, 96x32x96 1.24, 128x64x128 1.11; 256^3 even).
- * A short A (at most two row tiles) over a B whose rows are contiguous takes the small path at any
- * size: each element of B serves at most two tiles, so the blocked path's packing of a whole block
- * for reuse cannot pay; the small path reads B in place or, when B is large, packs it a page of each
- * row at a time (small.c), which is what streams it fastest. A transposed B must be packed either
+ * A short A (at most the kernel's short_m rows: two tiles for AVX2, four for AVX-512) over a B whose
+ * rows are contiguous takes the small path at any size: each element of B serves so few tiles that
+ * the blocked path's packing of a whole block for reuse cannot pay; the small path reads B in place
+ * or, under two tiles and when B is large, packs it a page of each row at a time (small.c), which
+ * is what streams it fastest. (AVX-512 at three and four tiles, Zen 4, against the blocked path,
+ * side by side: s 16x4096x4096 1.29 at 1 thread, 1.48-1.54 at 2; d 1.16 / 1.32-1.43; s
+ * 24x2048x2048 1.12 / 1.13, d 1.14-1.16 / 1.21; s 20x4096x1024 1.04-1.07.) A transposed B must be packed either
  * way, and there the blocked path's packing is the faster (8x4096x4096 with B transposed: sgemm 22
  * against 19.5, dgemm 12.5 against 8.3). */
 enum { TG__SMALL_MNK = 256 * 256 * 256, TG__SMALL_M_D = 64, TG__SMALL_NR_D = 16 };
@@ -2266,7 +2269,7 @@ static int tg__path_forced(void)
 static int tg__use_small_path(const tg__gemm *g, const tg__kernel *kern, int forced)
 {
     if (forced) return forced != TG__PATH_BLOCKED;
-    if (g->m <= 2 * kern->mr && g->b.cs == 1) return 1;
+    if (g->m <= kern->short_m && g->b.cs == 1) return 1;
     return (double)g->m * (double)g->n * (double)g->k <= TG__SMALL_MNK &&
            (kern->es == sizeof(float) || kern->nr >= TG__SMALL_NR_D || g->m <= TG__SMALL_M_D);
 }
