@@ -6,11 +6,12 @@
  * a whole register tile wide (or as wide as the kernel's nr_part, or any width where the kernel
  * reads partial rows through masks); only a transposed B or a partial column panel otherwise is
  * copied into a zero-padded panel (on the stack when it is small, so tiny calls never allocate),
- * and so is every panel when A is tall enough to reuse it. The same path
- * serves very short A (at most two row tiles) of any size: each element of B is used by so few
- * tiles that packing it for reuse could not pay, but a large B is packed all the same, a page of
- * each row at a time, because that is how it streams fastest (tg__small_group). Threads split the
- * column panels, which needs no reduction, so results stay bitwise the same.
+ * and so is every panel when A is tall enough to reuse it. The same path serves a short A (the
+ * kernel's short_m rows: two tiles for AVX2, four for AVX-512) of any size: each element of B is
+ * used by so few tiles that packing it for reuse could not pay, but under two tiles a large B is
+ * packed all the same, a page of each row at a time, because that is how it streams fastest
+ * (tg__small_group). Threads split the column panels, which needs no reduction, so results stay
+ * bitwise the same.
  */
 #ifdef _OPENMP
 #include <omp.h>
