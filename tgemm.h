@@ -3120,13 +3120,14 @@ TG__FN(tg__tile)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t 
 #undef TG__STORE_ROW
 #endif
     } else {
-        /* An edge tile (or a strided C, which the library's callers never pass): spilled to a small
-         * buffer, each row reloaded as whole vectors (a load the size of the store it reads is
-         * forwarded at once) and stored up to its last live column, the partial vector in halves,
-         * quarters... from the register (TG__STORE_PART). Reloaded element by element instead, the
-         * spill stalled on store forwarding (s 12^3, whose 16-wide panel has 4 columns past the first
-         * vector: ~400 of ~850 cycles). Masked stores would do it in one step, but on Zen 3 they are
-         * microcoded and slower. */
+        /* An edge tile of the whole panels' kernel (AVX2's partial panels, the blocked path's last
+         * panel) or a strided C, which the library's callers never pass: spilled to a small buffer,
+         * each row reloaded as whole vectors (a load the size of the store it reads is forwarded at
+         * once) and stored up to its last live column, the partial vector by TG__STORE_PART (AVX2:
+         * in halves, quarters... from the register, since masked stores are microcoded on Zen 3;
+         * AVX-512: one masked store). Reloaded element by element instead, the spill stalled on
+         * store forwarding (s 12^3, whose 16-wide panel has 4 columns past the first vector: ~400
+         * of ~850 cycles). */
         TG__T t[6 * 2 * TG__W];
         const int64_t live = TG__FN(tg__edge_cols)(n, 2 * TG__W);
         TG__STOREU(t + 0 * TG__W, c00); TG__STOREU(t + 1 * TG__W, c01);
@@ -3668,13 +3669,14 @@ TG__FN(tg__tile)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t 
 #undef TG__STORE_ROW
 #endif
     } else {
-        /* An edge tile (or a strided C, which the library's callers never pass): spilled to a small
-         * buffer, each row reloaded as whole vectors (a load the size of the store it reads is
-         * forwarded at once) and stored up to its last live column, the partial vector in halves,
-         * quarters... from the register (TG__STORE_PART). Reloaded element by element instead, the
-         * spill stalled on store forwarding (s 12^3, whose 16-wide panel has 4 columns past the first
-         * vector: ~400 of ~850 cycles). Masked stores would do it in one step, but on Zen 3 they are
-         * microcoded and slower. */
+        /* An edge tile of the whole panels' kernel (AVX2's partial panels, the blocked path's last
+         * panel) or a strided C, which the library's callers never pass: spilled to a small buffer,
+         * each row reloaded as whole vectors (a load the size of the store it reads is forwarded at
+         * once) and stored up to its last live column, the partial vector by TG__STORE_PART (AVX2:
+         * in halves, quarters... from the register, since masked stores are microcoded on Zen 3;
+         * AVX-512: one masked store). Reloaded element by element instead, the spill stalled on
+         * store forwarding (s 12^3, whose 16-wide panel has 4 columns past the first vector: ~400
+         * of ~850 cycles). */
         TG__T t[6 * 2 * TG__W];
         const int64_t live = TG__FN(tg__edge_cols)(n, 2 * TG__W);
         TG__STOREU(t + 0 * TG__W, c00); TG__STOREU(t + 1 * TG__W, c01);
@@ -4215,13 +4217,14 @@ TG__FN(tg__tile)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t 
 #undef TG__STORE_ROW
 #endif
     } else {
-        /* An edge tile (or a strided C, which the library's callers never pass): spilled to a small
-         * buffer, each row reloaded as whole vectors (a load the size of the store it reads is
-         * forwarded at once) and stored up to its last live column, the partial vector in halves,
-         * quarters... from the register (TG__STORE_PART). Reloaded element by element instead, the
-         * spill stalled on store forwarding (s 12^3, whose 16-wide panel has 4 columns past the first
-         * vector: ~400 of ~850 cycles). Masked stores would do it in one step, but on Zen 3 they are
-         * microcoded and slower. */
+        /* An edge tile of the whole panels' kernel (AVX2's partial panels, the blocked path's last
+         * panel) or a strided C, which the library's callers never pass: spilled to a small buffer,
+         * each row reloaded as whole vectors (a load the size of the store it reads is forwarded at
+         * once) and stored up to its last live column, the partial vector by TG__STORE_PART (AVX2:
+         * in halves, quarters... from the register, since masked stores are microcoded on Zen 3;
+         * AVX-512: one masked store). Reloaded element by element instead, the spill stalled on
+         * store forwarding (s 12^3, whose 16-wide panel has 4 columns past the first vector: ~400
+         * of ~850 cycles). */
         TG__T t[6 * 2 * TG__W];
         const int64_t live = TG__FN(tg__edge_cols)(n, 2 * TG__W);
         TG__STOREU(t + 0 * TG__W, c00); TG__STOREU(t + 1 * TG__W, c01);
@@ -4762,13 +4765,14 @@ TG__FN(tg__tile)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t 
 #undef TG__STORE_ROW
 #endif
     } else {
-        /* An edge tile (or a strided C, which the library's callers never pass): spilled to a small
-         * buffer, each row reloaded as whole vectors (a load the size of the store it reads is
-         * forwarded at once) and stored up to its last live column, the partial vector in halves,
-         * quarters... from the register (TG__STORE_PART). Reloaded element by element instead, the
-         * spill stalled on store forwarding (s 12^3, whose 16-wide panel has 4 columns past the first
-         * vector: ~400 of ~850 cycles). Masked stores would do it in one step, but on Zen 3 they are
-         * microcoded and slower. */
+        /* An edge tile of the whole panels' kernel (AVX2's partial panels, the blocked path's last
+         * panel) or a strided C, which the library's callers never pass: spilled to a small buffer,
+         * each row reloaded as whole vectors (a load the size of the store it reads is forwarded at
+         * once) and stored up to its last live column, the partial vector by TG__STORE_PART (AVX2:
+         * in halves, quarters... from the register, since masked stores are microcoded on Zen 3;
+         * AVX-512: one masked store). Reloaded element by element instead, the spill stalled on
+         * store forwarding (s 12^3, whose 16-wide panel has 4 columns past the first vector: ~400
+         * of ~850 cycles). */
         TG__T t[6 * 2 * TG__W];
         const int64_t live = TG__FN(tg__edge_cols)(n, 2 * TG__W);
         TG__STOREU(t + 0 * TG__W, c00); TG__STOREU(t + 1 * TG__W, c01);
