@@ -653,8 +653,8 @@ struct tg__kernel {
     int mr, nr;            /* register tile */
     int nr_part;           /* a last panel exactly this wide is read in place too (the kernel reads
                               no column past it); nr where only whole panels are */
-    int short_m;           /* the small path reads B in place under an A at most this high,
-                              whatever B's layout (small.c, tg__small_pack_all) */
+    int short_m;           /* a short A: at most this many rows take the small path at any size
+                              (gemm.c) and read B's rows in place whatever their stride (small.c) */
     tg__ukernel_fn ukernel;
     tg__ukernel_fn ukernel_part; /* NULL, or the kernel for a panel narrower than nr that reads B's
                                     partial rows through masked loads: then the small path reads
@@ -2230,10 +2230,10 @@ TG__PRIVATE void TG__FN(tg__ew_run_generic)(const tg__ew *e, int64_t n, const vo
  * the blocked path's packing of a whole block for reuse cannot pay; the small path reads B in place
  * or, under two tiles and when B is large, packs it a page of each row at a time (small.c), which
  * is what streams it fastest. (AVX-512 at three and four tiles, Zen 4, against the blocked path,
- * side by side: s 16x4096x4096 1.29 at 1 thread, 1.48-1.54 at 2; d 1.16 / 1.32-1.43; s
- * 24x2048x2048 1.12 / 1.13, d 1.14-1.16 / 1.21; s 20x4096x1024 1.04-1.07.) A transposed B must be packed either
- * way, and there the blocked path's packing is the faster (8x4096x4096 with B transposed: sgemm 22
- * against 19.5, dgemm 12.5 against 8.3). */
+ * side by side: s 16x4096x4096 1.29 at 1 thread, 1.48-1.54 at 2; d 1.16 / 1.32-1.43;
+ * s 24x2048x2048 1.12 / 1.13, d 1.14-1.16 / 1.21; s 20x4096x1024 1.04-1.07.) A transposed B must
+ * be packed either way, and there the blocked path's packing is the faster (8x4096x4096 with B
+ * transposed: sgemm 22 against 19.5, dgemm 12.5 against 8.3). */
 enum { TG__SMALL_MNK = 256 * 256 * 256, TG__SMALL_M_D = 64, TG__SMALL_NR_D = 16 };
 
 /* C = beta * C over m x n: the alpha-or-k-zero quick return. Beta zero writes zeros without reading

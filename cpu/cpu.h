@@ -45,8 +45,8 @@ struct tg__kernel {
     int mr, nr;            /* register tile */
     int nr_part;           /* a last panel exactly this wide is read in place too (the kernel reads
                               no column past it); nr where only whole panels are */
-    int short_m;           /* the small path reads B in place under an A at most this high,
-                              whatever B's layout (small.c, tg__small_pack_all) */
+    int short_m;           /* a short A: at most this many rows take the small path at any size
+                              (gemm.c) and read B's rows in place whatever their stride (small.c) */
     tg__ukernel_fn ukernel;
     tg__ukernel_fn ukernel_part; /* NULL, or the kernel for a panel narrower than nr that reads B's
                                     partial rows through masked loads: then the small path reads
