@@ -116,9 +116,19 @@ TG__NOINLINE static int64_t tg__small_group(const tg__kernel *kern, const tg__ge
     return group < panels ? group : panels;
 }
 
+/* Columns [j, j + n) of C, n <= nr, one panel of the family, in k's panels: the family's kernel, or
+ * its narrow one where tg__use_narrow chose it for this width. */
+TG__ALWAYS_INLINE void tg__small_column(const tg__kernel *k, const tg__gemm *g, const void *alpha,
+                                        const void *beta_now, int64_t pc, int64_t kc, int64_t j,
+                                        int64_t n, char *panel, int pack_all)
+{
+    for (int64_t jj = 0; jj < n; jj += k->nr)
+        tg__small_panel(k, g, alpha, beta_now, pc, kc, j + jj, tg__min(k->nr, n - jj), panel,
+                        pack_all);
+}
+
 /* Column panels [jp0, jp1) of C, k in blocks of kb; panel is scratch for one kb-deep packed panel
- * of B. A last panel narrower than nr goes to the kernel's narrow family when it has one, in that
- * family's (narrower) panels. */
+ * of B. */
 static void tg__small_panels(const tg__kernel *kern, const tg__gemm *g, const void *alpha,
                              const void *beta, int64_t jp0, int64_t jp1, int64_t kb, char *panel,
                              int pack_all)
@@ -128,11 +138,9 @@ static void tg__small_panels(const tg__kernel *kern, const tg__gemm *g, const vo
         const int64_t kc = g->k - pc < kb ? g->k - pc : kb;
         const void *beta_now = pc == 0 ? beta : tg__one(kern->es);
         for (int64_t jp = jp0; jp < jp1; jp++) {
-            const int64_t j = jp * nr, n = g->n - j < nr ? g->n - j : nr;
-            const tg__kernel *k = tg__use_narrow(kern, n) ? kern->narrow : kern;
-            for (int64_t jj = 0; jj < n; jj += k->nr)
-                tg__small_panel(k, g, alpha, beta_now, pc, kc, j + jj,
-                                n - jj < k->nr ? n - jj : k->nr, panel, pack_all);
+            const int64_t j = jp * nr, n = tg__min(nr, g->n - j);
+            tg__small_column(tg__use_narrow(kern, n) ? kern->narrow : kern, g, alpha, beta_now, pc,
+                             kc, j, n, panel, pack_all);
         }
     }
 }
@@ -208,34 +216,29 @@ TG__PRIVATE int tg__gemm_small(const char *fn, const tg__kernel *kern, const tg_
 {
     const int64_t nr = kern->nr, panels = tg__ceil_div(g->n, nr), last = tg__rem(g->n, nr);
     /* (a tiny product skips the call and its division: no block is shallower than 32) */
-    const int64_t kb_max = g->k <= 32 ? g->k : tg__small_kb(kern);
-    const int64_t kb = g->k < kb_max ? g->k : kb_max;
+    const int64_t kb = g->k <= 32 ? g->k : tg__min(g->k, tg__small_kb(kern));
     const int pack_all = tg__small_pack_all(kern, g, kb);
-    /* One panel of B read in place, in one block of k (so one thread and no buffer): straight to
-     * the kernel. The set-up below cost an 8^3 sgemm a fifth of its time (Zen 4, 1 thread: 1.25x
-     * with the kernel called directly). */
-    if (!paged && kb == g->k && g->n <= nr) {
-        const tg__kernel *k1 = tg__use_narrow(kern, g->n) ? kern->narrow : kern;
-        const int64_t part = tg__rem(g->n, k1->nr);
-        if (!tg__small_packs(k1, g, k1->nr, pack_all) &&
-            !(part && tg__small_packs(k1, g, part, pack_all))) {
-            for (int64_t j = 0; j < g->n; j += k1->nr)
-                tg__small_panel(k1, g, alpha, beta, 0, kb, j, tg__min(k1->nr, g->n - j), NULL,
-                                pack_all);
-            return TG_OK;
-        }
-    }
     /* Rows shorter than a page are never grouped: a tiny product skips the call. */
     const int64_t group =
         paged || g->n * (int64_t)kern->es >= TG__PAGE ? tg__small_group(kern, g, paged) : 0;
     const int64_t panel_bytes = kb * nr * (int64_t)kern->es * (group ? group : 1);
+    /* (the kernel of the last panel, and so of the only one when there is one) */
     const tg__kernel *last_kern = last && tg__use_narrow(kern, last) ? kern->narrow : kern;
     const int64_t last_part = tg__rem(last, last_kern->nr);
     const int packs = group || tg__small_packs(kern, g, nr, pack_all) ||
                       (last_part && tg__small_packs(last_kern, g, last_part, pack_all));
-    int nt = tg__threads_for(g->m, g->n, g->k);
+    int nt;
     double stack[TG__STACK_PANEL / sizeof(double)];
     char *heap = NULL, *buf = (char *)stack;
+
+    /* One panel of B read in place, in one block of k (so one thread and no buffer): straight to
+     * the kernel. The set-up below cost an 8^3 sgemm a fifth of its time (Zen 4, 1 thread: 1.25x
+     * with the kernel called directly). */
+    if (panels == 1 && kb == g->k && !packs) {
+        tg__small_column(last_kern, g, alpha, beta, 0, kb, 0, g->n, NULL, pack_all);
+        return TG_OK;
+    }
+    nt = tg__threads_for(g->m, g->n, g->k);
 
     if (nt > panels) nt = (int)panels;
     if (packs && (nt > 1 || panel_bytes > TG__STACK_PANEL)) {
