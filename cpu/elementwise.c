@@ -78,7 +78,11 @@ static int tg__ew_pick(const char *fn, tg_dtype t, tg__ew_run_fn *run)
     if (arch == TG__ARCH_INVALID)
         return tg__fail(TG_ERR_UNSUPPORTED, fn, "TGEMM_ARCH names a kernel family this CPU lacks");
 #ifdef TG__X86
-    if (arch == TG__ARCH_AVX2 || arch == TG__ARCH_AVX512) { /* no AVX-512 elementwise: AVX2's */
+    if (arch == TG__ARCH_AVX512) {
+        *run = t == TG_F32 ? tg__ew_run_avx512_s : tg__ew_run_avx512_d;
+        return TG_OK;
+    }
+    if (arch == TG__ARCH_AVX2) {
         *run = t == TG_F32 ? tg__ew_run_avx2_s : tg__ew_run_avx2_d;
         return TG_OK;
     }

@@ -44,6 +44,8 @@ TG__PRIVATE void tg__ew_run_generic_s(const tg__ew *e, int64_t n, const void *x,
 TG__PRIVATE void tg__ew_run_generic_d(const tg__ew *e, int64_t n, const void *x, const void *y, void *z);
 TG__PRIVATE void tg__ew_run_avx2_s(const tg__ew *e, int64_t n, const void *x, const void *y, void *z);
 TG__PRIVATE void tg__ew_run_avx2_d(const tg__ew *e, int64_t n, const void *x, const void *y, void *z);
+TG__PRIVATE void tg__ew_run_avx512_s(const tg__ew *e, int64_t n, const void *x, const void *y, void *z);
+TG__PRIVATE void tg__ew_run_avx512_d(const tg__ew *e, int64_t n, const void *x, const void *y, void *z);
 
 /* z[i] = act(z[i]) for the transcendental activations (not NONE or RELU), computed in double to a
  * few ulps (elementwise_act.c); float arrays round the double result once. */

@@ -1,56 +1,77 @@
-/* The AVX2 elementwise runs (elementwise_avx2.inc) for float (8 lanes) and double (4 lanes).
+/* The AVX2 elementwise runs for float (8 lanes) and double (4 lanes): elementwise_simd.inc over the
+ * AVX2 operations below.
  *
- * Built without -mavx2, like the GEMM kernels: the vector body carries target("avx2,fma") and
- * elementwise.c calls it only when tg__arch_selected() says AVX2. On other architectures this file
- * is empty and the portable runs serve. The transcendental activations are the vector functions of
- * elementwise_act_avx2.h, fused into the operation's loop. */
+ * Built without -mavx2, like the GEMM kernels: the vector functions carry target("avx2,fma") and
+ * elementwise.c calls them only when tg__arch_selected() says AVX2. On other architectures this file
+ * is empty and the portable runs serve. */
 #include "elementwise.h"
 
 #ifdef TG__X86
 #include <immintrin.h>
 
-#include "elementwise_act_avx2.h"
+#define TG__ISA(x) x##_avx2
+#define TG__TARGET "avx2,fma"
+#define TG__VBYTES 32
+#define TG__FV __m256
+#define TG__DV __m256d
+#define TG__IV __m256i
+#define TG__FW 8
+#define TG__DW 4
 
-#define TG__T float
-#define TG__FN(x) x##_s
-#define TG__S(e) ((e)->sf)
-#define TG__GELU_TANH tg__ew_gelu_tanh_s
-#define TG__GELU_ERF tg__ew_gelu_erf_s
-#define TG__SIGMOID tg__ew_sigmoid_s
-#define TG__SILU tg__ew_silu_s
-#define TG__V __m256
-#define TG__W 8
-#define TG__LOADU _mm256_loadu_ps
-#define TG__STOREU _mm256_storeu_ps
-#define TG__STREAM _mm256_stream_ps
-#define TG__ADD _mm256_add_ps
-#define TG__SUB _mm256_sub_ps
-#define TG__MUL _mm256_mul_ps
-#define TG__FMA _mm256_fmadd_ps
-#define TG__MAX _mm256_max_ps
-#define TG__SET1 _mm256_set1_ps
-#define TG__ZERO _mm256_setzero_ps
-#include "elementwise_avx2.inc"
+#define TG__F1 _mm256_set1_ps
+#define TG__FZERO _mm256_setzero_ps
+#define TG__FLOADU _mm256_loadu_ps
+#define TG__FSTOREU _mm256_storeu_ps
+#define TG__FSTREAM _mm256_stream_ps
+#define TG__FADD _mm256_add_ps
+#define TG__FSUB _mm256_sub_ps
+#define TG__FMUL _mm256_mul_ps
+#define TG__FDIV _mm256_div_ps
+#define TG__FFMA _mm256_fmadd_ps
+#define TG__FFNMA _mm256_fnmadd_ps
+#define TG__FMAX _mm256_max_ps
+#define TG__FMIN _mm256_min_ps
+#define TG__FOR _mm256_or_ps
+#define TG__FBLENDV _mm256_blendv_ps
+#define TG__FTAB8(t, i) _mm256_permutevar8x32_ps(_mm256_loadu_ps(t), i)
+#define TG__FASI _mm256_castps_si256
+#define TG__IASF _mm256_castsi256_ps
+#define TG__FLO(x) _mm256_cvtps_pd(_mm256_castps256_ps128(x))
+#define TG__FHI(x) _mm256_cvtps_pd(_mm256_extractf128_ps(x, 1))
+#define TG__FJOIN(lo, hi) _mm256_insertf128_ps(_mm256_castps128_ps256(_mm256_cvtpd_ps(lo)), _mm256_cvtpd_ps(hi), 1)
+/* the even 32-bit halves of each 128-bit lane of lo and hi, then the 64-bit pieces put in order */
+#define TG__FEVENS(lo, hi)                                                                         \
+    _mm256_permute4x64_epi64(_mm256_castps_si256(_mm256_shuffle_ps(                                \
+                                 _mm256_castpd_ps(lo), _mm256_castpd_ps(hi), _MM_SHUFFLE(2, 0, 2, 0))), \
+                             _MM_SHUFFLE(3, 1, 2, 0))
 
-#define TG__T double
-#define TG__FN(x) x##_d
-#define TG__S(e) ((e)->sd)
-#define TG__GELU_TANH tg__ew_gelu_tanh_d
-#define TG__GELU_ERF tg__ew_gelu_erf_d
-#define TG__SIGMOID tg__ew_sigmoid_d
-#define TG__SILU tg__ew_silu_d
-#define TG__V __m256d
-#define TG__W 4
-#define TG__LOADU _mm256_loadu_pd
-#define TG__STOREU _mm256_storeu_pd
-#define TG__STREAM _mm256_stream_pd
-#define TG__ADD _mm256_add_pd
-#define TG__SUB _mm256_sub_pd
-#define TG__MUL _mm256_mul_pd
-#define TG__FMA _mm256_fmadd_pd
-#define TG__MAX _mm256_max_pd
-#define TG__SET1 _mm256_set1_pd
-#define TG__ZERO _mm256_setzero_pd
-#include "elementwise_avx2.inc"
+#define TG__D1 _mm256_set1_pd
+#define TG__DZERO _mm256_setzero_pd
+#define TG__DLOADU _mm256_loadu_pd
+#define TG__DSTOREU _mm256_storeu_pd
+#define TG__DSTREAM _mm256_stream_pd
+#define TG__DADD _mm256_add_pd
+#define TG__DSUB _mm256_sub_pd
+#define TG__DMUL _mm256_mul_pd
+#define TG__DDIV _mm256_div_pd
+#define TG__DFMA _mm256_fmadd_pd
+#define TG__DFNMA _mm256_fnmadd_pd
+#define TG__DFMS _mm256_fmsub_pd
+#define TG__DMAX _mm256_max_pd
+#define TG__DMIN _mm256_min_pd
+#define TG__DOR _mm256_or_pd
+#define TG__DBLENDV _mm256_blendv_pd
+#define TG__DASI _mm256_castpd_si256
+#define TG__IASD _mm256_castsi256_pd
+
+#define TG__I32SET _mm256_set1_epi32
+#define TG__I32ADD _mm256_add_epi32
+#define TG__I32SRA _mm256_srai_epi32
+#define TG__I32SLL _mm256_slli_epi32
+#define TG__I64SET _mm256_set1_epi64x
+#define TG__I64SUB _mm256_sub_epi64
+#define TG__I64SLL _mm256_slli_epi64
+
+#include "elementwise_simd.inc"
 
 #endif /* TG__X86 */

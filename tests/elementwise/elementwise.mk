@@ -2,9 +2,10 @@
 # Makefile after cuda/cuda.mk and tests/tests.mk, whose variables it uses).
 #
 #   test-elementwise          in `make test`: tests/elementwise/test_elementwise.c against
-#                             build/libtgemm.a, once per kernel family (TGEMM_ARCH=avx2, generic),
-#                             and AVX2 again streaming every output past 64 bytes (the streamed
-#                             stores otherwise start at twice the L3, beyond the tests' sizes)
+#                             build/libtgemm.a, once per kernel family (TGEMM_ARCH=avx512 where the
+#                             CPU has it, avx2, generic), and each vector family again streaming
+#                             every output past 64 bytes (the streamed stores otherwise start at
+#                             twice the L3, beyond the tests' sizes)
 #   test-elementwise-planted  in `make test`: the same tests against the library with one of two
 #                             planted bugs (a run's last element skipped; GELU erf in the cancelling
 #                             textbook form): passes only if the tests FAIL on each, in each family
@@ -42,14 +43,20 @@ $(EW_DIR)/test_elementwise: $(EW_TEST) $(BUILD)/libtgemm.a
 	@mkdir -p $(dir $@)
 	$(CC) $(EW_CFLAGS) -Icommon $< $(BUILD)/libtgemm.a -lm -o $@
 
+# The families this CPU runs (X86_FAMILIES, tests.mk: avx512 where /proc/cpuinfo lists avx512f), then
+# the portable one; without AVX-512 the tally shows its runs as one skipped suite.
+EW_FAMILIES := $(foreach f,$(X86_FAMILIES),"TGEMM_ARCH=$(f)") "TGEMM_ARCH=generic"
+EW_SKIP     := $(if $(HAS_AVX512),,$(SKIP_AVX512))
+
 test-elementwise: $(EW_DIR)/test_elementwise
-	@$(EW_RUN) $< "TGEMM_ARCH=avx2" "TGEMM_ARCH=avx2 TGEMM_EW_STREAM_BYTES=64" "TGEMM_ARCH=generic"
+	@$(EW_SKIP)
+	@$(EW_RUN) $< $(EW_FAMILIES) $(foreach f,$(X86_FAMILIES),"TGEMM_ARCH=$(f) TGEMM_EW_STREAM_BYTES=64")
 
 test-large: $(EW_DIR)/test_elementwise
 	@$(EW_RUN) $< "--large"
 
 test-act-sweep: $(EW_DIR)/test_elementwise
-	@$(EW_RUN) $< "TGEMM_ARCH=avx2 --sweep" "TGEMM_ARCH=generic --sweep"
+	@$(EW_RUN) $< $(foreach f,$(X86_FAMILIES) generic,"TGEMM_ARCH=$(f) --sweep")
 
 act-speed: $(EW_DIR)/act_speed
 $(EW_DIR)/act_speed: tests/elementwise/act_speed.c common/api.h
@@ -69,9 +76,9 @@ endef
 $(foreach p,$(EW_PLANTS),$(eval $(call ew_plant,$(p))))
 
 test-elementwise-planted: $(EW_PLANTS:%=$(EW_DIR)/plant%/test_elementwise)
-	@$(EW_RUN) --expect-failure $(EW_DIR)/plant1/test_elementwise "TGEMM_ARCH=avx2" "TGEMM_ARCH=generic" \
+	@$(EW_RUN) --expect-failure $(EW_DIR)/plant1/test_elementwise $(EW_FAMILIES) \
 	    | sed 's/^/plant 1 (last element skipped): /' > $(EW_DIR)/planted.log; \
-	$(EW_RUN) --expect-failure $(EW_DIR)/plant2/test_elementwise "TGEMM_ARCH=avx2" "TGEMM_ARCH=generic" \
+	$(EW_RUN) --expect-failure $(EW_DIR)/plant2/test_elementwise $(EW_FAMILIES) \
 	    | sed 's/^/plant 2 (cancelling GELU erf): /' >> $(EW_DIR)/planted.log; \
 	grep -v ' passed, ' $(EW_DIR)/planted.log; \
 	awk '/ passed, / {p += $$(NF-3); f += $$(NF-1)} END {print p " passed, " f " failed"; exit f > 0}' \
@@ -92,7 +99,8 @@ $(EW_DIR)/header/%/test_elementwise: $(EW_TEST) $(EW_DIR)/header/tgemm.h
 
 test-elementwise-header: $(EW_HDR_BUILDS:%=$(EW_DIR)/header/%/test_elementwise)
 	@for b in $(EW_HDR_BUILDS); do \
-	    $(EW_RUN) $(EW_DIR)/header/$$b/test_elementwise "TGEMM_ARCH=avx2" | tail -n 1 | sed "s/^/$$b: /"; \
+	    $(EW_RUN) $(EW_DIR)/header/$$b/test_elementwise $(foreach f,$(X86_FAMILIES),"TGEMM_ARCH=$(f)") \
+	        | tail -n 1 | sed "s/^/$$b: /"; \
 	done | awk '{print} / passed, / {p += $$2; f += $$4} END {print p " passed, " f " failed"; exit f > 0}'
 
 # ---- CUDA ----

@@ -1,0 +1,59 @@
+/* The constants of the vector activations (elementwise_act_simd.inc): polynomial coefficients,
+ * exp's table, and the split constants of the argument reductions. One copy for every vector
+ * width; tests/elementwise/act_coeffs.py derives the coefficients and says what each is for.
+ */
+#ifndef TGEMM_CPU_ELEMENTWISE_ACT_COEFFS_H
+#define TGEMM_CPU_ELEMENTWISE_ACT_COEFFS_H
+
+/* Float: exp(r) = 1 + r + r^2 (c2 + c3 r) for |r| <= ln2/16, and 2^(j/8 - 100) for j = 0..7, the
+ * table that takes the rest of the reduction (act_coeffs.py): constant term first. */
+static const float tg__ew_exp_cs[4] = {1.000000000e+00f, 1.000000000e+00f, 5.000391006e-01f,
+                                       1.666744798e-01f};
+static const float tg__ew_exp_tab_s[8] = {7.888609052e-31f, 8.602589275e-31f, 9.381189713e-31f,
+                                          1.023026057e-30f, 1.115617772e-30f, 1.216589821e-30f,
+                                          1.326700634e-30f, 1.446777288e-30f};
+/* Double: exp(r) = 1 + r + r^2 g(r) for |r| <= ln2/2 (act_coeffs.py): constant term first. */
+static const double tg__ew_exp_cd[12] = {
+    1.00000000000000000e+00, 1.00000000000000000e+00, 5.00000000000000111e-01,
+    1.66666666666666685e-01, 4.16666666666241636e-02, 8.33333333333006500e-03,
+    1.38888889171967186e-03, 1.98412698630405450e-04, 2.48015213223686919e-05,
+    2.75572684803100238e-06, 2.76200758799833672e-07, 2.51003758325612340e-08};
+
+/* erfcx(y) = exp(y^2) erfc(y) for 0 <= y <= Y as a polynomial in t = (y - K) / (y + K)
+ * (act_coeffs.py: float K = 3, Y = 6, degree 9; double K = 4, Y = 9, degree 20): constant first. */
+static const float tg__ew_erfcx_cs[10] = {1.790011525e-01f, -3.262335360e-01f, 2.456036955e-01f,
+                                          -1.501172632e-01f, 7.166645676e-02f, -2.437306382e-02f,
+                                          4.294759128e-03f, 6.411634386e-04f, -8.032176993e-04f,
+                                          -1.544524712e-04f};
+static const double tg__ew_erfcx_cd[21] = {
+    1.36999457625061383e-01, -2.59068048760171643e-01, 2.18719678918264965e-01,
+    -1.64257816697305103e-01, 1.08963177398900823e-01, -6.31078156399690893e-02,
+    3.12990565185783665e-02, -1.28439460254792751e-02, 4.06026363334238433e-03,
+    -7.99126884724387547e-04, -2.17619181424029877e-05, 7.89835229833096256e-05,
+    -2.25542416514530572e-05, -1.90258450892662559e-06, 2.93774607144760460e-06,
+    -4.20166030222073068e-07, -2.81760939564512646e-07, 1.22378990901473426e-07,
+    5.69792079964610074e-08, -2.21833542929462775e-10, -1.97674196628839905e-09};
+
+/* ln2 as hi + lo (hi the nearest value of the type; fma forms t - n hi exactly, since it is below 0.5
+ * and a multiple of 2^-54 in double whenever n is not 0, and t - n hi/8 in float, below 2^-4 and a
+ * multiple of 2^-27), log2(e), and the rounding constants 1.5 2^23 and 1.5 2^52: t log2(e) + M (8 t
+ * log2(e) + M in float) is M plus the integer n nearest to t / ln2 (8 t / ln2), which then sits in
+ * M's low bits. Macros, not objects, so that each vector width folds them into its own constants;
+ * they stay defined, since every width's instantiation uses them. */
+#define TG__LN2_HI_S 6.931471825e-01f
+#define TG__LN2_LO_S (-1.904654212e-09f)
+#define TG__LN2_HI_D 6.93147180559945286e-01
+#define TG__LN2_LO_D 2.31904681384629956e-17
+#define TG__LOG2E 1.4426950408889634
+#define TG__ROUND_S 12582912.0f
+#define TG__ROUND_D 6755399441055744.0
+/* 2^-600, exactly: the scale of double exp's polynomial (float's is in its table). */
+#define TG__EXP_SCALE_D 2.4099198651028841e-181
+/* 2 sqrt(2/pi) and 2 sqrt(2/pi) 0.044715, hi + lo (act_coeffs.py): -2u(x) = x (A + B x^2). */
+#define TG__GELU_A 1.59576912160573081e+00
+#define TG__GELU_A_LO (-9.96930880911092018e-17)
+#define TG__GELU_B 7.13548162726002494e-02
+#define TG__GELU_B_LO (-6.17514991815531500e-19)
+#define TG__SQRT1_2 7.07106781186547573e-01
+
+#endif /* TGEMM_CPU_ELEMENTWISE_ACT_COEFFS_H */

@@ -1,0 +1,100 @@
+/* The AVX-512 elementwise runs for float (16 lanes) and double (8 lanes): elementwise_simd.inc over
+ * the AVX-512F operations below (AVX-512F alone, the one extension the library detects: signs
+ * become masks through integer compares, bitwise ors go through the integer unit, halves are
+ * moved as 256-bit double pieces).
+ *
+ * The same arithmetic as AVX2, on twice the elements per instruction. Zen 4 executes a 512-bit
+ * operation as two 256-bit halves, so the FMA units gain nothing; but the transcendental loops are
+ * not FMA bound there (fp64 sigmoid: 4.1 cycles per element in AVX2, ~19 FMAs per 4 elements), they
+ * are bound by the operations the core can hold while the long dependency chains of exp and the
+ * division resolve, and half the instructions per element is what relieves that. Measured
+ * side by side in one process, one thread, 32768 elements (L2), Zen 4 (tests/elementwise/act_speed.c):
+ * see elementwise_act_simd.inc's figures. The memory-bound operations gain nothing and lose
+ * nothing: they are at a copy's bandwidth in either width.
+ *
+ * Built without -mavx512f, like the GEMM kernels; elementwise.c calls these runs only when
+ * tg__arch_selected() says AVX-512. */
+#include "elementwise.h"
+
+#ifdef TG__X86
+#include <immintrin.h>
+
+#define TG__ISA(x) x##_avx512
+#define TG__TARGET "avx512f,avx2,fma"
+#define TG__VBYTES 64
+#define TG__FV __m512
+#define TG__DV __m512d
+#define TG__IV __m512i
+#define TG__FW 16
+#define TG__DW 8
+
+#define TG__F1 _mm512_set1_ps
+#define TG__FZERO _mm512_setzero_ps
+#define TG__FLOADU _mm512_loadu_ps
+#define TG__FSTOREU _mm512_storeu_ps
+#define TG__FSTREAM _mm512_stream_ps
+#define TG__FADD _mm512_add_ps
+#define TG__FSUB _mm512_sub_ps
+#define TG__FMUL _mm512_mul_ps
+#define TG__FDIV _mm512_div_ps
+#define TG__FFMA _mm512_fmadd_ps
+#define TG__FFNMA _mm512_fnmadd_ps
+#define TG__FMAX _mm512_max_ps
+#define TG__FMIN _mm512_min_ps
+#define TG__FASI _mm512_castps_si512
+#define TG__IASF _mm512_castsi512_ps
+#define TG__FOR(a, b) TG__IASF(_mm512_or_si512(TG__FASI(a), TG__FASI(b)))
+#define TG__FBLENDV(a, b, x) _mm512_mask_blend_ps(_mm512_cmplt_epi32_mask(TG__FASI(x), _mm512_setzero_si512()), a, b)
+/* the table of 8 in both halves of the register: the permute reads i's low four bits */
+#define TG__FTAB8(t, i)                                                                            \
+    _mm512_permutexvar_ps(i, _mm512_castpd_ps(_mm512_broadcast_f64x4(_mm256_castps_pd(_mm256_loadu_ps(t)))))
+#define TG__FLO(x) _mm512_cvtps_pd(_mm512_castps512_ps256(x))
+#define TG__FHI(x) _mm512_cvtps_pd(_mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(x), 1)))
+#define TG__FJOIN(lo, hi)                                                                          \
+    _mm512_castpd_ps(_mm512_insertf64x4(_mm512_castps_pd(_mm512_castps256_ps512(_mm512_cvtpd_ps(lo))), \
+                                        _mm256_castps_pd(_mm512_cvtpd_ps(hi)), 1))
+#define TG__FEVENS(lo, hi)                                                                         \
+    _mm512_permutex2var_epi32(_mm512_castpd_si512(lo),                                             \
+                              _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30), \
+                              _mm512_castpd_si512(hi))
+
+#define TG__D1 _mm512_set1_pd
+#define TG__DZERO _mm512_setzero_pd
+#define TG__DLOADU _mm512_loadu_pd
+#define TG__DSTOREU _mm512_storeu_pd
+#define TG__DSTREAM _mm512_stream_pd
+#define TG__DADD _mm512_add_pd
+#define TG__DSUB _mm512_sub_pd
+#define TG__DMUL _mm512_mul_pd
+#define TG__DDIV _mm512_div_pd
+#define TG__DFMA _mm512_fmadd_pd
+#define TG__DFNMA _mm512_fnmadd_pd
+#define TG__DFMS _mm512_fmsub_pd
+#define TG__DMAX _mm512_max_pd
+#define TG__DMIN _mm512_min_pd
+#define TG__DASI _mm512_castpd_si512
+#define TG__IASD _mm512_castsi512_pd
+#define TG__DOR(a, b) TG__IASD(_mm512_or_si512(TG__DASI(a), TG__DASI(b)))
+#define TG__DBLENDV(a, b, x) _mm512_mask_blend_pd(_mm512_cmplt_epi64_mask(TG__DASI(x), _mm512_setzero_si512()), a, b)
+
+#define TG__I32SET _mm512_set1_epi32
+#define TG__I32ADD _mm512_add_epi32
+#define TG__I32SRA _mm512_srai_epi32
+#define TG__I32SLL _mm512_slli_epi32
+#define TG__I64SET _mm512_set1_epi64
+#define TG__I64SUB _mm512_sub_epi64
+#define TG__I64SLL _mm512_slli_epi64
+
+/* g++ 12 warns, as C++ only, that the _mm512_undefined_* pass-through operand inside avx512fintrin.h's
+ * max, cvtps_pd and extract may be used uninitialized: it is masked off in full, and the warning
+ * would stop a -Werror C++ build of the single header. */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
+#include "elementwise_simd.inc"
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
+
+#endif /* TG__X86 */
