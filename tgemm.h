@@ -943,10 +943,10 @@ TG__OMP(omp barrier)
  * contiguous elements does, and the per-family functions that do it.
  *
  * Every public call (tg_add ... tg_bias_act) becomes one operation (tg__ew) applied to runs of
- * contiguous elements: one run for the 1-D calls, one row or column of C for tg_bias_act. The AVX2
- * family computes the operation and its activation in one loop (the transcendental activations
- * as vector functions, elementwise_act_avx2.h, to the accuracy contract of the scalar functions
- * below); the portable family in two passes over blocks small enough to stay in L1: the operation,
+ * contiguous elements: one run for the 1-D calls, one row or column of C for tg_bias_act. The vector
+ * families (AVX2, AVX-512: elementwise_simd.inc) compute the operation and its activation in one
+ * loop (the transcendental activations as vector functions, elementwise_act_simd.inc, to the
+ * accuracy contract of the scalar functions below); the portable family in two passes over blocks small enough to stay in L1: the operation,
  * then the activation in place (the transcendental ones through the scalar functions below).
  */
 #ifndef TGEMM_CPU_ELEMENTWISE_H
@@ -1346,8 +1346,8 @@ TGEMM_DEF int tg_bias_act(tg_dtype t, tg_layout layout, int64_t rows, int64_t co
 }
 /* ---- cpu/elementwise_act.c ---- */
 /* The transcendental activations (GELU tanh and erf forms, sigmoid, SiLU), element by element in
- * double: the portable family's, and the AVX2 family's for the elements that do not fill a vector
- * (elementwise_act_avx2.h holds the vector versions, which follow the same rewritten forms).
+ * double: the portable family's, and the vector families' for the elements that do not fill a vector
+ * (elementwise_act_simd.inc holds the vector versions, which follow the same rewritten forms).
  *
  * The textbook forms cancel for negative inputs: 0.5 x (1 + tanh(u)) and 0.5 x (1 + erf(u)) lose all
  * their digits where tanh or erf is near -1. They are rewritten without the subtraction:
@@ -1561,9 +1561,10 @@ TG__PRIVATE void tg__ew_act_d(tg_act act, int64_t n, double *z)
  * elementwise_simd.inc includes it for each instruction set (AVX2: 8 floats or 4 doubles a vector;
  * AVX-512: 16 or 8), whose file names the functions through TG__ISA and supplies the vector
  * operations as macros (see elementwise_avx2.c). Every width does the same operations in the same
- * order, so the families give the same bits; the wider one does them on twice the elements, which
- * pays where the loop is bound by how many operations the core keeps in flight rather than by its
- * FMA units (Zen 4, one thread, L2, cycles per element AVX2 -> AVX-512: see elementwise_avx512.c).
+ * order, so both give the same bits for every element a vector computes (which elements go to
+ * the scalar head and tail depends on the vector's alignment); the wider does them on twice the
+ * elements, which pays where the loop is bound by how many operations the core keeps in flight
+ * rather than by its FMA units (Zen 4: 1.5-1.9x the elements per cycle, elementwise_avx512.c).
  *
  * Each follows its scalar counterpart in elementwise_act.c and avoids the same two traps:
  *  - no cancellation: GELU tanh, sigmoid and SiLU are x-times-or-not the logistic function
@@ -1945,7 +1946,9 @@ TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const T
  * prefetcher stays too close to a loop this slow to keep DRAM busy). 2 threads, 2^27 floats,
  * streamed output, alternating, in % of a non-temporal copy timed in the same rounds: sigmoid
  * 58 -> 68, SiLU 57 -> 76; 4 KiB ahead 65 / 64, 8 KiB 67 / 69, 32 KiB 70 / 75; fp64 and the
- * GELUs, more compute bound, within 3%. The address is formed through an integer: it may lie
+ * GELUs, more compute bound, within 3%. (AVX-512 on the Zen 4, act_speed at 2^27 and 2 threads:
+ * 2, 4, 8, 32 and 64 KiB ahead, and 32 or 64 KiB into L2 only, all within that VM's +-10% noise
+ * of 16 KiB.) The address is formed through an integer: it may lie
  * past the array, where C forms no pointer. */
 #define TG__EW_PF _mm_prefetch((const char *)((uintptr_t)(x + i) + 16384), _MM_HINT_T0)
 #define TG__EW_ACTS(EXPR)                                                                          \
@@ -2078,7 +2081,9 @@ TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const T
  * prefetcher stays too close to a loop this slow to keep DRAM busy). 2 threads, 2^27 floats,
  * streamed output, alternating, in % of a non-temporal copy timed in the same rounds: sigmoid
  * 58 -> 68, SiLU 57 -> 76; 4 KiB ahead 65 / 64, 8 KiB 67 / 69, 32 KiB 70 / 75; fp64 and the
- * GELUs, more compute bound, within 3%. The address is formed through an integer: it may lie
+ * GELUs, more compute bound, within 3%. (AVX-512 on the Zen 4, act_speed at 2^27 and 2 threads:
+ * 2, 4, 8, 32 and 64 KiB ahead, and 32 or 64 KiB into L2 only, all within that VM's +-10% noise
+ * of 16 KiB.) The address is formed through an integer: it may lie
  * past the array, where C forms no pointer. */
 #define TG__EW_PF _mm_prefetch((const char *)((uintptr_t)(x + i) + 16384), _MM_HINT_T0)
 #define TG__EW_ACTS(EXPR)                                                                          \
@@ -2223,10 +2228,14 @@ TG__PRIVATE void TG__FN(TG__ISA(tg__ew_run))(const tg__ew *e, int64_t n, const v
  * operation as two 256-bit halves, so the FMA units gain nothing; but the transcendental loops are
  * not FMA bound there (fp64 sigmoid: 4.1 cycles per element in AVX2, ~19 FMAs per 4 elements), they
  * are bound by the operations the core can hold while the long dependency chains of exp and the
- * division resolve, and half the instructions per element is what relieves that. Measured
- * side by side in one process, one thread, 32768 elements (L2), Zen 4 (tests/elementwise/act_speed.c):
- * see elementwise_act_simd.inc's figures. The memory-bound operations gain nothing and lose
- * nothing: they are at a copy's bandwidth in either width.
+ * division resolve, and half the instructions per element is what relieves that. Cycles per
+ * element, AVX2 -> AVX-512, one thread, 32768 elements (L2), Zen 4, side by side in one process
+ * (build/elementwise/act_speed, the library before and after this file):
+ *                 GELU tanh       GELU erf        sigmoid         SiLU
+ *      float      3.13 -> 2.13    4.20 -> 2.67    1.42 -> 0.95    1.55 -> 0.99
+ *      double     8.89 -> 4.70   10.83 -> 7.37    5.51 -> 3.21    5.83 -> 3.35
+ * The memory-bound operations neither gain nor lose: they run at a copy's bandwidth in either
+ * width.
  *
  * Built without -mavx512f, like the GEMM kernels; elementwise.c calls these runs only when
  * tg__arch_selected() says AVX-512. */
@@ -2334,9 +2343,10 @@ TG__PRIVATE void TG__FN(TG__ISA(tg__ew_run))(const tg__ew *e, int64_t n, const v
  * elementwise_simd.inc includes it for each instruction set (AVX2: 8 floats or 4 doubles a vector;
  * AVX-512: 16 or 8), whose file names the functions through TG__ISA and supplies the vector
  * operations as macros (see elementwise_avx2.c). Every width does the same operations in the same
- * order, so the families give the same bits; the wider one does them on twice the elements, which
- * pays where the loop is bound by how many operations the core keeps in flight rather than by its
- * FMA units (Zen 4, one thread, L2, cycles per element AVX2 -> AVX-512: see elementwise_avx512.c).
+ * order, so both give the same bits for every element a vector computes (which elements go to
+ * the scalar head and tail depends on the vector's alignment); the wider does them on twice the
+ * elements, which pays where the loop is bound by how many operations the core keeps in flight
+ * rather than by its FMA units (Zen 4: 1.5-1.9x the elements per cycle, elementwise_avx512.c).
  *
  * Each follows its scalar counterpart in elementwise_act.c and avoids the same two traps:
  *  - no cancellation: GELU tanh, sigmoid and SiLU are x-times-or-not the logistic function
@@ -2658,7 +2668,9 @@ TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const T
  * prefetcher stays too close to a loop this slow to keep DRAM busy). 2 threads, 2^27 floats,
  * streamed output, alternating, in % of a non-temporal copy timed in the same rounds: sigmoid
  * 58 -> 68, SiLU 57 -> 76; 4 KiB ahead 65 / 64, 8 KiB 67 / 69, 32 KiB 70 / 75; fp64 and the
- * GELUs, more compute bound, within 3%. The address is formed through an integer: it may lie
+ * GELUs, more compute bound, within 3%. (AVX-512 on the Zen 4, act_speed at 2^27 and 2 threads:
+ * 2, 4, 8, 32 and 64 KiB ahead, and 32 or 64 KiB into L2 only, all within that VM's +-10% noise
+ * of 16 KiB.) The address is formed through an integer: it may lie
  * past the array, where C forms no pointer. */
 #define TG__EW_PF _mm_prefetch((const char *)((uintptr_t)(x + i) + 16384), _MM_HINT_T0)
 #define TG__EW_ACTS(EXPR)                                                                          \
@@ -2791,7 +2803,9 @@ TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const T
  * prefetcher stays too close to a loop this slow to keep DRAM busy). 2 threads, 2^27 floats,
  * streamed output, alternating, in % of a non-temporal copy timed in the same rounds: sigmoid
  * 58 -> 68, SiLU 57 -> 76; 4 KiB ahead 65 / 64, 8 KiB 67 / 69, 32 KiB 70 / 75; fp64 and the
- * GELUs, more compute bound, within 3%. The address is formed through an integer: it may lie
+ * GELUs, more compute bound, within 3%. (AVX-512 on the Zen 4, act_speed at 2^27 and 2 threads:
+ * 2, 4, 8, 32 and 64 KiB ahead, and 32 or 64 KiB into L2 only, all within that VM's +-10% noise
+ * of 16 KiB.) The address is formed through an integer: it may lie
  * past the array, where C forms no pointer. */
 #define TG__EW_PF _mm_prefetch((const char *)((uintptr_t)(x + i) + 16384), _MM_HINT_T0)
 #define TG__EW_ACTS(EXPR)                                                                          \
@@ -2932,8 +2946,8 @@ TG__PRIVATE void TG__FN(TG__ISA(tg__ew_run))(const tg__ew *e, int64_t n, const v
 /* ---- cpu/elementwise_generic.c ---- */
 /* The portable elementwise runs (elementwise_generic.inc) for float and double.
  *
- * Used on every CPU without AVX2 and FMA, when TGEMM_ARCH=generic, and by the AVX2 family for its
- * heads and tails. */
+ * Used on every CPU without AVX2 and FMA, when TGEMM_ARCH=generic, and by the vector families
+ * (AVX2, AVX-512) for their heads and tails. */
 #include <math.h>
 
 
@@ -2948,8 +2962,8 @@ TG__PRIVATE void TG__FN(TG__ISA(tg__ew_run))(const tg__ew *e, int64_t n, const v
  * the operation's scalar in the array's type, TG__FMA the C library's fused multiply-add, TG__ACT
  * the shared transcendental activations.
  *
- * Plain loops that the compiler vectorizes where it can; the AVX2 family also calls this for its
- * unaligned heads and short tails, so both families give the same bits. */
+ * Plain loops that the compiler vectorizes where it can; the vector families also call this for
+ * their unaligned heads and short tails. */
 
 static void TG__FN(tg__ew_op_generic)(const tg__ew *e, int64_t n, const TG__T *x, const TG__T *y,
                                       TG__T *z)
@@ -2988,7 +3002,7 @@ TG__PRIVATE void TG__FN(tg__ew_run_generic)(const tg__ew *e, int64_t n, const vo
         m = n - b < TG__EW_BLOCK ? n - b : TG__EW_BLOCK;
         TG__FN(tg__ew_op_generic)(e, m, x + b, y ? y + b : y, z + b);
         if (e->act == TG_ACT_RELU) {
-            /* 0 > v ? 0 : v keeps NaN and -0, as the AVX2 family's max(0, v) does */
+            /* 0 > v ? 0 : v keeps NaN and -0, as the vector families' max(0, v) does */
             for (i = b; i < b + m; i++) z[i] = 0 > z[i] ? 0 : z[i];
         } else {
             TG__ACT(e->act, m, z + b);
@@ -3012,8 +3026,8 @@ TG__PRIVATE void TG__FN(tg__ew_run_generic)(const tg__ew *e, int64_t n, const vo
  * the operation's scalar in the array's type, TG__FMA the C library's fused multiply-add, TG__ACT
  * the shared transcendental activations.
  *
- * Plain loops that the compiler vectorizes where it can; the AVX2 family also calls this for its
- * unaligned heads and short tails, so both families give the same bits. */
+ * Plain loops that the compiler vectorizes where it can; the vector families also call this for
+ * their unaligned heads and short tails. */
 
 static void TG__FN(tg__ew_op_generic)(const tg__ew *e, int64_t n, const TG__T *x, const TG__T *y,
                                       TG__T *z)
@@ -3052,7 +3066,7 @@ TG__PRIVATE void TG__FN(tg__ew_run_generic)(const tg__ew *e, int64_t n, const vo
         m = n - b < TG__EW_BLOCK ? n - b : TG__EW_BLOCK;
         TG__FN(tg__ew_op_generic)(e, m, x + b, y ? y + b : y, z + b);
         if (e->act == TG_ACT_RELU) {
-            /* 0 > v ? 0 : v keeps NaN and -0, as the AVX2 family's max(0, v) does */
+            /* 0 > v ? 0 : v keeps NaN and -0, as the vector families' max(0, v) does */
             for (i = b; i < b + m; i++) z[i] = 0 > z[i] ? 0 : z[i];
         } else {
             TG__ACT(e->act, m, z + b);

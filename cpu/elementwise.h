@@ -2,10 +2,10 @@
  * contiguous elements does, and the per-family functions that do it.
  *
  * Every public call (tg_add ... tg_bias_act) becomes one operation (tg__ew) applied to runs of
- * contiguous elements: one run for the 1-D calls, one row or column of C for tg_bias_act. The AVX2
- * family computes the operation and its activation in one loop (the transcendental activations
- * as vector functions, elementwise_act_avx2.h, to the accuracy contract of the scalar functions
- * below); the portable family in two passes over blocks small enough to stay in L1: the operation,
+ * contiguous elements: one run for the 1-D calls, one row or column of C for tg_bias_act. The vector
+ * families (AVX2, AVX-512: elementwise_simd.inc) compute the operation and its activation in one
+ * loop (the transcendental activations as vector functions, elementwise_act_simd.inc, to the
+ * accuracy contract of the scalar functions below); the portable family in two passes over blocks small enough to stay in L1: the operation,
  * then the activation in place (the transcendental ones through the scalar functions below).
  */
 #ifndef TGEMM_CPU_ELEMENTWISE_H

@@ -1,7 +1,7 @@
 /* The portable elementwise runs (elementwise_generic.inc) for float and double.
  *
- * Used on every CPU without AVX2 and FMA, when TGEMM_ARCH=generic, and by the AVX2 family for its
- * heads and tails. */
+ * Used on every CPU without AVX2 and FMA, when TGEMM_ARCH=generic, and by the vector families
+ * (AVX2, AVX-512) for their heads and tails. */
 #include <math.h>
 
 #include "elementwise.h"

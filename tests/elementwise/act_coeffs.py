@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
-"""The polynomial coefficients of the vector activations (cpu/elementwise_act_avx2.h), derived.
+"""The polynomial coefficients of the vector activations (cpu/elementwise_act_simd.inc), derived.
 
 Run once when the approximations change (needs mpmath: pip install mpmath); it prints the C tables
 that the source holds, and the largest relative error of each polynomial with its coefficients
 rounded to the type (exact arithmetic otherwise; the rounding of the evaluation is measured by
-tests/elementwise/act_sweep.c on the real code).
+tests/elementwise/test_elementwise.c --sweep (make test-act-sweep) on the real code).
 
 exp(r), |r| <= h:       exp(r) = 1 + r + r^2 g(r), g interpolated at Chebyshev nodes (near-minimax;
                         1 + r stay exact, the fitted part is a correction of relative size r^2/2);

@@ -1,5 +1,6 @@
 /* Time per element of tg_activate's transcendental activations in two builds of the library,
- * loaded side by side into one process and alternated, on one thread over an array that fits in L2.
+ * loaded side by side into one process and alternated, by default on one thread over an array that
+ * fits in L2.
  *
  * Comparing two builds (a commit before a change and after) in one process, round by round, is the
  * only way to see a change of a few tens of percent on a shared machine: timings taken minutes apart
@@ -8,7 +9,8 @@
  * is reported, with the ratio of the medians. Not a test: run it under the bench lock,
  *     flock /tmp/bench.lock build/elementwise/act_speed OLD/libtgemm.so build/libtgemm.so
  *
- * usage: act_speed LIB_A LIB_B [n (default 32768)] [rounds (default 15)]
+ * usage: act_speed LIB_A LIB_B [n (default 32768)] [rounds (default 15)] [threads (default 1)]
+ * (n = 2^27 and 2 threads time the activations at DRAM size, as the bench's verdict does)
  */
 #define _POSIX_C_SOURCE 200809L
 #include <dlfcn.h>
@@ -71,12 +73,12 @@ int main(int argc, char **argv)
     enum { NACT = TG_ACT_SILU - TG_ACT_GELU_TANH + 1 };
     activate_fn f[2];
     int64_t n = argc > 3 ? atoll(argv[3]) : 32768, i;
-    int rounds = argc > 4 ? atoi(argv[4]) : 15, l, ti, a, r;
+    int rounds = argc > 4 ? atoi(argv[4]) : 15, threads = argc > 5 ? atoi(argv[5]) : 1, l, ti, a, r;
     void *x[2], *y;
     double *ts, ghz;
     uint64_t s = 0x2545F4914F6CDD1Du;
-    if (argc < 3 || n < 1 || rounds < 1) {
-        fprintf(stderr, "usage: %s LIB_A LIB_B [n] [rounds]\n", argv[0]);
+    if (argc < 3 || n < 1 || rounds < 1 || threads < 1) {
+        fprintf(stderr, "usage: %s LIB_A LIB_B [n] [rounds] [threads]\n", argv[0]);
         return 2;
     }
     for (l = 0; l < 2; l++) {
@@ -86,7 +88,7 @@ int main(int argc, char **argv)
         f[l] = (activate_fn)(uintptr_t)dlsym(h, "tg_activate");
         nt = (threads_fn)(uintptr_t)dlsym(h, "tg_set_num_threads");
         if (!f[l] || !nt) { fprintf(stderr, "%s: no tg_activate\n", argv[1 + l]); return 2; }
-        nt(1);
+        nt(threads);
     }
     x[0] = malloc((size_t)n * sizeof(float));
     x[1] = malloc((size_t)n * sizeof(double));
@@ -115,9 +117,9 @@ int main(int argc, char **argv)
                     else TS(ti, a, l, r) = time_calls(f[l], t, act, n, x[ti], y);
                 }
     ghz = (ghz + clock_ghz()) / 2;
-    printf("n = %lld, 1 thread, median of %d alternating rounds; ns per element (A, B), B/A time;\n"
+    printf("n = %lld, %d thread(s), median of %d alternating rounds; ns per element (A, B), B/A time;\n"
            "cycles per element (A, B) at the %.2f GHz clock measured around the run\n",
-           (long long)n, rounds, ghz);
+           (long long)n, threads, rounds, ghz);
     for (ti = 0; ti < 2; ti++)
         for (a = 0; a < NACT; a++) {
             double med[2];
