@@ -1916,9 +1916,11 @@ TG__VFN TG__DV TG__ISA(tg__ew_gelu_erf_d)(TG__DV x)
  * TG__FN(x) (appends the type's suffix), TG__S(e) (the operation's scalar in the array's type), and
  * from the instruction set's file TG__ISA(x) (appends its name), TG__TARGET and TG__VBYTES.
  *
- * The portable run does the head up to the first vector-sized boundary of z and the tail, so the
- * vector body stores to whole aligned vectors (and may stream them past the caches); inputs are
- * loaded unaligned, since x and y need not share z's alignment. Memory bound: one vector per step
+ * A head up to the first vector-sized boundary of z and the tail after the last whole vector go
+ * apart (tg__ew_part), so that the vector body stores to whole aligned vectors (and may stream them
+ * past the caches); inputs are loaded unaligned, since x and y need not share z's alignment. The
+ * transcendental activations skip that head unless they stream: compute bound, they lose nothing
+ * to unaligned stores and would spend a whole vector's work on a few elements. Memory bound: one vector per step
  * keeps the loads and stores in flight, the loop overhead hides behind them. The transcendental
  * activations are compute bound: their loops are the arithmetic. */
 
@@ -1975,28 +1977,50 @@ TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const T
     if (stream) _mm_sfence();
 }
 
-/* The portable run on [lo, hi) of the arrays. */
+/* [lo, hi) of the arrays, fewer elements than a vector: the head before z's first vector boundary
+ * or the tail after the last whole vector. The transcendental activations take one vector on
+ * copies padded with zeros: the portable functions compute in double and cost ~20 ns an element,
+ * which rows of a few dozen elements (tg_bias_act on a narrow or unaligned C) pay at every row end,
+ * and the vector gives these elements the same bits as the body's, wherever they sit. With the
+ * head skipped where nothing streams (below): fp32 tg_bias_act GELU tanh, one thread, Zen 4, rows
+ * of 100 and of 30 floats, ns per element, AVX2 1.59 -> 1.14 and 4.50 -> 1.88, AVX-512 3.02 -> 0.98
+ * and 9.70 -> 1.65 (rows of 32: 1.08 and 0.90). The other operations are exact either way and
+ * take the portable run. */
 static void TG__FN(TG__ISA(tg__ew_part))(const tg__ew *e, int64_t lo, int64_t hi, const TG__T *x,
-                                const TG__T *y, TG__T *z)
+                                         const TG__T *y, TG__T *z)
 {
-    if (hi > lo) TG__FN(tg__ew_run_generic)(e, hi - lo, x + lo, y ? y + lo : y, z + lo);
+    TG__T xv[TG__W] = {0}, yv[TG__W] = {0}, zv[TG__W];
+    tg__ew ve = *e;
+    int64_t i, m = hi - lo;
+    if (m <= 0) return;
+    if (e->act == TG_ACT_NONE || e->act == TG_ACT_RELU) {
+        TG__FN(tg__ew_run_generic)(e, m, x + lo, y ? y + lo : y, z + lo);
+        return;
+    }
+    ve.stream = 0; /* zv is on the stack */
+    for (i = 0; i < m; i++) xv[i] = x[lo + i];
+    if (y)
+        for (i = 0; i < m; i++) yv[i] = y[lo + i];
+    TG__FN(TG__ISA(tg__ew_body))(&ve, TG__W, xv, y ? yv : y, zv);
+    for (i = 0; i < m; i++) z[lo + i] = zv[i];
 }
 
-/* The operation and its activation on one run: portable head, vector body, portable tail. */
+/* The operation and its activation on one run: head, vector body, tail. */
 TG__PRIVATE void TG__FN(TG__ISA(tg__ew_run))(const tg__ew *e, int64_t n, const void *x_, const void *y_,
                                           void *z_)
 {
     const TG__T *x = (const TG__T *)x_, *y = (const TG__T *)y_;
     TG__T *z = (TG__T *)z_;
     uintptr_t mis = (uintptr_t)z % TG__VBYTES;
-    /* A z not even aligned to its element never reaches a vector boundary: no head, no streaming. */
-    int64_t head = mis % sizeof(TG__T) ? 0 : (int64_t)((TG__VBYTES - mis) % TG__VBYTES / sizeof(TG__T));
-    int64_t body, tail;
+    int64_t head = 0, body, tail;
     tg__ew ve = *e;
+    /* A z not even aligned to its element never reaches a vector boundary: no head, no streaming. */
+    ve.stream = e->stream && mis % sizeof(TG__T) == 0;
+    if (mis % sizeof(TG__T) == 0 && (ve.stream || e->act == TG_ACT_NONE || e->act == TG_ACT_RELU))
+        head = (int64_t)((TG__VBYTES - mis) % TG__VBYTES / sizeof(TG__T));
     if (head > n) head = n;
     body = (n - head) / TG__W * TG__W;
     tail = head + body;
-    ve.stream = e->stream && mis % sizeof(TG__T) == 0;
     TG__FN(TG__ISA(tg__ew_part))(e, 0, head, x, y, z);
     if (body) TG__FN(TG__ISA(tg__ew_body))(&ve, body, x + head, y ? y + head : y, z + head);
     TG__FN(TG__ISA(tg__ew_part))(e, tail, n, x, y, z);
@@ -2051,9 +2075,11 @@ TG__PRIVATE void TG__FN(TG__ISA(tg__ew_run))(const tg__ew *e, int64_t n, const v
  * TG__FN(x) (appends the type's suffix), TG__S(e) (the operation's scalar in the array's type), and
  * from the instruction set's file TG__ISA(x) (appends its name), TG__TARGET and TG__VBYTES.
  *
- * The portable run does the head up to the first vector-sized boundary of z and the tail, so the
- * vector body stores to whole aligned vectors (and may stream them past the caches); inputs are
- * loaded unaligned, since x and y need not share z's alignment. Memory bound: one vector per step
+ * A head up to the first vector-sized boundary of z and the tail after the last whole vector go
+ * apart (tg__ew_part), so that the vector body stores to whole aligned vectors (and may stream them
+ * past the caches); inputs are loaded unaligned, since x and y need not share z's alignment. The
+ * transcendental activations skip that head unless they stream: compute bound, they lose nothing
+ * to unaligned stores and would spend a whole vector's work on a few elements. Memory bound: one vector per step
  * keeps the loads and stores in flight, the loop overhead hides behind them. The transcendental
  * activations are compute bound: their loops are the arithmetic. */
 
@@ -2110,28 +2136,50 @@ TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const T
     if (stream) _mm_sfence();
 }
 
-/* The portable run on [lo, hi) of the arrays. */
+/* [lo, hi) of the arrays, fewer elements than a vector: the head before z's first vector boundary
+ * or the tail after the last whole vector. The transcendental activations take one vector on
+ * copies padded with zeros: the portable functions compute in double and cost ~20 ns an element,
+ * which rows of a few dozen elements (tg_bias_act on a narrow or unaligned C) pay at every row end,
+ * and the vector gives these elements the same bits as the body's, wherever they sit. With the
+ * head skipped where nothing streams (below): fp32 tg_bias_act GELU tanh, one thread, Zen 4, rows
+ * of 100 and of 30 floats, ns per element, AVX2 1.59 -> 1.14 and 4.50 -> 1.88, AVX-512 3.02 -> 0.98
+ * and 9.70 -> 1.65 (rows of 32: 1.08 and 0.90). The other operations are exact either way and
+ * take the portable run. */
 static void TG__FN(TG__ISA(tg__ew_part))(const tg__ew *e, int64_t lo, int64_t hi, const TG__T *x,
-                                const TG__T *y, TG__T *z)
+                                         const TG__T *y, TG__T *z)
 {
-    if (hi > lo) TG__FN(tg__ew_run_generic)(e, hi - lo, x + lo, y ? y + lo : y, z + lo);
+    TG__T xv[TG__W] = {0}, yv[TG__W] = {0}, zv[TG__W];
+    tg__ew ve = *e;
+    int64_t i, m = hi - lo;
+    if (m <= 0) return;
+    if (e->act == TG_ACT_NONE || e->act == TG_ACT_RELU) {
+        TG__FN(tg__ew_run_generic)(e, m, x + lo, y ? y + lo : y, z + lo);
+        return;
+    }
+    ve.stream = 0; /* zv is on the stack */
+    for (i = 0; i < m; i++) xv[i] = x[lo + i];
+    if (y)
+        for (i = 0; i < m; i++) yv[i] = y[lo + i];
+    TG__FN(TG__ISA(tg__ew_body))(&ve, TG__W, xv, y ? yv : y, zv);
+    for (i = 0; i < m; i++) z[lo + i] = zv[i];
 }
 
-/* The operation and its activation on one run: portable head, vector body, portable tail. */
+/* The operation and its activation on one run: head, vector body, tail. */
 TG__PRIVATE void TG__FN(TG__ISA(tg__ew_run))(const tg__ew *e, int64_t n, const void *x_, const void *y_,
                                           void *z_)
 {
     const TG__T *x = (const TG__T *)x_, *y = (const TG__T *)y_;
     TG__T *z = (TG__T *)z_;
     uintptr_t mis = (uintptr_t)z % TG__VBYTES;
-    /* A z not even aligned to its element never reaches a vector boundary: no head, no streaming. */
-    int64_t head = mis % sizeof(TG__T) ? 0 : (int64_t)((TG__VBYTES - mis) % TG__VBYTES / sizeof(TG__T));
-    int64_t body, tail;
+    int64_t head = 0, body, tail;
     tg__ew ve = *e;
+    /* A z not even aligned to its element never reaches a vector boundary: no head, no streaming. */
+    ve.stream = e->stream && mis % sizeof(TG__T) == 0;
+    if (mis % sizeof(TG__T) == 0 && (ve.stream || e->act == TG_ACT_NONE || e->act == TG_ACT_RELU))
+        head = (int64_t)((TG__VBYTES - mis) % TG__VBYTES / sizeof(TG__T));
     if (head > n) head = n;
     body = (n - head) / TG__W * TG__W;
     tail = head + body;
-    ve.stream = e->stream && mis % sizeof(TG__T) == 0;
     TG__FN(TG__ISA(tg__ew_part))(e, 0, head, x, y, z);
     if (body) TG__FN(TG__ISA(tg__ew_body))(&ve, body, x + head, y ? y + head : y, z + head);
     TG__FN(TG__ISA(tg__ew_part))(e, tail, n, x, y, z);
@@ -2638,9 +2686,11 @@ TG__VFN TG__DV TG__ISA(tg__ew_gelu_erf_d)(TG__DV x)
  * TG__FN(x) (appends the type's suffix), TG__S(e) (the operation's scalar in the array's type), and
  * from the instruction set's file TG__ISA(x) (appends its name), TG__TARGET and TG__VBYTES.
  *
- * The portable run does the head up to the first vector-sized boundary of z and the tail, so the
- * vector body stores to whole aligned vectors (and may stream them past the caches); inputs are
- * loaded unaligned, since x and y need not share z's alignment. Memory bound: one vector per step
+ * A head up to the first vector-sized boundary of z and the tail after the last whole vector go
+ * apart (tg__ew_part), so that the vector body stores to whole aligned vectors (and may stream them
+ * past the caches); inputs are loaded unaligned, since x and y need not share z's alignment. The
+ * transcendental activations skip that head unless they stream: compute bound, they lose nothing
+ * to unaligned stores and would spend a whole vector's work on a few elements. Memory bound: one vector per step
  * keeps the loads and stores in flight, the loop overhead hides behind them. The transcendental
  * activations are compute bound: their loops are the arithmetic. */
 
@@ -2697,28 +2747,50 @@ TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const T
     if (stream) _mm_sfence();
 }
 
-/* The portable run on [lo, hi) of the arrays. */
+/* [lo, hi) of the arrays, fewer elements than a vector: the head before z's first vector boundary
+ * or the tail after the last whole vector. The transcendental activations take one vector on
+ * copies padded with zeros: the portable functions compute in double and cost ~20 ns an element,
+ * which rows of a few dozen elements (tg_bias_act on a narrow or unaligned C) pay at every row end,
+ * and the vector gives these elements the same bits as the body's, wherever they sit. With the
+ * head skipped where nothing streams (below): fp32 tg_bias_act GELU tanh, one thread, Zen 4, rows
+ * of 100 and of 30 floats, ns per element, AVX2 1.59 -> 1.14 and 4.50 -> 1.88, AVX-512 3.02 -> 0.98
+ * and 9.70 -> 1.65 (rows of 32: 1.08 and 0.90). The other operations are exact either way and
+ * take the portable run. */
 static void TG__FN(TG__ISA(tg__ew_part))(const tg__ew *e, int64_t lo, int64_t hi, const TG__T *x,
-                                const TG__T *y, TG__T *z)
+                                         const TG__T *y, TG__T *z)
 {
-    if (hi > lo) TG__FN(tg__ew_run_generic)(e, hi - lo, x + lo, y ? y + lo : y, z + lo);
+    TG__T xv[TG__W] = {0}, yv[TG__W] = {0}, zv[TG__W];
+    tg__ew ve = *e;
+    int64_t i, m = hi - lo;
+    if (m <= 0) return;
+    if (e->act == TG_ACT_NONE || e->act == TG_ACT_RELU) {
+        TG__FN(tg__ew_run_generic)(e, m, x + lo, y ? y + lo : y, z + lo);
+        return;
+    }
+    ve.stream = 0; /* zv is on the stack */
+    for (i = 0; i < m; i++) xv[i] = x[lo + i];
+    if (y)
+        for (i = 0; i < m; i++) yv[i] = y[lo + i];
+    TG__FN(TG__ISA(tg__ew_body))(&ve, TG__W, xv, y ? yv : y, zv);
+    for (i = 0; i < m; i++) z[lo + i] = zv[i];
 }
 
-/* The operation and its activation on one run: portable head, vector body, portable tail. */
+/* The operation and its activation on one run: head, vector body, tail. */
 TG__PRIVATE void TG__FN(TG__ISA(tg__ew_run))(const tg__ew *e, int64_t n, const void *x_, const void *y_,
                                           void *z_)
 {
     const TG__T *x = (const TG__T *)x_, *y = (const TG__T *)y_;
     TG__T *z = (TG__T *)z_;
     uintptr_t mis = (uintptr_t)z % TG__VBYTES;
-    /* A z not even aligned to its element never reaches a vector boundary: no head, no streaming. */
-    int64_t head = mis % sizeof(TG__T) ? 0 : (int64_t)((TG__VBYTES - mis) % TG__VBYTES / sizeof(TG__T));
-    int64_t body, tail;
+    int64_t head = 0, body, tail;
     tg__ew ve = *e;
+    /* A z not even aligned to its element never reaches a vector boundary: no head, no streaming. */
+    ve.stream = e->stream && mis % sizeof(TG__T) == 0;
+    if (mis % sizeof(TG__T) == 0 && (ve.stream || e->act == TG_ACT_NONE || e->act == TG_ACT_RELU))
+        head = (int64_t)((TG__VBYTES - mis) % TG__VBYTES / sizeof(TG__T));
     if (head > n) head = n;
     body = (n - head) / TG__W * TG__W;
     tail = head + body;
-    ve.stream = e->stream && mis % sizeof(TG__T) == 0;
     TG__FN(TG__ISA(tg__ew_part))(e, 0, head, x, y, z);
     if (body) TG__FN(TG__ISA(tg__ew_body))(&ve, body, x + head, y ? y + head : y, z + head);
     TG__FN(TG__ISA(tg__ew_part))(e, tail, n, x, y, z);
@@ -2773,9 +2845,11 @@ TG__PRIVATE void TG__FN(TG__ISA(tg__ew_run))(const tg__ew *e, int64_t n, const v
  * TG__FN(x) (appends the type's suffix), TG__S(e) (the operation's scalar in the array's type), and
  * from the instruction set's file TG__ISA(x) (appends its name), TG__TARGET and TG__VBYTES.
  *
- * The portable run does the head up to the first vector-sized boundary of z and the tail, so the
- * vector body stores to whole aligned vectors (and may stream them past the caches); inputs are
- * loaded unaligned, since x and y need not share z's alignment. Memory bound: one vector per step
+ * A head up to the first vector-sized boundary of z and the tail after the last whole vector go
+ * apart (tg__ew_part), so that the vector body stores to whole aligned vectors (and may stream them
+ * past the caches); inputs are loaded unaligned, since x and y need not share z's alignment. The
+ * transcendental activations skip that head unless they stream: compute bound, they lose nothing
+ * to unaligned stores and would spend a whole vector's work on a few elements. Memory bound: one vector per step
  * keeps the loads and stores in flight, the loop overhead hides behind them. The transcendental
  * activations are compute bound: their loops are the arithmetic. */
 
@@ -2832,28 +2906,50 @@ TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const T
     if (stream) _mm_sfence();
 }
 
-/* The portable run on [lo, hi) of the arrays. */
+/* [lo, hi) of the arrays, fewer elements than a vector: the head before z's first vector boundary
+ * or the tail after the last whole vector. The transcendental activations take one vector on
+ * copies padded with zeros: the portable functions compute in double and cost ~20 ns an element,
+ * which rows of a few dozen elements (tg_bias_act on a narrow or unaligned C) pay at every row end,
+ * and the vector gives these elements the same bits as the body's, wherever they sit. With the
+ * head skipped where nothing streams (below): fp32 tg_bias_act GELU tanh, one thread, Zen 4, rows
+ * of 100 and of 30 floats, ns per element, AVX2 1.59 -> 1.14 and 4.50 -> 1.88, AVX-512 3.02 -> 0.98
+ * and 9.70 -> 1.65 (rows of 32: 1.08 and 0.90). The other operations are exact either way and
+ * take the portable run. */
 static void TG__FN(TG__ISA(tg__ew_part))(const tg__ew *e, int64_t lo, int64_t hi, const TG__T *x,
-                                const TG__T *y, TG__T *z)
+                                         const TG__T *y, TG__T *z)
 {
-    if (hi > lo) TG__FN(tg__ew_run_generic)(e, hi - lo, x + lo, y ? y + lo : y, z + lo);
+    TG__T xv[TG__W] = {0}, yv[TG__W] = {0}, zv[TG__W];
+    tg__ew ve = *e;
+    int64_t i, m = hi - lo;
+    if (m <= 0) return;
+    if (e->act == TG_ACT_NONE || e->act == TG_ACT_RELU) {
+        TG__FN(tg__ew_run_generic)(e, m, x + lo, y ? y + lo : y, z + lo);
+        return;
+    }
+    ve.stream = 0; /* zv is on the stack */
+    for (i = 0; i < m; i++) xv[i] = x[lo + i];
+    if (y)
+        for (i = 0; i < m; i++) yv[i] = y[lo + i];
+    TG__FN(TG__ISA(tg__ew_body))(&ve, TG__W, xv, y ? yv : y, zv);
+    for (i = 0; i < m; i++) z[lo + i] = zv[i];
 }
 
-/* The operation and its activation on one run: portable head, vector body, portable tail. */
+/* The operation and its activation on one run: head, vector body, tail. */
 TG__PRIVATE void TG__FN(TG__ISA(tg__ew_run))(const tg__ew *e, int64_t n, const void *x_, const void *y_,
                                           void *z_)
 {
     const TG__T *x = (const TG__T *)x_, *y = (const TG__T *)y_;
     TG__T *z = (TG__T *)z_;
     uintptr_t mis = (uintptr_t)z % TG__VBYTES;
-    /* A z not even aligned to its element never reaches a vector boundary: no head, no streaming. */
-    int64_t head = mis % sizeof(TG__T) ? 0 : (int64_t)((TG__VBYTES - mis) % TG__VBYTES / sizeof(TG__T));
-    int64_t body, tail;
+    int64_t head = 0, body, tail;
     tg__ew ve = *e;
+    /* A z not even aligned to its element never reaches a vector boundary: no head, no streaming. */
+    ve.stream = e->stream && mis % sizeof(TG__T) == 0;
+    if (mis % sizeof(TG__T) == 0 && (ve.stream || e->act == TG_ACT_NONE || e->act == TG_ACT_RELU))
+        head = (int64_t)((TG__VBYTES - mis) % TG__VBYTES / sizeof(TG__T));
     if (head > n) head = n;
     body = (n - head) / TG__W * TG__W;
     tail = head + body;
-    ve.stream = e->stream && mis % sizeof(TG__T) == 0;
     TG__FN(TG__ISA(tg__ew_part))(e, 0, head, x, y, z);
     if (body) TG__FN(TG__ISA(tg__ew_body))(&ve, body, x + head, y ? y + head : y, z + head);
     TG__FN(TG__ISA(tg__ew_part))(e, tail, n, x, y, z);
