@@ -1346,8 +1346,8 @@ TGEMM_DEF int tg_bias_act(tg_dtype t, tg_layout layout, int64_t rows, int64_t co
 }
 /* ---- cpu/elementwise_act.c ---- */
 /* The transcendental activations (GELU tanh and erf forms, sigmoid, SiLU), element by element in
- * double: the portable family's, and the vector families' for the elements that do not fill a vector
- * (elementwise_act_simd.inc holds the vector versions, which follow the same rewritten forms).
+ * double: the portable family's (elementwise_act_simd.inc holds the vector families' versions, which
+ * follow the same rewritten forms).
  *
  * The textbook forms cancel for negative inputs: 0.5 x (1 + tanh(u)) and 0.5 x (1 + erf(u)) lose all
  * their digits where tanh or erf is near -1. They are rewritten without the subtraction:
@@ -1561,8 +1561,8 @@ TG__PRIVATE void tg__ew_act_d(tg_act act, int64_t n, double *z)
  * elementwise_simd.inc includes it for each instruction set (AVX2: 8 floats or 4 doubles a vector;
  * AVX-512: 16 or 8), whose file names the functions through TG__ISA and supplies the vector
  * operations as macros (see elementwise_avx2.c). Every width does the same operations in the same
- * order, so both give the same bits for every element a vector computes (which elements go to
- * the scalar head and tail depends on the vector's alignment); the wider does them on twice the
+ * order, so both give the same bits for every element (heads and tails too, elementwise_simd_run.inc:
+ * tests/elementwise checks every offset and run length); the wider does them on twice the
  * elements, which pays where the loop is bound by how many operations the core keeps in flight
  * rather than by its FMA units (Zen 4: 1.5-1.9x the elements per cycle, elementwise_avx512.c).
  *
@@ -1587,8 +1587,8 @@ TG__PRIVATE void tg__ew_act_d(tg_act act, int64_t n, double *z)
  * (y - K) / (y + K) (degree 9 in float, 20 in double).
  * tests/elementwise/act_coeffs.py derives the coefficients. Arguments are clamped where exp is 0 in
  * the type anyway; NaN passes through every step (max and min keep their second operand when it is
- * NaN). The scalar functions do the elements of a run's unaligned head and its tail that fill no
- * vector (elementwise_simd.inc calls the portable run there).
+ * NaN). A run's elements that fill no whole vector go through these functions too, on a
+ * zero-padded copy (elementwise_simd_run.inc).
  *
  * Worst error in ulps (as tests/elementwise judge them) over every 17th float of [-20, 10] and 10^7
  * random doubles (test_elementwise --sweep):
@@ -2391,8 +2391,8 @@ TG__PRIVATE void TG__FN(TG__ISA(tg__ew_run))(const tg__ew *e, int64_t n, const v
  * elementwise_simd.inc includes it for each instruction set (AVX2: 8 floats or 4 doubles a vector;
  * AVX-512: 16 or 8), whose file names the functions through TG__ISA and supplies the vector
  * operations as macros (see elementwise_avx2.c). Every width does the same operations in the same
- * order, so both give the same bits for every element a vector computes (which elements go to
- * the scalar head and tail depends on the vector's alignment); the wider does them on twice the
+ * order, so both give the same bits for every element (heads and tails too, elementwise_simd_run.inc:
+ * tests/elementwise checks every offset and run length); the wider does them on twice the
  * elements, which pays where the loop is bound by how many operations the core keeps in flight
  * rather than by its FMA units (Zen 4: 1.5-1.9x the elements per cycle, elementwise_avx512.c).
  *
@@ -2417,8 +2417,8 @@ TG__PRIVATE void TG__FN(TG__ISA(tg__ew_run))(const tg__ew *e, int64_t n, const v
  * (y - K) / (y + K) (degree 9 in float, 20 in double).
  * tests/elementwise/act_coeffs.py derives the coefficients. Arguments are clamped where exp is 0 in
  * the type anyway; NaN passes through every step (max and min keep their second operand when it is
- * NaN). The scalar functions do the elements of a run's unaligned head and its tail that fill no
- * vector (elementwise_simd.inc calls the portable run there).
+ * NaN). A run's elements that fill no whole vector go through these functions too, on a
+ * zero-padded copy (elementwise_simd_run.inc).
  *
  * Worst error in ulps (as tests/elementwise judge them) over every 17th float of [-20, 10] and 10^7
  * random doubles (test_elementwise --sweep):
@@ -3043,7 +3043,7 @@ TG__PRIVATE void TG__FN(TG__ISA(tg__ew_run))(const tg__ew *e, int64_t n, const v
 /* The portable elementwise runs (elementwise_generic.inc) for float and double.
  *
  * Used on every CPU without AVX2 and FMA, when TGEMM_ARCH=generic, and by the vector families
- * (AVX2, AVX-512) for their heads and tails. */
+ * (AVX2, AVX-512) for the heads and tails of the operations without a transcendental activation. */
 #include <math.h>
 
 
@@ -3059,7 +3059,7 @@ TG__PRIVATE void TG__FN(TG__ISA(tg__ew_run))(const tg__ew *e, int64_t n, const v
  * the shared transcendental activations.
  *
  * Plain loops that the compiler vectorizes where it can; the vector families also call this for
- * their unaligned heads and short tails. */
+ * their unaligned heads and short tails, except under a transcendental activation. */
 
 static void TG__FN(tg__ew_op_generic)(const tg__ew *e, int64_t n, const TG__T *x, const TG__T *y,
                                       TG__T *z)
@@ -3123,7 +3123,7 @@ TG__PRIVATE void TG__FN(tg__ew_run_generic)(const tg__ew *e, int64_t n, const vo
  * the shared transcendental activations.
  *
  * Plain loops that the compiler vectorizes where it can; the vector families also call this for
- * their unaligned heads and short tails. */
+ * their unaligned heads and short tails, except under a transcendental activation. */
 
 static void TG__FN(tg__ew_op_generic)(const tg__ew *e, int64_t n, const TG__T *x, const TG__T *y,
                                       TG__T *z)

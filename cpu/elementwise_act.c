@@ -1,6 +1,6 @@
 /* The transcendental activations (GELU tanh and erf forms, sigmoid, SiLU), element by element in
- * double: the portable family's, and the vector families' for the elements that do not fill a vector
- * (elementwise_act_simd.inc holds the vector versions, which follow the same rewritten forms).
+ * double: the portable family's (elementwise_act_simd.inc holds the vector families' versions, which
+ * follow the same rewritten forms).
  *
  * The textbook forms cancel for negative inputs: 0.5 x (1 + tanh(u)) and 0.5 x (1 + erf(u)) lose all
  * their digits where tanh or erf is near -1. They are rewritten without the subtraction:

@@ -1,7 +1,7 @@
 /* The portable elementwise runs (elementwise_generic.inc) for float and double.
  *
  * Used on every CPU without AVX2 and FMA, when TGEMM_ARCH=generic, and by the vector families
- * (AVX2, AVX-512) for their heads and tails. */
+ * (AVX2, AVX-512) for the heads and tails of the operations without a transcendental activation. */
 #include <math.h>
 
 #include "elementwise.h"
