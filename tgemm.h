@@ -1798,13 +1798,16 @@ TG__VFN TG__DV TG__ISA(tg__ew_exp_d)(TG__DV r, TG__DV k)
     return TG__DMUL(p, TG__IASD(TG__I64SLL(f, 52)));
 }
 
-/* exp(t + tl) for t in [-1100, 0] (or NaN) and tl below t's ulp: tl joins r after the reduction. */
-TG__VFN TG__DV TG__ISA(tg__ew_exp_neg_d)(TG__DV t, TG__DV tl)
+/* exp(t + tl) for t in [-1100, 0] (or NaN) and tl below t's ulp: tl joins r after the reduction.
+ * has_tl is a constant at every call: sigmoid's t is exact, and adding its zero tl would cost an
+ * addition on exp's critical path (r + 0 = r but for r = -0, where exp gives 1 either way). */
+TG__VFN TG__DV TG__ISA(tg__ew_exp_neg_d)(TG__DV t, TG__DV tl, int has_tl)
 {
     const TG__DV round = TG__D1(TG__ROUND_D);
     TG__DV k = TG__DFMA(t, TG__D1(TG__LOG2E), round), n = TG__DSUB(k, round);
     TG__DV r = TG__DFNMA(n, TG__D1(TG__LN2_HI_D), t);
-    r = TG__DADD(TG__DFNMA(n, TG__D1(TG__LN2_LO_D), r), tl);
+    r = TG__DFNMA(n, TG__D1(TG__LN2_LO_D), r);
+    if (has_tl) r = TG__DADD(r, tl);
     return TG__ISA(tg__ew_exp_d)(r, k);
 }
 
@@ -1826,7 +1829,7 @@ TG__VFN TG__DV TG__ISA(tg__ew_negabs_d)(TG__DV x, double c)
 
 TG__VFN TG__DV TG__ISA(tg__ew_sigmoid_d)(TG__DV x)
 {
-    return TG__ISA(tg__ew_logistic_d)(x, TG__ISA(tg__ew_exp_neg_d)(TG__ISA(tg__ew_negabs_d)(x, 1000.0), TG__DZERO()));
+    return TG__ISA(tg__ew_logistic_d)(x, TG__ISA(tg__ew_exp_neg_d)(TG__ISA(tg__ew_negabs_d)(x, 1000.0), TG__DZERO(), 0));
 }
 
 TG__VFN TG__DV TG__ISA(tg__ew_silu_d)(TG__DV x)
@@ -1851,7 +1854,7 @@ TG__VFN TG__DV TG__ISA(tg__ew_gelu_tanh_d)(TG__DV x)
                        TG__DFMA(TG__D1(TG__GELU_B_LO), s, TG__D1(TG__GELU_A_LO)));
     t = TG__DMUL(xn, w);
     tl = TG__DFMA(xn, wl, TG__DFMS(xn, w, t));
-    return TG__ISA(tg__ew_times_d)(x, TG__ISA(tg__ew_logistic_d)(x, TG__ISA(tg__ew_exp_neg_d)(t, tl)));
+    return TG__ISA(tg__ew_times_d)(x, TG__ISA(tg__ew_logistic_d)(x, TG__ISA(tg__ew_exp_neg_d)(t, tl, 1)));
 }
 
 /* As in float; y^2 = x^2 / 2 as a double-double, whose low part joins exp's reduction. */
@@ -1860,7 +1863,7 @@ TG__VFN TG__DV TG__ISA(tg__ew_gelu_erf_d)(TG__DV x)
     const TG__DV k = TG__D1(4.0), half = TG__D1(0.5), nhalf = TG__D1(-0.5);
     TG__DV xn = TG__ISA(tg__ew_negabs_d)(x, 40.0), y, t, p, h;
     TG__DV s = TG__DMUL(xn, xn), sl = TG__DFMS(xn, xn, s);
-    TG__DV e = TG__ISA(tg__ew_exp_neg_d)(TG__DMUL(s, nhalf), TG__DMUL(sl, nhalf));
+    TG__DV e = TG__ISA(tg__ew_exp_neg_d)(TG__DMUL(s, nhalf), TG__DMUL(sl, nhalf), 1);
     y = TG__DMIN(TG__DMUL(xn, TG__D1(-TG__SQRT1_2)), TG__D1(9.0));
     t = TG__DDIV(TG__DSUB(y, k), TG__DADD(y, k));
     {
@@ -2568,13 +2571,16 @@ TG__VFN TG__DV TG__ISA(tg__ew_exp_d)(TG__DV r, TG__DV k)
     return TG__DMUL(p, TG__IASD(TG__I64SLL(f, 52)));
 }
 
-/* exp(t + tl) for t in [-1100, 0] (or NaN) and tl below t's ulp: tl joins r after the reduction. */
-TG__VFN TG__DV TG__ISA(tg__ew_exp_neg_d)(TG__DV t, TG__DV tl)
+/* exp(t + tl) for t in [-1100, 0] (or NaN) and tl below t's ulp: tl joins r after the reduction.
+ * has_tl is a constant at every call: sigmoid's t is exact, and adding its zero tl would cost an
+ * addition on exp's critical path (r + 0 = r but for r = -0, where exp gives 1 either way). */
+TG__VFN TG__DV TG__ISA(tg__ew_exp_neg_d)(TG__DV t, TG__DV tl, int has_tl)
 {
     const TG__DV round = TG__D1(TG__ROUND_D);
     TG__DV k = TG__DFMA(t, TG__D1(TG__LOG2E), round), n = TG__DSUB(k, round);
     TG__DV r = TG__DFNMA(n, TG__D1(TG__LN2_HI_D), t);
-    r = TG__DADD(TG__DFNMA(n, TG__D1(TG__LN2_LO_D), r), tl);
+    r = TG__DFNMA(n, TG__D1(TG__LN2_LO_D), r);
+    if (has_tl) r = TG__DADD(r, tl);
     return TG__ISA(tg__ew_exp_d)(r, k);
 }
 
@@ -2596,7 +2602,7 @@ TG__VFN TG__DV TG__ISA(tg__ew_negabs_d)(TG__DV x, double c)
 
 TG__VFN TG__DV TG__ISA(tg__ew_sigmoid_d)(TG__DV x)
 {
-    return TG__ISA(tg__ew_logistic_d)(x, TG__ISA(tg__ew_exp_neg_d)(TG__ISA(tg__ew_negabs_d)(x, 1000.0), TG__DZERO()));
+    return TG__ISA(tg__ew_logistic_d)(x, TG__ISA(tg__ew_exp_neg_d)(TG__ISA(tg__ew_negabs_d)(x, 1000.0), TG__DZERO(), 0));
 }
 
 TG__VFN TG__DV TG__ISA(tg__ew_silu_d)(TG__DV x)
@@ -2621,7 +2627,7 @@ TG__VFN TG__DV TG__ISA(tg__ew_gelu_tanh_d)(TG__DV x)
                        TG__DFMA(TG__D1(TG__GELU_B_LO), s, TG__D1(TG__GELU_A_LO)));
     t = TG__DMUL(xn, w);
     tl = TG__DFMA(xn, wl, TG__DFMS(xn, w, t));
-    return TG__ISA(tg__ew_times_d)(x, TG__ISA(tg__ew_logistic_d)(x, TG__ISA(tg__ew_exp_neg_d)(t, tl)));
+    return TG__ISA(tg__ew_times_d)(x, TG__ISA(tg__ew_logistic_d)(x, TG__ISA(tg__ew_exp_neg_d)(t, tl, 1)));
 }
 
 /* As in float; y^2 = x^2 / 2 as a double-double, whose low part joins exp's reduction. */
@@ -2630,7 +2636,7 @@ TG__VFN TG__DV TG__ISA(tg__ew_gelu_erf_d)(TG__DV x)
     const TG__DV k = TG__D1(4.0), half = TG__D1(0.5), nhalf = TG__D1(-0.5);
     TG__DV xn = TG__ISA(tg__ew_negabs_d)(x, 40.0), y, t, p, h;
     TG__DV s = TG__DMUL(xn, xn), sl = TG__DFMS(xn, xn, s);
-    TG__DV e = TG__ISA(tg__ew_exp_neg_d)(TG__DMUL(s, nhalf), TG__DMUL(sl, nhalf));
+    TG__DV e = TG__ISA(tg__ew_exp_neg_d)(TG__DMUL(s, nhalf), TG__DMUL(sl, nhalf), 1);
     y = TG__DMIN(TG__DMUL(xn, TG__D1(-TG__SQRT1_2)), TG__D1(9.0));
     t = TG__DDIV(TG__DSUB(y, k), TG__DADD(y, k));
     {
