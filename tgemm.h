@@ -943,11 +943,12 @@ TG__OMP(omp barrier)
  * contiguous elements does, and the per-family functions that do it.
  *
  * Every public call (tg_add ... tg_bias_act) becomes one operation (tg__ew) applied to runs of
- * contiguous elements: one run for the 1-D calls, one row or column of C for tg_bias_act. The vector
- * families (AVX2, AVX-512: elementwise_simd.inc) compute the operation and its activation in one
- * loop (the transcendental activations as vector functions, elementwise_act_simd.inc, to the
- * accuracy contract of the scalar functions below); the portable family in two passes over blocks small enough to stay in L1: the operation,
- * then the activation in place (the transcendental ones through the scalar functions below).
+ * contiguous elements: one run for the 1-D calls, one row or column of C for tg_bias_act. The
+ * vector families (AVX2, AVX-512: elementwise_simd.inc) compute the operation and its activation
+ * in one loop (the transcendental activations as vector functions, elementwise_act_simd.inc, to
+ * the accuracy contract of the scalar functions below); the portable family in two passes over
+ * blocks small enough to stay in L1: the operation, then the activation in place (the
+ * transcendental ones through the scalar functions below).
  */
 #ifndef TGEMM_CPU_ELEMENTWISE_H
 #define TGEMM_CPU_ELEMENTWISE_H
@@ -972,7 +973,9 @@ typedef enum {
 
 typedef struct {
     tg__ew_op op;
-    tg_act act;    /* applied to the operation's result */
+    tg_act act;    /* applied to the operation's result; a transcendental one only after COPY, ADD
+                      or ADDS, the operations the public calls pair it with (and the only ones
+                      the vector loops fuse it into) */
     int stream;    /* non-temporal stores allowed (output far larger than the caches, no input) */
     float sf;      /* s in the array's type: alpha, or the run's bias */
     double sd;
@@ -1145,8 +1148,8 @@ static void tg__ew_launch(tg__ew_job *j)
      * so there it saves nothing and costs the write-back (measured on Zen 3, 2 threads, 2^27
      * floats: in-place axpy 31 -> 35.5 GB/s with plain stores, scale 33 -> 35; out of place,
      * streaming takes add from 22 to 32 GB/s). The transcendental activations stream too since
-     * they are computed in the operation's loop (AVX2): fp32 sigmoid 17.2 -> 19.8 GB/s, the
-     * others +1-5% (2 threads, 2^27 elements, alternating). */
+     * they are computed in the operation's loop (the vector families; measured in AVX2): fp32
+     * sigmoid 17.2 -> 19.8 GB/s, the others +1-5% (2 threads, 2^27 elements, alternating). */
     j->e.stream = out_bytes > tg__ew_stream_bytes() && j->z != j->x && j->z != j->y;
 #ifdef _OPENMP
     if (!omp_in_parallel() && total >= 2 * grain) {
@@ -1932,10 +1935,11 @@ TG__VFN TG__DV TG__ISA(tg__ew_gelu_erf_d)(TG__DV x)
  * A head up to the first vector-sized boundary of z and the tail after the last whole vector go
  * apart (tg__ew_part), so that the vector body stores to whole aligned vectors (and may stream them
  * past the caches); inputs are loaded unaligned, since x and y need not share z's alignment. The
- * transcendental activations skip that head unless they stream: compute bound, they lose nothing
- * to unaligned stores and would spend a whole vector's work on a few elements. Memory bound: one vector per step
- * keeps the loads and stores in flight, the loop overhead hides behind them. The transcendental
- * activations are compute bound: their loops are the arithmetic. */
+ * transcendental activations skip that head unless they stream, so their body may store
+ * unaligned: compute bound, they lose nothing to it and would spend a whole vector's work on a
+ * few elements. Memory bound: one vector per step keeps the loads and stores in flight, the loop
+ * overhead hides behind them. The transcendental activations are compute bound: their loops are
+ * the arithmetic. */
 
 __attribute__((target(TG__TARGET))) static void
 TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const TG__T *y, TG__T *z)
@@ -1998,24 +2002,24 @@ TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const T
  * head skipped where nothing streams (below): fp32 tg_bias_act GELU tanh, one thread, Zen 4, rows
  * of 100 and of 30 floats, ns per element, AVX2 1.59 -> 1.14 and 4.50 -> 1.88, AVX-512 3.02 -> 0.98
  * and 9.70 -> 1.65 (rows of 32: 1.08 and 0.90). The other operations are exact either way and
- * take the portable run. */
+ * take the portable run. The caller (below) never passes a vector's worth: the copies hold one. */
 static void TG__FN(TG__ISA(tg__ew_part))(const tg__ew *e, int64_t lo, int64_t hi, const TG__T *x,
                                          const TG__T *y, TG__T *z)
 {
-    TG__T xv[TG__W] = {0}, yv[TG__W] = {0}, zv[TG__W];
-    tg__ew ve = *e;
     int64_t i, m = hi - lo;
     if (m <= 0) return;
     if (e->act == TG_ACT_NONE || e->act == TG_ACT_RELU) {
         TG__FN(tg__ew_run_generic)(e, m, x + lo, y ? y + lo : y, z + lo);
-        return;
+    } else {
+        TG__T xv[TG__W] = {0}, yv[TG__W] = {0}, zv[TG__W];
+        tg__ew ve = *e;
+        ve.stream = 0; /* zv is on the stack */
+        for (i = 0; i < m; i++) xv[i] = x[lo + i];
+        if (y)
+            for (i = 0; i < m; i++) yv[i] = y[lo + i];
+        TG__FN(TG__ISA(tg__ew_body))(&ve, TG__W, xv, y ? yv : y, zv);
+        for (i = 0; i < m; i++) z[lo + i] = zv[i];
     }
-    ve.stream = 0; /* zv is on the stack */
-    for (i = 0; i < m; i++) xv[i] = x[lo + i];
-    if (y)
-        for (i = 0; i < m; i++) yv[i] = y[lo + i];
-    TG__FN(TG__ISA(tg__ew_body))(&ve, TG__W, xv, y ? yv : y, zv);
-    for (i = 0; i < m; i++) z[lo + i] = zv[i];
 }
 
 /* The operation and its activation on one run: head, vector body, tail. */
@@ -2091,10 +2095,11 @@ TG__PRIVATE void TG__FN(TG__ISA(tg__ew_run))(const tg__ew *e, int64_t n, const v
  * A head up to the first vector-sized boundary of z and the tail after the last whole vector go
  * apart (tg__ew_part), so that the vector body stores to whole aligned vectors (and may stream them
  * past the caches); inputs are loaded unaligned, since x and y need not share z's alignment. The
- * transcendental activations skip that head unless they stream: compute bound, they lose nothing
- * to unaligned stores and would spend a whole vector's work on a few elements. Memory bound: one vector per step
- * keeps the loads and stores in flight, the loop overhead hides behind them. The transcendental
- * activations are compute bound: their loops are the arithmetic. */
+ * transcendental activations skip that head unless they stream, so their body may store
+ * unaligned: compute bound, they lose nothing to it and would spend a whole vector's work on a
+ * few elements. Memory bound: one vector per step keeps the loads and stores in flight, the loop
+ * overhead hides behind them. The transcendental activations are compute bound: their loops are
+ * the arithmetic. */
 
 __attribute__((target(TG__TARGET))) static void
 TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const TG__T *y, TG__T *z)
@@ -2157,24 +2162,24 @@ TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const T
  * head skipped where nothing streams (below): fp32 tg_bias_act GELU tanh, one thread, Zen 4, rows
  * of 100 and of 30 floats, ns per element, AVX2 1.59 -> 1.14 and 4.50 -> 1.88, AVX-512 3.02 -> 0.98
  * and 9.70 -> 1.65 (rows of 32: 1.08 and 0.90). The other operations are exact either way and
- * take the portable run. */
+ * take the portable run. The caller (below) never passes a vector's worth: the copies hold one. */
 static void TG__FN(TG__ISA(tg__ew_part))(const tg__ew *e, int64_t lo, int64_t hi, const TG__T *x,
                                          const TG__T *y, TG__T *z)
 {
-    TG__T xv[TG__W] = {0}, yv[TG__W] = {0}, zv[TG__W];
-    tg__ew ve = *e;
     int64_t i, m = hi - lo;
     if (m <= 0) return;
     if (e->act == TG_ACT_NONE || e->act == TG_ACT_RELU) {
         TG__FN(tg__ew_run_generic)(e, m, x + lo, y ? y + lo : y, z + lo);
-        return;
+    } else {
+        TG__T xv[TG__W] = {0}, yv[TG__W] = {0}, zv[TG__W];
+        tg__ew ve = *e;
+        ve.stream = 0; /* zv is on the stack */
+        for (i = 0; i < m; i++) xv[i] = x[lo + i];
+        if (y)
+            for (i = 0; i < m; i++) yv[i] = y[lo + i];
+        TG__FN(TG__ISA(tg__ew_body))(&ve, TG__W, xv, y ? yv : y, zv);
+        for (i = 0; i < m; i++) z[lo + i] = zv[i];
     }
-    ve.stream = 0; /* zv is on the stack */
-    for (i = 0; i < m; i++) xv[i] = x[lo + i];
-    if (y)
-        for (i = 0; i < m; i++) yv[i] = y[lo + i];
-    TG__FN(TG__ISA(tg__ew_body))(&ve, TG__W, xv, y ? yv : y, zv);
-    for (i = 0; i < m; i++) z[lo + i] = zv[i];
 }
 
 /* The operation and its activation on one run: head, vector body, tail. */
@@ -2715,10 +2720,11 @@ TG__VFN TG__DV TG__ISA(tg__ew_gelu_erf_d)(TG__DV x)
  * A head up to the first vector-sized boundary of z and the tail after the last whole vector go
  * apart (tg__ew_part), so that the vector body stores to whole aligned vectors (and may stream them
  * past the caches); inputs are loaded unaligned, since x and y need not share z's alignment. The
- * transcendental activations skip that head unless they stream: compute bound, they lose nothing
- * to unaligned stores and would spend a whole vector's work on a few elements. Memory bound: one vector per step
- * keeps the loads and stores in flight, the loop overhead hides behind them. The transcendental
- * activations are compute bound: their loops are the arithmetic. */
+ * transcendental activations skip that head unless they stream, so their body may store
+ * unaligned: compute bound, they lose nothing to it and would spend a whole vector's work on a
+ * few elements. Memory bound: one vector per step keeps the loads and stores in flight, the loop
+ * overhead hides behind them. The transcendental activations are compute bound: their loops are
+ * the arithmetic. */
 
 __attribute__((target(TG__TARGET))) static void
 TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const TG__T *y, TG__T *z)
@@ -2781,24 +2787,24 @@ TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const T
  * head skipped where nothing streams (below): fp32 tg_bias_act GELU tanh, one thread, Zen 4, rows
  * of 100 and of 30 floats, ns per element, AVX2 1.59 -> 1.14 and 4.50 -> 1.88, AVX-512 3.02 -> 0.98
  * and 9.70 -> 1.65 (rows of 32: 1.08 and 0.90). The other operations are exact either way and
- * take the portable run. */
+ * take the portable run. The caller (below) never passes a vector's worth: the copies hold one. */
 static void TG__FN(TG__ISA(tg__ew_part))(const tg__ew *e, int64_t lo, int64_t hi, const TG__T *x,
                                          const TG__T *y, TG__T *z)
 {
-    TG__T xv[TG__W] = {0}, yv[TG__W] = {0}, zv[TG__W];
-    tg__ew ve = *e;
     int64_t i, m = hi - lo;
     if (m <= 0) return;
     if (e->act == TG_ACT_NONE || e->act == TG_ACT_RELU) {
         TG__FN(tg__ew_run_generic)(e, m, x + lo, y ? y + lo : y, z + lo);
-        return;
+    } else {
+        TG__T xv[TG__W] = {0}, yv[TG__W] = {0}, zv[TG__W];
+        tg__ew ve = *e;
+        ve.stream = 0; /* zv is on the stack */
+        for (i = 0; i < m; i++) xv[i] = x[lo + i];
+        if (y)
+            for (i = 0; i < m; i++) yv[i] = y[lo + i];
+        TG__FN(TG__ISA(tg__ew_body))(&ve, TG__W, xv, y ? yv : y, zv);
+        for (i = 0; i < m; i++) z[lo + i] = zv[i];
     }
-    ve.stream = 0; /* zv is on the stack */
-    for (i = 0; i < m; i++) xv[i] = x[lo + i];
-    if (y)
-        for (i = 0; i < m; i++) yv[i] = y[lo + i];
-    TG__FN(TG__ISA(tg__ew_body))(&ve, TG__W, xv, y ? yv : y, zv);
-    for (i = 0; i < m; i++) z[lo + i] = zv[i];
 }
 
 /* The operation and its activation on one run: head, vector body, tail. */
@@ -2874,10 +2880,11 @@ TG__PRIVATE void TG__FN(TG__ISA(tg__ew_run))(const tg__ew *e, int64_t n, const v
  * A head up to the first vector-sized boundary of z and the tail after the last whole vector go
  * apart (tg__ew_part), so that the vector body stores to whole aligned vectors (and may stream them
  * past the caches); inputs are loaded unaligned, since x and y need not share z's alignment. The
- * transcendental activations skip that head unless they stream: compute bound, they lose nothing
- * to unaligned stores and would spend a whole vector's work on a few elements. Memory bound: one vector per step
- * keeps the loads and stores in flight, the loop overhead hides behind them. The transcendental
- * activations are compute bound: their loops are the arithmetic. */
+ * transcendental activations skip that head unless they stream, so their body may store
+ * unaligned: compute bound, they lose nothing to it and would spend a whole vector's work on a
+ * few elements. Memory bound: one vector per step keeps the loads and stores in flight, the loop
+ * overhead hides behind them. The transcendental activations are compute bound: their loops are
+ * the arithmetic. */
 
 __attribute__((target(TG__TARGET))) static void
 TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const TG__T *y, TG__T *z)
@@ -2940,24 +2947,24 @@ TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const T
  * head skipped where nothing streams (below): fp32 tg_bias_act GELU tanh, one thread, Zen 4, rows
  * of 100 and of 30 floats, ns per element, AVX2 1.59 -> 1.14 and 4.50 -> 1.88, AVX-512 3.02 -> 0.98
  * and 9.70 -> 1.65 (rows of 32: 1.08 and 0.90). The other operations are exact either way and
- * take the portable run. */
+ * take the portable run. The caller (below) never passes a vector's worth: the copies hold one. */
 static void TG__FN(TG__ISA(tg__ew_part))(const tg__ew *e, int64_t lo, int64_t hi, const TG__T *x,
                                          const TG__T *y, TG__T *z)
 {
-    TG__T xv[TG__W] = {0}, yv[TG__W] = {0}, zv[TG__W];
-    tg__ew ve = *e;
     int64_t i, m = hi - lo;
     if (m <= 0) return;
     if (e->act == TG_ACT_NONE || e->act == TG_ACT_RELU) {
         TG__FN(tg__ew_run_generic)(e, m, x + lo, y ? y + lo : y, z + lo);
-        return;
+    } else {
+        TG__T xv[TG__W] = {0}, yv[TG__W] = {0}, zv[TG__W];
+        tg__ew ve = *e;
+        ve.stream = 0; /* zv is on the stack */
+        for (i = 0; i < m; i++) xv[i] = x[lo + i];
+        if (y)
+            for (i = 0; i < m; i++) yv[i] = y[lo + i];
+        TG__FN(TG__ISA(tg__ew_body))(&ve, TG__W, xv, y ? yv : y, zv);
+        for (i = 0; i < m; i++) z[lo + i] = zv[i];
     }
-    ve.stream = 0; /* zv is on the stack */
-    for (i = 0; i < m; i++) xv[i] = x[lo + i];
-    if (y)
-        for (i = 0; i < m; i++) yv[i] = y[lo + i];
-    TG__FN(TG__ISA(tg__ew_body))(&ve, TG__W, xv, y ? yv : y, zv);
-    for (i = 0; i < m; i++) z[lo + i] = zv[i];
 }
 
 /* The operation and its activation on one run: head, vector body, tail. */

@@ -145,8 +145,8 @@ static void tg__ew_launch(tg__ew_job *j)
      * so there it saves nothing and costs the write-back (measured on Zen 3, 2 threads, 2^27
      * floats: in-place axpy 31 -> 35.5 GB/s with plain stores, scale 33 -> 35; out of place,
      * streaming takes add from 22 to 32 GB/s). The transcendental activations stream too since
-     * they are computed in the operation's loop (AVX2): fp32 sigmoid 17.2 -> 19.8 GB/s, the
-     * others +1-5% (2 threads, 2^27 elements, alternating). */
+     * they are computed in the operation's loop (the vector families; measured in AVX2): fp32
+     * sigmoid 17.2 -> 19.8 GB/s, the others +1-5% (2 threads, 2^27 elements, alternating). */
     j->e.stream = out_bytes > tg__ew_stream_bytes() && j->z != j->x && j->z != j->y;
 #ifdef _OPENMP
     if (!omp_in_parallel() && total >= 2 * grain) {

@@ -2,11 +2,12 @@
  * contiguous elements does, and the per-family functions that do it.
  *
  * Every public call (tg_add ... tg_bias_act) becomes one operation (tg__ew) applied to runs of
- * contiguous elements: one run for the 1-D calls, one row or column of C for tg_bias_act. The vector
- * families (AVX2, AVX-512: elementwise_simd.inc) compute the operation and its activation in one
- * loop (the transcendental activations as vector functions, elementwise_act_simd.inc, to the
- * accuracy contract of the scalar functions below); the portable family in two passes over blocks small enough to stay in L1: the operation,
- * then the activation in place (the transcendental ones through the scalar functions below).
+ * contiguous elements: one run for the 1-D calls, one row or column of C for tg_bias_act. The
+ * vector families (AVX2, AVX-512: elementwise_simd.inc) compute the operation and its activation
+ * in one loop (the transcendental activations as vector functions, elementwise_act_simd.inc, to
+ * the accuracy contract of the scalar functions below); the portable family in two passes over
+ * blocks small enough to stay in L1: the operation, then the activation in place (the
+ * transcendental ones through the scalar functions below).
  */
 #ifndef TGEMM_CPU_ELEMENTWISE_H
 #define TGEMM_CPU_ELEMENTWISE_H
@@ -32,7 +33,9 @@ typedef enum {
 
 typedef struct {
     tg__ew_op op;
-    tg_act act;    /* applied to the operation's result */
+    tg_act act;    /* applied to the operation's result; a transcendental one only after COPY, ADD
+                      or ADDS, the operations the public calls pair it with (and the only ones
+                      the vector loops fuse it into) */
     int stream;    /* non-temporal stores allowed (output far larger than the caches, no input) */
     float sf;      /* s in the array's type: alpha, or the run's bias */
     double sd;

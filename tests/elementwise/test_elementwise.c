@@ -294,6 +294,41 @@ static void test_activations(void)
     printf("\n");
 }
 
+/* The same for tg_bias_act, whose rows are runs with a y (per-column bias) or a scalar (per-row
+ * bias), in place: 17 rows of the same inputs, ldc odd so that the rows start at every offset from
+ * a vector boundary, must all give row 0's bits, for every row length from 1 to 61. */
+static void test_position_bias(void)
+{
+    enum { R = 17, C = 61 };
+    static double vals[C], bias_col[C], bias_row[R];
+    int ti, a, mode, cols, r, j, bad;
+    for (j = 0; j < C; j++) vals[j] = input(j), bias_col[j] = uniform(-1, 1);
+    for (r = 0; r < R; r++) bias_row[r] = 0.25;
+    for (ti = 0; ti < 2; ti++)
+        for (a = TG_ACT_GELU_TANH; a <= TG_ACT_SILU; a++)
+            for (mode = 0; mode < 2; mode++) {
+                tg_dtype t = ti ? TG_F64 : TG_F32;
+                void *c = aligned_alloc(64, (R * (C + 1) * 8 + 63) / 64 * 64);
+                void *b = aligned_alloc(64, C * 8);
+                char what[96];
+                bad = 0;
+                for (j = 0; j < C; j++) put(t, b, j, mode ? bias_col[j] : bias_row[0]);
+                for (cols = 1; cols <= C; cols++) {
+                    int64_t ldc = cols | 1;
+                    for (r = 0; r < R; r++)
+                        for (j = 0; j < cols; j++) put(t, c, r * ldc + j, vals[j]);
+                    tg_bias_act(t, TG_ROW_MAJOR, R, cols, b, mode ? TG_BIAS_PER_COL : TG_BIAS_PER_ROW,
+                                (tg_act)a, c, ldc);
+                    for (r = 1; r < R; r++)
+                        for (j = 0; j < cols; j++) bad += !same(get(t, c, r * ldc + j), get(t, c, j));
+                }
+                snprintf(what, sizeof what, "bias_act %s %s per %s: same bits in every row, lengths 1-%d",
+                         act_name((tg_act)a), ti ? "f64" : "f32", mode ? "column" : "row", C);
+                check(bad == 0, what);
+                free(c), free(b);
+            }
+}
+
 /* An element's result does not depend on where it sits: the same 61 inputs activated at element
  * offsets 0 to 16 from a 64-byte boundary, and in runs of 1 to 61 elements, give the same bits as at
  * offset 0 in one run (the vector families compute heads and tails with the body's vector code,
@@ -319,7 +354,7 @@ static void test_position(void)
                 tg_activate(t, (tg_act)a, N, (char *)x + o * es_of(t), (char *)z + o * es_of(t));
                 for (i = 0; i < N; i++) bad += !same(get(t, z, o + i), base[i]);
             }
-            for (len = 1; len < N; len++) { /* short runs: the elements [len, N) never reach a body */
+            for (len = 1; len < N; len++) { /* shorter runs: the last N - len inputs, from offset 0 */
                 for (i = 0; i < N; i++) put(t, x, i, buf[i]);
                 tg_activate(t, (tg_act)a, N - len, (char *)x + len * es_of(t), z);
                 for (i = 0; i < N - len; i++) got[i] = get(t, z, i);
@@ -330,6 +365,7 @@ static void test_position(void)
             check(bad == 0, what);
             free(x), free(z);
         }
+    test_position_bias();
 }
 
 /* Special inputs one by one: NaN gives NaN, the infinities the limits, and the signs of zero. */
