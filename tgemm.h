@@ -1564,12 +1564,11 @@ TG__PRIVATE void tg__ew_act_d(tg_act act, int64_t n, double *z)
  * elementwise_simd.inc includes it for each instruction set (AVX2: 8 floats or 4 doubles a vector;
  * AVX-512: 16 or 8), whose file names the functions through TG__ISA and supplies the vector
  * operations as macros (see elementwise_avx2.c). Every width does the same operations in the same
- * order, so both give the same bits for every element (checked by hand on 2^20 inputs of every
- * activation, specials included, when the AVX-512 family was added; within one family the tests
- * check that heads and tails, elementwise_simd_run.inc, match the body at every offset and run
- * length); the wider does them on twice the elements, which pays where the loop is bound by how
- * many operations the core keeps in flight rather than by its FMA units (Zen 4: 1.5-1.9x the
- * elements per cycle, elementwise_avx512.c).
+ * order, so both give the same bits for every element (tests/elementwise/test_families.c; and
+ * within a family, heads and tails match the body at every offset and run length:
+ * test_elementwise.c); the wider does them on twice the elements, which pays where the loop is
+ * bound by how many operations the core keeps in flight rather than by its FMA units (Zen 4:
+ * 1.5-1.9x the elements per cycle, elementwise_avx512.c).
  *
  * Each follows its scalar counterpart in elementwise_act.c and avoids the same two traps:
  *  - no cancellation: GELU tanh, sigmoid and SiLU are x-times-or-not the logistic function
@@ -2411,12 +2410,11 @@ TG__PRIVATE void TG__FN(TG__ISA(tg__ew_run))(const tg__ew *e, int64_t n, const v
  * elementwise_simd.inc includes it for each instruction set (AVX2: 8 floats or 4 doubles a vector;
  * AVX-512: 16 or 8), whose file names the functions through TG__ISA and supplies the vector
  * operations as macros (see elementwise_avx2.c). Every width does the same operations in the same
- * order, so both give the same bits for every element (checked by hand on 2^20 inputs of every
- * activation, specials included, when the AVX-512 family was added; within one family the tests
- * check that heads and tails, elementwise_simd_run.inc, match the body at every offset and run
- * length); the wider does them on twice the elements, which pays where the loop is bound by how
- * many operations the core keeps in flight rather than by its FMA units (Zen 4: 1.5-1.9x the
- * elements per cycle, elementwise_avx512.c).
+ * order, so both give the same bits for every element (tests/elementwise/test_families.c; and
+ * within a family, heads and tails match the body at every offset and run length:
+ * test_elementwise.c); the wider does them on twice the elements, which pays where the loop is
+ * bound by how many operations the core keeps in flight rather than by its FMA units (Zen 4:
+ * 1.5-1.9x the elements per cycle, elementwise_avx512.c).
  *
  * Each follows its scalar counterpart in elementwise_act.c and avoids the same two traps:
  *  - no cancellation: GELU tanh, sigmoid and SiLU are x-times-or-not the logistic function

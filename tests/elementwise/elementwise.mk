@@ -6,6 +6,9 @@
 #                             CPU has it, avx2, generic), and each vector family again streaming
 #                             every output past 64 bytes (the streamed stores otherwise start at
 #                             twice the L3, beyond the tests' sizes)
+#   test-elementwise-families in `make test`: tests/elementwise/test_families.c, the AVX2 and
+#                             AVX-512 runs called side by side on the same inputs must give the
+#                             same bits (skipped without AVX-512)
 #   test-elementwise-planted  in `make test`: the same tests against the library with one of two
 #                             planted bugs (a run's last element skipped; GELU erf in the cancelling
 #                             textbook form): passes only if the tests FAIL on each, in each family
@@ -34,9 +37,9 @@ EW_CFLAGS   := -std=c11 $(WARN) -O2 -g -fopenmp
 EW_LIB_SRCS := $(wildcard cpu/elementwise*.c)
 EW_RUN      := sh tests/run_suite.sh
 
-.PHONY: test-cuda-elementwise-emulated test-elementwise test-elementwise-planted test-elementwise-header test-cuda-elementwise test-large \
+.PHONY: test-cuda-elementwise-emulated test-elementwise test-elementwise-families test-elementwise-planted test-elementwise-header test-cuda-elementwise test-large \
 	test-cuda-large test-act-sweep act-speed
-TEST_RUNS += test-elementwise test-elementwise-planted test-elementwise-header test-cuda-elementwise \
+TEST_RUNS += test-elementwise test-elementwise-families test-elementwise-planted test-elementwise-header test-cuda-elementwise \
 	test-cuda-elementwise-emulated
 
 $(EW_DIR)/test_elementwise: $(EW_TEST) $(BUILD)/libtgemm.a
@@ -51,6 +54,13 @@ test-elementwise: $(EW_DIR)/test_elementwise
 	$(if $(HAS_AVX512),,@echo "the CPU lacks AVX-512F: the avx512 elementwise kernels are not run here")
 	@$(EW_RUN) $(if $(HAS_AVX512),,--skipped 1) $< $(EW_FAMILIES) \
 	    $(foreach f,$(X86_FAMILIES),"TGEMM_ARCH=$(f) TGEMM_EW_STREAM_BYTES=64")
+
+$(EW_DIR)/test_families: tests/elementwise/test_families.c $(BUILD)/libtgemm.a cpu/elementwise.h
+	@mkdir -p $(dir $@)
+	$(CC) $(EW_CFLAGS) -Icommon -Icpu $< $(BUILD)/libtgemm.a -lm -o $@
+
+test-elementwise-families: $(EW_DIR)/test_families
+	@$<
 
 test-large: $(EW_DIR)/test_elementwise
 	@$(EW_RUN) $< "--large"
