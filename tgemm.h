@@ -1959,11 +1959,10 @@ TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const T
     const int relu = e->act == TG_ACT_RELU, stream = e->stream;
     int64_t i = 0;
     TG__V v;
-/* One loop per operation and activation: PF, then v = F(EXPR) at element i (F empty: none), then
- * ReLU and the store. */
-#define TG__EW_LOOP(EXPR, F, PF)                                                                   \
+/* One loop per operation and activation: v = F(EXPR) at element i (F empty: none), then ReLU and
+ * the store. */
+#define TG__EW_LOOP(EXPR, F)                                                                       \
     for (; i + TG__W <= n; i += TG__W) {                                                           \
-        PF;                                                                                        \
         v = F(EXPR);                                                                               \
         if (relu) v = TG__MAX(zero, v); /* max(0, NaN) is NaN, max(0, -0) is -0: as the portable run */ \
         if (stream) TG__STREAM(z + i, v);                                                          \
@@ -1971,35 +1970,29 @@ TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const T
     }
 /* The transcendental activations fused into the loop of the operation they follow, so that each
  * element is loaded, computed and stored once: only the operations that the public calls combine
- * with one (tg_activate's copy, tg_bias_act's two adds) get these loops. They prefetch x 16 KiB
- * ahead, far more than a memory-bound loop needs; measured, not derived (presumably the hardware
- * prefetcher stays too close to a loop this slow to keep DRAM busy). 2 threads, 2^27 floats,
- * streamed output, alternating, in % of a non-temporal copy timed in the same rounds: sigmoid
- * 58 -> 68, SiLU 57 -> 76; 4 KiB ahead 65 / 64, 8 KiB 67 / 69, 32 KiB 70 / 75; fp64 and the
- * GELUs, more compute bound, within 3%. (AVX-512 on the Zen 4, act_speed at 2^27 and 2 threads:
- * 2, 4, 8, 32 and 64 KiB ahead, and 32 or 64 KiB into L2 only, all within that VM's +-10% noise
- * of 16 KiB.) The address is formed through an integer: it may lie
- * past the array, where C forms no pointer. */
-#define TG__EW_PF _mm_prefetch((const char *)((uintptr_t)(x + i) + 16384), _MM_HINT_T0)
+ * with one (tg_activate's copy, tg_bias_act's two adds) get these loops. No software prefetch: one
+ * 16 KiB ahead had helped (fp32 sigmoid 58 -> 68% of a copy on the Zen 3) only while the threads
+ * took alternate 8 KiB chunks (elementwise.c); with chunks of their own it costs: Zen 4, 2 threads,
+ * 2^27 elements, side by side, runs without it against runs with it: AVX-512 fp32 sigmoid and
+ * SiLU 0.86-0.95 the time, AVX2 0.93-0.96, the others 0.96-1.01. */
 #define TG__EW_ACTS(EXPR)                                                                          \
     switch (e->act) {                                                                              \
-    case TG_ACT_GELU_TANH: TG__EW_LOOP(EXPR, TG__GELU_TANH, TG__EW_PF) break;                      \
-    case TG_ACT_GELU_ERF: TG__EW_LOOP(EXPR, TG__GELU_ERF, TG__EW_PF) break;                        \
-    case TG_ACT_SIGMOID: TG__EW_LOOP(EXPR, TG__SIGMOID, TG__EW_PF) break;                          \
-    case TG_ACT_SILU: TG__EW_LOOP(EXPR, TG__SILU, TG__EW_PF) break;                                \
-    default: TG__EW_LOOP(EXPR, , ) break;                                                          \
+    case TG_ACT_GELU_TANH: TG__EW_LOOP(EXPR, TG__GELU_TANH) break;                                 \
+    case TG_ACT_GELU_ERF: TG__EW_LOOP(EXPR, TG__GELU_ERF) break;                                   \
+    case TG_ACT_SIGMOID: TG__EW_LOOP(EXPR, TG__SIGMOID) break;                                     \
+    case TG_ACT_SILU: TG__EW_LOOP(EXPR, TG__SILU) break;                                           \
+    default: TG__EW_LOOP(EXPR, ) break;                                                            \
     }
     switch (e->op) {
     case TG__EW_COPY: TG__EW_ACTS(TG__LOADU(x + i)) break;
     case TG__EW_ADD: TG__EW_ACTS(TG__ADD(TG__LOADU(x + i), TG__LOADU(y + i))) break;
-    case TG__EW_SUB: TG__EW_LOOP(TG__SUB(TG__LOADU(x + i), TG__LOADU(y + i)), , ) break;
-    case TG__EW_MUL: TG__EW_LOOP(TG__MUL(TG__LOADU(x + i), TG__LOADU(y + i)), , ) break;
+    case TG__EW_SUB: TG__EW_LOOP(TG__SUB(TG__LOADU(x + i), TG__LOADU(y + i)), ) break;
+    case TG__EW_MUL: TG__EW_LOOP(TG__MUL(TG__LOADU(x + i), TG__LOADU(y + i)), ) break;
     case TG__EW_ADDS: TG__EW_ACTS(TG__ADD(TG__LOADU(x + i), s)) break;
-    case TG__EW_SCALE: TG__EW_LOOP(TG__MUL(s, TG__LOADU(x + i)), , ) break;
-    case TG__EW_AXPY: TG__EW_LOOP(TG__FMA(s, TG__LOADU(x + i), TG__LOADU(y + i)), , ) break;
+    case TG__EW_SCALE: TG__EW_LOOP(TG__MUL(s, TG__LOADU(x + i)), ) break;
+    case TG__EW_AXPY: TG__EW_LOOP(TG__FMA(s, TG__LOADU(x + i), TG__LOADU(y + i)), ) break;
     }
 #undef TG__EW_ACTS
-#undef TG__EW_PF
 #undef TG__EW_LOOP
     /* Streamed stores are weakly ordered: fence them before another thread may read z. */
     if (stream) _mm_sfence();
@@ -2119,11 +2112,10 @@ TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const T
     const int relu = e->act == TG_ACT_RELU, stream = e->stream;
     int64_t i = 0;
     TG__V v;
-/* One loop per operation and activation: PF, then v = F(EXPR) at element i (F empty: none), then
- * ReLU and the store. */
-#define TG__EW_LOOP(EXPR, F, PF)                                                                   \
+/* One loop per operation and activation: v = F(EXPR) at element i (F empty: none), then ReLU and
+ * the store. */
+#define TG__EW_LOOP(EXPR, F)                                                                       \
     for (; i + TG__W <= n; i += TG__W) {                                                           \
-        PF;                                                                                        \
         v = F(EXPR);                                                                               \
         if (relu) v = TG__MAX(zero, v); /* max(0, NaN) is NaN, max(0, -0) is -0: as the portable run */ \
         if (stream) TG__STREAM(z + i, v);                                                          \
@@ -2131,35 +2123,29 @@ TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const T
     }
 /* The transcendental activations fused into the loop of the operation they follow, so that each
  * element is loaded, computed and stored once: only the operations that the public calls combine
- * with one (tg_activate's copy, tg_bias_act's two adds) get these loops. They prefetch x 16 KiB
- * ahead, far more than a memory-bound loop needs; measured, not derived (presumably the hardware
- * prefetcher stays too close to a loop this slow to keep DRAM busy). 2 threads, 2^27 floats,
- * streamed output, alternating, in % of a non-temporal copy timed in the same rounds: sigmoid
- * 58 -> 68, SiLU 57 -> 76; 4 KiB ahead 65 / 64, 8 KiB 67 / 69, 32 KiB 70 / 75; fp64 and the
- * GELUs, more compute bound, within 3%. (AVX-512 on the Zen 4, act_speed at 2^27 and 2 threads:
- * 2, 4, 8, 32 and 64 KiB ahead, and 32 or 64 KiB into L2 only, all within that VM's +-10% noise
- * of 16 KiB.) The address is formed through an integer: it may lie
- * past the array, where C forms no pointer. */
-#define TG__EW_PF _mm_prefetch((const char *)((uintptr_t)(x + i) + 16384), _MM_HINT_T0)
+ * with one (tg_activate's copy, tg_bias_act's two adds) get these loops. No software prefetch: one
+ * 16 KiB ahead had helped (fp32 sigmoid 58 -> 68% of a copy on the Zen 3) only while the threads
+ * took alternate 8 KiB chunks (elementwise.c); with chunks of their own it costs: Zen 4, 2 threads,
+ * 2^27 elements, side by side, runs without it against runs with it: AVX-512 fp32 sigmoid and
+ * SiLU 0.86-0.95 the time, AVX2 0.93-0.96, the others 0.96-1.01. */
 #define TG__EW_ACTS(EXPR)                                                                          \
     switch (e->act) {                                                                              \
-    case TG_ACT_GELU_TANH: TG__EW_LOOP(EXPR, TG__GELU_TANH, TG__EW_PF) break;                      \
-    case TG_ACT_GELU_ERF: TG__EW_LOOP(EXPR, TG__GELU_ERF, TG__EW_PF) break;                        \
-    case TG_ACT_SIGMOID: TG__EW_LOOP(EXPR, TG__SIGMOID, TG__EW_PF) break;                          \
-    case TG_ACT_SILU: TG__EW_LOOP(EXPR, TG__SILU, TG__EW_PF) break;                                \
-    default: TG__EW_LOOP(EXPR, , ) break;                                                          \
+    case TG_ACT_GELU_TANH: TG__EW_LOOP(EXPR, TG__GELU_TANH) break;                                 \
+    case TG_ACT_GELU_ERF: TG__EW_LOOP(EXPR, TG__GELU_ERF) break;                                   \
+    case TG_ACT_SIGMOID: TG__EW_LOOP(EXPR, TG__SIGMOID) break;                                     \
+    case TG_ACT_SILU: TG__EW_LOOP(EXPR, TG__SILU) break;                                           \
+    default: TG__EW_LOOP(EXPR, ) break;                                                            \
     }
     switch (e->op) {
     case TG__EW_COPY: TG__EW_ACTS(TG__LOADU(x + i)) break;
     case TG__EW_ADD: TG__EW_ACTS(TG__ADD(TG__LOADU(x + i), TG__LOADU(y + i))) break;
-    case TG__EW_SUB: TG__EW_LOOP(TG__SUB(TG__LOADU(x + i), TG__LOADU(y + i)), , ) break;
-    case TG__EW_MUL: TG__EW_LOOP(TG__MUL(TG__LOADU(x + i), TG__LOADU(y + i)), , ) break;
+    case TG__EW_SUB: TG__EW_LOOP(TG__SUB(TG__LOADU(x + i), TG__LOADU(y + i)), ) break;
+    case TG__EW_MUL: TG__EW_LOOP(TG__MUL(TG__LOADU(x + i), TG__LOADU(y + i)), ) break;
     case TG__EW_ADDS: TG__EW_ACTS(TG__ADD(TG__LOADU(x + i), s)) break;
-    case TG__EW_SCALE: TG__EW_LOOP(TG__MUL(s, TG__LOADU(x + i)), , ) break;
-    case TG__EW_AXPY: TG__EW_LOOP(TG__FMA(s, TG__LOADU(x + i), TG__LOADU(y + i)), , ) break;
+    case TG__EW_SCALE: TG__EW_LOOP(TG__MUL(s, TG__LOADU(x + i)), ) break;
+    case TG__EW_AXPY: TG__EW_LOOP(TG__FMA(s, TG__LOADU(x + i), TG__LOADU(y + i)), ) break;
     }
 #undef TG__EW_ACTS
-#undef TG__EW_PF
 #undef TG__EW_LOOP
     /* Streamed stores are weakly ordered: fence them before another thread may read z. */
     if (stream) _mm_sfence();
@@ -2745,11 +2731,10 @@ TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const T
     const int relu = e->act == TG_ACT_RELU, stream = e->stream;
     int64_t i = 0;
     TG__V v;
-/* One loop per operation and activation: PF, then v = F(EXPR) at element i (F empty: none), then
- * ReLU and the store. */
-#define TG__EW_LOOP(EXPR, F, PF)                                                                   \
+/* One loop per operation and activation: v = F(EXPR) at element i (F empty: none), then ReLU and
+ * the store. */
+#define TG__EW_LOOP(EXPR, F)                                                                       \
     for (; i + TG__W <= n; i += TG__W) {                                                           \
-        PF;                                                                                        \
         v = F(EXPR);                                                                               \
         if (relu) v = TG__MAX(zero, v); /* max(0, NaN) is NaN, max(0, -0) is -0: as the portable run */ \
         if (stream) TG__STREAM(z + i, v);                                                          \
@@ -2757,35 +2742,29 @@ TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const T
     }
 /* The transcendental activations fused into the loop of the operation they follow, so that each
  * element is loaded, computed and stored once: only the operations that the public calls combine
- * with one (tg_activate's copy, tg_bias_act's two adds) get these loops. They prefetch x 16 KiB
- * ahead, far more than a memory-bound loop needs; measured, not derived (presumably the hardware
- * prefetcher stays too close to a loop this slow to keep DRAM busy). 2 threads, 2^27 floats,
- * streamed output, alternating, in % of a non-temporal copy timed in the same rounds: sigmoid
- * 58 -> 68, SiLU 57 -> 76; 4 KiB ahead 65 / 64, 8 KiB 67 / 69, 32 KiB 70 / 75; fp64 and the
- * GELUs, more compute bound, within 3%. (AVX-512 on the Zen 4, act_speed at 2^27 and 2 threads:
- * 2, 4, 8, 32 and 64 KiB ahead, and 32 or 64 KiB into L2 only, all within that VM's +-10% noise
- * of 16 KiB.) The address is formed through an integer: it may lie
- * past the array, where C forms no pointer. */
-#define TG__EW_PF _mm_prefetch((const char *)((uintptr_t)(x + i) + 16384), _MM_HINT_T0)
+ * with one (tg_activate's copy, tg_bias_act's two adds) get these loops. No software prefetch: one
+ * 16 KiB ahead had helped (fp32 sigmoid 58 -> 68% of a copy on the Zen 3) only while the threads
+ * took alternate 8 KiB chunks (elementwise.c); with chunks of their own it costs: Zen 4, 2 threads,
+ * 2^27 elements, side by side, runs without it against runs with it: AVX-512 fp32 sigmoid and
+ * SiLU 0.86-0.95 the time, AVX2 0.93-0.96, the others 0.96-1.01. */
 #define TG__EW_ACTS(EXPR)                                                                          \
     switch (e->act) {                                                                              \
-    case TG_ACT_GELU_TANH: TG__EW_LOOP(EXPR, TG__GELU_TANH, TG__EW_PF) break;                      \
-    case TG_ACT_GELU_ERF: TG__EW_LOOP(EXPR, TG__GELU_ERF, TG__EW_PF) break;                        \
-    case TG_ACT_SIGMOID: TG__EW_LOOP(EXPR, TG__SIGMOID, TG__EW_PF) break;                          \
-    case TG_ACT_SILU: TG__EW_LOOP(EXPR, TG__SILU, TG__EW_PF) break;                                \
-    default: TG__EW_LOOP(EXPR, , ) break;                                                          \
+    case TG_ACT_GELU_TANH: TG__EW_LOOP(EXPR, TG__GELU_TANH) break;                                 \
+    case TG_ACT_GELU_ERF: TG__EW_LOOP(EXPR, TG__GELU_ERF) break;                                   \
+    case TG_ACT_SIGMOID: TG__EW_LOOP(EXPR, TG__SIGMOID) break;                                     \
+    case TG_ACT_SILU: TG__EW_LOOP(EXPR, TG__SILU) break;                                           \
+    default: TG__EW_LOOP(EXPR, ) break;                                                            \
     }
     switch (e->op) {
     case TG__EW_COPY: TG__EW_ACTS(TG__LOADU(x + i)) break;
     case TG__EW_ADD: TG__EW_ACTS(TG__ADD(TG__LOADU(x + i), TG__LOADU(y + i))) break;
-    case TG__EW_SUB: TG__EW_LOOP(TG__SUB(TG__LOADU(x + i), TG__LOADU(y + i)), , ) break;
-    case TG__EW_MUL: TG__EW_LOOP(TG__MUL(TG__LOADU(x + i), TG__LOADU(y + i)), , ) break;
+    case TG__EW_SUB: TG__EW_LOOP(TG__SUB(TG__LOADU(x + i), TG__LOADU(y + i)), ) break;
+    case TG__EW_MUL: TG__EW_LOOP(TG__MUL(TG__LOADU(x + i), TG__LOADU(y + i)), ) break;
     case TG__EW_ADDS: TG__EW_ACTS(TG__ADD(TG__LOADU(x + i), s)) break;
-    case TG__EW_SCALE: TG__EW_LOOP(TG__MUL(s, TG__LOADU(x + i)), , ) break;
-    case TG__EW_AXPY: TG__EW_LOOP(TG__FMA(s, TG__LOADU(x + i), TG__LOADU(y + i)), , ) break;
+    case TG__EW_SCALE: TG__EW_LOOP(TG__MUL(s, TG__LOADU(x + i)), ) break;
+    case TG__EW_AXPY: TG__EW_LOOP(TG__FMA(s, TG__LOADU(x + i), TG__LOADU(y + i)), ) break;
     }
 #undef TG__EW_ACTS
-#undef TG__EW_PF
 #undef TG__EW_LOOP
     /* Streamed stores are weakly ordered: fence them before another thread may read z. */
     if (stream) _mm_sfence();
@@ -2905,11 +2884,10 @@ TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const T
     const int relu = e->act == TG_ACT_RELU, stream = e->stream;
     int64_t i = 0;
     TG__V v;
-/* One loop per operation and activation: PF, then v = F(EXPR) at element i (F empty: none), then
- * ReLU and the store. */
-#define TG__EW_LOOP(EXPR, F, PF)                                                                   \
+/* One loop per operation and activation: v = F(EXPR) at element i (F empty: none), then ReLU and
+ * the store. */
+#define TG__EW_LOOP(EXPR, F)                                                                       \
     for (; i + TG__W <= n; i += TG__W) {                                                           \
-        PF;                                                                                        \
         v = F(EXPR);                                                                               \
         if (relu) v = TG__MAX(zero, v); /* max(0, NaN) is NaN, max(0, -0) is -0: as the portable run */ \
         if (stream) TG__STREAM(z + i, v);                                                          \
@@ -2917,35 +2895,29 @@ TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const T
     }
 /* The transcendental activations fused into the loop of the operation they follow, so that each
  * element is loaded, computed and stored once: only the operations that the public calls combine
- * with one (tg_activate's copy, tg_bias_act's two adds) get these loops. They prefetch x 16 KiB
- * ahead, far more than a memory-bound loop needs; measured, not derived (presumably the hardware
- * prefetcher stays too close to a loop this slow to keep DRAM busy). 2 threads, 2^27 floats,
- * streamed output, alternating, in % of a non-temporal copy timed in the same rounds: sigmoid
- * 58 -> 68, SiLU 57 -> 76; 4 KiB ahead 65 / 64, 8 KiB 67 / 69, 32 KiB 70 / 75; fp64 and the
- * GELUs, more compute bound, within 3%. (AVX-512 on the Zen 4, act_speed at 2^27 and 2 threads:
- * 2, 4, 8, 32 and 64 KiB ahead, and 32 or 64 KiB into L2 only, all within that VM's +-10% noise
- * of 16 KiB.) The address is formed through an integer: it may lie
- * past the array, where C forms no pointer. */
-#define TG__EW_PF _mm_prefetch((const char *)((uintptr_t)(x + i) + 16384), _MM_HINT_T0)
+ * with one (tg_activate's copy, tg_bias_act's two adds) get these loops. No software prefetch: one
+ * 16 KiB ahead had helped (fp32 sigmoid 58 -> 68% of a copy on the Zen 3) only while the threads
+ * took alternate 8 KiB chunks (elementwise.c); with chunks of their own it costs: Zen 4, 2 threads,
+ * 2^27 elements, side by side, runs without it against runs with it: AVX-512 fp32 sigmoid and
+ * SiLU 0.86-0.95 the time, AVX2 0.93-0.96, the others 0.96-1.01. */
 #define TG__EW_ACTS(EXPR)                                                                          \
     switch (e->act) {                                                                              \
-    case TG_ACT_GELU_TANH: TG__EW_LOOP(EXPR, TG__GELU_TANH, TG__EW_PF) break;                      \
-    case TG_ACT_GELU_ERF: TG__EW_LOOP(EXPR, TG__GELU_ERF, TG__EW_PF) break;                        \
-    case TG_ACT_SIGMOID: TG__EW_LOOP(EXPR, TG__SIGMOID, TG__EW_PF) break;                          \
-    case TG_ACT_SILU: TG__EW_LOOP(EXPR, TG__SILU, TG__EW_PF) break;                                \
-    default: TG__EW_LOOP(EXPR, , ) break;                                                          \
+    case TG_ACT_GELU_TANH: TG__EW_LOOP(EXPR, TG__GELU_TANH) break;                                 \
+    case TG_ACT_GELU_ERF: TG__EW_LOOP(EXPR, TG__GELU_ERF) break;                                   \
+    case TG_ACT_SIGMOID: TG__EW_LOOP(EXPR, TG__SIGMOID) break;                                     \
+    case TG_ACT_SILU: TG__EW_LOOP(EXPR, TG__SILU) break;                                           \
+    default: TG__EW_LOOP(EXPR, ) break;                                                            \
     }
     switch (e->op) {
     case TG__EW_COPY: TG__EW_ACTS(TG__LOADU(x + i)) break;
     case TG__EW_ADD: TG__EW_ACTS(TG__ADD(TG__LOADU(x + i), TG__LOADU(y + i))) break;
-    case TG__EW_SUB: TG__EW_LOOP(TG__SUB(TG__LOADU(x + i), TG__LOADU(y + i)), , ) break;
-    case TG__EW_MUL: TG__EW_LOOP(TG__MUL(TG__LOADU(x + i), TG__LOADU(y + i)), , ) break;
+    case TG__EW_SUB: TG__EW_LOOP(TG__SUB(TG__LOADU(x + i), TG__LOADU(y + i)), ) break;
+    case TG__EW_MUL: TG__EW_LOOP(TG__MUL(TG__LOADU(x + i), TG__LOADU(y + i)), ) break;
     case TG__EW_ADDS: TG__EW_ACTS(TG__ADD(TG__LOADU(x + i), s)) break;
-    case TG__EW_SCALE: TG__EW_LOOP(TG__MUL(s, TG__LOADU(x + i)), , ) break;
-    case TG__EW_AXPY: TG__EW_LOOP(TG__FMA(s, TG__LOADU(x + i), TG__LOADU(y + i)), , ) break;
+    case TG__EW_SCALE: TG__EW_LOOP(TG__MUL(s, TG__LOADU(x + i)), ) break;
+    case TG__EW_AXPY: TG__EW_LOOP(TG__FMA(s, TG__LOADU(x + i), TG__LOADU(y + i)), ) break;
     }
 #undef TG__EW_ACTS
-#undef TG__EW_PF
 #undef TG__EW_LOOP
     /* Streamed stores are weakly ordered: fence them before another thread may read z. */
     if (stream) _mm_sfence();
