@@ -12,12 +12,23 @@ static const float tg__ew_exp_cs[4] = {1.000000000e+00f, 1.000000000e+00f, 5.000
 static const float tg__ew_exp_tab_s[8] = {7.888609052e-31f, 8.602589275e-31f, 9.381189713e-31f,
                                           1.023026057e-30f, 1.115617772e-30f, 1.216589821e-30f,
                                           1.326700634e-30f, 1.446777288e-30f};
-/* Double: exp(r) = 1 + r + r^2 g(r) for |r| <= ln2/2 (act_coeffs.py): constant term first. */
+/* Double, AVX2's form: exp(r) = 1 + r + r^2 g(r) for |r| <= ln2/2 (act_coeffs.py): constant term first. */
 static const double tg__ew_exp_cd[12] = {
     1.00000000000000000e+00, 1.00000000000000000e+00, 5.00000000000000111e-01,
     1.66666666666666685e-01, 4.16666666666241636e-02, 8.33333333333006500e-03,
     1.38888889171967186e-03, 1.98412698630405450e-04, 2.48015213223686919e-05,
     2.75572684803100238e-06, 2.76200758799833672e-07, 2.51003758325612340e-08};
+
+/* Double, AVX-512's form: exp(r) - 1 = r + r^2 g(r) for |r| <= ln2/16, g of degree 6 with Taylor's coefficients
+ * 1/j! (j = 2..8; constant term first, from index 2), and 2^(j/8 - 600) for j = 0..7, the table
+ * that takes the rest of the reduction, correctly rounded. */
+static const double tg__ew_exp8_cd[9] = {0, 0, 0.5, 0.16666666666666666, 0.041666666666666664,
+                                        0.008333333333333333, 0.001388888888888889,
+                                        0.0001984126984126984, 2.48015873015873e-05};
+static const double tg__ew_exp_tab_d[8] = {
+    2.40991986510288412e-181, 2.62803624799830983e-181, 2.86589385016674746e-181,
+    3.12527940460464547e-181, 3.40814135746083865e-181, 3.71660450432731213e-181,
+    4.05298595122746096e-181, 4.41981252019720115e-181};
 
 /* erfcx(y) = exp(y^2) erfc(y) for 0 <= y <= Y as a polynomial in t = (y - K) / (y + K)
  * (act_coeffs.py: float K = 3, Y = 6, degree 9; double K = 4, Y = 9, degree 20): constant first. */

@@ -11,6 +11,7 @@
 
 #define TG__ISA(x) x##_avx2
 #define TG__TARGET "avx2,fma"
+#define TG__DEXP_SPLIT 1 /* double exp's form (elementwise_act_simd.inc) */
 #define TG__VBYTES 32
 #define TG__FV __m256
 #define TG__DV __m256d
