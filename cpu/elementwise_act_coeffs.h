@@ -12,7 +12,8 @@ static const float tg__ew_exp_cs[4] = {1.000000000e+00f, 1.000000000e+00f, 5.000
 static const float tg__ew_exp_tab_s[8] = {7.888609052e-31f, 8.602589275e-31f, 9.381189713e-31f,
                                           1.023026057e-30f, 1.115617772e-30f, 1.216589821e-30f,
                                           1.326700634e-30f, 1.446777288e-30f};
-/* Double, AVX2's form: exp(r) = 1 + r + r^2 g(r) for |r| <= ln2/2 (act_coeffs.py): constant term first. */
+/* Double, AVX2's form: exp(r) = 1 + r + r^2 g(r) for |r| <= ln2/2 (act_coeffs.py): constant term
+ * first. */
 static const double tg__ew_exp_cd[12] = {
     1.00000000000000000e+00, 1.00000000000000000e+00, 5.00000000000000111e-01,
     1.66666666666666685e-01, 4.16666666666241636e-02, 8.33333333333006500e-03,
