@@ -1644,9 +1644,9 @@ static const double tg__ew_exp_cd[12] = {
     1.38888889171967186e-03, 1.98412698630405450e-04, 2.48015213223686919e-05,
     2.75572684803100238e-06, 2.76200758799833672e-07, 2.51003758325612340e-08};
 
-/* Double, AVX-512's form: exp(r) - 1 = r + r^2 g(r) for |r| <= ln2/16, g of degree 6 with Taylor's coefficients
- * 1/j! (j = 2..8; constant term first, from index 2), and 2^(j/8 - 600) for j = 0..7, the table
- * that takes the rest of the reduction, correctly rounded (act_coeffs.py). */
+/* Double, AVX-512's form: exp(r) - 1 = r + r^2 g(r) for |r| <= ln2/16, g of degree 6 with
+ * Taylor's coefficients 1/j! (j = 2..8; constant term first, from index 2), and 2^(j/8 - 600) for
+ * j = 0..7, the table that takes the rest of the reduction, correctly rounded (act_coeffs.py). */
 static const double tg__ew_exp8_cd[9] = {0, 0, 0.5, 0.16666666666666666, 0.041666666666666664,
                                         0.008333333333333333, 0.001388888888888889,
                                         0.0001984126984126984, 2.48015873015873e-05};
@@ -1874,10 +1874,10 @@ TG__VFN TG__DV TG__ISA(tg__ew_exp_d)(TG__DV r, TG__DV k)
 #endif
 
 /* exp(t + tl) for t in [-1100, 0] (or NaN) and tl below t's ulp: tl joins r after the reduction.
- * n = round(S t / ln2) and r = t - n ln2/S for S = TG__DEXP_SPLIT (n hi/S exact: hi/S is a multiple
- * of 2^-54/S, as t is wherever n is not 0, and |r| < 2^-4 S). has_tl is a constant at every call: sigmoid's t is exact,
- * and adding its zero tl would cost an addition on exp's critical path (r + 0 = r but for r = -0,
- * where exp gives 1 either way). */
+ * n = round(S t / ln2) and r = t - n ln2/S for S = TG__DEXP_SPLIT; fma forms t - n hi/S exactly:
+ * hi/S is a multiple of 2^-54/S, as t is wherever n is not 0, and |r| < 0.5/S. has_tl is a constant
+ * at every call: sigmoid's t is exact, and adding its zero tl would cost an addition on exp's
+ * critical path (r + 0 = r but for r = -0, where exp gives 1 either way). */
 TG__VFN TG__DV TG__ISA(tg__ew_exp_neg_d)(TG__DV t, TG__DV tl, int has_tl)
 {
     const TG__DV round = TG__D1(TG__ROUND_D);
@@ -2695,10 +2695,10 @@ TG__VFN TG__DV TG__ISA(tg__ew_exp_d)(TG__DV r, TG__DV k)
 #endif
 
 /* exp(t + tl) for t in [-1100, 0] (or NaN) and tl below t's ulp: tl joins r after the reduction.
- * n = round(S t / ln2) and r = t - n ln2/S for S = TG__DEXP_SPLIT (n hi/S exact: hi/S is a multiple
- * of 2^-54/S, as t is wherever n is not 0, and |r| < 2^-4 S). has_tl is a constant at every call: sigmoid's t is exact,
- * and adding its zero tl would cost an addition on exp's critical path (r + 0 = r but for r = -0,
- * where exp gives 1 either way). */
+ * n = round(S t / ln2) and r = t - n ln2/S for S = TG__DEXP_SPLIT; fma forms t - n hi/S exactly:
+ * hi/S is a multiple of 2^-54/S, as t is wherever n is not 0, and |r| < 0.5/S. has_tl is a constant
+ * at every call: sigmoid's t is exact, and adding its zero tl would cost an addition on exp's
+ * critical path (r + 0 = r but for r = -0, where exp gives 1 either way). */
 TG__VFN TG__DV TG__ISA(tg__ew_exp_neg_d)(TG__DV t, TG__DV tl, int has_tl)
 {
     const TG__DV round = TG__D1(TG__ROUND_D);
