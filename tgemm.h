@@ -1644,12 +1644,13 @@ static const double tg__ew_exp_cd[12] = {
     1.38888889171967186e-03, 1.98412698630405450e-04, 2.48015213223686919e-05,
     2.75572684803100238e-06, 2.76200758799833672e-07, 2.51003758325612340e-08};
 
-/* Double, AVX-512's form: exp(r) - 1 = r + r^2 g(r) for |r| <= ln2/16, g of degree 6 with
- * Taylor's coefficients 1/j! (j = 2..8; constant term first, from index 2), and 2^(j/8 - 600) for
- * j = 0..7, the table that takes the rest of the reduction, correctly rounded (act_coeffs.py). */
-static const double tg__ew_exp8_cd[9] = {0, 0, 0.5, 0.16666666666666666, 0.041666666666666664,
-                                        0.008333333333333333, 0.001388888888888889,
-                                        0.0001984126984126984, 2.48015873015873e-05};
+/* Double, AVX-512's form: exp(r) = 1 + r + r^2 g(r) for |r| <= ln2/16, g of degree 5
+ * (act_coeffs.py: constant term first), and 2^(j/8 - 600) for j = 0..7, the table that takes the
+ * rest of the reduction, correctly rounded. */
+static const double tg__ew_exp8_cd[8] = {
+    1.00000000000000000e+00, 1.00000000000000000e+00, 5.00000000000005107e-01,
+    1.66666666666667240e-01, 4.16666666175264586e-02, 8.33333332787333965e-03,
+    1.38895871082395420e-03, 1.98420456372392582e-04};
 static const double tg__ew_exp_tab_d[8] = {
     2.40991986510288412e-181, 2.62803624799830983e-181, 2.86589385016674746e-181,
     3.12527940460464547e-181, 3.40814135746083865e-181, 3.71660450432731213e-181,
@@ -1823,24 +1824,25 @@ TG__VFN TG__FV TG__ISA(tg__ew_gelu_erf_s)(TG__FV x)
 
 /* Double exp comes in two forms, by instruction set (TG__DEXP_SPLIT, the reduction's steps per
  * power of two): AVX-512 reads 2^(j/8) from a table of eight in one register (a permute), which
- * leaves a polynomial of degree 8; AVX2 has no such permute (a gather or two permutes and a blend
+ * leaves a polynomial of degree 7; AVX2 has no such permute (a gather or two permutes and a blend
  * cost what the table saves: fp64 sigmoid 1.02-1.04 the time on the Zen 4) and keeps one
- * polynomial of degree 11 over |r| <= ln2/2. AVX-512, L2, one thread, Zen 4, side by side: fp64
- * sigmoid 0.83 the time, SiLU 0.85, GELU tanh 0.90, GELU erf 0.93. Both within the same error
- * bounds (see the table above); their bits differ in the last place. */
+ * polynomial of degree 11 over |r| <= ln2/2. AVX-512, L2, one thread, Zen 4, side by side: with a
+ * degree-8 Taylor polynomial, fp64 sigmoid 0.83 the time, SiLU 0.85, GELU tanh 0.90, GELU erf
+ * 0.93; degree 7 fitted, evaluated as three pairs and Horner's rule in r^2 (two operations fewer),
+ * 0.89-0.90, 0.89-0.90, 0.92-0.95, 0.95-0.96 of that. Both forms within the same error bounds (see
+ * the table above); their bits differ in the last place. */
 #if TG__DEXP_SPLIT == 8
 /* exp(r) 2^(n/8) for |r| <= ~ln2/16 and k = n + 1.5 2^52, n in [-12800, 0]: 2^((n mod 8)/8 - 600)
- * from a table of eight (one permute in AVX-512, a gather in AVX2), exp(r) - 1 = q, a polynomial of
- * degree 8 (Taylor's: the next term is below 2^-60 relative), T + T q rounded once, then the
- * product by 2^(floor(n/8) + 600), rounded once, as in float. Above r^2 the polynomial goes by
- * Estrin's scheme. */
+ * from a table of eight (one permute), exp(r) - 1 = q = r + r^2 g(r), g of degree 5 (0.09 ulp,
+ * act_coeffs.py) by pairs and Horner's rule in r^2, T + T q rounded once, then the product by
+ * 2^(floor(n/8) + 600), rounded once, as in float. */
 TG__VFN TG__DV TG__ISA(tg__ew_exp_d)(TG__DV r, TG__DV k)
 {
 #define TG__C(j) TG__D1(tg__ew_exp8_cd[j])
 #define TG__PAIR(j) TG__DFMA(TG__C(j + 1), r, TG__C(j))
     TG__DV t = TG__DTAB8(tg__ew_exp_tab_d, k);
-    TG__DV r2 = TG__DMUL(r, r), r4 = TG__DMUL(r2, r2);
-    TG__DV g = TG__DFMA(TG__DFMA(TG__C(8), r2, TG__PAIR(6)), r4, TG__DFMA(TG__PAIR(4), r2, TG__PAIR(2)));
+    TG__DV r2 = TG__DMUL(r, r);
+    TG__DV g = TG__DFMA(TG__DFMA(TG__PAIR(6), r2, TG__PAIR(4)), r2, TG__PAIR(2));
     /* the exponent field of 2^(floor(n/8) + 600): k's pattern is 0x4338000000000000 + n, a multiple
      * of 8 plus n, so its logical shift by 3 is that multiple's eighth plus floor(n/8) */
     TG__IV f = TG__I64SUB(TG__I64SRL(TG__DASI(k), 3), TG__I64SET(0x4338000000000000 / 8 - 1623));
@@ -2644,24 +2646,25 @@ TG__VFN TG__FV TG__ISA(tg__ew_gelu_erf_s)(TG__FV x)
 
 /* Double exp comes in two forms, by instruction set (TG__DEXP_SPLIT, the reduction's steps per
  * power of two): AVX-512 reads 2^(j/8) from a table of eight in one register (a permute), which
- * leaves a polynomial of degree 8; AVX2 has no such permute (a gather or two permutes and a blend
+ * leaves a polynomial of degree 7; AVX2 has no such permute (a gather or two permutes and a blend
  * cost what the table saves: fp64 sigmoid 1.02-1.04 the time on the Zen 4) and keeps one
- * polynomial of degree 11 over |r| <= ln2/2. AVX-512, L2, one thread, Zen 4, side by side: fp64
- * sigmoid 0.83 the time, SiLU 0.85, GELU tanh 0.90, GELU erf 0.93. Both within the same error
- * bounds (see the table above); their bits differ in the last place. */
+ * polynomial of degree 11 over |r| <= ln2/2. AVX-512, L2, one thread, Zen 4, side by side: with a
+ * degree-8 Taylor polynomial, fp64 sigmoid 0.83 the time, SiLU 0.85, GELU tanh 0.90, GELU erf
+ * 0.93; degree 7 fitted, evaluated as three pairs and Horner's rule in r^2 (two operations fewer),
+ * 0.89-0.90, 0.89-0.90, 0.92-0.95, 0.95-0.96 of that. Both forms within the same error bounds (see
+ * the table above); their bits differ in the last place. */
 #if TG__DEXP_SPLIT == 8
 /* exp(r) 2^(n/8) for |r| <= ~ln2/16 and k = n + 1.5 2^52, n in [-12800, 0]: 2^((n mod 8)/8 - 600)
- * from a table of eight (one permute in AVX-512, a gather in AVX2), exp(r) - 1 = q, a polynomial of
- * degree 8 (Taylor's: the next term is below 2^-60 relative), T + T q rounded once, then the
- * product by 2^(floor(n/8) + 600), rounded once, as in float. Above r^2 the polynomial goes by
- * Estrin's scheme. */
+ * from a table of eight (one permute), exp(r) - 1 = q = r + r^2 g(r), g of degree 5 (0.09 ulp,
+ * act_coeffs.py) by pairs and Horner's rule in r^2, T + T q rounded once, then the product by
+ * 2^(floor(n/8) + 600), rounded once, as in float. */
 TG__VFN TG__DV TG__ISA(tg__ew_exp_d)(TG__DV r, TG__DV k)
 {
 #define TG__C(j) TG__D1(tg__ew_exp8_cd[j])
 #define TG__PAIR(j) TG__DFMA(TG__C(j + 1), r, TG__C(j))
     TG__DV t = TG__DTAB8(tg__ew_exp_tab_d, k);
-    TG__DV r2 = TG__DMUL(r, r), r4 = TG__DMUL(r2, r2);
-    TG__DV g = TG__DFMA(TG__DFMA(TG__C(8), r2, TG__PAIR(6)), r4, TG__DFMA(TG__PAIR(4), r2, TG__PAIR(2)));
+    TG__DV r2 = TG__DMUL(r, r);
+    TG__DV g = TG__DFMA(TG__DFMA(TG__PAIR(6), r2, TG__PAIR(4)), r2, TG__PAIR(2));
     /* the exponent field of 2^(floor(n/8) + 600): k's pattern is 0x4338000000000000 + n, a multiple
      * of 8 plus n, so its logical shift by 3 is that multiple's eighth plus floor(n/8) */
     TG__IV f = TG__I64SUB(TG__I64SRL(TG__DASI(k), 3), TG__I64SET(0x4338000000000000 / 8 - 1623));

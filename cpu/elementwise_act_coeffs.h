@@ -20,12 +20,13 @@ static const double tg__ew_exp_cd[12] = {
     1.38888889171967186e-03, 1.98412698630405450e-04, 2.48015213223686919e-05,
     2.75572684803100238e-06, 2.76200758799833672e-07, 2.51003758325612340e-08};
 
-/* Double, AVX-512's form: exp(r) - 1 = r + r^2 g(r) for |r| <= ln2/16, g of degree 6 with
- * Taylor's coefficients 1/j! (j = 2..8; constant term first, from index 2), and 2^(j/8 - 600) for
- * j = 0..7, the table that takes the rest of the reduction, correctly rounded (act_coeffs.py). */
-static const double tg__ew_exp8_cd[9] = {0, 0, 0.5, 0.16666666666666666, 0.041666666666666664,
-                                        0.008333333333333333, 0.001388888888888889,
-                                        0.0001984126984126984, 2.48015873015873e-05};
+/* Double, AVX-512's form: exp(r) = 1 + r + r^2 g(r) for |r| <= ln2/16, g of degree 5
+ * (act_coeffs.py: constant term first), and 2^(j/8 - 600) for j = 0..7, the table that takes the
+ * rest of the reduction, correctly rounded. */
+static const double tg__ew_exp8_cd[8] = {
+    1.00000000000000000e+00, 1.00000000000000000e+00, 5.00000000000005107e-01,
+    1.66666666666667240e-01, 4.16666666175264586e-02, 8.33333332787333965e-03,
+    1.38895871082395420e-03, 1.98420456372392582e-04};
 static const double tg__ew_exp_tab_d[8] = {
     2.40991986510288412e-181, 2.62803624799830983e-181, 2.86589385016674746e-181,
     3.12527940460464547e-181, 3.40814135746083865e-181, 3.71660450432731213e-181,

@@ -10,8 +10,8 @@ exp(r), |r| <= h:       exp(r) = 1 + r + r^2 g(r), g interpolated at Chebyshev n
                         1 + r stay exact, the fitted part is a correction of relative size r^2/2);
                         double: h = ln2/2, degree 11; float: h = ln2/16, degree 3, beside the table
                         2^(j/8 - 100), j = 0..7, that takes the rest of the reduction.
-                        AVX-512's double exp: h = ln2/16, Taylor's 1/j! to degree 8 (the next
-                        term is below 2^-60), beside the table 2^(j/8 - 600).
+                        AVX-512's double exp: h = ln2/16, degree 7, beside the table
+                        2^(j/8 - 600).
 erfcx(y) = exp(y^2) erfc(y), 0 <= y <= Y:  a polynomial in t = (y - K) / (y + K), interpolated at
                         Chebyshev nodes in t. erfcx is smooth and bounded (1 at 0, ~1/(y sqrt(pi))
                         far out), and t maps [0, Y] onto [-1, (Y - K)/(Y + K)], which takes the 1/y
@@ -90,10 +90,8 @@ def main():
         err = max(abs(v / mp.mpf(2) ** (mp.mpf(j) / 8 + scale) - 1) for j, v in enumerate(tab))
         show("2^(j/8 - %d), %s, j = 0..7" % (-scale, t), tab, err, single)
         if not single:
-            taylor = [mp.mpf(0), mp.mpf(0)] + [to_type(1 / mp.factorial(j), False) for j in range(2, 9)]
-            show("exp - 1, double, |r| <= ln2/16, Taylor to degree 8 (r + r^2 g: from index 2)",
-                 taylor, worst_rel([mp.mpf(1), mp.mpf(1)] + taylor[2:], mp.exp, -mp.log(2) / 16,
-                                   mp.log(2) / 16), False)
+            c, e = exp_table(7, False, mp.log(2) / 16)
+            show("exp, double (AVX-512), |r| <= ln2/16, degree 7", c, e, False)
         k, y_max, deg = (3, 6, 9) if single else (4, 9, 20)
         c, e = erfcx_table(mp.mpf(k), mp.mpf(y_max), deg, single)
         show("erfcx, %s, K = %d, y <= %d, degree %d" % (t, k, y_max, deg), c, e, single)
