@@ -981,6 +981,10 @@ typedef struct {
     double sd;
 } tg__ew;
 
+/* GELU, sigmoid or SiLU (tg_act puts NONE and RELU first): the compute-bound activations, which the
+ * vector families fuse into COPY, ADD and ADDS and which go parallel from fewer elements. */
+static inline int tg__ew_transcendental(tg_act act) { return act > TG_ACT_RELU; }
+
 /* One run of n elements of float (_s) or double (_d); x, y and z may be the same array. */
 typedef void (*tg__ew_run_fn)(const tg__ew *e, int64_t n, const void *x, const void *y, void *z);
 TG__PRIVATE void tg__ew_run_generic_s(const tg__ew *e, int64_t n, const void *x, const void *y, void *z);
@@ -1139,7 +1143,7 @@ static void tg__ew_launch(tg__ew_job *j)
     int64_t total = j->lines * j->len;
     /* Elements per thread worth a team: the transcendental activations cost 5-30x a memory-bound
      * op (2-10 cycles an element against ~0.3). */
-    int64_t grain = j->e.act > TG_ACT_RELU ? (int64_t)1 << 11 : (int64_t)1 << 16;
+    int64_t grain = tg__ew_transcendental(j->e.act) ? (int64_t)1 << 11 : (int64_t)1 << 16;
     int64_t out_bytes = total * (int64_t)j->es;
     int nt = 1;
     /* Stream the output past the caches when it could not stay in them anyway (the reads of a
@@ -1164,12 +1168,13 @@ static void tg__ew_launch(tg__ew_job *j)
          * 31.2/32.2/36.2 -> 35.4/33.1/37.4 GB/s, axpy 37.7/35.0/33.7 -> 39.1/35.9/32.9 (OpenBLAS
          * 38.9/35.1/41.1). Some 16 chunks per thread, at least one grain and at most 2^16
          * elements: chunks of one grain, which the transcendental activations once had at every
-         * size (8 KiB of floats), alternate between the cores, so that each core's prefetches 16
-         * KiB ahead (elementwise_simd_run.inc) fill the other core's cache, and each chunk's fence
-         * drains the streamed stores every microsecond. Zen 4, AVX-512, 2 threads, 2^27
-         * elements, act_speed side by side, two runs: fp32 sigmoid 28.6/35.1 -> 53.0/49.1 GB/s,
-         * SiLU 28.0/34.8 -> 47.9/47.1, GELU tanh 21.2/23.1 -> 26.0/26.3, fp64 sigmoid
-         * 26.7/32.5 -> 36.0/36.8; from 2^17 elements up 0.56-1.0 the time, below it the same. */
+         * size (8 KiB of floats), alternated between the cores, so that each core's software
+         * prefetches 16 KiB ahead (since removed: elementwise_simd_run.inc) filled the other
+         * core's cache, and each chunk's fence drained the streamed stores every microsecond.
+         * Zen 4, AVX-512, 2 threads, 2^27 elements, act_speed side by side, two runs: fp32
+         * sigmoid 28.6/35.1 -> 53.0/49.1 GB/s, SiLU 28.0/34.8 -> 47.9/47.1, GELU tanh 21.2/23.1 ->
+         * 26.0/26.3, fp64 sigmoid 26.7/32.5 -> 36.0/36.8; from 2^17 elements up 0.56-1.0 the
+         * time, below it the same. */
         int64_t chunk = total / (16 * nt) / 16 * 16, chunks;
         if (chunk > (int64_t)1 << 16) chunk = (int64_t)1 << 16;
         if (chunk < grain) chunk = grain;
@@ -1597,7 +1602,7 @@ TG__PRIVATE void tg__ew_act_d(tg_act act, int64_t n, double *z)
  *    on in float), and as a double-double for double arrays, whose low part joins r after the
  *    reduction.
  * In double, exp(r), |r| <= ln2/2, is a polynomial of degree 11 with its coefficients scaled by
- * 2^-600; in float, |r| <= ln2/16 and exp(r) is a cubic, times 2^((n mod 8)/8 - 100) from a table of
+ * 2^-600 (AVX2; AVX-512 reduces by eighths as float does, below); in float, |r| <= ln2/16 and exp(r) is a cubic, times 2^((n mod 8)/8 - 100) from a table of
  * eight that one permute reads (fewer FMAs than a degree-6 polynomial over ln2/2: fp32 sigmoid 1.30
  * -> 1.19 cycles per element in L2, SiLU at 2^27 and 2 threads 63 -> 69% of a copy, within 1 ulp
  * of the old worst errors). The scales are exact and keep everything clear of underflow until the
@@ -2067,7 +2072,7 @@ static void TG__FN(TG__ISA(tg__ew_part))(const tg__ew *e, int64_t lo, int64_t hi
 {
     int64_t i, m = hi - lo;
     if (m <= 0) return;
-    if (e->act == TG_ACT_NONE || e->act == TG_ACT_RELU) {
+    if (!tg__ew_transcendental(e->act)) {
         TG__FN(tg__ew_run_generic)(e, m, x + lo, y ? y + lo : y, z + lo);
     } else {
         TG__T xv[TG__W] = {0}, yv[TG__W] = {0}, zv[TG__W];
@@ -2088,11 +2093,12 @@ TG__PRIVATE void TG__FN(TG__ISA(tg__ew_run))(const tg__ew *e, int64_t n, const v
     const TG__T *x = (const TG__T *)x_, *y = (const TG__T *)y_;
     TG__T *z = (TG__T *)z_;
     uintptr_t mis = (uintptr_t)z % TG__VBYTES;
+    /* A z not even aligned to its element never reaches a vector boundary: no head, no streaming. */
+    const int whole = mis % sizeof(TG__T) == 0;
     int64_t head = 0, body, tail;
     tg__ew ve = *e;
-    /* A z not even aligned to its element never reaches a vector boundary: no head, no streaming. */
-    ve.stream = e->stream && mis % sizeof(TG__T) == 0;
-    if (mis % sizeof(TG__T) == 0 && (ve.stream || e->act == TG_ACT_NONE || e->act == TG_ACT_RELU))
+    ve.stream = e->stream && whole;
+    if (whole && (ve.stream || !tg__ew_transcendental(e->act)))
         head = (int64_t)((TG__VBYTES - mis) % TG__VBYTES / sizeof(TG__T));
     if (head > n) head = n;
     body = (n - head) / TG__W * TG__W;
@@ -2220,7 +2226,7 @@ static void TG__FN(TG__ISA(tg__ew_part))(const tg__ew *e, int64_t lo, int64_t hi
 {
     int64_t i, m = hi - lo;
     if (m <= 0) return;
-    if (e->act == TG_ACT_NONE || e->act == TG_ACT_RELU) {
+    if (!tg__ew_transcendental(e->act)) {
         TG__FN(tg__ew_run_generic)(e, m, x + lo, y ? y + lo : y, z + lo);
     } else {
         TG__T xv[TG__W] = {0}, yv[TG__W] = {0}, zv[TG__W];
@@ -2241,11 +2247,12 @@ TG__PRIVATE void TG__FN(TG__ISA(tg__ew_run))(const tg__ew *e, int64_t n, const v
     const TG__T *x = (const TG__T *)x_, *y = (const TG__T *)y_;
     TG__T *z = (TG__T *)z_;
     uintptr_t mis = (uintptr_t)z % TG__VBYTES;
+    /* A z not even aligned to its element never reaches a vector boundary: no head, no streaming. */
+    const int whole = mis % sizeof(TG__T) == 0;
     int64_t head = 0, body, tail;
     tg__ew ve = *e;
-    /* A z not even aligned to its element never reaches a vector boundary: no head, no streaming. */
-    ve.stream = e->stream && mis % sizeof(TG__T) == 0;
-    if (mis % sizeof(TG__T) == 0 && (ve.stream || e->act == TG_ACT_NONE || e->act == TG_ACT_RELU))
+    ve.stream = e->stream && whole;
+    if (whole && (ve.stream || !tg__ew_transcendental(e->act)))
         head = (int64_t)((TG__VBYTES - mis) % TG__VBYTES / sizeof(TG__T));
     if (head > n) head = n;
     body = (n - head) / TG__W * TG__W;
@@ -2356,7 +2363,8 @@ TG__PRIVATE void TG__FN(TG__ISA(tg__ew_run))(const tg__ew *e, int64_t n, const v
  *                 GELU tanh       GELU erf        sigmoid         SiLU
  *      float      3.13 -> 2.13    4.20 -> 2.67    1.42 -> 0.95    1.55 -> 0.99
  *      double     8.89 -> 4.70   10.83 -> 7.37    5.51 -> 3.21    5.83 -> 3.35
- * (double before its exp took the table, which then gave 0.90, 0.93, 0.82 and 0.84 the time).
+ * (double before its exp took the table and its degree-7 polynomial, which then gave 0.83-0.86,
+ * 0.88-0.89, 0.73-0.75 and 0.75-0.77 the time: elementwise_act_simd.inc).
  * The memory-bound operations neither gain nor lose: they run at a copy's bandwidth in either
  * width.
  *
@@ -2492,7 +2500,7 @@ TG__PRIVATE void TG__FN(TG__ISA(tg__ew_run))(const tg__ew *e, int64_t n, const v
  *    on in float), and as a double-double for double arrays, whose low part joins r after the
  *    reduction.
  * In double, exp(r), |r| <= ln2/2, is a polynomial of degree 11 with its coefficients scaled by
- * 2^-600; in float, |r| <= ln2/16 and exp(r) is a cubic, times 2^((n mod 8)/8 - 100) from a table of
+ * 2^-600 (AVX2; AVX-512 reduces by eighths as float does, below); in float, |r| <= ln2/16 and exp(r) is a cubic, times 2^((n mod 8)/8 - 100) from a table of
  * eight that one permute reads (fewer FMAs than a degree-6 polynomial over ln2/2: fp32 sigmoid 1.30
  * -> 1.19 cycles per element in L2, SiLU at 2^27 and 2 threads 63 -> 69% of a copy, within 1 ulp
  * of the old worst errors). The scales are exact and keep everything clear of underflow until the
@@ -2889,7 +2897,7 @@ static void TG__FN(TG__ISA(tg__ew_part))(const tg__ew *e, int64_t lo, int64_t hi
 {
     int64_t i, m = hi - lo;
     if (m <= 0) return;
-    if (e->act == TG_ACT_NONE || e->act == TG_ACT_RELU) {
+    if (!tg__ew_transcendental(e->act)) {
         TG__FN(tg__ew_run_generic)(e, m, x + lo, y ? y + lo : y, z + lo);
     } else {
         TG__T xv[TG__W] = {0}, yv[TG__W] = {0}, zv[TG__W];
@@ -2910,11 +2918,12 @@ TG__PRIVATE void TG__FN(TG__ISA(tg__ew_run))(const tg__ew *e, int64_t n, const v
     const TG__T *x = (const TG__T *)x_, *y = (const TG__T *)y_;
     TG__T *z = (TG__T *)z_;
     uintptr_t mis = (uintptr_t)z % TG__VBYTES;
+    /* A z not even aligned to its element never reaches a vector boundary: no head, no streaming. */
+    const int whole = mis % sizeof(TG__T) == 0;
     int64_t head = 0, body, tail;
     tg__ew ve = *e;
-    /* A z not even aligned to its element never reaches a vector boundary: no head, no streaming. */
-    ve.stream = e->stream && mis % sizeof(TG__T) == 0;
-    if (mis % sizeof(TG__T) == 0 && (ve.stream || e->act == TG_ACT_NONE || e->act == TG_ACT_RELU))
+    ve.stream = e->stream && whole;
+    if (whole && (ve.stream || !tg__ew_transcendental(e->act)))
         head = (int64_t)((TG__VBYTES - mis) % TG__VBYTES / sizeof(TG__T));
     if (head > n) head = n;
     body = (n - head) / TG__W * TG__W;
@@ -3042,7 +3051,7 @@ static void TG__FN(TG__ISA(tg__ew_part))(const tg__ew *e, int64_t lo, int64_t hi
 {
     int64_t i, m = hi - lo;
     if (m <= 0) return;
-    if (e->act == TG_ACT_NONE || e->act == TG_ACT_RELU) {
+    if (!tg__ew_transcendental(e->act)) {
         TG__FN(tg__ew_run_generic)(e, m, x + lo, y ? y + lo : y, z + lo);
     } else {
         TG__T xv[TG__W] = {0}, yv[TG__W] = {0}, zv[TG__W];
@@ -3063,11 +3072,12 @@ TG__PRIVATE void TG__FN(TG__ISA(tg__ew_run))(const tg__ew *e, int64_t n, const v
     const TG__T *x = (const TG__T *)x_, *y = (const TG__T *)y_;
     TG__T *z = (TG__T *)z_;
     uintptr_t mis = (uintptr_t)z % TG__VBYTES;
+    /* A z not even aligned to its element never reaches a vector boundary: no head, no streaming. */
+    const int whole = mis % sizeof(TG__T) == 0;
     int64_t head = 0, body, tail;
     tg__ew ve = *e;
-    /* A z not even aligned to its element never reaches a vector boundary: no head, no streaming. */
-    ve.stream = e->stream && mis % sizeof(TG__T) == 0;
-    if (mis % sizeof(TG__T) == 0 && (ve.stream || e->act == TG_ACT_NONE || e->act == TG_ACT_RELU))
+    ve.stream = e->stream && whole;
+    if (whole && (ve.stream || !tg__ew_transcendental(e->act)))
         head = (int64_t)((TG__VBYTES - mis) % TG__VBYTES / sizeof(TG__T));
     if (head > n) head = n;
     body = (n - head) / TG__W * TG__W;

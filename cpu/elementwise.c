@@ -136,7 +136,7 @@ static void tg__ew_launch(tg__ew_job *j)
     int64_t total = j->lines * j->len;
     /* Elements per thread worth a team: the transcendental activations cost 5-30x a memory-bound
      * op (2-10 cycles an element against ~0.3). */
-    int64_t grain = j->e.act > TG_ACT_RELU ? (int64_t)1 << 11 : (int64_t)1 << 16;
+    int64_t grain = tg__ew_transcendental(j->e.act) ? (int64_t)1 << 11 : (int64_t)1 << 16;
     int64_t out_bytes = total * (int64_t)j->es;
     int nt = 1;
     /* Stream the output past the caches when it could not stay in them anyway (the reads of a
@@ -161,12 +161,13 @@ static void tg__ew_launch(tg__ew_job *j)
          * 31.2/32.2/36.2 -> 35.4/33.1/37.4 GB/s, axpy 37.7/35.0/33.7 -> 39.1/35.9/32.9 (OpenBLAS
          * 38.9/35.1/41.1). Some 16 chunks per thread, at least one grain and at most 2^16
          * elements: chunks of one grain, which the transcendental activations once had at every
-         * size (8 KiB of floats), alternate between the cores, so that each core's prefetches 16
-         * KiB ahead (elementwise_simd_run.inc) fill the other core's cache, and each chunk's fence
-         * drains the streamed stores every microsecond. Zen 4, AVX-512, 2 threads, 2^27
-         * elements, act_speed side by side, two runs: fp32 sigmoid 28.6/35.1 -> 53.0/49.1 GB/s,
-         * SiLU 28.0/34.8 -> 47.9/47.1, GELU tanh 21.2/23.1 -> 26.0/26.3, fp64 sigmoid
-         * 26.7/32.5 -> 36.0/36.8; from 2^17 elements up 0.56-1.0 the time, below it the same. */
+         * size (8 KiB of floats), alternated between the cores, so that each core's software
+         * prefetches 16 KiB ahead (since removed: elementwise_simd_run.inc) filled the other
+         * core's cache, and each chunk's fence drained the streamed stores every microsecond.
+         * Zen 4, AVX-512, 2 threads, 2^27 elements, act_speed side by side, two runs: fp32
+         * sigmoid 28.6/35.1 -> 53.0/49.1 GB/s, SiLU 28.0/34.8 -> 47.9/47.1, GELU tanh 21.2/23.1 ->
+         * 26.0/26.3, fp64 sigmoid 26.7/32.5 -> 36.0/36.8; from 2^17 elements up 0.56-1.0 the
+         * time, below it the same. */
         int64_t chunk = total / (16 * nt) / 16 * 16, chunks;
         if (chunk > (int64_t)1 << 16) chunk = (int64_t)1 << 16;
         if (chunk < grain) chunk = grain;

@@ -41,6 +41,10 @@ typedef struct {
     double sd;
 } tg__ew;
 
+/* GELU, sigmoid or SiLU (tg_act puts NONE and RELU first): the compute-bound activations, which the
+ * vector families fuse into COPY, ADD and ADDS and which go parallel from fewer elements. */
+static inline int tg__ew_transcendental(tg_act act) { return act > TG_ACT_RELU; }
+
 /* One run of n elements of float (_s) or double (_d); x, y and z may be the same array. */
 typedef void (*tg__ew_run_fn)(const tg__ew *e, int64_t n, const void *x, const void *y, void *z);
 TG__PRIVATE void tg__ew_run_generic_s(const tg__ew *e, int64_t n, const void *x, const void *y, void *z);

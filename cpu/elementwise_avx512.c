@@ -14,7 +14,8 @@
  *                 GELU tanh       GELU erf        sigmoid         SiLU
  *      float      3.13 -> 2.13    4.20 -> 2.67    1.42 -> 0.95    1.55 -> 0.99
  *      double     8.89 -> 4.70   10.83 -> 7.37    5.51 -> 3.21    5.83 -> 3.35
- * (double before its exp took the table, which then gave 0.90, 0.93, 0.82 and 0.84 the time).
+ * (double before its exp took the table and its degree-7 polynomial, which then gave 0.83-0.86,
+ * 0.88-0.89, 0.73-0.75 and 0.75-0.77 the time: elementwise_act_simd.inc).
  * The memory-bound operations neither gain nor lose: they run at a copy's bandwidth in either
  * width.
  *
