@@ -1510,6 +1510,7 @@ TG__PRIVATE void tg__ew_act_d(tg_act act, int64_t n, double *z)
 #define TG__FDIV _mm256_div_ps
 #define TG__FFMA _mm256_fmadd_ps
 #define TG__FFNMA _mm256_fnmadd_ps
+#define TG__FFMS _mm256_fmsub_ps
 #define TG__FMAX _mm256_max_ps
 #define TG__FMIN _mm256_min_ps
 #define TG__FOR _mm256_or_ps
@@ -1517,14 +1518,6 @@ TG__PRIVATE void tg__ew_act_d(tg_act act, int64_t n, double *z)
 #define TG__FTAB8(t, i) _mm256_permutevar8x32_ps(_mm256_loadu_ps(t), i)
 #define TG__FASI _mm256_castps_si256
 #define TG__IASF _mm256_castsi256_ps
-#define TG__FLO(x) _mm256_cvtps_pd(_mm256_castps256_ps128(x))
-#define TG__FHI(x) _mm256_cvtps_pd(_mm256_extractf128_ps(x, 1))
-#define TG__FJOIN(lo, hi) _mm256_insertf128_ps(_mm256_castps128_ps256(_mm256_cvtpd_ps(lo)), _mm256_cvtpd_ps(hi), 1)
-/* the even 32-bit halves of each 128-bit lane of lo and hi, then the 64-bit pieces put in order */
-#define TG__FEVENS(lo, hi)                                                                         \
-    _mm256_permute4x64_epi64(_mm256_castps_si256(_mm256_shuffle_ps(                                \
-                                 _mm256_castpd_ps(lo), _mm256_castpd_ps(hi), _MM_SHUFFLE(2, 0, 2, 0))), \
-                             _MM_SHUFFLE(3, 1, 2, 0))
 
 #define TG__D1 _mm256_set1_pd
 #define TG__DZERO _mm256_setzero_pd
@@ -1562,12 +1555,10 @@ TG__PRIVATE void tg__ew_act_d(tg_act act, int64_t n, double *z)
  *                  double exp's form (1 or 8, elementwise_act_simd.inc)
  *   TG__FV, TG__DV, TG__IV   the float, double and integer vector types; TG__FW, TG__DW, lanes
  *   float:  TG__F1 (broadcast), TG__FZERO, TG__FLOADU, TG__FSTOREU, TG__FSTREAM, TG__FADD,
- *           TG__FSUB, TG__FMUL, TG__FDIV, TG__FFMA (a b + c), TG__FFNMA (c - a b), TG__FMAX,
- *           TG__FMIN, TG__FOR, TG__FBLENDV(a, b, x) (b where x's sign bit is set, else a),
- *           TG__FTAB8(t, i) (t[i mod 8] for a table t of 8 floats), TG__FASI / TG__IASF (the bits
- *           as integers and back), TG__FLO / TG__FHI (the low and high halves as double vectors),
- *           TG__FJOIN(lo, hi) (two double vectors rounded into one float vector), TG__FEVENS(lo, hi)
- *           (the low 32 bits of every 64-bit lane of two vectors, in lane order)
+ *           TG__FSUB, TG__FMUL, TG__FDIV, TG__FFMA (a b + c), TG__FFNMA (c - a b), TG__FFMS
+ *           (a b - c), TG__FMAX, TG__FMIN, TG__FOR, TG__FBLENDV(a, b, x) (b where x's sign bit is
+ *           set, else a), TG__FTAB8(t, i) (t[i mod 8] for a table t of 8 floats), TG__FASI /
+ *           TG__IASF (the bits as integers and back)
  *   double: TG__D1, TG__DZERO, TG__DLOADU, TG__DSTOREU, TG__DSTREAM, TG__DADD, TG__DSUB, TG__DMUL,
  *           TG__DDIV, TG__DFMA, TG__DFNMA, TG__DFMS (a b - c), TG__DMAX, TG__DMIN, TG__DOR,
  *           TG__DBLENDV, TG__DASI, TG__IASD
@@ -1597,21 +1588,26 @@ TG__PRIVATE void tg__ew_act_d(tg_act act, int64_t n, double *z)
  *    overflows either; GELU erf is 0.5 x erfc(|x| / sqrt2) for x < 0 and x minus that for x >= 0;
  *  - no amplified argument: exp(t) = 2^n exp(r) with r = t - n ln2 (in float, 2^(n/8) exp(r) with
  *    r = t - n ln2/8), and an error d in t is an error of relative size d in the result. GELU's t
- *    (-2u, or -x^2/2) reaches -90 where results still count, so t is formed to well below its own
- *    ulp: in double for float arrays (t's error ~2^-45; the reduction is done there and only r goes
- *    on in float), and as a double-double for double arrays, whose low part joins r after the
- *    reduction.
- * In double, exp(r), |r| <= ln2/2, is a polynomial of degree 11 with its coefficients scaled by
- * 2^-600 (AVX2; AVX-512 reduces by eighths as float does, below); in float, |r| <= ln2/16 and exp(r) is a cubic, times 2^((n mod 8)/8 - 100) from a table of
- * eight that one permute reads (fewer FMAs than a degree-6 polynomial over ln2/2: fp32 sigmoid 1.30
- * -> 1.19 cycles per element in L2, SiLU at 2^27 and 2 threads 63 -> 69% of a copy, within 1 ulp
- * of the old worst errors). The scales are exact and keep everything clear of underflow until the
- * last product by 2^(n + 600) or 2^(floor(n/8) + 100), which is normal for every n the clamped
- * arguments give: one product, rounded once, so results deep in the subnormals keep their value and
- * those below them become 0, not garbage. erfc(y) is exp(-y^2) times erfcx(y), a polynomial in
+ *    (-2u, or -x^2/2) reaches -30 where results are still judged relative to their size (-700 in
+ *    double), so t is formed to well below its own ulp: as t + tl, a pair of the array's type
+ *    (products' errors by fma), whose low part joins r after the reduction.
+ * In double, exp(r), |r| <= ln2/2, is a polynomial of degree 11 (AVX2; AVX-512 reduces by eighths
+ * as float does, below); in float, |r| <= ln2/16 and exp(r) is a cubic, times 2^((n mod 8)/8) from
+ * a table of eight that one permute reads (fewer FMAs than a degree-6 polynomial over ln2/2: fp32
+ * sigmoid 1.30 -> 1.19 cycles per element in L2, SiLU at 2^27 and 2 threads 63 -> 69% of a copy,
+ * within 1 ulp of the old worst errors). The last step multiplies by 2^n (2^floor(n/8)), built in
+ * the exponent field, which is 0 one step below the smallest normal number: there the product is
+ * 0. So exp is flushed to 0 where it would be subnormal (t below about -87.4 in float, -708.7 in
+ * double), and each activation clamps its argument inside that one step (elementwise_act_coeffs.h),
+ * so that everything past it gives 0 exactly and no operation ever has a subnormal operand or
+ * result: on Zen 4 and 5 every one of those is slow, and inputs as ordinary as GELU tanh's below
+ * -10 in float had ~4 of them a vector (fp32 tg_bias_act GELU tanh on C + bias uniform in
+ * [-20, 20]: 3.3x the time of inputs in [-10, 10]). The cost is a result of 0 (or -0) where it
+ * would be below 2^-126 (2^-1022) times x: an absolute error that the accuracy bound, which judges
+ * results below 2^-24 (2^-53) in absolute terms, allows many times over. erfc(y) is exp(-y^2)
+ * times erfcx(y), a polynomial in
  * (y - K) / (y + K) (degree 9 in float, 20 in double).
- * tests/elementwise/act_coeffs.py derives the coefficients. Arguments are clamped where exp is 0 in
- * the type anyway; NaN passes through every step (max and min keep their second operand when it is
+ * tests/elementwise/act_coeffs.py derives the coefficients. NaN passes through every step (max and min keep their second operand when it is
  * NaN). A run's elements that fill no whole vector go through these functions too, on a
  * zero-padded copy (elementwise_simd_run.inc).
  *
@@ -1634,13 +1630,13 @@ TG__PRIVATE void tg__ew_act_d(tg_act act, int64_t n, double *z)
 #ifndef TGEMM_CPU_ELEMENTWISE_ACT_COEFFS_H
 #define TGEMM_CPU_ELEMENTWISE_ACT_COEFFS_H
 
-/* Float: exp(r) = 1 + r + r^2 (c2 + c3 r) for |r| <= ln2/16, and 2^(j/8 - 100) for j = 0..7, the
- * table that takes the rest of the reduction (act_coeffs.py): constant term first. */
+/* Float: exp(r) = 1 + r + r^2 (c2 + c3 r) for |r| <= ln2/16, and 2^(j/8) for j = 0..7, the table
+ * that takes the rest of the reduction (act_coeffs.py): constant term first. */
 static const float tg__ew_exp_cs[4] = {1.000000000e+00f, 1.000000000e+00f, 5.000391006e-01f,
                                        1.666744798e-01f};
-static const float tg__ew_exp_tab_s[8] = {7.888609052e-31f, 8.602589275e-31f, 9.381189713e-31f,
-                                          1.023026057e-30f, 1.115617772e-30f, 1.216589821e-30f,
-                                          1.326700634e-30f, 1.446777288e-30f};
+static const float tg__ew_exp_tab_s[8] = {1.000000000e+00f, 1.090507746e+00f, 1.189207077e+00f,
+                                          1.296839595e+00f, 1.414213538e+00f, 1.542210817e+00f,
+                                          1.681792855e+00f, 1.834008098e+00f};
 /* Double, AVX2's form: exp(r) = 1 + r + r^2 g(r) for |r| <= ln2/2 (act_coeffs.py): constant term
  * first. */
 static const double tg__ew_exp_cd[12] = {
@@ -1650,16 +1646,16 @@ static const double tg__ew_exp_cd[12] = {
     2.75572684803100238e-06, 2.76200758799833672e-07, 2.51003758325612340e-08};
 
 /* Double, AVX-512's form: exp(r) = 1 + r + r^2 g(r) for |r| <= ln2/16, g of degree 5
- * (act_coeffs.py: constant term first), and 2^(j/8 - 600) for j = 0..7, the table that takes the
- * rest of the reduction, correctly rounded. */
+ * (act_coeffs.py: constant term first), and 2^(j/8) for j = 0..7, the table that takes the rest of
+ * the reduction, correctly rounded. */
 static const double tg__ew_exp8_cd[8] = {
     1.00000000000000000e+00, 1.00000000000000000e+00, 5.00000000000005107e-01,
     1.66666666666667240e-01, 4.16666666175264586e-02, 8.33333332787333965e-03,
     1.38895871082395420e-03, 1.98420456372392582e-04};
 static const double tg__ew_exp_tab_d[8] = {
-    2.40991986510288412e-181, 2.62803624799830983e-181, 2.86589385016674746e-181,
-    3.12527940460464547e-181, 3.40814135746083865e-181, 3.71660450432731213e-181,
-    4.05298595122746096e-181, 4.41981252019720115e-181};
+    1.00000000000000000e+00, 1.09050773266525769e+00, 1.18920711500272103e+00,
+    1.29683955465100964e+00, 1.41421356237309515e+00, 1.54221082540794074e+00,
+    1.68179283050742900e+00, 1.83400808640934243e+00};
 
 /* erfcx(y) = exp(y^2) erfc(y) for 0 <= y <= Y as a polynomial in t = (y - K) / (y + K)
  * (act_coeffs.py: float K = 3, Y = 6, degree 9; double K = 4, Y = 9, degree 20): constant first. */
@@ -1689,8 +1685,18 @@ static const double tg__ew_erfcx_cd[21] = {
 #define TG__LOG2E 1.4426950408889634
 #define TG__ROUND_S 12582912.0f
 #define TG__ROUND_D 6755399441055744.0
-/* 2^-600, exactly: the scale of double exp's polynomial (float's is in its table). */
-#define TG__EXP_SCALE_D 2.4099198651028841e-181
+/* Where each activation's exp is flushed to 0 (elementwise_act_simd.inc): the clamp of -|x| that
+ * puts exp's argument t mid-way in the band whose scale's exponent field is 0 -- float t in
+ * [-88.07, -87.38] (n = round(8t / ln2) in [-1016, -1009]), double t in [-709.13, -708.74] (AVX2's
+ * n = round(t / ln2) = -1023 and AVX-512's floor(n/8) = -1023 both) -- so that every clamped
+ * input, and no other, gets exp = 0 exactly (act_coeffs.py). Sigmoid and SiLU: t = -|x|; GELU
+ * tanh: t = -2u(x); GELU erf: t = -x^2/2. */
+#define TG__FLUSH_S 87.73f
+#define TG__FLUSH_TANH_S 10.02f
+#define TG__FLUSH_ERF_S 13.245f
+#define TG__FLUSH_D 708.93
+#define TG__FLUSH_TANH_D 21.151
+#define TG__FLUSH_ERF_D 37.655
 /* 2 sqrt(2/pi) and 2 sqrt(2/pi) 0.044715, hi + lo (act_coeffs.py): -2u(x) = x (A + B x^2). */
 #define TG__GELU_A 1.59576912160573081e+00
 #define TG__GELU_A_LO (-9.96930880911092018e-17)
@@ -1703,10 +1709,10 @@ static const double tg__ew_erfcx_cd[21] = {
 /* ---- float ---- */
 
 /* exp(r) 2^(n/8) for |r| <= ~ln2/16 and an integer vector nb whose low three bits are n's and
- * whose arithmetic shift right by 3, plus off, is the exponent field of 2^(floor(n/8) + 100), with
- * floor(n/8) in [-226, 0]: the table gives 2^((n mod 8)/8 - 100) (one permute, no memory gather),
- * the cubic exp(r) - 1 = q, and T + T q rounds once before the scaling by 2^(floor(n/8) + 100),
- * which, as in double, keeps results in the subnormals right. */
+ * whose arithmetic shift right by 3, plus off, is the exponent field of 2^floor(n/8), with
+ * floor(n/8) in [-127, 0]: the table gives 2^((n mod 8)/8) (one permute, no memory gather), the
+ * cubic exp(r) - 1 = q, and T + T q rounds once before the scaling by 2^floor(n/8), which is 0 at
+ * -127 (field 0): see the flush at the top of the file. */
 TG__VFN TG__FV TG__ISA(tg__ew_exp_s)(TG__FV r, TG__IV nb, int off)
 {
     TG__FV t = TG__FTAB8(tg__ew_exp_tab_s, nb);
@@ -1716,31 +1722,18 @@ TG__VFN TG__FV TG__ISA(tg__ew_exp_s)(TG__FV r, TG__IV nb, int off)
     return TG__FMUL(TG__FFMA(t, q, t), TG__IASF(TG__I32SLL(f, 23)));
 }
 
-/* exp(t) for float t in [-226 ln2, 0] (or NaN): n = round(8 t / ln2) sits in the low bits of k's
- * pattern, 0x4B400000 + n; 0x4B400000 is a multiple of 8, so its eighth comes off after the shift. */
-TG__VFN TG__FV TG__ISA(tg__ew_exp_neg_s)(TG__FV t)
+/* exp(t + tl) for float t in [-88.07, 0] (or NaN) and tl below t's ulp, which joins r after the
+ * reduction, as in double: n = round(8 t / ln2) sits in the low bits of k's pattern, 0x4B400000 + n;
+ * 0x4B400000 is a multiple of 8, so its eighth comes off after the shift. has_tl is a constant at
+ * every call (sigmoid's t is exact). */
+TG__VFN TG__FV TG__ISA(tg__ew_exp_neg_s)(TG__FV t, TG__FV tl, int has_tl)
 {
     const TG__FV round = TG__F1(TG__ROUND_S);
     TG__FV k = TG__FFMA(t, TG__F1((float)(8 * TG__LOG2E)), round), n = TG__FSUB(k, round);
     TG__FV r = TG__FFNMA(n, TG__F1(TG__LN2_HI_S / 8), t);
     r = TG__FFNMA(n, TG__F1(TG__LN2_LO_S / 8), r);
-    return TG__ISA(tg__ew_exp_s)(r, TG__FASI(k), 227 - 0x4B400000 / 8);
-}
-
-/* exp(t) for the floats of a vector whose t in [-226 ln2, 0] come as two halves of double: reduced in
- * double, where t's error is ~2^-45, then r rounded to float, whose error is then relative to r
- * alone. */
-TG__VFN TG__FV TG__ISA(tg__ew_exp_neg_sd)(TG__DV lo, TG__DV hi)
-{
-    const TG__DV round = TG__D1(TG__ROUND_D), log2e = TG__D1(8 * TG__LOG2E);
-    const TG__DV ln2 = TG__D1(TG__LN2_HI_D / 8); /* n ln2's error, n 2^-57, is far below r's */
-    TG__DV klo = TG__DFMA(lo, log2e, round), khi = TG__DFMA(hi, log2e, round);
-    TG__DV rlo = TG__DFNMA(TG__DSUB(klo, round), ln2, lo);
-    TG__DV rhi = TG__DFNMA(TG__DSUB(khi, round), ln2, hi);
-    TG__FV r = TG__FJOIN(rlo, rhi);
-    /* n is the low 32 bits of each k (the rounding constant's are 0): gathered in lane order. */
-    TG__IV n = TG__FEVENS(klo, khi);
-    return TG__ISA(tg__ew_exp_s)(r, n, 227);
+    if (has_tl) r = TG__FADD(r, tl);
+    return TG__ISA(tg__ew_exp_s)(r, TG__FASI(k), 127 - 0x4B400000 / 8);
 }
 
 /* (x < 0 ? e : 1) / (1 + e): s(v) for e = exp(-|v|) when v has the sign of x (the sign bit picks:
@@ -1765,7 +1758,7 @@ TG__VFN TG__FV TG__ISA(tg__ew_negabs_s)(TG__FV x, float c)
 
 TG__VFN TG__FV TG__ISA(tg__ew_sigmoid_s)(TG__FV x)
 {
-    return TG__ISA(tg__ew_logistic_s)(x, TG__ISA(tg__ew_exp_neg_s)(TG__ISA(tg__ew_negabs_s)(x, 140.0f)));
+    return TG__ISA(tg__ew_logistic_s)(x, TG__ISA(tg__ew_exp_neg_s)(TG__ISA(tg__ew_negabs_s)(x, TG__FLUSH_S), TG__FZERO(), 0));
 }
 
 TG__VFN TG__FV TG__ISA(tg__ew_silu_s)(TG__FV x)
@@ -1773,19 +1766,26 @@ TG__VFN TG__FV TG__ISA(tg__ew_silu_s)(TG__FV x)
     return TG__ISA(tg__ew_times_s)(x, TG__ISA(tg__ew_sigmoid_s)(x));
 }
 
-/* -2u(x) = x (A + B x^2) at x = -|x| >= -11.5 (past which exp(-2u) is 0 in float), in double. */
-TG__VFN TG__DV TG__ISA(tg__ew_gelu_arg_sd)(TG__DV d)
-{
-    return TG__DMUL(d, TG__DFMA(TG__DMUL(d, d), TG__D1(TG__GELU_B),
-                                            TG__D1(TG__GELU_A)));
-}
-
+/* -2u(x) = x (A + B x^2) at x = -|x| >= -10.02 (where exp(-2u) is flushed), as t + tl to ~2^-40
+ * relative, in float as double does it in double (below): x^2 and each product exactly, A + B x^2
+ * by the fast two-sum, the constants' low parts added on. One exp's reduction, the same on every
+ * width, instead of t formed and reduced in double on the vector's two halves (their conversions
+ * and shuffles): Zen 5, one thread, L2, side by side, 0.88 the time. */
 TG__VFN TG__FV TG__ISA(tg__ew_gelu_tanh_s)(TG__FV x)
 {
-    TG__FV xn = TG__ISA(tg__ew_negabs_s)(x, 11.5f);
-    TG__FV e = TG__ISA(tg__ew_exp_neg_sd)(TG__ISA(tg__ew_gelu_arg_sd)(TG__FLO(xn)),
-                                 TG__ISA(tg__ew_gelu_arg_sd)(TG__FHI(xn)));
-    return TG__ISA(tg__ew_times_s)(x, TG__ISA(tg__ew_logistic_s)(x, e));
+    const TG__FV a = TG__F1((float)TG__GELU_A), b = TG__F1((float)TG__GELU_B);
+    const TG__FV alo = TG__F1((float)(TG__GELU_A - (double)(float)TG__GELU_A));
+    const TG__FV blo = TG__F1((float)(TG__GELU_B - (double)(float)TG__GELU_B));
+    TG__FV xn = TG__ISA(tg__ew_negabs_s)(x, TG__FLUSH_TANH_S);
+    TG__FV s = TG__FMUL(xn, xn), sl = TG__FFMS(xn, xn, s);
+    TG__FV m = TG__FMUL(b, s), ml = TG__FFMS(b, s, m);
+    TG__FV big = TG__FMAX(a, m), small = TG__FMIN(a, m);
+    TG__FV w = TG__FADD(big, small), wl = TG__FSUB(small, TG__FSUB(w, big));
+    TG__FV t, tl;
+    wl = TG__FADD(TG__FADD(wl, TG__FFMA(b, sl, ml)), TG__FFMA(blo, s, alo));
+    t = TG__FMUL(xn, w);
+    tl = TG__FFMA(xn, wl, TG__FFMS(xn, w, t));
+    return TG__ISA(tg__ew_times_s)(x, TG__ISA(tg__ew_logistic_s)(x, TG__ISA(tg__ew_exp_neg_s)(t, tl, 1)));
 }
 
 /* GELU erf = 0.5 x erfc(-x / sqrt2), from E = erfc(y) at y = |x| / sqrt2: 0.5 x E for x < 0, and
@@ -1797,10 +1797,9 @@ TG__VFN TG__FV TG__ISA(tg__ew_gelu_tanh_s)(TG__FV x)
 TG__VFN TG__FV TG__ISA(tg__ew_gelu_erf_s)(TG__FV x)
 {
     const TG__FV k = TG__F1(3.0f), half = TG__F1(0.5f);
-    TG__FV xn = TG__ISA(tg__ew_negabs_s)(x, 16.0f), y, t, p, h;
-    TG__DV lo = TG__FLO(xn), hi = TG__FHI(xn);
-    TG__FV e = TG__ISA(tg__ew_exp_neg_sd)(TG__DMUL(TG__DMUL(lo, TG__D1(-0.5)), lo),
-                                 TG__DMUL(TG__DMUL(hi, TG__D1(-0.5)), hi));
+    TG__FV xn = TG__ISA(tg__ew_negabs_s)(x, TG__FLUSH_ERF_S), y, t, p, h;
+    TG__FV hx = TG__FMUL(xn, TG__F1(-0.5f)), y2 = TG__FMUL(xn, hx); /* -y^2 = xn hx + ... */
+    TG__FV e = TG__ISA(tg__ew_exp_neg_s)(y2, TG__FFMS(xn, hx, y2), 1);     /* ... its rounding error */
     y = TG__FMIN(TG__FMUL(xn, TG__F1(-(float)TG__SQRT1_2)), TG__F1(6.0f));
     t = TG__FDIV(TG__FSUB(y, k), TG__FADD(y, k));
     /* erfcx(t) by Estrin's scheme above t^2 and Horner's last two steps, as in double: a chain of 5
@@ -1837,10 +1836,10 @@ TG__VFN TG__FV TG__ISA(tg__ew_gelu_erf_s)(TG__FV x)
  * 0.89-0.90, 0.89-0.90, 0.92-0.95, 0.95-0.96 of that. Both forms within the same error bounds (see
  * the table above); their bits differ in the last place. */
 #if TG__DEXP_SPLIT == 8
-/* exp(r) 2^(n/8) for |r| <= ~ln2/16 and k = n + 1.5 2^52, n in [-12800, 0]: 2^((n mod 8)/8 - 600)
+/* exp(r) 2^(n/8) for |r| <= ~ln2/16 and k = n + 1.5 2^52, floor(n/8) in [-1023, 0]: 2^((n mod 8)/8)
  * from a table of eight (one permute), exp(r) - 1 = q = r + r^2 g(r), g of degree 5 (0.09 ulp,
  * act_coeffs.py) by pairs and Horner's rule in r^2, T + T q rounded once, then the product by
- * 2^(floor(n/8) + 600), rounded once, as in float. */
+ * 2^floor(n/8), 0 at -1023, as in float. */
 TG__VFN TG__DV TG__ISA(tg__ew_exp_d)(TG__DV r, TG__DV k)
 {
 #define TG__C(j) TG__D1(tg__ew_exp8_cd[j])
@@ -1848,9 +1847,9 @@ TG__VFN TG__DV TG__ISA(tg__ew_exp_d)(TG__DV r, TG__DV k)
     TG__DV t = TG__DTAB8(tg__ew_exp_tab_d, k);
     TG__DV r2 = TG__DMUL(r, r);
     TG__DV g = TG__DFMA(TG__DFMA(TG__PAIR(6), r2, TG__PAIR(4)), r2, TG__PAIR(2));
-    /* the exponent field of 2^(floor(n/8) + 600): k's pattern is 0x4338000000000000 + n, a multiple
-     * of 8 plus n, so its logical shift by 3 is that multiple's eighth plus floor(n/8) */
-    TG__IV f = TG__I64SUB(TG__I64SRL(TG__DASI(k), 3), TG__I64SET(0x4338000000000000 / 8 - 1623));
+    /* the exponent field of 2^floor(n/8): k's pattern is 0x4338000000000000 + n, a multiple of 8
+     * plus n, so its logical shift by 3 is that multiple's eighth plus floor(n/8) */
+    TG__IV f = TG__I64SUB(TG__I64SRL(TG__DASI(k), 3), TG__I64SET(0x4338000000000000 / 8 - 1023));
     TG__DV q = TG__DFMA(g, r2, r);
 #undef TG__PAIR
 #undef TG__C
@@ -1858,20 +1857,20 @@ TG__VFN TG__DV TG__ISA(tg__ew_exp_d)(TG__DV r, TG__DV k)
 }
 
 #else
-/* exp(r) 2^n for |r| <= ~0.35 and k = n + 1.5 2^52, n in [-1600, 0]. Above r^2 the polynomial
+/* exp(r) 2^n for |r| <= ~0.35 and k = n + 1.5 2^52, n in [-1023, 0] (2^-1023: 0). Above r^2 the polynomial
  * goes by Estrin's scheme (pairs, then pairs of pairs with r^2, r^4, r^8), the last two steps by
  * Horner's, which round the large terms once: a chain of 6 operations instead of 11, which the
  * loop's other work could not hide (sigmoid 2.4 -> 1.65 ns per element). */
 TG__VFN TG__DV TG__ISA(tg__ew_exp_d)(TG__DV r, TG__DV k)
 {
-#define TG__C(j) TG__D1(TG__EXP_SCALE_D * tg__ew_exp_cd[j])
+#define TG__C(j) TG__D1(tg__ew_exp_cd[j])
 #define TG__PAIR(j) TG__DFMA(TG__C(j + 1), r, TG__C(j))
     TG__DV r2 = TG__DMUL(r, r), r4 = TG__DMUL(r2, r2), r8 = TG__DMUL(r4, r4);
     TG__DV q0 = TG__DFMA(TG__PAIR(4), r2, TG__PAIR(2));
     TG__DV q1 = TG__DFMA(TG__PAIR(8), r2, TG__PAIR(6));
     TG__DV p = TG__DFMA(TG__PAIR(10), r8, TG__DFMA(q1, r4, q0));
-    /* the exponent field of 2^(n + 600) */
-    TG__IV f = TG__I64SUB(TG__DASI(k), TG__I64SET(0x4338000000000000 - 1623));
+    /* the exponent field of 2^n */
+    TG__IV f = TG__I64SUB(TG__DASI(k), TG__I64SET(0x4338000000000000 - 1023));
     p = TG__DFMA(TG__DFMA(p, r, TG__C(1)), r, TG__C(0));
 #undef TG__PAIR
 #undef TG__C
@@ -1880,7 +1879,7 @@ TG__VFN TG__DV TG__ISA(tg__ew_exp_d)(TG__DV r, TG__DV k)
 
 #endif
 
-/* exp(t + tl) for t in [-1100, 0] (or NaN) and tl below t's ulp: tl joins r after the reduction.
+/* exp(t + tl) for t in [-709.13, 0] (or NaN) and tl below t's ulp: tl joins r after the reduction.
  * n = round(S t / ln2) and r = t - n ln2/S for S = TG__DEXP_SPLIT; fma forms t - n hi/S exactly:
  * hi/S is a multiple of 2^-54/S, as t is wherever n is not 0, and |r| < 0.5/S. has_tl is a constant
  * at every call: sigmoid's t is exact, and adding its zero tl would cost an addition on exp's
@@ -1913,7 +1912,7 @@ TG__VFN TG__DV TG__ISA(tg__ew_negabs_d)(TG__DV x, double c)
 
 TG__VFN TG__DV TG__ISA(tg__ew_sigmoid_d)(TG__DV x)
 {
-    return TG__ISA(tg__ew_logistic_d)(x, TG__ISA(tg__ew_exp_neg_d)(TG__ISA(tg__ew_negabs_d)(x, 1000.0), TG__DZERO(), 0));
+    return TG__ISA(tg__ew_logistic_d)(x, TG__ISA(tg__ew_exp_neg_d)(TG__ISA(tg__ew_negabs_d)(x, TG__FLUSH_D), TG__DZERO(), 0));
 }
 
 TG__VFN TG__DV TG__ISA(tg__ew_silu_d)(TG__DV x)
@@ -1921,14 +1920,14 @@ TG__VFN TG__DV TG__ISA(tg__ew_silu_d)(TG__DV x)
     return TG__ISA(tg__ew_times_d)(x, TG__ISA(tg__ew_sigmoid_d)(x));
 }
 
-/* -2u(x) = x w with w = A + B x^2, at x = -|x| >= -24 (past which exp(-2u) is 0 in double), as
+/* -2u(x) = x w with w = A + B x^2, at x = -|x| >= -21.151 (where exp(-2u) is flushed), as
  * hi + lo to ~2^-100 relative: x^2 and each product exactly (fma gives a product's rounding error),
  * A + B x^2 by the fast two-sum (larger term first: both are positive), the small terms of the
  * constants' low parts added on. */
 TG__VFN TG__DV TG__ISA(tg__ew_gelu_tanh_d)(TG__DV x)
 {
     const TG__DV a = TG__D1(TG__GELU_A), b = TG__D1(TG__GELU_B);
-    TG__DV xn = TG__ISA(tg__ew_negabs_d)(x, 24.0);
+    TG__DV xn = TG__ISA(tg__ew_negabs_d)(x, TG__FLUSH_TANH_D);
     TG__DV s = TG__DMUL(xn, xn), sl = TG__DFMS(xn, xn, s);
     TG__DV m = TG__DMUL(b, s), ml = TG__DFMS(b, s, m);
     TG__DV big = TG__DMAX(a, m), small = TG__DMIN(a, m);
@@ -1945,7 +1944,7 @@ TG__VFN TG__DV TG__ISA(tg__ew_gelu_tanh_d)(TG__DV x)
 TG__VFN TG__DV TG__ISA(tg__ew_gelu_erf_d)(TG__DV x)
 {
     const TG__DV k = TG__D1(4.0), half = TG__D1(0.5), nhalf = TG__D1(-0.5);
-    TG__DV xn = TG__ISA(tg__ew_negabs_d)(x, 40.0), y, t, p, h;
+    TG__DV xn = TG__ISA(tg__ew_negabs_d)(x, TG__FLUSH_ERF_D), y, t, p, h;
     TG__DV s = TG__DMUL(xn, xn), sl = TG__DFMS(xn, xn, s);
     TG__DV e = TG__ISA(tg__ew_exp_neg_d)(TG__DMUL(s, nhalf), TG__DMUL(sl, nhalf), 1);
     y = TG__DMIN(TG__DMUL(xn, TG__D1(-TG__SQRT1_2)), TG__D1(9.0));
@@ -2306,6 +2305,7 @@ TG__PRIVATE void TG__FN(TG__ISA(tg__ew_run))(const tg__ew *e, int64_t n, const v
 #undef TG__FDIV
 #undef TG__FFMA
 #undef TG__FFNMA
+#undef TG__FFMS
 #undef TG__FMAX
 #undef TG__FMIN
 #undef TG__FOR
@@ -2313,10 +2313,6 @@ TG__PRIVATE void TG__FN(TG__ISA(tg__ew_run))(const tg__ew *e, int64_t n, const v
 #undef TG__FTAB8
 #undef TG__FASI
 #undef TG__IASF
-#undef TG__FLO
-#undef TG__FHI
-#undef TG__FJOIN
-#undef TG__FEVENS
 #undef TG__D1
 #undef TG__DZERO
 #undef TG__DLOADU
@@ -2395,6 +2391,7 @@ TG__PRIVATE void TG__FN(TG__ISA(tg__ew_run))(const tg__ew *e, int64_t n, const v
 #define TG__FDIV _mm512_div_ps
 #define TG__FFMA _mm512_fmadd_ps
 #define TG__FFNMA _mm512_fnmadd_ps
+#define TG__FFMS _mm512_fmsub_ps
 #define TG__FMAX _mm512_max_ps
 #define TG__FMIN _mm512_min_ps
 #define TG__FASI _mm512_castps_si512
@@ -2404,15 +2401,6 @@ TG__PRIVATE void TG__FN(TG__ISA(tg__ew_run))(const tg__ew *e, int64_t n, const v
 /* the table of 8 in both halves of the register: the permute reads i's low four bits */
 #define TG__FTAB8(t, i)                                                                            \
     _mm512_permutexvar_ps(i, _mm512_castpd_ps(_mm512_broadcast_f64x4(_mm256_castps_pd(_mm256_loadu_ps(t)))))
-#define TG__FLO(x) _mm512_cvtps_pd(_mm512_castps512_ps256(x))
-#define TG__FHI(x) _mm512_cvtps_pd(_mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(x), 1)))
-#define TG__FJOIN(lo, hi)                                                                          \
-    _mm512_castpd_ps(_mm512_insertf64x4(_mm512_castps_pd(_mm512_castps256_ps512(_mm512_cvtpd_ps(lo))), \
-                                        _mm256_castps_pd(_mm512_cvtpd_ps(hi)), 1))
-#define TG__FEVENS(lo, hi)                                                                         \
-    _mm512_permutex2var_epi32(_mm512_castpd_si512(lo),                                             \
-                              _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30), \
-                              _mm512_castpd_si512(hi))
 
 #define TG__D1 _mm512_set1_pd
 #define TG__DZERO _mm512_setzero_pd
@@ -2460,12 +2448,10 @@ TG__PRIVATE void TG__FN(TG__ISA(tg__ew_run))(const tg__ew *e, int64_t n, const v
  *                  double exp's form (1 or 8, elementwise_act_simd.inc)
  *   TG__FV, TG__DV, TG__IV   the float, double and integer vector types; TG__FW, TG__DW, lanes
  *   float:  TG__F1 (broadcast), TG__FZERO, TG__FLOADU, TG__FSTOREU, TG__FSTREAM, TG__FADD,
- *           TG__FSUB, TG__FMUL, TG__FDIV, TG__FFMA (a b + c), TG__FFNMA (c - a b), TG__FMAX,
- *           TG__FMIN, TG__FOR, TG__FBLENDV(a, b, x) (b where x's sign bit is set, else a),
- *           TG__FTAB8(t, i) (t[i mod 8] for a table t of 8 floats), TG__FASI / TG__IASF (the bits
- *           as integers and back), TG__FLO / TG__FHI (the low and high halves as double vectors),
- *           TG__FJOIN(lo, hi) (two double vectors rounded into one float vector), TG__FEVENS(lo, hi)
- *           (the low 32 bits of every 64-bit lane of two vectors, in lane order)
+ *           TG__FSUB, TG__FMUL, TG__FDIV, TG__FFMA (a b + c), TG__FFNMA (c - a b), TG__FFMS
+ *           (a b - c), TG__FMAX, TG__FMIN, TG__FOR, TG__FBLENDV(a, b, x) (b where x's sign bit is
+ *           set, else a), TG__FTAB8(t, i) (t[i mod 8] for a table t of 8 floats), TG__FASI /
+ *           TG__IASF (the bits as integers and back)
  *   double: TG__D1, TG__DZERO, TG__DLOADU, TG__DSTOREU, TG__DSTREAM, TG__DADD, TG__DSUB, TG__DMUL,
  *           TG__DDIV, TG__DFMA, TG__DFNMA, TG__DFMS (a b - c), TG__DMAX, TG__DMIN, TG__DOR,
  *           TG__DBLENDV, TG__DASI, TG__IASD
@@ -2495,21 +2481,26 @@ TG__PRIVATE void TG__FN(TG__ISA(tg__ew_run))(const tg__ew *e, int64_t n, const v
  *    overflows either; GELU erf is 0.5 x erfc(|x| / sqrt2) for x < 0 and x minus that for x >= 0;
  *  - no amplified argument: exp(t) = 2^n exp(r) with r = t - n ln2 (in float, 2^(n/8) exp(r) with
  *    r = t - n ln2/8), and an error d in t is an error of relative size d in the result. GELU's t
- *    (-2u, or -x^2/2) reaches -90 where results still count, so t is formed to well below its own
- *    ulp: in double for float arrays (t's error ~2^-45; the reduction is done there and only r goes
- *    on in float), and as a double-double for double arrays, whose low part joins r after the
- *    reduction.
- * In double, exp(r), |r| <= ln2/2, is a polynomial of degree 11 with its coefficients scaled by
- * 2^-600 (AVX2; AVX-512 reduces by eighths as float does, below); in float, |r| <= ln2/16 and exp(r) is a cubic, times 2^((n mod 8)/8 - 100) from a table of
- * eight that one permute reads (fewer FMAs than a degree-6 polynomial over ln2/2: fp32 sigmoid 1.30
- * -> 1.19 cycles per element in L2, SiLU at 2^27 and 2 threads 63 -> 69% of a copy, within 1 ulp
- * of the old worst errors). The scales are exact and keep everything clear of underflow until the
- * last product by 2^(n + 600) or 2^(floor(n/8) + 100), which is normal for every n the clamped
- * arguments give: one product, rounded once, so results deep in the subnormals keep their value and
- * those below them become 0, not garbage. erfc(y) is exp(-y^2) times erfcx(y), a polynomial in
+ *    (-2u, or -x^2/2) reaches -30 where results are still judged relative to their size (-700 in
+ *    double), so t is formed to well below its own ulp: as t + tl, a pair of the array's type
+ *    (products' errors by fma), whose low part joins r after the reduction.
+ * In double, exp(r), |r| <= ln2/2, is a polynomial of degree 11 (AVX2; AVX-512 reduces by eighths
+ * as float does, below); in float, |r| <= ln2/16 and exp(r) is a cubic, times 2^((n mod 8)/8) from
+ * a table of eight that one permute reads (fewer FMAs than a degree-6 polynomial over ln2/2: fp32
+ * sigmoid 1.30 -> 1.19 cycles per element in L2, SiLU at 2^27 and 2 threads 63 -> 69% of a copy,
+ * within 1 ulp of the old worst errors). The last step multiplies by 2^n (2^floor(n/8)), built in
+ * the exponent field, which is 0 one step below the smallest normal number: there the product is
+ * 0. So exp is flushed to 0 where it would be subnormal (t below about -87.4 in float, -708.7 in
+ * double), and each activation clamps its argument inside that one step (elementwise_act_coeffs.h),
+ * so that everything past it gives 0 exactly and no operation ever has a subnormal operand or
+ * result: on Zen 4 and 5 every one of those is slow, and inputs as ordinary as GELU tanh's below
+ * -10 in float had ~4 of them a vector (fp32 tg_bias_act GELU tanh on C + bias uniform in
+ * [-20, 20]: 3.3x the time of inputs in [-10, 10]). The cost is a result of 0 (or -0) where it
+ * would be below 2^-126 (2^-1022) times x: an absolute error that the accuracy bound, which judges
+ * results below 2^-24 (2^-53) in absolute terms, allows many times over. erfc(y) is exp(-y^2)
+ * times erfcx(y), a polynomial in
  * (y - K) / (y + K) (degree 9 in float, 20 in double).
- * tests/elementwise/act_coeffs.py derives the coefficients. Arguments are clamped where exp is 0 in
- * the type anyway; NaN passes through every step (max and min keep their second operand when it is
+ * tests/elementwise/act_coeffs.py derives the coefficients. NaN passes through every step (max and min keep their second operand when it is
  * NaN). A run's elements that fill no whole vector go through these functions too, on a
  * zero-padded copy (elementwise_simd_run.inc).
  *
@@ -2528,10 +2519,10 @@ TG__PRIVATE void TG__FN(TG__ISA(tg__ew_run))(const tg__ew *e, int64_t n, const v
 /* ---- float ---- */
 
 /* exp(r) 2^(n/8) for |r| <= ~ln2/16 and an integer vector nb whose low three bits are n's and
- * whose arithmetic shift right by 3, plus off, is the exponent field of 2^(floor(n/8) + 100), with
- * floor(n/8) in [-226, 0]: the table gives 2^((n mod 8)/8 - 100) (one permute, no memory gather),
- * the cubic exp(r) - 1 = q, and T + T q rounds once before the scaling by 2^(floor(n/8) + 100),
- * which, as in double, keeps results in the subnormals right. */
+ * whose arithmetic shift right by 3, plus off, is the exponent field of 2^floor(n/8), with
+ * floor(n/8) in [-127, 0]: the table gives 2^((n mod 8)/8) (one permute, no memory gather), the
+ * cubic exp(r) - 1 = q, and T + T q rounds once before the scaling by 2^floor(n/8), which is 0 at
+ * -127 (field 0): see the flush at the top of the file. */
 TG__VFN TG__FV TG__ISA(tg__ew_exp_s)(TG__FV r, TG__IV nb, int off)
 {
     TG__FV t = TG__FTAB8(tg__ew_exp_tab_s, nb);
@@ -2541,31 +2532,18 @@ TG__VFN TG__FV TG__ISA(tg__ew_exp_s)(TG__FV r, TG__IV nb, int off)
     return TG__FMUL(TG__FFMA(t, q, t), TG__IASF(TG__I32SLL(f, 23)));
 }
 
-/* exp(t) for float t in [-226 ln2, 0] (or NaN): n = round(8 t / ln2) sits in the low bits of k's
- * pattern, 0x4B400000 + n; 0x4B400000 is a multiple of 8, so its eighth comes off after the shift. */
-TG__VFN TG__FV TG__ISA(tg__ew_exp_neg_s)(TG__FV t)
+/* exp(t + tl) for float t in [-88.07, 0] (or NaN) and tl below t's ulp, which joins r after the
+ * reduction, as in double: n = round(8 t / ln2) sits in the low bits of k's pattern, 0x4B400000 + n;
+ * 0x4B400000 is a multiple of 8, so its eighth comes off after the shift. has_tl is a constant at
+ * every call (sigmoid's t is exact). */
+TG__VFN TG__FV TG__ISA(tg__ew_exp_neg_s)(TG__FV t, TG__FV tl, int has_tl)
 {
     const TG__FV round = TG__F1(TG__ROUND_S);
     TG__FV k = TG__FFMA(t, TG__F1((float)(8 * TG__LOG2E)), round), n = TG__FSUB(k, round);
     TG__FV r = TG__FFNMA(n, TG__F1(TG__LN2_HI_S / 8), t);
     r = TG__FFNMA(n, TG__F1(TG__LN2_LO_S / 8), r);
-    return TG__ISA(tg__ew_exp_s)(r, TG__FASI(k), 227 - 0x4B400000 / 8);
-}
-
-/* exp(t) for the floats of a vector whose t in [-226 ln2, 0] come as two halves of double: reduced in
- * double, where t's error is ~2^-45, then r rounded to float, whose error is then relative to r
- * alone. */
-TG__VFN TG__FV TG__ISA(tg__ew_exp_neg_sd)(TG__DV lo, TG__DV hi)
-{
-    const TG__DV round = TG__D1(TG__ROUND_D), log2e = TG__D1(8 * TG__LOG2E);
-    const TG__DV ln2 = TG__D1(TG__LN2_HI_D / 8); /* n ln2's error, n 2^-57, is far below r's */
-    TG__DV klo = TG__DFMA(lo, log2e, round), khi = TG__DFMA(hi, log2e, round);
-    TG__DV rlo = TG__DFNMA(TG__DSUB(klo, round), ln2, lo);
-    TG__DV rhi = TG__DFNMA(TG__DSUB(khi, round), ln2, hi);
-    TG__FV r = TG__FJOIN(rlo, rhi);
-    /* n is the low 32 bits of each k (the rounding constant's are 0): gathered in lane order. */
-    TG__IV n = TG__FEVENS(klo, khi);
-    return TG__ISA(tg__ew_exp_s)(r, n, 227);
+    if (has_tl) r = TG__FADD(r, tl);
+    return TG__ISA(tg__ew_exp_s)(r, TG__FASI(k), 127 - 0x4B400000 / 8);
 }
 
 /* (x < 0 ? e : 1) / (1 + e): s(v) for e = exp(-|v|) when v has the sign of x (the sign bit picks:
@@ -2590,7 +2568,7 @@ TG__VFN TG__FV TG__ISA(tg__ew_negabs_s)(TG__FV x, float c)
 
 TG__VFN TG__FV TG__ISA(tg__ew_sigmoid_s)(TG__FV x)
 {
-    return TG__ISA(tg__ew_logistic_s)(x, TG__ISA(tg__ew_exp_neg_s)(TG__ISA(tg__ew_negabs_s)(x, 140.0f)));
+    return TG__ISA(tg__ew_logistic_s)(x, TG__ISA(tg__ew_exp_neg_s)(TG__ISA(tg__ew_negabs_s)(x, TG__FLUSH_S), TG__FZERO(), 0));
 }
 
 TG__VFN TG__FV TG__ISA(tg__ew_silu_s)(TG__FV x)
@@ -2598,19 +2576,26 @@ TG__VFN TG__FV TG__ISA(tg__ew_silu_s)(TG__FV x)
     return TG__ISA(tg__ew_times_s)(x, TG__ISA(tg__ew_sigmoid_s)(x));
 }
 
-/* -2u(x) = x (A + B x^2) at x = -|x| >= -11.5 (past which exp(-2u) is 0 in float), in double. */
-TG__VFN TG__DV TG__ISA(tg__ew_gelu_arg_sd)(TG__DV d)
-{
-    return TG__DMUL(d, TG__DFMA(TG__DMUL(d, d), TG__D1(TG__GELU_B),
-                                            TG__D1(TG__GELU_A)));
-}
-
+/* -2u(x) = x (A + B x^2) at x = -|x| >= -10.02 (where exp(-2u) is flushed), as t + tl to ~2^-40
+ * relative, in float as double does it in double (below): x^2 and each product exactly, A + B x^2
+ * by the fast two-sum, the constants' low parts added on. One exp's reduction, the same on every
+ * width, instead of t formed and reduced in double on the vector's two halves (their conversions
+ * and shuffles): Zen 5, one thread, L2, side by side, 0.88 the time. */
 TG__VFN TG__FV TG__ISA(tg__ew_gelu_tanh_s)(TG__FV x)
 {
-    TG__FV xn = TG__ISA(tg__ew_negabs_s)(x, 11.5f);
-    TG__FV e = TG__ISA(tg__ew_exp_neg_sd)(TG__ISA(tg__ew_gelu_arg_sd)(TG__FLO(xn)),
-                                 TG__ISA(tg__ew_gelu_arg_sd)(TG__FHI(xn)));
-    return TG__ISA(tg__ew_times_s)(x, TG__ISA(tg__ew_logistic_s)(x, e));
+    const TG__FV a = TG__F1((float)TG__GELU_A), b = TG__F1((float)TG__GELU_B);
+    const TG__FV alo = TG__F1((float)(TG__GELU_A - (double)(float)TG__GELU_A));
+    const TG__FV blo = TG__F1((float)(TG__GELU_B - (double)(float)TG__GELU_B));
+    TG__FV xn = TG__ISA(tg__ew_negabs_s)(x, TG__FLUSH_TANH_S);
+    TG__FV s = TG__FMUL(xn, xn), sl = TG__FFMS(xn, xn, s);
+    TG__FV m = TG__FMUL(b, s), ml = TG__FFMS(b, s, m);
+    TG__FV big = TG__FMAX(a, m), small = TG__FMIN(a, m);
+    TG__FV w = TG__FADD(big, small), wl = TG__FSUB(small, TG__FSUB(w, big));
+    TG__FV t, tl;
+    wl = TG__FADD(TG__FADD(wl, TG__FFMA(b, sl, ml)), TG__FFMA(blo, s, alo));
+    t = TG__FMUL(xn, w);
+    tl = TG__FFMA(xn, wl, TG__FFMS(xn, w, t));
+    return TG__ISA(tg__ew_times_s)(x, TG__ISA(tg__ew_logistic_s)(x, TG__ISA(tg__ew_exp_neg_s)(t, tl, 1)));
 }
 
 /* GELU erf = 0.5 x erfc(-x / sqrt2), from E = erfc(y) at y = |x| / sqrt2: 0.5 x E for x < 0, and
@@ -2622,10 +2607,9 @@ TG__VFN TG__FV TG__ISA(tg__ew_gelu_tanh_s)(TG__FV x)
 TG__VFN TG__FV TG__ISA(tg__ew_gelu_erf_s)(TG__FV x)
 {
     const TG__FV k = TG__F1(3.0f), half = TG__F1(0.5f);
-    TG__FV xn = TG__ISA(tg__ew_negabs_s)(x, 16.0f), y, t, p, h;
-    TG__DV lo = TG__FLO(xn), hi = TG__FHI(xn);
-    TG__FV e = TG__ISA(tg__ew_exp_neg_sd)(TG__DMUL(TG__DMUL(lo, TG__D1(-0.5)), lo),
-                                 TG__DMUL(TG__DMUL(hi, TG__D1(-0.5)), hi));
+    TG__FV xn = TG__ISA(tg__ew_negabs_s)(x, TG__FLUSH_ERF_S), y, t, p, h;
+    TG__FV hx = TG__FMUL(xn, TG__F1(-0.5f)), y2 = TG__FMUL(xn, hx); /* -y^2 = xn hx + ... */
+    TG__FV e = TG__ISA(tg__ew_exp_neg_s)(y2, TG__FFMS(xn, hx, y2), 1);     /* ... its rounding error */
     y = TG__FMIN(TG__FMUL(xn, TG__F1(-(float)TG__SQRT1_2)), TG__F1(6.0f));
     t = TG__FDIV(TG__FSUB(y, k), TG__FADD(y, k));
     /* erfcx(t) by Estrin's scheme above t^2 and Horner's last two steps, as in double: a chain of 5
@@ -2662,10 +2646,10 @@ TG__VFN TG__FV TG__ISA(tg__ew_gelu_erf_s)(TG__FV x)
  * 0.89-0.90, 0.89-0.90, 0.92-0.95, 0.95-0.96 of that. Both forms within the same error bounds (see
  * the table above); their bits differ in the last place. */
 #if TG__DEXP_SPLIT == 8
-/* exp(r) 2^(n/8) for |r| <= ~ln2/16 and k = n + 1.5 2^52, n in [-12800, 0]: 2^((n mod 8)/8 - 600)
+/* exp(r) 2^(n/8) for |r| <= ~ln2/16 and k = n + 1.5 2^52, floor(n/8) in [-1023, 0]: 2^((n mod 8)/8)
  * from a table of eight (one permute), exp(r) - 1 = q = r + r^2 g(r), g of degree 5 (0.09 ulp,
  * act_coeffs.py) by pairs and Horner's rule in r^2, T + T q rounded once, then the product by
- * 2^(floor(n/8) + 600), rounded once, as in float. */
+ * 2^floor(n/8), 0 at -1023, as in float. */
 TG__VFN TG__DV TG__ISA(tg__ew_exp_d)(TG__DV r, TG__DV k)
 {
 #define TG__C(j) TG__D1(tg__ew_exp8_cd[j])
@@ -2673,9 +2657,9 @@ TG__VFN TG__DV TG__ISA(tg__ew_exp_d)(TG__DV r, TG__DV k)
     TG__DV t = TG__DTAB8(tg__ew_exp_tab_d, k);
     TG__DV r2 = TG__DMUL(r, r);
     TG__DV g = TG__DFMA(TG__DFMA(TG__PAIR(6), r2, TG__PAIR(4)), r2, TG__PAIR(2));
-    /* the exponent field of 2^(floor(n/8) + 600): k's pattern is 0x4338000000000000 + n, a multiple
-     * of 8 plus n, so its logical shift by 3 is that multiple's eighth plus floor(n/8) */
-    TG__IV f = TG__I64SUB(TG__I64SRL(TG__DASI(k), 3), TG__I64SET(0x4338000000000000 / 8 - 1623));
+    /* the exponent field of 2^floor(n/8): k's pattern is 0x4338000000000000 + n, a multiple of 8
+     * plus n, so its logical shift by 3 is that multiple's eighth plus floor(n/8) */
+    TG__IV f = TG__I64SUB(TG__I64SRL(TG__DASI(k), 3), TG__I64SET(0x4338000000000000 / 8 - 1023));
     TG__DV q = TG__DFMA(g, r2, r);
 #undef TG__PAIR
 #undef TG__C
@@ -2683,20 +2667,20 @@ TG__VFN TG__DV TG__ISA(tg__ew_exp_d)(TG__DV r, TG__DV k)
 }
 
 #else
-/* exp(r) 2^n for |r| <= ~0.35 and k = n + 1.5 2^52, n in [-1600, 0]. Above r^2 the polynomial
+/* exp(r) 2^n for |r| <= ~0.35 and k = n + 1.5 2^52, n in [-1023, 0] (2^-1023: 0). Above r^2 the polynomial
  * goes by Estrin's scheme (pairs, then pairs of pairs with r^2, r^4, r^8), the last two steps by
  * Horner's, which round the large terms once: a chain of 6 operations instead of 11, which the
  * loop's other work could not hide (sigmoid 2.4 -> 1.65 ns per element). */
 TG__VFN TG__DV TG__ISA(tg__ew_exp_d)(TG__DV r, TG__DV k)
 {
-#define TG__C(j) TG__D1(TG__EXP_SCALE_D * tg__ew_exp_cd[j])
+#define TG__C(j) TG__D1(tg__ew_exp_cd[j])
 #define TG__PAIR(j) TG__DFMA(TG__C(j + 1), r, TG__C(j))
     TG__DV r2 = TG__DMUL(r, r), r4 = TG__DMUL(r2, r2), r8 = TG__DMUL(r4, r4);
     TG__DV q0 = TG__DFMA(TG__PAIR(4), r2, TG__PAIR(2));
     TG__DV q1 = TG__DFMA(TG__PAIR(8), r2, TG__PAIR(6));
     TG__DV p = TG__DFMA(TG__PAIR(10), r8, TG__DFMA(q1, r4, q0));
-    /* the exponent field of 2^(n + 600) */
-    TG__IV f = TG__I64SUB(TG__DASI(k), TG__I64SET(0x4338000000000000 - 1623));
+    /* the exponent field of 2^n */
+    TG__IV f = TG__I64SUB(TG__DASI(k), TG__I64SET(0x4338000000000000 - 1023));
     p = TG__DFMA(TG__DFMA(p, r, TG__C(1)), r, TG__C(0));
 #undef TG__PAIR
 #undef TG__C
@@ -2705,7 +2689,7 @@ TG__VFN TG__DV TG__ISA(tg__ew_exp_d)(TG__DV r, TG__DV k)
 
 #endif
 
-/* exp(t + tl) for t in [-1100, 0] (or NaN) and tl below t's ulp: tl joins r after the reduction.
+/* exp(t + tl) for t in [-709.13, 0] (or NaN) and tl below t's ulp: tl joins r after the reduction.
  * n = round(S t / ln2) and r = t - n ln2/S for S = TG__DEXP_SPLIT; fma forms t - n hi/S exactly:
  * hi/S is a multiple of 2^-54/S, as t is wherever n is not 0, and |r| < 0.5/S. has_tl is a constant
  * at every call: sigmoid's t is exact, and adding its zero tl would cost an addition on exp's
@@ -2738,7 +2722,7 @@ TG__VFN TG__DV TG__ISA(tg__ew_negabs_d)(TG__DV x, double c)
 
 TG__VFN TG__DV TG__ISA(tg__ew_sigmoid_d)(TG__DV x)
 {
-    return TG__ISA(tg__ew_logistic_d)(x, TG__ISA(tg__ew_exp_neg_d)(TG__ISA(tg__ew_negabs_d)(x, 1000.0), TG__DZERO(), 0));
+    return TG__ISA(tg__ew_logistic_d)(x, TG__ISA(tg__ew_exp_neg_d)(TG__ISA(tg__ew_negabs_d)(x, TG__FLUSH_D), TG__DZERO(), 0));
 }
 
 TG__VFN TG__DV TG__ISA(tg__ew_silu_d)(TG__DV x)
@@ -2746,14 +2730,14 @@ TG__VFN TG__DV TG__ISA(tg__ew_silu_d)(TG__DV x)
     return TG__ISA(tg__ew_times_d)(x, TG__ISA(tg__ew_sigmoid_d)(x));
 }
 
-/* -2u(x) = x w with w = A + B x^2, at x = -|x| >= -24 (past which exp(-2u) is 0 in double), as
+/* -2u(x) = x w with w = A + B x^2, at x = -|x| >= -21.151 (where exp(-2u) is flushed), as
  * hi + lo to ~2^-100 relative: x^2 and each product exactly (fma gives a product's rounding error),
  * A + B x^2 by the fast two-sum (larger term first: both are positive), the small terms of the
  * constants' low parts added on. */
 TG__VFN TG__DV TG__ISA(tg__ew_gelu_tanh_d)(TG__DV x)
 {
     const TG__DV a = TG__D1(TG__GELU_A), b = TG__D1(TG__GELU_B);
-    TG__DV xn = TG__ISA(tg__ew_negabs_d)(x, 24.0);
+    TG__DV xn = TG__ISA(tg__ew_negabs_d)(x, TG__FLUSH_TANH_D);
     TG__DV s = TG__DMUL(xn, xn), sl = TG__DFMS(xn, xn, s);
     TG__DV m = TG__DMUL(b, s), ml = TG__DFMS(b, s, m);
     TG__DV big = TG__DMAX(a, m), small = TG__DMIN(a, m);
@@ -2770,7 +2754,7 @@ TG__VFN TG__DV TG__ISA(tg__ew_gelu_tanh_d)(TG__DV x)
 TG__VFN TG__DV TG__ISA(tg__ew_gelu_erf_d)(TG__DV x)
 {
     const TG__DV k = TG__D1(4.0), half = TG__D1(0.5), nhalf = TG__D1(-0.5);
-    TG__DV xn = TG__ISA(tg__ew_negabs_d)(x, 40.0), y, t, p, h;
+    TG__DV xn = TG__ISA(tg__ew_negabs_d)(x, TG__FLUSH_ERF_D), y, t, p, h;
     TG__DV s = TG__DMUL(xn, xn), sl = TG__DFMS(xn, xn, s);
     TG__DV e = TG__ISA(tg__ew_exp_neg_d)(TG__DMUL(s, nhalf), TG__DMUL(sl, nhalf), 1);
     y = TG__DMIN(TG__DMUL(xn, TG__D1(-TG__SQRT1_2)), TG__D1(9.0));
@@ -3131,6 +3115,7 @@ TG__PRIVATE void TG__FN(TG__ISA(tg__ew_run))(const tg__ew *e, int64_t n, const v
 #undef TG__FDIV
 #undef TG__FFMA
 #undef TG__FFNMA
+#undef TG__FFMS
 #undef TG__FMAX
 #undef TG__FMIN
 #undef TG__FOR
@@ -3138,10 +3123,6 @@ TG__PRIVATE void TG__FN(TG__ISA(tg__ew_run))(const tg__ew *e, int64_t n, const v
 #undef TG__FTAB8
 #undef TG__FASI
 #undef TG__IASF
-#undef TG__FLO
-#undef TG__FHI
-#undef TG__FJOIN
-#undef TG__FEVENS
 #undef TG__D1
 #undef TG__DZERO
 #undef TG__DLOADU

@@ -5,13 +5,13 @@
 #ifndef TGEMM_CPU_ELEMENTWISE_ACT_COEFFS_H
 #define TGEMM_CPU_ELEMENTWISE_ACT_COEFFS_H
 
-/* Float: exp(r) = 1 + r + r^2 (c2 + c3 r) for |r| <= ln2/16, and 2^(j/8 - 100) for j = 0..7, the
- * table that takes the rest of the reduction (act_coeffs.py): constant term first. */
+/* Float: exp(r) = 1 + r + r^2 (c2 + c3 r) for |r| <= ln2/16, and 2^(j/8) for j = 0..7, the table
+ * that takes the rest of the reduction (act_coeffs.py): constant term first. */
 static const float tg__ew_exp_cs[4] = {1.000000000e+00f, 1.000000000e+00f, 5.000391006e-01f,
                                        1.666744798e-01f};
-static const float tg__ew_exp_tab_s[8] = {7.888609052e-31f, 8.602589275e-31f, 9.381189713e-31f,
-                                          1.023026057e-30f, 1.115617772e-30f, 1.216589821e-30f,
-                                          1.326700634e-30f, 1.446777288e-30f};
+static const float tg__ew_exp_tab_s[8] = {1.000000000e+00f, 1.090507746e+00f, 1.189207077e+00f,
+                                          1.296839595e+00f, 1.414213538e+00f, 1.542210817e+00f,
+                                          1.681792855e+00f, 1.834008098e+00f};
 /* Double, AVX2's form: exp(r) = 1 + r + r^2 g(r) for |r| <= ln2/2 (act_coeffs.py): constant term
  * first. */
 static const double tg__ew_exp_cd[12] = {
@@ -21,16 +21,16 @@ static const double tg__ew_exp_cd[12] = {
     2.75572684803100238e-06, 2.76200758799833672e-07, 2.51003758325612340e-08};
 
 /* Double, AVX-512's form: exp(r) = 1 + r + r^2 g(r) for |r| <= ln2/16, g of degree 5
- * (act_coeffs.py: constant term first), and 2^(j/8 - 600) for j = 0..7, the table that takes the
- * rest of the reduction, correctly rounded. */
+ * (act_coeffs.py: constant term first), and 2^(j/8) for j = 0..7, the table that takes the rest of
+ * the reduction, correctly rounded. */
 static const double tg__ew_exp8_cd[8] = {
     1.00000000000000000e+00, 1.00000000000000000e+00, 5.00000000000005107e-01,
     1.66666666666667240e-01, 4.16666666175264586e-02, 8.33333332787333965e-03,
     1.38895871082395420e-03, 1.98420456372392582e-04};
 static const double tg__ew_exp_tab_d[8] = {
-    2.40991986510288412e-181, 2.62803624799830983e-181, 2.86589385016674746e-181,
-    3.12527940460464547e-181, 3.40814135746083865e-181, 3.71660450432731213e-181,
-    4.05298595122746096e-181, 4.41981252019720115e-181};
+    1.00000000000000000e+00, 1.09050773266525769e+00, 1.18920711500272103e+00,
+    1.29683955465100964e+00, 1.41421356237309515e+00, 1.54221082540794074e+00,
+    1.68179283050742900e+00, 1.83400808640934243e+00};
 
 /* erfcx(y) = exp(y^2) erfc(y) for 0 <= y <= Y as a polynomial in t = (y - K) / (y + K)
  * (act_coeffs.py: float K = 3, Y = 6, degree 9; double K = 4, Y = 9, degree 20): constant first. */
@@ -60,8 +60,18 @@ static const double tg__ew_erfcx_cd[21] = {
 #define TG__LOG2E 1.4426950408889634
 #define TG__ROUND_S 12582912.0f
 #define TG__ROUND_D 6755399441055744.0
-/* 2^-600, exactly: the scale of double exp's polynomial (float's is in its table). */
-#define TG__EXP_SCALE_D 2.4099198651028841e-181
+/* Where each activation's exp is flushed to 0 (elementwise_act_simd.inc): the clamp of -|x| that
+ * puts exp's argument t mid-way in the band whose scale's exponent field is 0 -- float t in
+ * [-88.07, -87.38] (n = round(8t / ln2) in [-1016, -1009]), double t in [-709.13, -708.74] (AVX2's
+ * n = round(t / ln2) = -1023 and AVX-512's floor(n/8) = -1023 both) -- so that every clamped
+ * input, and no other, gets exp = 0 exactly (act_coeffs.py). Sigmoid and SiLU: t = -|x|; GELU
+ * tanh: t = -2u(x); GELU erf: t = -x^2/2. */
+#define TG__FLUSH_S 87.73f
+#define TG__FLUSH_TANH_S 10.02f
+#define TG__FLUSH_ERF_S 13.245f
+#define TG__FLUSH_D 708.93
+#define TG__FLUSH_TANH_D 21.151
+#define TG__FLUSH_ERF_D 37.655
 /* 2 sqrt(2/pi) and 2 sqrt(2/pi) 0.044715, hi + lo (act_coeffs.py): -2u(x) = x (A + B x^2). */
 #define TG__GELU_A 1.59576912160573081e+00
 #define TG__GELU_A_LO (-9.96930880911092018e-17)

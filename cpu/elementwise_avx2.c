@@ -30,6 +30,7 @@
 #define TG__FDIV _mm256_div_ps
 #define TG__FFMA _mm256_fmadd_ps
 #define TG__FFNMA _mm256_fnmadd_ps
+#define TG__FFMS _mm256_fmsub_ps
 #define TG__FMAX _mm256_max_ps
 #define TG__FMIN _mm256_min_ps
 #define TG__FOR _mm256_or_ps
@@ -37,14 +38,6 @@
 #define TG__FTAB8(t, i) _mm256_permutevar8x32_ps(_mm256_loadu_ps(t), i)
 #define TG__FASI _mm256_castps_si256
 #define TG__IASF _mm256_castsi256_ps
-#define TG__FLO(x) _mm256_cvtps_pd(_mm256_castps256_ps128(x))
-#define TG__FHI(x) _mm256_cvtps_pd(_mm256_extractf128_ps(x, 1))
-#define TG__FJOIN(lo, hi) _mm256_insertf128_ps(_mm256_castps128_ps256(_mm256_cvtpd_ps(lo)), _mm256_cvtpd_ps(hi), 1)
-/* the even 32-bit halves of each 128-bit lane of lo and hi, then the 64-bit pieces put in order */
-#define TG__FEVENS(lo, hi)                                                                         \
-    _mm256_permute4x64_epi64(_mm256_castps_si256(_mm256_shuffle_ps(                                \
-                                 _mm256_castpd_ps(lo), _mm256_castpd_ps(hi), _MM_SHUFFLE(2, 0, 2, 0))), \
-                             _MM_SHUFFLE(3, 1, 2, 0))
 
 #define TG__D1 _mm256_set1_pd
 #define TG__DZERO _mm256_setzero_pd

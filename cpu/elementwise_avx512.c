@@ -47,6 +47,7 @@
 #define TG__FDIV _mm512_div_ps
 #define TG__FFMA _mm512_fmadd_ps
 #define TG__FFNMA _mm512_fnmadd_ps
+#define TG__FFMS _mm512_fmsub_ps
 #define TG__FMAX _mm512_max_ps
 #define TG__FMIN _mm512_min_ps
 #define TG__FASI _mm512_castps_si512
@@ -56,15 +57,6 @@
 /* the table of 8 in both halves of the register: the permute reads i's low four bits */
 #define TG__FTAB8(t, i)                                                                            \
     _mm512_permutexvar_ps(i, _mm512_castpd_ps(_mm512_broadcast_f64x4(_mm256_castps_pd(_mm256_loadu_ps(t)))))
-#define TG__FLO(x) _mm512_cvtps_pd(_mm512_castps512_ps256(x))
-#define TG__FHI(x) _mm512_cvtps_pd(_mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(x), 1)))
-#define TG__FJOIN(lo, hi)                                                                          \
-    _mm512_castpd_ps(_mm512_insertf64x4(_mm512_castps_pd(_mm512_castps256_ps512(_mm512_cvtpd_ps(lo))), \
-                                        _mm256_castps_pd(_mm512_cvtpd_ps(hi)), 1))
-#define TG__FEVENS(lo, hi)                                                                         \
-    _mm512_permutex2var_epi32(_mm512_castpd_si512(lo),                                             \
-                              _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30), \
-                              _mm512_castpd_si512(hi))
 
 #define TG__D1 _mm512_set1_pd
 #define TG__DZERO _mm512_setzero_pd

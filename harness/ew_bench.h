@@ -93,6 +93,7 @@ typedef struct tg__ew_problem {
     int64_t n;            /* elements */
     uint64_t seed;        /* inputs are a hash of (seed, array, index): regenerated when checking */
     void *x, *y, *bias;   /* inputs, 64-byte aligned */
+    void *nbias;          /* bias_act: the bias negated, for the timed calls with alpha < 0 */
     void *zbuf, *z;       /* the output (or the array updated in place) between guard elements */
     long calls;           /* timed calls so far: scale and axpy alternate their alpha */
     int planted;          /* the call's last element is spoiled after every call (--plant) */
@@ -114,8 +115,9 @@ const char *tg__ew_unsupported(int impl, const tg__case *c);
 int tg__ew_problem_init(tg__ew_problem *p, const tg__case *c, int impl, uint64_t seed,
                         const char *plant);
 void tg__ew_problem_free(tg__ew_problem *p);
-/* One timed call (alpha alternating between 2 and 1/2 for scale, +-alpha for axpy, so repeated
- * calls in place keep the values in range; the STREAM references take their kernel's fixed s);
+/* One timed call (alpha alternating between 2 and 1/2 for scale, +-alpha for axpy, and the bias's
+ * sign for bias_act, so repeated calls in place keep the values in range; the STREAM references
+ * take their kernel's fixed s);
  * 0 or the implementation's status. */
 int tg__ew_problem_run(tg__ew_problem *p);
 /* That alpha for the `visit`-th timed call on the same array (0 for the operations without one). */

@@ -9,9 +9,11 @@ tests/elementwise/test_elementwise.c --sweep (make test-act-sweep) on the real c
 exp(r), |r| <= h:       exp(r) = 1 + r + r^2 g(r), g interpolated at Chebyshev nodes (near-minimax;
                         1 + r stay exact, the fitted part is a correction of relative size r^2/2);
                         double: h = ln2/2, degree 11; float: h = ln2/16, degree 3, beside the table
-                        2^(j/8 - 100), j = 0..7, that takes the rest of the reduction.
-                        AVX-512's double exp: h = ln2/16, degree 7, beside the table
-                        2^(j/8 - 600).
+                        2^(j/8), j = 0..7, that takes the rest of the reduction.
+                        AVX-512's double exp: h = ln2/16, degree 7, beside the same table in double.
+The flush clamps:       exp is 0 where the exponent field of its scale 2^n (float and AVX-512's
+                        double: 2^floor(n/8)) is 0; the clamp of each activation's -|x| puts its
+                        argument t mid-way in that band, for every family.
 erfcx(y) = exp(y^2) erfc(y), 0 <= y <= Y:  a polynomial in t = (y - K) / (y + K), interpolated at
                         Chebyshev nodes in t. erfcx is smooth and bounded (1 at 0, ~1/(y sqrt(pi))
                         far out), and t maps [0, Y] onto [-1, (Y - K)/(Y + K)], which takes the 1/y
@@ -77,24 +79,39 @@ def show(name, coeffs, err, single):
     print("{" + ", ".join(c_literal(v, single) for v in coeffs) + "}")
 
 
+def flush_clamps():
+    """The band of exp's argument t whose scale has exponent field 0 (so exp(t) = 0 exactly), and
+    for each activation the clamp of |x| that puts t mid-way in it (elementwise_act_coeffs.h)."""
+    ln2 = mp.log(2)
+    a = 2 * mp.sqrt(2 / mp.pi)
+    bands = {"float": (-1016.5 * ln2 / 8, -1008.5 * ln2 / 8),  # floor(n/8) = -127, n = round(8t/ln2)
+             # AVX2's n = round(t / ln2) = -1023 and AVX-512's floor(n/8) = -1023, both
+             "double": (max(-1023.5 * ln2, -8184.5 * ln2 / 8), min(-1022.5 * ln2, -8176.5 * ln2 / 8))}
+    for t, (lo, hi) in bands.items():
+        mid = (lo + hi) / 2
+        tanh = mp.findroot(lambda x: a * (x + mp.mpf("0.044715") * x ** 3) + mid, 15)
+        print("flush, %s: t in [%s, %s]; |x| clamps: sigmoid/SiLU %s, GELU tanh %s, GELU erf %s"
+              % (t, mp.nstr(lo, 6), mp.nstr(hi, 6), mp.nstr(-mid, 6), mp.nstr(tanh, 6),
+                 mp.nstr(mp.sqrt(-2 * mid), 6)))
+
+
 def main():
     for single in (True, False):
         t = "float" if single else "double"
         deg, h, name = (3, mp.log(2) / 16, "ln2/16") if single else (11, mp.log(2) / 2, "ln2/2")
         c, e = exp_table(deg, single, h)
         show("exp, %s, |r| <= %s, degree %d" % (t, name, deg), c, e, single)
-        # the tables of 2^(j/8) that take the rest of an eighth-step reduction, scaled clear of
-        # underflow until the last product (float: 2^-100; AVX-512's double exp: 2^-600)
-        scale = -100 if single else -600
-        tab = [to_type(mp.mpf(2) ** (mp.mpf(j) / 8 + scale), single) for j in range(8)]
-        err = max(abs(v / mp.mpf(2) ** (mp.mpf(j) / 8 + scale) - 1) for j, v in enumerate(tab))
-        show("2^(j/8 - %d), %s, j = 0..7" % (-scale, t), tab, err, single)
+        # the table of 2^(j/8) that takes the rest of an eighth-step reduction
+        tab = [to_type(mp.mpf(2) ** (mp.mpf(j) / 8), single) for j in range(8)]
+        err = max(abs(v / mp.mpf(2) ** (mp.mpf(j) / 8) - 1) for j, v in enumerate(tab))
+        show("2^(j/8), %s, j = 0..7" % t, tab, err, single)
         if not single:
             c, e = exp_table(7, False, mp.log(2) / 16)
             show("exp, double (AVX-512), |r| <= ln2/16, degree 7", c, e, False)
         k, y_max, deg = (3, 6, 9) if single else (4, 9, 20)
         c, e = erfcx_table(mp.mpf(k), mp.mpf(y_max), deg, single)
         show("erfcx, %s, K = %d, y <= %d, degree %d" % (t, k, y_max, deg), c, e, single)
+    flush_clamps()
     # The constants of the reductions and of the arguments, each as the nearest value of the type
     # and the nearest to the rest.
     for name, v in (("ln2", mp.log(2)), ("sqrt(2/pi)*2", 2 * mp.sqrt(2 / mp.pi)),
