@@ -1591,24 +1591,25 @@ TG__PRIVATE void tg__ew_act_d(tg_act act, int64_t n, double *z)
  *    (-2u, or -x^2/2) reaches -30 where results are still judged relative to their size (-700 in
  *    double), so t is formed to well below its own ulp: as t + tl, a pair of the array's type
  *    (products' errors by fma), whose low part joins r after the reduction.
- * In double, exp(r), |r| <= ln2/2, is a polynomial of degree 11 (AVX2; AVX-512 reduces by eighths
- * as float does, below); in float, |r| <= ln2/16 and exp(r) is a cubic, times 2^((n mod 8)/8) from
- * a table of eight that one permute reads (fewer FMAs than a degree-6 polynomial over ln2/2: fp32
- * sigmoid 1.30 -> 1.19 cycles per element in L2, SiLU at 2^27 and 2 threads 63 -> 69% of a copy,
- * within 1 ulp of the old worst errors). The last step multiplies by 2^n (2^floor(n/8)), built in
- * the exponent field, which is 0 one step below the smallest normal number: there the product is
- * 0. So exp is flushed to 0 where it would be subnormal (t below about -87.4 in float, -708.7 in
- * double), and each activation clamps its argument inside that one step (elementwise_act_coeffs.h),
- * so that everything past it gives 0 exactly and no operation ever has a subnormal operand or
- * result: on Zen 4 and 5 every one of those is slow, and inputs as ordinary as GELU tanh's below
- * -10 in float had ~4 of them a vector (fp32 tg_bias_act GELU tanh on C + bias uniform in
- * [-20, 20]: 3.3x the time of inputs in [-10, 10]). The cost is a result of 0 (or -0) where it
- * would be below 2^-126 (2^-1022) times x: an absolute error that the accuracy bound, which judges
- * results below 2^-24 (2^-53) in absolute terms, allows many times over. erfc(y) is exp(-y^2)
- * times erfcx(y), a polynomial in
- * (y - K) / (y + K) (degree 9 in float, 20 in double).
- * tests/elementwise/act_coeffs.py derives the coefficients. NaN passes through every step (max and min keep their second operand when it is
- * NaN). A run's elements that fill no whole vector go through these functions too, on a
+ * In double, exp(r), |r| <= ln2/2, is a polynomial of degree 11 (AVX2; AVX-512 reduces by
+ * eighths as float does, below); in float, |r| <= ln2/16 and exp(r) is a cubic, times 2^((n mod
+ * 8)/8) from a table of eight that one permute reads (fewer FMAs than a degree-6 polynomial over
+ * ln2/2: fp32 sigmoid 1.30 -> 1.19 cycles per element in L2, SiLU at 2^27 and 2 threads 63 ->
+ * 69% of a copy, within 1 ulp of the old worst errors). The last step multiplies by 2^n
+ * (2^floor(n/8)), built in the exponent field, which is 0 one step below the smallest normal
+ * number: there the product is 0. So exp is flushed to 0 where it would be subnormal (t below
+ * about -87.4 in float, -708.7 in double), and each activation clamps its argument inside that
+ * one step (elementwise_act_coeffs.h), so that everything past it gives 0 exactly, and subnormal
+ * numbers appear only where a result is itself that small (GELU erf's exp times erfcx near its
+ * clamp): on Zen 4 and 5 every operation on one is slow, and inputs as ordinary as GELU tanh's
+ * below -10 in float had ~4 of them a vector (fp32 tg_bias_act GELU tanh on C + bias uniform in
+ * [-20, 20], 2 threads, 2^27 elements, Zen 5: 14 GB/s before, 50 after, as fast as inputs in
+ * [-10, 10]). The cost is a result of 0 (or -0) where it would be below 2^-126 (2^-1022) times
+ * x: an absolute error that the accuracy bound, which judges results below 2^-24 (2^-53) in
+ * absolute terms, allows many times over. erfc(y) is exp(-y^2) times erfcx(y), a polynomial in
+ * (y - K) / (y + K) (degree 9 in float, 20 in double). tests/elementwise/act_coeffs.py derives
+ * the coefficients. NaN passes through every step (max and min keep their second operand when it
+ * is NaN). A run's elements that fill no whole vector go through these functions too, on a
  * zero-padded copy (elementwise_simd_run.inc).
  *
  * Worst error in ulps (as tests/elementwise judge them) over every 17th float of [-20, 10] and 10^7
@@ -1798,8 +1799,8 @@ TG__VFN TG__FV TG__ISA(tg__ew_gelu_erf_s)(TG__FV x)
 {
     const TG__FV k = TG__F1(3.0f), half = TG__F1(0.5f);
     TG__FV xn = TG__ISA(tg__ew_negabs_s)(x, TG__FLUSH_ERF_S), y, t, p, h;
-    TG__FV hx = TG__FMUL(xn, TG__F1(-0.5f)), y2 = TG__FMUL(xn, hx); /* -y^2 = xn hx + ... */
-    TG__FV e = TG__ISA(tg__ew_exp_neg_s)(y2, TG__FFMS(xn, hx, y2), 1);     /* ... its rounding error */
+    TG__FV hx = TG__FMUL(xn, TG__F1(-0.5f)), my2 = TG__FMUL(xn, hx); /* -y^2 = xn hx + ... */
+    TG__FV e = TG__ISA(tg__ew_exp_neg_s)(my2, TG__FFMS(xn, hx, my2), 1);   /* ... its rounding error */
     y = TG__FMIN(TG__FMUL(xn, TG__F1(-(float)TG__SQRT1_2)), TG__F1(6.0f));
     t = TG__FDIV(TG__FSUB(y, k), TG__FADD(y, k));
     /* erfcx(t) by Estrin's scheme above t^2 and Horner's last two steps, as in double: a chain of 5
@@ -2484,24 +2485,25 @@ TG__PRIVATE void TG__FN(TG__ISA(tg__ew_run))(const tg__ew *e, int64_t n, const v
  *    (-2u, or -x^2/2) reaches -30 where results are still judged relative to their size (-700 in
  *    double), so t is formed to well below its own ulp: as t + tl, a pair of the array's type
  *    (products' errors by fma), whose low part joins r after the reduction.
- * In double, exp(r), |r| <= ln2/2, is a polynomial of degree 11 (AVX2; AVX-512 reduces by eighths
- * as float does, below); in float, |r| <= ln2/16 and exp(r) is a cubic, times 2^((n mod 8)/8) from
- * a table of eight that one permute reads (fewer FMAs than a degree-6 polynomial over ln2/2: fp32
- * sigmoid 1.30 -> 1.19 cycles per element in L2, SiLU at 2^27 and 2 threads 63 -> 69% of a copy,
- * within 1 ulp of the old worst errors). The last step multiplies by 2^n (2^floor(n/8)), built in
- * the exponent field, which is 0 one step below the smallest normal number: there the product is
- * 0. So exp is flushed to 0 where it would be subnormal (t below about -87.4 in float, -708.7 in
- * double), and each activation clamps its argument inside that one step (elementwise_act_coeffs.h),
- * so that everything past it gives 0 exactly and no operation ever has a subnormal operand or
- * result: on Zen 4 and 5 every one of those is slow, and inputs as ordinary as GELU tanh's below
- * -10 in float had ~4 of them a vector (fp32 tg_bias_act GELU tanh on C + bias uniform in
- * [-20, 20]: 3.3x the time of inputs in [-10, 10]). The cost is a result of 0 (or -0) where it
- * would be below 2^-126 (2^-1022) times x: an absolute error that the accuracy bound, which judges
- * results below 2^-24 (2^-53) in absolute terms, allows many times over. erfc(y) is exp(-y^2)
- * times erfcx(y), a polynomial in
- * (y - K) / (y + K) (degree 9 in float, 20 in double).
- * tests/elementwise/act_coeffs.py derives the coefficients. NaN passes through every step (max and min keep their second operand when it is
- * NaN). A run's elements that fill no whole vector go through these functions too, on a
+ * In double, exp(r), |r| <= ln2/2, is a polynomial of degree 11 (AVX2; AVX-512 reduces by
+ * eighths as float does, below); in float, |r| <= ln2/16 and exp(r) is a cubic, times 2^((n mod
+ * 8)/8) from a table of eight that one permute reads (fewer FMAs than a degree-6 polynomial over
+ * ln2/2: fp32 sigmoid 1.30 -> 1.19 cycles per element in L2, SiLU at 2^27 and 2 threads 63 ->
+ * 69% of a copy, within 1 ulp of the old worst errors). The last step multiplies by 2^n
+ * (2^floor(n/8)), built in the exponent field, which is 0 one step below the smallest normal
+ * number: there the product is 0. So exp is flushed to 0 where it would be subnormal (t below
+ * about -87.4 in float, -708.7 in double), and each activation clamps its argument inside that
+ * one step (elementwise_act_coeffs.h), so that everything past it gives 0 exactly, and subnormal
+ * numbers appear only where a result is itself that small (GELU erf's exp times erfcx near its
+ * clamp): on Zen 4 and 5 every operation on one is slow, and inputs as ordinary as GELU tanh's
+ * below -10 in float had ~4 of them a vector (fp32 tg_bias_act GELU tanh on C + bias uniform in
+ * [-20, 20], 2 threads, 2^27 elements, Zen 5: 14 GB/s before, 50 after, as fast as inputs in
+ * [-10, 10]). The cost is a result of 0 (or -0) where it would be below 2^-126 (2^-1022) times
+ * x: an absolute error that the accuracy bound, which judges results below 2^-24 (2^-53) in
+ * absolute terms, allows many times over. erfc(y) is exp(-y^2) times erfcx(y), a polynomial in
+ * (y - K) / (y + K) (degree 9 in float, 20 in double). tests/elementwise/act_coeffs.py derives
+ * the coefficients. NaN passes through every step (max and min keep their second operand when it
+ * is NaN). A run's elements that fill no whole vector go through these functions too, on a
  * zero-padded copy (elementwise_simd_run.inc).
  *
  * Worst error in ulps (as tests/elementwise judge them) over every 17th float of [-20, 10] and 10^7
@@ -2608,8 +2610,8 @@ TG__VFN TG__FV TG__ISA(tg__ew_gelu_erf_s)(TG__FV x)
 {
     const TG__FV k = TG__F1(3.0f), half = TG__F1(0.5f);
     TG__FV xn = TG__ISA(tg__ew_negabs_s)(x, TG__FLUSH_ERF_S), y, t, p, h;
-    TG__FV hx = TG__FMUL(xn, TG__F1(-0.5f)), y2 = TG__FMUL(xn, hx); /* -y^2 = xn hx + ... */
-    TG__FV e = TG__ISA(tg__ew_exp_neg_s)(y2, TG__FFMS(xn, hx, y2), 1);     /* ... its rounding error */
+    TG__FV hx = TG__FMUL(xn, TG__F1(-0.5f)), my2 = TG__FMUL(xn, hx); /* -y^2 = xn hx + ... */
+    TG__FV e = TG__ISA(tg__ew_exp_neg_s)(my2, TG__FFMS(xn, hx, my2), 1);   /* ... its rounding error */
     y = TG__FMIN(TG__FMUL(xn, TG__F1(-(float)TG__SQRT1_2)), TG__F1(6.0f));
     t = TG__FDIV(TG__FSUB(y, k), TG__FADD(y, k));
     /* erfcx(t) by Estrin's scheme above t^2 and Horner's last two steps, as in double: a chain of 5
