@@ -376,6 +376,8 @@ static inline tg__gemm tg__gemm_views(int layout, int transa, int transb, int64_
 typedef struct {
     int avx2_fma;              /* AVX2 and FMA3 both present (and the OS saves ymm state) */
     int avx512f;
+    int zmm_split;             /* AVX-512 runs each zmm operation as two 256-bit halves (AMD Zen 4),
+                                * so a ymm one costs half as much; not so on Zen 5 or Intel */
     int64_t l1d, l2, l3;       /* data cache bytes per core (L3: whole, shared); fallbacks if unknown */
 } tg__cpuinfo;
 TG__PRIVATE const tg__cpuinfo *tg__cpu(void);
@@ -408,6 +410,21 @@ extern int tg__test_fail_alloc;
 #endif
 
 #endif /* TGEMM_INTERNAL_H */
+
+#if defined(TG__X86) && defined(__GNUC__)
+#include <cpuid.h>
+
+/* Whether this is an AMD family 0x19 core (Zen 3 and Zen 4; only Zen 4 has AVX-512), whose 512-bit
+ * operations take both halves of its 256-bit units. Zen 5 (family 0x1A, the EPYC and desktop parts)
+ * and Intel's AVX-512 cores run them at full width. */
+static int tg__amd_family_19h(void)
+{
+    unsigned a, b, c, d;
+    if (!__get_cpuid(0, &a, &b, &c, &d) || b != 0x68747541) return 0; /* "Auth"enticAMD */
+    if (!__get_cpuid(1, &a, &b, &c, &d)) return 0;
+    return ((a >> 8) & 0xf) + ((a >> 20) & 0xff) == 0x19;
+}
+#endif
 
 /* The size in bytes of the level-`level` data (or unified) cache of CPU 0 from sysfs, or 0. */
 static int64_t tg__sysfs_cache(int level)
@@ -465,6 +482,7 @@ TG__PRIVATE const tg__cpuinfo *tg__cpu(void)
     __builtin_cpu_init();
     info.avx2_fma = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
     info.avx512f = __builtin_cpu_supports("avx512f");
+    info.zmm_split = info.avx512f && tg__amd_family_19h();
 #endif
     info.l1d = tg__cache_size(1, 32 << 10);
     info.l2 = tg__cache_size(2, 512 << 10);
@@ -1795,6 +1813,7 @@ TG__VFN TG__FV TG__ISA(tg__ew_gelu_tanh_s)(TG__FV x)
  * varying erfcx takes y's rounding (relative, amplified at most once). Past Y, where E is below the
  * type's concern, erfcx is held at its value at Y; x is clamped where exp(-y^2) is 0 in the type, and
  * to +-MAX in 0.5 x E so that +-Inf times E = 0 gives 0, not NaN. */
+#ifndef TG__ERF_V2
 TG__VFN TG__FV TG__ISA(tg__ew_gelu_erf_s)(TG__FV x)
 {
     const TG__FV k = TG__F1(3.0f), half = TG__F1(0.5f);
@@ -1824,6 +1843,38 @@ TG__VFN TG__FV TG__ISA(tg__ew_gelu_erf_s)(TG__FV x)
     h = TG__FMUL(TG__FMUL(h, half), e);
     return TG__FBLENDV(TG__FSUB(x, h), h, x);
 }
+
+#else
+TG__VFN TG__FV TG__ISA(tg__ew_gelu_erf_s)(TG__FV x)
+{
+    /* t = (y - 3) / (y + 3) at y = |x| / sqrt2 <= 6, as (xc + 3 sqrt2) / (xc - 3 sqrt2) at xc = -|x| >= -6 sqrt2 */
+    const TG__FV k = TG__F1((float)(3 / TG__SQRT1_2));
+    TG__FV xn = TG__ISA(tg__ew_negabs_s)(x, TG__FLUSH_ERF_S), xc, t, p, h;
+    TG__FV hx = TG__FMUL(xn, TG__F1(-0.5f)), my2 = TG__FMUL(xn, hx);
+    TG__FV e = TG__ISA(tg__ew_exp_neg_s)(my2, TG__FFMS(xn, hx, my2), 1);
+    xc = TG__FMAX(xn, TG__F1((float)(-6 / TG__SQRT1_2)));
+    t = TG__FDIV(TG__FADD(xc, k), TG__FSUB(xc, k));
+    {
+#define TG__C(j) TG__F1(0.5f * tg__ew_erfcx_cs[j])
+        p = TG__FFMA(TG__C(9), t, TG__C(8));
+        p = TG__FFMA(p, t, TG__C(7));
+        p = TG__FFMA(p, t, TG__C(6));
+        p = TG__FFMA(p, t, TG__C(5));
+        p = TG__FFMA(p, t, TG__C(4));
+        p = TG__FFMA(p, t, TG__C(3));
+        p = TG__FFMA(p, t, TG__C(2));
+        p = TG__FFMA(p, t, TG__C(1));
+        p = TG__FFMA(p, t, TG__C(0));
+#undef TG__C
+    }
+    e = TG__FMUL(e, p); /* E / 2 */
+#if defined(TG__EW_PLANT) && TG__EW_PLANT == 2
+    e = TG__FSUB(TG__F1(1.0f), TG__FSUB(TG__F1(1.0f), e)); /* planted: E = 1 - erf */
+#endif
+    h = TG__FMUL(TG__FMIN(TG__FMAX(TG__F1(-FLT_MAX), x), TG__F1(FLT_MAX)), e);
+    return TG__FBLENDV(TG__FSUB(x, h), h, x);
+}
+#endif
 
 /* ---- double ---- */
 
@@ -2606,6 +2657,7 @@ TG__VFN TG__FV TG__ISA(tg__ew_gelu_tanh_s)(TG__FV x)
  * varying erfcx takes y's rounding (relative, amplified at most once). Past Y, where E is below the
  * type's concern, erfcx is held at its value at Y; x is clamped where exp(-y^2) is 0 in the type, and
  * to +-MAX in 0.5 x E so that +-Inf times E = 0 gives 0, not NaN. */
+#ifndef TG__ERF_V2
 TG__VFN TG__FV TG__ISA(tg__ew_gelu_erf_s)(TG__FV x)
 {
     const TG__FV k = TG__F1(3.0f), half = TG__F1(0.5f);
@@ -2635,6 +2687,38 @@ TG__VFN TG__FV TG__ISA(tg__ew_gelu_erf_s)(TG__FV x)
     h = TG__FMUL(TG__FMUL(h, half), e);
     return TG__FBLENDV(TG__FSUB(x, h), h, x);
 }
+
+#else
+TG__VFN TG__FV TG__ISA(tg__ew_gelu_erf_s)(TG__FV x)
+{
+    /* t = (y - 3) / (y + 3) at y = |x| / sqrt2 <= 6, as (xc + 3 sqrt2) / (xc - 3 sqrt2) at xc = -|x| >= -6 sqrt2 */
+    const TG__FV k = TG__F1((float)(3 / TG__SQRT1_2));
+    TG__FV xn = TG__ISA(tg__ew_negabs_s)(x, TG__FLUSH_ERF_S), xc, t, p, h;
+    TG__FV hx = TG__FMUL(xn, TG__F1(-0.5f)), my2 = TG__FMUL(xn, hx);
+    TG__FV e = TG__ISA(tg__ew_exp_neg_s)(my2, TG__FFMS(xn, hx, my2), 1);
+    xc = TG__FMAX(xn, TG__F1((float)(-6 / TG__SQRT1_2)));
+    t = TG__FDIV(TG__FADD(xc, k), TG__FSUB(xc, k));
+    {
+#define TG__C(j) TG__F1(0.5f * tg__ew_erfcx_cs[j])
+        p = TG__FFMA(TG__C(9), t, TG__C(8));
+        p = TG__FFMA(p, t, TG__C(7));
+        p = TG__FFMA(p, t, TG__C(6));
+        p = TG__FFMA(p, t, TG__C(5));
+        p = TG__FFMA(p, t, TG__C(4));
+        p = TG__FFMA(p, t, TG__C(3));
+        p = TG__FFMA(p, t, TG__C(2));
+        p = TG__FFMA(p, t, TG__C(1));
+        p = TG__FFMA(p, t, TG__C(0));
+#undef TG__C
+    }
+    e = TG__FMUL(e, p); /* E / 2 */
+#if defined(TG__EW_PLANT) && TG__EW_PLANT == 2
+    e = TG__FSUB(TG__F1(1.0f), TG__FSUB(TG__F1(1.0f), e)); /* planted: E = 1 - erf */
+#endif
+    h = TG__FMUL(TG__FMIN(TG__FMAX(TG__F1(-FLT_MAX), x), TG__F1(FLT_MAX)), e);
+    return TG__FBLENDV(TG__FSUB(x, h), h, x);
+}
+#endif
 
 /* ---- double ---- */
 
@@ -6150,11 +6234,20 @@ static int tg__small_packs(const tg__kernel *kern, const tg__gemm *g, int64_t n,
  * in AVX2: s 12^3 1.31-1.44, 12x12x240 1.14, 13x29x17 1.17, d 6^3 1.26, d 14^3 1.17, d 5x7x300
  * 1.34-1.40, but 0.98 for a tall A over a narrow panel (s 100x12x100, d 100x14x100, where the
  * copy served 17 tiles); against every narrow panel in masked zmm: s 8^3 1.21, s 20^3
- * 1.06, s 24^3 1.18-1.27. */
+ * 1.06, s 24^3 1.18-1.27. That arithmetic holds where a zmm operation costs two ymm ones (Zen 4,
+ * tg__cpu()->zmm_split). Where it costs one (Zen 5), AVX2 does no fewer FMAs unless one of its
+ * vectors covers the whole panel (s n <= 8, d n <= 4), and only there does it keep it, reading no
+ * masks: Zen 5, 1 thread, ab-gemm side by side against the Zen 4 rule (7 lines), s 20^3 1.64,
+ * s 24^3 1.39, d 12^3 1.28, d 100x12x100 1.56 the speed, the rest of s and d 8-48^3 0.96-1.01 (a
+ * copy of the old library 0.96-1.00); s 8^3 and the 8 columns past 32 of s 40^3 ran 0.91 and 0.96
+ * when they too went to masked zmm. */
 static int tg__use_narrow(const tg__kernel *kern, int64_t n)
 {
     const tg__kernel *nk = kern->narrow;
-    const int64_t past = nk && n < kern->nr ? tg__rem(n, nk->nr) : 0;
+    int64_t past;
+    if (!nk || n >= kern->nr) return 0;
+    if (!tg__cpu()->zmm_split) return n <= nk->nr_part;
+    past = tg__rem(n, nk->nr);
     return past != 0 && past <= nk->nr_part;
 }
 

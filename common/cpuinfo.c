@@ -14,6 +14,21 @@
 
 #include "internal.h"
 
+#if defined(TG__X86) && defined(__GNUC__)
+#include <cpuid.h>
+
+/* Whether this is an AMD family 0x19 core (Zen 3 and Zen 4; only Zen 4 has AVX-512), whose 512-bit
+ * operations take both halves of its 256-bit units. Zen 5 (family 0x1A, the EPYC and desktop parts)
+ * and Intel's AVX-512 cores run them at full width. */
+static int tg__amd_family_19h(void)
+{
+    unsigned a, b, c, d;
+    if (!__get_cpuid(0, &a, &b, &c, &d) || b != 0x68747541) return 0; /* "Auth"enticAMD */
+    if (!__get_cpuid(1, &a, &b, &c, &d)) return 0;
+    return ((a >> 8) & 0xf) + ((a >> 20) & 0xff) == 0x19;
+}
+#endif
+
 /* The size in bytes of the level-`level` data (or unified) cache of CPU 0 from sysfs, or 0. */
 static int64_t tg__sysfs_cache(int level)
 {
@@ -70,6 +85,7 @@ TG__PRIVATE const tg__cpuinfo *tg__cpu(void)
     __builtin_cpu_init();
     info.avx2_fma = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
     info.avx512f = __builtin_cpu_supports("avx512f");
+    info.zmm_split = info.avx512f && tg__amd_family_19h();
 #endif
     info.l1d = tg__cache_size(1, 32 << 10);
     info.l2 = tg__cache_size(2, 512 << 10);

@@ -85,6 +85,8 @@ TG__PRIVATE int tg__fail(int status, const char *fn, const char *what);
 typedef struct {
     int avx2_fma;              /* AVX2 and FMA3 both present (and the OS saves ymm state) */
     int avx512f;
+    int zmm_split;             /* AVX-512 runs each zmm operation as two 256-bit halves (AMD Zen 4),
+                                * so a ymm one costs half as much; not so on Zen 5 or Intel */
     int64_t l1d, l2, l3;       /* data cache bytes per core (L3: whole, shared); fallbacks if unknown */
 } tg__cpuinfo;
 TG__PRIVATE const tg__cpuinfo *tg__cpu(void);

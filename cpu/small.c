@@ -60,11 +60,20 @@ static int tg__small_packs(const tg__kernel *kern, const tg__gemm *g, int64_t n,
  * in AVX2: s 12^3 1.31-1.44, 12x12x240 1.14, 13x29x17 1.17, d 6^3 1.26, d 14^3 1.17, d 5x7x300
  * 1.34-1.40, but 0.98 for a tall A over a narrow panel (s 100x12x100, d 100x14x100, where the
  * copy served 17 tiles); against every narrow panel in masked zmm: s 8^3 1.21, s 20^3
- * 1.06, s 24^3 1.18-1.27. */
+ * 1.06, s 24^3 1.18-1.27. That arithmetic holds where a zmm operation costs two ymm ones (Zen 4,
+ * tg__cpu()->zmm_split). Where it costs one (Zen 5), AVX2 does no fewer FMAs unless one of its
+ * vectors covers the whole panel (s n <= 8, d n <= 4), and only there does it keep it, reading no
+ * masks: Zen 5, 1 thread, ab-gemm side by side against the Zen 4 rule (7 lines), s 20^3 1.64,
+ * s 24^3 1.39, d 12^3 1.28, d 100x12x100 1.56 the speed, the rest of s and d 8-48^3 0.96-1.01 (a
+ * copy of the old library 0.96-1.00); s 8^3 and the 8 columns past 32 of s 40^3 ran 0.91 and 0.96
+ * when they too went to masked zmm. */
 static int tg__use_narrow(const tg__kernel *kern, int64_t n)
 {
     const tg__kernel *nk = kern->narrow;
-    const int64_t past = nk && n < kern->nr ? tg__rem(n, nk->nr) : 0;
+    int64_t past;
+    if (!nk || n >= kern->nr) return 0;
+    if (!tg__cpu()->zmm_split) return n <= nk->nr_part;
+    past = tg__rem(n, nk->nr);
     return past != 0 && past <= nk->nr_part;
 }
 
