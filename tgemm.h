@@ -1633,7 +1633,7 @@ TG__PRIVATE void tg__ew_act_d(tg_act act, int64_t n, double *z)
  * Worst error in ulps (as tests/elementwise judge them) over every 17th float of [-20, 10] and 10^7
  * random doubles (test_elementwise --sweep):
  *                  GELU tanh  GELU erf  sigmoid  SiLU
- *      float          4.12      5.34      3.31    4.19
+ *      float          4.12      5.11      3.31    4.19
  *      double, AVX2   3.18      5.76      2.40    3.21
  *      double, AVX-512 3.26     5.76      2.45    3.35   (double exp by table, below)
  * (GELU erf's worst is near 0, where (y - K) / (y + K) is near -1 and its rounding is felt most.)
@@ -1809,51 +1809,22 @@ TG__VFN TG__FV TG__ISA(tg__ew_gelu_tanh_s)(TG__FV x)
 
 /* GELU erf = 0.5 x erfc(-x / sqrt2), from E = erfc(y) at y = |x| / sqrt2: 0.5 x E for x < 0, and
  * x - 0.5 x E for x >= 0 (erfc(-y) = 2 - E; E <= 1 there, so nothing cancels). E = exp(-y^2) erfcx(y):
- * the argument y^2 = x^2 / 2 is exact in double (and as a double-double in double), the slowly
+ * the argument y^2 = x^2 / 2 is formed exactly, as a pair of the array's type, the slowly
  * varying erfcx takes y's rounding (relative, amplified at most once). Past Y, where E is below the
- * type's concern, erfcx is held at its value at Y; x is clamped where exp(-y^2) is 0 in the type, and
- * to +-MAX in 0.5 x E so that +-Inf times E = 0 gives 0, not NaN. */
-#ifndef TG__ERF_V2
+ * type's concern, erfcx is held at its value at Y; x is clamped where exp(-y^2) is flushed, and to
+ * +-MAX in 0.5 x E so that +-Inf times E = 0 gives 0, not NaN. In float, erfcx's coefficients are
+ * halved (exactly), so that the polynomial gives erfcx / 2 and E / 2 needs no product by 0.5, and
+ * the polynomial goes by Horner's rule, two products fewer than double's Estrin scheme: Zen 5, L2,
+ * side by side, the same time as Estrin's (1.01), worst sweep error 5.34 -> 5.11 ulp. Forming t
+ * from -|x| without y, as (xc + 3 sqrt2) / (xc - 3 sqrt2), took 0.95 the time but 6.11 ulp. */
 TG__VFN TG__FV TG__ISA(tg__ew_gelu_erf_s)(TG__FV x)
 {
-    const TG__FV k = TG__F1(3.0f), half = TG__F1(0.5f);
+    const TG__FV k = TG__F1(3.0f);
     TG__FV xn = TG__ISA(tg__ew_negabs_s)(x, TG__FLUSH_ERF_S), y, t, p, h;
     TG__FV hx = TG__FMUL(xn, TG__F1(-0.5f)), my2 = TG__FMUL(xn, hx); /* -y^2 = xn hx + ... */
     TG__FV e = TG__ISA(tg__ew_exp_neg_s)(my2, TG__FFMS(xn, hx, my2), 1);   /* ... its rounding error */
     y = TG__FMIN(TG__FMUL(xn, TG__F1(-(float)TG__SQRT1_2)), TG__F1(6.0f));
     t = TG__FDIV(TG__FSUB(y, k), TG__FADD(y, k));
-    /* erfcx(t) by Estrin's scheme above t^2 and Horner's last two steps, as in double: a chain of 5
-     * operations instead of 9 after the division (AVX2 in L2 on Zen 4, 0.94 the time; AVX-512 1.00;
-     * worst error over the sweep 5.11 -> 5.34 ulp) */
-    {
-#define TG__C(j) TG__F1(tg__ew_erfcx_cs[j])
-#define TG__PAIR(j) TG__FFMA(TG__C(j + 1), t, TG__C(j))
-        TG__FV t2 = TG__FMUL(t, t), t4 = TG__FMUL(t2, t2);
-        TG__FV q = TG__FFMA(TG__FFMA(TG__PAIR(8), t2, TG__PAIR(6)), t4,
-                            TG__FFMA(TG__PAIR(4), t2, TG__PAIR(2)));
-        p = TG__FFMA(TG__FFMA(q, t, TG__C(1)), t, TG__C(0));
-#undef TG__PAIR
-#undef TG__C
-    }
-    e = TG__FMUL(e, p); /* E */
-#if defined(TG__EW_PLANT) && TG__EW_PLANT == 2
-    e = TG__FSUB(TG__F1(1.0f), TG__FSUB(TG__F1(1.0f), e)); /* planted: E = 1 - erf */
-#endif
-    h = TG__FMIN(TG__FMAX(TG__F1(-FLT_MAX), x), TG__F1(FLT_MAX));
-    h = TG__FMUL(TG__FMUL(h, half), e);
-    return TG__FBLENDV(TG__FSUB(x, h), h, x);
-}
-
-#else
-TG__VFN TG__FV TG__ISA(tg__ew_gelu_erf_s)(TG__FV x)
-{
-    /* t = (y - 3) / (y + 3) at y = |x| / sqrt2 <= 6, as (xc + 3 sqrt2) / (xc - 3 sqrt2) at xc = -|x| >= -6 sqrt2 */
-    const TG__FV k = TG__F1((float)(3 / TG__SQRT1_2));
-    TG__FV xn = TG__ISA(tg__ew_negabs_s)(x, TG__FLUSH_ERF_S), xc, t, p, h;
-    TG__FV hx = TG__FMUL(xn, TG__F1(-0.5f)), my2 = TG__FMUL(xn, hx);
-    TG__FV e = TG__ISA(tg__ew_exp_neg_s)(my2, TG__FFMS(xn, hx, my2), 1);
-    xc = TG__FMAX(xn, TG__F1((float)(-6 / TG__SQRT1_2)));
-    t = TG__FDIV(TG__FADD(xc, k), TG__FSUB(xc, k));
     {
 #define TG__C(j) TG__F1(0.5f * tg__ew_erfcx_cs[j])
         p = TG__FFMA(TG__C(9), t, TG__C(8));
@@ -1874,7 +1845,6 @@ TG__VFN TG__FV TG__ISA(tg__ew_gelu_erf_s)(TG__FV x)
     h = TG__FMUL(TG__FMIN(TG__FMAX(TG__F1(-FLT_MAX), x), TG__F1(FLT_MAX)), e);
     return TG__FBLENDV(TG__FSUB(x, h), h, x);
 }
-#endif
 
 /* ---- double ---- */
 
@@ -2560,7 +2530,7 @@ TG__PRIVATE void TG__FN(TG__ISA(tg__ew_run))(const tg__ew *e, int64_t n, const v
  * Worst error in ulps (as tests/elementwise judge them) over every 17th float of [-20, 10] and 10^7
  * random doubles (test_elementwise --sweep):
  *                  GELU tanh  GELU erf  sigmoid  SiLU
- *      float          4.12      5.34      3.31    4.19
+ *      float          4.12      5.11      3.31    4.19
  *      double, AVX2   3.18      5.76      2.40    3.21
  *      double, AVX-512 3.26     5.76      2.45    3.35   (double exp by table, below)
  * (GELU erf's worst is near 0, where (y - K) / (y + K) is near -1 and its rounding is felt most.)
@@ -2653,51 +2623,22 @@ TG__VFN TG__FV TG__ISA(tg__ew_gelu_tanh_s)(TG__FV x)
 
 /* GELU erf = 0.5 x erfc(-x / sqrt2), from E = erfc(y) at y = |x| / sqrt2: 0.5 x E for x < 0, and
  * x - 0.5 x E for x >= 0 (erfc(-y) = 2 - E; E <= 1 there, so nothing cancels). E = exp(-y^2) erfcx(y):
- * the argument y^2 = x^2 / 2 is exact in double (and as a double-double in double), the slowly
+ * the argument y^2 = x^2 / 2 is formed exactly, as a pair of the array's type, the slowly
  * varying erfcx takes y's rounding (relative, amplified at most once). Past Y, where E is below the
- * type's concern, erfcx is held at its value at Y; x is clamped where exp(-y^2) is 0 in the type, and
- * to +-MAX in 0.5 x E so that +-Inf times E = 0 gives 0, not NaN. */
-#ifndef TG__ERF_V2
+ * type's concern, erfcx is held at its value at Y; x is clamped where exp(-y^2) is flushed, and to
+ * +-MAX in 0.5 x E so that +-Inf times E = 0 gives 0, not NaN. In float, erfcx's coefficients are
+ * halved (exactly), so that the polynomial gives erfcx / 2 and E / 2 needs no product by 0.5, and
+ * the polynomial goes by Horner's rule, two products fewer than double's Estrin scheme: Zen 5, L2,
+ * side by side, the same time as Estrin's (1.01), worst sweep error 5.34 -> 5.11 ulp. Forming t
+ * from -|x| without y, as (xc + 3 sqrt2) / (xc - 3 sqrt2), took 0.95 the time but 6.11 ulp. */
 TG__VFN TG__FV TG__ISA(tg__ew_gelu_erf_s)(TG__FV x)
 {
-    const TG__FV k = TG__F1(3.0f), half = TG__F1(0.5f);
+    const TG__FV k = TG__F1(3.0f);
     TG__FV xn = TG__ISA(tg__ew_negabs_s)(x, TG__FLUSH_ERF_S), y, t, p, h;
     TG__FV hx = TG__FMUL(xn, TG__F1(-0.5f)), my2 = TG__FMUL(xn, hx); /* -y^2 = xn hx + ... */
     TG__FV e = TG__ISA(tg__ew_exp_neg_s)(my2, TG__FFMS(xn, hx, my2), 1);   /* ... its rounding error */
     y = TG__FMIN(TG__FMUL(xn, TG__F1(-(float)TG__SQRT1_2)), TG__F1(6.0f));
     t = TG__FDIV(TG__FSUB(y, k), TG__FADD(y, k));
-    /* erfcx(t) by Estrin's scheme above t^2 and Horner's last two steps, as in double: a chain of 5
-     * operations instead of 9 after the division (AVX2 in L2 on Zen 4, 0.94 the time; AVX-512 1.00;
-     * worst error over the sweep 5.11 -> 5.34 ulp) */
-    {
-#define TG__C(j) TG__F1(tg__ew_erfcx_cs[j])
-#define TG__PAIR(j) TG__FFMA(TG__C(j + 1), t, TG__C(j))
-        TG__FV t2 = TG__FMUL(t, t), t4 = TG__FMUL(t2, t2);
-        TG__FV q = TG__FFMA(TG__FFMA(TG__PAIR(8), t2, TG__PAIR(6)), t4,
-                            TG__FFMA(TG__PAIR(4), t2, TG__PAIR(2)));
-        p = TG__FFMA(TG__FFMA(q, t, TG__C(1)), t, TG__C(0));
-#undef TG__PAIR
-#undef TG__C
-    }
-    e = TG__FMUL(e, p); /* E */
-#if defined(TG__EW_PLANT) && TG__EW_PLANT == 2
-    e = TG__FSUB(TG__F1(1.0f), TG__FSUB(TG__F1(1.0f), e)); /* planted: E = 1 - erf */
-#endif
-    h = TG__FMIN(TG__FMAX(TG__F1(-FLT_MAX), x), TG__F1(FLT_MAX));
-    h = TG__FMUL(TG__FMUL(h, half), e);
-    return TG__FBLENDV(TG__FSUB(x, h), h, x);
-}
-
-#else
-TG__VFN TG__FV TG__ISA(tg__ew_gelu_erf_s)(TG__FV x)
-{
-    /* t = (y - 3) / (y + 3) at y = |x| / sqrt2 <= 6, as (xc + 3 sqrt2) / (xc - 3 sqrt2) at xc = -|x| >= -6 sqrt2 */
-    const TG__FV k = TG__F1((float)(3 / TG__SQRT1_2));
-    TG__FV xn = TG__ISA(tg__ew_negabs_s)(x, TG__FLUSH_ERF_S), xc, t, p, h;
-    TG__FV hx = TG__FMUL(xn, TG__F1(-0.5f)), my2 = TG__FMUL(xn, hx);
-    TG__FV e = TG__ISA(tg__ew_exp_neg_s)(my2, TG__FFMS(xn, hx, my2), 1);
-    xc = TG__FMAX(xn, TG__F1((float)(-6 / TG__SQRT1_2)));
-    t = TG__FDIV(TG__FADD(xc, k), TG__FSUB(xc, k));
     {
 #define TG__C(j) TG__F1(0.5f * tg__ew_erfcx_cs[j])
         p = TG__FFMA(TG__C(9), t, TG__C(8));
@@ -2718,7 +2659,6 @@ TG__VFN TG__FV TG__ISA(tg__ew_gelu_erf_s)(TG__FV x)
     h = TG__FMUL(TG__FMIN(TG__FMAX(TG__F1(-FLT_MAX), x), TG__F1(FLT_MAX)), e);
     return TG__FBLENDV(TG__FSUB(x, h), h, x);
 }
-#endif
 
 /* ---- double ---- */
 
