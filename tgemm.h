@@ -6181,7 +6181,7 @@ static int tg__small_packs(const tg__kernel *kern, const tg__gemm *g, int64_t n,
  * s 24^3 1.39, d 12^3 1.28, d 100x12x100 1.56 the speed, the rest of s and d 8-48^3 0.96-1.01 (a
  * copy of the old library 0.96-1.00); s 8^3 and the 8 columns past 32 of s 40^3 ran 0.91 and 0.96
  * when they too went to masked zmm. */
-static int tg__use_narrow(const tg__kernel *kern, int64_t n)
+TG__ALWAYS_INLINE int tg__use_narrow(const tg__kernel *kern, int64_t n)
 {
     const tg__kernel *nk = kern->narrow;
     int64_t past;
