@@ -30,7 +30,18 @@
  * side by side: s 16x4096x4096 1.29 at 1 thread, 1.48-1.54 at 2; d 1.16 / 1.32-1.43;
  * s 24x2048x2048 1.12 / 1.13, d 1.14-1.16 / 1.21; s 20x4096x1024 1.04-1.07.) A transposed B must
  * be packed either way, and there the blocked path's packing is the faster (8x4096x4096 with B
- * transposed: sgemm 22 against 19.5, dgemm 12.5 against 8.3). */
+ * transposed: sgemm 22 against 19.5, dgemm 12.5 against 8.3).
+ * A narrow B (n at most one panel, nr columns) takes the small path at any size too, the same
+ * argument the other way round: each element of A then serves one tile, and packing A for reuse
+ * is pure cost; the small path reads A in place and splits its threads over row tiles (small.c).
+ * Zen 5, 1 thread, the path forced each way, tgemm over libxsmm in the same process: s 2048x32x512
+ * 0.76 -> 0.95, 8192x32x512 0.64 -> 0.76, 4096x16x4096 1.46 -> 1.91, 100000x8x64 0.46 -> 0.68, A
+ * transposed 8192x32x512 0.51 -> 0.80, AVX2 s 8192x16x512 0.56 -> 0.79, d 8192x8x512 1.05 -> 1.29,
+ * d 32768x16x256 0.71 -> 0.73; s 32768x32x256 0.71 -> 0.65 and d 8192x16x512 0.61 -> 0.58 the
+ * exceptions. With the row split, against the library before (ab-gemm, 3 lines): 1 thread s
+ * 2048x32x512 1.27x, 8192x32x512 1.30x, 4096x16x4096 1.30x, 8192x16x512 1.56x, d 4096x16x4096
+ * 1.14x, d 8192x16x512 1.10x, other narrow shapes 0.98-1.03x; 2 threads s 0.98-1.79x (1030x10x530
+ * the most), d 1.00-1.25x. */
 enum { TG__SMALL_MNK = 256 * 256 * 256, TG__SMALL_M_D = 64, TG__SMALL_NR_D = 16 };
 
 /* C = beta * C over m x n: the alpha-or-k-zero quick return. Beta zero writes zeros without reading
@@ -70,7 +81,7 @@ TG__ALWAYS_INLINE int tg__path_forced(void)
 TG__ALWAYS_INLINE int tg__use_small_path(const tg__gemm *g, const tg__kernel *kern, int forced)
 {
     if (forced) return forced != TG__PATH_BLOCKED;
-    if (g->m <= kern->short_m && g->b.cs == 1) return 1;
+    if ((g->m <= kern->short_m && g->b.cs == 1) || g->n <= kern->nr) return 1;
     return (double)g->m * (double)g->n * (double)g->k <= TG__SMALL_MNK &&
            (kern->es == sizeof(float) || kern->nr >= TG__SMALL_NR_D || g->m <= TG__SMALL_M_D);
 }

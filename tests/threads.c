@@ -4,8 +4,10 @@
  * The shapes are big enough to be split across threads on every path: several blocks of A (tall),
  * one block of A whose B panels are split instead (short and wide), k deeper than a KC block (so
  * partial sums are carried across blocks), a short A over a B large enough that the small path
- * packs it a page group at a time (the last two: fp64 row-major, and both types column-major, where
- * the problem is computed transposed), and both layouts and transposes. Each is also checked
+ * packs it a page group at a time (8 x 1100 x 700 and 1030 x 10 x 530: fp64 row-major, and both
+ * types column-major, where the problem is computed transposed), a B narrow enough to be one panel,
+ * whose threads split the rows of a tall A instead (1030 x 10 x 530 row-major and the last two,
+ * whose 602 and 583 rows end in tiles of 4 + 4 and 4 + 3), and both layouts and transposes. Each is also checked
  * once against the reference, so "equal" cannot mean "equally wrong". Without OpenMP (some header
  * builds) there is only one thread, and the checks still hold.
  */
@@ -16,7 +18,8 @@
 #include "tgt.h"
 
 static const int64_t tgt_thread_shapes[][3] = {
-    {600, 40, 60}, {7, 1500, 90}, {97, 101, 300}, {200, 190, 130}, {8, 1100, 700}, {1030, 10, 530}};
+    {600, 40, 60}, {7, 1500, 90}, {97, 101, 300}, {200, 190, 130}, {8, 1100, 700}, {1030, 10, 530},
+    {602, 20, 70}, {583, 8, 300}};
 
 /* Runs the call on a fresh copy of C0's bytes into C (same buffers, same arguments each time). */
 static int tgt_call(const tgt_case *c, const tgt_buf *A, int64_t lda, const tgt_buf *B,
