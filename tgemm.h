@@ -1606,9 +1606,9 @@ TG__PRIVATE void tg__ew_act_d(tg_act act, int64_t n, double *z)
  *    overflows either; GELU erf is 0.5 x erfc(|x| / sqrt2) for x < 0 and x minus that for x >= 0;
  *  - no amplified argument: exp(t) = 2^n exp(r) with r = t - n ln2 (in float, 2^(n/8) exp(r) with
  *    r = t - n ln2/8), and an error d in t is an error of relative size d in the result. GELU's t
- *    (-2u, or -x^2/2) reaches -30 where results are still judged relative to their size (-700 in
- *    double), so t is formed to well below its own ulp: as t + tl, a pair of the array's type
- *    (products' errors by fma), whose low part joins r after the reduction.
+ *    (-2u, or -x^2/2) reaches about -18 in float and -38 in double where results are still judged
+ *    relative to their size, so t is formed to well below its own ulp: as t + tl, a pair of the
+ *    array's type (products' errors by fma), whose low part joins r after the reduction.
  * In double, exp(r), |r| <= ln2/2, is a polynomial of degree 11 (AVX2; AVX-512 reduces by
  * eighths as float does, below); in float, |r| <= ln2/16 and exp(r) is a cubic, times 2^((n mod
  * 8)/8) from a table of eight that one permute reads (fewer FMAs than a degree-6 polynomial over
@@ -1777,7 +1777,8 @@ TG__VFN TG__FV TG__ISA(tg__ew_negabs_s)(TG__FV x, float c)
 
 TG__VFN TG__FV TG__ISA(tg__ew_sigmoid_s)(TG__FV x)
 {
-    return TG__ISA(tg__ew_logistic_s)(x, TG__ISA(tg__ew_exp_neg_s)(TG__ISA(tg__ew_negabs_s)(x, TG__FLUSH_S), TG__FZERO(), 0));
+    TG__FV t = TG__ISA(tg__ew_negabs_s)(x, TG__FLUSH_S);
+    return TG__ISA(tg__ew_logistic_s)(x, TG__ISA(tg__ew_exp_neg_s)(t, TG__FZERO(), 0));
 }
 
 TG__VFN TG__FV TG__ISA(tg__ew_silu_s)(TG__FV x)
@@ -1879,10 +1880,11 @@ TG__VFN TG__DV TG__ISA(tg__ew_exp_d)(TG__DV r, TG__DV k)
 }
 
 #else
-/* exp(r) 2^n for |r| <= ~0.35 and k = n + 1.5 2^52, n in [-1023, 0] (2^-1023: 0). Above r^2 the polynomial
- * goes by Estrin's scheme (pairs, then pairs of pairs with r^2, r^4, r^8), the last two steps by
- * Horner's, which round the large terms once: a chain of 6 operations instead of 11, which the
- * loop's other work could not hide (sigmoid 2.4 -> 1.65 ns per element). */
+/* exp(r) 2^n for |r| <= ~0.35 and k = n + 1.5 2^52, n in [-1023, 0] (2^-1023 is 0, as in the
+ * eighths' form). Above r^2 the polynomial goes by Estrin's scheme (pairs, then pairs of pairs
+ * with r^2, r^4, r^8), the last two steps by Horner's, which round the large terms once: a chain
+ * of 6 operations instead of 11, which the loop's other work could not hide (sigmoid 2.4 -> 1.65
+ * ns per element). */
 TG__VFN TG__DV TG__ISA(tg__ew_exp_d)(TG__DV r, TG__DV k)
 {
 #define TG__C(j) TG__D1(tg__ew_exp_cd[j])
@@ -1934,7 +1936,8 @@ TG__VFN TG__DV TG__ISA(tg__ew_negabs_d)(TG__DV x, double c)
 
 TG__VFN TG__DV TG__ISA(tg__ew_sigmoid_d)(TG__DV x)
 {
-    return TG__ISA(tg__ew_logistic_d)(x, TG__ISA(tg__ew_exp_neg_d)(TG__ISA(tg__ew_negabs_d)(x, TG__FLUSH_D), TG__DZERO(), 0));
+    TG__DV t = TG__ISA(tg__ew_negabs_d)(x, TG__FLUSH_D);
+    return TG__ISA(tg__ew_logistic_d)(x, TG__ISA(tg__ew_exp_neg_d)(t, TG__DZERO(), 0));
 }
 
 TG__VFN TG__DV TG__ISA(tg__ew_silu_d)(TG__DV x)
@@ -2503,9 +2506,9 @@ TG__PRIVATE void TG__FN(TG__ISA(tg__ew_run))(const tg__ew *e, int64_t n, const v
  *    overflows either; GELU erf is 0.5 x erfc(|x| / sqrt2) for x < 0 and x minus that for x >= 0;
  *  - no amplified argument: exp(t) = 2^n exp(r) with r = t - n ln2 (in float, 2^(n/8) exp(r) with
  *    r = t - n ln2/8), and an error d in t is an error of relative size d in the result. GELU's t
- *    (-2u, or -x^2/2) reaches -30 where results are still judged relative to their size (-700 in
- *    double), so t is formed to well below its own ulp: as t + tl, a pair of the array's type
- *    (products' errors by fma), whose low part joins r after the reduction.
+ *    (-2u, or -x^2/2) reaches about -18 in float and -38 in double where results are still judged
+ *    relative to their size, so t is formed to well below its own ulp: as t + tl, a pair of the
+ *    array's type (products' errors by fma), whose low part joins r after the reduction.
  * In double, exp(r), |r| <= ln2/2, is a polynomial of degree 11 (AVX2; AVX-512 reduces by
  * eighths as float does, below); in float, |r| <= ln2/16 and exp(r) is a cubic, times 2^((n mod
  * 8)/8) from a table of eight that one permute reads (fewer FMAs than a degree-6 polynomial over
@@ -2591,7 +2594,8 @@ TG__VFN TG__FV TG__ISA(tg__ew_negabs_s)(TG__FV x, float c)
 
 TG__VFN TG__FV TG__ISA(tg__ew_sigmoid_s)(TG__FV x)
 {
-    return TG__ISA(tg__ew_logistic_s)(x, TG__ISA(tg__ew_exp_neg_s)(TG__ISA(tg__ew_negabs_s)(x, TG__FLUSH_S), TG__FZERO(), 0));
+    TG__FV t = TG__ISA(tg__ew_negabs_s)(x, TG__FLUSH_S);
+    return TG__ISA(tg__ew_logistic_s)(x, TG__ISA(tg__ew_exp_neg_s)(t, TG__FZERO(), 0));
 }
 
 TG__VFN TG__FV TG__ISA(tg__ew_silu_s)(TG__FV x)
@@ -2693,10 +2697,11 @@ TG__VFN TG__DV TG__ISA(tg__ew_exp_d)(TG__DV r, TG__DV k)
 }
 
 #else
-/* exp(r) 2^n for |r| <= ~0.35 and k = n + 1.5 2^52, n in [-1023, 0] (2^-1023: 0). Above r^2 the polynomial
- * goes by Estrin's scheme (pairs, then pairs of pairs with r^2, r^4, r^8), the last two steps by
- * Horner's, which round the large terms once: a chain of 6 operations instead of 11, which the
- * loop's other work could not hide (sigmoid 2.4 -> 1.65 ns per element). */
+/* exp(r) 2^n for |r| <= ~0.35 and k = n + 1.5 2^52, n in [-1023, 0] (2^-1023 is 0, as in the
+ * eighths' form). Above r^2 the polynomial goes by Estrin's scheme (pairs, then pairs of pairs
+ * with r^2, r^4, r^8), the last two steps by Horner's, which round the large terms once: a chain
+ * of 6 operations instead of 11, which the loop's other work could not hide (sigmoid 2.4 -> 1.65
+ * ns per element). */
 TG__VFN TG__DV TG__ISA(tg__ew_exp_d)(TG__DV r, TG__DV k)
 {
 #define TG__C(j) TG__D1(tg__ew_exp_cd[j])
@@ -2748,7 +2753,8 @@ TG__VFN TG__DV TG__ISA(tg__ew_negabs_d)(TG__DV x, double c)
 
 TG__VFN TG__DV TG__ISA(tg__ew_sigmoid_d)(TG__DV x)
 {
-    return TG__ISA(tg__ew_logistic_d)(x, TG__ISA(tg__ew_exp_neg_d)(TG__ISA(tg__ew_negabs_d)(x, TG__FLUSH_D), TG__DZERO(), 0));
+    TG__DV t = TG__ISA(tg__ew_negabs_d)(x, TG__FLUSH_D);
+    return TG__ISA(tg__ew_logistic_d)(x, TG__ISA(tg__ew_exp_neg_d)(t, TG__DZERO(), 0));
 }
 
 TG__VFN TG__DV TG__ISA(tg__ew_silu_d)(TG__DV x)
