@@ -236,19 +236,19 @@ TG__PRIVATE int tg__gemm_small(const char *fn, const tg__kernel *kern, const tg_
     const int64_t last_part = tg__rem(last, last_kern->nr);
     const int packs = group || tg__small_packs(kern, g, nr, pack_all) ||
                       (last_part && tg__small_packs(last_kern, g, last_part, pack_all));
-    int64_t tiles;
+    /* (threads split panels, or one panel's row tiles two or more a thread: see below) */
+    const int64_t tiles = panels == 1 ? g->m / kern->mr : 0, most = panels == 1 ? tiles / 2 : panels;
     int nt;
     double stack[TG__STACK_PANEL / sizeof(double)];
     char *heap = NULL, *buf = (char *)stack;
 
-    nt = tg__threads_for(g->m, g->n, g->k);
     /* The threads split the panels of B; one panel (a narrow B over a tall A, gemm.c) they split
      * by rows instead, at whole tiles of mr rows, each part at least two tiles and the last one
      * keeping the rows past the last whole tile, so that every tile is the one a single thread
-     * would run and the bits do not depend on the thread count. */
-    tiles = panels == 1 ? g->m / kern->mr : 0;
-    if (nt > (panels == 1 ? tiles / 2 : panels)) nt = (int)(panels == 1 ? tiles / 2 : panels);
-    if (nt < 1) nt = 1;
+     * would run and the bits do not depend on the thread count. Where that leaves one thread,
+     * the count is not asked for: a call, 5% of an 8^3 sgemm (Zen 5, perf). */
+    nt = most > 1 ? tg__threads_for(g->m, g->n, g->k) : 1;
+    if (nt > 1 && nt > most) nt = (int)most;
     /* One panel of B read in place, in one block of k, on one thread (so no buffer): straight to
      * the kernel. The set-up below cost an 8^3 sgemm a fifth of its time (Zen 4, 1 thread: 1.25x
      * with the kernel called directly). */
