@@ -415,8 +415,10 @@ extern int tg__test_fail_alloc;
 #include <cpuid.h>
 
 /* Whether this is an AMD family 0x19 core (Zen 3 and Zen 4; only Zen 4 has AVX-512), whose 512-bit
- * operations take both halves of its 256-bit units. Zen 5 (family 0x1A, the EPYC and desktop parts)
- * and Intel's AVX-512 cores run them at full width. */
+ * operations take both halves of its 256-bit units. Every other AVX-512 core is taken to run them
+ * at full width, as Zen 5's EPYC parts and Intel's with two 512-bit FMA units do; those with one
+ * (some Xeons, Intel's client cores) and Zen 5's mobile parts are not told apart, and the small
+ * path's rule for them (small.c) was measured only on a Zen 5 EPYC. */
 static int tg__amd_family_19h(void)
 {
     unsigned a, b, c, d;
@@ -694,8 +696,10 @@ typedef struct {
 } tg__blocks;
 TG__PRIVATE tg__blocks tg__block_sizes(const tg__kernel *k);
 
-/* Threads a call of this size may use: 1 inside a caller's parallel region or for small work. */
+/* Threads a call of this size may use: 1 inside a caller's parallel region or for small work,
+ * below TG__TEAM_MNK multiply-adds, where a team's start-up and barriers cost more than they save. */
 TG__PRIVATE int tg__threads_for(int64_t m, int64_t n, int64_t k);
+#define TG__TEAM_MNK (64.0 * 64 * 64)
 
 /* 1 in the type of es bytes (driver.c): the beta of every k block after the first, which adds to
  * what the blocks before it left in C. */
@@ -1616,10 +1620,12 @@ TG__PRIVATE void tg__ew_act_d(tg_act act, int64_t n, double *z)
  * 69% of a copy, within 1 ulp of the old worst errors). The last step multiplies by 2^n
  * (2^floor(n/8)), built in the exponent field, which is 0 one step below the smallest normal
  * number: there the product is 0. So exp is flushed to 0 where it would be subnormal (t below
- * about -87.4 in float, -708.7 in double), and each activation clamps its argument inside that
- * one step (elementwise_act_coeffs.h), so that everything past it gives 0 exactly, and subnormal
- * numbers appear only where a result is itself that small (GELU erf's exp times erfcx near its
- * clamp): on Zen 4 and 5 every operation on one is slow, and inputs as ordinary as GELU tanh's
+ * about -87.4 in float, -708.4 to -708.7 in double by the form), and each activation clamps its
+ * argument inside that one step (elementwise_act_coeffs.h), so that everything past it gives 0
+ * exactly. Subnormal numbers remain only in a sliver just above the step (exp there is subnormal
+ * and correctly rounded: t within ~0.04 of it in float, ~0.3 in double) and where a result is
+ * itself that small (GELU erf's exp times erfcx near its clamp): on Zen 4 and 5 every operation
+ * on one is slow, and inputs as ordinary as GELU tanh's
  * below -10 in float had ~4 of them a vector (fp32 tg_bias_act GELU tanh on C + bias uniform in
  * [-20, 20], 2 threads, 2^27 elements, Zen 5: 14 GB/s before, 50 after, as fast as inputs in
  * [-10, 10]). The cost is a result of 0 (or -0) where it would be below 2^-126 (2^-1022) times
@@ -1707,9 +1713,9 @@ static const double tg__ew_erfcx_cd[21] = {
 /* Where each activation's exp is flushed to 0 (elementwise_act_simd.inc): the clamp of -|x| that
  * puts exp's argument t mid-way in the band whose scale's exponent field is 0 -- float t in
  * [-88.07, -87.38] (n = round(8t / ln2) in [-1016, -1009]), double t in [-709.13, -708.74] (AVX2's
- * n = round(t / ln2) = -1023 and AVX-512's floor(n/8) = -1023 both) -- so that every clamped
- * input, and no other, gets exp = 0 exactly (act_coeffs.py). Sigmoid and SiLU: t = -|x|; GELU
- * tanh: t = -2u(x); GELU erf: t = -x^2/2. */
+ * n = round(t / ln2) = -1023 and AVX-512's floor(n/8) = -1023 both) -- so that every input at
+ * or past the clamp gets exp = 0 exactly, as do those short of it whose t is already in the band
+ * (act_coeffs.py). Sigmoid and SiLU: t = -|x|; GELU tanh: t = -2u(x); GELU erf: t = -x^2/2. */
 #define TG__FLUSH_S 87.73f
 #define TG__FLUSH_TANH_S 10.02f
 #define TG__FLUSH_ERF_S 13.245f
@@ -2516,10 +2522,12 @@ TG__PRIVATE void TG__FN(TG__ISA(tg__ew_run))(const tg__ew *e, int64_t n, const v
  * 69% of a copy, within 1 ulp of the old worst errors). The last step multiplies by 2^n
  * (2^floor(n/8)), built in the exponent field, which is 0 one step below the smallest normal
  * number: there the product is 0. So exp is flushed to 0 where it would be subnormal (t below
- * about -87.4 in float, -708.7 in double), and each activation clamps its argument inside that
- * one step (elementwise_act_coeffs.h), so that everything past it gives 0 exactly, and subnormal
- * numbers appear only where a result is itself that small (GELU erf's exp times erfcx near its
- * clamp): on Zen 4 and 5 every operation on one is slow, and inputs as ordinary as GELU tanh's
+ * about -87.4 in float, -708.4 to -708.7 in double by the form), and each activation clamps its
+ * argument inside that one step (elementwise_act_coeffs.h), so that everything past it gives 0
+ * exactly. Subnormal numbers remain only in a sliver just above the step (exp there is subnormal
+ * and correctly rounded: t within ~0.04 of it in float, ~0.3 in double) and where a result is
+ * itself that small (GELU erf's exp times erfcx near its clamp): on Zen 4 and 5 every operation
+ * on one is slow, and inputs as ordinary as GELU tanh's
  * below -10 in float had ~4 of them a vector (fp32 tg_bias_act GELU tanh on C + bias uniform in
  * [-20, 20], 2 threads, 2^27 elements, Zen 5: 14 GB/s before, 50 after, as fast as inputs in
  * [-10, 10]). The cost is a result of 0 (or -0) where it would be below 2^-126 (2^-1022) times
@@ -6142,8 +6150,8 @@ TG__PRIVATE const tg__kernel *tg__kernel_avx512(size_t es)
  * kernel's short_m rows: two tiles for AVX2, four for AVX-512) of any size: each element of B is
  * used by so few tiles that packing it for reuse could not pay, but under two tiles a large B is
  * packed all the same, a page of each row at a time, because that is how it streams fastest
- * (tg__small_group). Threads split the column panels, which needs no reduction, so results stay
- * bitwise the same.
+ * (tg__small_group). Threads split the column panels, or the row tiles of a single one (a narrow B:
+ * gemm.c), which needs no reduction, so results stay bitwise the same.
  */
 #ifdef _OPENMP
 #include <omp.h>
@@ -6376,9 +6384,11 @@ TG__PRIVATE int tg__gemm_small(const char *fn, const tg__kernel *kern, const tg_
     /* The threads split the panels of B; one panel (a narrow B over a tall A, gemm.c) they split
      * by rows instead, at whole tiles of mr rows, each part at least two tiles and the last one
      * keeping the rows past the last whole tile, so that every tile is the one a single thread
-     * would run and the bits do not depend on the thread count. Where that leaves one thread,
-     * the count is not asked for: a call, 5% of an 8^3 sgemm (Zen 5, perf). */
-    nt = most > 1 ? tg__threads_for(g->m, g->n, g->k) : 1;
+     * would run and the bits do not depend on the thread count. Where that or the size leaves one
+     * thread, the count is not asked for: a call, 5% of an 8^3 sgemm (Zen 5, perf). */
+    nt = most > 1 && (double)g->m * (double)g->n * (double)g->k >= TG__TEAM_MNK
+             ? tg__threads_for(g->m, g->n, g->k)
+             : 1;
     if (nt > 1 && nt > most) nt = (int)most;
     /* One panel of B read in place, in one block of k, on one thread (so no buffer): straight to
      * the kernel. The set-up below cost an 8^3 sgemm a fifth of its time (Zen 4, 1 thread: 1.25x
@@ -6453,8 +6463,7 @@ TGEMM_DEF int tg_get_num_threads(void)
 TG__PRIVATE int tg__threads_for(int64_t m, int64_t n, int64_t k)
 {
 #ifdef _OPENMP
-    /* Below about 64^3 multiply-adds a team's start-up and barriers cost more than they save. */
-    if ((double)m * (double)n * (double)k < 64.0 * 64 * 64 || omp_in_parallel()) return 1;
+    if ((double)m * (double)n * (double)k < TG__TEAM_MNK || omp_in_parallel()) return 1;
     return tg_get_num_threads();
 #else
     (void)m, (void)n, (void)k;

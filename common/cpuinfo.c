@@ -18,8 +18,10 @@
 #include <cpuid.h>
 
 /* Whether this is an AMD family 0x19 core (Zen 3 and Zen 4; only Zen 4 has AVX-512), whose 512-bit
- * operations take both halves of its 256-bit units. Zen 5 (family 0x1A, the EPYC and desktop parts)
- * and Intel's AVX-512 cores run them at full width. */
+ * operations take both halves of its 256-bit units. Every other AVX-512 core is taken to run them
+ * at full width, as Zen 5's EPYC parts and Intel's with two 512-bit FMA units do; those with one
+ * (some Xeons, Intel's client cores) and Zen 5's mobile parts are not told apart, and the small
+ * path's rule for them (small.c) was measured only on a Zen 5 EPYC. */
 static int tg__amd_family_19h(void)
 {
     unsigned a, b, c, d;

@@ -68,8 +68,10 @@ typedef struct {
 } tg__blocks;
 TG__PRIVATE tg__blocks tg__block_sizes(const tg__kernel *k);
 
-/* Threads a call of this size may use: 1 inside a caller's parallel region or for small work. */
+/* Threads a call of this size may use: 1 inside a caller's parallel region or for small work,
+ * below TG__TEAM_MNK multiply-adds, where a team's start-up and barriers cost more than they save. */
 TG__PRIVATE int tg__threads_for(int64_t m, int64_t n, int64_t k);
+#define TG__TEAM_MNK (64.0 * 64 * 64)
 
 /* 1 in the type of es bytes (driver.c): the beta of every k block after the first, which adds to
  * what the blocks before it left in C. */

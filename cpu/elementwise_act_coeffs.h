@@ -63,9 +63,9 @@ static const double tg__ew_erfcx_cd[21] = {
 /* Where each activation's exp is flushed to 0 (elementwise_act_simd.inc): the clamp of -|x| that
  * puts exp's argument t mid-way in the band whose scale's exponent field is 0 -- float t in
  * [-88.07, -87.38] (n = round(8t / ln2) in [-1016, -1009]), double t in [-709.13, -708.74] (AVX2's
- * n = round(t / ln2) = -1023 and AVX-512's floor(n/8) = -1023 both) -- so that every clamped
- * input, and no other, gets exp = 0 exactly (act_coeffs.py). Sigmoid and SiLU: t = -|x|; GELU
- * tanh: t = -2u(x); GELU erf: t = -x^2/2. */
+ * n = round(t / ln2) = -1023 and AVX-512's floor(n/8) = -1023 both) -- so that every input at
+ * or past the clamp gets exp = 0 exactly, as do those short of it whose t is already in the band
+ * (act_coeffs.py). Sigmoid and SiLU: t = -|x|; GELU tanh: t = -2u(x); GELU erf: t = -x^2/2. */
 #define TG__FLUSH_S 87.73f
 #define TG__FLUSH_TANH_S 10.02f
 #define TG__FLUSH_ERF_S 13.245f

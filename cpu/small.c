@@ -10,8 +10,8 @@
  * kernel's short_m rows: two tiles for AVX2, four for AVX-512) of any size: each element of B is
  * used by so few tiles that packing it for reuse could not pay, but under two tiles a large B is
  * packed all the same, a page of each row at a time, because that is how it streams fastest
- * (tg__small_group). Threads split the column panels, which needs no reduction, so results stay
- * bitwise the same.
+ * (tg__small_group). Threads split the column panels, or the row tiles of a single one (a narrow B:
+ * gemm.c), which needs no reduction, so results stay bitwise the same.
  */
 #ifdef _OPENMP
 #include <omp.h>
@@ -245,9 +245,11 @@ TG__PRIVATE int tg__gemm_small(const char *fn, const tg__kernel *kern, const tg_
     /* The threads split the panels of B; one panel (a narrow B over a tall A, gemm.c) they split
      * by rows instead, at whole tiles of mr rows, each part at least two tiles and the last one
      * keeping the rows past the last whole tile, so that every tile is the one a single thread
-     * would run and the bits do not depend on the thread count. Where that leaves one thread,
-     * the count is not asked for: a call, 5% of an 8^3 sgemm (Zen 5, perf). */
-    nt = most > 1 ? tg__threads_for(g->m, g->n, g->k) : 1;
+     * would run and the bits do not depend on the thread count. Where that or the size leaves one
+     * thread, the count is not asked for: a call, 5% of an 8^3 sgemm (Zen 5, perf). */
+    nt = most > 1 && (double)g->m * (double)g->n * (double)g->k >= TG__TEAM_MNK
+             ? tg__threads_for(g->m, g->n, g->k)
+             : 1;
     if (nt > 1 && nt > most) nt = (int)most;
     /* One panel of B read in place, in one block of k, on one thread (so no buffer): straight to
      * the kernel. The set-up below cost an 8^3 sgemm a fifth of its time (Zen 4, 1 thread: 1.25x

@@ -29,8 +29,7 @@ TGEMM_DEF int tg_get_num_threads(void)
 TG__PRIVATE int tg__threads_for(int64_t m, int64_t n, int64_t k)
 {
 #ifdef _OPENMP
-    /* Below about 64^3 multiply-adds a team's start-up and barriers cost more than they save. */
-    if ((double)m * (double)n * (double)k < 64.0 * 64 * 64 || omp_in_parallel()) return 1;
+    if ((double)m * (double)n * (double)k < TG__TEAM_MNK || omp_in_parallel()) return 1;
     return tg_get_num_threads();
 #else
     (void)m, (void)n, (void)k;

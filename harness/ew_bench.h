@@ -120,7 +120,8 @@ void tg__ew_problem_free(tg__ew_problem *p);
  * take their kernel's fixed s);
  * 0 or the implementation's status. */
 int tg__ew_problem_run(tg__ew_problem *p);
-/* That alpha for the `visit`-th timed call on the same array (0 for the operations without one). */
+/* That alpha for the `visit`-th timed call on the same array (bias_act: +-1, the sign of its bias;
+ * 0 for the operations without one). */
 double tg__ew_timed_alpha(int op, long visit);
 /* Whether the output is also an input (scale: x, axpy: y, bias_act: c): an offload copies it both
  * ways. */

@@ -361,7 +361,9 @@ double tg__ew_timed_alpha(int op, long visit)
     /* bias_act: the sign of the bias. Adding the same bias call after call would move every column
      * with a positive bias up by it each time (GELU and SiLU pass large values through), into
      * inputs far past any layer's and past where exp underflows, whose speed is not the
-     * operation's: alternating its sign keeps C within about [-20, 20]. */
+     * operation's: alternating its sign keeps C within about [-20, 20]. (The GPU worker's timed
+     * calls keep the one bias, harness/cuda/worker.cu: NVIDIA's units take subnormals at full
+     * speed, and its copy of the operands has no negated bias.) */
     if (op == TG__OP_BIAS_ACT) return visit % 2 ? -1 : 1;
     return 0;
 }
