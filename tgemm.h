@@ -696,10 +696,17 @@ typedef struct {
 } tg__blocks;
 TG__PRIVATE tg__blocks tg__block_sizes(const tg__kernel *k);
 
-/* Threads a call of this size may use: 1 inside a caller's parallel region or for small work,
- * below TG__TEAM_MNK multiply-adds, where a team's start-up and barriers cost more than they save. */
-TG__PRIVATE int tg__threads_for(int64_t m, int64_t n, int64_t k);
-#define TG__TEAM_MNK (64.0 * 64 * 64)
+/* Threads a call worth a team may use (threads.c): 1 inside a caller's parallel region, else the
+ * process-wide count. */
+TG__PRIVATE int tg__threads_team(void);
+
+/* Threads a call of this size may use: 1 below about 64^3 multiply-adds, where a team's start-up
+ * and barriers cost more than they save. The size test is inline so that a small call makes no
+ * call for it (as one, 5% of an 8^3 sgemm on the small path, Zen 5, perf). */
+TG__ALWAYS_INLINE int tg__threads_for(int64_t m, int64_t n, int64_t k)
+{
+    return (double)m * (double)n * (double)k < 64.0 * 64 * 64 ? 1 : tg__threads_team();
+}
 
 /* 1 in the type of es bytes (driver.c): the beta of every k block after the first, which adds to
  * what the blocks before it left in C. */
@@ -6384,12 +6391,8 @@ TG__PRIVATE int tg__gemm_small(const char *fn, const tg__kernel *kern, const tg_
     /* The threads split the panels of B; one panel (a narrow B over a tall A, gemm.c) they split
      * by rows instead, at whole tiles of mr rows, each part at least two tiles and the last one
      * keeping the rows past the last whole tile, so that every tile is the one a single thread
-     * would run and the bits do not depend on the thread count. Where that or the size leaves one
-     * thread, the count is not asked for: a call, 5% of an 8^3 sgemm (Zen 5, perf). */
-    nt = most > 1 && (double)g->m * (double)g->n * (double)g->k >= TG__TEAM_MNK
-             ? tg__threads_for(g->m, g->n, g->k)
-             : 1;
-    if (nt > 1 && nt > most) nt = (int)most;
+     * would run and the bits do not depend on the thread count. */
+    nt = most > 1 ? (int)tg__min(tg__threads_for(g->m, g->n, g->k), most) : 1;
     /* One panel of B read in place, in one block of k, on one thread (so no buffer): straight to
      * the kernel. The set-up below cost an 8^3 sgemm a fifth of its time (Zen 4, 1 thread: 1.25x
      * with the kernel called directly). */
@@ -6414,19 +6417,20 @@ TG__PRIVATE int tg__gemm_small(const char *fn, const tg__kernel *kern, const tg_
 #else
             int64_t tid = 0, team = 1;
 #endif
+            /* this thread's panels of B, or of one panel its rows [r0, r0 + part.m) */
+            int64_t jp0 = 0, jp1 = panels;
+            tg__gemm part = *g;
             if (panels == 1) {
                 const int64_t es = (int64_t)kern->es, r0 = tiles * tid / team * kern->mr;
-                tg__gemm part = *g;
                 part.m = tid == team - 1 ? g->m - r0 : tiles * (tid + 1) / team * kern->mr - r0;
                 part.a.p = (const char *)g->a.p + r0 * g->a.rs * es;
                 part.c = (char *)g->c + r0 * g->rs_c * es;
-                tg__small_range(kern, &part, alpha, beta, 0, 1, kb, buf + tid * panel_bytes,
-                                pack_all, group);
             } else {
-                tg__small_range(kern, g, alpha, beta, panels * tid / team,
-                                panels * (tid + 1) / team, kb, buf + tid * panel_bytes, pack_all,
-                                group);
+                jp0 = panels * tid / team;
+                jp1 = panels * (tid + 1) / team;
             }
+            tg__small_range(kern, &part, alpha, beta, jp0, jp1, kb, buf + tid * panel_bytes,
+                            pack_all, group);
         }
     }
     tg__free(heap);
@@ -6460,13 +6464,11 @@ TGEMM_DEF int tg_get_num_threads(void)
 #endif
 }
 
-TG__PRIVATE int tg__threads_for(int64_t m, int64_t n, int64_t k)
+TG__PRIVATE int tg__threads_team(void)
 {
 #ifdef _OPENMP
-    if ((double)m * (double)n * (double)k < TG__TEAM_MNK || omp_in_parallel()) return 1;
-    return tg_get_num_threads();
+    return omp_in_parallel() ? 1 : tg_get_num_threads();
 #else
-    (void)m, (void)n, (void)k;
     return 1;
 #endif
 }

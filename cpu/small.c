@@ -245,12 +245,8 @@ TG__PRIVATE int tg__gemm_small(const char *fn, const tg__kernel *kern, const tg_
     /* The threads split the panels of B; one panel (a narrow B over a tall A, gemm.c) they split
      * by rows instead, at whole tiles of mr rows, each part at least two tiles and the last one
      * keeping the rows past the last whole tile, so that every tile is the one a single thread
-     * would run and the bits do not depend on the thread count. Where that or the size leaves one
-     * thread, the count is not asked for: a call, 5% of an 8^3 sgemm (Zen 5, perf). */
-    nt = most > 1 && (double)g->m * (double)g->n * (double)g->k >= TG__TEAM_MNK
-             ? tg__threads_for(g->m, g->n, g->k)
-             : 1;
-    if (nt > 1 && nt > most) nt = (int)most;
+     * would run and the bits do not depend on the thread count. */
+    nt = most > 1 ? (int)tg__min(tg__threads_for(g->m, g->n, g->k), most) : 1;
     /* One panel of B read in place, in one block of k, on one thread (so no buffer): straight to
      * the kernel. The set-up below cost an 8^3 sgemm a fifth of its time (Zen 4, 1 thread: 1.25x
      * with the kernel called directly). */
@@ -275,19 +271,20 @@ TG__PRIVATE int tg__gemm_small(const char *fn, const tg__kernel *kern, const tg_
 #else
             int64_t tid = 0, team = 1;
 #endif
+            /* this thread's panels of B, or of one panel its rows [r0, r0 + part.m) */
+            int64_t jp0 = 0, jp1 = panels;
+            tg__gemm part = *g;
             if (panels == 1) {
                 const int64_t es = (int64_t)kern->es, r0 = tiles * tid / team * kern->mr;
-                tg__gemm part = *g;
                 part.m = tid == team - 1 ? g->m - r0 : tiles * (tid + 1) / team * kern->mr - r0;
                 part.a.p = (const char *)g->a.p + r0 * g->a.rs * es;
                 part.c = (char *)g->c + r0 * g->rs_c * es;
-                tg__small_range(kern, &part, alpha, beta, 0, 1, kb, buf + tid * panel_bytes,
-                                pack_all, group);
             } else {
-                tg__small_range(kern, g, alpha, beta, panels * tid / team,
-                                panels * (tid + 1) / team, kb, buf + tid * panel_bytes, pack_all,
-                                group);
+                jp0 = panels * tid / team;
+                jp1 = panels * (tid + 1) / team;
             }
+            tg__small_range(kern, &part, alpha, beta, jp0, jp1, kb, buf + tid * panel_bytes,
+                            pack_all, group);
         }
     }
     tg__free(heap);

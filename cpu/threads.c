@@ -26,13 +26,11 @@ TGEMM_DEF int tg_get_num_threads(void)
 #endif
 }
 
-TG__PRIVATE int tg__threads_for(int64_t m, int64_t n, int64_t k)
+TG__PRIVATE int tg__threads_team(void)
 {
 #ifdef _OPENMP
-    if ((double)m * (double)n * (double)k < TG__TEAM_MNK || omp_in_parallel()) return 1;
-    return tg_get_num_threads();
+    return omp_in_parallel() ? 1 : tg_get_num_threads();
 #else
-    (void)m, (void)n, (void)k;
     return 1;
 #endif
 }

@@ -9,8 +9,8 @@
  * whose threads split the rows of a tall A instead (1030 x 10 x 530 row-major and the last three,
  * whose 602, 583 and 595 rows end in tiles of 4 + 4, 4 + 3 and 4 + 3: a split at arbitrary rows
  * instead of whole tiles fails them in AVX-512 fp32 and fp64 and in AVX2 fp32, in one or two
- * transposes each, where the kernel's loop for a tile of that height rounds differently), and both layouts and transposes. Each is also checked
- * once against the reference, so "equal" cannot mean "equally wrong". Without OpenMP (some header
+ * transposes each, where the kernel's loop for a tile of that height rounds differently), and
+ * both layouts and transposes. Each is also checked once against the reference, so "equal" cannot mean "equally wrong". Without OpenMP (some header
  * builds) there is only one thread, and the checks still hold.
  */
 #include <stdio.h>
