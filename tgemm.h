@@ -4036,6 +4036,7 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
 #define TG__NARROW NULL
 #define TG__MASKED 0
 #define TG__SHORT_M 12
+#define TG__TALL 12
 /* ---- cpu/kernel_simd.inc ---- */
 /* The x86 SIMD micro-kernel, written once for TG__T (float or double) and a vector width through
  * the macros that kernel_x86.c defines: TG__TARGET (the target attribute), TG__NAME (the family),
@@ -4044,7 +4045,8 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
  * TG__MASK/TG__LANES/TG__MASKLOAD (a load mask for a partial panel), TG__STORE_PART (the first
  * lanes of a register into a row of C), TG__MASKED (1: masked loads are cheap enough to read a
  * partial panel of B in place, and masked stores to write an edge tile), TG__SHORT_M (the
- * descriptor's short_m); TG__FN(x) appends the family's and the type's suffix.
+ * descriptor's short_m), TG__TALL (the most rows of a tall tile, below); TG__FN(x) appends the
+ * family's and the type's suffix.
  *
  * Register tile 6 x 2W: 12 accumulators + 2 B vectors + 1 broadcast A value. In ymm (AVX2: 6 x 16
  * floats, 6 x 8 doubles) that is 15 of the 16 registers, and 12 independent FMA chains cover Zen
@@ -4059,7 +4061,9 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
  * rows. A partial panel (narrower than 2W and not W) is read in place only where masked loads are
  * cheap (AVX-512 on Zen 4), by a second instantiation of the same code (ukernel_part), so that the
  * whole panels' kernel carries no test for it; AVX2 copies it into a zero-padded panel (small.c),
- * since vmaskmov is microcoded on Zen 3. */
+ * since vmaskmov is microcoded on Zen 3. A panel at most W wide over eight rows or more of A in
+ * place goes in taller tiles of one vector a row instead (tg__tall: up to 12 rows in ymm, 16 in
+ * zmm). */
 
 /* A prefetch of the B row two panels ahead (p + 4W), each of its lines: one in ymm, two in zmm. */
 #define TG__PREFETCH_AHEAD(p)                                                                      \
@@ -4301,6 +4305,95 @@ TG__FN(tg__tile)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t 
     }
 }
 
+/* A tall tile: h rows (a constant here, 6 to TG__TALL) of a panel at most W wide, one accumulator
+ * a row, A read in place, C with unit column stride. Over such a panel the 6-row tile above keeps
+ * two k steps' chains a row to cover the FMA latency and pays its fixed cost (setting up, summing
+ * the halves, storing) every six rows: perf put ~30% of an s 16^3 call (three tiles) outside the
+ * FMA loops. From eight rows one chain a row covers the latency, and AVX-512's 32 registers hold
+ * 16 rows, AVX2's 16 hold 12: s 16^3 is one tile. Each element is one chain of FMAs along k, so
+ * the bits do not depend on h. Zen 5, 1 thread, ab-gemm against the 6-row tiles: s 8^3 1.16x,
+ * d 8^3 1.09x, s 16^3 1.16x, s 12^3 1.07x, s 9x8x64 1.20x, s 13x16x64 1.15x, s 100x12x100 1.11x,
+ * s 1030x10x530 1.08x, s 2048x8x2048 1.09x; 4096x16x4096, 8192x8x512 and the last panel of
+ * s 40^3 and 80^3 1.00-1.04x. Two vectors a row (12 rows by 2W in AVX-512's registers) gained
+ * nothing over the 6-row tile's whole-panel loop: s 32^3 0.98x, d 16^3 0.98x, d 48^3 0.97x. */
+__attribute__((target(TG__TARGET), always_inline)) static inline void
+TG__FN(tg__tall)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t rs_a, int64_t cs_a,
+                 const TG__T *b, int64_t rs_b, const TG__T *beta_p, TG__T *c, int64_t rs_c,
+                 int64_t n, const int masked, const int h)
+{
+    TG__V acc[16];
+    const TG__MASK lo = TG__LANES(n);
+    /* Rows 4q to 4q + 3 from base q at 0, r1, r2 or r3 bytes: seven registers address 16 rows
+     * (one pointer per row would not fit in the 15 general registers, nor would offsets from a
+     * single base, which the compiler spilled: s 16^3 1.02x instead of 1.14x), at four pointer
+     * increments a k step. The loop ends on B's pointer, so no counter takes a register. */
+    const int64_t r1 = rs_a * (int64_t)sizeof(TG__T), r2 = 2 * r1, r3 = 3 * r1;
+    const int64_t step = cs_a * (int64_t)sizeof(TG__T);
+    const char *a0 = (const char *)a, *a4 = a0 + 2 * r2, *a8 = a4 + 2 * r2, *a12 = a8 + 2 * r2;
+    const TG__T *const bend = b + kc * rs_b;
+#define TG__TALL_ROW(i)                                                                            \
+    ((const TG__T *)(((i) < 4 ? a0 : (i) < 8 ? a4 : (i) < 12 ? a8 : a12) +                         \
+                     ((i) % 4 == 0 ? 0 : (i) % 4 == 1 ? r1 : (i) % 4 == 2 ? r2 : r3)))
+#pragma GCC unroll 16
+    for (int i = 0; i < h; i++) acc[i] = TG__ZERO();
+    for (; b != bend; a0 += step, a4 += step, a8 += step, a12 += step, b += rs_b) {
+        const TG__V b0 = masked ? TG__MASKLOAD(b, lo) : TG__LOADU(b);
+        /* B read in place: the prefetch of the 6-row tile's loops (see there) */
+        if (rs_b != 2 * TG__W) TG__PREFETCH_AHEAD(b);
+#pragma GCC unroll 16
+        for (int i = 0; i < h; i++) acc[i] = TG__FMA(TG__BCAST(TG__TALL_ROW(i)), b0, acc[i]);
+    }
+#undef TG__TALL_ROW
+    {
+        /* alpha and beta read only now: passed as values, they and alpha's vector stayed in
+         * registers through the k loop, and AVX2's 12-row tile spilled an accumulator (s
+         * 2048x8x2048 0.71x the 6-row tiles' speed) */
+        const TG__T alpha = *alpha_p, beta = *beta_p;
+        const TG__V va = TG__SET1(alpha), vb = TG__SET1(beta);
+        const int64_t live = n == TG__W ? n : TG__FN(tg__edge_cols)(n, 2 * TG__W);
+#pragma GCC unroll 16
+        for (int i = 0; i < h; i++) {
+            TG__T *ci = c + i * rs_c;
+            /* x * 1 is x exactly (NaN and -0 included): alpha = 1 skips the products */
+            const TG__V v = alpha != 1 ? TG__MUL(acc[i], va) : acc[i];
+            if (live == TG__W)
+                TG__STOREU(ci, beta == 0 ? v : TG__FMA(vb, TG__LOADU(ci), v));
+            else
+                TG__STORE_PART(ci, v, live, beta);
+        }
+    }
+}
+
+/* A panel's rows in tall tiles of as even heights as fit: from m >= 8 rows, 6 to TG__TALL each (a
+ * tall tile's height must be a constant for its accumulators to live in registers, hence one
+ * instantiation per height). */
+__attribute__((target(TG__TARGET), always_inline)) static inline void
+TG__FN(tg__tall_panel)(int64_t kc, const TG__T *alpha, const TG__T *a, int64_t rs_a, int64_t cs_a,
+                       const TG__T *b, int64_t rs_b, const TG__T *beta, TG__T *c, int64_t rs_c,
+                       int64_t m, int64_t n, const int masked)
+{
+    const int64_t tiles = tg__ceil_div(m, TG__TALL);
+    for (int64_t t = 0, i = 0, h; t < tiles; t++, i += h) {
+        h = m * (t + 1) / tiles - i;
+#define TG__TALL_CASE(H)                                                                           \
+    case H:                                                                                        \
+        TG__FN(tg__tall)(kc, alpha, a + i * rs_a, rs_a, cs_a, b, rs_b, beta, c + i * rs_c, rs_c,  \
+                         n, masked, H);                                                            \
+        break;
+        switch (h) {
+#if TG__TALL < 16 /* (AVX2's 12: 13 to 15 rows go as 6 + 7 or 7 + 7 or 7 + 8) */
+            TG__TALL_CASE(6) TG__TALL_CASE(7)
+#endif
+            TG__TALL_CASE(8) TG__TALL_CASE(9) TG__TALL_CASE(10) TG__TALL_CASE(11) TG__TALL_CASE(12)
+#if TG__TALL > 12
+            TG__TALL_CASE(13) TG__TALL_CASE(14) TG__TALL_CASE(15) TG__TALL_CASE(16)
+#endif
+        default: __builtin_unreachable();
+        }
+#undef TG__TALL_CASE
+    }
+}
+
 /* The height of the next tile of a panel read in place when `left` rows remain: tiles of six,
  * except that the last 7 or 8 rows go as two tiles of about half (6 + 2 -> 4 + 4, 6 + 1 -> 4 + 3).
  * A tile costs per k step what six rows do at five or six rows, four at four, three at one to
@@ -4313,15 +4406,22 @@ static inline int64_t TG__FN(tg__tile_rows)(int64_t left)
 
 /* A column panel of C, tile by tile; masked: a partial one, read through masks. */
 __attribute__((target(TG__TARGET), always_inline)) static inline void
-TG__FN(tg__panel)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t cs_a, int64_t ts_a,
-                  const TG__T *b, int64_t rs_b, TG__T beta, TG__T *c, int64_t rs_c, int64_t cs_c,
-                  int64_t m, int64_t n, const int masked)
+TG__FN(tg__panel)(int64_t kc, const TG__T *alpha, const TG__T *a, int64_t rs_a, int64_t cs_a,
+                  int64_t ts_a, const TG__T *b, int64_t rs_b, const TG__T *beta, TG__T *c,
+                  int64_t rs_c, int64_t cs_c, int64_t m, int64_t n, const int masked)
 {
     const int packed_a = rs_a == 1 && cs_a == 6;
+    /* A panel at most W wide over A in place, eight rows or more, goes in tall tiles (eight rows,
+     * so that a thread's share of rows, two 6-row tiles or more, never takes the 6-row tile's
+     * split loops, whose sums differ). */
+    if (!packed_a && cs_c == 1 && m >= 8 && n <= TG__W) {
+        TG__FN(tg__tall_panel)(kc, alpha, a, rs_a, cs_a, b, rs_b, beta, c, rs_c, m, n, masked);
+        return;
+    }
     for (int64_t i = 0, h; i < m; i += h) {
         h = packed_a ? (m - i < 6 ? m - i : 6) : TG__FN(tg__tile_rows)(m - i);
-        TG__FN(tg__tile)(kc, alpha, a + i * ts_a, rs_a, cs_a, b, rs_b, beta, c + i * rs_c, rs_c,
-                         cs_c, h, n, masked);
+        TG__FN(tg__tile)(kc, *alpha, a + i * ts_a, rs_a, cs_a, b, rs_b, *beta, c + i * rs_c,
+                         rs_c, cs_c, h, n, masked);
     }
 }
 
@@ -4331,10 +4431,9 @@ TG__FN(tg__ukernel)(int64_t kc, const void *alpha_, const void *a_, int64_t rs_a
                     int64_t ts_a, const void *b_, int64_t rs_b, const void *beta_, void *c_,
                     int64_t rs_c, int64_t cs_c, int64_t m, int64_t n)
 {
-    const TG__T *a = (const TG__T *)a_, *b = (const TG__T *)b_;
-    const TG__T alpha = *(const TG__T *)alpha_, beta = *(const TG__T *)beta_;
-    TG__T *c = (TG__T *)c_;
-    TG__FN(tg__panel)(kc, alpha, a, rs_a, cs_a, ts_a, b, rs_b, beta, c, rs_c, cs_c, m, n, 0);
+    TG__FN(tg__panel)(kc, (const TG__T *)alpha_, (const TG__T *)a_, rs_a, cs_a, ts_a,
+                      (const TG__T *)b_, rs_b, (const TG__T *)beta_, (TG__T *)c_, rs_c, cs_c, m,
+                      n, 0);
 }
 
 #if TG__MASKED
@@ -4349,8 +4448,8 @@ TG__FN(tg__ukernel_masked)(int64_t kc, const void *alpha_, const void *a_, int64
                            const void *beta_, void *c_, int64_t rs_c, int64_t cs_c, int64_t m,
                            int64_t n)
 {
-    TG__FN(tg__panel)(kc, *(const TG__T *)alpha_, (const TG__T *)a_, rs_a, cs_a, ts_a,
-                      (const TG__T *)b_, rs_b, *(const TG__T *)beta_, (TG__T *)c_, rs_c, cs_c, m,
+    TG__FN(tg__panel)(kc, (const TG__T *)alpha_, (const TG__T *)a_, rs_a, cs_a, ts_a,
+                      (const TG__T *)b_, rs_b, (const TG__T *)beta_, (TG__T *)c_, rs_c, cs_c, m,
                       n, 1);
 }
 #define TG__UKERNEL_PART TG__FN(tg__ukernel_masked)
@@ -4485,6 +4584,7 @@ static const tg__kernel TG__FN(tg__kernel_desc) = {
 #undef TG__MASKED
 #undef TG__UKERNEL_PART
 #undef TG__SHORT_M
+#undef TG__TALL
 #undef TG__T
 #undef TG__FN
 
@@ -4585,6 +4685,7 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
 #define TG__NARROW NULL
 #define TG__MASKED 0
 #define TG__SHORT_M 12
+#define TG__TALL 12
 /* ---- cpu/kernel_simd.inc ---- */
 /* The x86 SIMD micro-kernel, written once for TG__T (float or double) and a vector width through
  * the macros that kernel_x86.c defines: TG__TARGET (the target attribute), TG__NAME (the family),
@@ -4593,7 +4694,8 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
  * TG__MASK/TG__LANES/TG__MASKLOAD (a load mask for a partial panel), TG__STORE_PART (the first
  * lanes of a register into a row of C), TG__MASKED (1: masked loads are cheap enough to read a
  * partial panel of B in place, and masked stores to write an edge tile), TG__SHORT_M (the
- * descriptor's short_m); TG__FN(x) appends the family's and the type's suffix.
+ * descriptor's short_m), TG__TALL (the most rows of a tall tile, below); TG__FN(x) appends the
+ * family's and the type's suffix.
  *
  * Register tile 6 x 2W: 12 accumulators + 2 B vectors + 1 broadcast A value. In ymm (AVX2: 6 x 16
  * floats, 6 x 8 doubles) that is 15 of the 16 registers, and 12 independent FMA chains cover Zen
@@ -4608,7 +4710,9 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
  * rows. A partial panel (narrower than 2W and not W) is read in place only where masked loads are
  * cheap (AVX-512 on Zen 4), by a second instantiation of the same code (ukernel_part), so that the
  * whole panels' kernel carries no test for it; AVX2 copies it into a zero-padded panel (small.c),
- * since vmaskmov is microcoded on Zen 3. */
+ * since vmaskmov is microcoded on Zen 3. A panel at most W wide over eight rows or more of A in
+ * place goes in taller tiles of one vector a row instead (tg__tall: up to 12 rows in ymm, 16 in
+ * zmm). */
 
 /* A prefetch of the B row two panels ahead (p + 4W), each of its lines: one in ymm, two in zmm. */
 #define TG__PREFETCH_AHEAD(p)                                                                      \
@@ -4850,6 +4954,95 @@ TG__FN(tg__tile)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t 
     }
 }
 
+/* A tall tile: h rows (a constant here, 6 to TG__TALL) of a panel at most W wide, one accumulator
+ * a row, A read in place, C with unit column stride. Over such a panel the 6-row tile above keeps
+ * two k steps' chains a row to cover the FMA latency and pays its fixed cost (setting up, summing
+ * the halves, storing) every six rows: perf put ~30% of an s 16^3 call (three tiles) outside the
+ * FMA loops. From eight rows one chain a row covers the latency, and AVX-512's 32 registers hold
+ * 16 rows, AVX2's 16 hold 12: s 16^3 is one tile. Each element is one chain of FMAs along k, so
+ * the bits do not depend on h. Zen 5, 1 thread, ab-gemm against the 6-row tiles: s 8^3 1.16x,
+ * d 8^3 1.09x, s 16^3 1.16x, s 12^3 1.07x, s 9x8x64 1.20x, s 13x16x64 1.15x, s 100x12x100 1.11x,
+ * s 1030x10x530 1.08x, s 2048x8x2048 1.09x; 4096x16x4096, 8192x8x512 and the last panel of
+ * s 40^3 and 80^3 1.00-1.04x. Two vectors a row (12 rows by 2W in AVX-512's registers) gained
+ * nothing over the 6-row tile's whole-panel loop: s 32^3 0.98x, d 16^3 0.98x, d 48^3 0.97x. */
+__attribute__((target(TG__TARGET), always_inline)) static inline void
+TG__FN(tg__tall)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t rs_a, int64_t cs_a,
+                 const TG__T *b, int64_t rs_b, const TG__T *beta_p, TG__T *c, int64_t rs_c,
+                 int64_t n, const int masked, const int h)
+{
+    TG__V acc[16];
+    const TG__MASK lo = TG__LANES(n);
+    /* Rows 4q to 4q + 3 from base q at 0, r1, r2 or r3 bytes: seven registers address 16 rows
+     * (one pointer per row would not fit in the 15 general registers, nor would offsets from a
+     * single base, which the compiler spilled: s 16^3 1.02x instead of 1.14x), at four pointer
+     * increments a k step. The loop ends on B's pointer, so no counter takes a register. */
+    const int64_t r1 = rs_a * (int64_t)sizeof(TG__T), r2 = 2 * r1, r3 = 3 * r1;
+    const int64_t step = cs_a * (int64_t)sizeof(TG__T);
+    const char *a0 = (const char *)a, *a4 = a0 + 2 * r2, *a8 = a4 + 2 * r2, *a12 = a8 + 2 * r2;
+    const TG__T *const bend = b + kc * rs_b;
+#define TG__TALL_ROW(i)                                                                            \
+    ((const TG__T *)(((i) < 4 ? a0 : (i) < 8 ? a4 : (i) < 12 ? a8 : a12) +                         \
+                     ((i) % 4 == 0 ? 0 : (i) % 4 == 1 ? r1 : (i) % 4 == 2 ? r2 : r3)))
+#pragma GCC unroll 16
+    for (int i = 0; i < h; i++) acc[i] = TG__ZERO();
+    for (; b != bend; a0 += step, a4 += step, a8 += step, a12 += step, b += rs_b) {
+        const TG__V b0 = masked ? TG__MASKLOAD(b, lo) : TG__LOADU(b);
+        /* B read in place: the prefetch of the 6-row tile's loops (see there) */
+        if (rs_b != 2 * TG__W) TG__PREFETCH_AHEAD(b);
+#pragma GCC unroll 16
+        for (int i = 0; i < h; i++) acc[i] = TG__FMA(TG__BCAST(TG__TALL_ROW(i)), b0, acc[i]);
+    }
+#undef TG__TALL_ROW
+    {
+        /* alpha and beta read only now: passed as values, they and alpha's vector stayed in
+         * registers through the k loop, and AVX2's 12-row tile spilled an accumulator (s
+         * 2048x8x2048 0.71x the 6-row tiles' speed) */
+        const TG__T alpha = *alpha_p, beta = *beta_p;
+        const TG__V va = TG__SET1(alpha), vb = TG__SET1(beta);
+        const int64_t live = n == TG__W ? n : TG__FN(tg__edge_cols)(n, 2 * TG__W);
+#pragma GCC unroll 16
+        for (int i = 0; i < h; i++) {
+            TG__T *ci = c + i * rs_c;
+            /* x * 1 is x exactly (NaN and -0 included): alpha = 1 skips the products */
+            const TG__V v = alpha != 1 ? TG__MUL(acc[i], va) : acc[i];
+            if (live == TG__W)
+                TG__STOREU(ci, beta == 0 ? v : TG__FMA(vb, TG__LOADU(ci), v));
+            else
+                TG__STORE_PART(ci, v, live, beta);
+        }
+    }
+}
+
+/* A panel's rows in tall tiles of as even heights as fit: from m >= 8 rows, 6 to TG__TALL each (a
+ * tall tile's height must be a constant for its accumulators to live in registers, hence one
+ * instantiation per height). */
+__attribute__((target(TG__TARGET), always_inline)) static inline void
+TG__FN(tg__tall_panel)(int64_t kc, const TG__T *alpha, const TG__T *a, int64_t rs_a, int64_t cs_a,
+                       const TG__T *b, int64_t rs_b, const TG__T *beta, TG__T *c, int64_t rs_c,
+                       int64_t m, int64_t n, const int masked)
+{
+    const int64_t tiles = tg__ceil_div(m, TG__TALL);
+    for (int64_t t = 0, i = 0, h; t < tiles; t++, i += h) {
+        h = m * (t + 1) / tiles - i;
+#define TG__TALL_CASE(H)                                                                           \
+    case H:                                                                                        \
+        TG__FN(tg__tall)(kc, alpha, a + i * rs_a, rs_a, cs_a, b, rs_b, beta, c + i * rs_c, rs_c,  \
+                         n, masked, H);                                                            \
+        break;
+        switch (h) {
+#if TG__TALL < 16 /* (AVX2's 12: 13 to 15 rows go as 6 + 7 or 7 + 7 or 7 + 8) */
+            TG__TALL_CASE(6) TG__TALL_CASE(7)
+#endif
+            TG__TALL_CASE(8) TG__TALL_CASE(9) TG__TALL_CASE(10) TG__TALL_CASE(11) TG__TALL_CASE(12)
+#if TG__TALL > 12
+            TG__TALL_CASE(13) TG__TALL_CASE(14) TG__TALL_CASE(15) TG__TALL_CASE(16)
+#endif
+        default: __builtin_unreachable();
+        }
+#undef TG__TALL_CASE
+    }
+}
+
 /* The height of the next tile of a panel read in place when `left` rows remain: tiles of six,
  * except that the last 7 or 8 rows go as two tiles of about half (6 + 2 -> 4 + 4, 6 + 1 -> 4 + 3).
  * A tile costs per k step what six rows do at five or six rows, four at four, three at one to
@@ -4862,15 +5055,22 @@ static inline int64_t TG__FN(tg__tile_rows)(int64_t left)
 
 /* A column panel of C, tile by tile; masked: a partial one, read through masks. */
 __attribute__((target(TG__TARGET), always_inline)) static inline void
-TG__FN(tg__panel)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t cs_a, int64_t ts_a,
-                  const TG__T *b, int64_t rs_b, TG__T beta, TG__T *c, int64_t rs_c, int64_t cs_c,
-                  int64_t m, int64_t n, const int masked)
+TG__FN(tg__panel)(int64_t kc, const TG__T *alpha, const TG__T *a, int64_t rs_a, int64_t cs_a,
+                  int64_t ts_a, const TG__T *b, int64_t rs_b, const TG__T *beta, TG__T *c,
+                  int64_t rs_c, int64_t cs_c, int64_t m, int64_t n, const int masked)
 {
     const int packed_a = rs_a == 1 && cs_a == 6;
+    /* A panel at most W wide over A in place, eight rows or more, goes in tall tiles (eight rows,
+     * so that a thread's share of rows, two 6-row tiles or more, never takes the 6-row tile's
+     * split loops, whose sums differ). */
+    if (!packed_a && cs_c == 1 && m >= 8 && n <= TG__W) {
+        TG__FN(tg__tall_panel)(kc, alpha, a, rs_a, cs_a, b, rs_b, beta, c, rs_c, m, n, masked);
+        return;
+    }
     for (int64_t i = 0, h; i < m; i += h) {
         h = packed_a ? (m - i < 6 ? m - i : 6) : TG__FN(tg__tile_rows)(m - i);
-        TG__FN(tg__tile)(kc, alpha, a + i * ts_a, rs_a, cs_a, b, rs_b, beta, c + i * rs_c, rs_c,
-                         cs_c, h, n, masked);
+        TG__FN(tg__tile)(kc, *alpha, a + i * ts_a, rs_a, cs_a, b, rs_b, *beta, c + i * rs_c,
+                         rs_c, cs_c, h, n, masked);
     }
 }
 
@@ -4880,10 +5080,9 @@ TG__FN(tg__ukernel)(int64_t kc, const void *alpha_, const void *a_, int64_t rs_a
                     int64_t ts_a, const void *b_, int64_t rs_b, const void *beta_, void *c_,
                     int64_t rs_c, int64_t cs_c, int64_t m, int64_t n)
 {
-    const TG__T *a = (const TG__T *)a_, *b = (const TG__T *)b_;
-    const TG__T alpha = *(const TG__T *)alpha_, beta = *(const TG__T *)beta_;
-    TG__T *c = (TG__T *)c_;
-    TG__FN(tg__panel)(kc, alpha, a, rs_a, cs_a, ts_a, b, rs_b, beta, c, rs_c, cs_c, m, n, 0);
+    TG__FN(tg__panel)(kc, (const TG__T *)alpha_, (const TG__T *)a_, rs_a, cs_a, ts_a,
+                      (const TG__T *)b_, rs_b, (const TG__T *)beta_, (TG__T *)c_, rs_c, cs_c, m,
+                      n, 0);
 }
 
 #if TG__MASKED
@@ -4898,8 +5097,8 @@ TG__FN(tg__ukernel_masked)(int64_t kc, const void *alpha_, const void *a_, int64
                            const void *beta_, void *c_, int64_t rs_c, int64_t cs_c, int64_t m,
                            int64_t n)
 {
-    TG__FN(tg__panel)(kc, *(const TG__T *)alpha_, (const TG__T *)a_, rs_a, cs_a, ts_a,
-                      (const TG__T *)b_, rs_b, *(const TG__T *)beta_, (TG__T *)c_, rs_c, cs_c, m,
+    TG__FN(tg__panel)(kc, (const TG__T *)alpha_, (const TG__T *)a_, rs_a, cs_a, ts_a,
+                      (const TG__T *)b_, rs_b, (const TG__T *)beta_, (TG__T *)c_, rs_c, cs_c, m,
                       n, 1);
 }
 #define TG__UKERNEL_PART TG__FN(tg__ukernel_masked)
@@ -5034,6 +5233,7 @@ static const tg__kernel TG__FN(tg__kernel_desc) = {
 #undef TG__MASKED
 #undef TG__UKERNEL_PART
 #undef TG__SHORT_M
+#undef TG__TALL
 #undef TG__T
 #undef TG__FN
 
@@ -5133,6 +5333,7 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
 #define TG__NARROW (&tg__kernel_desc_avx2_s)
 #define TG__MASKED 1
 #define TG__SHORT_M 24
+#define TG__TALL 16
 /* ---- cpu/kernel_simd.inc ---- */
 /* The x86 SIMD micro-kernel, written once for TG__T (float or double) and a vector width through
  * the macros that kernel_x86.c defines: TG__TARGET (the target attribute), TG__NAME (the family),
@@ -5141,7 +5342,8 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
  * TG__MASK/TG__LANES/TG__MASKLOAD (a load mask for a partial panel), TG__STORE_PART (the first
  * lanes of a register into a row of C), TG__MASKED (1: masked loads are cheap enough to read a
  * partial panel of B in place, and masked stores to write an edge tile), TG__SHORT_M (the
- * descriptor's short_m); TG__FN(x) appends the family's and the type's suffix.
+ * descriptor's short_m), TG__TALL (the most rows of a tall tile, below); TG__FN(x) appends the
+ * family's and the type's suffix.
  *
  * Register tile 6 x 2W: 12 accumulators + 2 B vectors + 1 broadcast A value. In ymm (AVX2: 6 x 16
  * floats, 6 x 8 doubles) that is 15 of the 16 registers, and 12 independent FMA chains cover Zen
@@ -5156,7 +5358,9 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
  * rows. A partial panel (narrower than 2W and not W) is read in place only where masked loads are
  * cheap (AVX-512 on Zen 4), by a second instantiation of the same code (ukernel_part), so that the
  * whole panels' kernel carries no test for it; AVX2 copies it into a zero-padded panel (small.c),
- * since vmaskmov is microcoded on Zen 3. */
+ * since vmaskmov is microcoded on Zen 3. A panel at most W wide over eight rows or more of A in
+ * place goes in taller tiles of one vector a row instead (tg__tall: up to 12 rows in ymm, 16 in
+ * zmm). */
 
 /* A prefetch of the B row two panels ahead (p + 4W), each of its lines: one in ymm, two in zmm. */
 #define TG__PREFETCH_AHEAD(p)                                                                      \
@@ -5398,6 +5602,95 @@ TG__FN(tg__tile)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t 
     }
 }
 
+/* A tall tile: h rows (a constant here, 6 to TG__TALL) of a panel at most W wide, one accumulator
+ * a row, A read in place, C with unit column stride. Over such a panel the 6-row tile above keeps
+ * two k steps' chains a row to cover the FMA latency and pays its fixed cost (setting up, summing
+ * the halves, storing) every six rows: perf put ~30% of an s 16^3 call (three tiles) outside the
+ * FMA loops. From eight rows one chain a row covers the latency, and AVX-512's 32 registers hold
+ * 16 rows, AVX2's 16 hold 12: s 16^3 is one tile. Each element is one chain of FMAs along k, so
+ * the bits do not depend on h. Zen 5, 1 thread, ab-gemm against the 6-row tiles: s 8^3 1.16x,
+ * d 8^3 1.09x, s 16^3 1.16x, s 12^3 1.07x, s 9x8x64 1.20x, s 13x16x64 1.15x, s 100x12x100 1.11x,
+ * s 1030x10x530 1.08x, s 2048x8x2048 1.09x; 4096x16x4096, 8192x8x512 and the last panel of
+ * s 40^3 and 80^3 1.00-1.04x. Two vectors a row (12 rows by 2W in AVX-512's registers) gained
+ * nothing over the 6-row tile's whole-panel loop: s 32^3 0.98x, d 16^3 0.98x, d 48^3 0.97x. */
+__attribute__((target(TG__TARGET), always_inline)) static inline void
+TG__FN(tg__tall)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t rs_a, int64_t cs_a,
+                 const TG__T *b, int64_t rs_b, const TG__T *beta_p, TG__T *c, int64_t rs_c,
+                 int64_t n, const int masked, const int h)
+{
+    TG__V acc[16];
+    const TG__MASK lo = TG__LANES(n);
+    /* Rows 4q to 4q + 3 from base q at 0, r1, r2 or r3 bytes: seven registers address 16 rows
+     * (one pointer per row would not fit in the 15 general registers, nor would offsets from a
+     * single base, which the compiler spilled: s 16^3 1.02x instead of 1.14x), at four pointer
+     * increments a k step. The loop ends on B's pointer, so no counter takes a register. */
+    const int64_t r1 = rs_a * (int64_t)sizeof(TG__T), r2 = 2 * r1, r3 = 3 * r1;
+    const int64_t step = cs_a * (int64_t)sizeof(TG__T);
+    const char *a0 = (const char *)a, *a4 = a0 + 2 * r2, *a8 = a4 + 2 * r2, *a12 = a8 + 2 * r2;
+    const TG__T *const bend = b + kc * rs_b;
+#define TG__TALL_ROW(i)                                                                            \
+    ((const TG__T *)(((i) < 4 ? a0 : (i) < 8 ? a4 : (i) < 12 ? a8 : a12) +                         \
+                     ((i) % 4 == 0 ? 0 : (i) % 4 == 1 ? r1 : (i) % 4 == 2 ? r2 : r3)))
+#pragma GCC unroll 16
+    for (int i = 0; i < h; i++) acc[i] = TG__ZERO();
+    for (; b != bend; a0 += step, a4 += step, a8 += step, a12 += step, b += rs_b) {
+        const TG__V b0 = masked ? TG__MASKLOAD(b, lo) : TG__LOADU(b);
+        /* B read in place: the prefetch of the 6-row tile's loops (see there) */
+        if (rs_b != 2 * TG__W) TG__PREFETCH_AHEAD(b);
+#pragma GCC unroll 16
+        for (int i = 0; i < h; i++) acc[i] = TG__FMA(TG__BCAST(TG__TALL_ROW(i)), b0, acc[i]);
+    }
+#undef TG__TALL_ROW
+    {
+        /* alpha and beta read only now: passed as values, they and alpha's vector stayed in
+         * registers through the k loop, and AVX2's 12-row tile spilled an accumulator (s
+         * 2048x8x2048 0.71x the 6-row tiles' speed) */
+        const TG__T alpha = *alpha_p, beta = *beta_p;
+        const TG__V va = TG__SET1(alpha), vb = TG__SET1(beta);
+        const int64_t live = n == TG__W ? n : TG__FN(tg__edge_cols)(n, 2 * TG__W);
+#pragma GCC unroll 16
+        for (int i = 0; i < h; i++) {
+            TG__T *ci = c + i * rs_c;
+            /* x * 1 is x exactly (NaN and -0 included): alpha = 1 skips the products */
+            const TG__V v = alpha != 1 ? TG__MUL(acc[i], va) : acc[i];
+            if (live == TG__W)
+                TG__STOREU(ci, beta == 0 ? v : TG__FMA(vb, TG__LOADU(ci), v));
+            else
+                TG__STORE_PART(ci, v, live, beta);
+        }
+    }
+}
+
+/* A panel's rows in tall tiles of as even heights as fit: from m >= 8 rows, 6 to TG__TALL each (a
+ * tall tile's height must be a constant for its accumulators to live in registers, hence one
+ * instantiation per height). */
+__attribute__((target(TG__TARGET), always_inline)) static inline void
+TG__FN(tg__tall_panel)(int64_t kc, const TG__T *alpha, const TG__T *a, int64_t rs_a, int64_t cs_a,
+                       const TG__T *b, int64_t rs_b, const TG__T *beta, TG__T *c, int64_t rs_c,
+                       int64_t m, int64_t n, const int masked)
+{
+    const int64_t tiles = tg__ceil_div(m, TG__TALL);
+    for (int64_t t = 0, i = 0, h; t < tiles; t++, i += h) {
+        h = m * (t + 1) / tiles - i;
+#define TG__TALL_CASE(H)                                                                           \
+    case H:                                                                                        \
+        TG__FN(tg__tall)(kc, alpha, a + i * rs_a, rs_a, cs_a, b, rs_b, beta, c + i * rs_c, rs_c,  \
+                         n, masked, H);                                                            \
+        break;
+        switch (h) {
+#if TG__TALL < 16 /* (AVX2's 12: 13 to 15 rows go as 6 + 7 or 7 + 7 or 7 + 8) */
+            TG__TALL_CASE(6) TG__TALL_CASE(7)
+#endif
+            TG__TALL_CASE(8) TG__TALL_CASE(9) TG__TALL_CASE(10) TG__TALL_CASE(11) TG__TALL_CASE(12)
+#if TG__TALL > 12
+            TG__TALL_CASE(13) TG__TALL_CASE(14) TG__TALL_CASE(15) TG__TALL_CASE(16)
+#endif
+        default: __builtin_unreachable();
+        }
+#undef TG__TALL_CASE
+    }
+}
+
 /* The height of the next tile of a panel read in place when `left` rows remain: tiles of six,
  * except that the last 7 or 8 rows go as two tiles of about half (6 + 2 -> 4 + 4, 6 + 1 -> 4 + 3).
  * A tile costs per k step what six rows do at five or six rows, four at four, three at one to
@@ -5410,15 +5703,22 @@ static inline int64_t TG__FN(tg__tile_rows)(int64_t left)
 
 /* A column panel of C, tile by tile; masked: a partial one, read through masks. */
 __attribute__((target(TG__TARGET), always_inline)) static inline void
-TG__FN(tg__panel)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t cs_a, int64_t ts_a,
-                  const TG__T *b, int64_t rs_b, TG__T beta, TG__T *c, int64_t rs_c, int64_t cs_c,
-                  int64_t m, int64_t n, const int masked)
+TG__FN(tg__panel)(int64_t kc, const TG__T *alpha, const TG__T *a, int64_t rs_a, int64_t cs_a,
+                  int64_t ts_a, const TG__T *b, int64_t rs_b, const TG__T *beta, TG__T *c,
+                  int64_t rs_c, int64_t cs_c, int64_t m, int64_t n, const int masked)
 {
     const int packed_a = rs_a == 1 && cs_a == 6;
+    /* A panel at most W wide over A in place, eight rows or more, goes in tall tiles (eight rows,
+     * so that a thread's share of rows, two 6-row tiles or more, never takes the 6-row tile's
+     * split loops, whose sums differ). */
+    if (!packed_a && cs_c == 1 && m >= 8 && n <= TG__W) {
+        TG__FN(tg__tall_panel)(kc, alpha, a, rs_a, cs_a, b, rs_b, beta, c, rs_c, m, n, masked);
+        return;
+    }
     for (int64_t i = 0, h; i < m; i += h) {
         h = packed_a ? (m - i < 6 ? m - i : 6) : TG__FN(tg__tile_rows)(m - i);
-        TG__FN(tg__tile)(kc, alpha, a + i * ts_a, rs_a, cs_a, b, rs_b, beta, c + i * rs_c, rs_c,
-                         cs_c, h, n, masked);
+        TG__FN(tg__tile)(kc, *alpha, a + i * ts_a, rs_a, cs_a, b, rs_b, *beta, c + i * rs_c,
+                         rs_c, cs_c, h, n, masked);
     }
 }
 
@@ -5428,10 +5728,9 @@ TG__FN(tg__ukernel)(int64_t kc, const void *alpha_, const void *a_, int64_t rs_a
                     int64_t ts_a, const void *b_, int64_t rs_b, const void *beta_, void *c_,
                     int64_t rs_c, int64_t cs_c, int64_t m, int64_t n)
 {
-    const TG__T *a = (const TG__T *)a_, *b = (const TG__T *)b_;
-    const TG__T alpha = *(const TG__T *)alpha_, beta = *(const TG__T *)beta_;
-    TG__T *c = (TG__T *)c_;
-    TG__FN(tg__panel)(kc, alpha, a, rs_a, cs_a, ts_a, b, rs_b, beta, c, rs_c, cs_c, m, n, 0);
+    TG__FN(tg__panel)(kc, (const TG__T *)alpha_, (const TG__T *)a_, rs_a, cs_a, ts_a,
+                      (const TG__T *)b_, rs_b, (const TG__T *)beta_, (TG__T *)c_, rs_c, cs_c, m,
+                      n, 0);
 }
 
 #if TG__MASKED
@@ -5446,8 +5745,8 @@ TG__FN(tg__ukernel_masked)(int64_t kc, const void *alpha_, const void *a_, int64
                            const void *beta_, void *c_, int64_t rs_c, int64_t cs_c, int64_t m,
                            int64_t n)
 {
-    TG__FN(tg__panel)(kc, *(const TG__T *)alpha_, (const TG__T *)a_, rs_a, cs_a, ts_a,
-                      (const TG__T *)b_, rs_b, *(const TG__T *)beta_, (TG__T *)c_, rs_c, cs_c, m,
+    TG__FN(tg__panel)(kc, (const TG__T *)alpha_, (const TG__T *)a_, rs_a, cs_a, ts_a,
+                      (const TG__T *)b_, rs_b, (const TG__T *)beta_, (TG__T *)c_, rs_c, cs_c, m,
                       n, 1);
 }
 #define TG__UKERNEL_PART TG__FN(tg__ukernel_masked)
@@ -5582,6 +5881,7 @@ static const tg__kernel TG__FN(tg__kernel_desc) = {
 #undef TG__MASKED
 #undef TG__UKERNEL_PART
 #undef TG__SHORT_M
+#undef TG__TALL
 #undef TG__T
 #undef TG__FN
 
@@ -5681,6 +5981,7 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
 #define TG__NARROW (&tg__kernel_desc_avx2_d)
 #define TG__MASKED 1
 #define TG__SHORT_M 24
+#define TG__TALL 16
 /* ---- cpu/kernel_simd.inc ---- */
 /* The x86 SIMD micro-kernel, written once for TG__T (float or double) and a vector width through
  * the macros that kernel_x86.c defines: TG__TARGET (the target attribute), TG__NAME (the family),
@@ -5689,7 +5990,8 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
  * TG__MASK/TG__LANES/TG__MASKLOAD (a load mask for a partial panel), TG__STORE_PART (the first
  * lanes of a register into a row of C), TG__MASKED (1: masked loads are cheap enough to read a
  * partial panel of B in place, and masked stores to write an edge tile), TG__SHORT_M (the
- * descriptor's short_m); TG__FN(x) appends the family's and the type's suffix.
+ * descriptor's short_m), TG__TALL (the most rows of a tall tile, below); TG__FN(x) appends the
+ * family's and the type's suffix.
  *
  * Register tile 6 x 2W: 12 accumulators + 2 B vectors + 1 broadcast A value. In ymm (AVX2: 6 x 16
  * floats, 6 x 8 doubles) that is 15 of the 16 registers, and 12 independent FMA chains cover Zen
@@ -5704,7 +6006,9 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
  * rows. A partial panel (narrower than 2W and not W) is read in place only where masked loads are
  * cheap (AVX-512 on Zen 4), by a second instantiation of the same code (ukernel_part), so that the
  * whole panels' kernel carries no test for it; AVX2 copies it into a zero-padded panel (small.c),
- * since vmaskmov is microcoded on Zen 3. */
+ * since vmaskmov is microcoded on Zen 3. A panel at most W wide over eight rows or more of A in
+ * place goes in taller tiles of one vector a row instead (tg__tall: up to 12 rows in ymm, 16 in
+ * zmm). */
 
 /* A prefetch of the B row two panels ahead (p + 4W), each of its lines: one in ymm, two in zmm. */
 #define TG__PREFETCH_AHEAD(p)                                                                      \
@@ -5946,6 +6250,95 @@ TG__FN(tg__tile)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t 
     }
 }
 
+/* A tall tile: h rows (a constant here, 6 to TG__TALL) of a panel at most W wide, one accumulator
+ * a row, A read in place, C with unit column stride. Over such a panel the 6-row tile above keeps
+ * two k steps' chains a row to cover the FMA latency and pays its fixed cost (setting up, summing
+ * the halves, storing) every six rows: perf put ~30% of an s 16^3 call (three tiles) outside the
+ * FMA loops. From eight rows one chain a row covers the latency, and AVX-512's 32 registers hold
+ * 16 rows, AVX2's 16 hold 12: s 16^3 is one tile. Each element is one chain of FMAs along k, so
+ * the bits do not depend on h. Zen 5, 1 thread, ab-gemm against the 6-row tiles: s 8^3 1.16x,
+ * d 8^3 1.09x, s 16^3 1.16x, s 12^3 1.07x, s 9x8x64 1.20x, s 13x16x64 1.15x, s 100x12x100 1.11x,
+ * s 1030x10x530 1.08x, s 2048x8x2048 1.09x; 4096x16x4096, 8192x8x512 and the last panel of
+ * s 40^3 and 80^3 1.00-1.04x. Two vectors a row (12 rows by 2W in AVX-512's registers) gained
+ * nothing over the 6-row tile's whole-panel loop: s 32^3 0.98x, d 16^3 0.98x, d 48^3 0.97x. */
+__attribute__((target(TG__TARGET), always_inline)) static inline void
+TG__FN(tg__tall)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t rs_a, int64_t cs_a,
+                 const TG__T *b, int64_t rs_b, const TG__T *beta_p, TG__T *c, int64_t rs_c,
+                 int64_t n, const int masked, const int h)
+{
+    TG__V acc[16];
+    const TG__MASK lo = TG__LANES(n);
+    /* Rows 4q to 4q + 3 from base q at 0, r1, r2 or r3 bytes: seven registers address 16 rows
+     * (one pointer per row would not fit in the 15 general registers, nor would offsets from a
+     * single base, which the compiler spilled: s 16^3 1.02x instead of 1.14x), at four pointer
+     * increments a k step. The loop ends on B's pointer, so no counter takes a register. */
+    const int64_t r1 = rs_a * (int64_t)sizeof(TG__T), r2 = 2 * r1, r3 = 3 * r1;
+    const int64_t step = cs_a * (int64_t)sizeof(TG__T);
+    const char *a0 = (const char *)a, *a4 = a0 + 2 * r2, *a8 = a4 + 2 * r2, *a12 = a8 + 2 * r2;
+    const TG__T *const bend = b + kc * rs_b;
+#define TG__TALL_ROW(i)                                                                            \
+    ((const TG__T *)(((i) < 4 ? a0 : (i) < 8 ? a4 : (i) < 12 ? a8 : a12) +                         \
+                     ((i) % 4 == 0 ? 0 : (i) % 4 == 1 ? r1 : (i) % 4 == 2 ? r2 : r3)))
+#pragma GCC unroll 16
+    for (int i = 0; i < h; i++) acc[i] = TG__ZERO();
+    for (; b != bend; a0 += step, a4 += step, a8 += step, a12 += step, b += rs_b) {
+        const TG__V b0 = masked ? TG__MASKLOAD(b, lo) : TG__LOADU(b);
+        /* B read in place: the prefetch of the 6-row tile's loops (see there) */
+        if (rs_b != 2 * TG__W) TG__PREFETCH_AHEAD(b);
+#pragma GCC unroll 16
+        for (int i = 0; i < h; i++) acc[i] = TG__FMA(TG__BCAST(TG__TALL_ROW(i)), b0, acc[i]);
+    }
+#undef TG__TALL_ROW
+    {
+        /* alpha and beta read only now: passed as values, they and alpha's vector stayed in
+         * registers through the k loop, and AVX2's 12-row tile spilled an accumulator (s
+         * 2048x8x2048 0.71x the 6-row tiles' speed) */
+        const TG__T alpha = *alpha_p, beta = *beta_p;
+        const TG__V va = TG__SET1(alpha), vb = TG__SET1(beta);
+        const int64_t live = n == TG__W ? n : TG__FN(tg__edge_cols)(n, 2 * TG__W);
+#pragma GCC unroll 16
+        for (int i = 0; i < h; i++) {
+            TG__T *ci = c + i * rs_c;
+            /* x * 1 is x exactly (NaN and -0 included): alpha = 1 skips the products */
+            const TG__V v = alpha != 1 ? TG__MUL(acc[i], va) : acc[i];
+            if (live == TG__W)
+                TG__STOREU(ci, beta == 0 ? v : TG__FMA(vb, TG__LOADU(ci), v));
+            else
+                TG__STORE_PART(ci, v, live, beta);
+        }
+    }
+}
+
+/* A panel's rows in tall tiles of as even heights as fit: from m >= 8 rows, 6 to TG__TALL each (a
+ * tall tile's height must be a constant for its accumulators to live in registers, hence one
+ * instantiation per height). */
+__attribute__((target(TG__TARGET), always_inline)) static inline void
+TG__FN(tg__tall_panel)(int64_t kc, const TG__T *alpha, const TG__T *a, int64_t rs_a, int64_t cs_a,
+                       const TG__T *b, int64_t rs_b, const TG__T *beta, TG__T *c, int64_t rs_c,
+                       int64_t m, int64_t n, const int masked)
+{
+    const int64_t tiles = tg__ceil_div(m, TG__TALL);
+    for (int64_t t = 0, i = 0, h; t < tiles; t++, i += h) {
+        h = m * (t + 1) / tiles - i;
+#define TG__TALL_CASE(H)                                                                           \
+    case H:                                                                                        \
+        TG__FN(tg__tall)(kc, alpha, a + i * rs_a, rs_a, cs_a, b, rs_b, beta, c + i * rs_c, rs_c,  \
+                         n, masked, H);                                                            \
+        break;
+        switch (h) {
+#if TG__TALL < 16 /* (AVX2's 12: 13 to 15 rows go as 6 + 7 or 7 + 7 or 7 + 8) */
+            TG__TALL_CASE(6) TG__TALL_CASE(7)
+#endif
+            TG__TALL_CASE(8) TG__TALL_CASE(9) TG__TALL_CASE(10) TG__TALL_CASE(11) TG__TALL_CASE(12)
+#if TG__TALL > 12
+            TG__TALL_CASE(13) TG__TALL_CASE(14) TG__TALL_CASE(15) TG__TALL_CASE(16)
+#endif
+        default: __builtin_unreachable();
+        }
+#undef TG__TALL_CASE
+    }
+}
+
 /* The height of the next tile of a panel read in place when `left` rows remain: tiles of six,
  * except that the last 7 or 8 rows go as two tiles of about half (6 + 2 -> 4 + 4, 6 + 1 -> 4 + 3).
  * A tile costs per k step what six rows do at five or six rows, four at four, three at one to
@@ -5958,15 +6351,22 @@ static inline int64_t TG__FN(tg__tile_rows)(int64_t left)
 
 /* A column panel of C, tile by tile; masked: a partial one, read through masks. */
 __attribute__((target(TG__TARGET), always_inline)) static inline void
-TG__FN(tg__panel)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t cs_a, int64_t ts_a,
-                  const TG__T *b, int64_t rs_b, TG__T beta, TG__T *c, int64_t rs_c, int64_t cs_c,
-                  int64_t m, int64_t n, const int masked)
+TG__FN(tg__panel)(int64_t kc, const TG__T *alpha, const TG__T *a, int64_t rs_a, int64_t cs_a,
+                  int64_t ts_a, const TG__T *b, int64_t rs_b, const TG__T *beta, TG__T *c,
+                  int64_t rs_c, int64_t cs_c, int64_t m, int64_t n, const int masked)
 {
     const int packed_a = rs_a == 1 && cs_a == 6;
+    /* A panel at most W wide over A in place, eight rows or more, goes in tall tiles (eight rows,
+     * so that a thread's share of rows, two 6-row tiles or more, never takes the 6-row tile's
+     * split loops, whose sums differ). */
+    if (!packed_a && cs_c == 1 && m >= 8 && n <= TG__W) {
+        TG__FN(tg__tall_panel)(kc, alpha, a, rs_a, cs_a, b, rs_b, beta, c, rs_c, m, n, masked);
+        return;
+    }
     for (int64_t i = 0, h; i < m; i += h) {
         h = packed_a ? (m - i < 6 ? m - i : 6) : TG__FN(tg__tile_rows)(m - i);
-        TG__FN(tg__tile)(kc, alpha, a + i * ts_a, rs_a, cs_a, b, rs_b, beta, c + i * rs_c, rs_c,
-                         cs_c, h, n, masked);
+        TG__FN(tg__tile)(kc, *alpha, a + i * ts_a, rs_a, cs_a, b, rs_b, *beta, c + i * rs_c,
+                         rs_c, cs_c, h, n, masked);
     }
 }
 
@@ -5976,10 +6376,9 @@ TG__FN(tg__ukernel)(int64_t kc, const void *alpha_, const void *a_, int64_t rs_a
                     int64_t ts_a, const void *b_, int64_t rs_b, const void *beta_, void *c_,
                     int64_t rs_c, int64_t cs_c, int64_t m, int64_t n)
 {
-    const TG__T *a = (const TG__T *)a_, *b = (const TG__T *)b_;
-    const TG__T alpha = *(const TG__T *)alpha_, beta = *(const TG__T *)beta_;
-    TG__T *c = (TG__T *)c_;
-    TG__FN(tg__panel)(kc, alpha, a, rs_a, cs_a, ts_a, b, rs_b, beta, c, rs_c, cs_c, m, n, 0);
+    TG__FN(tg__panel)(kc, (const TG__T *)alpha_, (const TG__T *)a_, rs_a, cs_a, ts_a,
+                      (const TG__T *)b_, rs_b, (const TG__T *)beta_, (TG__T *)c_, rs_c, cs_c, m,
+                      n, 0);
 }
 
 #if TG__MASKED
@@ -5994,8 +6393,8 @@ TG__FN(tg__ukernel_masked)(int64_t kc, const void *alpha_, const void *a_, int64
                            const void *beta_, void *c_, int64_t rs_c, int64_t cs_c, int64_t m,
                            int64_t n)
 {
-    TG__FN(tg__panel)(kc, *(const TG__T *)alpha_, (const TG__T *)a_, rs_a, cs_a, ts_a,
-                      (const TG__T *)b_, rs_b, *(const TG__T *)beta_, (TG__T *)c_, rs_c, cs_c, m,
+    TG__FN(tg__panel)(kc, (const TG__T *)alpha_, (const TG__T *)a_, rs_a, cs_a, ts_a,
+                      (const TG__T *)b_, rs_b, (const TG__T *)beta_, (TG__T *)c_, rs_c, cs_c, m,
                       n, 1);
 }
 #define TG__UKERNEL_PART TG__FN(tg__ukernel_masked)
@@ -6130,6 +6529,7 @@ static const tg__kernel TG__FN(tg__kernel_desc) = {
 #undef TG__MASKED
 #undef TG__UKERNEL_PART
 #undef TG__SHORT_M
+#undef TG__TALL
 #undef TG__T
 #undef TG__FN
 #undef TG__AVX512

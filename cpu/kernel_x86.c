@@ -222,6 +222,7 @@ __attribute__((target(TG__AVX512))) static inline void tg__part512_d(double *c, 
 #define TG__NARROW NULL
 #define TG__MASKED 0
 #define TG__SHORT_M 12
+#define TG__TALL 12
 #include "kernel_simd.inc"
 #undef TG__T
 #undef TG__FN
@@ -252,6 +253,7 @@ __attribute__((target(TG__AVX512))) static inline void tg__part512_d(double *c, 
 #define TG__NARROW NULL
 #define TG__MASKED 0
 #define TG__SHORT_M 12
+#define TG__TALL 12
 #include "kernel_simd.inc"
 #undef TG__T
 #undef TG__FN
@@ -281,6 +283,7 @@ __attribute__((target(TG__AVX512))) static inline void tg__part512_d(double *c, 
 #define TG__NARROW (&tg__kernel_desc_avx2_s)
 #define TG__MASKED 1
 #define TG__SHORT_M 24
+#define TG__TALL 16
 #include "kernel_simd.inc"
 #undef TG__T
 #undef TG__FN
@@ -310,6 +313,7 @@ __attribute__((target(TG__AVX512))) static inline void tg__part512_d(double *c, 
 #define TG__NARROW (&tg__kernel_desc_avx2_d)
 #define TG__MASKED 1
 #define TG__SHORT_M 24
+#define TG__TALL 16
 #include "kernel_simd.inc"
 #undef TG__T
 #undef TG__FN
