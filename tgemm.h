@@ -4334,16 +4334,25 @@ TG__FN(tg__tall)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t rs_a,
 #define TG__TALL_ROW(i)                                                                            \
     ((const TG__T *)(((i) < 4 ? a0 : (i) < 8 ? a4 : (i) < 12 ? a8 : a12) +                         \
                      ((i) % 4 == 0 ? 0 : (i) % 4 == 1 ? r1 : (i) % 4 == 2 ? r2 : r3)))
-#pragma GCC unroll 16
-    for (int i = 0; i < h; i++) acc[i] = TG__ZERO();
+    /* X(i) for each row, written out rather than looped: an unroll pragma is not portable (nvcc
+     * rejects GCC's in the single header), and the accumulators stay in registers only where
+     * every index is a constant. */
+#define TG__TALL_EACH(X)                                                                           \
+    X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(7) X(8) X(9) X(10) X(11) X(12) X(13) X(14) X(15)
+#define TG__TALL_ZERO(i)                                                                           \
+    if ((i) < h) acc[i] = TG__ZERO();
+#define TG__TALL_FMA(i)                                                                            \
+    if ((i) < h) acc[i] = TG__FMA(TG__BCAST(TG__TALL_ROW(i)), b0, acc[i]);
+    TG__TALL_EACH(TG__TALL_ZERO)
     for (; b != bend; a0 += step, a4 += step, a8 += step, a12 += step, b += rs_b) {
         const TG__V b0 = masked ? TG__MASKLOAD(b, lo) : TG__LOADU(b);
         /* B read in place: the prefetch of the 6-row tile's loops (see there) */
         if (rs_b != 2 * TG__W) TG__PREFETCH_AHEAD(b);
-#pragma GCC unroll 16
-        for (int i = 0; i < h; i++) acc[i] = TG__FMA(TG__BCAST(TG__TALL_ROW(i)), b0, acc[i]);
+        TG__TALL_EACH(TG__TALL_FMA)
     }
 #undef TG__TALL_ROW
+#undef TG__TALL_ZERO
+#undef TG__TALL_FMA
     {
         /* alpha and beta read only now: passed as values, they and alpha's vector stayed in
          * registers through the k loop, and AVX2's 12-row tile spilled an accumulator (s
@@ -4351,17 +4360,20 @@ TG__FN(tg__tall)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t rs_a,
         const TG__T alpha = *alpha_p, beta = *beta_p;
         const TG__V va = TG__SET1(alpha), vb = TG__SET1(beta);
         const int64_t live = n == TG__W ? n : TG__FN(tg__edge_cols)(n, 2 * TG__W);
-#pragma GCC unroll 16
-        for (int i = 0; i < h; i++) {
-            TG__T *ci = c + i * rs_c;
-            /* x * 1 is x exactly (NaN and -0 included): alpha = 1 skips the products */
-            const TG__V v = alpha != 1 ? TG__MUL(acc[i], va) : acc[i];
-            if (live == TG__W)
-                TG__STOREU(ci, beta == 0 ? v : TG__FMA(vb, TG__LOADU(ci), v));
-            else
-                TG__STORE_PART(ci, v, live, beta);
-        }
+        /* x * 1 is x exactly (NaN and -0 included): alpha = 1 skips the products */
+#define TG__TALL_STORE(i)                                                                          \
+    if ((i) < h) {                                                                                 \
+        TG__T *ci = c + (i) * rs_c;                                                                \
+        const TG__V v = alpha != 1 ? TG__MUL(acc[i], va) : acc[i];                                 \
+        if (live == TG__W)                                                                         \
+            TG__STOREU(ci, beta == 0 ? v : TG__FMA(vb, TG__LOADU(ci), v));                         \
+        else                                                                                       \
+            TG__STORE_PART(ci, v, live, beta);                                                     \
     }
+        TG__TALL_EACH(TG__TALL_STORE)
+#undef TG__TALL_STORE
+    }
+#undef TG__TALL_EACH
 }
 
 /* A panel's rows in tall tiles of as even heights as fit: from m >= 8 rows, 6 to TG__TALL each (a
@@ -4983,16 +4995,25 @@ TG__FN(tg__tall)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t rs_a,
 #define TG__TALL_ROW(i)                                                                            \
     ((const TG__T *)(((i) < 4 ? a0 : (i) < 8 ? a4 : (i) < 12 ? a8 : a12) +                         \
                      ((i) % 4 == 0 ? 0 : (i) % 4 == 1 ? r1 : (i) % 4 == 2 ? r2 : r3)))
-#pragma GCC unroll 16
-    for (int i = 0; i < h; i++) acc[i] = TG__ZERO();
+    /* X(i) for each row, written out rather than looped: an unroll pragma is not portable (nvcc
+     * rejects GCC's in the single header), and the accumulators stay in registers only where
+     * every index is a constant. */
+#define TG__TALL_EACH(X)                                                                           \
+    X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(7) X(8) X(9) X(10) X(11) X(12) X(13) X(14) X(15)
+#define TG__TALL_ZERO(i)                                                                           \
+    if ((i) < h) acc[i] = TG__ZERO();
+#define TG__TALL_FMA(i)                                                                            \
+    if ((i) < h) acc[i] = TG__FMA(TG__BCAST(TG__TALL_ROW(i)), b0, acc[i]);
+    TG__TALL_EACH(TG__TALL_ZERO)
     for (; b != bend; a0 += step, a4 += step, a8 += step, a12 += step, b += rs_b) {
         const TG__V b0 = masked ? TG__MASKLOAD(b, lo) : TG__LOADU(b);
         /* B read in place: the prefetch of the 6-row tile's loops (see there) */
         if (rs_b != 2 * TG__W) TG__PREFETCH_AHEAD(b);
-#pragma GCC unroll 16
-        for (int i = 0; i < h; i++) acc[i] = TG__FMA(TG__BCAST(TG__TALL_ROW(i)), b0, acc[i]);
+        TG__TALL_EACH(TG__TALL_FMA)
     }
 #undef TG__TALL_ROW
+#undef TG__TALL_ZERO
+#undef TG__TALL_FMA
     {
         /* alpha and beta read only now: passed as values, they and alpha's vector stayed in
          * registers through the k loop, and AVX2's 12-row tile spilled an accumulator (s
@@ -5000,17 +5021,20 @@ TG__FN(tg__tall)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t rs_a,
         const TG__T alpha = *alpha_p, beta = *beta_p;
         const TG__V va = TG__SET1(alpha), vb = TG__SET1(beta);
         const int64_t live = n == TG__W ? n : TG__FN(tg__edge_cols)(n, 2 * TG__W);
-#pragma GCC unroll 16
-        for (int i = 0; i < h; i++) {
-            TG__T *ci = c + i * rs_c;
-            /* x * 1 is x exactly (NaN and -0 included): alpha = 1 skips the products */
-            const TG__V v = alpha != 1 ? TG__MUL(acc[i], va) : acc[i];
-            if (live == TG__W)
-                TG__STOREU(ci, beta == 0 ? v : TG__FMA(vb, TG__LOADU(ci), v));
-            else
-                TG__STORE_PART(ci, v, live, beta);
-        }
+        /* x * 1 is x exactly (NaN and -0 included): alpha = 1 skips the products */
+#define TG__TALL_STORE(i)                                                                          \
+    if ((i) < h) {                                                                                 \
+        TG__T *ci = c + (i) * rs_c;                                                                \
+        const TG__V v = alpha != 1 ? TG__MUL(acc[i], va) : acc[i];                                 \
+        if (live == TG__W)                                                                         \
+            TG__STOREU(ci, beta == 0 ? v : TG__FMA(vb, TG__LOADU(ci), v));                         \
+        else                                                                                       \
+            TG__STORE_PART(ci, v, live, beta);                                                     \
     }
+        TG__TALL_EACH(TG__TALL_STORE)
+#undef TG__TALL_STORE
+    }
+#undef TG__TALL_EACH
 }
 
 /* A panel's rows in tall tiles of as even heights as fit: from m >= 8 rows, 6 to TG__TALL each (a
@@ -5631,16 +5655,25 @@ TG__FN(tg__tall)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t rs_a,
 #define TG__TALL_ROW(i)                                                                            \
     ((const TG__T *)(((i) < 4 ? a0 : (i) < 8 ? a4 : (i) < 12 ? a8 : a12) +                         \
                      ((i) % 4 == 0 ? 0 : (i) % 4 == 1 ? r1 : (i) % 4 == 2 ? r2 : r3)))
-#pragma GCC unroll 16
-    for (int i = 0; i < h; i++) acc[i] = TG__ZERO();
+    /* X(i) for each row, written out rather than looped: an unroll pragma is not portable (nvcc
+     * rejects GCC's in the single header), and the accumulators stay in registers only where
+     * every index is a constant. */
+#define TG__TALL_EACH(X)                                                                           \
+    X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(7) X(8) X(9) X(10) X(11) X(12) X(13) X(14) X(15)
+#define TG__TALL_ZERO(i)                                                                           \
+    if ((i) < h) acc[i] = TG__ZERO();
+#define TG__TALL_FMA(i)                                                                            \
+    if ((i) < h) acc[i] = TG__FMA(TG__BCAST(TG__TALL_ROW(i)), b0, acc[i]);
+    TG__TALL_EACH(TG__TALL_ZERO)
     for (; b != bend; a0 += step, a4 += step, a8 += step, a12 += step, b += rs_b) {
         const TG__V b0 = masked ? TG__MASKLOAD(b, lo) : TG__LOADU(b);
         /* B read in place: the prefetch of the 6-row tile's loops (see there) */
         if (rs_b != 2 * TG__W) TG__PREFETCH_AHEAD(b);
-#pragma GCC unroll 16
-        for (int i = 0; i < h; i++) acc[i] = TG__FMA(TG__BCAST(TG__TALL_ROW(i)), b0, acc[i]);
+        TG__TALL_EACH(TG__TALL_FMA)
     }
 #undef TG__TALL_ROW
+#undef TG__TALL_ZERO
+#undef TG__TALL_FMA
     {
         /* alpha and beta read only now: passed as values, they and alpha's vector stayed in
          * registers through the k loop, and AVX2's 12-row tile spilled an accumulator (s
@@ -5648,17 +5681,20 @@ TG__FN(tg__tall)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t rs_a,
         const TG__T alpha = *alpha_p, beta = *beta_p;
         const TG__V va = TG__SET1(alpha), vb = TG__SET1(beta);
         const int64_t live = n == TG__W ? n : TG__FN(tg__edge_cols)(n, 2 * TG__W);
-#pragma GCC unroll 16
-        for (int i = 0; i < h; i++) {
-            TG__T *ci = c + i * rs_c;
-            /* x * 1 is x exactly (NaN and -0 included): alpha = 1 skips the products */
-            const TG__V v = alpha != 1 ? TG__MUL(acc[i], va) : acc[i];
-            if (live == TG__W)
-                TG__STOREU(ci, beta == 0 ? v : TG__FMA(vb, TG__LOADU(ci), v));
-            else
-                TG__STORE_PART(ci, v, live, beta);
-        }
+        /* x * 1 is x exactly (NaN and -0 included): alpha = 1 skips the products */
+#define TG__TALL_STORE(i)                                                                          \
+    if ((i) < h) {                                                                                 \
+        TG__T *ci = c + (i) * rs_c;                                                                \
+        const TG__V v = alpha != 1 ? TG__MUL(acc[i], va) : acc[i];                                 \
+        if (live == TG__W)                                                                         \
+            TG__STOREU(ci, beta == 0 ? v : TG__FMA(vb, TG__LOADU(ci), v));                         \
+        else                                                                                       \
+            TG__STORE_PART(ci, v, live, beta);                                                     \
     }
+        TG__TALL_EACH(TG__TALL_STORE)
+#undef TG__TALL_STORE
+    }
+#undef TG__TALL_EACH
 }
 
 /* A panel's rows in tall tiles of as even heights as fit: from m >= 8 rows, 6 to TG__TALL each (a
@@ -6279,16 +6315,25 @@ TG__FN(tg__tall)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t rs_a,
 #define TG__TALL_ROW(i)                                                                            \
     ((const TG__T *)(((i) < 4 ? a0 : (i) < 8 ? a4 : (i) < 12 ? a8 : a12) +                         \
                      ((i) % 4 == 0 ? 0 : (i) % 4 == 1 ? r1 : (i) % 4 == 2 ? r2 : r3)))
-#pragma GCC unroll 16
-    for (int i = 0; i < h; i++) acc[i] = TG__ZERO();
+    /* X(i) for each row, written out rather than looped: an unroll pragma is not portable (nvcc
+     * rejects GCC's in the single header), and the accumulators stay in registers only where
+     * every index is a constant. */
+#define TG__TALL_EACH(X)                                                                           \
+    X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(7) X(8) X(9) X(10) X(11) X(12) X(13) X(14) X(15)
+#define TG__TALL_ZERO(i)                                                                           \
+    if ((i) < h) acc[i] = TG__ZERO();
+#define TG__TALL_FMA(i)                                                                            \
+    if ((i) < h) acc[i] = TG__FMA(TG__BCAST(TG__TALL_ROW(i)), b0, acc[i]);
+    TG__TALL_EACH(TG__TALL_ZERO)
     for (; b != bend; a0 += step, a4 += step, a8 += step, a12 += step, b += rs_b) {
         const TG__V b0 = masked ? TG__MASKLOAD(b, lo) : TG__LOADU(b);
         /* B read in place: the prefetch of the 6-row tile's loops (see there) */
         if (rs_b != 2 * TG__W) TG__PREFETCH_AHEAD(b);
-#pragma GCC unroll 16
-        for (int i = 0; i < h; i++) acc[i] = TG__FMA(TG__BCAST(TG__TALL_ROW(i)), b0, acc[i]);
+        TG__TALL_EACH(TG__TALL_FMA)
     }
 #undef TG__TALL_ROW
+#undef TG__TALL_ZERO
+#undef TG__TALL_FMA
     {
         /* alpha and beta read only now: passed as values, they and alpha's vector stayed in
          * registers through the k loop, and AVX2's 12-row tile spilled an accumulator (s
@@ -6296,17 +6341,20 @@ TG__FN(tg__tall)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t rs_a,
         const TG__T alpha = *alpha_p, beta = *beta_p;
         const TG__V va = TG__SET1(alpha), vb = TG__SET1(beta);
         const int64_t live = n == TG__W ? n : TG__FN(tg__edge_cols)(n, 2 * TG__W);
-#pragma GCC unroll 16
-        for (int i = 0; i < h; i++) {
-            TG__T *ci = c + i * rs_c;
-            /* x * 1 is x exactly (NaN and -0 included): alpha = 1 skips the products */
-            const TG__V v = alpha != 1 ? TG__MUL(acc[i], va) : acc[i];
-            if (live == TG__W)
-                TG__STOREU(ci, beta == 0 ? v : TG__FMA(vb, TG__LOADU(ci), v));
-            else
-                TG__STORE_PART(ci, v, live, beta);
-        }
+        /* x * 1 is x exactly (NaN and -0 included): alpha = 1 skips the products */
+#define TG__TALL_STORE(i)                                                                          \
+    if ((i) < h) {                                                                                 \
+        TG__T *ci = c + (i) * rs_c;                                                                \
+        const TG__V v = alpha != 1 ? TG__MUL(acc[i], va) : acc[i];                                 \
+        if (live == TG__W)                                                                         \
+            TG__STOREU(ci, beta == 0 ? v : TG__FMA(vb, TG__LOADU(ci), v));                         \
+        else                                                                                       \
+            TG__STORE_PART(ci, v, live, beta);                                                     \
     }
+        TG__TALL_EACH(TG__TALL_STORE)
+#undef TG__TALL_STORE
+    }
+#undef TG__TALL_EACH
 }
 
 /* A panel's rows in tall tiles of as even heights as fit: from m >= 8 rows, 6 to TG__TALL each (a
