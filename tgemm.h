@@ -661,6 +661,12 @@ typedef void (*tg__ukernel_fn)(int64_t kc, const void *alpha, const void *a, int
                                int64_t cs_a, int64_t ts_a, const void *b, int64_t rs_b,
                                const void *beta, void *c, int64_t rs_c, int64_t cs_c, int64_t m,
                                int64_t n);
+/* C[0:m, 0:n] as above for two adjacent column panels, nr < n <= 2 nr, A in place (ts_a = rs_a) and
+ * C with unit column stride: B is two packed nr-column panels, zero past n, row p of the first at
+ * b + p * rs_b and of the second ps_b elements on. */
+typedef void (*tg__ukernel_pair_fn)(int64_t kc, const void *alpha, const void *a, int64_t rs_a,
+                                    int64_t cs_a, const void *b, int64_t rs_b, int64_t ps_b,
+                                    const void *beta, void *c, int64_t rs_c, int64_t m, int64_t n);
 /* Copies the rows x kc block of a view starting at src into MR-row panels (pack_a) or the kc x cols
  * block into NR-column panels (pack_b), zero-padding the last panel to a whole tile. */
 typedef void (*tg__pack_fn)(int64_t rows, int64_t kc, const void *src, int64_t rs, int64_t cs,
@@ -683,6 +689,8 @@ struct tg__kernel {
     tg__pack_fn pack_b;    /* columns of op(B) into NR-column panels (rows/cols swapped: see pack.inc) */
     const tg__kernel *narrow; /* the small path's kernel for a last panel narrower than nr (NULL:
                                  this one): AVX-512's is AVX2's, which reads more of them in place */
+    tg__ukernel_pair_fn ukernel_pair; /* NULL, or two panels at once in wider tiles (AVX-512): the
+                                         small path's rows mode (small.c) */
 };
 
 /* The kernel for this element size and family. */
@@ -720,6 +728,23 @@ TG__PRIVATE int tg__gemm_blocked(const char *fn, const tg__kernel *kern, const t
                                  const void *alpha, const void *beta);
 TG__PRIVATE int tg__gemm_small(const char *fn, const tg__kernel *kern, const tg__gemm *g,
                                const void *alpha, const void *beta, int paged);
+/* Whether the small path takes g in its rows mode (small.c), whatever its size: a tall A over two
+ * to four panels of B, in a family with a pair kernel, from 256 x 64 x 256 multiply-adds, with B
+ * packed whole within L2. There the blocked path packs all of A to serve as few as two panels, and
+ * the 6 x 2W tiles over A in place must stream A from memory as fast as the FMAs use it; the pair
+ * kernel reads A once, in place, at half that rate. Zen 5, 1 thread, ab-gemm against the blocked
+ * path: s 32768x64x256 1.6x, 4096x64x4096 1.30x, 2048x128x512 1.11x, 512x96x512 1.11x, d
+ * 32768x64x256 1.32x, 8192x64x512 1.31x, 2048x40x512 1.16x; 256x64x256 1.00x, and below it, on
+ * the small path's panels, s 64^3 0.93x, 128^3 0.97x, d 128x64x128 0.96x. */
+enum { TG__ROWS_MNK = 256 * 64 * 256 };
+TG__ALWAYS_INLINE int tg__small_rows_fits(const tg__kernel *kern, const tg__gemm *g)
+{
+    const int64_t nr = kern->nr;
+    return kern->ukernel_pair && g->n > nr && g->n <= 4 * nr &&
+           (double)g->m * (double)g->n * (double)g->k >= TG__ROWS_MNK &&
+           (double)g->k * (double)(tg__ceil_div(g->n, nr) * nr) * (double)kern->es <=
+               (double)tg__cpu()->l2;
+}
 
 #endif /* TGEMM_CPU_H */
 
@@ -3380,7 +3405,9 @@ TG__PRIVATE void TG__FN(tg__ew_run_generic)(const tg__ew *e, int64_t n, const vo
  * exceptions. With the row split, against the library before (ab-gemm, 3 lines): 1 thread s
  * 2048x32x512 1.27x, 8192x32x512 1.30x, 4096x16x4096 1.30x, 8192x16x512 1.56x, d 4096x16x4096
  * 1.14x, d 8192x16x512 1.10x, other narrow shapes 0.98-1.03x; 2 threads s 0.98-1.79x (1030x10x530
- * the most), d 1.00-1.25x. */
+ * the most), d 1.00-1.25x.
+ * A tall A over two to four panels of B takes the small path too, in its rows mode, where the
+ * shape fits it (cpu.h's tg__small_rows_fits has the rule and its measurements). */
 enum { TG__SMALL_MNK = 256 * 256 * 256, TG__SMALL_M_D = 64, TG__SMALL_NR_D = 16 };
 
 /* C = beta * C over m x n: the alpha-or-k-zero quick return. Beta zero writes zeros without reading
@@ -3421,8 +3448,9 @@ TG__ALWAYS_INLINE int tg__use_small_path(const tg__gemm *g, const tg__kernel *ke
 {
     if (forced) return forced != TG__PATH_BLOCKED;
     if ((g->m <= kern->short_m && g->b.cs == 1) || g->n <= kern->nr) return 1;
-    return (double)g->m * (double)g->n * (double)g->k <= TG__SMALL_MNK &&
-           (kern->es == sizeof(float) || kern->nr >= TG__SMALL_NR_D || g->m <= TG__SMALL_M_D);
+    return ((double)g->m * (double)g->n * (double)g->k <= TG__SMALL_MNK &&
+            (kern->es == sizeof(float) || kern->nr >= TG__SMALL_NR_D || g->m <= TG__SMALL_M_D)) ||
+           tg__small_rows_fits(kern, g);
 }
 
 /* Steps 2 and 3 for checked views; alpha and beta point at the call's float or double. Inlined
@@ -3611,7 +3639,7 @@ static void TG__FN(tg__pack_b)(int64_t cols, int64_t kc, const void *src, int64_
 
 static const tg__kernel TG__FN(tg__kernel_desc) = {
     "generic", sizeof(TG__T), TG__GMR, TG__GNR, TG__GNR, 2 * TG__GMR, TG__FN(tg__ukernel), NULL,
-    TG__FN(tg__pack_a), TG__FN(tg__pack_b), NULL};
+    TG__FN(tg__pack_a), TG__FN(tg__pack_b), NULL, NULL};
 #undef TG__T
 #undef TG__FN
 
@@ -3733,7 +3761,7 @@ static void TG__FN(tg__pack_b)(int64_t cols, int64_t kc, const void *src, int64_
 
 static const tg__kernel TG__FN(tg__kernel_desc) = {
     "generic", sizeof(TG__T), TG__GMR, TG__GNR, TG__GNR, 2 * TG__GMR, TG__FN(tg__ukernel), NULL,
-    TG__FN(tg__pack_a), TG__FN(tg__pack_b), NULL};
+    TG__FN(tg__pack_a), TG__FN(tg__pack_b), NULL, NULL};
 #undef TG__T
 #undef TG__FN
 
@@ -4469,6 +4497,105 @@ TG__FN(tg__ukernel_masked)(int64_t kc, const void *alpha_, const void *a_, int64
 #define TG__UKERNEL_PART NULL
 #endif
 
+#if TG__MASKED
+/* Two column panels at once (the descriptor's ukernel_pair): C[0:m, 0:n] for nr < n <= 2 nr, tiles
+ * of 6 rows by 4W columns, 24 accumulators and four vectors of B in AVX-512's 32 registers. Each
+ * broadcast element of A feeds four FMAs instead of two, so A streams at half the rate the 6 x 2W
+ * tile needs: where A is tall and read once, from memory, in place (the small path's rows mode),
+ * that rate is what binds (s 32768x64x256 in 6 x 2W tiles read A at ~6 GB/s and ran at 106 GFLOP/s,
+ * the blocked path, packing A, at 153). B is two packed panels (cpu.h), zero past n, so every
+ * load is whole. Rows past m repeat the last one and are not stored; every element is one chain
+ * of FMAs along k, as in the 6-row tile's whole-panel loop. */
+__attribute__((target(TG__TARGET), always_inline)) static inline void
+TG__FN(tg__pair_tile)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t rs_a, int64_t cs_a,
+                      const TG__T *b, int64_t rs_b, int64_t ps_b, const TG__T *beta_p, TG__T *c,
+                      int64_t rs_c, int64_t m, int64_t n)
+{
+    const int64_t o1 = (m > 1 ? 1 : 0) * rs_a, o2 = (m > 2 ? 2 : m - 1) * rs_a;
+    const int64_t o3 = (m > 3 ? 3 : m - 1) * rs_a, o4 = (m > 4 ? 4 : m - 1) * rs_a;
+    const int64_t o5 = (m > 5 ? 5 : m - 1) * rs_a;
+    const TG__T *const bend = b + kc * rs_b;
+    TG__V acc[6][4];
+#define TG__PAIR_EACH(X) X(0, 0) X(1, o1) X(2, o2) X(3, o3) X(4, o4) X(5, o5)
+#define TG__PAIR_ZERO(i, off) acc[i][0] = acc[i][1] = acc[i][2] = acc[i][3] = TG__ZERO();
+#define TG__PAIR_FMA(i, off)                                                                       \
+    {                                                                                              \
+        const TG__V ai = TG__BCAST(a + (off));                                                     \
+        acc[i][0] = TG__FMA(ai, b0, acc[i][0]);                                                    \
+        acc[i][1] = TG__FMA(ai, b1, acc[i][1]);                                                    \
+        acc[i][2] = TG__FMA(ai, b2, acc[i][2]);                                                    \
+        acc[i][3] = TG__FMA(ai, b3, acc[i][3]);                                                    \
+    }
+    TG__PAIR_EACH(TG__PAIR_ZERO)
+#define TG__PAIR_STEP                                                                              \
+    {                                                                                              \
+        const TG__V b0 = TG__LOADU(b), b1 = TG__LOADU(b + TG__W);                                  \
+        const TG__V b2 = TG__LOADU(b + ps_b), b3 = TG__LOADU(b + ps_b + TG__W);                    \
+        TG__PAIR_EACH(TG__PAIR_FMA)                                                                \
+        a += cs_a;                                                                                 \
+        b += rs_b;                                                                                 \
+    }
+    if (kc & 1) TG__PAIR_STEP
+    while (b != bend) {
+        TG__PAIR_STEP
+        TG__PAIR_STEP
+    }
+#undef TG__PAIR_STEP
+    {
+        /* alpha and beta read only now, as in tg__tall */
+        const TG__T alpha = *alpha_p, beta = *beta_p;
+        const TG__V va = TG__SET1(alpha), vb = TG__SET1(beta);
+        const int64_t live = n == 4 * TG__W ? n : TG__FN(tg__edge_cols)(n, 4 * TG__W);
+        /* x * 1 is x exactly (NaN and -0 included): alpha = 1 skips the products */
+#define TG__PAIR_VEC(i, v)                                                                         \
+    {                                                                                              \
+        TG__T *cv = c + i * rs_c + v * TG__W;                                                      \
+        const TG__V x = alpha != 1 ? TG__MUL(acc[i][v], va) : acc[i][v];                           \
+        if (live >= (v + 1) * TG__W)                                                               \
+            TG__STOREU(cv, beta == 0 ? x : TG__FMA(vb, TG__LOADU(cv), x));                         \
+        else if (live > v * TG__W)                                                                 \
+            TG__STORE_PART(cv, x, live - v * TG__W, beta);                                         \
+    }
+#define TG__PAIR_STORE(i, off)                                                                     \
+    if (i < m) {                                                                                   \
+        TG__PAIR_VEC(i, 0) TG__PAIR_VEC(i, 1) TG__PAIR_VEC(i, 2) TG__PAIR_VEC(i, 3)                \
+    }
+        TG__PAIR_EACH(TG__PAIR_STORE)
+#undef TG__PAIR_VEC
+    }
+#undef TG__PAIR_EACH
+#undef TG__PAIR_ZERO
+#undef TG__PAIR_FMA
+#undef TG__PAIR_STORE
+}
+
+/* The descriptor's ukernel_pair (cpu.h), in tiles of six rows from the first. */
+__attribute__((target(TG__TARGET))) static void
+TG__FN(tg__ukernel_pair)(int64_t kc, const void *alpha, const void *a_, int64_t rs_a, int64_t cs_a,
+                         const void *b_, int64_t rs_b, int64_t ps_b, const void *beta, void *c_,
+                         int64_t rs_c, int64_t m, int64_t n)
+{
+    const TG__T *a = (const TG__T *)a_;
+    TG__T *c = (TG__T *)c_;
+    /* Two whole panels get their own instantiation, whose stores need no test of n: with n a
+     * variable there, s 32768x64x256 ran 0.85x. */
+    for (int64_t i = 0; i < m; i += 6) {
+        const int64_t h = m - i < 6 ? m - i : 6;
+        if (n == 4 * TG__W)
+            TG__FN(tg__pair_tile)(kc, (const TG__T *)alpha, a + i * rs_a, rs_a, cs_a,
+                                  (const TG__T *)b_, rs_b, ps_b, (const TG__T *)beta, c + i * rs_c,
+                                  rs_c, h, 4 * TG__W);
+        else
+            TG__FN(tg__pair_tile)(kc, (const TG__T *)alpha, a + i * rs_a, rs_a, cs_a,
+                                  (const TG__T *)b_, rs_b, ps_b, (const TG__T *)beta, c + i * rs_c,
+                                  rs_c, h, n);
+    }
+}
+#define TG__UKERNEL_PAIR TG__FN(tg__ukernel_pair)
+#else
+#define TG__UKERNEL_PAIR NULL
+#endif
+
 /* A's rows go into 6-row panels. The common case, rows contiguous along k (a row-major A, not
  * transposed), moves four k steps of six rows at a time through registers (TG__PACK6X4); the
  * portable loop moves one element per instruction and took ~39% of a 4096x64x4096 sgemm, where
@@ -4568,7 +4695,7 @@ TG__FN(tg__pack_b)(int64_t cols, int64_t kc, const void *src_, int64_t rs, int64
 
 static const tg__kernel TG__FN(tg__kernel_desc) = {
     TG__NAME, sizeof(TG__T), 6, 2 * TG__W, TG__W, TG__SHORT_M, TG__FN(tg__ukernel), TG__UKERNEL_PART,
-    TG__FN(tg__pack_a), TG__FN(tg__pack_b), TG__NARROW};
+    TG__FN(tg__pack_a), TG__FN(tg__pack_b), TG__NARROW, TG__UKERNEL_PAIR};
 
 /* The vector macros are this template's parameters: released, so the next instantiation defines
  * its own. */
@@ -4595,6 +4722,7 @@ static const tg__kernel TG__FN(tg__kernel_desc) = {
 #undef TG__NARROW
 #undef TG__MASKED
 #undef TG__UKERNEL_PART
+#undef TG__UKERNEL_PAIR
 #undef TG__SHORT_M
 #undef TG__TALL
 #undef TG__T
@@ -5130,6 +5258,105 @@ TG__FN(tg__ukernel_masked)(int64_t kc, const void *alpha_, const void *a_, int64
 #define TG__UKERNEL_PART NULL
 #endif
 
+#if TG__MASKED
+/* Two column panels at once (the descriptor's ukernel_pair): C[0:m, 0:n] for nr < n <= 2 nr, tiles
+ * of 6 rows by 4W columns, 24 accumulators and four vectors of B in AVX-512's 32 registers. Each
+ * broadcast element of A feeds four FMAs instead of two, so A streams at half the rate the 6 x 2W
+ * tile needs: where A is tall and read once, from memory, in place (the small path's rows mode),
+ * that rate is what binds (s 32768x64x256 in 6 x 2W tiles read A at ~6 GB/s and ran at 106 GFLOP/s,
+ * the blocked path, packing A, at 153). B is two packed panels (cpu.h), zero past n, so every
+ * load is whole. Rows past m repeat the last one and are not stored; every element is one chain
+ * of FMAs along k, as in the 6-row tile's whole-panel loop. */
+__attribute__((target(TG__TARGET), always_inline)) static inline void
+TG__FN(tg__pair_tile)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t rs_a, int64_t cs_a,
+                      const TG__T *b, int64_t rs_b, int64_t ps_b, const TG__T *beta_p, TG__T *c,
+                      int64_t rs_c, int64_t m, int64_t n)
+{
+    const int64_t o1 = (m > 1 ? 1 : 0) * rs_a, o2 = (m > 2 ? 2 : m - 1) * rs_a;
+    const int64_t o3 = (m > 3 ? 3 : m - 1) * rs_a, o4 = (m > 4 ? 4 : m - 1) * rs_a;
+    const int64_t o5 = (m > 5 ? 5 : m - 1) * rs_a;
+    const TG__T *const bend = b + kc * rs_b;
+    TG__V acc[6][4];
+#define TG__PAIR_EACH(X) X(0, 0) X(1, o1) X(2, o2) X(3, o3) X(4, o4) X(5, o5)
+#define TG__PAIR_ZERO(i, off) acc[i][0] = acc[i][1] = acc[i][2] = acc[i][3] = TG__ZERO();
+#define TG__PAIR_FMA(i, off)                                                                       \
+    {                                                                                              \
+        const TG__V ai = TG__BCAST(a + (off));                                                     \
+        acc[i][0] = TG__FMA(ai, b0, acc[i][0]);                                                    \
+        acc[i][1] = TG__FMA(ai, b1, acc[i][1]);                                                    \
+        acc[i][2] = TG__FMA(ai, b2, acc[i][2]);                                                    \
+        acc[i][3] = TG__FMA(ai, b3, acc[i][3]);                                                    \
+    }
+    TG__PAIR_EACH(TG__PAIR_ZERO)
+#define TG__PAIR_STEP                                                                              \
+    {                                                                                              \
+        const TG__V b0 = TG__LOADU(b), b1 = TG__LOADU(b + TG__W);                                  \
+        const TG__V b2 = TG__LOADU(b + ps_b), b3 = TG__LOADU(b + ps_b + TG__W);                    \
+        TG__PAIR_EACH(TG__PAIR_FMA)                                                                \
+        a += cs_a;                                                                                 \
+        b += rs_b;                                                                                 \
+    }
+    if (kc & 1) TG__PAIR_STEP
+    while (b != bend) {
+        TG__PAIR_STEP
+        TG__PAIR_STEP
+    }
+#undef TG__PAIR_STEP
+    {
+        /* alpha and beta read only now, as in tg__tall */
+        const TG__T alpha = *alpha_p, beta = *beta_p;
+        const TG__V va = TG__SET1(alpha), vb = TG__SET1(beta);
+        const int64_t live = n == 4 * TG__W ? n : TG__FN(tg__edge_cols)(n, 4 * TG__W);
+        /* x * 1 is x exactly (NaN and -0 included): alpha = 1 skips the products */
+#define TG__PAIR_VEC(i, v)                                                                         \
+    {                                                                                              \
+        TG__T *cv = c + i * rs_c + v * TG__W;                                                      \
+        const TG__V x = alpha != 1 ? TG__MUL(acc[i][v], va) : acc[i][v];                           \
+        if (live >= (v + 1) * TG__W)                                                               \
+            TG__STOREU(cv, beta == 0 ? x : TG__FMA(vb, TG__LOADU(cv), x));                         \
+        else if (live > v * TG__W)                                                                 \
+            TG__STORE_PART(cv, x, live - v * TG__W, beta);                                         \
+    }
+#define TG__PAIR_STORE(i, off)                                                                     \
+    if (i < m) {                                                                                   \
+        TG__PAIR_VEC(i, 0) TG__PAIR_VEC(i, 1) TG__PAIR_VEC(i, 2) TG__PAIR_VEC(i, 3)                \
+    }
+        TG__PAIR_EACH(TG__PAIR_STORE)
+#undef TG__PAIR_VEC
+    }
+#undef TG__PAIR_EACH
+#undef TG__PAIR_ZERO
+#undef TG__PAIR_FMA
+#undef TG__PAIR_STORE
+}
+
+/* The descriptor's ukernel_pair (cpu.h), in tiles of six rows from the first. */
+__attribute__((target(TG__TARGET))) static void
+TG__FN(tg__ukernel_pair)(int64_t kc, const void *alpha, const void *a_, int64_t rs_a, int64_t cs_a,
+                         const void *b_, int64_t rs_b, int64_t ps_b, const void *beta, void *c_,
+                         int64_t rs_c, int64_t m, int64_t n)
+{
+    const TG__T *a = (const TG__T *)a_;
+    TG__T *c = (TG__T *)c_;
+    /* Two whole panels get their own instantiation, whose stores need no test of n: with n a
+     * variable there, s 32768x64x256 ran 0.85x. */
+    for (int64_t i = 0; i < m; i += 6) {
+        const int64_t h = m - i < 6 ? m - i : 6;
+        if (n == 4 * TG__W)
+            TG__FN(tg__pair_tile)(kc, (const TG__T *)alpha, a + i * rs_a, rs_a, cs_a,
+                                  (const TG__T *)b_, rs_b, ps_b, (const TG__T *)beta, c + i * rs_c,
+                                  rs_c, h, 4 * TG__W);
+        else
+            TG__FN(tg__pair_tile)(kc, (const TG__T *)alpha, a + i * rs_a, rs_a, cs_a,
+                                  (const TG__T *)b_, rs_b, ps_b, (const TG__T *)beta, c + i * rs_c,
+                                  rs_c, h, n);
+    }
+}
+#define TG__UKERNEL_PAIR TG__FN(tg__ukernel_pair)
+#else
+#define TG__UKERNEL_PAIR NULL
+#endif
+
 /* A's rows go into 6-row panels. The common case, rows contiguous along k (a row-major A, not
  * transposed), moves four k steps of six rows at a time through registers (TG__PACK6X4); the
  * portable loop moves one element per instruction and took ~39% of a 4096x64x4096 sgemm, where
@@ -5229,7 +5456,7 @@ TG__FN(tg__pack_b)(int64_t cols, int64_t kc, const void *src_, int64_t rs, int64
 
 static const tg__kernel TG__FN(tg__kernel_desc) = {
     TG__NAME, sizeof(TG__T), 6, 2 * TG__W, TG__W, TG__SHORT_M, TG__FN(tg__ukernel), TG__UKERNEL_PART,
-    TG__FN(tg__pack_a), TG__FN(tg__pack_b), TG__NARROW};
+    TG__FN(tg__pack_a), TG__FN(tg__pack_b), TG__NARROW, TG__UKERNEL_PAIR};
 
 /* The vector macros are this template's parameters: released, so the next instantiation defines
  * its own. */
@@ -5256,6 +5483,7 @@ static const tg__kernel TG__FN(tg__kernel_desc) = {
 #undef TG__NARROW
 #undef TG__MASKED
 #undef TG__UKERNEL_PART
+#undef TG__UKERNEL_PAIR
 #undef TG__SHORT_M
 #undef TG__TALL
 #undef TG__T
@@ -5790,6 +6018,105 @@ TG__FN(tg__ukernel_masked)(int64_t kc, const void *alpha_, const void *a_, int64
 #define TG__UKERNEL_PART NULL
 #endif
 
+#if TG__MASKED
+/* Two column panels at once (the descriptor's ukernel_pair): C[0:m, 0:n] for nr < n <= 2 nr, tiles
+ * of 6 rows by 4W columns, 24 accumulators and four vectors of B in AVX-512's 32 registers. Each
+ * broadcast element of A feeds four FMAs instead of two, so A streams at half the rate the 6 x 2W
+ * tile needs: where A is tall and read once, from memory, in place (the small path's rows mode),
+ * that rate is what binds (s 32768x64x256 in 6 x 2W tiles read A at ~6 GB/s and ran at 106 GFLOP/s,
+ * the blocked path, packing A, at 153). B is two packed panels (cpu.h), zero past n, so every
+ * load is whole. Rows past m repeat the last one and are not stored; every element is one chain
+ * of FMAs along k, as in the 6-row tile's whole-panel loop. */
+__attribute__((target(TG__TARGET), always_inline)) static inline void
+TG__FN(tg__pair_tile)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t rs_a, int64_t cs_a,
+                      const TG__T *b, int64_t rs_b, int64_t ps_b, const TG__T *beta_p, TG__T *c,
+                      int64_t rs_c, int64_t m, int64_t n)
+{
+    const int64_t o1 = (m > 1 ? 1 : 0) * rs_a, o2 = (m > 2 ? 2 : m - 1) * rs_a;
+    const int64_t o3 = (m > 3 ? 3 : m - 1) * rs_a, o4 = (m > 4 ? 4 : m - 1) * rs_a;
+    const int64_t o5 = (m > 5 ? 5 : m - 1) * rs_a;
+    const TG__T *const bend = b + kc * rs_b;
+    TG__V acc[6][4];
+#define TG__PAIR_EACH(X) X(0, 0) X(1, o1) X(2, o2) X(3, o3) X(4, o4) X(5, o5)
+#define TG__PAIR_ZERO(i, off) acc[i][0] = acc[i][1] = acc[i][2] = acc[i][3] = TG__ZERO();
+#define TG__PAIR_FMA(i, off)                                                                       \
+    {                                                                                              \
+        const TG__V ai = TG__BCAST(a + (off));                                                     \
+        acc[i][0] = TG__FMA(ai, b0, acc[i][0]);                                                    \
+        acc[i][1] = TG__FMA(ai, b1, acc[i][1]);                                                    \
+        acc[i][2] = TG__FMA(ai, b2, acc[i][2]);                                                    \
+        acc[i][3] = TG__FMA(ai, b3, acc[i][3]);                                                    \
+    }
+    TG__PAIR_EACH(TG__PAIR_ZERO)
+#define TG__PAIR_STEP                                                                              \
+    {                                                                                              \
+        const TG__V b0 = TG__LOADU(b), b1 = TG__LOADU(b + TG__W);                                  \
+        const TG__V b2 = TG__LOADU(b + ps_b), b3 = TG__LOADU(b + ps_b + TG__W);                    \
+        TG__PAIR_EACH(TG__PAIR_FMA)                                                                \
+        a += cs_a;                                                                                 \
+        b += rs_b;                                                                                 \
+    }
+    if (kc & 1) TG__PAIR_STEP
+    while (b != bend) {
+        TG__PAIR_STEP
+        TG__PAIR_STEP
+    }
+#undef TG__PAIR_STEP
+    {
+        /* alpha and beta read only now, as in tg__tall */
+        const TG__T alpha = *alpha_p, beta = *beta_p;
+        const TG__V va = TG__SET1(alpha), vb = TG__SET1(beta);
+        const int64_t live = n == 4 * TG__W ? n : TG__FN(tg__edge_cols)(n, 4 * TG__W);
+        /* x * 1 is x exactly (NaN and -0 included): alpha = 1 skips the products */
+#define TG__PAIR_VEC(i, v)                                                                         \
+    {                                                                                              \
+        TG__T *cv = c + i * rs_c + v * TG__W;                                                      \
+        const TG__V x = alpha != 1 ? TG__MUL(acc[i][v], va) : acc[i][v];                           \
+        if (live >= (v + 1) * TG__W)                                                               \
+            TG__STOREU(cv, beta == 0 ? x : TG__FMA(vb, TG__LOADU(cv), x));                         \
+        else if (live > v * TG__W)                                                                 \
+            TG__STORE_PART(cv, x, live - v * TG__W, beta);                                         \
+    }
+#define TG__PAIR_STORE(i, off)                                                                     \
+    if (i < m) {                                                                                   \
+        TG__PAIR_VEC(i, 0) TG__PAIR_VEC(i, 1) TG__PAIR_VEC(i, 2) TG__PAIR_VEC(i, 3)                \
+    }
+        TG__PAIR_EACH(TG__PAIR_STORE)
+#undef TG__PAIR_VEC
+    }
+#undef TG__PAIR_EACH
+#undef TG__PAIR_ZERO
+#undef TG__PAIR_FMA
+#undef TG__PAIR_STORE
+}
+
+/* The descriptor's ukernel_pair (cpu.h), in tiles of six rows from the first. */
+__attribute__((target(TG__TARGET))) static void
+TG__FN(tg__ukernel_pair)(int64_t kc, const void *alpha, const void *a_, int64_t rs_a, int64_t cs_a,
+                         const void *b_, int64_t rs_b, int64_t ps_b, const void *beta, void *c_,
+                         int64_t rs_c, int64_t m, int64_t n)
+{
+    const TG__T *a = (const TG__T *)a_;
+    TG__T *c = (TG__T *)c_;
+    /* Two whole panels get their own instantiation, whose stores need no test of n: with n a
+     * variable there, s 32768x64x256 ran 0.85x. */
+    for (int64_t i = 0; i < m; i += 6) {
+        const int64_t h = m - i < 6 ? m - i : 6;
+        if (n == 4 * TG__W)
+            TG__FN(tg__pair_tile)(kc, (const TG__T *)alpha, a + i * rs_a, rs_a, cs_a,
+                                  (const TG__T *)b_, rs_b, ps_b, (const TG__T *)beta, c + i * rs_c,
+                                  rs_c, h, 4 * TG__W);
+        else
+            TG__FN(tg__pair_tile)(kc, (const TG__T *)alpha, a + i * rs_a, rs_a, cs_a,
+                                  (const TG__T *)b_, rs_b, ps_b, (const TG__T *)beta, c + i * rs_c,
+                                  rs_c, h, n);
+    }
+}
+#define TG__UKERNEL_PAIR TG__FN(tg__ukernel_pair)
+#else
+#define TG__UKERNEL_PAIR NULL
+#endif
+
 /* A's rows go into 6-row panels. The common case, rows contiguous along k (a row-major A, not
  * transposed), moves four k steps of six rows at a time through registers (TG__PACK6X4); the
  * portable loop moves one element per instruction and took ~39% of a 4096x64x4096 sgemm, where
@@ -5889,7 +6216,7 @@ TG__FN(tg__pack_b)(int64_t cols, int64_t kc, const void *src_, int64_t rs, int64
 
 static const tg__kernel TG__FN(tg__kernel_desc) = {
     TG__NAME, sizeof(TG__T), 6, 2 * TG__W, TG__W, TG__SHORT_M, TG__FN(tg__ukernel), TG__UKERNEL_PART,
-    TG__FN(tg__pack_a), TG__FN(tg__pack_b), TG__NARROW};
+    TG__FN(tg__pack_a), TG__FN(tg__pack_b), TG__NARROW, TG__UKERNEL_PAIR};
 
 /* The vector macros are this template's parameters: released, so the next instantiation defines
  * its own. */
@@ -5916,6 +6243,7 @@ static const tg__kernel TG__FN(tg__kernel_desc) = {
 #undef TG__NARROW
 #undef TG__MASKED
 #undef TG__UKERNEL_PART
+#undef TG__UKERNEL_PAIR
 #undef TG__SHORT_M
 #undef TG__TALL
 #undef TG__T
@@ -6450,6 +6778,105 @@ TG__FN(tg__ukernel_masked)(int64_t kc, const void *alpha_, const void *a_, int64
 #define TG__UKERNEL_PART NULL
 #endif
 
+#if TG__MASKED
+/* Two column panels at once (the descriptor's ukernel_pair): C[0:m, 0:n] for nr < n <= 2 nr, tiles
+ * of 6 rows by 4W columns, 24 accumulators and four vectors of B in AVX-512's 32 registers. Each
+ * broadcast element of A feeds four FMAs instead of two, so A streams at half the rate the 6 x 2W
+ * tile needs: where A is tall and read once, from memory, in place (the small path's rows mode),
+ * that rate is what binds (s 32768x64x256 in 6 x 2W tiles read A at ~6 GB/s and ran at 106 GFLOP/s,
+ * the blocked path, packing A, at 153). B is two packed panels (cpu.h), zero past n, so every
+ * load is whole. Rows past m repeat the last one and are not stored; every element is one chain
+ * of FMAs along k, as in the 6-row tile's whole-panel loop. */
+__attribute__((target(TG__TARGET), always_inline)) static inline void
+TG__FN(tg__pair_tile)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t rs_a, int64_t cs_a,
+                      const TG__T *b, int64_t rs_b, int64_t ps_b, const TG__T *beta_p, TG__T *c,
+                      int64_t rs_c, int64_t m, int64_t n)
+{
+    const int64_t o1 = (m > 1 ? 1 : 0) * rs_a, o2 = (m > 2 ? 2 : m - 1) * rs_a;
+    const int64_t o3 = (m > 3 ? 3 : m - 1) * rs_a, o4 = (m > 4 ? 4 : m - 1) * rs_a;
+    const int64_t o5 = (m > 5 ? 5 : m - 1) * rs_a;
+    const TG__T *const bend = b + kc * rs_b;
+    TG__V acc[6][4];
+#define TG__PAIR_EACH(X) X(0, 0) X(1, o1) X(2, o2) X(3, o3) X(4, o4) X(5, o5)
+#define TG__PAIR_ZERO(i, off) acc[i][0] = acc[i][1] = acc[i][2] = acc[i][3] = TG__ZERO();
+#define TG__PAIR_FMA(i, off)                                                                       \
+    {                                                                                              \
+        const TG__V ai = TG__BCAST(a + (off));                                                     \
+        acc[i][0] = TG__FMA(ai, b0, acc[i][0]);                                                    \
+        acc[i][1] = TG__FMA(ai, b1, acc[i][1]);                                                    \
+        acc[i][2] = TG__FMA(ai, b2, acc[i][2]);                                                    \
+        acc[i][3] = TG__FMA(ai, b3, acc[i][3]);                                                    \
+    }
+    TG__PAIR_EACH(TG__PAIR_ZERO)
+#define TG__PAIR_STEP                                                                              \
+    {                                                                                              \
+        const TG__V b0 = TG__LOADU(b), b1 = TG__LOADU(b + TG__W);                                  \
+        const TG__V b2 = TG__LOADU(b + ps_b), b3 = TG__LOADU(b + ps_b + TG__W);                    \
+        TG__PAIR_EACH(TG__PAIR_FMA)                                                                \
+        a += cs_a;                                                                                 \
+        b += rs_b;                                                                                 \
+    }
+    if (kc & 1) TG__PAIR_STEP
+    while (b != bend) {
+        TG__PAIR_STEP
+        TG__PAIR_STEP
+    }
+#undef TG__PAIR_STEP
+    {
+        /* alpha and beta read only now, as in tg__tall */
+        const TG__T alpha = *alpha_p, beta = *beta_p;
+        const TG__V va = TG__SET1(alpha), vb = TG__SET1(beta);
+        const int64_t live = n == 4 * TG__W ? n : TG__FN(tg__edge_cols)(n, 4 * TG__W);
+        /* x * 1 is x exactly (NaN and -0 included): alpha = 1 skips the products */
+#define TG__PAIR_VEC(i, v)                                                                         \
+    {                                                                                              \
+        TG__T *cv = c + i * rs_c + v * TG__W;                                                      \
+        const TG__V x = alpha != 1 ? TG__MUL(acc[i][v], va) : acc[i][v];                           \
+        if (live >= (v + 1) * TG__W)                                                               \
+            TG__STOREU(cv, beta == 0 ? x : TG__FMA(vb, TG__LOADU(cv), x));                         \
+        else if (live > v * TG__W)                                                                 \
+            TG__STORE_PART(cv, x, live - v * TG__W, beta);                                         \
+    }
+#define TG__PAIR_STORE(i, off)                                                                     \
+    if (i < m) {                                                                                   \
+        TG__PAIR_VEC(i, 0) TG__PAIR_VEC(i, 1) TG__PAIR_VEC(i, 2) TG__PAIR_VEC(i, 3)                \
+    }
+        TG__PAIR_EACH(TG__PAIR_STORE)
+#undef TG__PAIR_VEC
+    }
+#undef TG__PAIR_EACH
+#undef TG__PAIR_ZERO
+#undef TG__PAIR_FMA
+#undef TG__PAIR_STORE
+}
+
+/* The descriptor's ukernel_pair (cpu.h), in tiles of six rows from the first. */
+__attribute__((target(TG__TARGET))) static void
+TG__FN(tg__ukernel_pair)(int64_t kc, const void *alpha, const void *a_, int64_t rs_a, int64_t cs_a,
+                         const void *b_, int64_t rs_b, int64_t ps_b, const void *beta, void *c_,
+                         int64_t rs_c, int64_t m, int64_t n)
+{
+    const TG__T *a = (const TG__T *)a_;
+    TG__T *c = (TG__T *)c_;
+    /* Two whole panels get their own instantiation, whose stores need no test of n: with n a
+     * variable there, s 32768x64x256 ran 0.85x. */
+    for (int64_t i = 0; i < m; i += 6) {
+        const int64_t h = m - i < 6 ? m - i : 6;
+        if (n == 4 * TG__W)
+            TG__FN(tg__pair_tile)(kc, (const TG__T *)alpha, a + i * rs_a, rs_a, cs_a,
+                                  (const TG__T *)b_, rs_b, ps_b, (const TG__T *)beta, c + i * rs_c,
+                                  rs_c, h, 4 * TG__W);
+        else
+            TG__FN(tg__pair_tile)(kc, (const TG__T *)alpha, a + i * rs_a, rs_a, cs_a,
+                                  (const TG__T *)b_, rs_b, ps_b, (const TG__T *)beta, c + i * rs_c,
+                                  rs_c, h, n);
+    }
+}
+#define TG__UKERNEL_PAIR TG__FN(tg__ukernel_pair)
+#else
+#define TG__UKERNEL_PAIR NULL
+#endif
+
 /* A's rows go into 6-row panels. The common case, rows contiguous along k (a row-major A, not
  * transposed), moves four k steps of six rows at a time through registers (TG__PACK6X4); the
  * portable loop moves one element per instruction and took ~39% of a 4096x64x4096 sgemm, where
@@ -6549,7 +6976,7 @@ TG__FN(tg__pack_b)(int64_t cols, int64_t kc, const void *src_, int64_t rs, int64
 
 static const tg__kernel TG__FN(tg__kernel_desc) = {
     TG__NAME, sizeof(TG__T), 6, 2 * TG__W, TG__W, TG__SHORT_M, TG__FN(tg__ukernel), TG__UKERNEL_PART,
-    TG__FN(tg__pack_a), TG__FN(tg__pack_b), TG__NARROW};
+    TG__FN(tg__pack_a), TG__FN(tg__pack_b), TG__NARROW, TG__UKERNEL_PAIR};
 
 /* The vector macros are this template's parameters: released, so the next instantiation defines
  * its own. */
@@ -6576,6 +7003,7 @@ static const tg__kernel TG__FN(tg__kernel_desc) = {
 #undef TG__NARROW
 #undef TG__MASKED
 #undef TG__UKERNEL_PART
+#undef TG__UKERNEL_PAIR
 #undef TG__SHORT_M
 #undef TG__TALL
 #undef TG__T
@@ -6606,7 +7034,10 @@ TG__PRIVATE const tg__kernel *tg__kernel_avx512(size_t es)
  * used by so few tiles that packing it for reuse could not pay, but under two tiles a large B is
  * packed all the same, a page of each row at a time, because that is how it streams fastest
  * (tg__small_group). Threads split the column panels, or the row tiles of a single one (a narrow B:
- * gemm.c), which needs no reduction, so results stay bitwise the same.
+ * gemm.c), which needs no reduction, so results stay bitwise the same. A tall A over two to four
+ * panels of B (cpu.h's tg__small_rows_fits) goes the other way round, the rows mode: B packed
+ * whole, A read once, a chunk of rows through every panel by the pair kernel, threads splitting
+ * the rows (tg__small_rows).
  */
 #ifdef _OPENMP
 #include <omp.h>
@@ -6814,6 +7245,83 @@ static int tg__small_pack_all(const tg__kernel *kern, const tg__gemm *g, int64_t
     return g->m > kern->short_m && kb * (kb > 96 ? row : alias) > tg__cpu()->l1d / 2;
 }
 
+/* Thread tid's rows of team, split at whole tiles of mr rows, each part at least two tiles and
+ * the last one keeping the rows past the last whole tile (tiles = m / mr), so that every tile is
+ * the one a single thread would run and the bits do not depend on the thread count: the part of
+ * g as a product of its own. */
+static tg__gemm tg__row_part(const tg__kernel *kern, const tg__gemm *g, int64_t tid, int64_t team,
+                             int64_t tiles)
+{
+    const int64_t es = (int64_t)kern->es, r0 = tiles * tid / team * kern->mr;
+    tg__gemm part = *g;
+    part.m = tid == team - 1 ? g->m - r0 : tiles * (tid + 1) / team * kern->mr - r0;
+    part.a.p = (const char *)g->a.p + r0 * g->a.rs * es;
+    part.c = (char *)g->c + r0 * g->rs_c * es;
+    return part;
+}
+
+/* One thread's rows in the rows mode: chunks of rows, each through every pair of panels of the
+ * packed B (bp) before the next, all of k at once. */
+static void tg__small_rows_part(const tg__kernel *kern, const tg__gemm *g, const void *alpha,
+                                const void *beta, const char *bp)
+{
+    const int64_t es = (int64_t)kern->es, nr = kern->nr, panels = tg__ceil_div(g->n, nr);
+    /* A chunk's rows of A, all of k, within a quarter of L2, where the second pair of panels
+     * finds them. Zen 5, 1 thread, ab-gemm: one chunk of all rows ran s 8192x128x512 0.93x, s
+     * 4096x100x1024 0.95x, d 8192x64x256 0.96x; an eighth or a half of L2 0.97-1.04x. */
+    const int64_t fit = tg__cpu()->l2 / 4 / (g->k * es) / kern->mr * kern->mr;
+    const int64_t rows = panels <= 2 ? g->m : fit > 2 * kern->mr ? fit : 2 * kern->mr;
+    for (int64_t i0 = 0, h; i0 < g->m; i0 += h) {
+        const char *a = (const char *)g->a.p + i0 * g->a.rs * es;
+        char *c = (char *)g->c + i0 * g->rs_c * es;
+        /* the last chunk keeps the rows short of a whole one (a chunk is a whole number of tiles) */
+        h = g->m - i0 < 2 * rows ? g->m - i0 : rows;
+        for (int64_t jp = 0; jp < panels; jp += 2) {
+            const char *b = bp + jp * nr * g->k * es;
+            const int64_t n = tg__min(2 * nr, g->n - jp * nr);
+            if (n > nr)
+                kern->ukernel_pair(g->k, alpha, a, g->a.rs, g->a.cs, b, nr, g->k * nr, beta,
+                                   c + jp * nr * es, g->rs_c, h, n);
+            else
+                kern->ukernel(g->k, alpha, a, g->a.rs, g->a.cs, g->a.rs, b, nr, beta,
+                              c + jp * nr * es, g->rs_c, 1, h, n);
+        }
+    }
+}
+
+/* The rows mode (cpu.h's tg__small_rows_fits): B packed whole into panels, once, and A read in
+ * place a chunk of rows at a time by the pair kernel, so that each element of A comes from memory
+ * once and feeds two panels' FMAs a broadcast. Threads split the rows as for one panel: every tile
+ * starts at a multiple of mr rows, as every chunk does, and the pair kernel's elements are single
+ * chains along k, so the bits do not depend on the thread count. All of k at once, with no blocks:
+ * a chunk's C is read and written once, and B (within L2: tg__small_rows_fits) streams from L2
+ * into each tile. */
+static int tg__small_rows(const char *fn, const tg__kernel *kern, const tg__gemm *g,
+                          const void *alpha, const void *beta)
+{
+    const int64_t es = (int64_t)kern->es, nr = kern->nr, tiles = g->m / kern->mr;
+    char *bp = (char *)tg__alloc((size_t)(g->k * tg__ceil_div(g->n, nr) * nr * es));
+    int nt = (int)tg__min(tg__threads_for(g->m, g->n, g->k), tiles / 2);
+    if (!bp) return tg__fail(TG_ERR_NOMEM, fn, "no memory for the packed panels of B");
+    kern->pack_b(g->n, g->k, g->b.p, g->b.rs, g->b.cs, bp);
+    if (nt <= 1) {
+        tg__small_rows_part(kern, g, alpha, beta, bp);
+    } else {
+        TG__OMP(omp parallel num_threads(nt))
+        {
+#ifdef _OPENMP
+            const tg__gemm part =
+                tg__row_part(kern, g, omp_get_thread_num(), omp_get_num_threads(), tiles);
+#else
+            const tg__gemm part = *g;
+#endif
+            tg__small_rows_part(kern, &part, alpha, beta, bp);
+        }
+    }
+    tg__free(bp);
+    return TG_OK;
+}
+
 TG__PRIVATE int tg__gemm_small(const char *fn, const tg__kernel *kern, const tg__gemm *g,
                                const void *alpha, const void *beta, int paged)
 {
@@ -6835,6 +7343,8 @@ TG__PRIVATE int tg__gemm_small(const char *fn, const tg__kernel *kern, const tg_
     int nt;
     double stack[TG__STACK_PANEL / sizeof(double)];
     char *heap = NULL, *buf = (char *)stack;
+
+    if (!paged && tg__small_rows_fits(kern, g)) return tg__small_rows(fn, kern, g, alpha, beta);
 
     /* The threads split the panels of B; one panel (a narrow B over a tall A, gemm.c) they split
      * by rows instead, at whole tiles of mr rows, each part at least two tiles and the last one
@@ -6865,15 +7375,10 @@ TG__PRIVATE int tg__gemm_small(const char *fn, const tg__kernel *kern, const tg_
 #else
             int64_t tid = 0, team = 1;
 #endif
-            /* this thread's panels of B, or of one panel its rows [r0, r0 + part.m) */
+            /* this thread's panels of B, or of one panel its rows */
             int64_t jp0 = 0, jp1 = panels;
-            tg__gemm part = *g;
-            if (panels == 1) {
-                const int64_t es = (int64_t)kern->es, r0 = tiles * tid / team * kern->mr;
-                part.m = tid == team - 1 ? g->m - r0 : tiles * (tid + 1) / team * kern->mr - r0;
-                part.a.p = (const char *)g->a.p + r0 * g->a.rs * es;
-                part.c = (char *)g->c + r0 * g->rs_c * es;
-            } else {
+            const tg__gemm part = panels == 1 ? tg__row_part(kern, g, tid, team, tiles) : *g;
+            if (panels > 1) {
                 jp0 = panels * tid / team;
                 jp1 = panels * (tid + 1) / team;
             }

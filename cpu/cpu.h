@@ -33,6 +33,12 @@ typedef void (*tg__ukernel_fn)(int64_t kc, const void *alpha, const void *a, int
                                int64_t cs_a, int64_t ts_a, const void *b, int64_t rs_b,
                                const void *beta, void *c, int64_t rs_c, int64_t cs_c, int64_t m,
                                int64_t n);
+/* C[0:m, 0:n] as above for two adjacent column panels, nr < n <= 2 nr, A in place (ts_a = rs_a) and
+ * C with unit column stride: B is two packed nr-column panels, zero past n, row p of the first at
+ * b + p * rs_b and of the second ps_b elements on. */
+typedef void (*tg__ukernel_pair_fn)(int64_t kc, const void *alpha, const void *a, int64_t rs_a,
+                                    int64_t cs_a, const void *b, int64_t rs_b, int64_t ps_b,
+                                    const void *beta, void *c, int64_t rs_c, int64_t m, int64_t n);
 /* Copies the rows x kc block of a view starting at src into MR-row panels (pack_a) or the kc x cols
  * block into NR-column panels (pack_b), zero-padding the last panel to a whole tile. */
 typedef void (*tg__pack_fn)(int64_t rows, int64_t kc, const void *src, int64_t rs, int64_t cs,
@@ -55,6 +61,8 @@ struct tg__kernel {
     tg__pack_fn pack_b;    /* columns of op(B) into NR-column panels (rows/cols swapped: see pack.inc) */
     const tg__kernel *narrow; /* the small path's kernel for a last panel narrower than nr (NULL:
                                  this one): AVX-512's is AVX2's, which reads more of them in place */
+    tg__ukernel_pair_fn ukernel_pair; /* NULL, or two panels at once in wider tiles (AVX-512): the
+                                         small path's rows mode (small.c) */
 };
 
 /* The kernel for this element size and family. */
@@ -92,5 +100,22 @@ TG__PRIVATE int tg__gemm_blocked(const char *fn, const tg__kernel *kern, const t
                                  const void *alpha, const void *beta);
 TG__PRIVATE int tg__gemm_small(const char *fn, const tg__kernel *kern, const tg__gemm *g,
                                const void *alpha, const void *beta, int paged);
+/* Whether the small path takes g in its rows mode (small.c), whatever its size: a tall A over two
+ * to four panels of B, in a family with a pair kernel, from 256 x 64 x 256 multiply-adds, with B
+ * packed whole within L2. There the blocked path packs all of A to serve as few as two panels, and
+ * the 6 x 2W tiles over A in place must stream A from memory as fast as the FMAs use it; the pair
+ * kernel reads A once, in place, at half that rate. Zen 5, 1 thread, ab-gemm against the blocked
+ * path: s 32768x64x256 1.6x, 4096x64x4096 1.30x, 2048x128x512 1.11x, 512x96x512 1.11x, d
+ * 32768x64x256 1.32x, 8192x64x512 1.31x, 2048x40x512 1.16x; 256x64x256 1.00x, and below it, on
+ * the small path's panels, s 64^3 0.93x, 128^3 0.97x, d 128x64x128 0.96x. */
+enum { TG__ROWS_MNK = 256 * 64 * 256 };
+TG__ALWAYS_INLINE int tg__small_rows_fits(const tg__kernel *kern, const tg__gemm *g)
+{
+    const int64_t nr = kern->nr;
+    return kern->ukernel_pair && g->n > nr && g->n <= 4 * nr &&
+           (double)g->m * (double)g->n * (double)g->k >= TG__ROWS_MNK &&
+           (double)g->k * (double)(tg__ceil_div(g->n, nr) * nr) * (double)kern->es <=
+               (double)tg__cpu()->l2;
+}
 
 #endif /* TGEMM_CPU_H */

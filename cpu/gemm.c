@@ -41,7 +41,9 @@
  * exceptions. With the row split, against the library before (ab-gemm, 3 lines): 1 thread s
  * 2048x32x512 1.27x, 8192x32x512 1.30x, 4096x16x4096 1.30x, 8192x16x512 1.56x, d 4096x16x4096
  * 1.14x, d 8192x16x512 1.10x, other narrow shapes 0.98-1.03x; 2 threads s 0.98-1.79x (1030x10x530
- * the most), d 1.00-1.25x. */
+ * the most), d 1.00-1.25x.
+ * A tall A over two to four panels of B takes the small path too, in its rows mode, where the
+ * shape fits it (cpu.h's tg__small_rows_fits has the rule and its measurements). */
 enum { TG__SMALL_MNK = 256 * 256 * 256, TG__SMALL_M_D = 64, TG__SMALL_NR_D = 16 };
 
 /* C = beta * C over m x n: the alpha-or-k-zero quick return. Beta zero writes zeros without reading
@@ -82,8 +84,9 @@ TG__ALWAYS_INLINE int tg__use_small_path(const tg__gemm *g, const tg__kernel *ke
 {
     if (forced) return forced != TG__PATH_BLOCKED;
     if ((g->m <= kern->short_m && g->b.cs == 1) || g->n <= kern->nr) return 1;
-    return (double)g->m * (double)g->n * (double)g->k <= TG__SMALL_MNK &&
-           (kern->es == sizeof(float) || kern->nr >= TG__SMALL_NR_D || g->m <= TG__SMALL_M_D);
+    return ((double)g->m * (double)g->n * (double)g->k <= TG__SMALL_MNK &&
+            (kern->es == sizeof(float) || kern->nr >= TG__SMALL_NR_D || g->m <= TG__SMALL_M_D)) ||
+           tg__small_rows_fits(kern, g);
 }
 
 /* Steps 2 and 3 for checked views; alpha and beta point at the call's float or double. Inlined

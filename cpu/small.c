@@ -11,7 +11,10 @@
  * used by so few tiles that packing it for reuse could not pay, but under two tiles a large B is
  * packed all the same, a page of each row at a time, because that is how it streams fastest
  * (tg__small_group). Threads split the column panels, or the row tiles of a single one (a narrow B:
- * gemm.c), which needs no reduction, so results stay bitwise the same.
+ * gemm.c), which needs no reduction, so results stay bitwise the same. A tall A over two to four
+ * panels of B (cpu.h's tg__small_rows_fits) goes the other way round, the rows mode: B packed
+ * whole, A read once, a chunk of rows through every panel by the pair kernel, threads splitting
+ * the rows (tg__small_rows).
  */
 #ifdef _OPENMP
 #include <omp.h>
@@ -220,6 +223,83 @@ static int tg__small_pack_all(const tg__kernel *kern, const tg__gemm *g, int64_t
     return g->m > kern->short_m && kb * (kb > 96 ? row : alias) > tg__cpu()->l1d / 2;
 }
 
+/* Thread tid's rows of team, split at whole tiles of mr rows, each part at least two tiles and
+ * the last one keeping the rows past the last whole tile (tiles = m / mr), so that every tile is
+ * the one a single thread would run and the bits do not depend on the thread count: the part of
+ * g as a product of its own. */
+static tg__gemm tg__row_part(const tg__kernel *kern, const tg__gemm *g, int64_t tid, int64_t team,
+                             int64_t tiles)
+{
+    const int64_t es = (int64_t)kern->es, r0 = tiles * tid / team * kern->mr;
+    tg__gemm part = *g;
+    part.m = tid == team - 1 ? g->m - r0 : tiles * (tid + 1) / team * kern->mr - r0;
+    part.a.p = (const char *)g->a.p + r0 * g->a.rs * es;
+    part.c = (char *)g->c + r0 * g->rs_c * es;
+    return part;
+}
+
+/* One thread's rows in the rows mode: chunks of rows, each through every pair of panels of the
+ * packed B (bp) before the next, all of k at once. */
+static void tg__small_rows_part(const tg__kernel *kern, const tg__gemm *g, const void *alpha,
+                                const void *beta, const char *bp)
+{
+    const int64_t es = (int64_t)kern->es, nr = kern->nr, panels = tg__ceil_div(g->n, nr);
+    /* A chunk's rows of A, all of k, within a quarter of L2, where the second pair of panels
+     * finds them. Zen 5, 1 thread, ab-gemm: one chunk of all rows ran s 8192x128x512 0.93x, s
+     * 4096x100x1024 0.95x, d 8192x64x256 0.96x; an eighth or a half of L2 0.97-1.04x. */
+    const int64_t fit = tg__cpu()->l2 / 4 / (g->k * es) / kern->mr * kern->mr;
+    const int64_t rows = panels <= 2 ? g->m : fit > 2 * kern->mr ? fit : 2 * kern->mr;
+    for (int64_t i0 = 0, h; i0 < g->m; i0 += h) {
+        const char *a = (const char *)g->a.p + i0 * g->a.rs * es;
+        char *c = (char *)g->c + i0 * g->rs_c * es;
+        /* the last chunk keeps the rows short of a whole one (a chunk is a whole number of tiles) */
+        h = g->m - i0 < 2 * rows ? g->m - i0 : rows;
+        for (int64_t jp = 0; jp < panels; jp += 2) {
+            const char *b = bp + jp * nr * g->k * es;
+            const int64_t n = tg__min(2 * nr, g->n - jp * nr);
+            if (n > nr)
+                kern->ukernel_pair(g->k, alpha, a, g->a.rs, g->a.cs, b, nr, g->k * nr, beta,
+                                   c + jp * nr * es, g->rs_c, h, n);
+            else
+                kern->ukernel(g->k, alpha, a, g->a.rs, g->a.cs, g->a.rs, b, nr, beta,
+                              c + jp * nr * es, g->rs_c, 1, h, n);
+        }
+    }
+}
+
+/* The rows mode (cpu.h's tg__small_rows_fits): B packed whole into panels, once, and A read in
+ * place a chunk of rows at a time by the pair kernel, so that each element of A comes from memory
+ * once and feeds two panels' FMAs a broadcast. Threads split the rows as for one panel: every tile
+ * starts at a multiple of mr rows, as every chunk does, and the pair kernel's elements are single
+ * chains along k, so the bits do not depend on the thread count. All of k at once, with no blocks:
+ * a chunk's C is read and written once, and B (within L2: tg__small_rows_fits) streams from L2
+ * into each tile. */
+static int tg__small_rows(const char *fn, const tg__kernel *kern, const tg__gemm *g,
+                          const void *alpha, const void *beta)
+{
+    const int64_t es = (int64_t)kern->es, nr = kern->nr, tiles = g->m / kern->mr;
+    char *bp = (char *)tg__alloc((size_t)(g->k * tg__ceil_div(g->n, nr) * nr * es));
+    int nt = (int)tg__min(tg__threads_for(g->m, g->n, g->k), tiles / 2);
+    if (!bp) return tg__fail(TG_ERR_NOMEM, fn, "no memory for the packed panels of B");
+    kern->pack_b(g->n, g->k, g->b.p, g->b.rs, g->b.cs, bp);
+    if (nt <= 1) {
+        tg__small_rows_part(kern, g, alpha, beta, bp);
+    } else {
+        TG__OMP(omp parallel num_threads(nt))
+        {
+#ifdef _OPENMP
+            const tg__gemm part =
+                tg__row_part(kern, g, omp_get_thread_num(), omp_get_num_threads(), tiles);
+#else
+            const tg__gemm part = *g;
+#endif
+            tg__small_rows_part(kern, &part, alpha, beta, bp);
+        }
+    }
+    tg__free(bp);
+    return TG_OK;
+}
+
 TG__PRIVATE int tg__gemm_small(const char *fn, const tg__kernel *kern, const tg__gemm *g,
                                const void *alpha, const void *beta, int paged)
 {
@@ -241,6 +321,8 @@ TG__PRIVATE int tg__gemm_small(const char *fn, const tg__kernel *kern, const tg_
     int nt;
     double stack[TG__STACK_PANEL / sizeof(double)];
     char *heap = NULL, *buf = (char *)stack;
+
+    if (!paged && tg__small_rows_fits(kern, g)) return tg__small_rows(fn, kern, g, alpha, beta);
 
     /* The threads split the panels of B; one panel (a narrow B over a tall A, gemm.c) they split
      * by rows instead, at whole tiles of mr rows, each part at least two tiles and the last one
@@ -271,15 +353,10 @@ TG__PRIVATE int tg__gemm_small(const char *fn, const tg__kernel *kern, const tg_
 #else
             int64_t tid = 0, team = 1;
 #endif
-            /* this thread's panels of B, or of one panel its rows [r0, r0 + part.m) */
+            /* this thread's panels of B, or of one panel its rows */
             int64_t jp0 = 0, jp1 = panels;
-            tg__gemm part = *g;
-            if (panels == 1) {
-                const int64_t es = (int64_t)kern->es, r0 = tiles * tid / team * kern->mr;
-                part.m = tid == team - 1 ? g->m - r0 : tiles * (tid + 1) / team * kern->mr - r0;
-                part.a.p = (const char *)g->a.p + r0 * g->a.rs * es;
-                part.c = (char *)g->c + r0 * g->rs_c * es;
-            } else {
+            const tg__gemm part = panels == 1 ? tg__row_part(kern, g, tid, team, tiles) : *g;
+            if (panels > 1) {
                 jp0 = panels * tid / team;
                 jp1 = panels * (tid + 1) / team;
             }

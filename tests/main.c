@@ -3,7 +3,8 @@
  * failed". Exits non-zero if anything failed.
  *
  *   usage: tgemm_tests [--cube N] [--random N] [section...]
- *   sections: arch cube edges scalars special pageend random openblas args threads callers nomem,
+ *   sections: arch cube edges scalars special pageend rows random openblas args threads callers
+ *             nomem,
  *             and (only when named, with TGEMM_ARCH=none) unsupported
  *
  * The kernel family, path and block sizes come from the environment (TGEMM_ARCH, TGEMM_PATH,
@@ -84,6 +85,7 @@ static const struct {
     {"arch", tgt_section_arch},       {"cube", tgt_cube},
     {"edges", tgt_section_edges},     {"scalars", tgt_section_scalars},
     {"special", tgt_section_special}, {"pageend", tgt_section_pageend},
+    {"rows", tgt_section_rows},
     {"random", tgt_random},
 #ifdef TGT_OPENBLAS
     {"openblas", tgt_openblas},

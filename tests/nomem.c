@@ -3,7 +3,8 @@
  * Only in builds of the library sources with TGEMM_TESTING, whose hook tg__test_fail_alloc makes
  * every working-memory allocation fail. The calls are large and have a transposed B whose width is
  * no multiple of any register tile, so that every path (blocked, or small with B panels copied)
- * needs working memory whatever TGEMM_PATH says.
+ * needs working memory whatever TGEMM_PATH says; the second shape is one for the small path's
+ * rows mode (a tall A over two or three panels of B, row-major), which packs all of B.
  */
 #ifdef TGEMM_TESTING
 #include <stdlib.h>
@@ -12,9 +13,8 @@
 #include "../common/internal.h"
 #include "tgt.h"
 
-static void tgt_nomem_case(size_t es, int layout)
+static void tgt_nomem_case(size_t es, int layout, int64_t m, int64_t n, int64_t k)
 {
-    const int64_t m = 150, n = 201, k = 170;
     int64_t av, al, bv, bl, cv, cl, wi, wj;
     uint64_t rng = 99 + es + (uint64_t)layout;
     tgt_buf A, B, C;
@@ -74,8 +74,9 @@ done:
 void tgt_section_nomem(void)
 {
     for (size_t es = 4; es <= 8; es += 4) {
-        tgt_nomem_case(es, TG_ROW_MAJOR);
-        tgt_nomem_case(es, TG_COL_MAJOR);
+        tgt_nomem_case(es, TG_ROW_MAJOR, 150, 201, 170);
+        tgt_nomem_case(es, TG_COL_MAJOR, 150, 201, 170);
+        tgt_nomem_case(es, TG_ROW_MAJOR, 600, 40, 200);
     }
 }
 #endif /* TGEMM_TESTING */

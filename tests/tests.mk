@@ -31,7 +31,7 @@ gemm_specs = "TGEMM_ARCH=$(1) all" \
 	"TGEMM_ARCH=$(1) TGEMM_PATH=blocked arch edges scalars special threads" \
 	"TGEMM_ARCH=$(1) TGEMM_PATH=blocked TGEMM_MC=48 TGEMM_KC=40 TGEMM_NC=96 arch edges random threads" \
 	"TGEMM_ARCH=$(1) TGEMM_PATH=blocked TGEMM_MC=12 TGEMM_KC=8 TGEMM_NC=32 arch cube edges scalars special pageend random threads" \
-	"TGEMM_ARCH=$(1) TGEMM_PATH=small arch cube edges scalars special pageend random threads" \
+	"TGEMM_ARCH=$(1) TGEMM_PATH=small arch cube edges scalars special pageend rows random threads" \
 	"TGEMM_ARCH=$(1) TGEMM_PATH=paged arch cube edges scalars special pageend random threads"
 
 # The AVX-512 family runs where /proc/cpuinfo lists avx512f: an oracle apart from the library's own

@@ -112,6 +112,7 @@ void tgt_section_edges(void);      /* each dimension alone over the edge sizes *
 void tgt_section_scalars(void);    /* alpha, beta in {0, 1, -1, other}; NaN in C with beta 0 */
 void tgt_section_special(void);    /* NaN and Inf in A */
 void tgt_section_pageend(void);    /* small shapes with every operand ending at a page's end */
+void tgt_section_rows(void);       /* the small path's rows mode: tall A, two to four panels */
 void tgt_section_random(int count);/* seeded random larger shapes, padded leading dimensions */
 /* One random case of those (also the OpenBLAS section's cases). */
 tgt_case tgt_random_case(uint64_t *rng, size_t es);

@@ -9,8 +9,10 @@
  * whose threads split the rows of a tall A instead (1030 x 10 x 530 row-major and the last three,
  * whose 602, 583 and 595 rows end in tiles of 4 + 4, 4 + 3 and 4 + 3: a split at arbitrary rows
  * instead of whole tiles fails them in AVX-512 fp32 and fp64 and in AVX2 fp32, in one or two
- * transposes each, where the kernel's loop for a tile of that height rounds differently), and
- * both layouts and transposes. Each is also checked once against the reference, so "equal" cannot mean "equally wrong". Without OpenMP (some header
+ * transposes each, where the kernel's loop for a tile of that height rounds differently), a tall
+ * A over two to four panels of B, whose threads split its rows in the small path's rows mode
+ * (1031 x 40 x 110; 605 x 100 x 700, whose fp32 rows go in chunks), and both layouts and
+ * transposes. Each is also checked once against the reference, so "equal" cannot mean "equally wrong". Without OpenMP (some header
  * builds) there is only one thread, and the checks still hold.
  */
 #include <stdio.h>
@@ -21,7 +23,7 @@
 
 static const int64_t tgt_thread_shapes[][3] = {
     {600, 40, 60}, {7, 1500, 90}, {97, 101, 300}, {200, 190, 130}, {8, 1100, 700}, {1030, 10, 530},
-    {602, 20, 70}, {583, 8, 300}, {595, 10, 200}};
+    {602, 20, 70}, {583, 8, 300}, {595, 10, 200}, {1031, 40, 110}, {605, 100, 700}};
 
 /* Runs the call on a fresh copy of C0's bytes into C (same buffers, same arguments each time). */
 static int tgt_call(const tgt_case *c, const tgt_buf *A, int64_t lda, const tgt_buf *B,
