@@ -662,8 +662,8 @@ typedef void (*tg__ukernel_fn)(int64_t kc, const void *alpha, const void *a, int
                                const void *beta, void *c, int64_t rs_c, int64_t cs_c, int64_t m,
                                int64_t n);
 /* C[0:m, 0:n] as above for two adjacent column panels, nr < n <= 2 nr, A in place (ts_a = rs_a) and
- * C with unit column stride: B is two packed nr-column panels, zero past n, row p of the first at
- * b + p * rs_b and of the second ps_b elements on. */
+ * C with unit column stride: B's row p is nr elements at b + p * rs_b and nr more ps_b elements on,
+ * all of them readable: two packed panels, zero past n, or a B in place 2 nr wide. */
 typedef void (*tg__ukernel_pair_fn)(int64_t kc, const void *alpha, const void *a, int64_t rs_a,
                                     int64_t cs_a, const void *b, int64_t rs_b, int64_t ps_b,
                                     const void *beta, void *c, int64_t rs_c, int64_t m, int64_t n);
@@ -728,22 +728,38 @@ TG__PRIVATE int tg__gemm_blocked(const char *fn, const tg__kernel *kern, const t
                                  const void *alpha, const void *beta);
 TG__PRIVATE int tg__gemm_small(const char *fn, const tg__kernel *kern, const tg__gemm *g,
                                const void *alpha, const void *beta, int paged);
+/* Whether B packed whole fits L2, and whether the rows mode (small.c) reads B in place instead: its
+ * rows contiguous, one whole pair of panels wide, or two pairs where B packed would not fit L2.
+ * Against B packed, Zen 5, 1 thread, ab-gemm: one pair s 64x64x8192 1.42x (and 64x64x32768, too
+ * large to pack, 1.48x against the blocked path), d 32x32x4096 1.25x, s 4096x64x4096 1.05x, s
+ * 32768x64x256 0.98x; but two pairs d 32768x64x256 0.84x, s 2048x128x512 0.95x, where each pair
+ * reads every other half of B's rows, which the prefetchers follow less well. */
+TG__ALWAYS_INLINE int tg__small_rows_packs_in_l2(const tg__kernel *kern, const tg__gemm *g)
+{
+    return (double)g->k * (double)(tg__ceil_div(g->n, kern->nr) * kern->nr) * (double)kern->es <=
+           (double)tg__cpu()->l2;
+}
+TG__ALWAYS_INLINE int tg__small_rows_in_place(const tg__kernel *kern, const tg__gemm *g)
+{
+    return g->b.cs == 1 && (g->n == 2 * kern->nr ||
+                            (g->n == 4 * kern->nr && !tg__small_rows_packs_in_l2(kern, g)));
+}
+
 /* Whether the small path takes g in its rows mode (small.c), whatever its size: a tall A over two
  * to four panels of B, in a family with a pair kernel, from 256 x 64 x 256 multiply-adds, with B
- * packed whole within L2. There the blocked path packs all of A to serve as few as two panels, and
- * the 6 x 2W tiles over A in place must stream A from memory as fast as the FMAs use it; the pair
- * kernel reads A once, in place, at half that rate. Zen 5, 1 thread, ab-gemm against the blocked
- * path: s 32768x64x256 1.6x, 4096x64x4096 1.30x, 2048x128x512 1.11x, 512x96x512 1.11x, d
- * 32768x64x256 1.32x, 8192x64x512 1.31x, 2048x40x512 1.16x; 256x64x256 1.00x, and below it, on
- * the small path's panels, s 64^3 0.93x, 128^3 0.97x, d 128x64x128 0.96x. */
+ * read in place or packed whole within L2. There the blocked path packs all of A to serve as few
+ * as two panels, and the 6 x 2W tiles over A in place must stream A from memory as fast as the
+ * FMAs use it; the pair kernel reads A once, in place, at half that rate. Zen 5, 1 thread, ab-gemm
+ * against the blocked path: s 32768x64x256 1.6x, 4096x64x4096 1.30x, 2048x128x512 1.11x,
+ * 512x96x512 1.11x, d 32768x64x256 1.32x, 8192x64x512 1.31x, 2048x40x512 1.16x; 256x64x256 1.00x,
+ * and below it, on the small path's panels, s 64^3 0.93x, 128^3 0.97x, d 128x64x128 0.96x. */
 enum { TG__ROWS_MNK = 256 * 64 * 256 };
 TG__ALWAYS_INLINE int tg__small_rows_fits(const tg__kernel *kern, const tg__gemm *g)
 {
     const int64_t nr = kern->nr;
     return kern->ukernel_pair && g->n > nr && g->n <= 4 * nr &&
            (double)g->m * (double)g->n * (double)g->k >= TG__ROWS_MNK &&
-           (double)g->k * (double)(tg__ceil_div(g->n, nr) * nr) * (double)kern->es <=
-               (double)tg__cpu()->l2;
+           (tg__small_rows_packs_in_l2(kern, g) || tg__small_rows_in_place(kern, g));
 }
 
 #endif /* TGEMM_CPU_H */
@@ -4503,7 +4519,7 @@ TG__FN(tg__ukernel_masked)(int64_t kc, const void *alpha_, const void *a_, int64
  * broadcast element of A feeds four FMAs instead of two, so A streams at half the rate the 6 x 2W
  * tile needs: where A is tall and read once, from memory, in place (the small path's rows mode),
  * that rate is what binds (s 32768x64x256 in 6 x 2W tiles read A at ~6 GB/s and ran at 106 GFLOP/s,
- * the blocked path, packing A, at 153). B is two packed panels (cpu.h), zero past n, so every
+ * the blocked path, packing A, at 153). Every column of B's 4W is readable (cpu.h), so every
  * load is whole. Rows past m repeat the last one and are not stored; every element is one chain
  * of FMAs along k, as in the 6-row tile's whole-panel loop. */
 __attribute__((target(TG__TARGET), always_inline)) static inline void
@@ -5264,7 +5280,7 @@ TG__FN(tg__ukernel_masked)(int64_t kc, const void *alpha_, const void *a_, int64
  * broadcast element of A feeds four FMAs instead of two, so A streams at half the rate the 6 x 2W
  * tile needs: where A is tall and read once, from memory, in place (the small path's rows mode),
  * that rate is what binds (s 32768x64x256 in 6 x 2W tiles read A at ~6 GB/s and ran at 106 GFLOP/s,
- * the blocked path, packing A, at 153). B is two packed panels (cpu.h), zero past n, so every
+ * the blocked path, packing A, at 153). Every column of B's 4W is readable (cpu.h), so every
  * load is whole. Rows past m repeat the last one and are not stored; every element is one chain
  * of FMAs along k, as in the 6-row tile's whole-panel loop. */
 __attribute__((target(TG__TARGET), always_inline)) static inline void
@@ -6024,7 +6040,7 @@ TG__FN(tg__ukernel_masked)(int64_t kc, const void *alpha_, const void *a_, int64
  * broadcast element of A feeds four FMAs instead of two, so A streams at half the rate the 6 x 2W
  * tile needs: where A is tall and read once, from memory, in place (the small path's rows mode),
  * that rate is what binds (s 32768x64x256 in 6 x 2W tiles read A at ~6 GB/s and ran at 106 GFLOP/s,
- * the blocked path, packing A, at 153). B is two packed panels (cpu.h), zero past n, so every
+ * the blocked path, packing A, at 153). Every column of B's 4W is readable (cpu.h), so every
  * load is whole. Rows past m repeat the last one and are not stored; every element is one chain
  * of FMAs along k, as in the 6-row tile's whole-panel loop. */
 __attribute__((target(TG__TARGET), always_inline)) static inline void
@@ -6784,7 +6800,7 @@ TG__FN(tg__ukernel_masked)(int64_t kc, const void *alpha_, const void *a_, int64
  * broadcast element of A feeds four FMAs instead of two, so A streams at half the rate the 6 x 2W
  * tile needs: where A is tall and read once, from memory, in place (the small path's rows mode),
  * that rate is what binds (s 32768x64x256 in 6 x 2W tiles read A at ~6 GB/s and ran at 106 GFLOP/s,
- * the blocked path, packing A, at 153). B is two packed panels (cpu.h), zero past n, so every
+ * the blocked path, packing A, at 153). Every column of B's 4W is readable (cpu.h), so every
  * load is whole. Rows past m repeat the last one and are not stored; every element is one chain
  * of FMAs along k, as in the 6-row tile's whole-panel loop. */
 __attribute__((target(TG__TARGET), always_inline)) static inline void
@@ -7260,52 +7276,65 @@ static tg__gemm tg__row_part(const tg__kernel *kern, const tg__gemm *g, int64_t 
     return part;
 }
 
-/* One thread's rows in the rows mode: chunks of rows, each through every pair of panels of the
- * packed B (bp) before the next, all of k at once. */
+/* One thread's rows in the rows mode: chunks of rows, each through every k block and pair of
+ * panels before the next. bp: B packed whole, in one block of all of k; NULL: B read in place, in
+ * blocks of kb rows. */
 static void tg__small_rows_part(const tg__kernel *kern, const tg__gemm *g, const void *alpha,
-                                const void *beta, const char *bp)
+                                const void *beta, const char *bp, int64_t kb)
 {
     const int64_t es = (int64_t)kern->es, nr = kern->nr, panels = tg__ceil_div(g->n, nr);
-    /* A chunk's rows of A, all of k, within a quarter of L2, where the second pair of panels
+    /* A chunk's rows of A, a k block deep, within a quarter of L2, where the second pair of panels
      * finds them. Zen 5, 1 thread, ab-gemm: one chunk of all rows ran s 8192x128x512 0.93x, s
      * 4096x100x1024 0.95x, d 8192x64x256 0.96x; an eighth or a half of L2 0.97-1.04x. */
-    const int64_t fit = tg__cpu()->l2 / 4 / (g->k * es) / kern->mr * kern->mr;
+    const int64_t fit = tg__cpu()->l2 / 4 / (kb * es) / kern->mr * kern->mr;
     const int64_t rows = panels <= 2 ? g->m : fit > 2 * kern->mr ? fit : 2 * kern->mr;
     for (int64_t i0 = 0, h; i0 < g->m; i0 += h) {
-        const char *a = (const char *)g->a.p + i0 * g->a.rs * es;
         char *c = (char *)g->c + i0 * g->rs_c * es;
         /* the last chunk keeps the rows short of a whole one (a chunk is a whole number of tiles) */
         h = g->m - i0 < 2 * rows ? g->m - i0 : rows;
-        for (int64_t jp = 0; jp < panels; jp += 2) {
-            const char *b = bp + jp * nr * g->k * es;
-            const int64_t n = tg__min(2 * nr, g->n - jp * nr);
-            if (n > nr)
-                kern->ukernel_pair(g->k, alpha, a, g->a.rs, g->a.cs, b, nr, g->k * nr, beta,
-                                   c + jp * nr * es, g->rs_c, h, n);
-            else
-                kern->ukernel(g->k, alpha, a, g->a.rs, g->a.cs, g->a.rs, b, nr, beta,
-                              c + jp * nr * es, g->rs_c, 1, h, n);
+        for (int64_t pc = 0; pc < g->k; pc += kb) {
+            const int64_t kc = tg__min(kb, g->k - pc);
+            const void *beta_now = pc == 0 ? beta : tg__one(kern->es);
+            const char *a = (const char *)g->a.p + (i0 * g->a.rs + pc * g->a.cs) * es;
+            for (int64_t jp = 0; jp < panels; jp += 2) {
+                const int64_t n = tg__min(2 * nr, g->n - jp * nr);
+                const char *b = bp ? bp + jp * nr * kc * es
+                                   : (const char *)g->b.p + (pc * g->b.rs + jp * nr) * es;
+                const int64_t rs_b = bp ? nr : g->b.rs, ps_b = bp ? kc * nr : nr;
+                if (n > nr)
+                    kern->ukernel_pair(kc, alpha, a, g->a.rs, g->a.cs, b, rs_b, ps_b, beta_now,
+                                       c + jp * nr * es, g->rs_c, h, n);
+                else
+                    kern->ukernel(kc, alpha, a, g->a.rs, g->a.cs, g->a.rs, b, rs_b, beta_now,
+                                  c + jp * nr * es, g->rs_c, 1, h, n);
+            }
         }
     }
 }
 
-/* The rows mode (cpu.h's tg__small_rows_fits): B packed whole into panels, once, and A read in
- * place a chunk of rows at a time by the pair kernel, so that each element of A comes from memory
- * once and feeds two panels' FMAs a broadcast. Threads split the rows as for one panel: every tile
- * starts at a multiple of mr rows, as every chunk does, and the pair kernel's elements are single
- * chains along k, so the bits do not depend on the thread count. All of k at once, with no blocks:
- * a chunk's C is read and written once, and B (within L2: tg__small_rows_fits) streams from L2
- * into each tile. */
+/* The rows mode (cpu.h's tg__small_rows_fits): A read in place a chunk of rows at a time by the
+ * pair kernel, so that each element of A comes from memory once and feeds two panels' FMAs a
+ * broadcast. B is read in place where its rows are contiguous and whole pairs of panels wide, in k
+ * blocks within half of L2 that every tile of a chunk reads from there; otherwise packed whole,
+ * once (within L2: tg__small_rows_fits), and all of k is one block, so that a chunk's C is read
+ * and written once. Threads split the rows as for one panel: every tile starts at a multiple of
+ * mr rows, as every chunk does, and the pair kernel's elements are single chains along each k
+ * block, so the bits do not depend on the thread count. */
 static int tg__small_rows(const char *fn, const tg__kernel *kern, const tg__gemm *g,
                           const void *alpha, const void *beta)
 {
     const int64_t es = (int64_t)kern->es, nr = kern->nr, tiles = g->m / kern->mr;
-    char *bp = (char *)tg__alloc((size_t)(g->k * tg__ceil_div(g->n, nr) * nr * es));
+    const int in_place = tg__small_rows_in_place(kern, g);
+    const int64_t kb = in_place ? tg__cpu()->l2 / 2 / (g->n * es) : g->k;
+    char *bp = NULL;
     int nt = (int)tg__min(tg__threads_for(g->m, g->n, g->k), tiles / 2);
-    if (!bp) return tg__fail(TG_ERR_NOMEM, fn, "no memory for the packed panels of B");
-    kern->pack_b(g->n, g->k, g->b.p, g->b.rs, g->b.cs, bp);
+    if (!in_place) {
+        bp = (char *)tg__alloc((size_t)(g->k * tg__ceil_div(g->n, nr) * nr * es));
+        if (!bp) return tg__fail(TG_ERR_NOMEM, fn, "no memory for the packed panels of B");
+        kern->pack_b(g->n, g->k, g->b.p, g->b.rs, g->b.cs, bp);
+    }
     if (nt <= 1) {
-        tg__small_rows_part(kern, g, alpha, beta, bp);
+        tg__small_rows_part(kern, g, alpha, beta, bp, kb);
     } else {
         TG__OMP(omp parallel num_threads(nt))
         {
@@ -7315,7 +7344,7 @@ static int tg__small_rows(const char *fn, const tg__kernel *kern, const tg__gemm
 #else
             const tg__gemm part = *g;
 #endif
-            tg__small_rows_part(kern, &part, alpha, beta, bp);
+            tg__small_rows_part(kern, &part, alpha, beta, bp, kb);
         }
     }
     tg__free(bp);

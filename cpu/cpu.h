@@ -34,8 +34,8 @@ typedef void (*tg__ukernel_fn)(int64_t kc, const void *alpha, const void *a, int
                                const void *beta, void *c, int64_t rs_c, int64_t cs_c, int64_t m,
                                int64_t n);
 /* C[0:m, 0:n] as above for two adjacent column panels, nr < n <= 2 nr, A in place (ts_a = rs_a) and
- * C with unit column stride: B is two packed nr-column panels, zero past n, row p of the first at
- * b + p * rs_b and of the second ps_b elements on. */
+ * C with unit column stride: B's row p is nr elements at b + p * rs_b and nr more ps_b elements on,
+ * all of them readable: two packed panels, zero past n, or a B in place 2 nr wide. */
 typedef void (*tg__ukernel_pair_fn)(int64_t kc, const void *alpha, const void *a, int64_t rs_a,
                                     int64_t cs_a, const void *b, int64_t rs_b, int64_t ps_b,
                                     const void *beta, void *c, int64_t rs_c, int64_t m, int64_t n);
@@ -100,22 +100,38 @@ TG__PRIVATE int tg__gemm_blocked(const char *fn, const tg__kernel *kern, const t
                                  const void *alpha, const void *beta);
 TG__PRIVATE int tg__gemm_small(const char *fn, const tg__kernel *kern, const tg__gemm *g,
                                const void *alpha, const void *beta, int paged);
+/* Whether B packed whole fits L2, and whether the rows mode (small.c) reads B in place instead: its
+ * rows contiguous, one whole pair of panels wide, or two pairs where B packed would not fit L2.
+ * Against B packed, Zen 5, 1 thread, ab-gemm: one pair s 64x64x8192 1.42x (and 64x64x32768, too
+ * large to pack, 1.48x against the blocked path), d 32x32x4096 1.25x, s 4096x64x4096 1.05x, s
+ * 32768x64x256 0.98x; but two pairs d 32768x64x256 0.84x, s 2048x128x512 0.95x, where each pair
+ * reads every other half of B's rows, which the prefetchers follow less well. */
+TG__ALWAYS_INLINE int tg__small_rows_packs_in_l2(const tg__kernel *kern, const tg__gemm *g)
+{
+    return (double)g->k * (double)(tg__ceil_div(g->n, kern->nr) * kern->nr) * (double)kern->es <=
+           (double)tg__cpu()->l2;
+}
+TG__ALWAYS_INLINE int tg__small_rows_in_place(const tg__kernel *kern, const tg__gemm *g)
+{
+    return g->b.cs == 1 && (g->n == 2 * kern->nr ||
+                            (g->n == 4 * kern->nr && !tg__small_rows_packs_in_l2(kern, g)));
+}
+
 /* Whether the small path takes g in its rows mode (small.c), whatever its size: a tall A over two
  * to four panels of B, in a family with a pair kernel, from 256 x 64 x 256 multiply-adds, with B
- * packed whole within L2. There the blocked path packs all of A to serve as few as two panels, and
- * the 6 x 2W tiles over A in place must stream A from memory as fast as the FMAs use it; the pair
- * kernel reads A once, in place, at half that rate. Zen 5, 1 thread, ab-gemm against the blocked
- * path: s 32768x64x256 1.6x, 4096x64x4096 1.30x, 2048x128x512 1.11x, 512x96x512 1.11x, d
- * 32768x64x256 1.32x, 8192x64x512 1.31x, 2048x40x512 1.16x; 256x64x256 1.00x, and below it, on
- * the small path's panels, s 64^3 0.93x, 128^3 0.97x, d 128x64x128 0.96x. */
+ * read in place or packed whole within L2. There the blocked path packs all of A to serve as few
+ * as two panels, and the 6 x 2W tiles over A in place must stream A from memory as fast as the
+ * FMAs use it; the pair kernel reads A once, in place, at half that rate. Zen 5, 1 thread, ab-gemm
+ * against the blocked path: s 32768x64x256 1.6x, 4096x64x4096 1.30x, 2048x128x512 1.11x,
+ * 512x96x512 1.11x, d 32768x64x256 1.32x, 8192x64x512 1.31x, 2048x40x512 1.16x; 256x64x256 1.00x,
+ * and below it, on the small path's panels, s 64^3 0.93x, 128^3 0.97x, d 128x64x128 0.96x. */
 enum { TG__ROWS_MNK = 256 * 64 * 256 };
 TG__ALWAYS_INLINE int tg__small_rows_fits(const tg__kernel *kern, const tg__gemm *g)
 {
     const int64_t nr = kern->nr;
     return kern->ukernel_pair && g->n > nr && g->n <= 4 * nr &&
            (double)g->m * (double)g->n * (double)g->k >= TG__ROWS_MNK &&
-           (double)g->k * (double)(tg__ceil_div(g->n, nr) * nr) * (double)kern->es <=
-               (double)tg__cpu()->l2;
+           (tg__small_rows_packs_in_l2(kern, g) || tg__small_rows_in_place(kern, g));
 }
 
 #endif /* TGEMM_CPU_H */

@@ -238,52 +238,65 @@ static tg__gemm tg__row_part(const tg__kernel *kern, const tg__gemm *g, int64_t 
     return part;
 }
 
-/* One thread's rows in the rows mode: chunks of rows, each through every pair of panels of the
- * packed B (bp) before the next, all of k at once. */
+/* One thread's rows in the rows mode: chunks of rows, each through every k block and pair of
+ * panels before the next. bp: B packed whole, in one block of all of k; NULL: B read in place, in
+ * blocks of kb rows. */
 static void tg__small_rows_part(const tg__kernel *kern, const tg__gemm *g, const void *alpha,
-                                const void *beta, const char *bp)
+                                const void *beta, const char *bp, int64_t kb)
 {
     const int64_t es = (int64_t)kern->es, nr = kern->nr, panels = tg__ceil_div(g->n, nr);
-    /* A chunk's rows of A, all of k, within a quarter of L2, where the second pair of panels
+    /* A chunk's rows of A, a k block deep, within a quarter of L2, where the second pair of panels
      * finds them. Zen 5, 1 thread, ab-gemm: one chunk of all rows ran s 8192x128x512 0.93x, s
      * 4096x100x1024 0.95x, d 8192x64x256 0.96x; an eighth or a half of L2 0.97-1.04x. */
-    const int64_t fit = tg__cpu()->l2 / 4 / (g->k * es) / kern->mr * kern->mr;
+    const int64_t fit = tg__cpu()->l2 / 4 / (kb * es) / kern->mr * kern->mr;
     const int64_t rows = panels <= 2 ? g->m : fit > 2 * kern->mr ? fit : 2 * kern->mr;
     for (int64_t i0 = 0, h; i0 < g->m; i0 += h) {
-        const char *a = (const char *)g->a.p + i0 * g->a.rs * es;
         char *c = (char *)g->c + i0 * g->rs_c * es;
         /* the last chunk keeps the rows short of a whole one (a chunk is a whole number of tiles) */
         h = g->m - i0 < 2 * rows ? g->m - i0 : rows;
-        for (int64_t jp = 0; jp < panels; jp += 2) {
-            const char *b = bp + jp * nr * g->k * es;
-            const int64_t n = tg__min(2 * nr, g->n - jp * nr);
-            if (n > nr)
-                kern->ukernel_pair(g->k, alpha, a, g->a.rs, g->a.cs, b, nr, g->k * nr, beta,
-                                   c + jp * nr * es, g->rs_c, h, n);
-            else
-                kern->ukernel(g->k, alpha, a, g->a.rs, g->a.cs, g->a.rs, b, nr, beta,
-                              c + jp * nr * es, g->rs_c, 1, h, n);
+        for (int64_t pc = 0; pc < g->k; pc += kb) {
+            const int64_t kc = tg__min(kb, g->k - pc);
+            const void *beta_now = pc == 0 ? beta : tg__one(kern->es);
+            const char *a = (const char *)g->a.p + (i0 * g->a.rs + pc * g->a.cs) * es;
+            for (int64_t jp = 0; jp < panels; jp += 2) {
+                const int64_t n = tg__min(2 * nr, g->n - jp * nr);
+                const char *b = bp ? bp + jp * nr * kc * es
+                                   : (const char *)g->b.p + (pc * g->b.rs + jp * nr) * es;
+                const int64_t rs_b = bp ? nr : g->b.rs, ps_b = bp ? kc * nr : nr;
+                if (n > nr)
+                    kern->ukernel_pair(kc, alpha, a, g->a.rs, g->a.cs, b, rs_b, ps_b, beta_now,
+                                       c + jp * nr * es, g->rs_c, h, n);
+                else
+                    kern->ukernel(kc, alpha, a, g->a.rs, g->a.cs, g->a.rs, b, rs_b, beta_now,
+                                  c + jp * nr * es, g->rs_c, 1, h, n);
+            }
         }
     }
 }
 
-/* The rows mode (cpu.h's tg__small_rows_fits): B packed whole into panels, once, and A read in
- * place a chunk of rows at a time by the pair kernel, so that each element of A comes from memory
- * once and feeds two panels' FMAs a broadcast. Threads split the rows as for one panel: every tile
- * starts at a multiple of mr rows, as every chunk does, and the pair kernel's elements are single
- * chains along k, so the bits do not depend on the thread count. All of k at once, with no blocks:
- * a chunk's C is read and written once, and B (within L2: tg__small_rows_fits) streams from L2
- * into each tile. */
+/* The rows mode (cpu.h's tg__small_rows_fits): A read in place a chunk of rows at a time by the
+ * pair kernel, so that each element of A comes from memory once and feeds two panels' FMAs a
+ * broadcast. B is read in place where its rows are contiguous and whole pairs of panels wide, in k
+ * blocks within half of L2 that every tile of a chunk reads from there; otherwise packed whole,
+ * once (within L2: tg__small_rows_fits), and all of k is one block, so that a chunk's C is read
+ * and written once. Threads split the rows as for one panel: every tile starts at a multiple of
+ * mr rows, as every chunk does, and the pair kernel's elements are single chains along each k
+ * block, so the bits do not depend on the thread count. */
 static int tg__small_rows(const char *fn, const tg__kernel *kern, const tg__gemm *g,
                           const void *alpha, const void *beta)
 {
     const int64_t es = (int64_t)kern->es, nr = kern->nr, tiles = g->m / kern->mr;
-    char *bp = (char *)tg__alloc((size_t)(g->k * tg__ceil_div(g->n, nr) * nr * es));
+    const int in_place = tg__small_rows_in_place(kern, g);
+    const int64_t kb = in_place ? tg__cpu()->l2 / 2 / (g->n * es) : g->k;
+    char *bp = NULL;
     int nt = (int)tg__min(tg__threads_for(g->m, g->n, g->k), tiles / 2);
-    if (!bp) return tg__fail(TG_ERR_NOMEM, fn, "no memory for the packed panels of B");
-    kern->pack_b(g->n, g->k, g->b.p, g->b.rs, g->b.cs, bp);
+    if (!in_place) {
+        bp = (char *)tg__alloc((size_t)(g->k * tg__ceil_div(g->n, nr) * nr * es));
+        if (!bp) return tg__fail(TG_ERR_NOMEM, fn, "no memory for the packed panels of B");
+        kern->pack_b(g->n, g->k, g->b.p, g->b.rs, g->b.cs, bp);
+    }
     if (nt <= 1) {
-        tg__small_rows_part(kern, g, alpha, beta, bp);
+        tg__small_rows_part(kern, g, alpha, beta, bp, kb);
     } else {
         TG__OMP(omp parallel num_threads(nt))
         {
@@ -293,7 +306,7 @@ static int tg__small_rows(const char *fn, const tg__kernel *kern, const tg__gemm
 #else
             const tg__gemm part = *g;
 #endif
-            tg__small_rows_part(kern, &part, alpha, beta, bp);
+            tg__small_rows_part(kern, &part, alpha, beta, bp, kb);
         }
     }
     tg__free(bp);

@@ -259,8 +259,10 @@ void tgt_section_edges(void)
  * AVX-512 kernel (32 floats, 16 doubles), heights ending in every remainder of the six-row tiles,
  * and where there are more than two panels a depth whose rows of A go in several chunks; alpha and
  * beta in turn. Then every layout and transpose on one shape (a column-major C is computed
- * transposed, so there the rows mode sees m as the width). Under the other kernel families and
- * paths these are more shapes of theirs. */
+ * transposed, so there the rows mode sees m as the width), and long depths over a B one or two
+ * whole pairs of panels wide, which the rows mode reads in place in several blocks of k (on a
+ * 1 MiB L2: 2048 steps at two panels, 1024 at four), with and without a transposed A. Under the
+ * other kernel families and paths these are more shapes of theirs. */
 void tgt_section_rows(void)
 {
     uint64_t i = 1800000;
@@ -287,6 +289,17 @@ void tgt_section_rows(void)
             c.alpha = tgt_alphas[3];
             c.beta = tgt_betas[3];
             tgt_run_case(&c);
+        }
+        {
+            const int64_t longs[][3] = {{37, 2 * nr, 5000}, {40, 4 * nr, 2100}, {211, 2 * nr, 2300}};
+            for (int l = 0; l < 3; l++)
+                for (int ta = 0; ta < 2; ta++) {
+                    tgt_case c = tgt_case_at(es, TG_ROW_MAJOR, tgt_transes[ta], TG_NO_TRANS,
+                                             longs[l][0], longs[l][1], longs[l][2], i++);
+                    c.alpha = tgt_alphas[2 + ta];
+                    c.beta = tgt_betas[(l + ta) % 4];
+                    tgt_run_case(&c);
+                }
         }
     }
 }
