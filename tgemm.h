@@ -745,19 +745,25 @@ TG__ALWAYS_INLINE int tg__small_rows_in_place(const tg__kernel *kern, const tg__
                             (g->n == 4 * kern->nr && !tg__small_rows_packs_in_l2(kern, g)));
 }
 
-/* Whether the small path takes g in its rows mode (small.c), whatever its size: a tall A over two
- * to four panels of B, in a family with a pair kernel, from 256 x 64 x 256 multiply-adds, with B
- * read in place or packed whole within L2. There the blocked path packs all of A to serve as few
- * as two panels, and the 6 x 2W tiles over A in place must stream A from memory as fast as the
- * FMAs use it; the pair kernel reads A once, in place, at half that rate. Zen 5, 1 thread, ab-gemm
- * against the blocked path: s 32768x64x256 1.6x, 4096x64x4096 1.30x, 2048x128x512 1.11x,
- * 512x96x512 1.11x, d 32768x64x256 1.32x, 8192x64x512 1.31x, 2048x40x512 1.16x; 256x64x256 1.00x,
- * and below it, on the small path's panels, s 64^3 0.93x, 128^3 0.97x, d 128x64x128 0.96x. */
+/* Whether the small path takes g in its rows mode (small.c), however large: an A of four tiles or
+ * more whose rows run along k, over two to four panels of B, in a family with a pair kernel, from
+ * 256 x 64 x 256 multiply-adds, with B read in place or packed whole within L2. There the blocked
+ * path packs all of A to serve as few as two panels, and the 6 x 2W tiles over A in place must
+ * stream A from memory as fast as the FMAs use it; the pair kernel reads A once, in place, at half
+ * that rate. Zen 5, 1 thread, ab-gemm against the blocked path: s 32768x64x256 1.6x, 4096x64x4096
+ * 1.30x, 2048x128x512 1.11x, 512x96x512 1.11x, d 32768x64x256 1.32x, 8192x64x512 1.31x,
+ * 2048x40x512 1.16x; 256x64x256 1.00x, and below it, on the small path's panels, s 64^3 0.93x,
+ * 128^3 0.97x, d 128x64x128 0.96x. A shorter A keeps the short-A way, whose threads split the
+ * panels (at two threads 1.50-1.52x the rows mode, which has no rows to split, on s 16x128x2048
+ * and 20x128x2048); a transposed A, whose rows run across k, keeps the blocked path, measured
+ * either way (against the rows mode: s 4096x64x2048 1.05x, d 32768x64x256 1.12x, but s
+ * 2048x128x512 0.85x, 8192x40x512 0.88x). */
 enum { TG__ROWS_MNK = 256 * 64 * 256 };
 TG__ALWAYS_INLINE int tg__small_rows_fits(const tg__kernel *kern, const tg__gemm *g)
 {
     const int64_t nr = kern->nr;
-    return kern->ukernel_pair && g->n > nr && g->n <= 4 * nr &&
+    return kern->ukernel_pair && g->n > nr && g->n <= 4 * nr && g->m >= 4 * kern->mr &&
+           g->a.cs == 1 &&
            (double)g->m * (double)g->n * (double)g->k >= TG__ROWS_MNK &&
            (tg__small_rows_packs_in_l2(kern, g) || tg__small_rows_in_place(kern, g));
 }
@@ -4081,6 +4087,7 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
 #define TG__MASKED 0
 #define TG__SHORT_M 12
 #define TG__TALL 12
+#define TG__PAIR 0
 /* ---- cpu/kernel_simd.inc ---- */
 /* The x86 SIMD micro-kernel, written once for TG__T (float or double) and a vector width through
  * the macros that kernel_x86.c defines: TG__TARGET (the target attribute), TG__NAME (the family),
@@ -4089,8 +4096,9 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
  * TG__MASK/TG__LANES/TG__MASKLOAD (a load mask for a partial panel), TG__STORE_PART (the first
  * lanes of a register into a row of C), TG__MASKED (1: masked loads are cheap enough to read a
  * partial panel of B in place, and masked stores to write an edge tile), TG__SHORT_M (the
- * descriptor's short_m), TG__TALL (the most rows of a tall tile, below); TG__FN(x) appends the
- * family's and the type's suffix.
+ * descriptor's short_m), TG__TALL (the most rows of a tall tile, below), TG__PAIR (1: 32 vector
+ * registers, enough for the pair kernel, below); TG__FN(x) appends the family's and the type's
+ * suffix.
  *
  * Register tile 6 x 2W: 12 accumulators + 2 B vectors + 1 broadcast A value. In ymm (AVX2: 6 x 16
  * floats, 6 x 8 doubles) that is 15 of the 16 registers, and 12 independent FMA chains cover Zen
@@ -4115,6 +4123,24 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
      TG__W * sizeof(TG__T) >= 64 ? _mm_prefetch((const char *)((p) + 5 * TG__W), _MM_HINT_T0)     \
                                  : (void)0)
 
+/* o1..o5: the offsets of rows 1-5 of a tile m rows high (row stride rs), rows past m repeating the
+ * last live one (tg__tile and tg__pair_tile). */
+#define TG__SIX_ROWS(m, rs)                                                                        \
+    const int64_t o1 = ((m) > 1 ? 1 : 0) * (rs), o2 = ((m) > 2 ? 2 : (m) - 1) * (rs);              \
+    const int64_t o3 = ((m) > 3 ? 3 : (m) - 1) * (rs), o4 = ((m) > 4 ? 4 : (m) - 1) * (rs);        \
+    const int64_t o5 = ((m) > 5 ? 5 : (m) - 1) * (rs)
+
+/* v into the first `live` elements of c (all W from live >= W on, none for live <= 0) as
+ * v + beta * c, c not read when beta is zero: a row's vector of a tall or pair tile. */
+__attribute__((target(TG__TARGET), always_inline)) static inline void
+TG__FN(tg__store_vec)(TG__T *c, TG__V v, int64_t live, TG__T beta, TG__V vb)
+{
+    if (live >= TG__W)
+        TG__STOREU(c, beta == 0 ? v : TG__FMA(vb, TG__LOADU(c), v));
+    else if (live > 0)
+        TG__STORE_PART(c, v, live, beta);
+}
+
 /* One tile, m <= 6 rows: inlined into the panel's loop below (tg__panel). */
 __attribute__((target(TG__TARGET), always_inline)) static inline void
 TG__FN(tg__tile)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t cs_a, const TG__T *b,
@@ -4124,9 +4150,7 @@ TG__FN(tg__tile)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t 
     /* Offsets of A's six rows; rows past m repeat the last live one, so a caller's unpadded A is
      * never read out of bounds (their results are computed and dropped). One base pointer plus
      * offsets in registers costs the loop a single pointer increment, packed or not. */
-    int64_t o1 = (m > 1 ? 1 : 0) * rs_a, o2 = (m > 2 ? 2 : m - 1) * rs_a;
-    int64_t o3 = (m > 3 ? 3 : m - 1) * rs_a, o4 = (m > 4 ? 4 : m - 1) * rs_a;
-    int64_t o5 = (m > 5 ? 5 : m - 1) * rs_a;
+    TG__SIX_ROWS(m, rs_a);
     TG__V c00 = TG__ZERO(), c01 = TG__ZERO(), c10 = TG__ZERO(), c11 = TG__ZERO();
     TG__V c20 = TG__ZERO(), c21 = TG__ZERO(), c30 = TG__ZERO(), c31 = TG__ZERO();
     TG__V c40 = TG__ZERO(), c41 = TG__ZERO(), c50 = TG__ZERO(), c51 = TG__ZERO();
@@ -4195,9 +4219,10 @@ TG__FN(tg__tile)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t 
     if (n <= TG__W) {
         int64_t p = 0;
         const TG__T *a2 = a + cs_a;
-        /* Up to four rows (a short A, or the 4 + 4 and 4 + 3 of the last 7 or 8 rows) keep eight
-         * chains, which cover the FMA latency: the six-row loop would spend a third or more of its
-         * FMAs on repeated rows (Zen 4, whole calls: sgemm 8^3 1.11x, 8x8x64 1.27x). */
+        /* Up to four rows (a short A, the 4 + 3 of 7 rows; from 8 rows A in place goes in tall
+         * tiles) keep eight chains, which cover the FMA latency: the six-row loop would spend a
+         * third or more of its FMAs on repeated rows (Zen 4, whole calls, before the tall tiles:
+         * sgemm 8^3 1.11x, 8x8x64 1.27x). */
         if (m <= 4)
             for (; p + 1 < kc; p += 2, a += 2 * cs_a, a2 += 2 * cs_a, b += 2 * rs_b) {
                 b0 = TG__LD0(b);
@@ -4373,7 +4398,9 @@ TG__FN(tg__tall)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t rs_a,
      * increments a k step. The loop ends on B's pointer, so no counter takes a register. */
     const int64_t r1 = rs_a * (int64_t)sizeof(TG__T), r2 = 2 * r1, r3 = 3 * r1;
     const int64_t step = cs_a * (int64_t)sizeof(TG__T);
-    const char *a0 = (const char *)a, *a4 = a0 + 2 * r2, *a8 = a4 + 2 * r2, *a12 = a8 + 2 * r2;
+    /* (a base past the tile's rows is not formed: it could point past the end of A) */
+    const char *a0 = (const char *)a, *a4 = h > 4 ? a0 + 2 * r2 : a0;
+    const char *a8 = h > 8 ? a4 + 2 * r2 : a0, *a12 = h > 12 ? a8 + 2 * r2 : a0;
     const TG__T *const bend = b + kc * rs_b;
 #define TG__TALL_ROW(i)                                                                            \
     ((const TG__T *)(((i) < 4 ? a0 : (i) < 8 ? a4 : (i) < 12 ? a8 : a12) +                         \
@@ -4406,14 +4433,9 @@ TG__FN(tg__tall)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t rs_a,
         const int64_t live = n == TG__W ? n : TG__FN(tg__edge_cols)(n, 2 * TG__W);
         /* x * 1 is x exactly (NaN and -0 included): alpha = 1 skips the products */
 #define TG__TALL_STORE(i)                                                                          \
-    if ((i) < h) {                                                                                 \
-        TG__T *ci = c + (i) * rs_c;                                                                \
-        const TG__V v = alpha != 1 ? TG__MUL(acc[i], va) : acc[i];                                 \
-        if (live == TG__W)                                                                         \
-            TG__STOREU(ci, beta == 0 ? v : TG__FMA(vb, TG__LOADU(ci), v));                         \
-        else                                                                                       \
-            TG__STORE_PART(ci, v, live, beta);                                                     \
-    }
+    if ((i) < h)                                                                                   \
+        TG__FN(tg__store_vec)(c + (i) * rs_c, alpha != 1 ? TG__MUL(acc[i], va) : acc[i], live,     \
+                              beta, vb);
         TG__TALL_EACH(TG__TALL_STORE)
 #undef TG__TALL_STORE
     }
@@ -4513,7 +4535,7 @@ TG__FN(tg__ukernel_masked)(int64_t kc, const void *alpha_, const void *a_, int64
 #define TG__UKERNEL_PART NULL
 #endif
 
-#if TG__MASKED
+#if TG__PAIR
 /* Two column panels at once (the descriptor's ukernel_pair): C[0:m, 0:n] for nr < n <= 2 nr, tiles
  * of 6 rows by 4W columns, 24 accumulators and four vectors of B in AVX-512's 32 registers. Each
  * broadcast element of A feeds four FMAs instead of two, so A streams at half the rate the 6 x 2W
@@ -4527,9 +4549,7 @@ TG__FN(tg__pair_tile)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t 
                       const TG__T *b, int64_t rs_b, int64_t ps_b, const TG__T *beta_p, TG__T *c,
                       int64_t rs_c, int64_t m, int64_t n)
 {
-    const int64_t o1 = (m > 1 ? 1 : 0) * rs_a, o2 = (m > 2 ? 2 : m - 1) * rs_a;
-    const int64_t o3 = (m > 3 ? 3 : m - 1) * rs_a, o4 = (m > 4 ? 4 : m - 1) * rs_a;
-    const int64_t o5 = (m > 5 ? 5 : m - 1) * rs_a;
+    TG__SIX_ROWS(m, rs_a);
     const TG__T *const bend = b + kc * rs_b;
     TG__V acc[6][4];
 #define TG__PAIR_EACH(X) X(0, 0) X(1, o1) X(2, o2) X(3, o3) X(4, o4) X(5, o5)
@@ -4561,17 +4581,12 @@ TG__FN(tg__pair_tile)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t 
         /* alpha and beta read only now, as in tg__tall */
         const TG__T alpha = *alpha_p, beta = *beta_p;
         const TG__V va = TG__SET1(alpha), vb = TG__SET1(beta);
-        const int64_t live = n == 4 * TG__W ? n : TG__FN(tg__edge_cols)(n, 4 * TG__W);
+        const int64_t live = TG__FN(tg__edge_cols)(n, 4 * TG__W);
         /* x * 1 is x exactly (NaN and -0 included): alpha = 1 skips the products */
 #define TG__PAIR_VEC(i, v)                                                                         \
-    {                                                                                              \
-        TG__T *cv = c + i * rs_c + v * TG__W;                                                      \
-        const TG__V x = alpha != 1 ? TG__MUL(acc[i][v], va) : acc[i][v];                           \
-        if (live >= (v + 1) * TG__W)                                                               \
-            TG__STOREU(cv, beta == 0 ? x : TG__FMA(vb, TG__LOADU(cv), x));                         \
-        else if (live > v * TG__W)                                                                 \
-            TG__STORE_PART(cv, x, live - v * TG__W, beta);                                         \
-    }
+    TG__FN(tg__store_vec)(c + i * rs_c + v * TG__W,                                                \
+                          alpha != 1 ? TG__MUL(acc[i][v], va) : acc[i][v], live - v * TG__W, beta, \
+                          vb);
 #define TG__PAIR_STORE(i, off)                                                                     \
     if (i < m) {                                                                                   \
         TG__PAIR_VEC(i, 0) TG__PAIR_VEC(i, 1) TG__PAIR_VEC(i, 2) TG__PAIR_VEC(i, 3)                \
@@ -4739,6 +4754,7 @@ static const tg__kernel TG__FN(tg__kernel_desc) = {
 #undef TG__MASKED
 #undef TG__UKERNEL_PART
 #undef TG__UKERNEL_PAIR
+#undef TG__PAIR
 #undef TG__SHORT_M
 #undef TG__TALL
 #undef TG__T
@@ -4842,6 +4858,7 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
 #define TG__MASKED 0
 #define TG__SHORT_M 12
 #define TG__TALL 12
+#define TG__PAIR 0
 /* ---- cpu/kernel_simd.inc ---- */
 /* The x86 SIMD micro-kernel, written once for TG__T (float or double) and a vector width through
  * the macros that kernel_x86.c defines: TG__TARGET (the target attribute), TG__NAME (the family),
@@ -4850,8 +4867,9 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
  * TG__MASK/TG__LANES/TG__MASKLOAD (a load mask for a partial panel), TG__STORE_PART (the first
  * lanes of a register into a row of C), TG__MASKED (1: masked loads are cheap enough to read a
  * partial panel of B in place, and masked stores to write an edge tile), TG__SHORT_M (the
- * descriptor's short_m), TG__TALL (the most rows of a tall tile, below); TG__FN(x) appends the
- * family's and the type's suffix.
+ * descriptor's short_m), TG__TALL (the most rows of a tall tile, below), TG__PAIR (1: 32 vector
+ * registers, enough for the pair kernel, below); TG__FN(x) appends the family's and the type's
+ * suffix.
  *
  * Register tile 6 x 2W: 12 accumulators + 2 B vectors + 1 broadcast A value. In ymm (AVX2: 6 x 16
  * floats, 6 x 8 doubles) that is 15 of the 16 registers, and 12 independent FMA chains cover Zen
@@ -4876,6 +4894,24 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
      TG__W * sizeof(TG__T) >= 64 ? _mm_prefetch((const char *)((p) + 5 * TG__W), _MM_HINT_T0)     \
                                  : (void)0)
 
+/* o1..o5: the offsets of rows 1-5 of a tile m rows high (row stride rs), rows past m repeating the
+ * last live one (tg__tile and tg__pair_tile). */
+#define TG__SIX_ROWS(m, rs)                                                                        \
+    const int64_t o1 = ((m) > 1 ? 1 : 0) * (rs), o2 = ((m) > 2 ? 2 : (m) - 1) * (rs);              \
+    const int64_t o3 = ((m) > 3 ? 3 : (m) - 1) * (rs), o4 = ((m) > 4 ? 4 : (m) - 1) * (rs);        \
+    const int64_t o5 = ((m) > 5 ? 5 : (m) - 1) * (rs)
+
+/* v into the first `live` elements of c (all W from live >= W on, none for live <= 0) as
+ * v + beta * c, c not read when beta is zero: a row's vector of a tall or pair tile. */
+__attribute__((target(TG__TARGET), always_inline)) static inline void
+TG__FN(tg__store_vec)(TG__T *c, TG__V v, int64_t live, TG__T beta, TG__V vb)
+{
+    if (live >= TG__W)
+        TG__STOREU(c, beta == 0 ? v : TG__FMA(vb, TG__LOADU(c), v));
+    else if (live > 0)
+        TG__STORE_PART(c, v, live, beta);
+}
+
 /* One tile, m <= 6 rows: inlined into the panel's loop below (tg__panel). */
 __attribute__((target(TG__TARGET), always_inline)) static inline void
 TG__FN(tg__tile)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t cs_a, const TG__T *b,
@@ -4885,9 +4921,7 @@ TG__FN(tg__tile)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t 
     /* Offsets of A's six rows; rows past m repeat the last live one, so a caller's unpadded A is
      * never read out of bounds (their results are computed and dropped). One base pointer plus
      * offsets in registers costs the loop a single pointer increment, packed or not. */
-    int64_t o1 = (m > 1 ? 1 : 0) * rs_a, o2 = (m > 2 ? 2 : m - 1) * rs_a;
-    int64_t o3 = (m > 3 ? 3 : m - 1) * rs_a, o4 = (m > 4 ? 4 : m - 1) * rs_a;
-    int64_t o5 = (m > 5 ? 5 : m - 1) * rs_a;
+    TG__SIX_ROWS(m, rs_a);
     TG__V c00 = TG__ZERO(), c01 = TG__ZERO(), c10 = TG__ZERO(), c11 = TG__ZERO();
     TG__V c20 = TG__ZERO(), c21 = TG__ZERO(), c30 = TG__ZERO(), c31 = TG__ZERO();
     TG__V c40 = TG__ZERO(), c41 = TG__ZERO(), c50 = TG__ZERO(), c51 = TG__ZERO();
@@ -4956,9 +4990,10 @@ TG__FN(tg__tile)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t 
     if (n <= TG__W) {
         int64_t p = 0;
         const TG__T *a2 = a + cs_a;
-        /* Up to four rows (a short A, or the 4 + 4 and 4 + 3 of the last 7 or 8 rows) keep eight
-         * chains, which cover the FMA latency: the six-row loop would spend a third or more of its
-         * FMAs on repeated rows (Zen 4, whole calls: sgemm 8^3 1.11x, 8x8x64 1.27x). */
+        /* Up to four rows (a short A, the 4 + 3 of 7 rows; from 8 rows A in place goes in tall
+         * tiles) keep eight chains, which cover the FMA latency: the six-row loop would spend a
+         * third or more of its FMAs on repeated rows (Zen 4, whole calls, before the tall tiles:
+         * sgemm 8^3 1.11x, 8x8x64 1.27x). */
         if (m <= 4)
             for (; p + 1 < kc; p += 2, a += 2 * cs_a, a2 += 2 * cs_a, b += 2 * rs_b) {
                 b0 = TG__LD0(b);
@@ -5134,7 +5169,9 @@ TG__FN(tg__tall)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t rs_a,
      * increments a k step. The loop ends on B's pointer, so no counter takes a register. */
     const int64_t r1 = rs_a * (int64_t)sizeof(TG__T), r2 = 2 * r1, r3 = 3 * r1;
     const int64_t step = cs_a * (int64_t)sizeof(TG__T);
-    const char *a0 = (const char *)a, *a4 = a0 + 2 * r2, *a8 = a4 + 2 * r2, *a12 = a8 + 2 * r2;
+    /* (a base past the tile's rows is not formed: it could point past the end of A) */
+    const char *a0 = (const char *)a, *a4 = h > 4 ? a0 + 2 * r2 : a0;
+    const char *a8 = h > 8 ? a4 + 2 * r2 : a0, *a12 = h > 12 ? a8 + 2 * r2 : a0;
     const TG__T *const bend = b + kc * rs_b;
 #define TG__TALL_ROW(i)                                                                            \
     ((const TG__T *)(((i) < 4 ? a0 : (i) < 8 ? a4 : (i) < 12 ? a8 : a12) +                         \
@@ -5167,14 +5204,9 @@ TG__FN(tg__tall)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t rs_a,
         const int64_t live = n == TG__W ? n : TG__FN(tg__edge_cols)(n, 2 * TG__W);
         /* x * 1 is x exactly (NaN and -0 included): alpha = 1 skips the products */
 #define TG__TALL_STORE(i)                                                                          \
-    if ((i) < h) {                                                                                 \
-        TG__T *ci = c + (i) * rs_c;                                                                \
-        const TG__V v = alpha != 1 ? TG__MUL(acc[i], va) : acc[i];                                 \
-        if (live == TG__W)                                                                         \
-            TG__STOREU(ci, beta == 0 ? v : TG__FMA(vb, TG__LOADU(ci), v));                         \
-        else                                                                                       \
-            TG__STORE_PART(ci, v, live, beta);                                                     \
-    }
+    if ((i) < h)                                                                                   \
+        TG__FN(tg__store_vec)(c + (i) * rs_c, alpha != 1 ? TG__MUL(acc[i], va) : acc[i], live,     \
+                              beta, vb);
         TG__TALL_EACH(TG__TALL_STORE)
 #undef TG__TALL_STORE
     }
@@ -5274,7 +5306,7 @@ TG__FN(tg__ukernel_masked)(int64_t kc, const void *alpha_, const void *a_, int64
 #define TG__UKERNEL_PART NULL
 #endif
 
-#if TG__MASKED
+#if TG__PAIR
 /* Two column panels at once (the descriptor's ukernel_pair): C[0:m, 0:n] for nr < n <= 2 nr, tiles
  * of 6 rows by 4W columns, 24 accumulators and four vectors of B in AVX-512's 32 registers. Each
  * broadcast element of A feeds four FMAs instead of two, so A streams at half the rate the 6 x 2W
@@ -5288,9 +5320,7 @@ TG__FN(tg__pair_tile)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t 
                       const TG__T *b, int64_t rs_b, int64_t ps_b, const TG__T *beta_p, TG__T *c,
                       int64_t rs_c, int64_t m, int64_t n)
 {
-    const int64_t o1 = (m > 1 ? 1 : 0) * rs_a, o2 = (m > 2 ? 2 : m - 1) * rs_a;
-    const int64_t o3 = (m > 3 ? 3 : m - 1) * rs_a, o4 = (m > 4 ? 4 : m - 1) * rs_a;
-    const int64_t o5 = (m > 5 ? 5 : m - 1) * rs_a;
+    TG__SIX_ROWS(m, rs_a);
     const TG__T *const bend = b + kc * rs_b;
     TG__V acc[6][4];
 #define TG__PAIR_EACH(X) X(0, 0) X(1, o1) X(2, o2) X(3, o3) X(4, o4) X(5, o5)
@@ -5322,17 +5352,12 @@ TG__FN(tg__pair_tile)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t 
         /* alpha and beta read only now, as in tg__tall */
         const TG__T alpha = *alpha_p, beta = *beta_p;
         const TG__V va = TG__SET1(alpha), vb = TG__SET1(beta);
-        const int64_t live = n == 4 * TG__W ? n : TG__FN(tg__edge_cols)(n, 4 * TG__W);
+        const int64_t live = TG__FN(tg__edge_cols)(n, 4 * TG__W);
         /* x * 1 is x exactly (NaN and -0 included): alpha = 1 skips the products */
 #define TG__PAIR_VEC(i, v)                                                                         \
-    {                                                                                              \
-        TG__T *cv = c + i * rs_c + v * TG__W;                                                      \
-        const TG__V x = alpha != 1 ? TG__MUL(acc[i][v], va) : acc[i][v];                           \
-        if (live >= (v + 1) * TG__W)                                                               \
-            TG__STOREU(cv, beta == 0 ? x : TG__FMA(vb, TG__LOADU(cv), x));                         \
-        else if (live > v * TG__W)                                                                 \
-            TG__STORE_PART(cv, x, live - v * TG__W, beta);                                         \
-    }
+    TG__FN(tg__store_vec)(c + i * rs_c + v * TG__W,                                                \
+                          alpha != 1 ? TG__MUL(acc[i][v], va) : acc[i][v], live - v * TG__W, beta, \
+                          vb);
 #define TG__PAIR_STORE(i, off)                                                                     \
     if (i < m) {                                                                                   \
         TG__PAIR_VEC(i, 0) TG__PAIR_VEC(i, 1) TG__PAIR_VEC(i, 2) TG__PAIR_VEC(i, 3)                \
@@ -5500,6 +5525,7 @@ static const tg__kernel TG__FN(tg__kernel_desc) = {
 #undef TG__MASKED
 #undef TG__UKERNEL_PART
 #undef TG__UKERNEL_PAIR
+#undef TG__PAIR
 #undef TG__SHORT_M
 #undef TG__TALL
 #undef TG__T
@@ -5602,6 +5628,7 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
 #define TG__MASKED 1
 #define TG__SHORT_M 24
 #define TG__TALL 16
+#define TG__PAIR 1
 /* ---- cpu/kernel_simd.inc ---- */
 /* The x86 SIMD micro-kernel, written once for TG__T (float or double) and a vector width through
  * the macros that kernel_x86.c defines: TG__TARGET (the target attribute), TG__NAME (the family),
@@ -5610,8 +5637,9 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
  * TG__MASK/TG__LANES/TG__MASKLOAD (a load mask for a partial panel), TG__STORE_PART (the first
  * lanes of a register into a row of C), TG__MASKED (1: masked loads are cheap enough to read a
  * partial panel of B in place, and masked stores to write an edge tile), TG__SHORT_M (the
- * descriptor's short_m), TG__TALL (the most rows of a tall tile, below); TG__FN(x) appends the
- * family's and the type's suffix.
+ * descriptor's short_m), TG__TALL (the most rows of a tall tile, below), TG__PAIR (1: 32 vector
+ * registers, enough for the pair kernel, below); TG__FN(x) appends the family's and the type's
+ * suffix.
  *
  * Register tile 6 x 2W: 12 accumulators + 2 B vectors + 1 broadcast A value. In ymm (AVX2: 6 x 16
  * floats, 6 x 8 doubles) that is 15 of the 16 registers, and 12 independent FMA chains cover Zen
@@ -5636,6 +5664,24 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
      TG__W * sizeof(TG__T) >= 64 ? _mm_prefetch((const char *)((p) + 5 * TG__W), _MM_HINT_T0)     \
                                  : (void)0)
 
+/* o1..o5: the offsets of rows 1-5 of a tile m rows high (row stride rs), rows past m repeating the
+ * last live one (tg__tile and tg__pair_tile). */
+#define TG__SIX_ROWS(m, rs)                                                                        \
+    const int64_t o1 = ((m) > 1 ? 1 : 0) * (rs), o2 = ((m) > 2 ? 2 : (m) - 1) * (rs);              \
+    const int64_t o3 = ((m) > 3 ? 3 : (m) - 1) * (rs), o4 = ((m) > 4 ? 4 : (m) - 1) * (rs);        \
+    const int64_t o5 = ((m) > 5 ? 5 : (m) - 1) * (rs)
+
+/* v into the first `live` elements of c (all W from live >= W on, none for live <= 0) as
+ * v + beta * c, c not read when beta is zero: a row's vector of a tall or pair tile. */
+__attribute__((target(TG__TARGET), always_inline)) static inline void
+TG__FN(tg__store_vec)(TG__T *c, TG__V v, int64_t live, TG__T beta, TG__V vb)
+{
+    if (live >= TG__W)
+        TG__STOREU(c, beta == 0 ? v : TG__FMA(vb, TG__LOADU(c), v));
+    else if (live > 0)
+        TG__STORE_PART(c, v, live, beta);
+}
+
 /* One tile, m <= 6 rows: inlined into the panel's loop below (tg__panel). */
 __attribute__((target(TG__TARGET), always_inline)) static inline void
 TG__FN(tg__tile)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t cs_a, const TG__T *b,
@@ -5645,9 +5691,7 @@ TG__FN(tg__tile)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t 
     /* Offsets of A's six rows; rows past m repeat the last live one, so a caller's unpadded A is
      * never read out of bounds (their results are computed and dropped). One base pointer plus
      * offsets in registers costs the loop a single pointer increment, packed or not. */
-    int64_t o1 = (m > 1 ? 1 : 0) * rs_a, o2 = (m > 2 ? 2 : m - 1) * rs_a;
-    int64_t o3 = (m > 3 ? 3 : m - 1) * rs_a, o4 = (m > 4 ? 4 : m - 1) * rs_a;
-    int64_t o5 = (m > 5 ? 5 : m - 1) * rs_a;
+    TG__SIX_ROWS(m, rs_a);
     TG__V c00 = TG__ZERO(), c01 = TG__ZERO(), c10 = TG__ZERO(), c11 = TG__ZERO();
     TG__V c20 = TG__ZERO(), c21 = TG__ZERO(), c30 = TG__ZERO(), c31 = TG__ZERO();
     TG__V c40 = TG__ZERO(), c41 = TG__ZERO(), c50 = TG__ZERO(), c51 = TG__ZERO();
@@ -5716,9 +5760,10 @@ TG__FN(tg__tile)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t 
     if (n <= TG__W) {
         int64_t p = 0;
         const TG__T *a2 = a + cs_a;
-        /* Up to four rows (a short A, or the 4 + 4 and 4 + 3 of the last 7 or 8 rows) keep eight
-         * chains, which cover the FMA latency: the six-row loop would spend a third or more of its
-         * FMAs on repeated rows (Zen 4, whole calls: sgemm 8^3 1.11x, 8x8x64 1.27x). */
+        /* Up to four rows (a short A, the 4 + 3 of 7 rows; from 8 rows A in place goes in tall
+         * tiles) keep eight chains, which cover the FMA latency: the six-row loop would spend a
+         * third or more of its FMAs on repeated rows (Zen 4, whole calls, before the tall tiles:
+         * sgemm 8^3 1.11x, 8x8x64 1.27x). */
         if (m <= 4)
             for (; p + 1 < kc; p += 2, a += 2 * cs_a, a2 += 2 * cs_a, b += 2 * rs_b) {
                 b0 = TG__LD0(b);
@@ -5894,7 +5939,9 @@ TG__FN(tg__tall)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t rs_a,
      * increments a k step. The loop ends on B's pointer, so no counter takes a register. */
     const int64_t r1 = rs_a * (int64_t)sizeof(TG__T), r2 = 2 * r1, r3 = 3 * r1;
     const int64_t step = cs_a * (int64_t)sizeof(TG__T);
-    const char *a0 = (const char *)a, *a4 = a0 + 2 * r2, *a8 = a4 + 2 * r2, *a12 = a8 + 2 * r2;
+    /* (a base past the tile's rows is not formed: it could point past the end of A) */
+    const char *a0 = (const char *)a, *a4 = h > 4 ? a0 + 2 * r2 : a0;
+    const char *a8 = h > 8 ? a4 + 2 * r2 : a0, *a12 = h > 12 ? a8 + 2 * r2 : a0;
     const TG__T *const bend = b + kc * rs_b;
 #define TG__TALL_ROW(i)                                                                            \
     ((const TG__T *)(((i) < 4 ? a0 : (i) < 8 ? a4 : (i) < 12 ? a8 : a12) +                         \
@@ -5927,14 +5974,9 @@ TG__FN(tg__tall)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t rs_a,
         const int64_t live = n == TG__W ? n : TG__FN(tg__edge_cols)(n, 2 * TG__W);
         /* x * 1 is x exactly (NaN and -0 included): alpha = 1 skips the products */
 #define TG__TALL_STORE(i)                                                                          \
-    if ((i) < h) {                                                                                 \
-        TG__T *ci = c + (i) * rs_c;                                                                \
-        const TG__V v = alpha != 1 ? TG__MUL(acc[i], va) : acc[i];                                 \
-        if (live == TG__W)                                                                         \
-            TG__STOREU(ci, beta == 0 ? v : TG__FMA(vb, TG__LOADU(ci), v));                         \
-        else                                                                                       \
-            TG__STORE_PART(ci, v, live, beta);                                                     \
-    }
+    if ((i) < h)                                                                                   \
+        TG__FN(tg__store_vec)(c + (i) * rs_c, alpha != 1 ? TG__MUL(acc[i], va) : acc[i], live,     \
+                              beta, vb);
         TG__TALL_EACH(TG__TALL_STORE)
 #undef TG__TALL_STORE
     }
@@ -6034,7 +6076,7 @@ TG__FN(tg__ukernel_masked)(int64_t kc, const void *alpha_, const void *a_, int64
 #define TG__UKERNEL_PART NULL
 #endif
 
-#if TG__MASKED
+#if TG__PAIR
 /* Two column panels at once (the descriptor's ukernel_pair): C[0:m, 0:n] for nr < n <= 2 nr, tiles
  * of 6 rows by 4W columns, 24 accumulators and four vectors of B in AVX-512's 32 registers. Each
  * broadcast element of A feeds four FMAs instead of two, so A streams at half the rate the 6 x 2W
@@ -6048,9 +6090,7 @@ TG__FN(tg__pair_tile)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t 
                       const TG__T *b, int64_t rs_b, int64_t ps_b, const TG__T *beta_p, TG__T *c,
                       int64_t rs_c, int64_t m, int64_t n)
 {
-    const int64_t o1 = (m > 1 ? 1 : 0) * rs_a, o2 = (m > 2 ? 2 : m - 1) * rs_a;
-    const int64_t o3 = (m > 3 ? 3 : m - 1) * rs_a, o4 = (m > 4 ? 4 : m - 1) * rs_a;
-    const int64_t o5 = (m > 5 ? 5 : m - 1) * rs_a;
+    TG__SIX_ROWS(m, rs_a);
     const TG__T *const bend = b + kc * rs_b;
     TG__V acc[6][4];
 #define TG__PAIR_EACH(X) X(0, 0) X(1, o1) X(2, o2) X(3, o3) X(4, o4) X(5, o5)
@@ -6082,17 +6122,12 @@ TG__FN(tg__pair_tile)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t 
         /* alpha and beta read only now, as in tg__tall */
         const TG__T alpha = *alpha_p, beta = *beta_p;
         const TG__V va = TG__SET1(alpha), vb = TG__SET1(beta);
-        const int64_t live = n == 4 * TG__W ? n : TG__FN(tg__edge_cols)(n, 4 * TG__W);
+        const int64_t live = TG__FN(tg__edge_cols)(n, 4 * TG__W);
         /* x * 1 is x exactly (NaN and -0 included): alpha = 1 skips the products */
 #define TG__PAIR_VEC(i, v)                                                                         \
-    {                                                                                              \
-        TG__T *cv = c + i * rs_c + v * TG__W;                                                      \
-        const TG__V x = alpha != 1 ? TG__MUL(acc[i][v], va) : acc[i][v];                           \
-        if (live >= (v + 1) * TG__W)                                                               \
-            TG__STOREU(cv, beta == 0 ? x : TG__FMA(vb, TG__LOADU(cv), x));                         \
-        else if (live > v * TG__W)                                                                 \
-            TG__STORE_PART(cv, x, live - v * TG__W, beta);                                         \
-    }
+    TG__FN(tg__store_vec)(c + i * rs_c + v * TG__W,                                                \
+                          alpha != 1 ? TG__MUL(acc[i][v], va) : acc[i][v], live - v * TG__W, beta, \
+                          vb);
 #define TG__PAIR_STORE(i, off)                                                                     \
     if (i < m) {                                                                                   \
         TG__PAIR_VEC(i, 0) TG__PAIR_VEC(i, 1) TG__PAIR_VEC(i, 2) TG__PAIR_VEC(i, 3)                \
@@ -6260,6 +6295,7 @@ static const tg__kernel TG__FN(tg__kernel_desc) = {
 #undef TG__MASKED
 #undef TG__UKERNEL_PART
 #undef TG__UKERNEL_PAIR
+#undef TG__PAIR
 #undef TG__SHORT_M
 #undef TG__TALL
 #undef TG__T
@@ -6362,6 +6398,7 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
 #define TG__MASKED 1
 #define TG__SHORT_M 24
 #define TG__TALL 16
+#define TG__PAIR 1
 /* ---- cpu/kernel_simd.inc ---- */
 /* The x86 SIMD micro-kernel, written once for TG__T (float or double) and a vector width through
  * the macros that kernel_x86.c defines: TG__TARGET (the target attribute), TG__NAME (the family),
@@ -6370,8 +6407,9 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
  * TG__MASK/TG__LANES/TG__MASKLOAD (a load mask for a partial panel), TG__STORE_PART (the first
  * lanes of a register into a row of C), TG__MASKED (1: masked loads are cheap enough to read a
  * partial panel of B in place, and masked stores to write an edge tile), TG__SHORT_M (the
- * descriptor's short_m), TG__TALL (the most rows of a tall tile, below); TG__FN(x) appends the
- * family's and the type's suffix.
+ * descriptor's short_m), TG__TALL (the most rows of a tall tile, below), TG__PAIR (1: 32 vector
+ * registers, enough for the pair kernel, below); TG__FN(x) appends the family's and the type's
+ * suffix.
  *
  * Register tile 6 x 2W: 12 accumulators + 2 B vectors + 1 broadcast A value. In ymm (AVX2: 6 x 16
  * floats, 6 x 8 doubles) that is 15 of the 16 registers, and 12 independent FMA chains cover Zen
@@ -6396,6 +6434,24 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
      TG__W * sizeof(TG__T) >= 64 ? _mm_prefetch((const char *)((p) + 5 * TG__W), _MM_HINT_T0)     \
                                  : (void)0)
 
+/* o1..o5: the offsets of rows 1-5 of a tile m rows high (row stride rs), rows past m repeating the
+ * last live one (tg__tile and tg__pair_tile). */
+#define TG__SIX_ROWS(m, rs)                                                                        \
+    const int64_t o1 = ((m) > 1 ? 1 : 0) * (rs), o2 = ((m) > 2 ? 2 : (m) - 1) * (rs);              \
+    const int64_t o3 = ((m) > 3 ? 3 : (m) - 1) * (rs), o4 = ((m) > 4 ? 4 : (m) - 1) * (rs);        \
+    const int64_t o5 = ((m) > 5 ? 5 : (m) - 1) * (rs)
+
+/* v into the first `live` elements of c (all W from live >= W on, none for live <= 0) as
+ * v + beta * c, c not read when beta is zero: a row's vector of a tall or pair tile. */
+__attribute__((target(TG__TARGET), always_inline)) static inline void
+TG__FN(tg__store_vec)(TG__T *c, TG__V v, int64_t live, TG__T beta, TG__V vb)
+{
+    if (live >= TG__W)
+        TG__STOREU(c, beta == 0 ? v : TG__FMA(vb, TG__LOADU(c), v));
+    else if (live > 0)
+        TG__STORE_PART(c, v, live, beta);
+}
+
 /* One tile, m <= 6 rows: inlined into the panel's loop below (tg__panel). */
 __attribute__((target(TG__TARGET), always_inline)) static inline void
 TG__FN(tg__tile)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t cs_a, const TG__T *b,
@@ -6405,9 +6461,7 @@ TG__FN(tg__tile)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t 
     /* Offsets of A's six rows; rows past m repeat the last live one, so a caller's unpadded A is
      * never read out of bounds (their results are computed and dropped). One base pointer plus
      * offsets in registers costs the loop a single pointer increment, packed or not. */
-    int64_t o1 = (m > 1 ? 1 : 0) * rs_a, o2 = (m > 2 ? 2 : m - 1) * rs_a;
-    int64_t o3 = (m > 3 ? 3 : m - 1) * rs_a, o4 = (m > 4 ? 4 : m - 1) * rs_a;
-    int64_t o5 = (m > 5 ? 5 : m - 1) * rs_a;
+    TG__SIX_ROWS(m, rs_a);
     TG__V c00 = TG__ZERO(), c01 = TG__ZERO(), c10 = TG__ZERO(), c11 = TG__ZERO();
     TG__V c20 = TG__ZERO(), c21 = TG__ZERO(), c30 = TG__ZERO(), c31 = TG__ZERO();
     TG__V c40 = TG__ZERO(), c41 = TG__ZERO(), c50 = TG__ZERO(), c51 = TG__ZERO();
@@ -6476,9 +6530,10 @@ TG__FN(tg__tile)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t 
     if (n <= TG__W) {
         int64_t p = 0;
         const TG__T *a2 = a + cs_a;
-        /* Up to four rows (a short A, or the 4 + 4 and 4 + 3 of the last 7 or 8 rows) keep eight
-         * chains, which cover the FMA latency: the six-row loop would spend a third or more of its
-         * FMAs on repeated rows (Zen 4, whole calls: sgemm 8^3 1.11x, 8x8x64 1.27x). */
+        /* Up to four rows (a short A, the 4 + 3 of 7 rows; from 8 rows A in place goes in tall
+         * tiles) keep eight chains, which cover the FMA latency: the six-row loop would spend a
+         * third or more of its FMAs on repeated rows (Zen 4, whole calls, before the tall tiles:
+         * sgemm 8^3 1.11x, 8x8x64 1.27x). */
         if (m <= 4)
             for (; p + 1 < kc; p += 2, a += 2 * cs_a, a2 += 2 * cs_a, b += 2 * rs_b) {
                 b0 = TG__LD0(b);
@@ -6654,7 +6709,9 @@ TG__FN(tg__tall)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t rs_a,
      * increments a k step. The loop ends on B's pointer, so no counter takes a register. */
     const int64_t r1 = rs_a * (int64_t)sizeof(TG__T), r2 = 2 * r1, r3 = 3 * r1;
     const int64_t step = cs_a * (int64_t)sizeof(TG__T);
-    const char *a0 = (const char *)a, *a4 = a0 + 2 * r2, *a8 = a4 + 2 * r2, *a12 = a8 + 2 * r2;
+    /* (a base past the tile's rows is not formed: it could point past the end of A) */
+    const char *a0 = (const char *)a, *a4 = h > 4 ? a0 + 2 * r2 : a0;
+    const char *a8 = h > 8 ? a4 + 2 * r2 : a0, *a12 = h > 12 ? a8 + 2 * r2 : a0;
     const TG__T *const bend = b + kc * rs_b;
 #define TG__TALL_ROW(i)                                                                            \
     ((const TG__T *)(((i) < 4 ? a0 : (i) < 8 ? a4 : (i) < 12 ? a8 : a12) +                         \
@@ -6687,14 +6744,9 @@ TG__FN(tg__tall)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t rs_a,
         const int64_t live = n == TG__W ? n : TG__FN(tg__edge_cols)(n, 2 * TG__W);
         /* x * 1 is x exactly (NaN and -0 included): alpha = 1 skips the products */
 #define TG__TALL_STORE(i)                                                                          \
-    if ((i) < h) {                                                                                 \
-        TG__T *ci = c + (i) * rs_c;                                                                \
-        const TG__V v = alpha != 1 ? TG__MUL(acc[i], va) : acc[i];                                 \
-        if (live == TG__W)                                                                         \
-            TG__STOREU(ci, beta == 0 ? v : TG__FMA(vb, TG__LOADU(ci), v));                         \
-        else                                                                                       \
-            TG__STORE_PART(ci, v, live, beta);                                                     \
-    }
+    if ((i) < h)                                                                                   \
+        TG__FN(tg__store_vec)(c + (i) * rs_c, alpha != 1 ? TG__MUL(acc[i], va) : acc[i], live,     \
+                              beta, vb);
         TG__TALL_EACH(TG__TALL_STORE)
 #undef TG__TALL_STORE
     }
@@ -6794,7 +6846,7 @@ TG__FN(tg__ukernel_masked)(int64_t kc, const void *alpha_, const void *a_, int64
 #define TG__UKERNEL_PART NULL
 #endif
 
-#if TG__MASKED
+#if TG__PAIR
 /* Two column panels at once (the descriptor's ukernel_pair): C[0:m, 0:n] for nr < n <= 2 nr, tiles
  * of 6 rows by 4W columns, 24 accumulators and four vectors of B in AVX-512's 32 registers. Each
  * broadcast element of A feeds four FMAs instead of two, so A streams at half the rate the 6 x 2W
@@ -6808,9 +6860,7 @@ TG__FN(tg__pair_tile)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t 
                       const TG__T *b, int64_t rs_b, int64_t ps_b, const TG__T *beta_p, TG__T *c,
                       int64_t rs_c, int64_t m, int64_t n)
 {
-    const int64_t o1 = (m > 1 ? 1 : 0) * rs_a, o2 = (m > 2 ? 2 : m - 1) * rs_a;
-    const int64_t o3 = (m > 3 ? 3 : m - 1) * rs_a, o4 = (m > 4 ? 4 : m - 1) * rs_a;
-    const int64_t o5 = (m > 5 ? 5 : m - 1) * rs_a;
+    TG__SIX_ROWS(m, rs_a);
     const TG__T *const bend = b + kc * rs_b;
     TG__V acc[6][4];
 #define TG__PAIR_EACH(X) X(0, 0) X(1, o1) X(2, o2) X(3, o3) X(4, o4) X(5, o5)
@@ -6842,17 +6892,12 @@ TG__FN(tg__pair_tile)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t 
         /* alpha and beta read only now, as in tg__tall */
         const TG__T alpha = *alpha_p, beta = *beta_p;
         const TG__V va = TG__SET1(alpha), vb = TG__SET1(beta);
-        const int64_t live = n == 4 * TG__W ? n : TG__FN(tg__edge_cols)(n, 4 * TG__W);
+        const int64_t live = TG__FN(tg__edge_cols)(n, 4 * TG__W);
         /* x * 1 is x exactly (NaN and -0 included): alpha = 1 skips the products */
 #define TG__PAIR_VEC(i, v)                                                                         \
-    {                                                                                              \
-        TG__T *cv = c + i * rs_c + v * TG__W;                                                      \
-        const TG__V x = alpha != 1 ? TG__MUL(acc[i][v], va) : acc[i][v];                           \
-        if (live >= (v + 1) * TG__W)                                                               \
-            TG__STOREU(cv, beta == 0 ? x : TG__FMA(vb, TG__LOADU(cv), x));                         \
-        else if (live > v * TG__W)                                                                 \
-            TG__STORE_PART(cv, x, live - v * TG__W, beta);                                         \
-    }
+    TG__FN(tg__store_vec)(c + i * rs_c + v * TG__W,                                                \
+                          alpha != 1 ? TG__MUL(acc[i][v], va) : acc[i][v], live - v * TG__W, beta, \
+                          vb);
 #define TG__PAIR_STORE(i, off)                                                                     \
     if (i < m) {                                                                                   \
         TG__PAIR_VEC(i, 0) TG__PAIR_VEC(i, 1) TG__PAIR_VEC(i, 2) TG__PAIR_VEC(i, 3)                \
@@ -7020,6 +7065,7 @@ static const tg__kernel TG__FN(tg__kernel_desc) = {
 #undef TG__MASKED
 #undef TG__UKERNEL_PART
 #undef TG__UKERNEL_PAIR
+#undef TG__PAIR
 #undef TG__SHORT_M
 #undef TG__TALL
 #undef TG__T
@@ -7037,7 +7083,7 @@ TG__PRIVATE const tg__kernel *tg__kernel_avx512(size_t es)
 }
 #endif /* TG__X86 */
 /* ---- cpu/small.c ---- */
-/* The small-matrix path: no packing of A, packing of B only where it pays, blocking along k only.
+/* The small-matrix path: no packing of A, packing of B only where it pays, no blocks but along k.
  *
  * For small products the blocked path's packing and buffers cost as much as the arithmetic (64^3 is
  * ~8k cycles of FMAs against ~2k cycles to pack A alone). Here the micro-kernel reads A straight from
@@ -7265,7 +7311,7 @@ static int tg__small_pack_all(const tg__kernel *kern, const tg__gemm *g, int64_t
  * the last one keeping the rows past the last whole tile (tiles = m / mr), so that every tile is
  * the one a single thread would run and the bits do not depend on the thread count: the part of
  * g as a product of its own. */
-static tg__gemm tg__row_part(const tg__kernel *kern, const tg__gemm *g, int64_t tid, int64_t team,
+static tg__gemm tg__rows_share(const tg__kernel *kern, const tg__gemm *g, int64_t tid, int64_t team,
                              int64_t tiles)
 {
     const int64_t es = (int64_t)kern->es, r0 = tiles * tid / team * kern->mr;
@@ -7279,7 +7325,7 @@ static tg__gemm tg__row_part(const tg__kernel *kern, const tg__gemm *g, int64_t 
 /* One thread's rows in the rows mode: chunks of rows, each through every k block and pair of
  * panels before the next. bp: B packed whole, in one block of all of k; NULL: B read in place, in
  * blocks of kb rows. */
-static void tg__small_rows_part(const tg__kernel *kern, const tg__gemm *g, const void *alpha,
+static void tg__small_rows_run(const tg__kernel *kern, const tg__gemm *g, const void *alpha,
                                 const void *beta, const char *bp, int64_t kb)
 {
     const int64_t es = (int64_t)kern->es, nr = kern->nr, panels = tg__ceil_div(g->n, nr);
@@ -7334,25 +7380,26 @@ static int tg__small_rows(const char *fn, const tg__kernel *kern, const tg__gemm
         kern->pack_b(g->n, g->k, g->b.p, g->b.rs, g->b.cs, bp);
     }
     if (nt <= 1) {
-        tg__small_rows_part(kern, g, alpha, beta, bp, kb);
+        tg__small_rows_run(kern, g, alpha, beta, bp, kb);
     } else {
         TG__OMP(omp parallel num_threads(nt))
         {
 #ifdef _OPENMP
-            const tg__gemm part =
-                tg__row_part(kern, g, omp_get_thread_num(), omp_get_num_threads(), tiles);
+            int64_t tid = omp_get_thread_num(), team = omp_get_num_threads();
 #else
-            const tg__gemm part = *g;
+            int64_t tid = 0, team = 1;
 #endif
-            tg__small_rows_part(kern, &part, alpha, beta, bp, kb);
+            const tg__gemm part = tg__rows_share(kern, g, tid, team, tiles);
+            tg__small_rows_run(kern, &part, alpha, beta, bp, kb);
         }
     }
     tg__free(bp);
     return TG_OK;
 }
 
-TG__PRIVATE int tg__gemm_small(const char *fn, const tg__kernel *kern, const tg__gemm *g,
-                               const void *alpha, const void *beta, int paged)
+/* Everything but the rows mode: B's column panels, split among the threads. */
+static int tg__small_panels_all(const char *fn, const tg__kernel *kern, const tg__gemm *g,
+                                const void *alpha, const void *beta, int paged)
 {
     const int64_t nr = kern->nr, panels = tg__ceil_div(g->n, nr), last = tg__rem(g->n, nr);
     /* (a tiny product skips the call and its division: no block is shallower than 32) */
@@ -7373,12 +7420,9 @@ TG__PRIVATE int tg__gemm_small(const char *fn, const tg__kernel *kern, const tg_
     double stack[TG__STACK_PANEL / sizeof(double)];
     char *heap = NULL, *buf = (char *)stack;
 
-    if (!paged && tg__small_rows_fits(kern, g)) return tg__small_rows(fn, kern, g, alpha, beta);
 
     /* The threads split the panels of B; one panel (a narrow B over a tall A, gemm.c) they split
-     * by rows instead, at whole tiles of mr rows, each part at least two tiles and the last one
-     * keeping the rows past the last whole tile, so that every tile is the one a single thread
-     * would run and the bits do not depend on the thread count. */
+     * by rows instead (tg__rows_share). */
     nt = most > 1 ? (int)tg__min(tg__threads_for(g->m, g->n, g->k), most) : 1;
     /* One panel of B read in place, in one block of k, on one thread (so no buffer): straight to
      * the kernel. The set-up below cost an 8^3 sgemm a fifth of its time (Zen 4, 1 thread: 1.25x
@@ -7406,7 +7450,7 @@ TG__PRIVATE int tg__gemm_small(const char *fn, const tg__kernel *kern, const tg_
 #endif
             /* this thread's panels of B, or of one panel its rows */
             int64_t jp0 = 0, jp1 = panels;
-            const tg__gemm part = panels == 1 ? tg__row_part(kern, g, tid, team, tiles) : *g;
+            const tg__gemm part = panels == 1 ? tg__rows_share(kern, g, tid, team, tiles) : *g;
             if (panels > 1) {
                 jp0 = panels * tid / team;
                 jp1 = panels * (tid + 1) / team;
@@ -7417,6 +7461,14 @@ TG__PRIVATE int tg__gemm_small(const char *fn, const tg__kernel *kern, const tg_
     }
     tg__free(heap);
     return TG_OK;
+}
+
+TG__PRIVATE int tg__gemm_small(const char *fn, const tg__kernel *kern, const tg__gemm *g,
+                               const void *alpha, const void *beta, int paged)
+{
+    return !paged && tg__small_rows_fits(kern, g) ? tg__small_rows(fn, kern, g, alpha, beta)
+                                                  : tg__small_panels_all(fn, kern, g, alpha, beta,
+                                                                         paged);
 }
 /* ---- cpu/threads.c ---- */
 /* The process-wide thread count and how many threads one call uses.

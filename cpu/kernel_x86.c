@@ -223,6 +223,7 @@ __attribute__((target(TG__AVX512))) static inline void tg__part512_d(double *c, 
 #define TG__MASKED 0
 #define TG__SHORT_M 12
 #define TG__TALL 12
+#define TG__PAIR 0
 #include "kernel_simd.inc"
 #undef TG__T
 #undef TG__FN
@@ -254,6 +255,7 @@ __attribute__((target(TG__AVX512))) static inline void tg__part512_d(double *c, 
 #define TG__MASKED 0
 #define TG__SHORT_M 12
 #define TG__TALL 12
+#define TG__PAIR 0
 #include "kernel_simd.inc"
 #undef TG__T
 #undef TG__FN
@@ -284,6 +286,7 @@ __attribute__((target(TG__AVX512))) static inline void tg__part512_d(double *c, 
 #define TG__MASKED 1
 #define TG__SHORT_M 24
 #define TG__TALL 16
+#define TG__PAIR 1
 #include "kernel_simd.inc"
 #undef TG__T
 #undef TG__FN
@@ -314,6 +317,7 @@ __attribute__((target(TG__AVX512))) static inline void tg__part512_d(double *c, 
 #define TG__MASKED 1
 #define TG__SHORT_M 24
 #define TG__TALL 16
+#define TG__PAIR 1
 #include "kernel_simd.inc"
 #undef TG__T
 #undef TG__FN

@@ -1,4 +1,4 @@
-/* The small-matrix path: no packing of A, packing of B only where it pays, blocking along k only.
+/* The small-matrix path: no packing of A, packing of B only where it pays, no blocks but along k.
  *
  * For small products the blocked path's packing and buffers cost as much as the arithmetic (64^3 is
  * ~8k cycles of FMAs against ~2k cycles to pack A alone). Here the micro-kernel reads A straight from
@@ -227,7 +227,7 @@ static int tg__small_pack_all(const tg__kernel *kern, const tg__gemm *g, int64_t
  * the last one keeping the rows past the last whole tile (tiles = m / mr), so that every tile is
  * the one a single thread would run and the bits do not depend on the thread count: the part of
  * g as a product of its own. */
-static tg__gemm tg__row_part(const tg__kernel *kern, const tg__gemm *g, int64_t tid, int64_t team,
+static tg__gemm tg__rows_share(const tg__kernel *kern, const tg__gemm *g, int64_t tid, int64_t team,
                              int64_t tiles)
 {
     const int64_t es = (int64_t)kern->es, r0 = tiles * tid / team * kern->mr;
@@ -241,7 +241,7 @@ static tg__gemm tg__row_part(const tg__kernel *kern, const tg__gemm *g, int64_t 
 /* One thread's rows in the rows mode: chunks of rows, each through every k block and pair of
  * panels before the next. bp: B packed whole, in one block of all of k; NULL: B read in place, in
  * blocks of kb rows. */
-static void tg__small_rows_part(const tg__kernel *kern, const tg__gemm *g, const void *alpha,
+static void tg__small_rows_run(const tg__kernel *kern, const tg__gemm *g, const void *alpha,
                                 const void *beta, const char *bp, int64_t kb)
 {
     const int64_t es = (int64_t)kern->es, nr = kern->nr, panels = tg__ceil_div(g->n, nr);
@@ -296,25 +296,26 @@ static int tg__small_rows(const char *fn, const tg__kernel *kern, const tg__gemm
         kern->pack_b(g->n, g->k, g->b.p, g->b.rs, g->b.cs, bp);
     }
     if (nt <= 1) {
-        tg__small_rows_part(kern, g, alpha, beta, bp, kb);
+        tg__small_rows_run(kern, g, alpha, beta, bp, kb);
     } else {
         TG__OMP(omp parallel num_threads(nt))
         {
 #ifdef _OPENMP
-            const tg__gemm part =
-                tg__row_part(kern, g, omp_get_thread_num(), omp_get_num_threads(), tiles);
+            int64_t tid = omp_get_thread_num(), team = omp_get_num_threads();
 #else
-            const tg__gemm part = *g;
+            int64_t tid = 0, team = 1;
 #endif
-            tg__small_rows_part(kern, &part, alpha, beta, bp, kb);
+            const tg__gemm part = tg__rows_share(kern, g, tid, team, tiles);
+            tg__small_rows_run(kern, &part, alpha, beta, bp, kb);
         }
     }
     tg__free(bp);
     return TG_OK;
 }
 
-TG__PRIVATE int tg__gemm_small(const char *fn, const tg__kernel *kern, const tg__gemm *g,
-                               const void *alpha, const void *beta, int paged)
+/* Everything but the rows mode: B's column panels, split among the threads. */
+static int tg__small_panels_all(const char *fn, const tg__kernel *kern, const tg__gemm *g,
+                                const void *alpha, const void *beta, int paged)
 {
     const int64_t nr = kern->nr, panels = tg__ceil_div(g->n, nr), last = tg__rem(g->n, nr);
     /* (a tiny product skips the call and its division: no block is shallower than 32) */
@@ -335,12 +336,9 @@ TG__PRIVATE int tg__gemm_small(const char *fn, const tg__kernel *kern, const tg_
     double stack[TG__STACK_PANEL / sizeof(double)];
     char *heap = NULL, *buf = (char *)stack;
 
-    if (!paged && tg__small_rows_fits(kern, g)) return tg__small_rows(fn, kern, g, alpha, beta);
 
     /* The threads split the panels of B; one panel (a narrow B over a tall A, gemm.c) they split
-     * by rows instead, at whole tiles of mr rows, each part at least two tiles and the last one
-     * keeping the rows past the last whole tile, so that every tile is the one a single thread
-     * would run and the bits do not depend on the thread count. */
+     * by rows instead (tg__rows_share). */
     nt = most > 1 ? (int)tg__min(tg__threads_for(g->m, g->n, g->k), most) : 1;
     /* One panel of B read in place, in one block of k, on one thread (so no buffer): straight to
      * the kernel. The set-up below cost an 8^3 sgemm a fifth of its time (Zen 4, 1 thread: 1.25x
@@ -368,7 +366,7 @@ TG__PRIVATE int tg__gemm_small(const char *fn, const tg__kernel *kern, const tg_
 #endif
             /* this thread's panels of B, or of one panel its rows */
             int64_t jp0 = 0, jp1 = panels;
-            const tg__gemm part = panels == 1 ? tg__row_part(kern, g, tid, team, tiles) : *g;
+            const tg__gemm part = panels == 1 ? tg__rows_share(kern, g, tid, team, tiles) : *g;
             if (panels > 1) {
                 jp0 = panels * tid / team;
                 jp1 = panels * (tid + 1) / team;
@@ -379,4 +377,12 @@ TG__PRIVATE int tg__gemm_small(const char *fn, const tg__kernel *kern, const tg_
     }
     tg__free(heap);
     return TG_OK;
+}
+
+TG__PRIVATE int tg__gemm_small(const char *fn, const tg__kernel *kern, const tg__gemm *g,
+                               const void *alpha, const void *beta, int paged)
+{
+    return !paged && tg__small_rows_fits(kern, g) ? tg__small_rows(fn, kern, g, alpha, beta)
+                                                  : tg__small_panels_all(fn, kern, g, alpha, beta,
+                                                                         paged);
 }

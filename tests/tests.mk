@@ -87,10 +87,11 @@ test-nomem: $(TEST_DIR)/testing/tgemm_tests
 	@$(RUN_SUITE) $< "nomem" "TGEMM_PATH=blocked nomem" "TGEMM_PATH=small nomem" \
 	    "TGEMM_PATH=paged nomem" "TGEMM_ARCH=generic nomem"
 # The planted bug (an edge tile loses its last column) must make the suite fail: every family, on
-# the path chosen by size and on the blocked path.
+# the path chosen by size and on the blocked path, and AVX-512's pair kernel (the rows section).
 test-planted: $(TEST_DIR)/planted/tgemm_tests
 	@$(RUN_SUITE) --expect-failure $< $(foreach f,$(X86_FAMILIES) generic,"TGEMM_ARCH=$(f) --cube 9 cube" \
-	    "TGEMM_ARCH=$(f) TGEMM_PATH=blocked --cube 9 cube")
+	    "TGEMM_ARCH=$(f) TGEMM_PATH=blocked --cube 9 cube") \
+	    $(if $(HAS_AVX512),"TGEMM_ARCH=avx512 rows")
 
 # ---- tgemm.h alone ----
 # Each build: the test sources against tgemm.h (-I. only: never common/), main.c the one translation
