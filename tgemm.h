@@ -215,6 +215,15 @@ TGEMM_DEF int tg_bias_act(tg_dtype t, tg_layout layout, int64_t rows, int64_t co
 #else
 #define TG__OMP(directive)
 #endif
+/* The calling thread's number in its team, and the team's size: 0 and 1 without OpenMP (the
+ * caller includes omp.h where _OPENMP is defined). */
+#ifdef _OPENMP
+#define TG__THREAD_NUM() omp_get_thread_num()
+#define TG__TEAM_SIZE() omp_get_num_threads()
+#else
+#define TG__THREAD_NUM() 0
+#define TG__TEAM_SIZE() 1
+#endif
 
 /* Publishing a value computed once per process (CPU facts, environment): the flag is stored with
  * release and read with acquire ordering, so a thread that sees it set also sees what it guards.
@@ -937,11 +946,7 @@ TG__PRIVATE int tg__gemm_blocked(const char *fn, const tg__kernel *kern, const t
 
 TG__OMP(omp parallel num_threads(nt) if (nt > 1))
     {
-#ifdef _OPENMP
-        int tid = omp_get_thread_num(), team = omp_get_num_threads();
-#else
-        int tid = 0, team = 1;
-#endif
+        const int tid = TG__THREAD_NUM(), team = TG__TEAM_SIZE();
         char *my_a = abuf + (int64_t)tid * mc_max * kc_max * es;
         for (int64_t jc = 0; jc < g.n; jc += bs.nc) {
             int64_t nc = tg__min(bs.nc, g.n - jc), panels_b = tg__ceil_div(nc, nr);
@@ -7384,12 +7389,8 @@ static int tg__small_rows(const char *fn, const tg__kernel *kern, const tg__gemm
     } else {
         TG__OMP(omp parallel num_threads(nt))
         {
-#ifdef _OPENMP
-            int64_t tid = omp_get_thread_num(), team = omp_get_num_threads();
-#else
-            int64_t tid = 0, team = 1;
-#endif
-            const tg__gemm part = tg__rows_share(kern, g, tid, team, tiles);
+            const tg__gemm part =
+                tg__rows_share(kern, g, TG__THREAD_NUM(), TG__TEAM_SIZE(), tiles);
             tg__small_rows_run(kern, &part, alpha, beta, bp, kb);
         }
     }
@@ -7443,11 +7444,7 @@ static int tg__small_panels_all(const char *fn, const tg__kernel *kern, const tg
     } else {
         TG__OMP(omp parallel num_threads(nt))
         {
-#ifdef _OPENMP
-            int64_t tid = omp_get_thread_num(), team = omp_get_num_threads();
-#else
-            int64_t tid = 0, team = 1;
-#endif
+            const int64_t tid = TG__THREAD_NUM(), team = TG__TEAM_SIZE();
             /* this thread's panels of B, or of one panel its rows */
             int64_t jp0 = 0, jp1 = panels;
             const tg__gemm part = panels == 1 ? tg__rows_share(kern, g, tid, team, tiles) : *g;

@@ -54,6 +54,15 @@
 #else
 #define TG__OMP(directive)
 #endif
+/* The calling thread's number in its team, and the team's size: 0 and 1 without OpenMP (the
+ * caller includes omp.h where _OPENMP is defined). */
+#ifdef _OPENMP
+#define TG__THREAD_NUM() omp_get_thread_num()
+#define TG__TEAM_SIZE() omp_get_num_threads()
+#else
+#define TG__THREAD_NUM() 0
+#define TG__TEAM_SIZE() 1
+#endif
 
 /* Publishing a value computed once per process (CPU facts, environment): the flag is stored with
  * release and read with acquire ordering, so a thread that sees it set also sees what it guards.

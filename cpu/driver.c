@@ -80,11 +80,7 @@ TG__PRIVATE int tg__gemm_blocked(const char *fn, const tg__kernel *kern, const t
 
 TG__OMP(omp parallel num_threads(nt) if (nt > 1))
     {
-#ifdef _OPENMP
-        int tid = omp_get_thread_num(), team = omp_get_num_threads();
-#else
-        int tid = 0, team = 1;
-#endif
+        const int tid = TG__THREAD_NUM(), team = TG__TEAM_SIZE();
         char *my_a = abuf + (int64_t)tid * mc_max * kc_max * es;
         for (int64_t jc = 0; jc < g.n; jc += bs.nc) {
             int64_t nc = tg__min(bs.nc, g.n - jc), panels_b = tg__ceil_div(nc, nr);

@@ -300,12 +300,8 @@ static int tg__small_rows(const char *fn, const tg__kernel *kern, const tg__gemm
     } else {
         TG__OMP(omp parallel num_threads(nt))
         {
-#ifdef _OPENMP
-            int64_t tid = omp_get_thread_num(), team = omp_get_num_threads();
-#else
-            int64_t tid = 0, team = 1;
-#endif
-            const tg__gemm part = tg__rows_share(kern, g, tid, team, tiles);
+            const tg__gemm part =
+                tg__rows_share(kern, g, TG__THREAD_NUM(), TG__TEAM_SIZE(), tiles);
             tg__small_rows_run(kern, &part, alpha, beta, bp, kb);
         }
     }
@@ -359,11 +355,7 @@ static int tg__small_panels_all(const char *fn, const tg__kernel *kern, const tg
     } else {
         TG__OMP(omp parallel num_threads(nt))
         {
-#ifdef _OPENMP
-            int64_t tid = omp_get_thread_num(), team = omp_get_num_threads();
-#else
-            int64_t tid = 0, team = 1;
-#endif
+            const int64_t tid = TG__THREAD_NUM(), team = TG__TEAM_SIZE();
             /* this thread's panels of B, or of one panel its rows */
             int64_t jp0 = 0, jp1 = panels;
             const tg__gemm part = panels == 1 ? tg__rows_share(kern, g, tid, team, tiles) : *g;
