@@ -13,8 +13,8 @@
  * (tg__small_group). Threads split the column panels, or the row tiles of a single one (a narrow B:
  * gemm.c), which needs no reduction, so results stay bitwise the same. A tall A over two to four
  * panels of B (cpu.h's tg__small_rows_fits) goes the other way round, the rows mode: B packed
- * whole, A read once, a chunk of rows through every panel by the pair kernel, threads splitting
- * the rows (tg__small_rows).
+ * whole or read in place, A read once, a chunk of rows through every panel by the pair kernel,
+ * threads splitting the rows (tg__small_rows).
  */
 #ifdef _OPENMP
 #include <omp.h>
@@ -227,8 +227,8 @@ static int tg__small_pack_all(const tg__kernel *kern, const tg__gemm *g, int64_t
  * the last one keeping the rows past the last whole tile (tiles = m / mr), so that every tile is
  * the one a single thread would run and the bits do not depend on the thread count: the part of
  * g as a product of its own. */
-static tg__gemm tg__rows_share(const tg__kernel *kern, const tg__gemm *g, int64_t tid, int64_t team,
-                             int64_t tiles)
+static tg__gemm tg__rows_share(const tg__kernel *kern, const tg__gemm *g, int64_t tid,
+                               int64_t team, int64_t tiles)
 {
     const int64_t es = (int64_t)kern->es, r0 = tiles * tid / team * kern->mr;
     tg__gemm part = *g;
@@ -242,7 +242,7 @@ static tg__gemm tg__rows_share(const tg__kernel *kern, const tg__gemm *g, int64_
  * panels before the next. bp: B packed whole, in one block of all of k; NULL: B read in place, in
  * blocks of kb rows. */
 static void tg__small_rows_run(const tg__kernel *kern, const tg__gemm *g, const void *alpha,
-                                const void *beta, const char *bp, int64_t kb)
+                               const void *beta, const char *bp, int64_t kb)
 {
     const int64_t es = (int64_t)kern->es, nr = kern->nr, panels = tg__ceil_div(g->n, nr);
     /* A chunk's rows of A, a k block deep, within a quarter of L2, where the second pair of panels
@@ -276,10 +276,9 @@ static void tg__small_rows_run(const tg__kernel *kern, const tg__gemm *g, const 
 
 /* The rows mode (cpu.h's tg__small_rows_fits): A read in place a chunk of rows at a time by the
  * pair kernel, so that each element of A comes from memory once and feeds two panels' FMAs a
- * broadcast. B is read in place where its rows are contiguous and whole pairs of panels wide, in k
- * blocks within half of L2 that every tile of a chunk reads from there; otherwise packed whole,
- * once (within L2: tg__small_rows_fits), and all of k is one block, so that a chunk's C is read
- * and written once. Threads split the rows as for one panel: every tile starts at a multiple of
+ * broadcast. B is read in place where cpu.h's tg__small_rows_in_place says so, in k blocks within
+ * half of L2, from where every tile of a chunk reads them; otherwise packed whole, once (within L2),
+ * and all of k is one block, so that a chunk's C is read and written once. Threads split the rows as for one panel: every tile starts at a multiple of
  * mr rows, as every chunk does, and the pair kernel's elements are single chains along each k
  * block, so the bits do not depend on the thread count. */
 static int tg__small_rows(const char *fn, const tg__kernel *kern, const tg__gemm *g,
@@ -287,7 +286,8 @@ static int tg__small_rows(const char *fn, const tg__kernel *kern, const tg__gemm
 {
     const int64_t es = (int64_t)kern->es, nr = kern->nr, tiles = g->m / kern->mr;
     const int in_place = tg__small_rows_in_place(kern, g);
-    const int64_t kb = in_place ? tg__cpu()->l2 / 2 / (g->n * es) : g->k;
+    const int64_t fit = tg__cpu()->l2 / 2 / (g->n * es);
+    const int64_t kb = !in_place ? g->k : fit > 0 ? fit : 1;
     char *bp = NULL;
     int nt = (int)tg__min(tg__threads_for(g->m, g->n, g->k), tiles / 2);
     if (!in_place) {
@@ -331,7 +331,6 @@ static int tg__small_panels_all(const char *fn, const tg__kernel *kern, const tg
     int nt;
     double stack[TG__STACK_PANEL / sizeof(double)];
     char *heap = NULL, *buf = (char *)stack;
-
 
     /* The threads split the panels of B; one panel (a narrow B over a tall A, gemm.c) they split
      * by rows instead (tg__rows_share). */
