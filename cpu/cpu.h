@@ -118,25 +118,31 @@ TG__ALWAYS_INLINE int tg__small_rows_in_place(const tg__kernel *kern, const tg__
 }
 
 /* Whether the small path takes g in its rows mode (small.c), however large: an A of four tiles or
- * more whose rows run along k, over two to four panels of B, in a family with a pair kernel, from
- * 256 x 64 x 256 multiply-adds, with B read in place or packed whole within L2. There the blocked
+ * more whose rows run along k, over two to four panels of B from 256 x 64 x 256 multiply-adds (up
+ * to sixteen panels past 256^3), in a family with a pair kernel, with B read in place or packed
+ * whole within L2. There the blocked
  * path packs all of A to serve as few as two panels, and the 6 x 2W tiles over A in place must
  * stream A from memory as fast as the FMAs use it; the pair kernel reads A once, in place, at half
  * that rate. Zen 5, 1 thread, ab-gemm against the blocked path: s 32768x64x256 1.6x, 4096x64x4096
  * 1.30x, 2048x128x512 1.11x, 512x96x512 1.11x, d 32768x64x256 1.32x, 8192x64x512 1.31x,
  * 2048x40x512 1.16x; 256x64x256 1.00x, and below it, on the small path's panels, s 64^3 0.93x,
- * 128^3 0.97x, d 128x64x128 0.96x. A shorter A keeps the short-A way, whose threads split the
+ * 128^3 0.97x, d 128x64x128 0.96x. Five to sixteen panels, against the blocked path: d
+ * 8192x128x512 1.16x, 2048x128x512 1.08x, 32768x96x256 1.15x, 2048x256x512 1.09x, s 8192x256x512
+ * 1.11x, 32768x160x256 1.24x, 1000x200x1000 1.08x, 2048x512x512 1.06x, 600x400x600 1.05x (2
+ * threads 1.12-1.22x); but against the small path's panels under 256^3 0.98-1.02x (s and d
+ * 64x256x256 0.98x), which keep them. A shorter A keeps the short-A way, whose threads split the
  * panels (at two threads 1.50-1.52x the rows mode, which has no rows to split, on s 16x128x2048
  * and 20x128x2048); a transposed A, whose rows run across k, keeps the blocked path, measured
  * either way (against the rows mode: s 4096x64x2048 1.05x, d 32768x64x256 1.12x, but s
  * 2048x128x512 0.85x, 8192x40x512 0.88x). */
-enum { TG__ROWS_MNK = 256 * 64 * 256 };
+enum { TG__ROWS_MNK = 256 * 64 * 256, TG__ROWS_WIDE_MNK = 256 * 256 * 256 };
 TG__ALWAYS_INLINE int tg__small_rows_fits(const tg__kernel *kern, const tg__gemm *g)
 {
     const int64_t nr = kern->nr;
-    return kern->ukernel_pair && g->n > nr && g->n <= 4 * nr && g->m >= 4 * kern->mr &&
-           g->a.cs == 1 &&
-           (double)g->m * (double)g->n * (double)g->k >= TG__ROWS_MNK &&
+    const double mnk = (double)g->m * (double)g->n * (double)g->k;
+    return kern->ukernel_pair && g->n > nr &&
+           (g->n <= 4 * nr || (g->n <= 16 * nr && mnk > TG__ROWS_WIDE_MNK)) &&
+           g->m >= 4 * kern->mr && g->a.cs == 1 && mnk >= TG__ROWS_MNK &&
            (tg__small_rows_packs_in_l2(kern, g) || tg__small_rows_in_place(kern, g));
 }
 

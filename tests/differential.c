@@ -255,8 +255,9 @@ void tgt_section_edges(void)
 }
 
 /* The small path's rows mode (small.c: a tall A over two to four panels of B, on AVX-512, from
- * 256 x 64 x 256 multiply-adds): widths from just past one panel to four panels of either type's
- * AVX-512 kernel (32 floats, 16 doubles), heights ending in every remainder of the six-row tiles,
+ * 256 x 64 x 256 multiply-adds; up to sixteen past 256^3): widths from just past one panel to
+ * sixteen panels of either type's AVX-512 kernel (32 floats, 16 doubles; the two widest at one
+ * height), heights ending in every remainder of the six-row tiles,
  * and where there are more than two panels a depth whose rows of A go in several chunks; alpha and
  * beta in turn. Then every layout and transpose on one shape (a column-major C is computed
  * transposed, so there the rows mode sees m as the width), and long depths over a B one or two
@@ -268,15 +269,20 @@ void tgt_section_rows(void)
     uint64_t i = 1800000;
     for (size_t es = 4; es <= 8; es += 4) {
         const int64_t nr = es == 4 ? 32 : 16, wide = 2 * nr + 5, tall = 603;
-        const int64_t ns[] = {nr + 1,     nr + 8, 2 * nr - 1,     2 * nr,
-                              2 * nr + 1, 3 * nr, 3 * nr + 5, 4 * nr};
-        for (int w = 0; w < 8; w++)
+        const int64_t ns[] = {nr + 1, nr + 8, 2 * nr - 1, 2 * nr,     2 * nr + 1,
+                              3 * nr, 3 * nr + 5, 4 * nr, 8 * nr + 5, 16 * nr};
+        for (int w = 0; w < 10; w++)
             for (int64_t m = 601; m <= 606; m++) {
-                const int chunked = ns[w] > 2 * nr;
+                const int chunked = ns[w] > 2 * nr, past4 = ns[w] > 4 * nr;
                 tgt_case c;
                 if (chunked && m % 3 != 1) continue; /* 601 and 604 rows */
+                if (past4 && m != 604) continue;
+                /* (past four panels the rows mode wants more than 256^3 multiply-adds) */
                 c = tgt_case_at(es, TG_ROW_MAJOR, TG_NO_TRANS, TG_NO_TRANS, m, ns[w],
-                                chunked ? 700 : 4300000 / (m * ns[w]) + 1, i++);
+                                past4     ? 16800000 / (m * ns[w]) + 1
+                                : chunked ? 700
+                                          : 4300000 / (m * ns[w]) + 1,
+                                i++);
                 c.alpha = tgt_alphas[1 + (m + w) % 3];
                 c.beta = tgt_betas[(m + w) % 4];
                 tgt_run_case(&c);
