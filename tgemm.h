@@ -3439,8 +3439,8 @@ TG__PRIVATE void TG__FN(tg__ew_run_generic)(const tg__ew *e, int64_t n, const vo
  * 2048x32x512 1.27x, 8192x32x512 1.30x, 4096x16x4096 1.30x, 8192x16x512 1.56x, d 4096x16x4096
  * 1.14x, d 8192x16x512 1.10x, other narrow shapes 0.98-1.03x; 2 threads s 0.98-1.79x (1030x10x530
  * the most), d 1.00-1.25x.
- * A tall A over two to four panels of B takes the small path too, in its rows mode, where the
- * shape fits it (cpu.h's tg__small_rows_fits has the rule and its measurements). */
+ * A tall A over a few panels of B (up to sixteen) takes the small path too, in its rows mode,
+ * where the shape fits it (cpu.h's tg__small_rows_fits has the rule and its measurements). */
 enum { TG__SMALL_MNK = 256 * 256 * 256, TG__SMALL_M_D = 64, TG__SMALL_NR_D = 16 };
 
 /* C = beta * C over m x n: the alpha-or-k-zero quick return. Beta zero writes zeros without reading
@@ -7071,7 +7071,7 @@ TG__PRIVATE const tg__kernel *tg__kernel_avx512(size_t es)
  * used by so few tiles that packing it for reuse could not pay, but under two tiles a large B is
  * packed all the same, a page of each row at a time, because that is how it streams fastest
  * (tg__small_group). Threads split the column panels, or the row tiles of a single one (a narrow B:
- * gemm.c), which needs no reduction, so results stay bitwise the same. A tall A over two to four
+ * gemm.c), which needs no reduction, so results stay bitwise the same. A tall A over a few
  * panels of B (cpu.h's tg__small_rows_fits) goes the other way round, the rows mode: B packed
  * whole or read in place, A read once, a chunk of rows through every panel by the pair kernel,
  * threads splitting the rows (tg__small_rows).

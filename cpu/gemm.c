@@ -42,8 +42,8 @@
  * 2048x32x512 1.27x, 8192x32x512 1.30x, 4096x16x4096 1.30x, 8192x16x512 1.56x, d 4096x16x4096
  * 1.14x, d 8192x16x512 1.10x, other narrow shapes 0.98-1.03x; 2 threads s 0.98-1.79x (1030x10x530
  * the most), d 1.00-1.25x.
- * A tall A over two to four panels of B takes the small path too, in its rows mode, where the
- * shape fits it (cpu.h's tg__small_rows_fits has the rule and its measurements). */
+ * A tall A over a few panels of B (up to sixteen) takes the small path too, in its rows mode,
+ * where the shape fits it (cpu.h's tg__small_rows_fits has the rule and its measurements). */
 enum { TG__SMALL_MNK = 256 * 256 * 256, TG__SMALL_M_D = 64, TG__SMALL_NR_D = 16 };
 
 /* C = beta * C over m x n: the alpha-or-k-zero quick return. Beta zero writes zeros without reading

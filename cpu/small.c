@@ -11,7 +11,7 @@
  * used by so few tiles that packing it for reuse could not pay, but under two tiles a large B is
  * packed all the same, a page of each row at a time, because that is how it streams fastest
  * (tg__small_group). Threads split the column panels, or the row tiles of a single one (a narrow B:
- * gemm.c), which needs no reduction, so results stay bitwise the same. A tall A over two to four
+ * gemm.c), which needs no reduction, so results stay bitwise the same. A tall A over a few
  * panels of B (cpu.h's tg__small_rows_fits) goes the other way round, the rows mode: B packed
  * whole or read in place, A read once, a chunk of rows through every panel by the pair kernel,
  * threads splitting the rows (tg__small_rows).

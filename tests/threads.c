@@ -10,7 +10,7 @@
  * whose 602, 583 and 595 rows end in tiles of 4 + 4, 4 + 3 and 4 + 3: a split at arbitrary rows
  * instead of whole tiles fails them in AVX-512 fp32 and fp64 and in AVX2 fp32, in one or two
  * transposes each, where the kernel's loop for a tile of that height rounds differently), a tall
- * A over two to four panels of B, whose threads split its rows in the small path's rows mode
+ * A over a few panels of B, whose threads split its rows in the small path's rows mode
  * (1031 x 40 x 110; 605 x 100 x 700 in fp32, whose rows go in chunks; 61 x 64 x 3000, whose B it
  * reads in place in blocks of k; 604 x 90 x 80 in fp32 and 604 x 44 x 160 in fp64, a pair and a
  * last panel in 6-row tiles, whose rounding a split at arbitrary rows changes), and both layouts
