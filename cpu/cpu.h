@@ -92,6 +92,9 @@ TG__ALWAYS_INLINE int tg__threads_for(int64_t m, int64_t n, int64_t k)
  * what the blocks before it left in C. */
 TG__PRIVATE const void *tg__one(size_t es);
 
+/* Where the small path's panels stop winning, in multiply-adds (gemm.c has the measurements). */
+enum { TG__SMALL_MNK = 256 * 256 * 256 };
+
 /* The blocked GEMM (driver.c) and the small-matrix path (small.c), on checked views with m, n, k > 0,
  * alpha != 0 and C's column stride 1 (gemm.c transposes the problem when C is column-major). paged:
  * the small path packs every panel of B a page group at a time, whatever the shape (TGEMM_PATH=paged,
@@ -119,11 +122,10 @@ TG__ALWAYS_INLINE int tg__small_rows_in_place(const tg__kernel *kern, const tg__
 
 /* Whether the small path takes g in its rows mode (small.c), however large: an A of four tiles or
  * more whose rows run along k, over two to four panels of B from 256 x 64 x 256 multiply-adds (up
- * to sixteen panels past 256^3), in a family with a pair kernel, with B read in place or packed
- * whole within L2. There the blocked
- * path packs all of A to serve as few as two panels, and the 6 x 2W tiles over A in place must
- * stream A from memory as fast as the FMAs use it; the pair kernel reads A once, in place, at half
- * that rate. Zen 5, 1 thread, ab-gemm against the blocked path: s 32768x64x256 1.6x, 4096x64x4096
+ * to sixteen panels past TG__SMALL_MNK, where the small path's panels stop), in a family with a
+ * pair kernel, with B read in place or packed whole within L2. There the blocked path packs all of
+ * A to serve as few as two panels, and the 6 x 2W tiles over A in place must stream A from memory
+ * as fast as the FMAs use it; the pair kernel reads A once, in place, at half that rate. Zen 5, 1 thread, ab-gemm against the blocked path: s 32768x64x256 1.6x, 4096x64x4096
  * 1.30x, 2048x128x512 1.11x, 512x96x512 1.11x, d 32768x64x256 1.32x, 8192x64x512 1.31x,
  * 2048x40x512 1.16x; 256x64x256 1.00x, and below it, on the small path's panels, s 64^3 0.93x,
  * 128^3 0.97x, d 128x64x128 0.96x. Five to sixteen panels, against the blocked path: d
@@ -135,13 +137,13 @@ TG__ALWAYS_INLINE int tg__small_rows_in_place(const tg__kernel *kern, const tg__
  * and 20x128x2048); a transposed A, whose rows run across k, keeps the blocked path, measured
  * either way (against the rows mode: s 4096x64x2048 1.05x, d 32768x64x256 1.12x, but s
  * 2048x128x512 0.85x, 8192x40x512 0.88x). */
-enum { TG__ROWS_MNK = 256 * 64 * 256, TG__ROWS_WIDE_MNK = 256 * 256 * 256 };
+enum { TG__ROWS_MNK = 256 * 64 * 256 };
 TG__ALWAYS_INLINE int tg__small_rows_fits(const tg__kernel *kern, const tg__gemm *g)
 {
     const int64_t nr = kern->nr;
     const double mnk = (double)g->m * (double)g->n * (double)g->k;
     return kern->ukernel_pair && g->n > nr &&
-           (g->n <= 4 * nr || (g->n <= 16 * nr && mnk > TG__ROWS_WIDE_MNK)) &&
+           (g->n <= 4 * nr || (g->n <= 16 * nr && mnk > TG__SMALL_MNK)) &&
            g->m >= 4 * kern->mr && g->a.cs == 1 && mnk >= TG__ROWS_MNK &&
            (tg__small_rows_packs_in_l2(kern, g) || tg__small_rows_in_place(kern, g));
 }

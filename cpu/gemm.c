@@ -44,7 +44,7 @@
  * the most), d 1.00-1.25x.
  * A tall A over a few panels of B (up to sixteen) takes the small path too, in its rows mode,
  * where the shape fits it (cpu.h's tg__small_rows_fits has the rule and its measurements). */
-enum { TG__SMALL_MNK = 256 * 256 * 256, TG__SMALL_M_D = 64, TG__SMALL_NR_D = 16 };
+enum { TG__SMALL_M_D = 64, TG__SMALL_NR_D = 16 }; /* (TG__SMALL_MNK: cpu.h) */
 
 /* C = beta * C over m x n: the alpha-or-k-zero quick return. Beta zero writes zeros without reading
  * C; beta one never gets here (the caller returns at once, as the reference BLAS does). */
