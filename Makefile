@@ -11,7 +11,10 @@ OBJ      := $(BUILD)/obj
 # The library is built for any x86-64 (no -march): AVX2 kernels carry their own target attributes
 # and are picked at run time.
 OPT      ?= -O2
-WARN     := -Wall -Wextra -Wshadow -Wstrict-prototypes -Werror
+# Warnings are errors here and in CI. WERROR= turns them back into warnings: for a machine whose
+# newer compiler warns where ours does not (tests/cuda/gpu_session.sh falls back to it, and says so).
+WERROR   ?= -Werror
+WARN     := -Wall -Wextra -Wshadow -Wstrict-prototypes $(WERROR)
 CFLAGS   ?= $(OPT) -g
 LIBFLAGS := -std=c11 $(WARN) -fPIC -fopenmp -Icommon $(CFLAGS)
 LDLIBS   := -lm

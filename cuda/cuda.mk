@@ -19,8 +19,9 @@ HAVE_NVCC := $(shell test -x "$(NVCC)" && echo yes)
 CUDA_ARCH ?= -gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code=sm_90 \
 	     -gencode arch=compute_90,code=compute_90
 # -Werror all-warnings: nvcc's and ptxas's own warnings; the host compiler gets the project's flags.
-NVCCFLAGS ?= -std=c++17 -O3 -lineinfo $(CUDA_ARCH) -Werror all-warnings \
-	     -Xcompiler -Wall,-Wextra,-Werror,-fPIC
+# Both follow the Makefile's WERROR.
+NVCCFLAGS ?= -std=c++17 -O3 -lineinfo $(CUDA_ARCH) $(if $(WERROR),-Werror all-warnings) \
+	     -Xcompiler -Wall,-Wextra,-fPIC $(if $(WERROR),-Xcompiler -Werror)
 CUDA_LIBS := -Xcompiler -fopenmp -lm
 
 CUDA_OBJ  := $(BUILD)/cuda/obj

@@ -19,7 +19,7 @@ HARNESS_OBJS  := $(HARNESS_CSRC:harness/%.c=$(HARNESS_OBJ)/%.o) $(HARNESS_OBJ)/w
 HARNESS_HDRS  := $(wildcard harness/*.h) $(BUILD)/harness/stamp.h
 # -fopenmp: the STREAM references of the elementwise cases split their kernel as STREAM does.
 HARNESS_CFLAGS := -std=c11 $(WARN) -fopenmp -Icommon -Iharness -I$(BUILD)/harness $(CFLAGS)
-HARNESS_CXXFLAGS := -std=c++17 -Wall -Wextra -Wshadow -Werror -Icommon -Iharness $(CFLAGS)
+HARNESS_CXXFLAGS := -std=c++17 -Wall -Wextra -Wshadow $(WERROR) -Icommon -Iharness $(CFLAGS)
 HARNESS_LIBS  := $(BUILD)/libtgemm.a -lbenchmark -lpthread -ldl -lm
 # libxsmm-dev ships static archives only: wrap them in a shared adapter the workers can dlopen.
 XSMM_ARCHIVES := $(wildcard /usr/lib/libxsmm.a) $(wildcard /usr/lib/libxsmmnoblas.a)

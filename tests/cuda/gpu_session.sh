@@ -45,12 +45,20 @@ t0=$(date +%s)
 # What the phases need, and always tgemm-bench-cuda: it names the GPU for results/<gpu-slug>/.
 targets=build/tgemm-bench-cuda
 if has tests || has sanitizers; then targets="$targets build/cuda/test_cuda build/cuda/single_header"; fi
-make -s -j"$jobs" $targets || exit 1
+# A newer compiler there may warn where ours does not: rather than lose the lease to a warning, the
+# build is tried again with warnings as warnings (WERROR=), and machine-<phases>.txt says so.
+W=$(mktemp -d)
+werror=yes
+if ! make -s -j"$jobs" $targets > "$W/build.log" 2>&1; then
+    werror=no
+    cat "$W/build.log"
+    make -s -j"$jobs" WERROR= $targets >> "$W/build.log" 2>&1 || { cat "$W/build.log"; exit 1; }
+fi
 slug=$(build/tgemm-bench-cuda machine --device cuda --slug 2>/dev/null || echo no-gpu)
 mkdir -p "$dir" || exit 1
-W=$(mktemp -d)
 R=$W/results/$slug
 mkdir -p "$R"
+mv "$W/build.log" "$R/build-$(echo "$phases" | tr ',' '-').log"
 tag=$(echo "$phases" | tr ',' '-')
 archive=$dir/session-$tag.tar.gz
 CEIL=$R/ceilings.json # the GPU ceilings the reports are drawn against (see the crossover phase)
@@ -65,6 +73,7 @@ pack() {
 {
     echo "commit: ${TGEMM_COMMIT:-$(git rev-parse HEAD 2>/dev/null || echo unknown)} $(git status --porcelain 2>/dev/null | grep -q . && echo '(with local changes)')"
     echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+    echo "warnings as errors: $werror$([ $werror = no ] && echo ' (the -Werror build failed: see build-<phases>.log)')"
     nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.max.sm,clocks.mem,power.limit --format=csv
     nvidia-smi
     nvcc --version
@@ -85,8 +94,10 @@ if has sanitizers; then
     for tool in memcheck racecheck initcheck; do
         extra=""
         [ "$tool" = initcheck ] && extra="TGEMM_TEST_UNINIT_C=1"
-        env TGEMM_TEST_SMALL=1 $extra "$san" --tool "$tool" --error-exitcode 3 build/cuda/test_cuda \
-            > "$R/sanitizer_$tool.log" 2>&1 || status=1
+        # TGEMM_SANITIZER_LIMIT=S stops each tool after S seconds (its log then ends unfinished and
+        # the step fails): a short lease keeps its time for the phases after this one.
+        env TGEMM_TEST_SMALL=1 $extra timeout "${TGEMM_SANITIZER_LIMIT:-0}" "$san" --tool "$tool" \
+            --error-exitcode 3 build/cuda/test_cuda > "$R/sanitizer_$tool.log" 2>&1 || status=1
         summary=$(grep -E 'ERROR SUMMARY|passed, [0-9]+ failed' "$R/sanitizer_$tool.log" | tr '\n' ' ')
         echo "$tool: ${summary:-$(tail -n 2 "$R/sanitizer_$tool.log" | tr '\n' ' ')}"
         pack "sanitizer $tool"

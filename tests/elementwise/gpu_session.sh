@@ -2,19 +2,24 @@
 # Everything the elementwise kernels need from a lent GPU, in one call: the machine, the full CUDA
 # elementwise tests, the > 2^31-element case, compute-sanitizer memcheck and racecheck on small
 # sizes, and the bandwidth benchmark against a device-to-device copy. Logs go to LOG_DIR (e.g. $OUT
-# on the device machine); commit them under results/<gpu>/elementwise/ with the commit they ran.
+# on the device machine); commit them under results/<gpu>/elementwise/ with the commit they ran
+# (TGEMM_COMMIT=<sha> names it where the tree has no .git). A build that fails with warnings as
+# errors is tried again without (WERROR=).
 #   usage: sh tests/elementwise/gpu_session.sh LOG_DIR
 # Exit status: non-zero if the build or any test failed.
 dir=${1:?usage: gpu_session.sh LOG_DIR}
 mkdir -p "$dir"
 status=0
 {
-    echo "commit: $(git rev-parse HEAD 2>/dev/null || echo unknown)"
+    echo "commit: ${TGEMM_COMMIT:-$(git rev-parse HEAD 2>/dev/null || echo unknown)}"
     echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
     nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.max.sm,clocks.mem --format=csv
     nvcc --version
 } > "$dir/machine.txt" 2>&1
-make -s build/elementwise/test_cuda_elementwise build/elementwise/bench_cuda_elementwise || exit 1
+make -s -j"$(nproc 2>/dev/null || echo 4)" build/elementwise/test_cuda_elementwise \
+    build/elementwise/bench_cuda_elementwise ||
+    make -s -j"$(nproc 2>/dev/null || echo 4)" WERROR= build/elementwise/test_cuda_elementwise \
+        build/elementwise/bench_cuda_elementwise || exit 1
 build/elementwise/test_cuda_elementwise > "$dir/test_cuda_elementwise.log" 2>&1 || status=1
 tail -n 5 "$dir/test_cuda_elementwise.log"
 build/elementwise/test_cuda_elementwise --large > "$dir/test_cuda_elementwise_large.log" 2>&1 || status=1
