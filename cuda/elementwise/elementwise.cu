@@ -9,10 +9,10 @@
  * not, the whole run goes one element at a time (correct, slower), and when a pointer is not even
  * aligned to its element, bytewise. Grid-stride loops, 64-bit indices: any length works.
  *
- * Arithmetic: op in the compute type (fp32 for fp32, fp16 and bf16; fp64 for fp64), ReLU there too;
- * the transcendental activations in fp64 for fp32 and fp64 arrays (the same cancellation-free forms
- * and double-double argument as cpu/elementwise_act.c, whose header explains them), in fp32 for fp16
- * and bf16 (whose half-ulp is 2^13 fp32 ulps). One rounding to the array's type at the end.
+ * Arithmetic: in the compute type (fp32 for fp32, fp16 and bf16; fp64 for fp64), the activations too
+ * (see "activations" below for how they keep 16 ulps without a wider type: fp64 arithmetic for fp32
+ * arrays held the GELUs at a third to a half of the copy bandwidth on the H100). One rounding to the
+ * array's type at the end.
  * Private names here are tg__ewd_ (device side), apart from the CPU side's tg__ew_ that it shares,
  * since the single header puts both in one translation unit.
  */
@@ -32,12 +32,12 @@
 #include TGEMM_CUDA__EW_PRIVATE
 #endif
 
-/* ---- the types: op computed in C, activation in A ---- */
+/* ---- the types: op computed in C ---- */
 template <typename T> struct tg__ewd_t;
-template <> struct tg__ewd_t<float> { typedef float C; typedef double A; };
-template <> struct tg__ewd_t<double> { typedef double C; typedef double A; };
-template <> struct tg__ewd_t<__half> { typedef float C; typedef float A; };
-template <> struct tg__ewd_t<__nv_bfloat16> { typedef float C; typedef float A; };
+template <> struct tg__ewd_t<float> { typedef float C; };
+template <> struct tg__ewd_t<double> { typedef double C; };
+template <> struct tg__ewd_t<__half> { typedef float C; };
+template <> struct tg__ewd_t<__nv_bfloat16> { typedef float C; };
 
 static __device__ __forceinline__ float tg__ewd_c(float v) { return v; }
 static __device__ __forceinline__ double tg__ewd_c(double v) { return v; }
@@ -52,77 +52,111 @@ template <> __device__ __forceinline__ __nv_bfloat16 tg__ewd_to<__nv_bfloat16>(d
     return __float2bfloat16_rn((float)v);
 }
 
-/* ---- activations ---- */
-#define TG__EWD_A_HI 0.7978845608028654 /* sqrt(2/pi) = hi + lo */
-#define TG__EWD_A_LO (-4.98465440455546e-17)
-#define TG__EWD_B_HI 0.035677408136300125 /* sqrt(2/pi) * 0.044715 */
-#define TG__EWD_B_LO (-3.0875749590776575e-19)
-#define TG__EWD_R_HI 0.7071067811865476 /* 1/sqrt(2) */
-#define TG__EWD_R_LO (-4.833646656726457e-17)
-#define TG__EWD_2_SQRTPI 1.1283791670955126
+/* ---- activations ----
+ * fp32 and fp64 arrays: in their own type, within 16 ulps. The GELU forms take their argument u as
+ * an unevaluated sum hi + lo (the cancellation-free forms of cpu/elementwise_act.c, whose header
+ * explains them): the rounding of u alone would cost ~|2u| ulps, 18 and more in the tails where the
+ * result is still above the ulp floor. fp16 and bf16 (tg__ewd_act_fast): in fp32 with the plain
+ * argument and the hardware's approximate exp and division, whose errors (~2^-17) stay far under
+ * their half-ulp (2^-12, 2^-9), at a third of the instructions: twice the elements per byte. */
+template <typename A> struct tg__ewd_k;
+template <> struct tg__ewd_k<double> {
+    static constexpr double A_HI = 0.7978845608028654, A_LO = -4.98465440455546e-17; /* sqrt(2/pi) */
+    static constexpr double B_HI = 0.035677408136300125, B_LO = -3.0875749590776575e-19; /* A*0.044715 */
+    static constexpr double R_HI = 0.7071067811865476, R_LO = -4.833646656726457e-17; /* 1/sqrt(2) */
+    static constexpr double TWO_SQRTPI = 1.1283791670955126;
+    /* past BIG every activation is at its limit in this type, and x^3 would overflow not far beyond */
+    static constexpr double BIG = 1e100;
+};
+template <> struct tg__ewd_k<float> {
+    static constexpr float A_HI = 0.797884583f, A_LO = -2.26703403e-08f;
+    static constexpr float B_HI = 0.0356774069f, B_LO = 1.19941623e-09f;
+    static constexpr float R_HI = 0.707106769f, R_LO = 1.21016175e-08f;
+    static constexpr float TWO_SQRTPI = 1.12837923f;
+    static constexpr float BIG = 1e10f;
+};
+/* The math functions by name for both types (a plain fma or fabs of floats could go through double). */
+static __device__ __forceinline__ float tg__ewd_fma(float a, float b, float c) { return fmaf(a, b, c); }
+static __device__ __forceinline__ double tg__ewd_fma(double a, double b, double c) { return fma(a, b, c); }
+static __device__ __forceinline__ float tg__ewd_abs(float v) { return fabsf(v); }
+static __device__ __forceinline__ double tg__ewd_abs(double v) { return fabs(v); }
+static __device__ __forceinline__ float tg__ewd_exp(float v) { return expf(v); }
+static __device__ __forceinline__ double tg__ewd_exp(double v) { return exp(v); }
+static __device__ __forceinline__ float tg__ewd_erfc(float v) { return erfcf(v); }
+static __device__ __forceinline__ double tg__ewd_erfc(double v) { return erfc(v); }
+/* A product the compiler must round: nvcc contracts a * b + c into one fma by default, and the
+ * error-free transformations below hold only for the rounded product (contracted, the fp64 GELU tanh
+ * missed its 16 ulps on the H100). */
+static __device__ __forceinline__ float tg__ewd_mul(float a, float b) { return __fmul_rn(a, b); }
+static __device__ __forceinline__ double tg__ewd_mul(double a, double b) { return __dmul_rn(a, b); }
 
-/* Beyond 1e100 (fp64) or 1e30 (fp32) every activation has reached its limit, x or -0, and x^3 could
- * overflow; also the answer at +-Inf. */
+/* The limit of every activation at +-Inf (and past BIG): x or -0. */
 template <typename A> static __device__ __forceinline__ A tg__ewd_limit(A x)
 {
     return x > 0 ? x : (x < 0 ? (A)-0.0 : x);
 }
 
-/* For negative arguments the logistic forms use e / (1 + e) with e = exp(-|.|): exp never
- * overflows, and results in the subnormal range keep their value. */
-static __device__ double tg__ewd_act_a(int act, double x)
+/* The logistic forms take e = exp(-|z|), which never overflows and keeps subnormal results for
+ * negative z: x / (1 + exp(-z)) is x / (1 + e) for z >= 0 and x e / (1 + e) below; a select, not a
+ * branch, since neighbouring elements take either side. */
+template <typename A> static __device__ A tg__ewd_act_a(int act, A x)
 {
-    double uh, ul, e;
+    typedef tg__ewd_k<A> K;
+    A uh, ul, e;
     if (act == TG_ACT_SIGMOID) {
-        if (x >= 0) return 1.0 / (1.0 + exp(-x));
-        e = exp(x);
-        return e / (1.0 + e);
+        e = tg__ewd_exp(-tg__ewd_abs(x));
+        return (x >= 0 ? (A)1 : e) / (1 + e);
     }
-    if (!(fabs(x) <= 1e100)) return tg__ewd_limit(x);
+    if (!(tg__ewd_abs(x) <= K::BIG)) return tg__ewd_limit(x);
     if (act == TG_ACT_SILU) {
-        if (x >= 0) return x / (1.0 + exp(-x));
-        e = exp(x);
-        return x * e / (1.0 + e);
+        e = tg__ewd_exp(-tg__ewd_abs(x));
+        return (x >= 0 ? x : x * e) / (1 + e);
     }
-    if (act == TG_ACT_GELU_ERF) {
-        uh = -TG__EWD_R_HI * x;
-        ul = -(fma(TG__EWD_R_HI, x, uh) + TG__EWD_R_LO * x);
-        return 0.5 * x * (erfc(uh) - TG__EWD_2_SQRTPI * exp(-uh * uh) * ul);
+    if (act == TG_ACT_GELU_ERF) { /* x/2 erfc(u), u = -x/sqrt(2) = uh + ul, erfc(uh + ul) to first order */
+        uh = -tg__ewd_mul(K::R_HI, x);
+        ul = -(tg__ewd_fma(K::R_HI, x, uh) + K::R_LO * x);
+        return (A)0.5 * x * (tg__ewd_erfc(uh) - K::TWO_SQRTPI * tg__ewd_exp(-uh * uh) * ul);
     }
-    { /* GELU tanh: x / (1 + exp(-2u)), u = a x + b x^3 as a double-double */
-        double x2 = x * x, x2l = fma(x, x, -x2);
-        double x3 = x2 * x, x3l = fma(x2, x, -x3) + x2l * x;
-        double t = TG__EWD_B_HI * x3, tl = fma(TG__EWD_B_HI, x3, -t) + TG__EWD_B_HI * x3l + TG__EWD_B_LO * x3;
-        double s = TG__EWD_A_HI * x, sl = fma(TG__EWD_A_HI, x, -s) + TG__EWD_A_LO * x;
-        double bb;
+    { /* GELU tanh: x / (1 + exp(-2u)), u = a x + b x^3 = uh + ul */
+        A x2 = tg__ewd_mul(x, x), x2l = tg__ewd_fma(x, x, -x2);
+        A x3 = tg__ewd_mul(x2, x), x3l = tg__ewd_fma(x2, x, -x3) + x2l * x;
+        A t = tg__ewd_mul(K::B_HI, x3), tl = tg__ewd_fma(K::B_HI, x3, -t) + K::B_HI * x3l + K::B_LO * x3;
+        A s = tg__ewd_mul(K::A_HI, x), sl = tg__ewd_fma(K::A_HI, x, -s) + K::A_LO * x;
+        A bb;
         uh = s + t;
         bb = uh - s;
         ul = ((s - (uh - bb)) + (t - bb)) + sl + tl;
-        if (uh >= 0) {
-            e = exp(-2.0 * uh);
-            return x / (1.0 + fma(e, -2.0 * ul, e));
-        }
-        e = exp(2.0 * uh);
-        e = fma(e, 2.0 * ul, e);
-        return x * e / (1.0 + e);
+        /* exp(-2|u|) = exp(-2|uh|) (1 -+ 2 ul) */
+        e = tg__ewd_exp(-2 * tg__ewd_abs(uh));
+        e = tg__ewd_fma(e, uh >= 0 ? -2 * ul : 2 * ul, e);
+        return (uh >= 0 ? x : x * e) / (1 + e);
     }
 }
 
-/* fp32 for fp16 and bf16: the rounding of the argument costs ~|2u| fp32 ulps, far below their ulp. */
-static __device__ float tg__ewd_act_a(int act, float x)
+static __device__ float tg__ewd_act_fast(int act, float x)
 {
-    float e, u2;
+    float z, e;
     if (act == TG_ACT_SIGMOID) {
-        if (x >= 0) return 1.0f / (1.0f + expf(-x));
-        e = expf(x);
-        return e / (1.0f + e);
+        e = __expf(-fabsf(x));
+        return __fdividef(x >= 0 ? 1.0f : e, 1.0f + e);
     }
-    if (!(fabsf(x) <= 1e30f)) return tg__ewd_limit(x);
+    if (!(fabsf(x) <= tg__ewd_k<float>::BIG)) return tg__ewd_limit(x);
     if (act == TG_ACT_GELU_ERF) return 0.5f * x * erfcf(-0.70710678f * x);
-    u2 = act == TG_ACT_SILU ? x : 2.0f * (0.7978845608f * x + 0.0356774081f * x * x * x);
-    if (u2 >= 0) return x / (1.0f + expf(-u2));
-    e = expf(u2);
-    return x * e / (1.0f + e);
+    z = act == TG_ACT_SILU ? x : 2.0f * (0.7978845608f * x + 0.0356774081f * x * x * x);
+    e = __expf(-fabsf(z));
+    return __fdividef(z >= 0 ? x : x * e, 1.0f + e);
+}
+
+/* The activation of one element in the array's compute type. */
+template <typename T>
+static __device__ __forceinline__ typename tg__ewd_t<T>::C tg__ewd_act(int act, typename tg__ewd_t<T>::C v)
+{
+    return tg__ewd_act_a(act, v);
+}
+template <> __device__ __forceinline__ float tg__ewd_act<__half>(int act, float v) { return tg__ewd_act_fast(act, v); }
+template <> __device__ __forceinline__ float tg__ewd_act<__nv_bfloat16>(int act, float v)
+{
+    return tg__ewd_act_fast(act, v);
 }
 
 /* ---- one element ---- */
@@ -135,14 +169,11 @@ typedef struct {
     void *z;
 } tg__ewd_dev;
 
-static __device__ __forceinline__ float tg__ewd_fma(float a, float b, float c) { return fmaf(a, b, c); }
-static __device__ __forceinline__ double tg__ewd_fma(double a, double b, double c) { return fma(a, b, c); }
 
 template <typename T>
 static __device__ __forceinline__ T tg__ewd_elem(int op, int act, typename tg__ewd_t<T>::C s, T xv, T yv)
 {
     typedef typename tg__ewd_t<T>::C C;
-    typedef typename tg__ewd_t<T>::A A;
     C x = tg__ewd_c(xv), y = tg__ewd_c(yv), v;
     switch (op) {
     case TG__EW_ADD: v = x + y; break;
@@ -154,7 +185,7 @@ static __device__ __forceinline__ T tg__ewd_elem(int op, int act, typename tg__e
     default: v = x; break;
     }
     if (act == TG_ACT_RELU) v = 0 > v ? (C)0 : v;
-    else if (act != TG_ACT_NONE) return tg__ewd_to<T>((double)tg__ewd_act_a(act, (A)v));
+    else if (act != TG_ACT_NONE) v = tg__ewd_act<T>(act, v);
     return tg__ewd_to<T>((double)v);
 }
 

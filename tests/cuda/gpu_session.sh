@@ -10,13 +10,14 @@
 #               (harness/tests/gpu_run.sh), `ceilings --device cuda`, the ladder sweep (every step,
 #               the launcher, cuBLAS and its TF32 line on squares 256..8192 and the odd 1000 and
 #               4093), the launcher against cuBLAS on the `linear` family, and their reports
-#   crossover   the elementwise kernels on arrays of 256 MiB to 1 GiB against the device copy
-#               (elementwise.json), and the crossover mode (--crossover: the CPU library on the
-#               host's cores against the GPU on the device and with pinned and pageable copies) on
-#               the square SGEMM family 64..8192 (crossover_gemm.json) and on add, axpy and GELU over
-#               1e3..1e8 elements (crossover_ew.json), with their reports; `ceilings --device cuda`
-#               first unless bench ran in the same call (a phase of its own: with bench's, more than
-#               one 10-minute call)
+#   crossover   the crossover mode (--crossover: the CPU library on the host's cores against the GPU
+#               on the device and with pinned and pageable copies) on the square SGEMM family
+#               64..8192 (crossover_gemm.json) and on add, axpy and GELU over 1e3..1e8 elements
+#               (crossover_ew.json), then the elementwise kernels on arrays of 256 MiB to 1 GiB
+#               against the device copy (elementwise.json; tests/elementwise/gpu_session.sh measures
+#               the same ratio more briefly), with their reports; `ceilings --device cuda` first
+#               unless bench ran in the same call (a phase of its own: with bench's, more than one
+#               10-minute call)
 #   all         the four, in that order (more than one 10-minute call: cuda/README.md gives the
 #               plan for a 30-minute session, three calls sent back to back so that the build
 #               survives between them: `tests,sanitizers`, `bench`, `crossover`)
@@ -92,11 +93,14 @@ fi
 if has sanitizers; then
     san=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
     for tool in memcheck racecheck initcheck; do
-        extra=""
+        extra="" only=""
         [ "$tool" = initcheck ] && extra="TGEMM_TEST_UNINIT_C=1"
+        # racecheck watches our kernels only (their names start tg__): on the H100 it did not get
+        # through the small sizes in 100 s with cuBLAS's kernels instrumented too.
+        [ "$tool" = racecheck ] && only="--kernel-name kns=tg__"
         # TGEMM_SANITIZER_LIMIT=S stops each tool after S seconds (its log then ends unfinished and
         # the step fails): a short lease keeps its time for the phases after this one.
-        env TGEMM_TEST_SMALL=1 $extra timeout "${TGEMM_SANITIZER_LIMIT:-0}" "$san" --tool "$tool" \
+        env TGEMM_TEST_SMALL=1 $extra timeout "${TGEMM_SANITIZER_LIMIT:-0}" "$san" --tool "$tool" $only \
             --error-exitcode 3 build/cuda/test_cuda > "$R/sanitizer_$tool.log" 2>&1 || status=1
         summary=$(grep -E 'ERROR SUMMARY|passed, [0-9]+ failed' "$R/sanitizer_$tool.log" | tr '\n' ' ')
         echo "$tool: ${summary:-$(tail -n 2 "$R/sanitizer_$tool.log" | tr '\n' ' ')}"
@@ -154,13 +158,6 @@ if has crossover; then
     fi
     ceil=""
     [ -f "$CEIL" ] && ceil="--ceilings $CEIL"
-    # Arrays of 256 MiB to 1 GiB (2^26 and 2^27 elements, fp32 and fp64), every kind of
-    # operation, against the device copy measured in this run.
-    $bench --device cuda --op add,scale,axpy,activate:gelu_tanh,bias_act:relu --dtype s,d \
-        --sizes 2^26,2^27 --rounds 2 --repetitions 2 $ceil \
-        --out "$R/elementwise.json" 2> "$R/elementwise.log" || status=1
-    tail -n 1 "$R/elementwise.log"
-    pack elementwise
     # The crossover: the host CPU (all its cores) against the GPU alone and with its copies.
     $bench --device cuda --crossover --sizes 64:8192:x2 --rounds 2 --repetitions 2 $ceil \
         --out "$R/crossover_gemm.json" 2> "$R/crossover_gemm.log" || status=1
@@ -170,7 +167,14 @@ if has crossover; then
         --rounds 2 --repetitions 2 $ceil --out "$R/crossover_ew.json" 2> "$R/crossover_ew.log" || status=1
     tail -n 1 "$R/crossover_ew.log"
     pack crossover_ew
-    reports elementwise crossover_gemm crossover_ew
+    # Arrays of 256 MiB to 1 GiB (2^26 and 2^27 elements, fp32 and fp64), every kind of
+    # operation, against the device copy measured in this run.
+    $bench --device cuda --op add,scale,axpy,activate:gelu_tanh,bias_act:relu --dtype s,d \
+        --sizes 2^26,2^27 --rounds 2 --repetitions 2 $ceil \
+        --out "$R/elementwise.json" 2> "$R/elementwise.log" || status=1
+    tail -n 1 "$R/elementwise.log"
+    pack elementwise
+    reports crossover_gemm crossover_ew elementwise
     # What the reply's tail should show: percent of the device copy, and the crossover tables.
     [ -f "$R/elementwise/report.md" ] &&
         grep '^| [a-z_:]* | [sd] | [0-9]' "$R/elementwise/report.md" | cut -d'|' -f2-9

@@ -133,6 +133,13 @@ static double err(tg_dtype t, double got, long double ref)
 enum { OP_ADD, OP_SUB, OP_MUL, OP_SCALE, OP_AXPY, OP_ACT, NOPS };
 static const char *op_names[] = {"add", "sub", "mul", "scale", "axpy", "activate"};
 static const char *act_names[] = {"none", "relu", "gelu_tanh", "gelu_erf", "sigmoid", "silu"};
+/* The worst error seen per type and activation (ulps, or fp16/bf16 ulps off the correctly rounded
+ * fp32 result): printed at the end, the margin under the bound. */
+static double worst_act[4][6];
+static void note_worst(tg_dtype t, int act, double e)
+{
+    if (e > worst_act[t][act]) worst_act[t][act] = e;
+}
 
 /* The exact result of an exact operation: the computation type's rounding, then the array's. */
 static double exact(tg_dtype t, int op, tg_act act, double s, double x, double y)
@@ -210,6 +217,7 @@ static void run_1d(tg_dtype t, int op, tg_act act, int64_t n, int bx, int by, in
             e = err(t, got, act_ref(act, x0[i]));
         }
         if (e > worst) worst = e;
+        if (op == OP_ACT) note_worst(t, act, e);
         if (!(e <= (is_exact(op, act) ? 0 : t == TG_F16 || t == TG_BF16 ? 1 : 16))) {
             if (!bad) printf("  %s %s %s n=%lld: element %lld of x=%.9g y=%.9g: %.17g (error %.3g)\n",
                              op_names[op], act_names[act], tname(t), (long long)n, (long long)i, x0[i], y0[i], got, e);
@@ -279,6 +287,7 @@ static void run_bias(tg_dtype t, tg_layout layout, tg_bias_mode mode, tg_act act
             if (act <= TG_ACT_RELU) e = same(got, rnd(t, (double)act_ref(act, sum))) ? 0 : INFINITY;
             else e = err(t, got, act_ref(act, sum));
             if (e > worst) worst = e;
+            note_worst(t, act, e);
             if (!(e <= (act <= TG_ACT_RELU ? 0 : t == TG_F16 || t == TG_BF16 ? 1 : 16))) {
                 if (!bad) printf("  bias_act %s %s: act(%.9g + %.9g) = %.9g, reference %.9Lg (error %.3g)\n",
                                  tname(t), act_names[act], c0[at], bv, got, act_ref(act, sum), e);
@@ -399,6 +408,9 @@ int main(int argc, char **argv)
         test_bad_args();
         test_1d();
         test_bias();
+        for (i = TG_ACT_GELU_TANH; have_gpu && i <= TG_ACT_SILU; i++)
+            printf("  worst error %-9s  f32 %5.2f  f64 %5.2f  f16 %4.2f  bf16 %4.2f\n", act_names[i],
+                   worst_act[TG_F32][i], worst_act[TG_F64][i], worst_act[TG_F16][i], worst_act[TG_BF16][i]);
     }
     printf("%d passed, %d failed, %d skipped\n", passed, failed, skipped);
     return failed != 0;

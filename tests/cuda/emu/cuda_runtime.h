@@ -36,6 +36,12 @@ static inline cudaError_t cudaMemcpy(void *d, const void *s, size_t bytes, cudaM
     memcpy(d, s, bytes);
     return cudaSuccess;
 }
+static inline cudaError_t cudaMemcpy2D(void *d, size_t dpitch, const void *s, size_t spitch, size_t width,
+                                       size_t height, cudaMemcpyKind)
+{
+    for (size_t r = 0; r < height; ++r) memcpy((char *)d + r * dpitch, (const char *)s + r * spitch, width);
+    return cudaSuccess;
+}
 static inline cudaError_t cudaDeviceSynchronize(void) { return cudaSuccess; }
 
 #endif

@@ -3,8 +3,8 @@
  *
  * Builds on the SGEMM ladder's emulation (tests/cuda/emu/cuda_runtime_api.h: threads as fibers,
  * launches rewritten to tg__emu_launch) and adds what the elementwise code uses besides: 128-bit
- * uint4, device-to-device copies, memset, typed cudaMalloc. Device memory is host memory, everything
- * is synchronous. It checks the kernels' index arithmetic (heads, 128-bit bodies, tails, runs of a
+ * uint4, device-to-device copies, memset, typed cudaMalloc, the device intrinsics of the
+ * activations. Device memory is host memory, everything is synchronous. It checks the kernels' index arithmetic (heads, 128-bit bodies, tails, runs of a
  * matrix, grid-stride loops) and arithmetic; it says nothing about speed or the memory model.
  */
 #ifndef TG_EW_EMU_CUDA_RUNTIME_H
@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <cstdlib>
+#include <cmath>
 #include <cstring>
 
 #include "cuda_runtime_api.h" /* tests/cuda/emu/, later on the include path */
@@ -58,5 +59,14 @@ static inline cudaError_t cudaMemset(void *d, int v, size_t bytes)
     return cudaSuccess;
 }
 static inline cudaError_t cudaDeviceSynchronize(void) { return cudaSuccess; }
+
+/* The device intrinsics of the activations. The rounded products are plain products here (this
+ * build does not contract a * b + c); the approximate exp and division of the fp16/bf16 path are
+ * exact ones, so their own error shows only on a GPU
+ * (tests/elementwise/gpu_session.sh). */
+static inline float __fmul_rn(float a, float b) { return a * b; }
+static inline double __dmul_rn(double a, double b) { return a * b; }
+static inline float __fdividef(float a, float b) { return a / b; }
+#define __expf(v) expf(v) /* glibc declares an __expf of its own, not for use */
 
 #endif
