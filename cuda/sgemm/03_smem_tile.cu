@@ -7,7 +7,8 @@
  * Why it helps: global traffic drops by the tile width (32x) and loads are coalesced by the shared
  * loader (common.cuh, scalar path here). The inner loop now pays two shared-memory loads per FMA,
  * which bounds the kernel well below the FMA peak; the next steps give each thread more results.
- * H100: not yet measured.
+ * H100 (results/nvidia-h100-80gb-hbm3/6e9df9b/ladder): 5.2-5.8 TFLOP/s at every size from 1000^3 to 8192^3
+ * (10-15% of cuBLAS): no longer falls with size, and 1.8x step 2 at 8192^3.
  */
 #include "common.cuh"
 

@@ -6,7 +6,8 @@
  * Why it helps: step 3 needed two shared-memory loads per FMA; here it is 9 loads per 8 FMAs, and
  * the larger tile halves the global traffic again. Accumulators live in registers (acc[] is indexed
  * with constants only, after unrolling).
- * H100: not yet measured.
+ * H100 (results/nvidia-h100-80gb-hbm3/6e9df9b/ladder): 12.1 TFLOP/s at 1024^3, 14.5 at 4096^3 (28% of
+ * cuBLAS), 2.6-2.8x step 3.
  */
 #include "common.cuh"
 

@@ -10,7 +10,8 @@
  * as its PTX shows, but here the code says it and no longer depends on the compiler seeing it).
  * Why it helps: a quarter of the load instructions, for global and shared memory alike, leaves more
  * issue slots for FMAs. The transposing stores still collide in shared-memory banks; step 7 fixes it.
- * H100: not yet measured.
+ * H100 (results/nvidia-h100-80gb-hbm3/6e9df9b/ladder): 30.8 TFLOP/s at 4096^3 (59% of cuBLAS, 1.21x step 5),
+ * 31.7 at 8192^3.
  */
 #include "common.cuh"
 

@@ -19,8 +19,7 @@
 #               unless bench ran in the same call (a phase of its own: with bench's, more than one
 #               10-minute call)
 #   all         the four, in that order (more than one 10-minute call: cuda/README.md gives the
-#               plan for a 30-minute session, three calls sent back to back so that the build
-#               survives between them: `tests,sanitizers`, `bench`, `crossover`)
+#               seconds each step took on the H100, by which a session plans its calls)
 # Phases can be joined with commas: tests,sanitizers.
 #   usage: sh tests/cuda/gpu_session.sh OUT_DIR [PHASES]
 # Everything (machine-<phases>.txt, timings-<phases>.txt, the logs, ceilings.json, ladder.json,
