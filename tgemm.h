@@ -700,6 +700,7 @@ struct tg__kernel {
                                  this one): AVX-512's is AVX2's, which reads more of them in place */
     tg__ukernel_pair_fn ukernel_pair; /* NULL, or two panels at once in wider tiles (AVX-512): the
                                          small path's rows mode (small.c) */
+    int b_share;           /* a deep product's packed B panel takes 1/b_share of L3 (blocking.c) */
 };
 
 /* The kernel for this element size and family. */
@@ -711,7 +712,7 @@ TG__PRIVATE const tg__kernel *tg__kernel_avx512(size_t es);
 typedef struct {
     int64_t mc, kc, nc;
 } tg__blocks;
-TG__PRIVATE tg__blocks tg__block_sizes(const tg__kernel *k);
+TG__PRIVATE tg__blocks tg__block_sizes(const tg__kernel *k, int64_t depth);
 
 /* Threads a call worth a team may use (threads.c): 1 inside a caller's parallel region, else the
  * process-wide count. */
@@ -828,13 +829,22 @@ TGEMM_DEF const char *tg_cpu_arch(void)
  *     79.5 / 83.6 / 86.1 (86.5), dgemm 4096x64x4096 42.8 / 44.9 / 46.3 (45.6).
  * MC: the packed mc x kc block of A stays in L2 across the whole jr loop: a quarter of L2 (on the same
  *     core mc = 60 against 252 gained another 2-4%: the B panels streaming through L2 need room).
- * NC: the packed kc x nc block of B lives in L3 (shared by the threads): a sixteenth of it (2 MiB of
- *     a 32 MiB L3), capped, because a VM's reported L3 can be the whole socket's. An L3 is shared by
- *     all cores of its complex, other tenants' included, and the panel must stay there while every
- *     A block of the ic loop streams past it: on the Zen 3 VM, sgemm 4000^3 at 1 thread went from
- *     77 to 84 GFLOP/s (OpenBLAS 86, medians of 5 alternating runs) when the panel shrank from 8 MiB
- *     (a quarter) to 2 MiB, dgemm 4000^3 from 40 to 43 (OpenBLAS 43); 1 and 4 MiB panels did no
- *     better than 2 within the noise.
+ * NC: the packed kc x nc block of B lives in L3 (shared by the threads), capped at 32 MiB because a
+ *     VM's reported L3 can be the whole socket's. How much of L3 trades two costs. Every jc step
+ *     packs all of A again (from L3 or DRAM), which a wider panel amortizes over more columns; but
+ *     an L3 is shared by all cores of its complex, other tenants' included, and the panel must stay
+ *     there while every A block of the ic loop streams past it. A sixteenth (2 MiB of 32) by
+ *     default: on the Zen 3 VM, AVX2, sgemm 4000^3 at 1 thread went from 77 to 84 GFLOP/s (OpenBLAS
+ *     86, medians of 5 alternating runs) when the panel shrank from 8 MiB (a quarter) to 2 MiB,
+ *     dgemm 4000^3 from 40 to 43; 1 and 4 MiB did no better than 2 within the noise. The faster
+ *     the kernel, the more A's packing weighs: a deep product (depth >= 256) takes 1/b_share of L3,
+ *     a quarter for AVX-512 (Zen 5, full-width FMAs, 1 thread, ab-gemm side by side against a
+ *     sixteenth: sgemm 1024^3 1.02, 2048^3 1.03, 4000^3 1.04, 4096x4096x384 1.04; dgemm 1.05, 1.05,
+ *     1.06, 1.05; 2 threads 1.03-1.06; a half was no better, and at dgemm 4000^3 worse, 0.98; AVX2
+ *     forced on the same core: 1.00-1.04), a sixteenth for AVX2 as measured on the Zen 3 (Zen 4's
+ *     AVX-512 takes a quarter unmeasured). A shallow product keeps the sixteenth: its C blocks,
+ *     mc x nc, stream through L2 at a high rate and a wider panel makes them push B's panel out of
+ *     it (sgemm 4096x4096x32 0.89 with a quarter, 128 deep 1.01).
  * None depends on the thread count, so results are bitwise the same for any number of threads.
  */
 #include <stdlib.h>
@@ -853,12 +863,12 @@ TG__PRIVATE int64_t tg__env_size(const char *name)
 /* Rounds x down to a multiple of q, but never below q. */
 static int64_t tg__round_down(int64_t x, int64_t q) { return x < q ? q : x / q * q; }
 
-TG__PRIVATE tg__blocks tg__block_sizes(const tg__kernel *k)
+TG__PRIVATE tg__blocks tg__block_sizes(const tg__kernel *k, int64_t depth)
 {
     static int read;
     static int64_t env_mc, env_kc, env_nc;
     const tg__cpuinfo *cpu = tg__cpu();
-    int64_t es = (int64_t)k->es, l3 = cpu->l3; /* cpuinfo's fallback if unknown */
+    int64_t es = (int64_t)k->es, l3 = cpu->l3, share; /* l3: cpuinfo's fallback if unknown */
     tg__blocks b;
     if (!TG__LOAD_ACQUIRE(&read)) {
         env_mc = tg__env_size("TGEMM_MC");
@@ -869,7 +879,8 @@ TG__PRIVATE tg__blocks tg__block_sizes(const tg__kernel *k)
     b.kc = env_kc ? env_kc : tg__round_down(cpu->l1d / 64, 8);
     b.mc = tg__round_down(env_mc ? env_mc : cpu->l2 / 4 / (b.kc * es), k->mr);
     if (l3 > (32 << 20)) l3 = 32 << 20;
-    b.nc = tg__round_down(env_nc ? env_nc : l3 / 16 / (b.kc * es), k->nr);
+    share = depth >= 256 ? k->b_share : 16;
+    b.nc = tg__round_down(env_nc ? env_nc : l3 / share / (b.kc * es), k->nr);
     return b;
 }
 /* ---- cpu/driver.c ---- */
@@ -935,7 +946,7 @@ TG__PRIVATE int tg__gemm_blocked(const char *fn, const tg__kernel *kern, const t
     unsigned char *claimed;
     int nt;
 
-    bs = tg__block_sizes(kern);
+    bs = tg__block_sizes(kern, g.k);
     /* Blocks of A of even height: m = 64 with MC = 60 would otherwise leave a 4-row block whose
      * tiles run a third empty. */
     bs.mc = tg__ceil_div(tg__ceil_div(g.m, tg__ceil_div(g.m, bs.mc)), mr) * mr;
@@ -3674,7 +3685,7 @@ static void TG__FN(tg__pack_b)(int64_t cols, int64_t kc, const void *src, int64_
 
 static const tg__kernel TG__FN(tg__kernel_desc) = {
     "generic", sizeof(TG__T), TG__GMR, TG__GNR, TG__GNR, 2 * TG__GMR, TG__FN(tg__ukernel), NULL,
-    TG__FN(tg__pack_a), TG__FN(tg__pack_b), NULL, NULL};
+    TG__FN(tg__pack_a), TG__FN(tg__pack_b), NULL, NULL, 16};
 #undef TG__T
 #undef TG__FN
 
@@ -3796,7 +3807,7 @@ static void TG__FN(tg__pack_b)(int64_t cols, int64_t kc, const void *src, int64_
 
 static const tg__kernel TG__FN(tg__kernel_desc) = {
     "generic", sizeof(TG__T), TG__GMR, TG__GNR, TG__GNR, 2 * TG__GMR, TG__FN(tg__ukernel), NULL,
-    TG__FN(tg__pack_a), TG__FN(tg__pack_b), NULL, NULL};
+    TG__FN(tg__pack_a), TG__FN(tg__pack_b), NULL, NULL, 16};
 #undef TG__T
 #undef TG__FN
 
@@ -4101,6 +4112,7 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
 #define TG__SHORT_M 12
 #define TG__TALL 12
 #define TG__PAIR 0
+#define TG__B_SHARE 16
 /* ---- cpu/kernel_simd.inc ---- */
 /* The x86 SIMD micro-kernel, written once for TG__T (float or double) and a vector width through
  * the macros that kernel_x86.c defines: TG__TARGET (the target attribute), TG__NAME (the family),
@@ -4110,8 +4122,8 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
  * lanes of a register into a row of C), TG__MASKED (1: masked loads are cheap enough to read a
  * partial panel of B in place, and masked stores to write an edge tile), TG__SHORT_M (the
  * descriptor's short_m), TG__TALL (the most rows of a tall tile, below), TG__PAIR (1: 32 vector
- * registers, enough for the pair kernel, below); TG__FN(x) appends the family's and the type's
- * suffix.
+ * registers, enough for the pair kernel, below), TG__B_SHARE (the descriptor's b_share); TG__FN(x)
+ * appends the family's and the type's suffix.
  *
  * Register tile 6 x 2W: 12 accumulators + 2 B vectors + 1 broadcast A value. In ymm (AVX2: 6 x 16
  * floats, 6 x 8 doubles) that is 15 of the 16 registers, and 12 independent FMA chains cover Zen
@@ -4730,7 +4742,7 @@ TG__FN(tg__pack_b)(int64_t cols, int64_t kc, const void *src_, int64_t rs, int64
 
 static const tg__kernel TG__FN(tg__kernel_desc) = {
     TG__NAME, sizeof(TG__T), 6, 2 * TG__W, TG__W, TG__SHORT_M, TG__FN(tg__ukernel), TG__UKERNEL_PART,
-    TG__FN(tg__pack_a), TG__FN(tg__pack_b), TG__NARROW, TG__UKERNEL_PAIR};
+    TG__FN(tg__pack_a), TG__FN(tg__pack_b), TG__NARROW, TG__UKERNEL_PAIR, TG__B_SHARE};
 
 /* The vector macros are this template's parameters: released, so the next instantiation defines
  * its own. */
@@ -4761,6 +4773,7 @@ static const tg__kernel TG__FN(tg__kernel_desc) = {
 #undef TG__PAIR
 #undef TG__SHORT_M
 #undef TG__TALL
+#undef TG__B_SHARE
 #undef TG__T
 #undef TG__FN
 
@@ -4863,6 +4876,7 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
 #define TG__SHORT_M 12
 #define TG__TALL 12
 #define TG__PAIR 0
+#define TG__B_SHARE 16
 /* ---- cpu/kernel_simd.inc ---- */
 /* The x86 SIMD micro-kernel, written once for TG__T (float or double) and a vector width through
  * the macros that kernel_x86.c defines: TG__TARGET (the target attribute), TG__NAME (the family),
@@ -4872,8 +4886,8 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
  * lanes of a register into a row of C), TG__MASKED (1: masked loads are cheap enough to read a
  * partial panel of B in place, and masked stores to write an edge tile), TG__SHORT_M (the
  * descriptor's short_m), TG__TALL (the most rows of a tall tile, below), TG__PAIR (1: 32 vector
- * registers, enough for the pair kernel, below); TG__FN(x) appends the family's and the type's
- * suffix.
+ * registers, enough for the pair kernel, below), TG__B_SHARE (the descriptor's b_share); TG__FN(x)
+ * appends the family's and the type's suffix.
  *
  * Register tile 6 x 2W: 12 accumulators + 2 B vectors + 1 broadcast A value. In ymm (AVX2: 6 x 16
  * floats, 6 x 8 doubles) that is 15 of the 16 registers, and 12 independent FMA chains cover Zen
@@ -5492,7 +5506,7 @@ TG__FN(tg__pack_b)(int64_t cols, int64_t kc, const void *src_, int64_t rs, int64
 
 static const tg__kernel TG__FN(tg__kernel_desc) = {
     TG__NAME, sizeof(TG__T), 6, 2 * TG__W, TG__W, TG__SHORT_M, TG__FN(tg__ukernel), TG__UKERNEL_PART,
-    TG__FN(tg__pack_a), TG__FN(tg__pack_b), TG__NARROW, TG__UKERNEL_PAIR};
+    TG__FN(tg__pack_a), TG__FN(tg__pack_b), TG__NARROW, TG__UKERNEL_PAIR, TG__B_SHARE};
 
 /* The vector macros are this template's parameters: released, so the next instantiation defines
  * its own. */
@@ -5523,6 +5537,7 @@ static const tg__kernel TG__FN(tg__kernel_desc) = {
 #undef TG__PAIR
 #undef TG__SHORT_M
 #undef TG__TALL
+#undef TG__B_SHARE
 #undef TG__T
 #undef TG__FN
 
@@ -5624,6 +5639,7 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
 #define TG__SHORT_M 24
 #define TG__TALL 16
 #define TG__PAIR 1
+#define TG__B_SHARE 4
 /* ---- cpu/kernel_simd.inc ---- */
 /* The x86 SIMD micro-kernel, written once for TG__T (float or double) and a vector width through
  * the macros that kernel_x86.c defines: TG__TARGET (the target attribute), TG__NAME (the family),
@@ -5633,8 +5649,8 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
  * lanes of a register into a row of C), TG__MASKED (1: masked loads are cheap enough to read a
  * partial panel of B in place, and masked stores to write an edge tile), TG__SHORT_M (the
  * descriptor's short_m), TG__TALL (the most rows of a tall tile, below), TG__PAIR (1: 32 vector
- * registers, enough for the pair kernel, below); TG__FN(x) appends the family's and the type's
- * suffix.
+ * registers, enough for the pair kernel, below), TG__B_SHARE (the descriptor's b_share); TG__FN(x)
+ * appends the family's and the type's suffix.
  *
  * Register tile 6 x 2W: 12 accumulators + 2 B vectors + 1 broadcast A value. In ymm (AVX2: 6 x 16
  * floats, 6 x 8 doubles) that is 15 of the 16 registers, and 12 independent FMA chains cover Zen
@@ -6253,7 +6269,7 @@ TG__FN(tg__pack_b)(int64_t cols, int64_t kc, const void *src_, int64_t rs, int64
 
 static const tg__kernel TG__FN(tg__kernel_desc) = {
     TG__NAME, sizeof(TG__T), 6, 2 * TG__W, TG__W, TG__SHORT_M, TG__FN(tg__ukernel), TG__UKERNEL_PART,
-    TG__FN(tg__pack_a), TG__FN(tg__pack_b), TG__NARROW, TG__UKERNEL_PAIR};
+    TG__FN(tg__pack_a), TG__FN(tg__pack_b), TG__NARROW, TG__UKERNEL_PAIR, TG__B_SHARE};
 
 /* The vector macros are this template's parameters: released, so the next instantiation defines
  * its own. */
@@ -6284,6 +6300,7 @@ static const tg__kernel TG__FN(tg__kernel_desc) = {
 #undef TG__PAIR
 #undef TG__SHORT_M
 #undef TG__TALL
+#undef TG__B_SHARE
 #undef TG__T
 #undef TG__FN
 
@@ -6385,6 +6402,7 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
 #define TG__SHORT_M 24
 #define TG__TALL 16
 #define TG__PAIR 1
+#define TG__B_SHARE 4
 /* ---- cpu/kernel_simd.inc ---- */
 /* The x86 SIMD micro-kernel, written once for TG__T (float or double) and a vector width through
  * the macros that kernel_x86.c defines: TG__TARGET (the target attribute), TG__NAME (the family),
@@ -6394,8 +6412,8 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
  * lanes of a register into a row of C), TG__MASKED (1: masked loads are cheap enough to read a
  * partial panel of B in place, and masked stores to write an edge tile), TG__SHORT_M (the
  * descriptor's short_m), TG__TALL (the most rows of a tall tile, below), TG__PAIR (1: 32 vector
- * registers, enough for the pair kernel, below); TG__FN(x) appends the family's and the type's
- * suffix.
+ * registers, enough for the pair kernel, below), TG__B_SHARE (the descriptor's b_share); TG__FN(x)
+ * appends the family's and the type's suffix.
  *
  * Register tile 6 x 2W: 12 accumulators + 2 B vectors + 1 broadcast A value. In ymm (AVX2: 6 x 16
  * floats, 6 x 8 doubles) that is 15 of the 16 registers, and 12 independent FMA chains cover Zen
@@ -7014,7 +7032,7 @@ TG__FN(tg__pack_b)(int64_t cols, int64_t kc, const void *src_, int64_t rs, int64
 
 static const tg__kernel TG__FN(tg__kernel_desc) = {
     TG__NAME, sizeof(TG__T), 6, 2 * TG__W, TG__W, TG__SHORT_M, TG__FN(tg__ukernel), TG__UKERNEL_PART,
-    TG__FN(tg__pack_a), TG__FN(tg__pack_b), TG__NARROW, TG__UKERNEL_PAIR};
+    TG__FN(tg__pack_a), TG__FN(tg__pack_b), TG__NARROW, TG__UKERNEL_PAIR, TG__B_SHARE};
 
 /* The vector macros are this template's parameters: released, so the next instantiation defines
  * its own. */
@@ -7045,6 +7063,7 @@ static const tg__kernel TG__FN(tg__kernel_desc) = {
 #undef TG__PAIR
 #undef TG__SHORT_M
 #undef TG__TALL
+#undef TG__B_SHARE
 #undef TG__T
 #undef TG__FN
 #undef TG__AVX512

@@ -10,13 +10,22 @@
  *     79.5 / 83.6 / 86.1 (86.5), dgemm 4096x64x4096 42.8 / 44.9 / 46.3 (45.6).
  * MC: the packed mc x kc block of A stays in L2 across the whole jr loop: a quarter of L2 (on the same
  *     core mc = 60 against 252 gained another 2-4%: the B panels streaming through L2 need room).
- * NC: the packed kc x nc block of B lives in L3 (shared by the threads): a sixteenth of it (2 MiB of
- *     a 32 MiB L3), capped, because a VM's reported L3 can be the whole socket's. An L3 is shared by
- *     all cores of its complex, other tenants' included, and the panel must stay there while every
- *     A block of the ic loop streams past it: on the Zen 3 VM, sgemm 4000^3 at 1 thread went from
- *     77 to 84 GFLOP/s (OpenBLAS 86, medians of 5 alternating runs) when the panel shrank from 8 MiB
- *     (a quarter) to 2 MiB, dgemm 4000^3 from 40 to 43 (OpenBLAS 43); 1 and 4 MiB panels did no
- *     better than 2 within the noise.
+ * NC: the packed kc x nc block of B lives in L3 (shared by the threads), capped at 32 MiB because a
+ *     VM's reported L3 can be the whole socket's. How much of L3 trades two costs. Every jc step
+ *     packs all of A again (from L3 or DRAM), which a wider panel amortizes over more columns; but
+ *     an L3 is shared by all cores of its complex, other tenants' included, and the panel must stay
+ *     there while every A block of the ic loop streams past it. A sixteenth (2 MiB of 32) by
+ *     default: on the Zen 3 VM, AVX2, sgemm 4000^3 at 1 thread went from 77 to 84 GFLOP/s (OpenBLAS
+ *     86, medians of 5 alternating runs) when the panel shrank from 8 MiB (a quarter) to 2 MiB,
+ *     dgemm 4000^3 from 40 to 43; 1 and 4 MiB did no better than 2 within the noise. The faster
+ *     the kernel, the more A's packing weighs: a deep product (depth >= 256) takes 1/b_share of L3,
+ *     a quarter for AVX-512 (Zen 5, full-width FMAs, 1 thread, ab-gemm side by side against a
+ *     sixteenth: sgemm 1024^3 1.02, 2048^3 1.03, 4000^3 1.04, 4096x4096x384 1.04; dgemm 1.05, 1.05,
+ *     1.06, 1.05; 2 threads 1.03-1.06; a half was no better, and at dgemm 4000^3 worse, 0.98; AVX2
+ *     forced on the same core: 1.00-1.04), a sixteenth for AVX2 as measured on the Zen 3 (Zen 4's
+ *     AVX-512 takes a quarter unmeasured). A shallow product keeps the sixteenth: its C blocks,
+ *     mc x nc, stream through L2 at a high rate and a wider panel makes them push B's panel out of
+ *     it (sgemm 4096x4096x32 0.89 with a quarter, 128 deep 1.01).
  * None depends on the thread count, so results are bitwise the same for any number of threads.
  */
 #include <stdlib.h>
@@ -36,12 +45,12 @@ TG__PRIVATE int64_t tg__env_size(const char *name)
 /* Rounds x down to a multiple of q, but never below q. */
 static int64_t tg__round_down(int64_t x, int64_t q) { return x < q ? q : x / q * q; }
 
-TG__PRIVATE tg__blocks tg__block_sizes(const tg__kernel *k)
+TG__PRIVATE tg__blocks tg__block_sizes(const tg__kernel *k, int64_t depth)
 {
     static int read;
     static int64_t env_mc, env_kc, env_nc;
     const tg__cpuinfo *cpu = tg__cpu();
-    int64_t es = (int64_t)k->es, l3 = cpu->l3; /* cpuinfo's fallback if unknown */
+    int64_t es = (int64_t)k->es, l3 = cpu->l3, share; /* l3: cpuinfo's fallback if unknown */
     tg__blocks b;
     if (!TG__LOAD_ACQUIRE(&read)) {
         env_mc = tg__env_size("TGEMM_MC");
@@ -52,6 +61,7 @@ TG__PRIVATE tg__blocks tg__block_sizes(const tg__kernel *k)
     b.kc = env_kc ? env_kc : tg__round_down(cpu->l1d / 64, 8);
     b.mc = tg__round_down(env_mc ? env_mc : cpu->l2 / 4 / (b.kc * es), k->mr);
     if (l3 > (32 << 20)) l3 = 32 << 20;
-    b.nc = tg__round_down(env_nc ? env_nc : l3 / 16 / (b.kc * es), k->nr);
+    share = depth >= 256 ? k->b_share : 16;
+    b.nc = tg__round_down(env_nc ? env_nc : l3 / share / (b.kc * es), k->nr);
     return b;
 }

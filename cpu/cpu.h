@@ -63,6 +63,7 @@ struct tg__kernel {
                                  this one): AVX-512's is AVX2's, which reads more of them in place */
     tg__ukernel_pair_fn ukernel_pair; /* NULL, or two panels at once in wider tiles (AVX-512): the
                                          small path's rows mode (small.c) */
+    int b_share;           /* a deep product's packed B panel takes 1/b_share of L3 (blocking.c) */
 };
 
 /* The kernel for this element size and family. */
@@ -74,7 +75,7 @@ TG__PRIVATE const tg__kernel *tg__kernel_avx512(size_t es);
 typedef struct {
     int64_t mc, kc, nc;
 } tg__blocks;
-TG__PRIVATE tg__blocks tg__block_sizes(const tg__kernel *k);
+TG__PRIVATE tg__blocks tg__block_sizes(const tg__kernel *k, int64_t depth);
 
 /* Threads a call worth a team may use (threads.c): 1 inside a caller's parallel region, else the
  * process-wide count. */

@@ -224,6 +224,7 @@ __attribute__((target(TG__AVX512))) static inline void tg__part512_d(double *c, 
 #define TG__SHORT_M 12
 #define TG__TALL 12
 #define TG__PAIR 0
+#define TG__B_SHARE 16
 #include "kernel_simd.inc"
 #undef TG__T
 #undef TG__FN
@@ -256,6 +257,7 @@ __attribute__((target(TG__AVX512))) static inline void tg__part512_d(double *c, 
 #define TG__SHORT_M 12
 #define TG__TALL 12
 #define TG__PAIR 0
+#define TG__B_SHARE 16
 #include "kernel_simd.inc"
 #undef TG__T
 #undef TG__FN
@@ -287,6 +289,7 @@ __attribute__((target(TG__AVX512))) static inline void tg__part512_d(double *c, 
 #define TG__SHORT_M 24
 #define TG__TALL 16
 #define TG__PAIR 1
+#define TG__B_SHARE 4
 #include "kernel_simd.inc"
 #undef TG__T
 #undef TG__FN
@@ -318,6 +321,7 @@ __attribute__((target(TG__AVX512))) static inline void tg__part512_d(double *c, 
 #define TG__SHORT_M 24
 #define TG__TALL 16
 #define TG__PAIR 1
+#define TG__B_SHARE 4
 #include "kernel_simd.inc"
 #undef TG__T
 #undef TG__FN
