@@ -7,6 +7,9 @@
  *   TGEMM_TEST_SEED=N     replays one run (the seed is printed; inputs are fresh random otherwise)
  *   TGEMM_TEST_SMALL=1    skips the cases of size 1000 and more (reported skipped): for the runs
  *                         under compute-sanitizer (tests/cuda/gpu_session.sh)
+ *   TGEMM_TEST_EVERY=N    runs one case of the plan in N, spread over steps, shapes and transposes
+ *                         (the others reported skipped): for racecheck, whose instrumented shared
+ *                         memory made the small run take minutes on the H100
  *   TGEMM_TEST_UNINIT_C=1 leaves C's device buffer unwritten before a beta-zero call, so that
  *                         compute-sanitizer --tool initcheck sees any read of C (the padding check of
  *                         those cases is then skipped: the padding holds nothing known)
@@ -57,7 +60,7 @@ typedef struct {
 static gcase *plan;
 static int plan_len, plan_cap;
 static int passed, failed, skipped;
-static int small_only, uninit_c;
+static int small_only, uninit_c, every = 1;
 static uint64_t rng_state;
 
 static double urand(void) /* uniform in [-1, 1) */
@@ -551,6 +554,7 @@ int main(void)
     uint64_t seed_used = rng_state;
     small_only = getenv("TGEMM_TEST_SMALL") && atoi(getenv("TGEMM_TEST_SMALL"));
     uninit_c = getenv("TGEMM_TEST_UNINIT_C") && atoi(getenv("TGEMM_TEST_UNINIT_C"));
+    if (getenv("TGEMM_TEST_EVERY") && atoi(getenv("TGEMM_TEST_EVERY")) > 1) every = atoi(getenv("TGEMM_TEST_EVERY"));
     build_plan();
     int total = plan_len + bad_call_count() + 2; /* + names + the checker's own test */
     if (e != cudaSuccess || devices == 0) {
@@ -566,7 +570,10 @@ int main(void)
            (unsigned long long)seed_used);
     CUBLAS_OK(cublasCreate(&blas));
     check_names();
-    for (int i = 0; i < plan_len; ++i) run_case(&plan[i]);
+    for (int i = 0; i < plan_len; ++i) {
+        if (i % every == 0) run_case(&plan[i]);
+        else skipped++;
+    }
     if (!planted_checked) verdict(0, "the checker's own test never ran", "no small case passed");
     run_bad_calls();
     for (int w = 0; w <= tg_cuda_sgemm_step_count(); ++w)
