@@ -1323,8 +1323,11 @@ TG__PRIVATE int tg__sgemm_07_bank_conflicts(tg__sgemm_problem g, cudaStream_t st
  * half the __syncthreads. This is the structure of the fast SIMT GEMMs (and of the tensor-core ones).
  * H100 (results/nvidia-h100-80gb-hbm3/6e9df9b/ladder): 26.2 TFLOP/s at 4096^3 (51% of cuBLAS),
  * 0.75x step 7: at 2048^3 and up the step LOST speed on the H100 (at 1024^3 it is 1.25x step 7, 13.1
- * TFLOP/s). Not yet explained; the resource report shows no spills. The next session with a GPU
- * should profile it (ncu: issue stalls, shared-memory wavefronts) before tuning steps 8 and 9.
+ * TFLOP/s). The likely cause, from ptxas's report (sm_90): 142 registers a thread, so one block of
+ * 256 threads per SM (8 warps), where step 7's 127 allow two (16 warps) and step 9's 121 two with
+ * its copies in flight; nothing here hides the loads' latency. A minimum of 2 blocks in the launch
+ * bounds compiles to 127 registers without spills (tried here, not yet run on a GPU): the next GPU
+ * session's first measurement.
  */
 /* ---- cuda/sgemm/warp_tile.cuh ---- */
 /* The warp-tiled inner product shared by ladder steps 8 and 9: how the threads of a block split its
