@@ -294,14 +294,15 @@ template <typename A> static __device__ A tg__ewd_act_a(int act, A x)
 
 static __device__ float tg__ewd_act_fast(int act, float x)
 {
+    typedef tg__ewd_k<float> K;
     float z, e;
     if (act == TG_ACT_SIGMOID) {
         e = __expf(-fabsf(x));
         return __fdividef(x >= 0 ? 1.0f : e, 1.0f + e);
     }
-    if (!(fabsf(x) <= tg__ewd_k<float>::BIG)) return tg__ewd_limit(x);
-    if (act == TG_ACT_GELU_ERF) return 0.5f * x * erfcf(-0.70710678f * x);
-    z = act == TG_ACT_SILU ? x : 2.0f * (0.7978845608f * x + 0.0356774081f * x * x * x);
+    if (!(fabsf(x) <= K::BIG)) return tg__ewd_limit(x);
+    if (act == TG_ACT_GELU_ERF) return 0.5f * x * erfcf(-K::R_HI * x);
+    z = act == TG_ACT_SILU ? x : 2.0f * (K::A_HI * x + K::B_HI * x * x * x);
     e = __expf(-fabsf(z));
     return __fdividef(z >= 0 ? x : x * e, 1.0f + e);
 }
@@ -327,7 +328,6 @@ typedef struct {
     const void *line_s;  /* one scalar per run (op ADDS), or NULL */
     void *z;
 } tg__ewd_dev;
-
 
 template <typename T>
 static __device__ __forceinline__ T tg__ewd_elem(int op, int act, typename tg__ewd_t<T>::C s, T xv, T yv)
@@ -984,7 +984,7 @@ TG__PRIVATE int tg__sgemm_01_naive(tg__sgemm_problem g, cudaStream_t stream)
  * and all read the same element of B (one broadcast). Memory traffic per useful byte drops by up to
  * 32x; the kernel still reuses nothing on chip, which the next step addresses.
  * H100 (results/nvidia-h100-80gb-hbm3/6e9df9b/ladder): 4.8 TFLOP/s at 1024^3 (14% of cuBLAS, 10x step 1),
- * falling to 3.0 at 8192^3 (6%) once the operands no longer sit in the L2.
+ * falling to 3.0 at 8192^3 (6%), likely once the operands no longer sit in the L2.
  */
 
 static __global__ void __launch_bounds__(1024) tg__sgemm02_kernel(tg__sgemm_problem g)
@@ -1059,7 +1059,7 @@ TG__PRIVATE int tg__sgemm_03_smem_tile(tg__sgemm_problem g, cudaStream_t stream)
  * the larger tile halves the global traffic again. Accumulators live in registers (acc[] is indexed
  * with constants only, after unrolling).
  * H100 (results/nvidia-h100-80gb-hbm3/6e9df9b/ladder): 12.1 TFLOP/s at 1024^3, 14.5 at 4096^3 (28% of
- * cuBLAS), 2.6-2.8x step 3.
+ * cuBLAS), 2.6-2.8x step 3 from 2048^3 (2.3x at 1024^3).
  */
 
 namespace {

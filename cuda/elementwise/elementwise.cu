@@ -141,14 +141,15 @@ template <typename A> static __device__ A tg__ewd_act_a(int act, A x)
 
 static __device__ float tg__ewd_act_fast(int act, float x)
 {
+    typedef tg__ewd_k<float> K;
     float z, e;
     if (act == TG_ACT_SIGMOID) {
         e = __expf(-fabsf(x));
         return __fdividef(x >= 0 ? 1.0f : e, 1.0f + e);
     }
-    if (!(fabsf(x) <= tg__ewd_k<float>::BIG)) return tg__ewd_limit(x);
-    if (act == TG_ACT_GELU_ERF) return 0.5f * x * erfcf(-0.70710678f * x);
-    z = act == TG_ACT_SILU ? x : 2.0f * (0.7978845608f * x + 0.0356774081f * x * x * x);
+    if (!(fabsf(x) <= K::BIG)) return tg__ewd_limit(x);
+    if (act == TG_ACT_GELU_ERF) return 0.5f * x * erfcf(-K::R_HI * x);
+    z = act == TG_ACT_SILU ? x : 2.0f * (K::A_HI * x + K::B_HI * x * x * x);
     e = __expf(-fabsf(z));
     return __fdividef(z >= 0 ? x : x * e, 1.0f + e);
 }
@@ -174,7 +175,6 @@ typedef struct {
     const void *line_s;  /* one scalar per run (op ADDS), or NULL */
     void *z;
 } tg__ewd_dev;
-
 
 template <typename T>
 static __device__ __forceinline__ T tg__ewd_elem(int op, int act, typename tg__ewd_t<T>::C s, T xv, T yv)

@@ -7,7 +7,7 @@
  * and all read the same element of B (one broadcast). Memory traffic per useful byte drops by up to
  * 32x; the kernel still reuses nothing on chip, which the next step addresses.
  * H100 (results/nvidia-h100-80gb-hbm3/6e9df9b/ladder): 4.8 TFLOP/s at 1024^3 (14% of cuBLAS, 10x step 1),
- * falling to 3.0 at 8192^3 (6%) once the operands no longer sit in the L2.
+ * falling to 3.0 at 8192^3 (6%), likely once the operands no longer sit in the L2.
  */
 #include "common.cuh"
 

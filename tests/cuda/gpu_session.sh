@@ -59,8 +59,8 @@ slug=$(build/tgemm-bench-cuda machine --device cuda --slug 2>/dev/null || echo n
 mkdir -p "$dir" || exit 1
 R=$W/results/$slug
 mkdir -p "$R"
-mv "$W/build.log" "$R/build-$(echo "$phases" | tr ',' '-').log"
 tag=$(echo "$phases" | tr ',' '-')
+mv "$W/build.log" "$R/build-$tag.log"
 archive=$dir/session-$tag.tar.gz
 CEIL=$R/ceilings.json # the GPU ceilings the reports are drawn against (see the crossover phase)
 # Packs what is there so far: written beside the archive, then renamed over it, so a call killed
@@ -95,7 +95,7 @@ if has sanitizers; then
     for tool in memcheck racecheck initcheck; do
         extra="" only=""
         [ "$tool" = initcheck ] && extra="TGEMM_TEST_UNINIT_C=1"
-        # racecheck watches our kernels only (their names start tg__), on one case in eight: on the
+        # racecheck watches our kernels only (their names contain tg__), on one case in eight: on the
         # H100 it got through neither all the small cases in 100 s with cuBLAS's kernels
         # instrumented too, nor in 45 s with ours alone.
         [ "$tool" = racecheck ] && only="--kernel-name kns=tg__" extra="TGEMM_TEST_EVERY=8"

@@ -554,7 +554,10 @@ int main(void)
     uint64_t seed_used = rng_state;
     small_only = getenv("TGEMM_TEST_SMALL") && atoi(getenv("TGEMM_TEST_SMALL"));
     uninit_c = getenv("TGEMM_TEST_UNINIT_C") && atoi(getenv("TGEMM_TEST_UNINIT_C"));
-    if (getenv("TGEMM_TEST_EVERY") && atoi(getenv("TGEMM_TEST_EVERY")) > 1) every = atoi(getenv("TGEMM_TEST_EVERY"));
+    const char *ev = getenv("TGEMM_TEST_EVERY");
+    if (ev && atoi(ev) > 1) every = atoi(ev);
+    /* Line by line even into a file: a run stopped at a sanitizer's time limit keeps what it said. */
+    setvbuf(stdout, NULL, _IOLBF, 0);
     build_plan();
     int total = plan_len + bad_call_count() + 2; /* + names + the checker's own test */
     if (e != cudaSuccess || devices == 0) {

@@ -16,10 +16,14 @@ status=0
     nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.max.sm,clocks.mem --format=csv
     nvcc --version
 } > "$dir/machine.txt" 2>&1
-make -s -j"$(nproc 2>/dev/null || echo 4)" build/elementwise/test_cuda_elementwise \
-    build/elementwise/bench_cuda_elementwise ||
-    make -s -j"$(nproc 2>/dev/null || echo 4)" WERROR= build/elementwise/test_cuda_elementwise \
-        build/elementwise/bench_cuda_elementwise || exit 1
+targets="build/elementwise/test_cuda_elementwise build/elementwise/bench_cuda_elementwise"
+if make -s -j"$(nproc 2>/dev/null || echo 4)" $targets > "$dir/build.log" 2>&1; then
+    echo "warnings as errors: yes" >> "$dir/machine.txt"
+else
+    echo "warnings as errors: no (the -Werror build failed: see build.log)" >> "$dir/machine.txt"
+    make -s -j"$(nproc 2>/dev/null || echo 4)" WERROR= $targets >> "$dir/build.log" 2>&1 ||
+        { cat "$dir/build.log"; exit 1; }
+fi
 build/elementwise/test_cuda_elementwise > "$dir/test_cuda_elementwise.log" 2>&1 || status=1
 tail -n 5 "$dir/test_cuda_elementwise.log"
 build/elementwise/test_cuda_elementwise --large > "$dir/test_cuda_elementwise_large.log" 2>&1 || status=1

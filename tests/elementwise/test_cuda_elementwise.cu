@@ -48,8 +48,12 @@ static double uniform(double lo, double hi)
     rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
     return lo + (hi - lo) * (double)(rng >> 11) * 0x1p-53;
 }
-static const double specials[] = {0.0, -0.0, INFINITY, -INFINITY, NAN, 1e30, -1e30};
-static double input(int64_t i) { return i % 11 == 5 ? specials[(i / 11) % 7] : uniform(-10, 10); }
+/* Past -10 too: where exp of the logistic forms' argument is subnormal in fp32 (sigmoid and SiLU from
+ * -87, GELU tanh from -10.1) and the results still normal numbers in bf16, whose range is fp32's. */
+static const double specials[] = {0.0, -0.0, INFINITY, -INFINITY, NAN, 1e30, -1e30,
+                                  -10.5, -30.0, -60.0, -90.0, -100.0, -110.0};
+#define N_SPECIALS ((int64_t)(sizeof specials / sizeof specials[0]))
+static double input(int64_t i) { return i % 11 == 5 ? specials[(i / 11) % N_SPECIALS] : uniform(-10, 10); }
 
 /* ---- host views of the four types ---- */
 static const char *tname(tg_dtype t)

@@ -4,8 +4,9 @@
  * Builds on the SGEMM ladder's emulation (tests/cuda/emu/cuda_runtime_api.h: threads as fibers,
  * launches rewritten to tg__emu_launch) and adds what the elementwise code uses besides: 128-bit
  * uint4, device-to-device copies, memset, typed cudaMalloc, the device intrinsics of the
- * activations. Device memory is host memory, everything is synchronous. It checks the kernels' index arithmetic (heads, 128-bit bodies, tails, runs of a
- * matrix, grid-stride loops) and arithmetic; it says nothing about speed or the memory model.
+ * activations. Device memory is host memory, everything is synchronous. It checks the kernels'
+ * index arithmetic (heads, 128-bit bodies, tails, runs of a matrix, grid-stride loops) and
+ * arithmetic; it says nothing about speed or the memory model.
  */
 #ifndef TG_EW_EMU_CUDA_RUNTIME_H
 #define TG_EW_EMU_CUDA_RUNTIME_H
@@ -62,7 +63,7 @@ static inline cudaError_t cudaDeviceSynchronize(void) { return cudaSuccess; }
 
 /* The device intrinsics of the activations. The rounded products are plain products here (this
  * build does not contract a * b + c); the approximate exp and division of the fp16/bf16 path are
- * exact ones, so their own error shows only on a GPU
+ * accurate ones, so their own error shows only on a GPU
  * (tests/elementwise/gpu_session.sh). */
 static inline float __fmul_rn(float a, float b) { return a * b; }
 static inline double __dmul_rn(double a, double b) { return a * b; }
