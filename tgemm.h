@@ -1717,7 +1717,7 @@ TG__PRIVATE void tg__ew_act_d(tg_act act, int64_t n, double *z)
  * Worst error in ulps (as tests/elementwise judge them) over every 17th float of [-20, 10] and 10^7
  * random doubles (test_elementwise --sweep):
  *                  GELU tanh  GELU erf  sigmoid  SiLU
- *      float          4.12      5.11      3.31    4.19
+ *      float          4.12      6.11      3.31    4.19
  *      double, AVX2   3.18      5.76      2.40    3.21
  *      double, AVX-512 3.26     5.76      2.45    3.35   (double exp by table, below)
  * (GELU erf's worst is near 0, where (y - K) / (y + K) is near -1 and its rounding is felt most.)
@@ -1903,16 +1903,18 @@ TG__VFN TG__FV TG__ISA(tg__ew_gelu_tanh_s)(TG__FV x)
  * act_speed side by side, fp32 0.96 the time, fp64 1.00). In float, erfcx's coefficients are
  * halved (exactly), so that the polynomial gives erfcx / 2 and E / 2 needs no product by 0.5, and
  * the polynomial goes by Horner's rule, two products fewer than double's Estrin scheme: Zen 5, L2,
- * side by side, the same time as Estrin's (1.01), worst sweep error 5.34 -> 5.11 ulp. Forming t
- * from -|x| without y, as (xc + 3 sqrt2) / (xc - 3 sqrt2), took 0.95 the time but 6.11 ulp. */
+ * side by side, the same time as Estrin's (1.01), worst sweep error 5.34 -> 5.11 ulp. t is formed
+ * from xn without y, as (xc + 3 sqrt2) / (xc - 3 sqrt2) with xc = max(xn, -6 sqrt2), one product
+ * fewer on the way to the division: 0.93 the time (act_speed, L2, with the fma below), worst error
+ * 5.11 -> 6.11 ulp (the rounded 3 sqrt2 moves the point erfcx is taken at), well inside 16. */
 TG__VFN TG__FV TG__ISA(tg__ew_gelu_erf_s)(TG__FV x)
 {
-    const TG__FV k = TG__F1(3.0f);
+    const TG__FV k = TG__F1((float)(3.0 / TG__SQRT1_2));
     TG__FV xn = TG__ISA(tg__ew_negabs_s)(x, TG__FLUSH_ERF_S), y, t, p;
     TG__FV hx = TG__FMUL(xn, TG__F1(-0.5f)), my2 = TG__FMUL(xn, hx); /* -y^2 = xn hx + ... */
     TG__FV e = TG__ISA(tg__ew_exp_neg_s)(my2, TG__FFMS(xn, hx, my2), 1);   /* ... its rounding error */
-    y = TG__FMIN(TG__FMUL(xn, TG__F1(-(float)TG__SQRT1_2)), TG__F1(6.0f));
-    t = TG__FDIV(TG__FSUB(y, k), TG__FADD(y, k));
+    y = TG__FMAX(xn, TG__F1((float)(-6.0 / TG__SQRT1_2)));
+    t = TG__FDIV(TG__FADD(y, k), TG__FSUB(y, k));
     {
 #define TG__C(j) TG__F1(0.5f * tg__ew_erfcx_cs[j])
         p = TG__FFMA(TG__C(9), t, TG__C(8));
@@ -2620,7 +2622,7 @@ TG__PRIVATE void TG__FN(TG__ISA(tg__ew_run))(const tg__ew *e, int64_t n, const v
  * Worst error in ulps (as tests/elementwise judge them) over every 17th float of [-20, 10] and 10^7
  * random doubles (test_elementwise --sweep):
  *                  GELU tanh  GELU erf  sigmoid  SiLU
- *      float          4.12      5.11      3.31    4.19
+ *      float          4.12      6.11      3.31    4.19
  *      double, AVX2   3.18      5.76      2.40    3.21
  *      double, AVX-512 3.26     5.76      2.45    3.35   (double exp by table, below)
  * (GELU erf's worst is near 0, where (y - K) / (y + K) is near -1 and its rounding is felt most.)
@@ -2723,16 +2725,18 @@ TG__VFN TG__FV TG__ISA(tg__ew_gelu_tanh_s)(TG__FV x)
  * act_speed side by side, fp32 0.96 the time, fp64 1.00). In float, erfcx's coefficients are
  * halved (exactly), so that the polynomial gives erfcx / 2 and E / 2 needs no product by 0.5, and
  * the polynomial goes by Horner's rule, two products fewer than double's Estrin scheme: Zen 5, L2,
- * side by side, the same time as Estrin's (1.01), worst sweep error 5.34 -> 5.11 ulp. Forming t
- * from -|x| without y, as (xc + 3 sqrt2) / (xc - 3 sqrt2), took 0.95 the time but 6.11 ulp. */
+ * side by side, the same time as Estrin's (1.01), worst sweep error 5.34 -> 5.11 ulp. t is formed
+ * from xn without y, as (xc + 3 sqrt2) / (xc - 3 sqrt2) with xc = max(xn, -6 sqrt2), one product
+ * fewer on the way to the division: 0.93 the time (act_speed, L2, with the fma below), worst error
+ * 5.11 -> 6.11 ulp (the rounded 3 sqrt2 moves the point erfcx is taken at), well inside 16. */
 TG__VFN TG__FV TG__ISA(tg__ew_gelu_erf_s)(TG__FV x)
 {
-    const TG__FV k = TG__F1(3.0f);
+    const TG__FV k = TG__F1((float)(3.0 / TG__SQRT1_2));
     TG__FV xn = TG__ISA(tg__ew_negabs_s)(x, TG__FLUSH_ERF_S), y, t, p;
     TG__FV hx = TG__FMUL(xn, TG__F1(-0.5f)), my2 = TG__FMUL(xn, hx); /* -y^2 = xn hx + ... */
     TG__FV e = TG__ISA(tg__ew_exp_neg_s)(my2, TG__FFMS(xn, hx, my2), 1);   /* ... its rounding error */
-    y = TG__FMIN(TG__FMUL(xn, TG__F1(-(float)TG__SQRT1_2)), TG__F1(6.0f));
-    t = TG__FDIV(TG__FSUB(y, k), TG__FADD(y, k));
+    y = TG__FMAX(xn, TG__F1((float)(-6.0 / TG__SQRT1_2)));
+    t = TG__FDIV(TG__FADD(y, k), TG__FSUB(y, k));
     {
 #define TG__C(j) TG__F1(0.5f * tg__ew_erfcx_cs[j])
         p = TG__FFMA(TG__C(9), t, TG__C(8));
