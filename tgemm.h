@@ -1709,7 +1709,7 @@ TG__PRIVATE void tg__ew_act_d(tg_act act, int64_t n, double *z)
  * [-10, 10]). The cost is a result of 0 (or -0) where it would be below 2^-126 (2^-1022) times
  * x: an absolute error that the accuracy bound, which judges results below 2^-24 (2^-53) in
  * absolute terms, allows many times over. erfc(y) is exp(-y^2) times erfcx(y), a polynomial in
- * (y - K) / (y + K) (degree 9 in float, 20 in double). tests/elementwise/act_coeffs.py derives
+ * (y - K) / (y + K) (degree 8 in float, 20 in double). tests/elementwise/act_coeffs.py derives
  * the coefficients. NaN passes through every step (max and min keep their second operand when it
  * is NaN). A run's elements that fill no whole vector go through these functions too, on a
  * zero-padded copy (elementwise_simd_run.inc).
@@ -1717,7 +1717,7 @@ TG__PRIVATE void tg__ew_act_d(tg_act act, int64_t n, double *z)
  * Worst error in ulps (as tests/elementwise judge them) over every 17th float of [-20, 10] and 10^7
  * random doubles (test_elementwise --sweep):
  *                  GELU tanh  GELU erf  sigmoid  SiLU
- *      float          4.12      6.11      3.31    4.19
+ *      float          4.12      6.35      3.31    4.19
  *      double, AVX2   3.18      5.76      2.40    3.21
  *      double, AVX-512 3.26     5.76      2.45    3.35   (double exp by table, below)
  * (GELU erf's worst is near 0, where (y - K) / (y + K) is near -1 and its rounding is felt most.)
@@ -1761,11 +1761,10 @@ static const double tg__ew_exp_tab_d[8] = {
     1.68179283050742900e+00, 1.83400808640934243e+00};
 
 /* erfcx(y) = exp(y^2) erfc(y) for 0 <= y <= Y as a polynomial in t = (y - K) / (y + K)
- * (act_coeffs.py: float K = 3, Y = 6, degree 9; double K = 4, Y = 9, degree 20): constant first. */
-static const float tg__ew_erfcx_cs[10] = {1.790011525e-01f, -3.262335360e-01f, 2.456036955e-01f,
-                                          -1.501172632e-01f, 7.166645676e-02f, -2.437306382e-02f,
-                                          4.294759128e-03f, 6.411634386e-04f, -8.032176993e-04f,
-                                          -1.544524712e-04f};
+ * (act_coeffs.py: float K = 4, Y = 6, degree 8; double K = 4, Y = 9, degree 20): constant first. */
+static const float tg__ew_erfcx_cs[9] = {1.369994581e-01f, -2.590681314e-01f, 2.187201232e-01f,
+                                         -1.642530710e-01f, 1.089507639e-01f, -6.320964545e-02f,
+                                         3.128184378e-02f, -1.218442898e-02f, 5.332567263e-03f};
 static const double tg__ew_erfcx_cd[21] = {
     1.36999457625061383e-01, -2.59068048760171643e-01, 2.18719678918264965e-01,
     -1.64257816697305103e-01, 1.08963177398900823e-01, -6.31078156399690893e-02,
@@ -1904,12 +1903,14 @@ TG__VFN TG__FV TG__ISA(tg__ew_gelu_tanh_s)(TG__FV x)
  * halved (exactly), so that the polynomial gives erfcx / 2 and E / 2 needs no product by 0.5, and
  * the polynomial goes by Horner's rule, two products fewer than double's Estrin scheme: Zen 5, L2,
  * side by side, the same time as Estrin's (1.01), worst sweep error 5.34 -> 5.11 ulp. t is formed
- * from xn without y, as (xc + 3 sqrt2) / (xc - 3 sqrt2) with xc = max(xn, -6 sqrt2), one product
- * fewer on the way to the division: 0.93 the time (act_speed, L2, with the fma below), worst error
- * 5.11 -> 6.11 ulp (the rounded 3 sqrt2 moves the point erfcx is taken at), well inside 16. */
+ * from xn without y, as (xc + K sqrt2) / (xc - K sqrt2) with xc = max(xn, -Y sqrt2), one product
+ * fewer on the way to the division: 0.93 the time (act_speed, L2, with the fma above), worst error
+ * 5.11 -> 6.11 ulp (the rounded K sqrt2 moves the point erfcx is taken at). Then K = 4 instead of
+ * 3 let a polynomial of degree 8 fit as closely as 9 did (0.9 ulp against 0.3): 0.965 the time,
+ * 6.35 ulp, well inside 16. */
 TG__VFN TG__FV TG__ISA(tg__ew_gelu_erf_s)(TG__FV x)
 {
-    const TG__FV k = TG__F1((float)(3.0 / TG__SQRT1_2));
+    const TG__FV k = TG__F1((float)(4.0 / TG__SQRT1_2));
     TG__FV xn = TG__ISA(tg__ew_negabs_s)(x, TG__FLUSH_ERF_S), y, t, p;
     TG__FV hx = TG__FMUL(xn, TG__F1(-0.5f)), my2 = TG__FMUL(xn, hx); /* -y^2 = xn hx + ... */
     TG__FV e = TG__ISA(tg__ew_exp_neg_s)(my2, TG__FFMS(xn, hx, my2), 1);   /* ... its rounding error */
@@ -1917,8 +1918,7 @@ TG__VFN TG__FV TG__ISA(tg__ew_gelu_erf_s)(TG__FV x)
     t = TG__FDIV(TG__FADD(y, k), TG__FSUB(y, k));
     {
 #define TG__C(j) TG__F1(0.5f * tg__ew_erfcx_cs[j])
-        p = TG__FFMA(TG__C(9), t, TG__C(8));
-        p = TG__FFMA(p, t, TG__C(7));
+        p = TG__FFMA(TG__C(8), t, TG__C(7));
         p = TG__FFMA(p, t, TG__C(6));
         p = TG__FFMA(p, t, TG__C(5));
         p = TG__FFMA(p, t, TG__C(4));
@@ -2614,7 +2614,7 @@ TG__PRIVATE void TG__FN(TG__ISA(tg__ew_run))(const tg__ew *e, int64_t n, const v
  * [-10, 10]). The cost is a result of 0 (or -0) where it would be below 2^-126 (2^-1022) times
  * x: an absolute error that the accuracy bound, which judges results below 2^-24 (2^-53) in
  * absolute terms, allows many times over. erfc(y) is exp(-y^2) times erfcx(y), a polynomial in
- * (y - K) / (y + K) (degree 9 in float, 20 in double). tests/elementwise/act_coeffs.py derives
+ * (y - K) / (y + K) (degree 8 in float, 20 in double). tests/elementwise/act_coeffs.py derives
  * the coefficients. NaN passes through every step (max and min keep their second operand when it
  * is NaN). A run's elements that fill no whole vector go through these functions too, on a
  * zero-padded copy (elementwise_simd_run.inc).
@@ -2622,7 +2622,7 @@ TG__PRIVATE void TG__FN(TG__ISA(tg__ew_run))(const tg__ew *e, int64_t n, const v
  * Worst error in ulps (as tests/elementwise judge them) over every 17th float of [-20, 10] and 10^7
  * random doubles (test_elementwise --sweep):
  *                  GELU tanh  GELU erf  sigmoid  SiLU
- *      float          4.12      6.11      3.31    4.19
+ *      float          4.12      6.35      3.31    4.19
  *      double, AVX2   3.18      5.76      2.40    3.21
  *      double, AVX-512 3.26     5.76      2.45    3.35   (double exp by table, below)
  * (GELU erf's worst is near 0, where (y - K) / (y + K) is near -1 and its rounding is felt most.)
@@ -2726,12 +2726,14 @@ TG__VFN TG__FV TG__ISA(tg__ew_gelu_tanh_s)(TG__FV x)
  * halved (exactly), so that the polynomial gives erfcx / 2 and E / 2 needs no product by 0.5, and
  * the polynomial goes by Horner's rule, two products fewer than double's Estrin scheme: Zen 5, L2,
  * side by side, the same time as Estrin's (1.01), worst sweep error 5.34 -> 5.11 ulp. t is formed
- * from xn without y, as (xc + 3 sqrt2) / (xc - 3 sqrt2) with xc = max(xn, -6 sqrt2), one product
- * fewer on the way to the division: 0.93 the time (act_speed, L2, with the fma below), worst error
- * 5.11 -> 6.11 ulp (the rounded 3 sqrt2 moves the point erfcx is taken at), well inside 16. */
+ * from xn without y, as (xc + K sqrt2) / (xc - K sqrt2) with xc = max(xn, -Y sqrt2), one product
+ * fewer on the way to the division: 0.93 the time (act_speed, L2, with the fma above), worst error
+ * 5.11 -> 6.11 ulp (the rounded K sqrt2 moves the point erfcx is taken at). Then K = 4 instead of
+ * 3 let a polynomial of degree 8 fit as closely as 9 did (0.9 ulp against 0.3): 0.965 the time,
+ * 6.35 ulp, well inside 16. */
 TG__VFN TG__FV TG__ISA(tg__ew_gelu_erf_s)(TG__FV x)
 {
-    const TG__FV k = TG__F1((float)(3.0 / TG__SQRT1_2));
+    const TG__FV k = TG__F1((float)(4.0 / TG__SQRT1_2));
     TG__FV xn = TG__ISA(tg__ew_negabs_s)(x, TG__FLUSH_ERF_S), y, t, p;
     TG__FV hx = TG__FMUL(xn, TG__F1(-0.5f)), my2 = TG__FMUL(xn, hx); /* -y^2 = xn hx + ... */
     TG__FV e = TG__ISA(tg__ew_exp_neg_s)(my2, TG__FFMS(xn, hx, my2), 1);   /* ... its rounding error */
@@ -2739,8 +2741,7 @@ TG__VFN TG__FV TG__ISA(tg__ew_gelu_erf_s)(TG__FV x)
     t = TG__FDIV(TG__FADD(y, k), TG__FSUB(y, k));
     {
 #define TG__C(j) TG__F1(0.5f * tg__ew_erfcx_cs[j])
-        p = TG__FFMA(TG__C(9), t, TG__C(8));
-        p = TG__FFMA(p, t, TG__C(7));
+        p = TG__FFMA(TG__C(8), t, TG__C(7));
         p = TG__FFMA(p, t, TG__C(6));
         p = TG__FFMA(p, t, TG__C(5));
         p = TG__FFMA(p, t, TG__C(4));

@@ -33,11 +33,10 @@ static const double tg__ew_exp_tab_d[8] = {
     1.68179283050742900e+00, 1.83400808640934243e+00};
 
 /* erfcx(y) = exp(y^2) erfc(y) for 0 <= y <= Y as a polynomial in t = (y - K) / (y + K)
- * (act_coeffs.py: float K = 3, Y = 6, degree 9; double K = 4, Y = 9, degree 20): constant first. */
-static const float tg__ew_erfcx_cs[10] = {1.790011525e-01f, -3.262335360e-01f, 2.456036955e-01f,
-                                          -1.501172632e-01f, 7.166645676e-02f, -2.437306382e-02f,
-                                          4.294759128e-03f, 6.411634386e-04f, -8.032176993e-04f,
-                                          -1.544524712e-04f};
+ * (act_coeffs.py: float K = 4, Y = 6, degree 8; double K = 4, Y = 9, degree 20): constant first. */
+static const float tg__ew_erfcx_cs[9] = {1.369994581e-01f, -2.590681314e-01f, 2.187201232e-01f,
+                                         -1.642530710e-01f, 1.089507639e-01f, -6.320964545e-02f,
+                                         3.128184378e-02f, -1.218442898e-02f, 5.332567263e-03f};
 static const double tg__ew_erfcx_cd[21] = {
     1.36999457625061383e-01, -2.59068048760171643e-01, 2.18719678918264965e-01,
     -1.64257816697305103e-01, 1.08963177398900823e-01, -6.31078156399690893e-02,

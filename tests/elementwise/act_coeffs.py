@@ -108,7 +108,7 @@ def main():
         if not single:
             c, e = exp_table(7, False, mp.log(2) / 16)
             show("exp, double (AVX-512), |r| <= ln2/16, degree 7", c, e, False)
-        k, y_max, deg = (3, 6, 9) if single else (4, 9, 20)
+        k, y_max, deg = (4, 6, 8) if single else (4, 9, 20)
         c, e = erfcx_table(mp.mpf(k), mp.mpf(y_max), deg, single)
         show("erfcx, %s, K = %d, y <= %d, degree %d" % (t, k, y_max, deg), c, e, single)
     flush_clamps()
