@@ -1723,8 +1723,6 @@ TG__PRIVATE void tg__ew_act_d(tg_act act, int64_t n, double *z)
  * (GELU erf's worst is near 0, where (y - K) / (y + K) is near -1 and its rounding is felt most.)
  */
 
-#include <float.h>
-
 /* ---- cpu/elementwise_act_coeffs.h ---- */
 /* The constants of the vector activations (elementwise_act_simd.inc): polynomial coefficients,
  * exp's table, and the split constants of the argument reductions. One copy for every vector
@@ -2633,8 +2631,6 @@ TG__PRIVATE void TG__FN(TG__ISA(tg__ew_run))(const tg__ew *e, int64_t n, const v
  *      double, AVX-512 3.15     5.76      2.45    3.11   (double exp by table, below)
  * (GELU erf's worst is near 0, where (y - K) / (y + K) is near -1 and its rounding is felt most.)
  */
-
-#include <float.h>
 
 
 /* ---- float ---- */
