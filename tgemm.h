@@ -763,8 +763,9 @@ TG__ALWAYS_INLINE int tg__small_rows_in_place(const tg__kernel *kern, const tg__
  * to sixteen panels past TG__SMALL_MNK, where the small path's panels stop), in a family with a
  * pair kernel, with B read in place or packed whole within L2. There the blocked path packs all of
  * A to serve as few as two panels, and the 6 x 2W tiles over A in place must stream A from memory
- * as fast as the FMAs use it; the pair kernel reads A once, in place, at half that rate. Zen 5, 1 thread, ab-gemm against the blocked path: s 32768x64x256 1.6x, 4096x64x4096
- * 1.30x, 2048x128x512 1.11x, 512x96x512 1.11x, d 32768x64x256 1.32x, 8192x64x512 1.31x,
+ * as fast as the FMAs use it; the pair kernel reads A once, in place, at half that rate. Zen 5,
+ * 1 thread, ab-gemm against the blocked path: s 32768x64x256 1.6x, 4096x64x4096 1.30x,
+ * 2048x128x512 1.11x, 512x96x512 1.11x, d 32768x64x256 1.32x, 8192x64x512 1.31x,
  * 2048x40x512 1.16x; 256x64x256 1.00x, and below it, on the small path's panels, s 64^3 0.93x,
  * 128^3 0.97x, d 128x64x128 0.96x. Five to sixteen panels, against the blocked path: d
  * 8192x128x512 1.16x, 2048x128x512 1.08x, 32768x96x256 1.15x, 2048x256x512 1.09x, s 8192x256x512
@@ -842,9 +843,10 @@ TGEMM_DEF const char *tg_cpu_arch(void)
  *     sixteenth: sgemm 1024^3 1.02, 2048^3 1.03, 4000^3 1.04, 4096x4096x384 1.04; dgemm 1.05, 1.05,
  *     1.06, 1.05; 2 threads 1.03-1.06; a half was no better, and at dgemm 4000^3 worse, 0.98; AVX2
  *     forced on the same core: 1.00-1.04), a sixteenth for AVX2 as measured on the Zen 3. Zen 4's
- *     AVX-512 and Intel's take the quarter unmeasured (Intel's server parts have less L3 a core). A shallow product keeps the sixteenth: its C blocks,
- *     mc x nc, stream through L2 at a high rate and a wider panel makes them push B's panel out of
- *     it (sgemm 4096x4096x32 0.89 with a quarter, 128 deep 1.01).
+ *     AVX-512 and Intel's take the quarter unmeasured (Intel's server parts have less L3 a core).
+ *     A shallow product keeps the sixteenth: its C blocks, mc x nc, stream through L2 at a high
+ *     rate and a wider panel makes them push B's panel out of it (sgemm 4096x4096x32 0.89 with a
+ *     quarter, 128 deep 1.01).
  * None depends on the thread count, so results are bitwise the same for any number of threads.
  */
 #include <stdlib.h>
@@ -7372,10 +7374,11 @@ static void tg__small_rows_run(const tg__kernel *kern, const tg__gemm *g, const 
 /* The rows mode (cpu.h's tg__small_rows_fits): A read in place a chunk of rows at a time by the
  * pair kernel, so that each element of A comes from memory once and feeds two panels' FMAs a
  * broadcast. B is read in place where cpu.h's tg__small_rows_in_place says so, in k blocks within
- * half of L2, from where every tile of a chunk reads them; otherwise packed whole, once (within L2),
- * and all of k is one block, so that a chunk's C is read and written once. Threads split the rows as for one panel: every tile starts at a multiple of
- * mr rows, as every chunk does, and the pair kernel's elements are single chains along each k
- * block, so the bits do not depend on the thread count. */
+ * half of L2, from where every tile of a chunk reads them; otherwise packed whole, once (within
+ * L2), and all of k is one block, so that a chunk's C is read and written once. Threads split the
+ * rows as for one panel: every tile starts at a multiple of mr rows, as every chunk does, and the
+ * pair kernel's elements are single chains along each k block, so the bits do not depend on the
+ * thread count. */
 static int tg__small_rows(const char *fn, const tg__kernel *kern, const tg__gemm *g,
                           const void *alpha, const void *beta)
 {

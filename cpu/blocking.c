@@ -23,9 +23,10 @@
  *     sixteenth: sgemm 1024^3 1.02, 2048^3 1.03, 4000^3 1.04, 4096x4096x384 1.04; dgemm 1.05, 1.05,
  *     1.06, 1.05; 2 threads 1.03-1.06; a half was no better, and at dgemm 4000^3 worse, 0.98; AVX2
  *     forced on the same core: 1.00-1.04), a sixteenth for AVX2 as measured on the Zen 3. Zen 4's
- *     AVX-512 and Intel's take the quarter unmeasured (Intel's server parts have less L3 a core). A shallow product keeps the sixteenth: its C blocks,
- *     mc x nc, stream through L2 at a high rate and a wider panel makes them push B's panel out of
- *     it (sgemm 4096x4096x32 0.89 with a quarter, 128 deep 1.01).
+ *     AVX-512 and Intel's take the quarter unmeasured (Intel's server parts have less L3 a core).
+ *     A shallow product keeps the sixteenth: its C blocks, mc x nc, stream through L2 at a high
+ *     rate and a wider panel makes them push B's panel out of it (sgemm 4096x4096x32 0.89 with a
+ *     quarter, 128 deep 1.01).
  * None depends on the thread count, so results are bitwise the same for any number of threads.
  */
 #include <stdlib.h>

@@ -126,8 +126,9 @@ TG__ALWAYS_INLINE int tg__small_rows_in_place(const tg__kernel *kern, const tg__
  * to sixteen panels past TG__SMALL_MNK, where the small path's panels stop), in a family with a
  * pair kernel, with B read in place or packed whole within L2. There the blocked path packs all of
  * A to serve as few as two panels, and the 6 x 2W tiles over A in place must stream A from memory
- * as fast as the FMAs use it; the pair kernel reads A once, in place, at half that rate. Zen 5, 1 thread, ab-gemm against the blocked path: s 32768x64x256 1.6x, 4096x64x4096
- * 1.30x, 2048x128x512 1.11x, 512x96x512 1.11x, d 32768x64x256 1.32x, 8192x64x512 1.31x,
+ * as fast as the FMAs use it; the pair kernel reads A once, in place, at half that rate. Zen 5,
+ * 1 thread, ab-gemm against the blocked path: s 32768x64x256 1.6x, 4096x64x4096 1.30x,
+ * 2048x128x512 1.11x, 512x96x512 1.11x, d 32768x64x256 1.32x, 8192x64x512 1.31x,
  * 2048x40x512 1.16x; 256x64x256 1.00x, and below it, on the small path's panels, s 64^3 0.93x,
  * 128^3 0.97x, d 128x64x128 0.96x. Five to sixteen panels, against the blocked path: d
  * 8192x128x512 1.16x, 2048x128x512 1.08x, 32768x96x256 1.15x, 2048x256x512 1.09x, s 8192x256x512

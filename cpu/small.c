@@ -277,10 +277,11 @@ static void tg__small_rows_run(const tg__kernel *kern, const tg__gemm *g, const 
 /* The rows mode (cpu.h's tg__small_rows_fits): A read in place a chunk of rows at a time by the
  * pair kernel, so that each element of A comes from memory once and feeds two panels' FMAs a
  * broadcast. B is read in place where cpu.h's tg__small_rows_in_place says so, in k blocks within
- * half of L2, from where every tile of a chunk reads them; otherwise packed whole, once (within L2),
- * and all of k is one block, so that a chunk's C is read and written once. Threads split the rows as for one panel: every tile starts at a multiple of
- * mr rows, as every chunk does, and the pair kernel's elements are single chains along each k
- * block, so the bits do not depend on the thread count. */
+ * half of L2, from where every tile of a chunk reads them; otherwise packed whole, once (within
+ * L2), and all of k is one block, so that a chunk's C is read and written once. Threads split the
+ * rows as for one panel: every tile starts at a multiple of mr rows, as every chunk does, and the
+ * pair kernel's elements are single chains along each k block, so the bits do not depend on the
+ * thread count. */
 static int tg__small_rows(const char *fn, const tg__kernel *kern, const tg__gemm *g,
                           const void *alpha, const void *beta)
 {

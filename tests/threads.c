@@ -14,8 +14,9 @@
  * (1031 x 40 x 110; 605 x 100 x 700 in fp32, whose rows go in chunks; 61 x 64 x 3000, whose B it
  * reads in place in blocks of k; 604 x 90 x 80 in fp32 and 604 x 44 x 160 in fp64, a pair and a
  * last panel in 6-row tiles, whose rounding a split at arbitrary rows changes), and both layouts
- * and transposes. Each is also checked once against the reference, so "equal" cannot mean "equally wrong". Without OpenMP (some header
- * builds) there is only one thread, and the checks still hold.
+ * and transposes. Each is also checked once against the reference, so "equal" cannot mean
+ * "equally wrong". Without OpenMP (some header builds) there is only one thread, and the checks
+ * still hold.
  */
 #include <stdio.h>
 #include <stdlib.h>

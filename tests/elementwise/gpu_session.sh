@@ -17,11 +17,12 @@ status=0
     nvcc --version
 } > "$dir/machine.txt" 2>&1
 targets="build/elementwise/test_cuda_elementwise build/elementwise/bench_cuda_elementwise"
-if make -s -j"$(nproc 2>/dev/null || echo 4)" $targets > "$dir/build.log" 2>&1; then
+jobs=$(nproc 2>/dev/null || echo 4)
+if make -s -j"$jobs" $targets > "$dir/build.log" 2>&1; then
     echo "warnings as errors: yes" >> "$dir/machine.txt"
 else
     echo "warnings as errors: no (the -Werror build failed: see build.log)" >> "$dir/machine.txt"
-    make -s -j"$(nproc 2>/dev/null || echo 4)" WERROR= $targets >> "$dir/build.log" 2>&1 ||
+    make -s -j"$jobs" WERROR= $targets >> "$dir/build.log" 2>&1 ||
         { cat "$dir/build.log"; exit 1; }
 fi
 build/elementwise/test_cuda_elementwise > "$dir/test_cuda_elementwise.log" 2>&1 || status=1
