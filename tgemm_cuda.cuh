@@ -257,24 +257,29 @@ template <typename A> static __device__ __forceinline__ A tg__ewd_limit(A x)
 
 /* The logistic forms take e = exp(-|z|), which never overflows and keeps subnormal results for
  * negative z: x / (1 + exp(-z)) is x / (1 + e) for z >= 0 and x e / (1 + e) below; a select, not a
- * branch, since neighbouring elements take either side. */
-template <typename A> static __device__ A tg__ewd_act_a(int act, A x)
+ * branch, since neighbouring elements take either side. ACT is a template argument, so that each
+ * kernel holds one activation and no per-element dispatch. */
+template <int ACT, typename A> static __device__ __forceinline__ A tg__ewd_act_a(A x)
 {
     typedef tg__ewd_k<A> K;
     A uh, ul, e;
-    if (act == TG_ACT_SIGMOID) {
+    if (ACT == TG_ACT_SIGMOID) {
         e = tg__ewd_exp(-tg__ewd_abs(x));
         return (x >= 0 ? (A)1 : e) / (1 + e);
     }
     if (!(tg__ewd_abs(x) <= K::BIG)) return tg__ewd_limit(x);
-    if (act == TG_ACT_SILU) {
+    if (ACT == TG_ACT_SILU) {
         e = tg__ewd_exp(-tg__ewd_abs(x));
         return (x >= 0 ? x : x * e) / (1 + e);
     }
-    if (act == TG_ACT_GELU_ERF) { /* x/2 erfc(u), u = -x/sqrt(2) = uh + ul, erfc(uh + ul) to first order */
+    if (ACT == TG_ACT_GELU_ERF) {
+        /* x/2 erfc(u), u = -x/sqrt(2) = uh + ul, erfc(uh + ul) to first order. The first-order term
+         * is some 2^-24 (2^-53) of the result at most, so the hardware's approximate exp in fp32
+         * (relative error ~2^-18 over this range; 0 where it underflows, past uh^2 = 87, where erfc
+         * is itself at least 2^-24 (2^-53) below the result's ulp floor) serves both types. */
         uh = -tg__ewd_mul(K::R_HI, x);
         ul = -(tg__ewd_fma(K::R_HI, x, uh) + K::R_LO * x);
-        return (A)0.5 * x * (tg__ewd_erfc(uh) - K::TWO_SQRTPI * tg__ewd_exp(-uh * uh) * ul);
+        return (A)0.5 * x * (tg__ewd_erfc(uh) - K::TWO_SQRTPI * (A)__expf((float)(-uh * uh)) * ul);
     }
     { /* GELU tanh: x / (1 + exp(-2u)), u = a x + b x^3 = uh + ul */
         A x2 = tg__ewd_mul(x, x), x2l = tg__ewd_fma(x, x, -x2);
@@ -292,34 +297,33 @@ template <typename A> static __device__ A tg__ewd_act_a(int act, A x)
     }
 }
 
-static __device__ float tg__ewd_act_fast(int act, float x)
+template <int ACT> static __device__ __forceinline__ float tg__ewd_act_fast(float x)
 {
     typedef tg__ewd_k<float> K;
     float z, e;
-    if (act == TG_ACT_SIGMOID) {
+    if (ACT == TG_ACT_SIGMOID) {
         e = __expf(-fabsf(x));
         return __fdividef(x >= 0 ? 1.0f : e, 1.0f + e);
     }
     if (!(fabsf(x) <= K::BIG)) return tg__ewd_limit(x);
-    if (act == TG_ACT_GELU_ERF) return 0.5f * x * erfcf(-K::R_HI * x);
-    z = act == TG_ACT_SILU ? x : 2.0f * (K::A_HI * x + K::B_HI * x * x * x);
+    if (ACT == TG_ACT_GELU_ERF) return 0.5f * x * erfcf(-K::R_HI * x);
+    z = ACT == TG_ACT_SILU ? x : 2.0f * (K::A_HI * x + K::B_HI * x * x * x);
     e = __expf(-fabsf(z));
     return __fdividef(z >= 0 ? x : x * e, 1.0f + e);
 }
 
-/* The activation of one element in the array's compute type. */
-template <typename T>
-static __device__ __forceinline__ typename tg__ewd_t<T>::C tg__ewd_act(int act, typename tg__ewd_t<T>::C v)
+/* The activation of one element in the array's compute type: fp16 and bf16 take the fast forms. */
+template <typename T, int ACT>
+static __device__ __forceinline__ typename tg__ewd_t<T>::C tg__ewd_act(typename tg__ewd_t<T>::C v)
 {
-    return tg__ewd_act_a(act, v);
-}
-template <> __device__ __forceinline__ float tg__ewd_act<__half>(int act, float v) { return tg__ewd_act_fast(act, v); }
-template <> __device__ __forceinline__ float tg__ewd_act<__nv_bfloat16>(int act, float v)
-{
-    return tg__ewd_act_fast(act, v);
+    typedef typename tg__ewd_t<T>::C C;
+    const bool fast = sizeof(T) == 2;
+    if (ACT == TG_ACT_NONE) return v;
+    if (ACT == TG_ACT_RELU) return 0 > v ? (C)0 : v;
+    return fast ? (C)tg__ewd_act_fast<ACT>((float)v) : tg__ewd_act_a<ACT>(v);
 }
 
-/* ---- one element ---- */
+/* ---- N elements: z = act(op(x, y)) ---- */
 typedef struct {
     int op, act;         /* tg__ewd_op, tg_act */
     double s;            /* the scalar, already rounded to the array's type */
@@ -329,23 +333,27 @@ typedef struct {
     void *z;
 } tg__ewd_dev;
 
-template <typename T>
-static __device__ __forceinline__ T tg__ewd_elem(int op, int act, typename tg__ewd_t<T>::C s, T xv, T yv)
+/* The op's switch is taken once for the N elements (a whole batch of 128-bit vectors), not per
+ * element: in the 8 halves of a vector the per-element dispatch cost as much as the fast GELU. */
+template <typename T, int ACT, int N>
+static __device__ __forceinline__ void tg__ewd_apply(int op, typename tg__ewd_t<T>::C s, const T *xs,
+                                                     const T *ys, T *zs)
 {
     typedef typename tg__ewd_t<T>::C C;
-    C x = tg__ewd_c(xv), y = tg__ewd_c(yv), v;
+    C v[N];
+    int k;
+#define TG__EWD_EACH(expr) for (k = 0; k < N; k++) { C x = tg__ewd_c(xs[k]), y = tg__ewd_c(ys[k]); (void)y; v[k] = (expr); } break
     switch (op) {
-    case TG__EW_ADD: v = x + y; break;
-    case TG__EW_SUB: v = x - y; break;
-    case TG__EW_MUL: v = x * y; break;
-    case TG__EW_ADDS: v = x + s; break;
-    case TG__EW_SCALE: v = s * x; break;
-    case TG__EW_AXPY: v = tg__ewd_fma(s, x, y); break;
-    default: v = x; break;
+    case TG__EW_ADD: TG__EWD_EACH(x + y);
+    case TG__EW_SUB: TG__EWD_EACH(x - y);
+    case TG__EW_MUL: TG__EWD_EACH(x * y);
+    case TG__EW_ADDS: TG__EWD_EACH(x + s);
+    case TG__EW_SCALE: TG__EWD_EACH(s * x);
+    case TG__EW_AXPY: TG__EWD_EACH(tg__ewd_fma(s, x, y));
+    default: TG__EWD_EACH(x);
     }
-    if (act == TG_ACT_RELU) v = 0 > v ? (C)0 : v;
-    else if (act != TG_ACT_NONE) v = tg__ewd_act<T>(act, v);
-    return tg__ewd_to<T>((double)v);
+#undef TG__EWD_EACH
+    for (k = 0; k < N; k++) zs[k] = tg__ewd_to<T>((double)tg__ewd_act<T, ACT>(v[k]));
 }
 
 /* Scalar access: direct when the pointer is aligned to its element (EA), else bytewise. */
@@ -369,11 +377,16 @@ template <typename T> static __device__ __forceinline__ int64_t tg__ewd_head(con
     return mis % sizeof(T) ? 0 : (int64_t)((16 - mis) % 16 / sizeof(T));
 }
 
+/* Vectors of 128 bits a thread loads before it computes any: with the arithmetic of the GELUs
+ * between a load and the next, one load in flight per thread left the H100 short of the bytes in
+ * flight its bandwidth needs. */
+#define TG__EWD_U 2
+
 /* Grid: x splits the runs' elements, y the runs. */
-template <typename T, bool EA> __global__ void tg__ewd_kernel(tg__ewd_dev j)
+template <typename T, bool EA, int ACT> __global__ void tg__ewd_kernel(tg__ewd_dev j)
 {
     typedef typename tg__ewd_t<T>::C C;
-    const int V = 16 / sizeof(T);
+    const int V = 16 / sizeof(T), U = TG__EWD_U;
     const int64_t tid = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
     const int64_t stride = (int64_t)gridDim.x * blockDim.x;
     int64_t l;
@@ -389,25 +402,58 @@ template <typename T, bool EA> __global__ void tg__ewd_kernel(tg__ewd_dev j)
         nvec = co ? (n - head) / V : 0;
         if (!co) head = 0;
         body_end = head + nvec * V;
-        for (v = tid; v < nvec; v += stride) {
-            int64_t i = head + v * V;
-            T xs[16 / sizeof(T)], ys[16 / sizeof(T)], zs[16 / sizeof(T)];
-            uint4 u = *(const uint4 *)(x + i), w = make_uint4(0, 0, 0, 0);
-            int k;
-            memcpy(xs, &u, 16);
-            if (y) w = *(const uint4 *)(y + i);
-            memcpy(ys, &w, 16);
-            for (k = 0; k < V; k++) zs[k] = tg__ewd_elem<T>(j.op, j.act, s, xs[k], ys[k]);
-            memcpy(&u, zs, 16);
-            *(uint4 *)(z + i) = u;
+        /* A thread's U vectors are stride apart, so that a warp's accesses stay consecutive. */
+        for (v = tid; v < nvec; v += U * stride) {
+            uint4 u[U], w[U];
+            T xs[U * V], ys[U * V], zs[U * V];
+            int b;
+            for (b = 0; b < U; b++) {
+                int64_t i = head + (v + b * stride) * V;
+                int in = v + b * stride < nvec;
+                u[b] = in ? *(const uint4 *)(x + i) : make_uint4(0, 0, 0, 0);
+                w[b] = in && y ? *(const uint4 *)(y + i) : make_uint4(0, 0, 0, 0);
+            }
+            memcpy(xs, u, sizeof xs);
+            memcpy(ys, w, sizeof ys);
+            tg__ewd_apply<T, ACT, U * V>(j.op, s, xs, ys, zs);
+            memcpy(u, zs, sizeof zs);
+            for (b = 0; b < U; b++)
+                if (v + b * stride < nvec) *(uint4 *)(z + head + (v + b * stride) * V) = u[b];
         }
         /* The head and the tail (or the whole run when not co-aligned), one element at a time. */
         rest = n - nvec * V;
         for (r = tid; r < rest; r += stride) {
             int64_t i = r < head ? r : body_end + (r - head);
-            T xv = tg__ewd_ld<T, EA>(x + i), yv = y ? tg__ewd_ld<T, EA>(y + i) : xv;
-            tg__ewd_st<T, EA>(z + i, tg__ewd_elem<T>(j.op, j.act, s, xv, yv));
+            T xv = tg__ewd_ld<T, EA>(x + i), yv = y ? tg__ewd_ld<T, EA>(y + i) : xv, zv;
+            tg__ewd_apply<T, ACT, 1>(j.op, s, &xv, &yv, &zv);
+            tg__ewd_st<T, EA>(z + i, zv);
         }
+    }
+}
+
+/* The kernel for the call's activation (one launch per line: tests/elementwise/emu rewrites them
+ * for the CPU emulation). */
+template <typename T, bool EA> static void tg__ewd_launch_ea(const tg__ewd_dev &j, dim3 grid, int threads, cudaStream_t stream)
+{
+    switch (j.act) {
+    case TG_ACT_NONE:
+        tg__ewd_kernel<T, EA, TG_ACT_NONE><<<grid, threads, 0, stream>>>(j);
+        break;
+    case TG_ACT_RELU:
+        tg__ewd_kernel<T, EA, TG_ACT_RELU><<<grid, threads, 0, stream>>>(j);
+        break;
+    case TG_ACT_GELU_TANH:
+        tg__ewd_kernel<T, EA, TG_ACT_GELU_TANH><<<grid, threads, 0, stream>>>(j);
+        break;
+    case TG_ACT_GELU_ERF:
+        tg__ewd_kernel<T, EA, TG_ACT_GELU_ERF><<<grid, threads, 0, stream>>>(j);
+        break;
+    case TG_ACT_SIGMOID:
+        tg__ewd_kernel<T, EA, TG_ACT_SIGMOID><<<grid, threads, 0, stream>>>(j);
+        break;
+    default:
+        tg__ewd_kernel<T, EA, TG_ACT_SILU><<<grid, threads, 0, stream>>>(j);
+        break;
     }
 }
 
@@ -415,14 +461,13 @@ template <typename T> static void tg__ewd_launch_t(const tg__ewd_dev &j, int ea,
 {
     const int threads = 256, V = 16 / sizeof(T);
     /* Enough blocks to fill any current GPU several times over; grid-stride loops do the rest. */
-    int64_t want = (j.len / V + threads - 1) / threads;
+    int64_t want = (j.len / (V * TG__EWD_U) + threads - 1) / threads;
     dim3 grid((unsigned)(want < 1 ? 1 : want > 16384 ? 16384 : want),
               (unsigned)(j.lines < 65535 ? j.lines : 65535));
-    /* (one launch per line: tests/elementwise/emu rewrites them for the CPU emulation) */
     if (ea)
-        tg__ewd_kernel<T, true><<<grid, threads, 0, stream>>>(j);
+        tg__ewd_launch_ea<T, true>(j, grid, threads, stream);
     else
-        tg__ewd_kernel<T, false><<<grid, threads, 0, stream>>>(j);
+        tg__ewd_launch_ea<T, false>(j, grid, threads, stream);
 }
 
 /* The scalar rounded to the array's type once, kept as a double. */
@@ -1421,7 +1466,7 @@ constexpr int tg__s08_bm = 128, tg__s08_bn = 128, tg__s08_bk = 16, tg__s08_pad =
 typedef tg__warp_tile<tg__s08_bm, tg__s08_bn, 2, 4> tg__s08_warps;
 }
 
-static __global__ void __launch_bounds__(tg__s08_warps::THREADS) tg__sgemm08_kernel(tg__sgemm_problem g)
+static __global__ void __launch_bounds__(tg__s08_warps::THREADS, 2) tg__sgemm08_kernel(tg__sgemm_problem g)
 {
     constexpr int BM = tg__s08_bm, BN = tg__s08_bn, BK = tg__s08_bk, THREADS = tg__s08_warps::THREADS;
     constexpr int LDA = BM + tg__s08_pad, LDB = BN + tg__s08_pad;

@@ -24,7 +24,7 @@ constexpr int tg__s08_bm = 128, tg__s08_bn = 128, tg__s08_bk = 16, tg__s08_pad =
 typedef tg__warp_tile<tg__s08_bm, tg__s08_bn, 2, 4> tg__s08_warps;
 }
 
-static __global__ void __launch_bounds__(tg__s08_warps::THREADS) tg__sgemm08_kernel(tg__sgemm_problem g)
+static __global__ void __launch_bounds__(tg__s08_warps::THREADS, 2) tg__sgemm08_kernel(tg__sgemm_problem g)
 {
     constexpr int BM = tg__s08_bm, BN = tg__s08_bn, BK = tg__s08_bk, THREADS = tg__s08_warps::THREADS;
     constexpr int LDA = BM + tg__s08_pad, LDB = BN + tg__s08_pad;
