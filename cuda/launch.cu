@@ -50,9 +50,11 @@ static tg__sgemm_operand tg__operand(tg__view v, int64_t rows)
     return x;
 }
 
-/* The launcher's choice for the shape (step 0 = automatic): step 9's kernel, with 128 x 128 tiles
- * when they give every multiprocessor a block, else with 64 x 64 tiles (4x as many blocks). Not yet
- * tuned on a GPU: the speed issue replaces this rule with measured ones. */
+/* The launcher's choice for the shape (step 0 = automatic): step 8's kernel (128 x 128 tiles) when
+ * its tiles give every multiprocessor a block, else step 9's with 64 x 64 tiles (4x as many blocks).
+ * H100 (results/nvidia-h100-80gb-hbm3/427e1936a41f/step8): at 2048^3 and 4096^3 step 8 ran 37.8 and
+ * 39.9 TFLOP/s, step 9 with 128 x 128 tiles 32.1 and 32.7 (cuBLAS 50.3, 52.0); at 1024^3, 64 tiles
+ * for 132 SMs, the 64 x 64 instance 18.1 against step 8's 13.5. */
 static tg__sgemm_launcher tg__pick(const tg__sgemm_problem *g)
 {
     int dev = 0, sms = 0;
@@ -60,7 +62,7 @@ static tg__sgemm_launcher tg__pick(const tg__sgemm_problem *g)
     if (cudaGetDevice(&dev) != cudaSuccess ||
         cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess)
         sms = 1; /* the launch below reports the error */
-    return tiles >= sms ? tg__sgemm_09_double_buffer : tg__sgemm_09_double_buffer_small;
+    return tiles >= sms ? tg__sgemm_08_warptile : tg__sgemm_09_double_buffer_small;
 }
 
 /* step: the ladder step to run, 0 = pick by shape; by_step: the caller named one, checked after the GEMM

@@ -14,6 +14,10 @@ exp(r), |r| <= h:       exp(r) = 1 + r + r^2 g(r), g interpolated at Chebyshev n
 The flush clamps:       exp is 0 where the exponent field of its scale 2^n (float and AVX-512's
                         double: 2^floor(n/8)) is 0; the clamp of each activation's -|x| puts its
                         argument t mid-way in that band, for every family.
+erfc(z) = t exp(g(t) - z^2), t = 1 / (1 + z/2), 0 <= z <= 14: the CUDA fp16/bf16 GELU erf
+                        (cuda/elementwise/elementwise.cu), g interpolated at Chebyshev nodes of
+                        t in [1/8, 1]; only to ~1e-6, far under fp16's and bf16's half ulp
+                        (2^-11, 2^-8), with the hardware's approximate exp and division.
 erfcx(y) = exp(y^2) erfc(y), 0 <= y <= Y:  a polynomial in t = (y - K) / (y + K), interpolated at
                         Chebyshev nodes in t. erfcx is smooth and bounded (1 at 0, ~1/(y sqrt(pi))
                         far out), and t maps [0, Y] onto [-1, (Y - K)/(Y + K)], which takes the 1/y
@@ -73,6 +77,19 @@ def erfcx_table(k, y_max, degree, single):
     return c, worst_rel(c, f, mp.mpf(-1), t_max)
 
 
+def erfc_half_table(degree):
+    """g(t) = ln(erfc(z) / t) + z^2 at z = 2 (1 - t) / t, t in [1/8, 1] (z in [0, 14]); its absolute
+    error is E's relative error."""
+    def g(t):
+        z = 2 * (1 - t) / t
+        return mp.log(mp.erfc(z) / t) + z * z
+
+    lo = mp.mpf(1) / 8
+    c = [to_type(v, True) for v in cheb_fit(g, lo, mp.mpf(1), degree + 1)]
+    err = max(abs(mp.polyval(c[::-1], t) - g(t)) for t in (lo + (1 - lo) * mp.mpf(i) / 2000 for i in range(2001)))
+    return c, err
+
+
 def show(name, coeffs, err, single):
     print("/* %s: max relative error %s (%.2f ulp of the type) */" %
           (name, mp.nstr(err, 3), float(err / mp.mpf(2) ** (-24 if single else -53))))
@@ -111,6 +128,8 @@ def main():
         k, y_max, deg = (4, 6, 8) if single else (4, 9, 20)
         c, e = erfcx_table(mp.mpf(k), mp.mpf(y_max), deg, single)
         show("erfcx, %s, K = %d, y <= %d, degree %d" % (t, k, y_max, deg), c, e, single)
+    c, e = erfc_half_table(7)
+    show("erfc for fp16/bf16 (CUDA), g(t), degree 7", c, e, True)
     flush_clamps()
     # The constants of the reductions and of the arguments, each as the nearest value of the type
     # and the nearest to the rest.

@@ -12,7 +12,8 @@
  * of the same operation bit for bit (fp16/bf16: computed in fp32, rounded once); GELU (both forms),
  * sigmoid and SiLU must be within 16 ulps (fp32, fp64; ulp of max(|ref|, 2^-24 or 2^-53)) of a long
  * double reference, and within 1 ulp of the correctly rounded fp32 result in fp16 and bf16. Inputs
- * are uniform in [-10, 10] with +-0, +-Inf, NaN and +-1e30 sprinkled in. Outputs are poisoned before
+ * are uniform in [-10, 10] with +-0, +-Inf, NaN, +-1e30 and deep negative tails sprinkled in; in fp16
+ * and bf16 every activation also takes every one of the 65536 values (not under --tiny). Outputs are poisoned before
  * each call and the guard elements around them checked untouched; bias_act's padding likewise. Bad
  * arguments (no GPU needed: the checks come before any CUDA call) must give TG_ERR_ARG naming the
  * parameter. Without a GPU every GPU case is counted as skipped, never passed.
@@ -53,7 +54,17 @@ static double uniform(double lo, double hi)
 static const double specials[] = {0.0, -0.0, INFINITY, -INFINITY, NAN, 1e30, -1e30,
                                   -10.5, -30.0, -60.0, -90.0, -100.0, -110.0};
 #define N_SPECIALS ((int64_t)(sizeof specials / sizeof specials[0]))
-static double input(int64_t i) { return i % 11 == 5 ? specials[(i / 11) % N_SPECIALS] : uniform(-10, 10); }
+static double get(tg_dtype t, const void *p, int64_t i);
+/* >= 0 (a 16-bit tg_dtype): input(i) is the value whose bits are i mod 2^16, every one in turn */
+static int every_value_of = -1;
+static double input(int64_t i)
+{
+    if (every_value_of >= 0) {
+        uint16_t b[4] = {(uint16_t)i, 0, 0, 0}; /* room for the reads of get's other types */
+        return get((tg_dtype)every_value_of, b, 0);
+    }
+    return i % 11 == 5 ? specials[(i / 11) % N_SPECIALS] : uniform(-10, 10);
+}
 
 /* ---- host views of the four types ---- */
 static const char *tname(tg_dtype t)
@@ -390,6 +401,21 @@ static void test_large(void)
     CK(cudaFree(d));
 }
 
+/* Every fp16 and every bf16 value through every activation: the approximations of the 16-bit types'
+ * fast path (exp, division, GELU erf's erfc) checked on each input there is, the far tails and
+ * subnormals included, not on a sample. */
+static void test_every_16bit(void)
+{
+    static const tg_dtype types[] = {TG_F16, TG_BF16};
+    int ti, a;
+    if (max_elems < 65536) return;
+    for (ti = 0; ti < 2; ti++) {
+        every_value_of = types[ti];
+        for (a = TG_ACT_RELU; a <= TG_ACT_SILU; a++) run_1d(types[ti], OP_ACT, (tg_act)a, 65536, 0, 0, 0, 0);
+        every_value_of = -1;
+    }
+}
+
 int main(int argc, char **argv)
 {
     int count = 0, i, large = 0;
@@ -411,6 +437,7 @@ int main(int argc, char **argv)
     } else {
         test_bad_args();
         test_1d();
+        test_every_16bit();
         test_bias();
         for (i = TG_ACT_GELU_TANH; have_gpu && i <= TG_ACT_SILU; i++)
             printf("  worst error %-9s  f32 %5.2f  f64 %5.2f  f16 %4.2f  bf16 %4.2f\n", act_names[i],

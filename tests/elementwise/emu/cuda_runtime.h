@@ -68,6 +68,7 @@ static inline cudaError_t cudaDeviceSynchronize(void) { return cudaSuccess; }
 static inline float __fmul_rn(float a, float b) { return a * b; }
 static inline double __dmul_rn(double a, double b) { return a * b; }
 static inline float __fdividef(float a, float b) { return a / b; }
+static inline float __frcp_rn(float a) { return 1.0f / a; }
 #define __expf(v) expf(v) /* glibc declares an __expf of its own, not for use */
 
 #endif
