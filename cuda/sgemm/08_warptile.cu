@@ -9,13 +9,11 @@
  * Why it helps: fewer shared-memory wavefronts per FMA (a warp's A reads are 8 distinct float4 shared
  * by 4 lanes each, its B reads are broadcasts), better locality in the register file and L1, and
  * half the __syncthreads. This is the structure of the fast SIMT GEMMs (and of the tensor-core ones).
- * H100 (results/nvidia-h100-80gb-hbm3/6e9df9b/ladder): 26.2 TFLOP/s at 4096^3 (51% of cuBLAS),
- * 0.75x step 7: at 2048^3 and up the step LOST speed on the H100 (at 1024^3 it is 1.25x step 7, 13.1
- * TFLOP/s). The likely cause, from ptxas's report (sm_90): 142 registers a thread, so one block of
- * 256 threads per SM (8 warps), where step 7's 127 allow two (16 warps) and step 9's 121 two with
- * its copies in flight; nothing here hides the loads' latency. A minimum of 2 blocks in the launch
- * bounds compiles to 127 registers without spills (tried here, not yet run on a GPU): the next GPU
- * session's first measurement.
+ * Two blocks per SM, asked for in the launch bounds: without them ptxas gave the kernel 142 registers
+ * a thread, one block of 256 threads per SM (8 warps) and nothing to hide the loads behind; with
+ * them 127 registers and no spills. H100: 26.2 TFLOP/s at 4096^3 without (6e9df9b/ladder, 51% of
+ * cuBLAS, 0.75x step 7), 39.9 with (427e1936a41f/step8: 77% of cuBLAS, 1.14x step 7, 1.22x step 9):
+ * the fastest step, and the launcher's kernel wherever its tiles fill the GPU (cuda/launch.cu).
  */
 #include "warp_tile.cuh"
 

@@ -10,8 +10,11 @@
  * every thread and that everyone is done with the buffer about to be refilled.
  * Why it helps: memory latency hides behind the FMAs of the previous tiles within one block, so the
  * kernel needs less occupancy to keep the FMA pipes busy. With STAGES = 2 this is double buffering.
- * H100 (results/nvidia-h100-80gb-hbm3/6e9df9b/ladder): 32.9 TFLOP/s at 4096^3 (63% of cuBLAS), 1.25x step 8
- * but 0.95x step 7; 13.8 at 1024^3 (39%).
+ * H100 (results/nvidia-h100-80gb-hbm3/6e9df9b/ladder): 32.9 TFLOP/s at 4096^3 (63% of cuBLAS), 0.95x
+ * step 7; 13.8 at 1024^3 (39%). Since step 8 runs two blocks per SM (427e1936a41f/step8) step 9 is
+ * 0.82x step 8 there (32.7 against 39.9): the buffering has not paid for itself yet, and the launcher
+ * keeps it only for its 64 x 64 instance. Why is the next profiling question (ncu: stalls, and
+ * whether its copies reach shared memory without bank conflicts).
  *
  * The launcher also has a 64 x 64-tile instance for problems whose 128 x 128 tiles would not fill
  * the GPU (cuda/launch.cu chooses).
