@@ -107,8 +107,8 @@ TGEMM_DEF const char *tg_cuda_sgemm_step_name(int step);
  * Public header of build/libtgemm_cuda and part of the single header tgemm_cuda.cuh. Same types,
  * parameter positions, argument checks and messages as tg_add ... tg_bias_act, plus a trailing
  * stream (0: the legacy default stream). fp16 and bf16 (TG_F16, TG_BF16) are stored as 16-bit
- * patterns (__half, __nv_bfloat16) and computed in fp32; fp32 activations are computed in fp64, so
- * they match the CPU's accuracy. alpha is converted to the array's type once. Nothing copies or
+ * patterns (__half, __nv_bfloat16) and computed in fp32; fp32 and fp64 activations in their own
+ * type, within the CPU's bound of 16 ulps. alpha is converted to the array's type once. Nothing copies or
  * synchronizes: TG_ERR_ARG queues nothing and leaves the output untouched, a launch failure is
  * TG_ERR_DEVICE (the CUDA error in tg_last_error()), and faults surface at the caller's next sync.
  * Pointers need not be 16-byte aligned (128-bit accesses are used where x, y and z allow), nor even
@@ -171,7 +171,8 @@ TGEMM_DEF int tg_cuda_bias_act(tg_dtype t, tg_layout layout, int64_t rows, int64
  * H100, arrays of 512 MiB uniform in [-10, 10], against the device copy in the same run
  * (tests/elementwise/bench_cuda_elementwise, results/nvidia-h100-80gb-hbm3/3b295416671a/elementwise):
  * every operation and activation 96-100% in every type, bias_act GELU tanh 93-95%, but GELU erf in
- * bf16 88% and in fp64 74% (CUDA's double erfc: the arithmetic, not the memory, sets the pace).
+ * bf16 88% and in fp64 74% (the fp64 form spends its time in CUDA's double erfc, most likely, and
+ * the bf16 one in something fp16's does not share: neither is profiled yet).
  *
  * Private names here are tg__ewd_ (device side), apart from the CPU side's tg__ew_ that it shares,
  * since the single header puts both in one translation unit.
@@ -217,7 +218,7 @@ template <> __device__ __forceinline__ __nv_bfloat16 tg__ewd_to<__nv_bfloat16>(d
  * explains them): the rounding of u alone would cost ~|2u| ulps, 18 and more in the tails where the
  * result is still above the ulp floor. fp16 and bf16 (tg__ewd_act_fast): in fp32 with the plain
  * argument and the hardware's approximate exp and division, whose errors (~2^-17) stay far under
- * their half-ulp (2^-12, 2^-9), at a third of the instructions: twice the elements per byte. */
+ * their half-ulp (2^-11, 2^-8 of the value), at a third of the instructions: twice the elements per byte. */
 template <typename A> struct tg__ewd_k;
 template <> struct tg__ewd_k<double> {
     static constexpr double A_HI = 0.7978845608028654, A_LO = -4.98465440455546e-17; /* sqrt(2/pi) */
@@ -280,9 +281,12 @@ template <int ACT, typename A> static __device__ __forceinline__ A tg__ewd_act_a
     }
     if (ACT == TG_ACT_GELU_ERF) {
         /* x/2 erfc(u), u = -x/sqrt(2) = uh + ul, erfc(uh + ul) to first order. The first-order term
-         * is some 2^-24 (2^-53) of the result at most, so the hardware's approximate exp in fp32
-         * (relative error ~2^-18 over this range; 0 where it underflows, past uh^2 = 87, where erfc
-         * is itself at least 2^-24 (2^-53) below the result's ulp floor) serves both types. */
+         * is about 2 u ul of the result (up to ~2^-19 in fp32, ~2^-47 in fp64, where the result is
+         * above the ulp floor), so the hardware's approximate exp in fp32 (relative error up to ~2^-16
+         * at these arguments) adds ~2^-35 of the result at most, in both types. Past uh^2 ~ 103 it
+         * underflows to 0 and the term is dropped: the result is then below 2^-140, far under both
+         * floors (2^-24, 2^-53 absolute), and in fp64 keeps ~11 bits fewer (1540 ulps of its own
+         * value at x = -36.4, in the CPU emulation); erfc(double) there would cost its speed. */
         uh = -tg__ewd_mul(K::R_HI, x);
         ul = -(tg__ewd_fma(K::R_HI, x, uh) + K::R_LO * x);
         return (A)0.5 * x * (tg__ewd_erfc(uh) - K::TWO_SQRTPI * (A)__expf((float)(-uh * uh)) * ul);
@@ -306,7 +310,7 @@ template <int ACT, typename A> static __device__ __forceinline__ A tg__ewd_act_a
 /* GELU erf takes E = erfc(z), z = |x|/sqrt2, as t exp(g(t) - z^2), t = 1/(1 + z/2), g a polynomial
  * of degree 7 (tests/elementwise/act_coeffs.py: relative error 1.2e-6 over z in [0, 14], past which
  * E is 0 in fp32; ~2^-16 with z's rounding and the approximate exp): a third of erfcf's instructions,
- * which held fp16 and bf16 to 63% of the copy on the H100 (16 elements a thread, compute bound).
+ * with which fp16 and bf16 ran at 63% of the copy on the H100 (16 elements a thread).
  * ex2.approx without .ftz keeps the subnormal results bf16 has. */
 template <int ACT> static __device__ __forceinline__ float tg__ewd_act_fast(float x)
 {
@@ -328,8 +332,8 @@ template <int ACT> static __device__ __forceinline__ float tg__ewd_act_fast(floa
         g = fmaf(g, t, 4.032535851e-01f);
         g = fmaf(g, t, 9.972833991e-01f);
         g = fmaf(g, t, -1.265405059e+00f);
-        h = 0.5f * x * t * __expf(g - z * z); /* x/2 E */
-        return x >= 0 ? x - h : h;             /* erfc(-z) = 2 - E for x >= 0 */
+        h = 0.5f * x * t * __expf(g - z * z); /* x/2 E, with x's sign: -0 for -0 */
+        return x > 0 ? x - h : h;              /* erfc(-z) = 2 - E for x > 0 */
     }
     z = ACT == TG_ACT_SILU ? x : 2.0f * (K::A_HI * x + K::B_HI * x * x * x);
     e = __expf(-fabsf(z));
@@ -341,10 +345,10 @@ template <typename T, int ACT>
 static __device__ __forceinline__ typename tg__ewd_t<T>::C tg__ewd_act(typename tg__ewd_t<T>::C v)
 {
     typedef typename tg__ewd_t<T>::C C;
-    const bool fast = sizeof(T) == 2;
-    if (ACT == TG_ACT_NONE) return v;
-    if (ACT == TG_ACT_RELU) return 0 > v ? (C)0 : v;
-    return fast ? (C)tg__ewd_act_fast<ACT>((float)v) : tg__ewd_act_a<ACT>(v);
+    if constexpr (ACT == TG_ACT_NONE) return v;
+    else if constexpr (ACT == TG_ACT_RELU) return 0 > v ? (C)0 : v;
+    else if constexpr (sizeof(T) == 2) return tg__ewd_act_fast<ACT>(v);
+    else return tg__ewd_act_a<ACT>(v);
 }
 
 /* ---- N elements: z = act(op(x, y)) ---- */
@@ -358,7 +362,7 @@ typedef struct {
 } tg__ewd_dev;
 
 /* The op's switch is taken once for the N elements (a whole batch of 128-bit vectors), not per
- * element: in the 8 halves of a vector the per-element dispatch cost as much as the fast GELU. */
+ * element, where it took as many instructions as the fast GELU of a half (PTX before 427e1936a41f). */
 template <typename T, int ACT, int N>
 static __device__ __forceinline__ void tg__ewd_apply(int op, typename tg__ewd_t<T>::C s, const T *xs,
                                                      const T *ys, T *zs)
@@ -401,9 +405,10 @@ template <typename T> static __device__ __forceinline__ int64_t tg__ewd_head(con
     return mis % sizeof(T) ? 0 : (int64_t)((16 - mis) % 16 / sizeof(T));
 }
 
-/* Vectors of 128 bits a thread loads before it computes any: with the arithmetic of the GELUs
- * between a load and the next, one load in flight per thread left the H100 short of the bytes in
- * flight its bandwidth needs. */
+/* Vectors of 128 bits a thread loads before it computes any, so that the arithmetic of the GELUs does
+ * not leave a thread with no load in flight. With it 427e1936a41f made each kernel hold one
+ * activation and the op's switch once per batch: together they took GELU erf fp32 from 80% to 97%
+ * of the copy on the H100, GELU tanh fp16 from 79% to 97%; their shares were not measured apart. */
 #define TG__EWD_U 2
 
 /* Grid: x splits the runs' elements, y the runs. */
@@ -481,12 +486,17 @@ template <typename T, bool EA> static void tg__ewd_launch_ea(const tg__ewd_dev &
     }
 }
 
+/* Enough blocks to fill any current GPU several times over; grid-stride loops do the rest. (The CPU
+ * emulation's second run sets 1: test-cuda-elementwise-emulated.) */
+#ifndef TG__EWD_MAX_BLOCKS
+#define TG__EWD_MAX_BLOCKS 16384
+#endif
+
 template <typename T> static void tg__ewd_launch_t(const tg__ewd_dev &j, int ea, cudaStream_t stream)
 {
     const int threads = 256, V = 16 / sizeof(T);
-    /* Enough blocks to fill any current GPU several times over; grid-stride loops do the rest. */
     int64_t want = (j.len / (V * TG__EWD_U) + threads - 1) / threads;
-    dim3 grid((unsigned)(want < 1 ? 1 : want > 16384 ? 16384 : want),
+    dim3 grid((unsigned)(want < 1 ? 1 : want > TG__EWD_MAX_BLOCKS ? TG__EWD_MAX_BLOCKS : want),
               (unsigned)(j.lines < 65535 ? j.lines : 65535));
     if (ea)
         tg__ewd_launch_ea<T, true>(j, grid, threads, stream);
@@ -733,7 +743,9 @@ static tg__sgemm_operand tg__operand(tg__view v, int64_t rows)
  * its tiles give every multiprocessor a block, else step 9's with 64 x 64 tiles (4x as many blocks).
  * H100 (results/nvidia-h100-80gb-hbm3/427e1936a41f/step8): at 2048^3 and 4096^3 step 8 ran 37.8 and
  * 39.9 TFLOP/s, step 9 with 128 x 128 tiles 32.1 and 32.7 (cuBLAS 50.3, 52.0); at 1024^3, 64 tiles
- * for 132 SMs, the 64 x 64 instance 18.1 against step 8's 13.5. */
+ * for 132 SMs, the 64 x 64 instance 18.1 against step 8's 13.5. Between the two (65 to 255 tiles)
+ * nothing was measured: step 8 runs two blocks per SM, so there it leaves SMs with one block or
+ * idle, and the 64 x 64 instance may well win up to 2 x SMs tiles. */
 static tg__sgemm_launcher tg__pick(const tg__sgemm_problem *g)
 {
     int dev = 0, sms = 0;
@@ -1395,7 +1407,7 @@ TG__PRIVATE int tg__sgemm_07_bank_conflicts(tg__sgemm_problem g, cudaStream_t st
  * Two blocks per SM, asked for in the launch bounds: without them ptxas gave the kernel 142 registers
  * a thread, one block of 256 threads per SM (8 warps) and nothing to hide the loads behind; with
  * them 127 registers and no spills. H100: 26.2 TFLOP/s at 4096^3 without (6e9df9b/ladder, 51% of
- * cuBLAS, 0.75x step 7), 39.9 with (427e1936a41f/step8: 77% of cuBLAS, 1.14x step 7, 1.22x step 9):
+ * cuBLAS, 0.75x step 7), 39.9 with (427e1936a41f/step8: 77% of cuBLAS, 1.15x step 7, 1.22x step 9):
  * the fastest step, and the launcher's kernel wherever its tiles fill the GPU (cuda/launch.cu).
  */
 /* ---- cuda/sgemm/warp_tile.cuh ---- */

@@ -54,7 +54,9 @@ static tg__sgemm_operand tg__operand(tg__view v, int64_t rows)
  * its tiles give every multiprocessor a block, else step 9's with 64 x 64 tiles (4x as many blocks).
  * H100 (results/nvidia-h100-80gb-hbm3/427e1936a41f/step8): at 2048^3 and 4096^3 step 8 ran 37.8 and
  * 39.9 TFLOP/s, step 9 with 128 x 128 tiles 32.1 and 32.7 (cuBLAS 50.3, 52.0); at 1024^3, 64 tiles
- * for 132 SMs, the 64 x 64 instance 18.1 against step 8's 13.5. */
+ * for 132 SMs, the 64 x 64 instance 18.1 against step 8's 13.5. Between the two (65 to 255 tiles)
+ * nothing was measured: step 8 runs two blocks per SM, so there it leaves SMs with one block or
+ * idle, and the 64 x 64 instance may well win up to 2 x SMs tiles. */
 static tg__sgemm_launcher tg__pick(const tg__sgemm_problem *g)
 {
     int dev = 0, sms = 0;

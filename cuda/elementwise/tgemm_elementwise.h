@@ -4,8 +4,8 @@
  * Public header of build/libtgemm_cuda and part of the single header tgemm_cuda.cuh. Same types,
  * parameter positions, argument checks and messages as tg_add ... tg_bias_act, plus a trailing
  * stream (0: the legacy default stream). fp16 and bf16 (TG_F16, TG_BF16) are stored as 16-bit
- * patterns (__half, __nv_bfloat16) and computed in fp32; fp32 activations are computed in fp64, so
- * they match the CPU's accuracy. alpha is converted to the array's type once. Nothing copies or
+ * patterns (__half, __nv_bfloat16) and computed in fp32; fp32 and fp64 activations in their own
+ * type, within the CPU's bound of 16 ulps. alpha is converted to the array's type once. Nothing copies or
  * synchronizes: TG_ERR_ARG queues nothing and leaves the output untouched, a launch failure is
  * TG_ERR_DEVICE (the CUDA error in tg_last_error()), and faults surface at the caller's next sync.
  * Pointers need not be 16-byte aligned (128-bit accesses are used where x, y and z allow), nor even

@@ -12,7 +12,7 @@
  * Two blocks per SM, asked for in the launch bounds: without them ptxas gave the kernel 142 registers
  * a thread, one block of 256 threads per SM (8 warps) and nothing to hide the loads behind; with
  * them 127 registers and no spills. H100: 26.2 TFLOP/s at 4096^3 without (6e9df9b/ladder, 51% of
- * cuBLAS, 0.75x step 7), 39.9 with (427e1936a41f/step8: 77% of cuBLAS, 1.14x step 7, 1.22x step 9):
+ * cuBLAS, 0.75x step 7), 39.9 with (427e1936a41f/step8: 77% of cuBLAS, 1.15x step 7, 1.22x step 9):
  * the fastest step, and the launcher's kernel wherever its tiles fill the GPU (cuda/launch.cu).
  */
 #include "warp_tile.cuh"

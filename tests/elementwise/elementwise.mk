@@ -20,7 +20,8 @@
 #                             `make test-cuda`
 #   test-cuda-elementwise-emulated  in `make test`: the same CUDA kernels and tests, compiled as C++
 #                             against the CPU emulation of the CUDA runtime (tests/elementwise/emu/ on top
-#                             of tests/cuda/emu/), small sizes: runs the kernels' index logic everywhere
+#                             of tests/cuda/emu/), small sizes: runs the kernels' index logic everywhere;
+#                             twice, the second time with grids of one block (many grid-stride rounds)
 #   test-large                opt-in: more than 2^31 floats in place on one buffer (~8.6 GB of memory)
 #   test-act-sweep            opt-in: the activations' worst error in ulps over every 17th float of
 #                             [-20, 10] and 10^7 random doubles, per kernel family (minutes)
@@ -150,9 +151,18 @@ $(EW_EMU)/%.cpp: %.cu
 	@mkdir -p $(dir $@)
 	{ echo '#line 1 "$<"'; sed -E 's/^(\s*)(.+)<<<(.+)>>>\((.*)\);/\1tg__emu_launch(\2, \3, \4);/' $<; } > $@
 
-$(EW_EMU)/test_emulated: $(EW_EMU_SRCS:%.cu=$(EW_EMU)/%.cpp) $(BUILD)/libtgemm.a $(wildcard tests/elementwise/emu/*.h) \
-	    $(wildcard tests/cuda/emu/*.h) cuda/elementwise/tgemm_elementwise.h cpu/elementwise.h
+EW_EMU_DEPS  := $(EW_EMU_SRCS:%.cu=$(EW_EMU)/%.cpp) $(BUILD)/libtgemm.a $(wildcard tests/elementwise/emu/*.h) \
+		$(wildcard tests/cuda/emu/*.h) cuda/elementwise/tgemm_elementwise.h cpu/elementwise.h
+
+$(EW_EMU)/test_emulated: $(EW_EMU_DEPS)
 	$(CXX) $(EW_EMU_FLAGS) -o $@ $(EW_EMU_SRCS:%.cu=$(EW_EMU)/%.cpp) $(BUILD)/libtgemm.a -fopenmp -lm
 
-test-cuda-elementwise-emulated: $(EW_EMU)/test_emulated
-	@$< --tiny
+# The same with a grid of one block at most: the small cases go round the grid-stride loops many
+# times, as on a GPU only arrays past 2^25 elements do.
+$(EW_EMU)/test_emulated_1block: $(EW_EMU_DEPS)
+	$(CXX) $(EW_EMU_FLAGS) -DTG__EWD_MAX_BLOCKS=1 -o $@ $(EW_EMU_SRCS:%.cu=$(EW_EMU)/%.cpp) $(BUILD)/libtgemm.a -fopenmp -lm
+
+test-cuda-elementwise-emulated: $(EW_EMU)/test_emulated $(EW_EMU)/test_emulated_1block
+	@{ $< --tiny && $(EW_EMU)/test_emulated_1block --tiny | sed 's/^/one block: /'; } | \
+	    awk '{print} / passed, / {n++; p += $$(NF-5); f += $$(NF-3); k += $$(NF-1)} \
+	    END {if (n < 2) f++; print p " passed, " f " failed, " k " skipped"; exit f > 0}'

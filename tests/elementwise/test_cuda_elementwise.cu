@@ -109,7 +109,7 @@ static long double act_ref(tg_act act, long double x)
     long double u;
     if (act == TG_ACT_NONE) return x;
     if (act == TG_ACT_RELU) return x < 0 ? 0 : x;
-    if (isinf(x)) return act == TG_ACT_SIGMOID ? (x > 0 ? 1 : 0) : (x > 0 ? x : 0);
+    if (isinf(x)) return act == TG_ACT_SIGMOID ? (x > 0 ? 1 : 0) : (x > 0 ? x : -0.0L); /* GELU, SiLU: -0 */
     switch (act) {
     case TG_ACT_GELU_TANH:
         u = sqrtl(2 / pi) * (x + 0.044715L * x * x * x);
@@ -121,7 +121,8 @@ static long double act_ref(tg_act act, long double x)
 }
 
 /* Error of got against ref: ulps of max(|ref|, tiny) for fp32/fp64; for fp16/bf16, the distance in
- * representable values from the correctly rounded fp32 result rounded to the type. */
+ * representable values from the correctly rounded fp32 result rounded to the type; infinite for a
+ * zero of the wrong sign. */
 static int64_t ordered(tg_dtype t, double v)
 {
     uint16_t b;
@@ -134,6 +135,8 @@ static double err(tg_dtype t, double got, long double ref)
     int e;
     long double m = fabsl(ref), tiny = t == TG_F32 ? 0x1p-24L : 0x1p-53L;
     if (isnan(got) || isnan(ref)) return isnan(got) && isnan(ref) ? 0 : INFINITY;
+    /* a zero carries the exact result's sign (GELU and SiLU: -0 at -0 and in the negative tail) */
+    if (got == 0 && signbit(got) != signbit((double)ref)) return INFINITY;
     if (t == TG_F16 || t == TG_BF16) {
         double want = rnd(t, (double)(float)ref);
         if (isinf(want) || isinf(got)) return want == got ? 0 : INFINITY;
