@@ -78,7 +78,7 @@ static long double act_ref(tg_act act, long double x)
     long double u;
     if (isinf(x) && act != TG_ACT_NONE) { /* the limits */
         if (act == TG_ACT_SIGMOID) return x > 0 ? 1 : 0;
-        return x > 0 ? x : 0;
+        return x > 0 ? x : act == TG_ACT_RELU ? 0 : -0.0L; /* GELU, SiLU: from below */
     }
     switch (act) {
     case TG_ACT_NONE: return x;
@@ -94,12 +94,14 @@ static long double act_ref(tg_act act, long double x)
     return NAN;
 }
 
-/* |got - ref| in ulps of the output type at max(|ref|, tiny). */
+/* |got - ref| in ulps of the output type at max(|ref|, tiny); infinite for a zero whose sign is not
+ * the exact result's (GELU and SiLU of -0 and of the far negative tail are -0). */
 static double ulps(tg_dtype t, double got, long double ref)
 {
     int e;
     long double m = fabsl(ref), tiny = t == TG_F32 ? 0x1p-24L : 0x1p-53L;
     if (isnan(got) || isnan(ref)) return isnan(got) && isnan(ref) ? 0 : INFINITY;
+    if (got == 0 && !signbit(got) != !signbit((double)ref)) return INFINITY;
     if (isinf(got) || isinf(ref)) return got == ref ? 0 : INFINITY;
     if (m < tiny) m = tiny;
     frexpl(m, &e); /* m = f * 2^e, f in [0.5, 1): ulp = 2^(e - 1 - (p - 1)) */
