@@ -22,6 +22,8 @@
 #                             against the CPU emulation of the CUDA runtime (tests/elementwise/emu/ on top
 #                             of tests/cuda/emu/), small sizes: runs the kernels' index logic everywhere;
 #                             twice, the second time with grids of one block (many grid-stride rounds)
+#   test-asan-elementwise     in `make test-asan`: the elementwise tests against the library built
+#                             with AddressSanitizer + UBSan, every family
 #   test-large                opt-in: more than 2^31 floats in place on one buffer (~8.6 GB of memory)
 #   test-act-sweep            opt-in: the activations' worst error in ulps over every 17th float of
 #                             [-20, 10] and 10^7 random doubles, per kernel family (minutes)
@@ -38,7 +40,7 @@ EW_CFLAGS   := -std=c11 $(WARN) -O2 -g -fopenmp
 EW_LIB_SRCS := $(wildcard cpu/elementwise*.c)
 EW_RUN      := sh tests/run_suite.sh
 
-.PHONY: test-cuda-elementwise-emulated test-elementwise test-elementwise-families test-elementwise-planted test-elementwise-header test-cuda-elementwise test-large \
+.PHONY: test-asan-elementwise test-cuda-elementwise-emulated test-elementwise test-elementwise-families test-elementwise-planted test-elementwise-header test-cuda-elementwise test-large \
 	test-cuda-large test-act-sweep act-speed
 TEST_RUNS += test-elementwise test-elementwise-families test-elementwise-planted test-elementwise-header test-cuda-elementwise \
 	test-cuda-elementwise-emulated
@@ -62,6 +64,16 @@ $(EW_DIR)/test_families: tests/elementwise/test_families.c $(BUILD)/libtgemm.a c
 
 test-elementwise-families: $(EW_DIR)/test_families
 	@$<
+
+# The same tests against the library built with AddressSanitizer + UBSan (tests.mk's ASAN_OBJS),
+# every kernel family, streamed stores too: joins tests.mk's test-asan (not `make test`).
+$(EW_DIR)/asan/test_elementwise: $(EW_TEST) $(ASAN_OBJS)
+	@mkdir -p $(dir $@)
+	$(CC) $(EW_CFLAGS) $(SANITIZE) -Icommon $< $(ASAN_OBJS) -lm -o $@
+
+test-asan-elementwise: $(EW_DIR)/asan/test_elementwise
+	@ASAN_OPTIONS=detect_leaks=1 $(EW_RUN) $(if $(HAS_AVX512),,--skipped 1) $< $(EW_FAMILIES) \
+	    $(foreach f,$(X86_FAMILIES),"TGEMM_ARCH=$(f) TGEMM_EW_STREAM_BYTES=64")
 
 test-large: $(EW_DIR)/test_elementwise
 	@$(EW_RUN) $< "--large"

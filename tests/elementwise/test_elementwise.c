@@ -311,7 +311,7 @@ static void test_position_bias(void)
             for (mode = 0; mode < 2; mode++) {
                 tg_dtype t = ti ? TG_F64 : TG_F32;
                 void *c = aligned_alloc(64, (R * (C + 1) * 8 + 63) / 64 * 64);
-                void *b = aligned_alloc(64, C * 8);
+                void *b = aligned_alloc(64, (C * 8 + 63) / 64 * 64);
                 char what[96];
                 bad = 0;
                 for (j = 0; j < C; j++) put(t, b, j, mode ? bias_col[j] : bias_row[0]);
