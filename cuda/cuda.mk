@@ -111,7 +111,7 @@ EMU_OBJS  := $(EMU_SRCS:%.cu=$(EMU)/%.o)
 EMU_FLAGS := -std=c++17 -O1 -g -Wall -Wextra -Wshadow -Werror -Wno-unknown-pragmas \
 	     -Itests/cuda/emu -Icuda/sgemm -Icuda -Icommon
 TEST_RUNS += test-cuda-emulated
-.PHONY: test-cuda-emulated
+.PHONY: test-cuda-emulated test-asan-cuda-emulated
 
 $(EMU)/%.cpp: %.cu
 	@mkdir -p $(dir $@)
@@ -130,6 +130,19 @@ $(EMU)/test_cuda: $(EMU)/tests/cuda/test_cuda.o $(EMU_OBJS) $(EMU)/reference.o $
 
 test-cuda-emulated: $(EMU)/test_cuda
 	TGEMM_TEST_SMALL=1 $(EMU)/test_cuda
+
+# The same under AddressSanitizer + UBSan (tests.mk's test-asan): every step's loads and stores
+# against the bounds of the emulated device buffers.
+$(EMU)/asan/%.o: $(EMU)/%.cpp $(CUDA_HDRS) $(wildcard tests/cuda/emu/*.h)
+	@mkdir -p $(dir $@)
+	$(CXX) $(EMU_FLAGS) $(SANITIZE) -c $< -o $@
+
+$(EMU)/test_cuda_asan: $(EMU)/asan/tests/cuda/test_cuda.o $(EMU_SRCS:%.cu=$(EMU)/asan/%.o) $(EMU)/reference.o \
+	    $(BUILD)/libtgemm.a
+	$(CXX) $(SANITIZE) -o $@ $^ -fopenmp -lm
+
+test-asan-cuda-emulated: $(EMU)/test_cuda_asan
+	@TGEMM_TEST_SMALL=1 ASAN_OPTIONS=detect_stack_use_after_return=0 $<
 
 # The single header: writes to stdout, so the build check can compare the committed one with a fresh one.
 AMALG_CUDA = $(PYTHON) tools/amalgamate.py --name tgemm_cuda.cuh --intro tools/tgemm_cuda_intro.txt \

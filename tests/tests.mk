@@ -10,8 +10,9 @@
 #                    and one build with TGEMM_STATIC
 #   test-amalgamation  the committed tgemm.h equals what `make amalgamate` writes now
 #   test-asan        (not in `make test`) the suite under AddressSanitizer + UBSan, errors fatal, and
-#                    the elementwise tests and the emulated CUDA elementwise tests likewise
-#                    (test-asan-elementwise, test-asan-cuda-elementwise-emulated: elementwise.mk)
+#                    the elementwise tests and the emulated CUDA tests likewise (test-asan-elementwise
+#                    and test-asan-cuda-elementwise-emulated in elementwise.mk, test-asan-cuda-emulated
+#                    in cuda.mk)
 # Small block overrides (MC=12 KC=8 NC=32) hit every block edge cheaply; the default-block runs
 # keep to a sample at large sizes, so the whole set stays within a few minutes on two cores.
 
@@ -157,7 +158,8 @@ test-amalgamation:
 
 # ---- sanitizers: the suite under ASan + UBSan, errors fatal (its own tally, like make test) ----
 test-asan:
-	@sh tools/tally.sh "$(MAKE)" test-asan-run test-asan-elementwise test-asan-cuda-elementwise-emulated
+	@sh tools/tally.sh "$(MAKE)" test-asan-run test-asan-elementwise test-asan-cuda-emulated \
+	    test-asan-cuda-elementwise-emulated
 test-asan-run: $(TEST_DIR)/asan/tgemm_tests
 	@ASAN_OPTIONS=detect_leaks=1 $(RUN_SUITE) $< $(foreach f,$(X86_FAMILIES) generic,$(call gemm_specs,$(f))) \
 	    "TGEMM_PATH=blocked nomem" "TGEMM_PATH=small nomem" "TGEMM_PATH=paged nomem"
