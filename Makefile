@@ -58,6 +58,7 @@ tgemm.h: tools/amalgamate.py tools/tgemm_intro.txt $(LIB_SRCS) $(LIB_HDRS)
 -include harness/harness.mk
 -include harness/report.mk
 -include tests/elementwise/elementwise.mk
+-include tests/fuzz/fuzz.mk
 
 test: lib
 	@sh tools/tally.sh "$(MAKE)" $(TEST_RUNS)

@@ -28,7 +28,9 @@ void tg_ref_gemm(size_t es, int layout, int transa, int transb, int64_t m, int64
                     mag += fabs(x) * fabs(y);
                 }
             }
-            double v = alpha != 0 ? alpha * sum : 0, g = fabs(alpha) * mag;
+            /* k zero: no product term at all, so an Inf or NaN alpha leaves C = beta C, as in the
+             * reference BLAS (alpha times an empty sum would make it NaN) */
+            double v = alpha != 0 && k > 0 ? alpha * sum : 0, g = alpha != 0 && k > 0 ? fabs(alpha) * mag : 0;
             if (beta != 0) {
                 double cij = tg_ref_at(es, c, layout, TG_NO_TRANS, ldc, i, j);
                 v += beta * cij;

@@ -350,6 +350,21 @@ void tgt_section_scalars(void)
                         c.special = inf_c ? TGT_INF_C : TGT_PLAIN;
                         tgt_run_case(&c);
                     }
+    /* A NaN or infinite alpha with k zero: there is no product term, C = beta C, as in the
+     * reference BLAS (make fuzz found the fp64 reference making it NaN). A NaN alpha with k > 0
+     * makes C NaN. (An infinite one with k > 0 is left out: whether alpha multiplies the whole sum,
+     * partial sums or each product decides between +-Inf and NaN, and the BLAS leaves it open.) */
+    for (size_t es = 4; es <= 8; es += 4)
+        for (int combo = 0; combo < 8; combo++)
+            for (int64_t k = 0; k <= 9; k += 9)
+                for (int a = 0; a < (k ? 1 : 3); a++)
+                    for (int b = 0; b < 4; b++) {
+                        tgt_case c = tgt_case_at(es, tgt_layouts[combo >> 2], tgt_transes[(combo >> 1) & 1],
+                                                 tgt_transes[combo & 1], 7, 18, k, i++);
+                        c.alpha = a == 0 ? NAN : a == 1 ? INFINITY : -INFINITY;
+                        c.beta = tgt_betas[b];
+                        tgt_run_case(&c);
+                    }
 }
 
 void tgt_section_special(void)

@@ -1,0 +1,34 @@
+# tests/fuzz/fuzz.mk: libFuzzer targets (clang), opt-in: `make fuzz` (included by the Makefile).
+#
+#   fuzz   tests/fuzz/fuzz_gemm.c against the library built by clang with AddressSanitizer + UBSan
+#          (errors fatal), for FUZZ_SECONDS (default 30) under each kernel family this CPU runs, with
+#          the default blocks and with tiny ones (MC=12 KC=8 NC=32: every block edge at small sizes);
+#          each family's corpus grows in build/fuzz/corpus-<family>/ (replayed first, outside the time). A failure leaves its input in build/fuzz/ (crash-*),
+#          which `build/fuzz/fuzz_gemm FILE` replays. Not in `make test`: a fuzzer's worth is in how long
+#          it runs, and what it found is turned into a test.
+
+FUZZ_DIR     := $(BUILD)/fuzz
+FUZZ_SECONDS ?= 30
+FUZZ_CC      ?= clang
+FUZZ_FLAGS   := -std=c11 -O1 -g -fopenmp -Icommon -DTGEMM_TESTING \
+		-fsanitize=address,undefined -fno-sanitize-recover=all
+FUZZ_OBJS    := $(LIB_SRCS:%.c=$(FUZZ_DIR)/obj/%.o)
+
+.PHONY: fuzz
+
+$(FUZZ_DIR)/obj/%.o: %.c $(LIB_HDRS)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -c $< -o $@
+
+$(FUZZ_DIR)/fuzz_gemm: tests/fuzz/fuzz_gemm.c common/reference.c common/reference.h $(FUZZ_OBJS)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer tests/fuzz/fuzz_gemm.c common/reference.c $(FUZZ_OBJS) \
+	    -lm -o $@
+
+fuzz: $(FUZZ_DIR)/fuzz_gemm
+	@for f in $(X86_FAMILIES) generic; do for blocks in "" "TGEMM_MC=12 TGEMM_KC=8 TGEMM_NC=32"; do \
+	    echo "== fuzz_gemm, TGEMM_ARCH=$$f $$blocks, $(FUZZ_SECONDS) s"; \
+	    mkdir -p "$(FUZZ_DIR)/corpus-$$f"; \
+	    (cd $(FUZZ_DIR) && env TGEMM_ARCH=$$f $$blocks ASAN_OPTIONS=detect_leaks=1 ./fuzz_gemm \
+	        -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -len_control=0 -print_final_stats=1 "corpus-$$f" 2>&1 | \
+	        grep -E '^Done|fuzz_gemm:|ERROR|SUMMARY|stat::number_of_executed_units') || exit 1; \
+	done; done
