@@ -38,6 +38,7 @@
 
 EW_DIR      := $(BUILD)/elementwise
 EW_TEST     := tests/elementwise/test_elementwise.c
+EW_REF      := tests/elementwise/ew_ref.h
 EW_CFLAGS   := -std=c11 $(WARN) -O2 -g -fopenmp
 EW_LIB_SRCS := $(wildcard cpu/elementwise*.c)
 EW_RUN      := sh tests/run_suite.sh
@@ -47,7 +48,7 @@ EW_RUN      := sh tests/run_suite.sh
 TEST_RUNS += test-elementwise test-elementwise-families test-elementwise-planted test-elementwise-header test-cuda-elementwise \
 	test-cuda-elementwise-emulated
 
-$(EW_DIR)/test_elementwise: $(EW_TEST) $(BUILD)/libtgemm.a
+$(EW_DIR)/test_elementwise: $(EW_TEST) $(EW_REF) $(BUILD)/libtgemm.a
 	@mkdir -p $(dir $@)
 	$(CC) $(EW_CFLAGS) -Icommon $< $(BUILD)/libtgemm.a -lm -o $@
 
@@ -69,7 +70,7 @@ test-elementwise-families: $(EW_DIR)/test_families
 
 # The same tests against the library built with AddressSanitizer + UBSan (tests.mk's ASAN_OBJS),
 # every kernel family, streamed stores too: joins tests.mk's test-asan (not `make test`).
-$(EW_DIR)/asan/test_elementwise: $(EW_TEST) $(ASAN_OBJS)
+$(EW_DIR)/asan/test_elementwise: $(EW_TEST) $(EW_REF) $(ASAN_OBJS)
 	@mkdir -p $(dir $@)
 	$(CC) $(EW_CFLAGS) $(SANITIZE) -Icommon $< $(ASAN_OBJS) -lm -o $@
 
@@ -94,7 +95,7 @@ define ew_plant
 $(EW_DIR)/plant$(1)/obj/%.o: %.c $(LIB_HDRS)
 	@mkdir -p $$(dir $$@)
 	$$(CC) $$(LIBFLAGS) -DTG__EW_PLANT=$(1) -c $$< -o $$@
-$(EW_DIR)/plant$(1)/test_elementwise: $(EW_TEST) $(EW_LIB_SRCS:%.c=$(EW_DIR)/plant$(1)/obj/%.o) \
+$(EW_DIR)/plant$(1)/test_elementwise: $(EW_TEST) $(EW_REF) $(EW_LIB_SRCS:%.c=$(EW_DIR)/plant$(1)/obj/%.o) \
 	    $(filter-out $(EW_LIB_SRCS:%.c=$(OBJ)/%.o),$(LIB_OBJS))
 	$$(CC) $$(EW_CFLAGS) -Icommon $$^ -lm -o $$@
 endef
@@ -117,7 +118,7 @@ ew_cc_gxx   := g++ -x c++ -std=c++17 -fopenmp
 $(EW_DIR)/header/tgemm.h: tools/amalgamate.py $(LIB_SRCS) $(LIB_HDRS)
 	@mkdir -p $(dir $@)
 	$(AMALG_CPU) > $@
-$(EW_DIR)/header/%/test_elementwise: $(EW_TEST) $(EW_DIR)/header/tgemm.h
+$(EW_DIR)/header/%/test_elementwise: $(EW_TEST) $(EW_REF) $(EW_DIR)/header/tgemm.h
 	@mkdir -p $(dir $@)
 	$(ew_cc_$*) $(filter-out $(if $(findstring gxx,$*),-Wstrict-prototypes),$(WARN)) -O2 -g \
 	    -I$(EW_DIR)/header -DTGEMM_EW_HEADER $< -lm -o $@

@@ -1,10 +1,11 @@
 # tests/fuzz/fuzz.mk: libFuzzer targets (clang), opt-in: `make fuzz` (included by the Makefile).
 #
-#   fuzz   tests/fuzz/fuzz_gemm.c against the library built by clang with AddressSanitizer + UBSan
-#          (errors fatal), for FUZZ_SECONDS (default 30) under each kernel family this CPU runs, with
-#          the default blocks and with tiny ones (MC=12 KC=8 NC=32: every block edge at small sizes);
-#          each family's corpus grows in build/fuzz/corpus-<family>/ (replayed first, outside the time). A failure leaves its input in build/fuzz/ (crash-*),
-#          which `build/fuzz/fuzz_gemm FILE` replays. Not in `make test`: a fuzzer's worth is in how long
+#   fuzz   tests/fuzz/fuzz_gemm.c and fuzz_elementwise.c against the library built by clang with
+#          AddressSanitizer + UBSan (errors fatal), for FUZZ_SECONDS (default 30) under each kernel
+#          family this CPU runs; the GEMM also with tiny blocks (MC=12 KC=8 NC=32: every block edge at
+#          small sizes). Corpora grow in build/fuzz/corpus-<fuzzer>-<family>/ (replayed first, outside
+#          the time). A failure leaves its input in build/fuzz/ (crash-*),
+#          which `build/fuzz/fuzz_gemm FILE` (or fuzz_elementwise) replays. Not in `make test`: a fuzzer's worth is in how long
 #          it runs, and what it found is turned into a test.
 
 FUZZ_DIR     := $(BUILD)/fuzz
@@ -24,11 +25,17 @@ $(FUZZ_DIR)/fuzz_gemm: tests/fuzz/fuzz_gemm.c common/reference.c common/referenc
 	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer tests/fuzz/fuzz_gemm.c common/reference.c $(FUZZ_OBJS) \
 	    -lm -o $@
 
-fuzz: $(FUZZ_DIR)/fuzz_gemm
-	@for f in $(X86_FAMILIES) generic; do for blocks in "" "TGEMM_MC=12 TGEMM_KC=8 TGEMM_NC=32"; do \
-	    echo "== fuzz_gemm, TGEMM_ARCH=$$f $$blocks, $(FUZZ_SECONDS) s"; \
-	    mkdir -p "$(FUZZ_DIR)/corpus-$$f"; \
-	    (cd $(FUZZ_DIR) && env TGEMM_ARCH=$$f $$blocks ASAN_OPTIONS=detect_leaks=1 ./fuzz_gemm \
-	        -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -len_control=0 -print_final_stats=1 "corpus-$$f" 2>&1 | \
-	        grep -E '^Done|fuzz_gemm:|ERROR|SUMMARY|stat::number_of_executed_units') || exit 1; \
-	done; done
+$(FUZZ_DIR)/fuzz_elementwise: tests/fuzz/fuzz_elementwise.c tests/elementwise/ew_ref.h $(FUZZ_OBJS)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -ffp-contract=off -fsanitize=fuzzer tests/fuzz/fuzz_elementwise.c $(FUZZ_OBJS) \
+	    -lm -o $@
+
+fuzz: $(FUZZ_DIR)/fuzz_gemm $(FUZZ_DIR)/fuzz_elementwise
+	@for z in fuzz_gemm fuzz_elementwise; do for f in $(X86_FAMILIES) generic; do \
+	    for blocks in "" "TGEMM_MC=12 TGEMM_KC=8 TGEMM_NC=32"; do \
+	    [ $$z = fuzz_elementwise ] && [ -n "$$blocks" ] && continue; \
+	    echo "== $$z, TGEMM_ARCH=$$f $$blocks, $(FUZZ_SECONDS) s"; \
+	    mkdir -p "$(FUZZ_DIR)/corpus-$$z-$$f"; \
+	    (cd $(FUZZ_DIR) && env TGEMM_ARCH=$$f $$blocks ASAN_OPTIONS=detect_leaks=1 ./$$z \
+	        -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -len_control=0 -print_final_stats=1 "corpus-$$z-$$f" 2>&1 | \
+	        grep -E '^Done|fuzz_gemm:|fuzz_elementwise:|ERROR|SUMMARY|stat::number_of_executed_units') || exit 1; \
+	done; done; done
