@@ -97,7 +97,7 @@ $(EW_DIR)/plant$(1)/obj/%.o: %.c $(LIB_HDRS)
 	$$(CC) $$(LIBFLAGS) -DTG__EW_PLANT=$(1) -c $$< -o $$@
 $(EW_DIR)/plant$(1)/test_elementwise: $(EW_TEST) $(EW_REF) $(EW_LIB_SRCS:%.c=$(EW_DIR)/plant$(1)/obj/%.o) \
 	    $(filter-out $(EW_LIB_SRCS:%.c=$(OBJ)/%.o),$(LIB_OBJS))
-	$$(CC) $$(EW_CFLAGS) -Icommon $$^ -lm -o $$@
+	$$(CC) $$(EW_CFLAGS) -Icommon $$(filter-out $(EW_REF),$$^) -lm -o $$@
 endef
 $(foreach p,$(EW_PLANTS),$(eval $(call ew_plant,$(p))))
 
