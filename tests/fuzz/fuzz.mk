@@ -21,11 +21,11 @@ $(FUZZ_DIR)/obj/%.o: %.c $(LIB_HDRS)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -c $< -o $@
 
-$(FUZZ_DIR)/fuzz_gemm: tests/fuzz/fuzz_gemm.c common/reference.c common/reference.h $(FUZZ_OBJS)
+$(FUZZ_DIR)/fuzz_gemm: tests/fuzz/fuzz_gemm.c tests/fuzz/fuzz_input.h common/reference.c common/reference.h $(FUZZ_OBJS)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer tests/fuzz/fuzz_gemm.c common/reference.c $(FUZZ_OBJS) \
 	    -lm -o $@
 
-$(FUZZ_DIR)/fuzz_elementwise: tests/fuzz/fuzz_elementwise.c tests/elementwise/ew_ref.h $(FUZZ_OBJS)
+$(FUZZ_DIR)/fuzz_elementwise: tests/fuzz/fuzz_elementwise.c tests/fuzz/fuzz_input.h tests/elementwise/ew_ref.h $(FUZZ_OBJS)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -ffp-contract=off -fsanitize=fuzzer tests/fuzz/fuzz_elementwise.c $(FUZZ_OBJS) \
 	    -lm -o $@
 
@@ -37,5 +37,5 @@ fuzz: $(FUZZ_DIR)/fuzz_gemm $(FUZZ_DIR)/fuzz_elementwise
 	    mkdir -p "$(FUZZ_DIR)/corpus-$$z-$$f"; \
 	    (cd $(FUZZ_DIR) && env TGEMM_ARCH=$$f $$blocks ASAN_OPTIONS=detect_leaks=1 ./$$z \
 	        -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -len_control=0 -print_final_stats=1 "corpus-$$z-$$f" 2>&1 | \
-	        grep -E '^Done|fuzz_gemm:|fuzz_elementwise:|ERROR|SUMMARY|stat::number_of_executed_units') || exit 1; \
+	        grep -E '^Done|fuzz:|ERROR|SUMMARY|stat::number_of_executed_units') || exit 1; \
 	done; done; done

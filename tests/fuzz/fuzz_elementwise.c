@@ -26,28 +26,16 @@
 #include <string.h>
 
 #include "api.h"
+#include "fuzz_input.h"
 #include "../elementwise/ew_ref.h"
 
 enum { F_ADD, F_SUB, F_MUL, F_SCALE, F_AXPY, F_ACT, F_BIAS, NFN };
 static const char *fn_names[] = {"add", "sub", "mul", "scale", "axpy", "activate", "bias_act"};
 
-typedef struct {
-    const uint8_t *p;
-    size_t n;
-} bytes_in;
-
-static unsigned take(bytes_in *in)
-{
-    unsigned v = in->n ? *in->p : 0;
-    if (in->n) in->p++, in->n--;
-    return v;
-}
-
 static int64_t count(bytes_in *in)
 {
-    static const int64_t big[] = {63, 64, 65, 127, 129, 1000, 4099, 20001};
-    unsigned v = take(in);
-    return v >= 240 ? big[v % 8] : (int64_t)(v % 70) - 2;
+    static const int64_t big[8] = {63, 64, 65, 127, 129, 1000, 4099, 20001};
+    return size_from(in, 70, big);
 }
 
 static double value(unsigned v)
@@ -56,12 +44,6 @@ static double value(unsigned v)
     return v < 9 * 8 ? fixed[v % 9] : (double)((int)v - 164) / 8;
 }
 
-static char call[256];
-static void fail(const char *why)
-{
-    fprintf(stderr, "fuzz_elementwise: %s: %s\n", why, call);
-    abort();
-}
 
 /* Whether [a, a + an) and [b, b + bn) share a byte. */
 static int overlap(size_t a, size_t an, size_t b, size_t bn) { return an && bn && a < b + bn && b < a + an; }

@@ -23,25 +23,13 @@
 #include <string.h>
 
 #include "api.h"
+#include "fuzz_input.h"
 #include "reference.h"
-
-typedef struct {
-    const uint8_t *p;
-    size_t n;
-} bytes_in;
-
-static unsigned take(bytes_in *in)
-{
-    unsigned v = in->n ? *in->p : 0;
-    if (in->n) in->p++, in->n--;
-    return v;
-}
 
 static int64_t dim(bytes_in *in)
 {
-    static const int64_t big[] = {63, 64, 65, 96, 127, 128, 129, 130};
-    unsigned v = take(in);
-    return v >= 240 ? big[v % 8] : (int64_t)(v % 43) - 2;
+    static const int64_t big[8] = {63, 64, 65, 96, 127, 128, 129, 130};
+    return size_from(in, 43, big);
 }
 
 static double scalar(bytes_in *in)
@@ -57,13 +45,6 @@ static size_t span(int64_t vectors, int64_t len, int64_t ld)
     return vectors > 0 && len > 0 ? (size_t)((vectors - 1) * ld + len) : 0;
 }
 
-/* The decoded call, printed with the check that failed. */
-static char call[256];
-static void fail(const char *why)
-{
-    fprintf(stderr, "fuzz_gemm: %s: %s\n", why, call);
-    abort();
-}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
