@@ -4,9 +4,9 @@
 #          AddressSanitizer + UBSan (errors fatal), for FUZZ_SECONDS (default 30) under each kernel
 #          family this CPU runs; the GEMM also with tiny blocks (MC=12 KC=8 NC=32: every block edge at
 #          small sizes). Corpora grow in build/fuzz/corpus-<fuzzer>-<family>/ (replayed first, outside
-#          the time). A failure leaves its input in build/fuzz/ (crash-*),
-#          which `build/fuzz/fuzz_gemm FILE` (or fuzz_elementwise) replays. Not in `make test`: a fuzzer's worth is in how long
-#          it runs, and what it found is turned into a test.
+#          the time). A failure leaves its input in build/fuzz/ (crash-*), which `build/fuzz/fuzz_gemm
+#          FILE` (or fuzz_elementwise) replays. Not in `make test`: a fuzzer's worth is in how long it
+#          runs, and what it finds is turned into a test (as the scalars section's NaN/Inf alpha).
 
 FUZZ_DIR     := $(BUILD)/fuzz
 FUZZ_SECONDS ?= 30
