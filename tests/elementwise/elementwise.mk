@@ -38,12 +38,13 @@
 
 EW_DIR      := $(BUILD)/elementwise
 EW_TEST     := tests/elementwise/test_elementwise.c
-EW_REF      := tests/elementwise/ew_ref.h
+EW_REF      := tests/elementwise/ew_ref.h tests/elementwise/act_ref.h
 EW_CFLAGS   := -std=c11 $(WARN) -O2 -g -fopenmp
 EW_LIB_SRCS := $(wildcard cpu/elementwise*.c)
 EW_RUN      := sh tests/run_suite.sh
 
-.PHONY: test-asan-elementwise test-asan-cuda-elementwise-emulated test-cuda-elementwise-emulated test-elementwise test-elementwise-families test-elementwise-planted test-elementwise-header test-cuda-elementwise test-large \
+.PHONY: test-asan-elementwise test-asan-cuda-elementwise-emulated \
+	test-cuda-elementwise-emulated test-elementwise test-elementwise-families test-elementwise-planted test-elementwise-header test-cuda-elementwise test-large \
 	test-cuda-large test-act-sweep act-speed
 TEST_RUNS += test-elementwise test-elementwise-families test-elementwise-planted test-elementwise-header test-cuda-elementwise \
 	test-cuda-elementwise-emulated
@@ -132,7 +133,7 @@ test-elementwise-header: $(EW_HDR_BUILDS:%=$(EW_DIR)/header/%/test_elementwise)
 # ---- CUDA ----
 ifeq ($(HAVE_NVCC),yes)
 $(EW_DIR)/test_cuda_elementwise: tests/elementwise/test_cuda_elementwise.cu $(BUILD)/libtgemm_cuda.a \
-	    cuda/elementwise/tgemm_elementwise.h
+	    cuda/elementwise/tgemm_elementwise.h tests/elementwise/act_ref.h
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVCCFLAGS) -Icuda -Icommon -o $@ $< $(BUILD)/libtgemm_cuda.a $(CUDA_LIBS)
 
@@ -159,7 +160,7 @@ endif
 # does for the ladder.
 EW_EMU       := $(EW_DIR)/emu
 EW_EMU_FLAGS := -std=c++17 -O1 -g -Wall -Wextra -Wshadow -Werror -Wno-unknown-pragmas \
-		-Itests/elementwise/emu -Itests/cuda/emu -Icuda/elementwise -Icuda -Icommon
+		-Itests/elementwise/emu -Itests/cuda/emu -Itests/elementwise -Icuda/elementwise -Icuda -Icommon
 EW_EMU_SRCS  := cuda/elementwise/elementwise.cu tests/elementwise/test_cuda_elementwise.cu
 
 $(EW_EMU)/%.cpp: %.cu
@@ -167,7 +168,8 @@ $(EW_EMU)/%.cpp: %.cu
 	{ echo '#line 1 "$<"'; sed -E 's/^(\s*)(.+)<<<(.+)>>>\((.*)\);/\1tg__emu_launch(\2, \3, \4);/' $<; } > $@
 
 EW_EMU_DEPS  := $(EW_EMU_SRCS:%.cu=$(EW_EMU)/%.cpp) $(BUILD)/libtgemm.a $(wildcard tests/elementwise/emu/*.h) \
-		$(wildcard tests/cuda/emu/*.h) cuda/elementwise/tgemm_elementwise.h cpu/elementwise.h
+		$(wildcard tests/cuda/emu/*.h) cuda/elementwise/tgemm_elementwise.h cpu/elementwise.h \
+		tests/elementwise/act_ref.h
 
 $(EW_EMU)/test_emulated: $(EW_EMU_DEPS)
 	$(CXX) $(EW_EMU_FLAGS) -o $@ $(EW_EMU_SRCS:%.cu=$(EW_EMU)/%.cpp) $(BUILD)/libtgemm.a -fopenmp -lm

@@ -1,9 +1,7 @@
 /* The host references the CPU elementwise tests judge by (test_elementwise.c, and the fuzzer
- * tests/fuzz/fuzz_elementwise.c): fp32/fp64 element access, same-value-and-sign comparison, the
- * activations evaluated accurately in long double, and the error in ulps of the output type.
- * Independent of the library: the activations' forms below are the plain definitions, rearranged
- * only where the textbook expressions cancel. Header-only, static: each test includes it once,
- * after api.h (or tgemm.h) and <math.h>. */
+ * tests/fuzz/fuzz_elementwise.c): fp32/fp64 element access and same-value-and-sign comparison, with
+ * act_ref.h's accurate activations and ulps. Header-only, static: each test includes it once, after
+ * api.h (or tgemm.h) and <math.h>. */
 #ifndef TG_TEST_EW_REF_H
 #define TG_TEST_EW_REF_H
 
@@ -20,41 +18,6 @@ static void put(tg_dtype t, void *p, int64_t i, double v)
 /* Same value, NaN equal to NaN, and the same sign of zero. */
 static int same(double a, double b) { return (isnan(a) && isnan(b)) || (a == b && signbit(a) == signbit(b)); }
 
-/* ---- accurate activations in long double ---- */
-static long double act_ref(tg_act act, long double x)
-{
-    const long double pi = 3.14159265358979323846264338327950288L;
-    long double u;
-    if (isinf(x) && act != TG_ACT_NONE) { /* the limits */
-        if (act == TG_ACT_SIGMOID) return x > 0 ? 1 : 0;
-        return x > 0 ? x : act == TG_ACT_RELU ? 0 : -0.0L; /* GELU, SiLU: from below */
-    }
-    switch (act) {
-    case TG_ACT_NONE: return x;
-    case TG_ACT_RELU: return x < 0 ? 0 : x;
-    case TG_ACT_GELU_TANH:
-        /* 0.5 x (1 + tanh u) = x / (1 + exp(-2u)): the same value without the cancellation */
-        u = sqrtl(2 / pi) * (x + 0.044715L * x * x * x);
-        return x / (1 + expl(-2 * u));
-    case TG_ACT_GELU_ERF: return 0.5L * x * erfcl(-x / sqrtl(2));
-    case TG_ACT_SIGMOID: return 1 / (1 + expl(-x));
-    case TG_ACT_SILU: return x / (1 + expl(-x));
-    }
-    return NAN;
-}
-
-/* |got - ref| in ulps of the output type at max(|ref|, tiny); infinite for a zero whose sign is not
- * the exact result's (GELU and SiLU of -0 and of the far negative tail are -0). */
-static double ulps(tg_dtype t, double got, long double ref)
-{
-    int e;
-    long double m = fabsl(ref), tiny = t == TG_F32 ? 0x1p-24L : 0x1p-53L;
-    if (isnan(got) || isnan(ref)) return isnan(got) && isnan(ref) ? 0 : INFINITY;
-    if (got == 0 && !signbit(got) != !signbit((double)ref)) return INFINITY;
-    if (isinf(got) || isinf(ref)) return got == ref ? 0 : INFINITY;
-    if (m < tiny) m = tiny;
-    frexpl(m, &e); /* m = f * 2^e, f in [0.5, 1): ulp = 2^(e - 1 - (p - 1)) */
-    return (double)(fabsl((long double)got - ref) / ldexpl(1, e - (t == TG_F32 ? 24 : 53)));
-}
+#include "act_ref.h"
 
 #endif

@@ -25,7 +25,8 @@ $(FUZZ_DIR)/fuzz_gemm: tests/fuzz/fuzz_gemm.c tests/fuzz/fuzz_input.h common/ref
 	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer tests/fuzz/fuzz_gemm.c common/reference.c $(FUZZ_OBJS) \
 	    -lm -o $@
 
-$(FUZZ_DIR)/fuzz_elementwise: tests/fuzz/fuzz_elementwise.c tests/fuzz/fuzz_input.h tests/elementwise/ew_ref.h $(FUZZ_OBJS)
+$(FUZZ_DIR)/fuzz_elementwise: tests/fuzz/fuzz_elementwise.c tests/fuzz/fuzz_input.h \
+	    tests/elementwise/ew_ref.h tests/elementwise/act_ref.h $(FUZZ_OBJS)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -ffp-contract=off -fsanitize=fuzzer tests/fuzz/fuzz_elementwise.c $(FUZZ_OBJS) \
 	    -lm -o $@
 
