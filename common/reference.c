@@ -17,10 +17,13 @@ void tg_ref_gemm(size_t es, int layout, int transa, int transb, int64_t m, int64
                  double alpha, const void *a, int64_t lda, const void *b, int64_t ldb,
                  double beta, const void *c, int64_t ldc, double *out, double *bound)
 {
+    /* The product term exists only where alpha and k are both non-zero: with k zero an Inf or NaN
+     * alpha leaves C = beta C, as in the reference BLAS (alpha times an empty sum would be NaN). */
+    const int product = alpha != 0 && k > 0;
     for (int64_t i = 0; i < m; i++) {
         for (int64_t j = 0; j < n; j++) {
             double sum = 0, mag = 0;
-            if (alpha != 0) {
+            if (product) {
                 for (int64_t p = 0; p < k; p++) {
                     double x = tg_ref_at(es, a, layout, transa, lda, i, p);
                     double y = tg_ref_at(es, b, layout, transb, ldb, p, j);
@@ -28,9 +31,7 @@ void tg_ref_gemm(size_t es, int layout, int transa, int transb, int64_t m, int64
                     mag += fabs(x) * fabs(y);
                 }
             }
-            /* k zero: no product term at all, so an Inf or NaN alpha leaves C = beta C, as in the
-             * reference BLAS (alpha times an empty sum would make it NaN) */
-            double v = alpha != 0 && k > 0 ? alpha * sum : 0, g = alpha != 0 && k > 0 ? fabs(alpha) * mag : 0;
+            double v = product ? alpha * sum : 0, g = product ? fabs(alpha) * mag : 0;
             if (beta != 0) {
                 double cij = tg_ref_at(es, c, layout, TG_NO_TRANS, ldc, i, j);
                 v += beta * cij;

@@ -258,11 +258,12 @@ void tgt_section_edges(void)
  * 256 x 64 x 256 multiply-adds; up to sixteen past 256^3): widths from just past one panel to
  * sixteen panels of either type's AVX-512 kernel (32 floats, 16 doubles; the two widest at one
  * height), heights ending in every remainder of the six-row tiles, and where there are more than
- * two panels a depth whose rows of A go in several chunks; alpha and beta in turn. Then every layout and transpose on one shape (a column-major C is computed
- * transposed, so there the rows mode sees m as the width), and long depths over a B one or two
- * whole pairs of panels wide, which the rows mode reads in place in several blocks of k (on a
- * 1 MiB L2: 2048 steps at two panels, 1024 at four), with and without a transposed A. Under the
- * other kernel families and paths these are more shapes of theirs. */
+ * two panels a depth whose rows of A go in several chunks; alpha and beta in turn. Then every
+ * layout and transpose on one shape (a column-major C is computed transposed, so there the rows
+ * mode sees m as the width), and long depths over a B one or two whole pairs of panels wide,
+ * which the rows mode reads in place in several blocks of k (on a 1 MiB L2: 2048 steps at two
+ * panels, 1024 at four), with and without a transposed A. Under the other kernel families and
+ * paths these are more shapes of theirs. */
 void tgt_section_rows(void)
 {
     uint64_t i = 1800000;
