@@ -1057,6 +1057,92 @@ TG__OMP(omp barrier)
 
 #include <stddef.h>
 
+/* ---- cpu/elementwise_act_coeffs.h ---- */
+/* The constants of the vector activations (elementwise_act_simd.inc): polynomial coefficients,
+ * exp's table, and the split constants of the argument reductions. One copy for every vector
+ * width and for the CUDA fp64 GELU erf (cuda/elementwise/elementwise.cu), which is why the tables
+ * are lists in macros: the CPU code makes them arrays (elementwise_act_simd.inc), the CUDA code
+ * arrays in the device's constant memory, which host arrays cannot be read as. Macros only, so that
+ * cpu/elementwise.h can carry it to both. tests/elementwise/act_coeffs.py derives the coefficients
+ * and says what each is for.
+ */
+#ifndef TGEMM_CPU_ELEMENTWISE_ACT_COEFFS_H
+#define TGEMM_CPU_ELEMENTWISE_ACT_COEFFS_H
+
+/* Float: exp(r) = 1 + r + r^2 (c2 + c3 r) for |r| <= ln2/16, and 2^(j/8) for j = 0..7, the table
+ * that takes the rest of the reduction (act_coeffs.py): constant term first. */
+#define TG__EW_EXP_CS \
+    1.000000000e+00f, 1.000000000e+00f, 5.000391006e-01f, 1.666744798e-01f
+#define TG__EW_EXP_TAB_S \
+    1.000000000e+00f, 1.090507746e+00f, 1.189207077e+00f, 1.296839595e+00f, 1.414213538e+00f, \
+    1.542210817e+00f, 1.681792855e+00f, 1.834008098e+00f
+/* Double, AVX2's form: exp(r) = 1 + r + r^2 g(r) for |r| <= ln2/2 (act_coeffs.py): constant term
+ * first. */
+#define TG__EW_EXP_CD \
+    1.00000000000000000e+00, 1.00000000000000000e+00, 5.00000000000000111e-01, \
+    1.66666666666666685e-01, 4.16666666666241636e-02, 8.33333333333006500e-03, \
+    1.38888889171967186e-03, 1.98412698630405450e-04, 2.48015213223686919e-05, \
+    2.75572684803100238e-06, 2.76200758799833672e-07, 2.51003758325612340e-08
+
+/* Double, AVX-512's form: exp(r) = 1 + r + r^2 g(r) for |r| <= ln2/16, g of degree 5
+ * (act_coeffs.py: constant term first), and 2^(j/8) for j = 0..7, the table that takes the rest of
+ * the reduction, correctly rounded. */
+#define TG__EW_EXP8_CD \
+    1.00000000000000000e+00, 1.00000000000000000e+00, 5.00000000000005107e-01, \
+    1.66666666666667240e-01, 4.16666666175264586e-02, 8.33333332787333965e-03, \
+    1.38895871082395420e-03, 1.98420456372392582e-04
+#define TG__EW_EXP_TAB_D \
+    1.00000000000000000e+00, 1.09050773266525769e+00, 1.18920711500272103e+00, \
+    1.29683955465100964e+00, 1.41421356237309515e+00, 1.54221082540794074e+00, \
+    1.68179283050742900e+00, 1.83400808640934243e+00
+
+/* erfcx(y) = exp(y^2) erfc(y) for 0 <= y <= Y as a polynomial in t = (y - K) / (y + K)
+ * (act_coeffs.py: float K = 4, Y = 6, degree 8; double K = 4, Y = 9, degree 20): constant first. */
+#define TG__EW_ERFCX_CS \
+    1.369994581e-01f, -2.590681314e-01f, 2.187201232e-01f, -1.642530710e-01f, 1.089507639e-01f, \
+    -6.320964545e-02f, 3.128184378e-02f, -1.218442898e-02f, 5.332567263e-03f
+#define TG__EW_ERFCX_CD \
+    1.36999457625061383e-01, -2.59068048760171643e-01, 2.18719678918264965e-01, \
+    -1.64257816697305103e-01, 1.08963177398900823e-01, -6.31078156399690893e-02, \
+    3.12990565185783665e-02, -1.28439460254792751e-02, 4.06026363334238433e-03, \
+    -7.99126884724387547e-04, -2.17619181424029877e-05, 7.89835229833096256e-05, \
+    -2.25542416514530572e-05, -1.90258450892662559e-06, 2.93774607144760460e-06, \
+    -4.20166030222073068e-07, -2.81760939564512646e-07, 1.22378990901473426e-07, \
+    5.69792079964610074e-08, -2.21833542929462775e-10, -1.97674196628839905e-09
+
+/* ln2 as hi + lo (hi the nearest value of the type; fma forms t - n hi exactly, since it is below 0.5
+ * and a multiple of 2^-54 in double whenever n is not 0, and t - n hi/8 in float, below 2^-4 and a
+ * multiple of 2^-27), log2(e), and the rounding constants 1.5 2^23 and 1.5 2^52: t log2(e) + M (8 t
+ * log2(e) + M in float) is M plus the integer n nearest to t / ln2 (8 t / ln2), which then sits in
+ * M's low bits. Macros, not objects, so that each vector width folds them into its own constants;
+ * they stay defined, since every width's instantiation uses them. */
+#define TG__LN2_HI_S 6.931471825e-01f
+#define TG__LN2_LO_S (-1.904654212e-09f)
+#define TG__LN2_HI_D 6.93147180559945286e-01
+#define TG__LN2_LO_D 2.31904681384629956e-17
+#define TG__LOG2E 1.4426950408889634
+#define TG__ROUND_S 12582912.0f
+#define TG__ROUND_D 6755399441055744.0
+/* Where each activation's exp is flushed to 0 (elementwise_act_simd.inc): the clamp of -|x| that
+ * puts exp's argument t mid-way in the band whose scale's exponent field is 0 -- float t in
+ * [-88.07, -87.38] (n = round(8t / ln2) in [-1016, -1009]), double t in [-709.13, -708.74] (AVX2's
+ * n = round(t / ln2) = -1023 and AVX-512's floor(n/8) = -1023 both) -- so that every input at
+ * or past the clamp gets exp = 0 exactly, as do those short of it whose t is already in the band
+ * (act_coeffs.py). Sigmoid and SiLU: t = -|x|; GELU tanh: t = -2u(x); GELU erf: t = -x^2/2. */
+#define TG__FLUSH_S 87.73f
+#define TG__FLUSH_TANH_S 10.02f
+#define TG__FLUSH_ERF_S 13.245f
+#define TG__FLUSH_D 708.93
+#define TG__FLUSH_TANH_D 21.151
+#define TG__FLUSH_ERF_D 37.655
+/* 2 sqrt(2/pi) and 2 sqrt(2/pi) 0.044715, hi + lo (act_coeffs.py): -2u(x) = x (A + B x^2). */
+#define TG__GELU_A 1.59576912160573081e+00
+#define TG__GELU_A_LO (-9.96930880911092018e-17)
+#define TG__GELU_B 7.13548162726002494e-02
+#define TG__GELU_B_LO (-6.17514991815531500e-19)
+#define TG__SQRT1_2 7.07106781186547573e-01
+
+#endif /* TGEMM_CPU_ELEMENTWISE_ACT_COEFFS_H */
 
 #ifdef __cplusplus
 extern "C" {
@@ -1725,88 +1811,18 @@ TG__PRIVATE void tg__ew_act_d(tg_act act, int64_t n, double *z)
  * (GELU erf's worst is near 0, where (y - K) / (y + K) is near -1 and its rounding is felt most.)
  */
 
-/* ---- cpu/elementwise_act_coeffs.h ---- */
-/* The constants of the vector activations (elementwise_act_simd.inc): polynomial coefficients,
- * exp's table, and the split constants of the argument reductions. One copy for every vector
- * width; tests/elementwise/act_coeffs.py derives the coefficients and says what each is for.
- */
-#ifndef TGEMM_CPU_ELEMENTWISE_ACT_COEFFS_H
-#define TGEMM_CPU_ELEMENTWISE_ACT_COEFFS_H
 
-/* Float: exp(r) = 1 + r + r^2 (c2 + c3 r) for |r| <= ln2/16, and 2^(j/8) for j = 0..7, the table
- * that takes the rest of the reduction (act_coeffs.py): constant term first. */
-static const float tg__ew_exp_cs[4] = {1.000000000e+00f, 1.000000000e+00f, 5.000391006e-01f,
-                                       1.666744798e-01f};
-static const float tg__ew_exp_tab_s[8] = {1.000000000e+00f, 1.090507746e+00f, 1.189207077e+00f,
-                                          1.296839595e+00f, 1.414213538e+00f, 1.542210817e+00f,
-                                          1.681792855e+00f, 1.834008098e+00f};
-/* Double, AVX2's form: exp(r) = 1 + r + r^2 g(r) for |r| <= ln2/2 (act_coeffs.py): constant term
- * first. */
-static const double tg__ew_exp_cd[12] = {
-    1.00000000000000000e+00, 1.00000000000000000e+00, 5.00000000000000111e-01,
-    1.66666666666666685e-01, 4.16666666666241636e-02, 8.33333333333006500e-03,
-    1.38888889171967186e-03, 1.98412698630405450e-04, 2.48015213223686919e-05,
-    2.75572684803100238e-06, 2.76200758799833672e-07, 2.51003758325612340e-08};
-
-/* Double, AVX-512's form: exp(r) = 1 + r + r^2 g(r) for |r| <= ln2/16, g of degree 5
- * (act_coeffs.py: constant term first), and 2^(j/8) for j = 0..7, the table that takes the rest of
- * the reduction, correctly rounded. */
-static const double tg__ew_exp8_cd[8] = {
-    1.00000000000000000e+00, 1.00000000000000000e+00, 5.00000000000005107e-01,
-    1.66666666666667240e-01, 4.16666666175264586e-02, 8.33333332787333965e-03,
-    1.38895871082395420e-03, 1.98420456372392582e-04};
-static const double tg__ew_exp_tab_d[8] = {
-    1.00000000000000000e+00, 1.09050773266525769e+00, 1.18920711500272103e+00,
-    1.29683955465100964e+00, 1.41421356237309515e+00, 1.54221082540794074e+00,
-    1.68179283050742900e+00, 1.83400808640934243e+00};
-
-/* erfcx(y) = exp(y^2) erfc(y) for 0 <= y <= Y as a polynomial in t = (y - K) / (y + K)
- * (act_coeffs.py: float K = 4, Y = 6, degree 8; double K = 4, Y = 9, degree 20): constant first. */
-static const float tg__ew_erfcx_cs[9] = {1.369994581e-01f, -2.590681314e-01f, 2.187201232e-01f,
-                                         -1.642530710e-01f, 1.089507639e-01f, -6.320964545e-02f,
-                                         3.128184378e-02f, -1.218442898e-02f, 5.332567263e-03f};
-static const double tg__ew_erfcx_cd[21] = {
-    1.36999457625061383e-01, -2.59068048760171643e-01, 2.18719678918264965e-01,
-    -1.64257816697305103e-01, 1.08963177398900823e-01, -6.31078156399690893e-02,
-    3.12990565185783665e-02, -1.28439460254792751e-02, 4.06026363334238433e-03,
-    -7.99126884724387547e-04, -2.17619181424029877e-05, 7.89835229833096256e-05,
-    -2.25542416514530572e-05, -1.90258450892662559e-06, 2.93774607144760460e-06,
-    -4.20166030222073068e-07, -2.81760939564512646e-07, 1.22378990901473426e-07,
-    5.69792079964610074e-08, -2.21833542929462775e-10, -1.97674196628839905e-09};
-
-/* ln2 as hi + lo (hi the nearest value of the type; fma forms t - n hi exactly, since it is below 0.5
- * and a multiple of 2^-54 in double whenever n is not 0, and t - n hi/8 in float, below 2^-4 and a
- * multiple of 2^-27), log2(e), and the rounding constants 1.5 2^23 and 1.5 2^52: t log2(e) + M (8 t
- * log2(e) + M in float) is M plus the integer n nearest to t / ln2 (8 t / ln2), which then sits in
- * M's low bits. Macros, not objects, so that each vector width folds them into its own constants;
- * they stay defined, since every width's instantiation uses them. */
-#define TG__LN2_HI_S 6.931471825e-01f
-#define TG__LN2_LO_S (-1.904654212e-09f)
-#define TG__LN2_HI_D 6.93147180559945286e-01
-#define TG__LN2_LO_D 2.31904681384629956e-17
-#define TG__LOG2E 1.4426950408889634
-#define TG__ROUND_S 12582912.0f
-#define TG__ROUND_D 6755399441055744.0
-/* Where each activation's exp is flushed to 0 (elementwise_act_simd.inc): the clamp of -|x| that
- * puts exp's argument t mid-way in the band whose scale's exponent field is 0 -- float t in
- * [-88.07, -87.38] (n = round(8t / ln2) in [-1016, -1009]), double t in [-709.13, -708.74] (AVX2's
- * n = round(t / ln2) = -1023 and AVX-512's floor(n/8) = -1023 both) -- so that every input at
- * or past the clamp gets exp = 0 exactly, as do those short of it whose t is already in the band
- * (act_coeffs.py). Sigmoid and SiLU: t = -|x|; GELU tanh: t = -2u(x); GELU erf: t = -x^2/2. */
-#define TG__FLUSH_S 87.73f
-#define TG__FLUSH_TANH_S 10.02f
-#define TG__FLUSH_ERF_S 13.245f
-#define TG__FLUSH_D 708.93
-#define TG__FLUSH_TANH_D 21.151
-#define TG__FLUSH_ERF_D 37.655
-/* 2 sqrt(2/pi) and 2 sqrt(2/pi) 0.044715, hi + lo (act_coeffs.py): -2u(x) = x (A + B x^2). */
-#define TG__GELU_A 1.59576912160573081e+00
-#define TG__GELU_A_LO (-9.96930880911092018e-17)
-#define TG__GELU_B 7.13548162726002494e-02
-#define TG__GELU_B_LO (-6.17514991815531500e-19)
-#define TG__SQRT1_2 7.07106781186547573e-01
-
-#endif /* TGEMM_CPU_ELEMENTWISE_ACT_COEFFS_H */
+/* The tables as arrays, once in a translation unit that holds several widths (the single header). */
+#ifndef TG__EW_ACT_TABLES
+#define TG__EW_ACT_TABLES
+static const float tg__ew_exp_cs[4] = {TG__EW_EXP_CS};
+static const float tg__ew_exp_tab_s[8] = {TG__EW_EXP_TAB_S};
+static const double tg__ew_exp_cd[12] = {TG__EW_EXP_CD};
+static const double tg__ew_exp8_cd[8] = {TG__EW_EXP8_CD};
+static const double tg__ew_exp_tab_d[8] = {TG__EW_EXP_TAB_D};
+static const float tg__ew_erfcx_cs[9] = {TG__EW_ERFCX_CS};
+static const double tg__ew_erfcx_cd[21] = {TG__EW_ERFCX_CD};
+#endif
 
 /* ---- float ---- */
 
@@ -2634,6 +2650,18 @@ TG__PRIVATE void TG__FN(TG__ISA(tg__ew_run))(const tg__ew *e, int64_t n, const v
  * (GELU erf's worst is near 0, where (y - K) / (y + K) is near -1 and its rounding is felt most.)
  */
 
+
+/* The tables as arrays, once in a translation unit that holds several widths (the single header). */
+#ifndef TG__EW_ACT_TABLES
+#define TG__EW_ACT_TABLES
+static const float tg__ew_exp_cs[4] = {TG__EW_EXP_CS};
+static const float tg__ew_exp_tab_s[8] = {TG__EW_EXP_TAB_S};
+static const double tg__ew_exp_cd[12] = {TG__EW_EXP_CD};
+static const double tg__ew_exp8_cd[8] = {TG__EW_EXP8_CD};
+static const double tg__ew_exp_tab_d[8] = {TG__EW_EXP_TAB_D};
+static const float tg__ew_erfcx_cs[9] = {TG__EW_ERFCX_CS};
+static const double tg__ew_erfcx_cd[21] = {TG__EW_ERFCX_CD};
+#endif
 
 /* ---- float ---- */
 

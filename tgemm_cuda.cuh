@@ -202,7 +202,15 @@ template <> struct tg__ewd_t<__nv_bfloat16> { typedef float C; };
 static __device__ __forceinline__ float tg__ewd_c(float v) { return v; }
 static __device__ __forceinline__ double tg__ewd_c(double v) { return v; }
 static __device__ __forceinline__ float tg__ewd_c(__half v) { return __half2float(v); }
-static __device__ __forceinline__ float tg__ewd_c(__nv_bfloat16 v) { return __bfloat162float(v); }
+/* bf16 is the top half of a float: the shift is the whole conversion. Written out, because
+ * __bfloat162float (cvt.f32.bf16) made ptxas (CUDA 13, sm_90) convert a batch's 16 elements at once
+ * and hold them: 47-48 registers a thread where fp16's kernels take 32, 5 blocks of 256 an SM
+ * instead of 8; bf16 GELU erf ran at 88% of the copy on the H100 (3b295416671a), fp16's at 96-100%.
+ * With the shift ptxas gives bf16 32 registers as well. */
+static __device__ __forceinline__ float tg__ewd_c(__nv_bfloat16 v)
+{
+    return __uint_as_float((unsigned)__bfloat16_as_ushort(v) << 16);
+}
 template <typename T> static __device__ __forceinline__ T tg__ewd_to(double v);
 template <> __device__ __forceinline__ float tg__ewd_to<float>(double v) { return (float)v; }
 template <> __device__ __forceinline__ double tg__ewd_to<double>(double v) { return v; }
@@ -223,8 +231,6 @@ template <typename A> struct tg__ewd_k;
 template <> struct tg__ewd_k<double> {
     static constexpr double A_HI = 0.7978845608028654, A_LO = -4.98465440455546e-17; /* sqrt(2/pi) */
     static constexpr double B_HI = 0.035677408136300125, B_LO = -3.0875749590776575e-19; /* A*0.044715 */
-    static constexpr double R_HI = 0.7071067811865476, R_LO = -4.833646656726457e-17; /* 1/sqrt(2) */
-    static constexpr double TWO_SQRTPI = 1.1283791670955126;
     /* past BIG every activation is at its limit in this type, and x^3 would overflow not far beyond */
     static constexpr double BIG = 1e100;
 };
@@ -242,8 +248,6 @@ static __device__ __forceinline__ float tg__ewd_abs(float v) { return fabsf(v); 
 static __device__ __forceinline__ double tg__ewd_abs(double v) { return fabs(v); }
 static __device__ __forceinline__ float tg__ewd_exp(float v) { return expf(v); }
 static __device__ __forceinline__ double tg__ewd_exp(double v) { return exp(v); }
-static __device__ __forceinline__ float tg__ewd_erfc(float v) { return erfcf(v); }
-static __device__ __forceinline__ double tg__ewd_erfc(double v) { return erfc(v); }
 /* n / (1 + e), 0 <= e <= 1, in the logistic forms. fp32 as n times the correctly rounded reciprocal
  * (one rounding more, under an ulp): the IEEE division checks its operands and takes a slow path
  * when n is tiny, as x e is for GELU tanh below x ~ -9; random inputs in [-10, 10] held GELU tanh
@@ -260,6 +264,38 @@ static __device__ __forceinline__ double tg__ewd_mul(double a, double b) { retur
 template <typename A> static __device__ __forceinline__ A tg__ewd_limit(A x)
 {
     return x > 0 ? x : (x < 0 ? (A)-0.0 : x);
+}
+
+/* fp64 GELU erf: the CPU's vector form (cpu/elementwise_act_simd.inc, tg__ew_gelu_erf_d with AVX2's
+ * exp), one element a thread. E = erfc(y), y = |x|/sqrt2, is exp(-y^2) erfcx(y): -y^2 = -x^2/2
+ * formed exactly as a pair (its low part joins exp's reduced argument), erfcx a polynomial of
+ * degree 20 in (y - 4)/(y + 4), which takes y's rounding without amplifying it. The result is x/2 E
+ * for x < 0, x - |x|/2 E above. Both polynomials by Horner's rule, the fewest operations: on the
+ * GPU other warps hide the chain's latency, and the operations are what bounds fp64 (64 a cycle an
+ * SM against 16 bytes an element). CUDA's erfc(double), with a first-order term for u's rounding,
+ * held this activation to 74% of the copy on the H100 (3b295416671a). Past the clamp (|x| >=
+ * 37.655) exp's scale is 0 and E with it, as on the CPU; x is finite here (NaN and +-Inf and
+ * |x| > BIG return before). */
+static __constant__ double tg__ewd_exp_cd[12] = {TG__EW_EXP_CD};
+static __constant__ double tg__ewd_erfcx_cd[21] = {TG__EW_ERFCX_CD};
+static __device__ __forceinline__ double tg__ewd_gelu_erf_d(double x)
+{
+    const double xn = fmax(-TG__FLUSH_ERF_D, -fabs(x));
+    const double s = __dmul_rn(xn, xn), sl = fma(xn, xn, -s), t = -0.5 * s;
+    const double k = fma(t, TG__LOG2E, TG__ROUND_D), n = k - TG__ROUND_D;
+    double r = fma(-n, TG__LN2_HI_D, t), p, e, u, y;
+    int j;
+    r = fma(-0.5, sl, fma(-n, TG__LN2_LO_D, r));
+    p = tg__ewd_exp_cd[11];
+    for (j = 10; j >= 0; j--) p = fma(p, r, tg__ewd_exp_cd[j]);
+    /* times 2^n, built in the exponent field: k's low bits hold n */
+    e = p * __longlong_as_double((__double_as_longlong(k) - (0x4338000000000000LL - 1023)) << 52);
+    y = fmin(xn * -TG__SQRT1_2, 9.0);
+    u = (y - 4.0) / (y + 4.0);
+    p = tg__ewd_erfcx_cd[20];
+    for (j = 19; j >= 0; j--) p = fma(p, u, tg__ewd_erfcx_cd[j]);
+    e *= p;
+    return __double_as_longlong(x) < 0 ? 0.5 * xn * e : fma(0.5 * xn, e, x); /* -0 takes the first */
 }
 
 /* The logistic forms take e = exp(-|z|), which never overflows and keeps subnormal results for
@@ -279,17 +315,16 @@ template <int ACT, typename A> static __device__ __forceinline__ A tg__ewd_act_a
         e = tg__ewd_exp(-tg__ewd_abs(x));
         return tg__ewd_div1(x >= 0 ? x : x * e, 1 + e);
     }
-    if (ACT == TG_ACT_GELU_ERF) {
-        /* x/2 erfc(u), u = -x/sqrt(2) = uh + ul, erfc(uh + ul) to first order. The first-order term
-         * is about 2 u ul of the result (up to ~2^-19 in fp32, ~2^-47 in fp64, where the result is
-         * above the ulp floor), so the hardware's approximate exp in fp32 (relative error up to ~2^-16
-         * at these arguments) adds ~2^-35 of the result at most, in both types. Past uh^2 ~ 103 it
-         * underflows to 0 and the term is dropped: the result is then below 2^-140, far under both
-         * floors (2^-24, 2^-53 absolute), and in fp64 keeps ~11 bits fewer (1540 ulps of its own
-         * value at x = -36.4, in the CPU emulation); erfc(double) there would cost its speed. */
+    if constexpr (ACT == TG_ACT_GELU_ERF && sizeof(A) == 8) return tg__ewd_gelu_erf_d(x);
+    else if constexpr (ACT == TG_ACT_GELU_ERF) {
+        /* fp32: x/2 erfc(u), u = -x/sqrt(2) = uh + ul, erfc(uh + ul) to first order. The
+         * first-order term is about 2 u ul of the result (up to ~2^-19 where the result is above the
+         * ulp floor), so the hardware's approximate exp (relative error up to ~2^-16 at these
+         * arguments) adds ~2^-35 of the result at most. Past uh^2 ~ 103 it underflows to 0 and the
+         * term is dropped: the result is then below 2^-140, far under the floor (2^-24 absolute). */
         uh = -tg__ewd_mul(K::R_HI, x);
         ul = -(tg__ewd_fma(K::R_HI, x, uh) + K::R_LO * x);
-        return (A)0.5 * x * (tg__ewd_erfc(uh) - K::TWO_SQRTPI * (A)__expf((float)(-uh * uh)) * ul);
+        return (A)0.5 * x * (erfcf(uh) - K::TWO_SQRTPI * __expf(-uh * uh) * ul);
     }
     { /* GELU tanh: x / (1 + exp(-2u)), u = a x + b x^3 = uh + ul */
         A x2 = tg__ewd_mul(x, x), x2l = tg__ewd_fma(x, x, -x2);

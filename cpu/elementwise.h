@@ -15,6 +15,7 @@
 #include <stddef.h>
 
 #include "../common/internal.h"
+#include "elementwise_act_coeffs.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -1,50 +1,54 @@
 /* The constants of the vector activations (elementwise_act_simd.inc): polynomial coefficients,
  * exp's table, and the split constants of the argument reductions. One copy for every vector
- * width; tests/elementwise/act_coeffs.py derives the coefficients and says what each is for.
+ * width and for the CUDA fp64 GELU erf (cuda/elementwise/elementwise.cu), which is why the tables
+ * are lists in macros: the CPU code makes them arrays (elementwise_act_simd.inc), the CUDA code
+ * arrays in the device's constant memory, which host arrays cannot be read as. Macros only, so that
+ * cpu/elementwise.h can carry it to both. tests/elementwise/act_coeffs.py derives the coefficients
+ * and says what each is for.
  */
 #ifndef TGEMM_CPU_ELEMENTWISE_ACT_COEFFS_H
 #define TGEMM_CPU_ELEMENTWISE_ACT_COEFFS_H
 
 /* Float: exp(r) = 1 + r + r^2 (c2 + c3 r) for |r| <= ln2/16, and 2^(j/8) for j = 0..7, the table
  * that takes the rest of the reduction (act_coeffs.py): constant term first. */
-static const float tg__ew_exp_cs[4] = {1.000000000e+00f, 1.000000000e+00f, 5.000391006e-01f,
-                                       1.666744798e-01f};
-static const float tg__ew_exp_tab_s[8] = {1.000000000e+00f, 1.090507746e+00f, 1.189207077e+00f,
-                                          1.296839595e+00f, 1.414213538e+00f, 1.542210817e+00f,
-                                          1.681792855e+00f, 1.834008098e+00f};
+#define TG__EW_EXP_CS \
+    1.000000000e+00f, 1.000000000e+00f, 5.000391006e-01f, 1.666744798e-01f
+#define TG__EW_EXP_TAB_S \
+    1.000000000e+00f, 1.090507746e+00f, 1.189207077e+00f, 1.296839595e+00f, 1.414213538e+00f, \
+    1.542210817e+00f, 1.681792855e+00f, 1.834008098e+00f
 /* Double, AVX2's form: exp(r) = 1 + r + r^2 g(r) for |r| <= ln2/2 (act_coeffs.py): constant term
  * first. */
-static const double tg__ew_exp_cd[12] = {
-    1.00000000000000000e+00, 1.00000000000000000e+00, 5.00000000000000111e-01,
-    1.66666666666666685e-01, 4.16666666666241636e-02, 8.33333333333006500e-03,
-    1.38888889171967186e-03, 1.98412698630405450e-04, 2.48015213223686919e-05,
-    2.75572684803100238e-06, 2.76200758799833672e-07, 2.51003758325612340e-08};
+#define TG__EW_EXP_CD \
+    1.00000000000000000e+00, 1.00000000000000000e+00, 5.00000000000000111e-01, \
+    1.66666666666666685e-01, 4.16666666666241636e-02, 8.33333333333006500e-03, \
+    1.38888889171967186e-03, 1.98412698630405450e-04, 2.48015213223686919e-05, \
+    2.75572684803100238e-06, 2.76200758799833672e-07, 2.51003758325612340e-08
 
 /* Double, AVX-512's form: exp(r) = 1 + r + r^2 g(r) for |r| <= ln2/16, g of degree 5
  * (act_coeffs.py: constant term first), and 2^(j/8) for j = 0..7, the table that takes the rest of
  * the reduction, correctly rounded. */
-static const double tg__ew_exp8_cd[8] = {
-    1.00000000000000000e+00, 1.00000000000000000e+00, 5.00000000000005107e-01,
-    1.66666666666667240e-01, 4.16666666175264586e-02, 8.33333332787333965e-03,
-    1.38895871082395420e-03, 1.98420456372392582e-04};
-static const double tg__ew_exp_tab_d[8] = {
-    1.00000000000000000e+00, 1.09050773266525769e+00, 1.18920711500272103e+00,
-    1.29683955465100964e+00, 1.41421356237309515e+00, 1.54221082540794074e+00,
-    1.68179283050742900e+00, 1.83400808640934243e+00};
+#define TG__EW_EXP8_CD \
+    1.00000000000000000e+00, 1.00000000000000000e+00, 5.00000000000005107e-01, \
+    1.66666666666667240e-01, 4.16666666175264586e-02, 8.33333332787333965e-03, \
+    1.38895871082395420e-03, 1.98420456372392582e-04
+#define TG__EW_EXP_TAB_D \
+    1.00000000000000000e+00, 1.09050773266525769e+00, 1.18920711500272103e+00, \
+    1.29683955465100964e+00, 1.41421356237309515e+00, 1.54221082540794074e+00, \
+    1.68179283050742900e+00, 1.83400808640934243e+00
 
 /* erfcx(y) = exp(y^2) erfc(y) for 0 <= y <= Y as a polynomial in t = (y - K) / (y + K)
  * (act_coeffs.py: float K = 4, Y = 6, degree 8; double K = 4, Y = 9, degree 20): constant first. */
-static const float tg__ew_erfcx_cs[9] = {1.369994581e-01f, -2.590681314e-01f, 2.187201232e-01f,
-                                         -1.642530710e-01f, 1.089507639e-01f, -6.320964545e-02f,
-                                         3.128184378e-02f, -1.218442898e-02f, 5.332567263e-03f};
-static const double tg__ew_erfcx_cd[21] = {
-    1.36999457625061383e-01, -2.59068048760171643e-01, 2.18719678918264965e-01,
-    -1.64257816697305103e-01, 1.08963177398900823e-01, -6.31078156399690893e-02,
-    3.12990565185783665e-02, -1.28439460254792751e-02, 4.06026363334238433e-03,
-    -7.99126884724387547e-04, -2.17619181424029877e-05, 7.89835229833096256e-05,
-    -2.25542416514530572e-05, -1.90258450892662559e-06, 2.93774607144760460e-06,
-    -4.20166030222073068e-07, -2.81760939564512646e-07, 1.22378990901473426e-07,
-    5.69792079964610074e-08, -2.21833542929462775e-10, -1.97674196628839905e-09};
+#define TG__EW_ERFCX_CS \
+    1.369994581e-01f, -2.590681314e-01f, 2.187201232e-01f, -1.642530710e-01f, 1.089507639e-01f, \
+    -6.320964545e-02f, 3.128184378e-02f, -1.218442898e-02f, 5.332567263e-03f
+#define TG__EW_ERFCX_CD \
+    1.36999457625061383e-01, -2.59068048760171643e-01, 2.18719678918264965e-01, \
+    -1.64257816697305103e-01, 1.08963177398900823e-01, -6.31078156399690893e-02, \
+    3.12990565185783665e-02, -1.28439460254792751e-02, 4.06026363334238433e-03, \
+    -7.99126884724387547e-04, -2.17619181424029877e-05, 7.89835229833096256e-05, \
+    -2.25542416514530572e-05, -1.90258450892662559e-06, 2.93774607144760460e-06, \
+    -4.20166030222073068e-07, -2.81760939564512646e-07, 1.22378990901473426e-07, \
+    5.69792079964610074e-08, -2.21833542929462775e-10, -1.97674196628839905e-09
 
 /* ln2 as hi + lo (hi the nearest value of the type; fma forms t - n hi exactly, since it is below 0.5
  * and a multiple of 2^-54 in double whenever n is not 0, and t - n hi/8 in float, below 2^-4 and a

@@ -1,7 +1,9 @@
 /* GPU bandwidth of the elementwise kernels against a device-to-device copy, in one run (the issue's
  * target: >= 90% of the copy's bandwidth on 256 MiB and more). A benchmark, not a test.
  *
- *   make build/elementwise/bench_cuda_elementwise && build/elementwise/bench_cuda_elementwise [MiB]
+ *   make build/elementwise/bench_cuda_elementwise && build/elementwise/bench_cuda_elementwise [MiB [CASE]]
+ *
+ * CASE, if given, keeps only the cases whose name contains it (e.g. "gelu_erf").
  *
  * Each array holds MiB mebibytes (default 512). Bytes are counted as STREAM does, reads plus writes:
  * copy 2, add/sub/mul/axpy 3, scale/activate/bias_act 2 arrays. Each case runs 3 warm-ups, then 20
@@ -133,6 +135,7 @@ int main(int argc, char **argv)
     printf("%s, %d SMs, arrays of %.0f MiB, median of %d runs (spread = (2nd largest - 2nd smallest) / median)\n",
            p.name, p.multiProcessorCount, mib, REPS);
     for (k = 0; k < (int)(sizeof cases / sizeof cases[0]); k++) {
+        if (argc > 2 && !strstr(cases[k].name, argv[2])) continue;
         fill<<<1024, 256>>>(cases[k].t, elems(cases[k].t), dx, 1u + k);
         fill<<<1024, 256>>>(cases[k].t, elems(cases[k].t), dy, 1000u + k);
         CK(cudaGetLastError());

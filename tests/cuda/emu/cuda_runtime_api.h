@@ -72,6 +72,7 @@ static inline cudaError_t cudaDeviceGetAttribute(int *v, cudaDeviceAttr, int) { 
 #define __host__
 #define __forceinline__ inline
 #define __launch_bounds__(...)
+#define __constant__
 #define __shared__ static
 #define __align__(n) __attribute__((aligned(n)))
 static inline void __syncthreads(void) { swapcontext(&tg__emu_current->ctx, &tg__emu_scheduler); }

@@ -27,6 +27,7 @@ static inline __nv_bfloat16 __float2bfloat16_rn(float f)
     else b.x = (uint16_t)((u + 0x7fff + ((u >> 16) & 1)) >> 16);
     return b;
 }
+static inline unsigned short __bfloat16_as_ushort(__nv_bfloat16 b) { return b.x; }
 /* Through float: a double rounding the real header avoids; only the scalar alpha takes this path. */
 static inline __nv_bfloat16 __double2bfloat16(double d) { return __float2bfloat16_rn((float)d); }
 
