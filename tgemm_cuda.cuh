@@ -267,35 +267,55 @@ template <typename A> static __device__ __forceinline__ A tg__ewd_limit(A x)
 }
 
 /* fp64 GELU erf: the CPU's vector form (cpu/elementwise_act_simd.inc, tg__ew_gelu_erf_d with AVX2's
- * exp), one element a thread. E = erfc(y), y = |x|/sqrt2, is exp(-y^2) erfcx(y): -y^2 = -x^2/2
- * formed exactly as a pair (its low part joins exp's reduced argument), erfcx a polynomial of
- * degree 20 in (y - 4)/(y + 4), which takes y's rounding without amplifying it. The result is x/2 E
- * for x < 0, x - |x|/2 E above. Both polynomials by Horner's rule, the fewest operations: on the
- * GPU other warps hide the chain's latency, and the operations are what bounds fp64 (64 a cycle an
- * SM against 16 bytes an element). CUDA's erfc(double), with a first-order term for u's rounding,
- * held this activation to 74% of the copy on the H100 (3b295416671a). Past the clamp (|x| >=
- * 37.655) exp's scale is 0 and E with it, as on the CPU; x is finite here (NaN and +-Inf and
- * |x| > BIG return before). */
+ * exp), one element a thread. E = erfc(y), y = |x|/sqrt2, is exp(-y^2) erfcx(y): y^2 = x^2/2 formed
+ * exactly as a pair (its low part joins exp's reduced argument), erfcx a polynomial of degree 20 in
+ * (y - 4)/(y + 4), which takes y's rounding without amplifying it. The result is x/2 E for x < 0,
+ * x - |x|/2 E above. CUDA's erfc(double), with a first-order term for u's rounding, held this
+ * activation to 73% of the copy on the H100 (3b295416671a); this form with an IEEE division and
+ * the checks the other activations share, to 90% (4745258), where ncu found the issue slots 81%
+ * busy and the fp64 pipe 59%: what bounds it is instructions, of every kind. Hence Horner's rule
+ * (other warps hide its latency), a division without the IEEE one's checks and slow path, and no
+ * branch: NaN passes through every step (the clamp keeps it), and past the clamp (|x| >= 37.655,
+ * +-Inf too) exp's scale is 0 and E with it, as on the CPU, so the limits x and -0 come out. */
 static __constant__ double tg__ewd_exp_cd[12] = {TG__EW_EXP_CD};
 static __constant__ double tg__ewd_erfcx_cd[21] = {TG__EW_ERFCX_CD};
+/* 1/d to ~2^-20 (the hardware's seed); the CPU emulation takes a float's precision, so that the
+ * refinement below is what gives the quotient its bits there too. */
+static __device__ __forceinline__ double tg__ewd_rcp_seed(double d)
+{
+#ifdef __CUDA_ARCH__
+    double r;
+    asm("rcp.approx.ftz.f64 %0, %1;" : "=d"(r) : "d"(d));
+    return r;
+#else
+    return (float)(1.0 / d);
+#endif
+}
 static __device__ __forceinline__ double tg__ewd_gelu_erf_d(double x)
 {
-    const double xn = fmax(-TG__FLUSH_ERF_D, -fabs(x));
-    const double s = __dmul_rn(xn, xn), sl = fma(xn, xn, -s), t = -0.5 * s;
-    const double k = fma(t, TG__LOG2E, TG__ROUND_D), n = k - TG__ROUND_D;
-    double r = fma(-n, TG__LN2_HI_D, t), p, e, u, y;
+    const double ax = -fabs(x), xn = ax < -TG__FLUSH_ERF_D ? -TG__FLUSH_ERF_D : ax;
+    const double h = 0.5 * xn, s = __dmul_rn(xn, h), sl = fma(xn, h, -s); /* x^2/2 = s + sl */
+    const double k = fma(-s, TG__LOG2E, TG__ROUND_D), n = k - TG__ROUND_D;
+    /* erfcx's point, y <= 9 (past it E is far under the floor): y -+ 4 from one rounding each */
+    const double xc = fmax(xn, -9.0 / TG__SQRT1_2), num = fma(xc, -TG__SQRT1_2, -4.0),
+                 den = fma(xc, -TG__SQRT1_2, 4.0);
+    double r = fma(-n, TG__LN2_HI_D, -s), p, e, u, w;
     int j;
-    r = fma(-0.5, sl, fma(-n, TG__LN2_LO_D, r));
+    r = fma(-n, TG__LN2_LO_D, r) - sl;
     p = tg__ewd_exp_cd[11];
     for (j = 10; j >= 0; j--) p = fma(p, r, tg__ewd_exp_cd[j]);
     /* times 2^n, built in the exponent field: k's low bits hold n */
     e = p * __longlong_as_double((__double_as_longlong(k) - (0x4338000000000000LL - 1023)) << 52);
-    y = fmin(xn * -TG__SQRT1_2, 9.0);
-    u = (y - 4.0) / (y + 4.0);
+    /* num/den: the seed refined by one step of third order (error e^3), then the quotient
+     * corrected by its remainder: within an ulp, where the IEEE division is within half of one */
+    w = tg__ewd_rcp_seed(den);
+    u = fma(-den, w, 1.0);
+    w = fma(w, fma(u, u, u), w);
+    u = num * w;
+    u = fma(fma(-den, u, num), w, u);
     p = tg__ewd_erfcx_cd[20];
     for (j = 19; j >= 0; j--) p = fma(p, u, tg__ewd_erfcx_cd[j]);
-    e *= p;
-    return __double_as_longlong(x) < 0 ? 0.5 * xn * e : fma(0.5 * xn, e, x); /* -0 takes the first */
+    return fma(h, e * p, x >= 0 ? x : -0.0); /* -0 takes -0 */
 }
 
 /* The logistic forms take e = exp(-|z|), which never overflows and keeps subnormal results for
@@ -310,13 +330,13 @@ template <int ACT, typename A> static __device__ __forceinline__ A tg__ewd_act_a
         e = tg__ewd_exp(-tg__ewd_abs(x));
         return tg__ewd_div1(x >= 0 ? (A)1 : e, 1 + e);
     }
+    if constexpr (ACT == TG_ACT_GELU_ERF && sizeof(A) == 8) return tg__ewd_gelu_erf_d(x);
     if (!(tg__ewd_abs(x) <= K::BIG)) return tg__ewd_limit(x);
     if (ACT == TG_ACT_SILU) {
         e = tg__ewd_exp(-tg__ewd_abs(x));
         return tg__ewd_div1(x >= 0 ? x : x * e, 1 + e);
     }
-    if constexpr (ACT == TG_ACT_GELU_ERF && sizeof(A) == 8) return tg__ewd_gelu_erf_d(x);
-    else if constexpr (ACT == TG_ACT_GELU_ERF) {
+    if constexpr (ACT == TG_ACT_GELU_ERF && sizeof(A) == 4) {
         /* fp32: x/2 erfc(u), u = -x/sqrt(2) = uh + ul, erfc(uh + ul) to first order. The
          * first-order term is about 2 u ul of the result (up to ~2^-19 where the result is above the
          * ulp floor), so the hardware's approximate exp (relative error up to ~2^-16 at these
@@ -441,16 +461,23 @@ template <typename T> static __device__ __forceinline__ int64_t tg__ewd_head(con
 }
 
 /* Vectors of 128 bits a thread loads before it computes any, so that the arithmetic of the GELUs does
- * not leave a thread with no load in flight. With it 427e1936a41f made each kernel hold one
+ * not leave a thread with no load in flight. Two with which 427e1936a41f made each kernel hold one
  * activation and the op's switch once per batch: together they took GELU erf fp32 from 80% to 97%
- * of the copy on the H100, GELU tanh fp16 from 79% to 97%; their shares were not measured apart. */
-#define TG__EWD_U 2
+ * of the copy on the H100, GELU tanh fp16 from 79% to 97%; their shares were not measured apart.
+ * One for fp64 GELU erf, whose two take 51 registers a thread and leave an SM 4 blocks (ncu: 47%
+ * occupancy): with one, 39 registers, 6 blocks, 90% -> 95% of the copy (H100, side by side, three
+ * runs each, c81b718); one everywhere cost fp16 GELU erf 2.4 points and fp32's 0.8. The grid is
+ * sized for two (tg__ewd_launch_t): with one a thread takes two turns of its grid-stride loop. */
+template <typename T, int ACT> static constexpr __device__ int tg__ewd_u()
+{
+    return sizeof(T) == 8 && ACT == TG_ACT_GELU_ERF ? 1 : 2;
+}
 
 /* Grid: x splits the runs' elements, y the runs. */
 template <typename T, bool EA, int ACT> __global__ void tg__ewd_kernel(tg__ewd_dev j)
 {
     typedef typename tg__ewd_t<T>::C C;
-    const int V = 16 / sizeof(T), U = TG__EWD_U;
+    const int V = 16 / sizeof(T), U = tg__ewd_u<T, ACT>();
     const int64_t tid = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
     const int64_t stride = (int64_t)gridDim.x * blockDim.x;
     int64_t l;
@@ -530,7 +557,7 @@ template <typename T, bool EA> static void tg__ewd_launch_ea(const tg__ewd_dev &
 template <typename T> static void tg__ewd_launch_t(const tg__ewd_dev &j, int ea, cudaStream_t stream)
 {
     const int threads = 256, V = 16 / sizeof(T);
-    int64_t want = (j.len / (V * TG__EWD_U) + threads - 1) / threads;
+    int64_t want = (j.len / (V * 2) + threads - 1) / threads;
     dim3 grid((unsigned)(want < 1 ? 1 : want > TG__EWD_MAX_BLOCKS ? TG__EWD_MAX_BLOCKS : want),
               (unsigned)(j.lines < 65535 ? j.lines : 65535));
     if (ea)

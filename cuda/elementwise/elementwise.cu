@@ -308,16 +308,23 @@ template <typename T> static __device__ __forceinline__ int64_t tg__ewd_head(con
 }
 
 /* Vectors of 128 bits a thread loads before it computes any, so that the arithmetic of the GELUs does
- * not leave a thread with no load in flight. With it 427e1936a41f made each kernel hold one
+ * not leave a thread with no load in flight. Two with which 427e1936a41f made each kernel hold one
  * activation and the op's switch once per batch: together they took GELU erf fp32 from 80% to 97%
- * of the copy on the H100, GELU tanh fp16 from 79% to 97%; their shares were not measured apart. */
-#define TG__EWD_U 2
+ * of the copy on the H100, GELU tanh fp16 from 79% to 97%; their shares were not measured apart.
+ * One for fp64 GELU erf, whose two take 51 registers a thread and leave an SM 4 blocks (ncu: 47%
+ * occupancy): with one, 39 registers, 6 blocks, 90% -> 95% of the copy (H100, side by side, three
+ * runs each, c81b718); one everywhere cost fp16 GELU erf 2.4 points and fp32's 0.8. The grid is
+ * sized for two (tg__ewd_launch_t): with one a thread takes two turns of its grid-stride loop. */
+template <typename T, int ACT> static constexpr __device__ int tg__ewd_u()
+{
+    return sizeof(T) == 8 && ACT == TG_ACT_GELU_ERF ? 1 : 2;
+}
 
 /* Grid: x splits the runs' elements, y the runs. */
 template <typename T, bool EA, int ACT> __global__ void tg__ewd_kernel(tg__ewd_dev j)
 {
     typedef typename tg__ewd_t<T>::C C;
-    const int V = 16 / sizeof(T), U = TG__EWD_U;
+    const int V = 16 / sizeof(T), U = tg__ewd_u<T, ACT>();
     const int64_t tid = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
     const int64_t stride = (int64_t)gridDim.x * blockDim.x;
     int64_t l;
@@ -397,7 +404,7 @@ template <typename T, bool EA> static void tg__ewd_launch_ea(const tg__ewd_dev &
 template <typename T> static void tg__ewd_launch_t(const tg__ewd_dev &j, int ea, cudaStream_t stream)
 {
     const int threads = 256, V = 16 / sizeof(T);
-    int64_t want = (j.len / (V * TG__EWD_U) + threads - 1) / threads;
+    int64_t want = (j.len / (V * 2) + threads - 1) / threads;
     dim3 grid((unsigned)(want < 1 ? 1 : want > TG__EWD_MAX_BLOCKS ? TG__EWD_MAX_BLOCKS : want),
               (unsigned)(j.lines < 65535 ? j.lines : 65535));
     if (ea)
