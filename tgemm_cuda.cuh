@@ -168,11 +168,10 @@ TGEMM_DEF int tg_cuda_bias_act(tg_dtype t, tg_layout layout, int64_t rows, int64
  * arrays held the GELUs at a third to a half of the copy bandwidth on the H100). One rounding to the
  * array's type at the end.
  *
- * H100, arrays of 512 MiB uniform in [-10, 10], against the device copy in the same run
- * (tests/elementwise/bench_cuda_elementwise, results/nvidia-h100-80gb-hbm3/3b295416671a/elementwise):
- * every operation and activation 96-100% in every type, bias_act GELU tanh 93-95%, but GELU erf in
- * bf16 88% and in fp64 74% (the fp64 form spends its time in CUDA's double erfc, most likely, and
- * the bf16 one in something fp16's does not share: neither is profiled yet).
+ * H100, arrays uniform in [-10, 10], against the device copy in the same run
+ * (tests/elementwise/bench_cuda_elementwise, results/nvidia-h100-80gb-hbm3/3afdb9a/elementwise):
+ * every operation and activation in every type 94.8-101% on 512 MiB, 91.0-101% on 256 MiB; the
+ * GELU erf forms are the slowest (fp64's, bf16's below say what took them from 74% and 88%).
  *
  * Private names here are tg__ewd_ (device side), apart from the CPU side's tg__ew_ that it shares,
  * since the single header puts both in one translation unit.
@@ -205,8 +204,8 @@ static __device__ __forceinline__ float tg__ewd_c(__half v) { return __half2floa
 /* bf16 is the top half of a float: the shift is the whole conversion. Written out, because
  * __bfloat162float (cvt.f32.bf16) made ptxas (CUDA 13, sm_90) convert a batch's 16 elements at once
  * and hold them: 47-48 registers a thread where fp16's kernels take 32, 5 blocks of 256 an SM
- * instead of 8; bf16 GELU erf ran at 88% of the copy on the H100 (3b295416671a), fp16's at 96-100%.
- * With the shift ptxas gives bf16 32 registers as well. */
+ * instead of 8. With the shift ptxas gives bf16 32 registers as well, and on the H100 bf16 GELU
+ * erf went from 88% of the copy to 95% (side by side, 4745258). */
 static __device__ __forceinline__ float tg__ewd_c(__nv_bfloat16 v)
 {
     return __uint_as_float((unsigned)__bfloat16_as_ushort(v) << 16);
@@ -271,12 +270,13 @@ template <typename A> static __device__ __forceinline__ A tg__ewd_limit(A x)
  * exactly as a pair (its low part joins exp's reduced argument), erfcx a polynomial of degree 20 in
  * (y - 4)/(y + 4), which takes y's rounding without amplifying it. The result is x/2 E for x < 0,
  * x - |x|/2 E above. CUDA's erfc(double), with a first-order term for u's rounding, held this
- * activation to 73% of the copy on the H100 (3b295416671a); this form with an IEEE division and
- * the checks the other activations share, to 90% (4745258), where ncu found the issue slots 81%
- * busy and the fp64 pipe 59%: what bounds it is instructions, of every kind. Hence Horner's rule
- * (other warps hide its latency), a division without the IEEE one's checks and slow path, and no
- * branch: NaN passes through every step (the clamp keeps it), and past the clamp (|x| >= 37.655,
- * +-Inf too) exp's scale is 0 and E with it, as on the CPU, so the limits x and -0 come out. */
+ * activation to 73% of the copy on the H100; this form with an IEEE division and the checks the
+ * other activations share, to 90% (4745258, side by side), where ncu found the issue slots 81%
+ * busy and the fp64 pipe 59%. Hence the fewest instructions: Horner's rule (other warps hide its
+ * latency), a division without the IEEE one's checks and slow path, and no branch: NaN passes
+ * through every step (the clamp keeps it), and past the clamp (|x| >= 37.655, +-Inf too) exp's
+ * scale is 0 and E with it, as on the CPU, so the limits x and -0 come out. That alone gained
+ * nothing (ptxas took more registers); with one vector a thread a turn (tg__ewd_u) 95%. */
 static __constant__ double tg__ewd_exp_cd[12] = {TG__EW_EXP_CD};
 static __constant__ double tg__ewd_erfcx_cd[21] = {TG__EW_ERFCX_CD};
 /* 1/d to ~2^-20 (the hardware's seed); the CPU emulation takes a float's precision, so that the
