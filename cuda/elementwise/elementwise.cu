@@ -126,8 +126,10 @@ template <typename A> static __device__ __forceinline__ A tg__ewd_limit(A x)
  * nothing (ptxas took more registers); with one vector a thread a turn (tg__ewd_u) 95%. */
 static __constant__ double tg__ewd_exp_cd[12] = {TG__EW_EXP_CD};
 static __constant__ double tg__ewd_erfcx_cd[21] = {TG__EW_ERFCX_CD};
-/* 1/d to ~2^-20 (the hardware's seed); the CPU emulation takes a float's precision, so that the
- * refinement below is what gives the quotient its bits there too. */
+/* 1/d roughly: the hardware's seed, which the step below refines (its error cubed). On the H100
+ * the fp64 GELU erf's worst error in the GPU tests was 5.14 ulp with it, 5.51 with the IEEE
+ * division. The CPU emulation seeds with a float's precision, so that the refinement is what gives
+ * the quotient its bits there too. */
 static __device__ __forceinline__ double tg__ewd_rcp_seed(double d)
 {
 #ifdef __CUDA_ARCH__
@@ -151,8 +153,9 @@ static __device__ __forceinline__ double tg__ewd_gelu_erf_d(double x)
     r = fma(-n, TG__LN2_LO_D, r) - sl;
     p = tg__ewd_exp_cd[11];
     for (j = 10; j >= 0; j--) p = fma(p, r, tg__ewd_exp_cd[j]);
-    /* times 2^n, built in the exponent field: k's low bits hold n */
-    e = p * __longlong_as_double((__double_as_longlong(k) - (0x4338000000000000LL - 1023)) << 52);
+    /* times 2^n, built in the exponent field: k's low bits hold n (unsigned: the shift drops bits) */
+    e = p * __longlong_as_double(
+                (long long)(((unsigned long long)__double_as_longlong(k) - (0x4338000000000000ULL - 1023)) << 52));
     /* num/den: the seed refined by one step of third order (error e^3), then the quotient
      * corrected by its remainder: within an ulp, where the IEEE division is within half of one */
     w = tg__ewd_rcp_seed(den);
