@@ -40,6 +40,8 @@ typedef enum {
     TG__IMPL_LIBXSMM,
     TG__IMPL_STREAM,    /* references for elementwise cases: the ceilings' STREAM kernel of the */
     TG__IMPL_STREAM_NT, /* case's pattern over its arrays, plain or non-temporal stores (ew_bench.h) */
+    TG__IMPL_PEAK,      /* reference for GEMM cases: the ceilings' FMA probe of tgemm's instruction
+                           set doing the case's 2mnk FLOPs on its threads (vendors.c) */
     TG__IMPL_PLANTED, /* test-only: tgemm with one wrong element; needs TGEMM_BENCH_PLANTED=1
                          (or =crash: the process aborts on that element's case instead) */
     TG__IMPL_COUNT

@@ -65,6 +65,7 @@ $(BUILD)/harness/libtg_xsmm.so: harness/xsmm_adapter.c common/api.h $(XSMM_ARCHI
 
 gbench: $(BUILD)/tgemm-gbench
 $(BUILD)/tgemm-gbench: $(HARNESS_OBJ)/gbench.o $(HARNESS_OBJ)/vendors.o $(HARNESS_OBJ)/json.o \
+                       $(HARNESS_OBJ)/ceilings_probes.o \
                        $(BUILD)/libtgemm.a
 	$(CXX) -fopenmp -o $@ $(filter %.o,$^) $(HARNESS_LIBS)
 

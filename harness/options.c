@@ -39,8 +39,13 @@ void tg__options_help(FILE *out)
 "                       --device cuda --crossover --op add,axpy --sizes 1e4:1e8:x10\n"
 "  --impl LIST        implementations: tgemm, openblas, blis, mkl, libxsmm (default: all of them;\n"
 "                     a library that is not installed is reported absent and skipped, not an error);\n"
-"                     with --op also stream and stream_nt, the STREAM references (see --op)\n"
+"                     with --op also stream and stream_nt, the STREAM references (see --op);\n"
+"                     and peak, the FMA peak as a reference line: each GEMM case's 2mnk FLOPs\n"
+"                     through the ceilings' FMA probe (tgemm's instruction set, the case's\n"
+"                     threads), timed in the same rounds, so that the report gives tgemm's\n"
+"                     percent of a peak measured beside it (a VM's clock moves by 5-10%%)\n"
 "                       --impl tgemm,openblas\n"
+"                       --impl tgemm,openblas,peak --sizes 2048,4000 --threads 1\n"
 "                     with --device cuda: cuda-NN-<step> (each step of the SGEMM ladder, e.g.\n"
 "                     cuda-01-naive), tgemm-cuda (tg_cuda_sgemm), cublas (cublasGemmEx, FP32\n"
 "                     compute, no TF32), cublas-tf32 (TF32 tensor cores: a reference line,\n"
@@ -157,7 +162,7 @@ static int impl_item(const char *s, void *ctx, char *err, size_t len)
     }
     if (id < 0)
         return error(err, len, "unknown implementation '%s' (choose from tgemm, openblas, blis, "
-                               "mkl, libxsmm; with --op also stream, stream_nt%s)", s,
+                               "mkl, libxsmm, peak; with --op also stream, stream_nt%s)", s,
                      !strncmp(s, "cu", 2) || strstr(s, "-cuda") ? "; GPU ones need --device cuda"
                                                                 : "");
     for (int i = 0; i < o->nimpls; i++)

@@ -39,7 +39,9 @@ import report_crossover  # noqa: E402 (harness/, beside this file: the `--crosso
 ELEM_BYTES = {"s": 4, "d": 8}
 DTYPE_NAME = {"s": "fp32 (sgemm)", "d": "fp64 (dgemm)"}
 LEVELS = ("L1", "L2", "L3", "DRAM")
-IMPL_ORDER = ("tgemm", "openblas", "blis", "mkl", "libxsmm")
+IMPL_ORDER = ("tgemm", "openblas", "blis", "mkl", "libxsmm", "peak")
+# peak: the FMA probe timed as an implementation (--impl ...,peak), a reference, not a library
+REFERENCE = "peak"
 DTYPE_ORDER = ("s", "d")
 AI_FORMULA = ("arithmetic intensity = 2·m·n·k / ((m·k + k·n + 2·m·n) · element size) FLOP/byte: "
               "the FLOPs of the product over the fewest bytes a GEMM must move (read A, B and C, "
@@ -374,7 +376,9 @@ def gemm_sections(doc, cases, ceilings, out_dir, device=None):
                    key=lambda i: (IMPL_ORDER.index(i) if i in IMPL_ORDER
                                   else len(IMPL_ORDER) + report_gpu.rank(i), i))
     gpu = device.get("name") if device else None
-    vendors = [i for i in impls if i != "tgemm"]
+    vendors = [i for i in impls if i not in ("tgemm", REFERENCE)]
+    # tgemm over the same-sweep peak, beside its ratios to the vendors
+    compared = vendors + [REFERENCE] if REFERENCE in impls else vendors
     dtypes = [d for d in ("s", "d") if any(c["dtype"] == d for c in cases)]
     threads_list = sorted({c["threads"] for c in cases})
     variants = sorted({(c["trans"], c["layout"]) for c in cases})
@@ -401,14 +405,18 @@ def gemm_sections(doc, cases, ceilings, out_dir, device=None):
 
     if device:
         report_gpu.ladder_section(doc, cases, impls, fmt)
-    elif vendors and any(c["impl"] == "tgemm" for c in cases):
+    elif compared and any(c["impl"] == "tgemm" for c in cases):
         doc.h(2, "tgemm against the vendor libraries")
         doc.p("tgemm's GFLOP/s over each library's on the same case (same dtype, shape, "
               "transposes, layout and threads), the median over the cases of the family; above "
               "1 tgemm is faster. n is the number of cases; cases where either result was wrong "
-              "are left out.")
-        doc.table(["dtype", "family", "threads"] + [f"tgemm / {v}" for v in vendors],
-                  ratio_rows(cases, vendors))
+              "are left out."
+              + (" tgemm / peak: tgemm's fraction of the FMA peak timed in the same rounds "
+                 "(`--impl ...,peak`: the case's FLOPs through the ceilings' FMA probe on its "
+                 "threads), a peak measured under the same clock as tgemm." if REFERENCE in compared
+                 else ""))
+        doc.table(["dtype", "family", "threads"] + [f"tgemm / {v}" for v in compared],
+                  ratio_rows(cases, compared))
     else:
         doc.h(2, "tgemm against the vendor libraries")
         doc.p("The sweep holds no pair of tgemm and a vendor library to compare.")
@@ -416,9 +424,9 @@ def gemm_sections(doc, cases, ceilings, out_dir, device=None):
     doc.h(2, "Side by side")
     doc.p("Every case with each implementation's GFLOP/s (median, ± its coefficient of variation "
           "over the repetitions) and tgemm's ratio to each vendor on that case.")
-    compared = vendors if "tgemm" in impls else []
+    ours = compared if "tgemm" in impls else []
     doc.table(["dtype", "m x n x k", "trans", "layout", "threads"] + impls
-              + [f"tgemm / {v}" for v in compared], side_by_side_rows(cases, impls, compared))
+              + [f"tgemm / {v}" for v in ours], side_by_side_rows(cases, impls, ours))
 
     doc.h(2, "Correctness")
     doc.p("Every case is checked before it is timed: against the fp64 reference by the BLAS "
@@ -427,9 +435,10 @@ def gemm_sections(doc, cases, ceilings, out_dir, device=None):
           "(under 16 passes)."
           + (" On the GPU, cases too large for the CPU's reference are checked on every element "
              "against cuBLAS DGEMM on the upcast operands (gpu-dgemm); cublas-tf32 is held to "
-             "TF32's eps, 2^-10, instead of FP32's (its checks end in -tf32)." if device else ""))
+             "TF32's eps, 2^-10, instead of FP32's (its checks end in -tf32)." if device else "")
+          + (" peak computes no product and is not listed." if REFERENCE in impls else ""))
     doc.table(["implementation", "cases", "failed", "all correct", "max ratio", "checks"],
-              correctness_rows(cases, impls))
+              correctness_rows(cases, [i for i in impls if i != REFERENCE]))
 
     doc.h(2, "All cases")
     rows = []

@@ -564,7 +564,8 @@ int tg__sweep_main(int argc, char **argv)
          id++) {
         int wanted = 0;
         for (int i = 0; i < o.nimpls; i++) wanted |= o.impls[i] == id;
-        if ((id == TG__IMPL_PLANTED || id == TG__IMPL_STREAM || id == TG__IMPL_STREAM_NT) &&
+        if ((id == TG__IMPL_PLANTED || id == TG__IMPL_STREAM || id == TG__IMPL_STREAM_NT ||
+             id == TG__IMPL_PEAK) &&
             !wanted) /* no libraries: only described when asked for */
             continue;
         libs[id] = library_info(s.exe, id);

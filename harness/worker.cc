@@ -152,7 +152,11 @@ void run_case(int index, const char *spec, const WorkerOptions &o, const tg__imp
         std::printf("check %d 0 inf reference out of memory for the operands of %s\n", index, spec);
         return;
     }
-    if (o.check) {
+    if (o.check && o.impl == TG__IMPL_PEAK) {
+        /* the FMA probe computes no product: nothing to check (the report leaves it out) */
+        std::printf("check %d 1 0 probe the FMA peak, no product\n", index);
+        std::fflush(stdout);
+    } else if (o.check) {
         tg__check_result r;
         tg__check(&p, &ops, fresh_seed(index), &r);
         if (r.unsupported) {

@@ -1,7 +1,7 @@
 #!/bin/sh
 # The harness's tests (make test-harness): the checker's own tests, option parsing and every kind of
 # bad input, a tiny sweep end to end whose JSON is read back and checked field by field, a planted
-# wrong implementation that the sweep must catch and fail on, a crashing one it must survive, and
+# wrong implementation that the sweep must catch and fail on, the FMA peak as a reference line, a crashing one it must survive, and
 # tgemm-gbench's filter. Ends with "N passed, N failed".
 # The JSON is checked with Debian's /usr/bin/python3 (its standard library only): the python3 first
 # on the PATH may be another interpreter, and this needs nothing beyond json.
@@ -192,6 +192,44 @@ assert res[("planted", 64)]["correct"] is True        # only the largest size is
 assert res[("tgemm", 260)]["correct"] is True and res[("tgemm", 64)]["correct"] is True
 EOF
 check $? "the planted failure is recorded in the JSON, the real tgemm passes"
+
+# ---- peak: the FMA probe timed as an implementation beside tgemm (a GEMM reference) ----
+"$BENCH" worker peak --check scale/s/1000/1 > "$T/o" 2>&1
+grep -q "^skip 0 " "$T/o"
+check $? "worker peak refuses an elementwise case: $(head -n 1 "$T/o")"
+"$BENCH" --impl tgemm,peak --dtype s,d --sizes 96,128x64x256 --threads 1,2 --rounds 2 \
+    --min-time 0.002 --warmup 0 --ceilings "$T/ceilings.json" --out "$T/peak.json" 2> "$T/peak.err"
+rc=$?
+[ "$rc" = 0 ] || cat "$T/peak.err"
+check $rc "a sweep with the peak reference exits 0"
+"$PY" - "$T/peak.json" << 'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+tg = d["context"]["tgemm"]
+assert tg["failures"] == 0, tg["errors"]
+lib = tg["libraries"]["peak"]
+assert lib["present"] and lib["config"] == tg["libraries"]["tgemm"]["config"], lib
+med = {(b["impl"], b["dtype"], b["m"], b["threads"]): b for b in d["benchmarks"]
+       if b["aggregate_name"] == "median"}
+for dt in "sd":
+    for m in (96, 128):
+        for t in (1, 2):
+            p = med[("peak", dt, m, t)]
+            assert p["check"] == "probe" and p["correct"] is True and p["GFLOPS"] > 0, p
+            assert ("tgemm", dt, m, t) in med
+print("  peak: %d cases beside tgemm's" % sum(k[0] == "peak" for k in med))
+EOF
+check $? "the peak runs every GEMM case beside tgemm, unchecked (check: probe), tgemm's config"
+if "$PY" -c 'import matplotlib' 2> /dev/null; then
+    "$PY" harness/report.py --sweep "$T/peak.json" --ceilings "$T/ceilings.json" --out "$T/peak" \
+        > "$T/peak-report.log" 2>&1 &&
+        grep -q '| tgemm / peak |' "$T/peak/report.md" &&
+        grep -q 'peak computes no product' "$T/peak/report.md" &&
+        ! grep -qE '^\| peak \| [0-9]+ \| [0-9]+ \| ' "$T/peak/report.md"
+    check $? "the report gives tgemm / peak and leaves the peak out of the correctness table"
+else
+    skip "the report of a sweep with the peak (no matplotlib)" 1
+fi
 
 # ---- a worker that dies fails its unfinished cases; the sweep goes on and says so ----
 TGEMM_BENCH_PLANTED=crash "$BENCH" --impl planted,tgemm --dtype s --sizes 40,64,50 --threads 1 \
