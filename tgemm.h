@@ -2075,17 +2075,20 @@ TG__VFN TG__DV TG__ISA(tg__ew_gelu_tanh_d)(TG__DV x)
     return TG__ISA(tg__ew_xlogistic_d)(x, xn, TG__ISA(tg__ew_exp_neg_d)(t, tl, 1));
 }
 
-/* As in float; y^2 = x^2 / 2 as a double-double, whose low part joins exp's reduction. */
+/* As in float: -y^2 = xn (-xn/2) and its rounding error, erfcx's coefficients halved so that the
+ * polynomial gives erfcx / 2, the product and the blend on xn. y -+ K from xc = max(xn, -Y sqrt2)
+ * by one fma each, which keeps the point erfcx is taken at to the product's rounding (float's
+ * rounded K sqrt2 moved it). Three operations fewer than forming y, y^2 and x/2 apart. */
 TG__VFN TG__DV TG__ISA(tg__ew_gelu_erf_d)(TG__DV x)
 {
-    const TG__DV k = TG__D1(4.0), half = TG__D1(0.5), nhalf = TG__D1(-0.5);
-    TG__DV xn = TG__ISA(tg__ew_negabs_d)(x, TG__FLUSH_ERF_D), y, t, p, h;
-    TG__DV s = TG__DMUL(xn, xn), sl = TG__DFMS(xn, xn, s);
-    TG__DV e = TG__ISA(tg__ew_exp_neg_d)(TG__DMUL(s, nhalf), TG__DMUL(sl, nhalf), 1);
-    y = TG__DMIN(TG__DMUL(xn, TG__D1(-TG__SQRT1_2)), TG__D1(9.0));
-    t = TG__DDIV(TG__DSUB(y, k), TG__DADD(y, k));
+    const TG__DV nr = TG__D1(-TG__SQRT1_2), k = TG__D1(4.0);
+    TG__DV xn = TG__ISA(tg__ew_negabs_d)(x, TG__FLUSH_ERF_D), xc, t, p;
+    TG__DV hx = TG__DMUL(xn, TG__D1(-0.5)), my2 = TG__DMUL(xn, hx);
+    TG__DV e = TG__ISA(tg__ew_exp_neg_d)(my2, TG__DFMS(xn, hx, my2), 1);
+    xc = TG__DMAX(xn, TG__D1(-9.0 / TG__SQRT1_2));
+    t = TG__DDIV(TG__DFMS(xc, nr, k), TG__DFMA(xc, nr, k));
     {
-#define TG__C(j) TG__D1(tg__ew_erfcx_cd[j])
+#define TG__C(j) TG__D1(0.5 * tg__ew_erfcx_cd[j])
 #define TG__PAIR(j) TG__DFMA(TG__C(j + 1), t, TG__C(j))
 #define TG__QUAD(j) TG__DFMA(TG__PAIR(j + 2), t2, TG__PAIR(j))
         TG__DV t2 = TG__DMUL(t, t), t4 = TG__DMUL(t2, t2), t8 = TG__DMUL(t4, t4);
@@ -2097,12 +2100,11 @@ TG__VFN TG__DV TG__ISA(tg__ew_gelu_erf_d)(TG__DV x)
 #undef TG__PAIR
 #undef TG__C
     }
-    e = TG__DMUL(e, p);
+    e = TG__DMUL(e, p); /* E / 2 */
 #if defined(TG__EW_PLANT) && TG__EW_PLANT == 2
     e = TG__DSUB(TG__D1(1.0), TG__DSUB(TG__D1(1.0), e));
 #endif
-    h = TG__DMUL(xn, half);
-    return TG__DBLENDV(TG__DFMA(h, e, x), TG__DMUL(h, e), x);
+    return TG__DBLENDV(TG__DFMA(xn, e, x), TG__DMUL(xn, e), x);
 }
 #undef TG__VFN
 
@@ -2914,17 +2916,20 @@ TG__VFN TG__DV TG__ISA(tg__ew_gelu_tanh_d)(TG__DV x)
     return TG__ISA(tg__ew_xlogistic_d)(x, xn, TG__ISA(tg__ew_exp_neg_d)(t, tl, 1));
 }
 
-/* As in float; y^2 = x^2 / 2 as a double-double, whose low part joins exp's reduction. */
+/* As in float: -y^2 = xn (-xn/2) and its rounding error, erfcx's coefficients halved so that the
+ * polynomial gives erfcx / 2, the product and the blend on xn. y -+ K from xc = max(xn, -Y sqrt2)
+ * by one fma each, which keeps the point erfcx is taken at to the product's rounding (float's
+ * rounded K sqrt2 moved it). Three operations fewer than forming y, y^2 and x/2 apart. */
 TG__VFN TG__DV TG__ISA(tg__ew_gelu_erf_d)(TG__DV x)
 {
-    const TG__DV k = TG__D1(4.0), half = TG__D1(0.5), nhalf = TG__D1(-0.5);
-    TG__DV xn = TG__ISA(tg__ew_negabs_d)(x, TG__FLUSH_ERF_D), y, t, p, h;
-    TG__DV s = TG__DMUL(xn, xn), sl = TG__DFMS(xn, xn, s);
-    TG__DV e = TG__ISA(tg__ew_exp_neg_d)(TG__DMUL(s, nhalf), TG__DMUL(sl, nhalf), 1);
-    y = TG__DMIN(TG__DMUL(xn, TG__D1(-TG__SQRT1_2)), TG__D1(9.0));
-    t = TG__DDIV(TG__DSUB(y, k), TG__DADD(y, k));
+    const TG__DV nr = TG__D1(-TG__SQRT1_2), k = TG__D1(4.0);
+    TG__DV xn = TG__ISA(tg__ew_negabs_d)(x, TG__FLUSH_ERF_D), xc, t, p;
+    TG__DV hx = TG__DMUL(xn, TG__D1(-0.5)), my2 = TG__DMUL(xn, hx);
+    TG__DV e = TG__ISA(tg__ew_exp_neg_d)(my2, TG__DFMS(xn, hx, my2), 1);
+    xc = TG__DMAX(xn, TG__D1(-9.0 / TG__SQRT1_2));
+    t = TG__DDIV(TG__DFMS(xc, nr, k), TG__DFMA(xc, nr, k));
     {
-#define TG__C(j) TG__D1(tg__ew_erfcx_cd[j])
+#define TG__C(j) TG__D1(0.5 * tg__ew_erfcx_cd[j])
 #define TG__PAIR(j) TG__DFMA(TG__C(j + 1), t, TG__C(j))
 #define TG__QUAD(j) TG__DFMA(TG__PAIR(j + 2), t2, TG__PAIR(j))
         TG__DV t2 = TG__DMUL(t, t), t4 = TG__DMUL(t2, t2), t8 = TG__DMUL(t4, t4);
@@ -2936,12 +2941,11 @@ TG__VFN TG__DV TG__ISA(tg__ew_gelu_erf_d)(TG__DV x)
 #undef TG__PAIR
 #undef TG__C
     }
-    e = TG__DMUL(e, p);
+    e = TG__DMUL(e, p); /* E / 2 */
 #if defined(TG__EW_PLANT) && TG__EW_PLANT == 2
     e = TG__DSUB(TG__D1(1.0), TG__DSUB(TG__D1(1.0), e));
 #endif
-    h = TG__DMUL(xn, half);
-    return TG__DBLENDV(TG__DFMA(h, e, x), TG__DMUL(h, e), x);
+    return TG__DBLENDV(TG__DFMA(xn, e, x), TG__DMUL(xn, e), x);
 }
 #undef TG__VFN
 
