@@ -8,9 +8,10 @@
 #                     BENCH_IMPLS, BENCH_DTYPES, BENCH_SIZES, BENCH_THREADS, BENCH_ARGS (extra sweep
 #                     options), e.g. make bench BENCH_SIZES=64,256 BENCH_IMPLS=tgemm,openblas
 #   make bench-cpu    the CPU speed table (about 15 minutes here): the large, odd and skinny shapes
-#                     of the CPU targets at 1 and all threads against OpenBLAS and BLIS, the small
-#                     ones also against libxsmm, and every transpose and layout at 2048^3, five
-#                     alternating rounds each; sweeps and reports under results/<slug>/cpu/
+#                     of the CPU targets at 1 and all threads against OpenBLAS and BLIS and the FMA
+#                     peak timed beside them (--impl peak: tgemm / peak on the same clock), the
+#                     small ones also against libxsmm, and every transpose and layout at 2048^3,
+#                     five alternating rounds each; sweeps and reports under results/<slug>/cpu/
 #   make test-report    the report generator on fixed fixtures, checked in headless Chromium
 #   make test-ceilings  the probes' output: structure, caching, bad options (no timing asserted)
 #
@@ -43,7 +44,7 @@ bench:
 
 # The three sweeps of bench-cpu, each written with its report under results/<slug>/cpu/<name>.
 # libxsmm only on the small shapes: its per-call GEMM is meant for them (a 4000^3 call takes seconds).
-BENCH_CPU_shapes  := --impl tgemm,openblas,blis --sizes $(CPU_SHAPES) --threads 1,all
+BENCH_CPU_shapes  := --impl tgemm,openblas,blis,peak --sizes $(CPU_SHAPES) --threads 1,all
 BENCH_CPU_small   := --impl tgemm,openblas,blis,libxsmm --sizes $(CPU_SMALL) --threads 1,all
 BENCH_CPU_layouts := --impl tgemm,openblas,blis --sizes 2048 --trans NN,NT,TN,TT --layout row,col \
 		     --threads 1
