@@ -175,13 +175,22 @@ static const char *stream_unsupported(const tg__case *c)
  * split over the case's threads (an OpenMP team, as tgemm's). It computes no product; the operands
  * are allocated and left alone. */
 static int peak_threads = 1;
+static tg__isa peak_isa;
 static void peak_set_threads(int n) { peak_threads = n > 0 ? n : 1; }
+
+/* The probe of tgemm's kernel family; -1 where the CPU has no FMA (no probe then, not even the scalar
+ * one, whose FMA instructions it would fault on). */
+static int peak_pick_isa(void)
+{
+    const char *arch = tg_cpu_arch();
+    peak_isa = !strcmp(arch, "avx512") ? TG__ISA_AVX512
+               : !strcmp(arch, "avx2") ? TG__ISA_AVX2 : TG__ISA_SCALAR;
+    return tg__isa_present(peak_isa) ? 0 : -1;
+}
 
 static int peak_run(char dtype, int64_t m, int64_t n, int64_t k)
 {
-    const char *arch = tg_cpu_arch();
-    const tg__isa isa = !strcmp(arch, "avx512") ? TG__ISA_AVX512
-                        : !strcmp(arch, "avx2") ? TG__ISA_AVX2 : TG__ISA_SCALAR;
+    const tg__isa isa = peak_isa;
     const double per_round = tg__probe_fma(isa, dtype, 1); /* FLOPs of one round of the chains */
     const int team = peak_threads;
     const long rounds = (long)(2.0 * (double)m * (double)n * (double)k / per_round / team) + 1;
@@ -337,6 +346,10 @@ int tg__impl_load(tg__impl_id id, tg__impl_ops *ops, char *why, size_t len)
         return 0;
     }
     if (id == TG__IMPL_PEAK) {
+        if (peak_pick_isa() != 0) {
+            snprintf(why, len, "this CPU has no FMA instructions: no FMA peak to time");
+            return -1;
+        }
         ops->sgemm = peak_sgemm;
         ops->dgemm = peak_dgemm;
         ops->set_threads = peak_set_threads;
