@@ -470,8 +470,9 @@ template <typename T> static __device__ __forceinline__ int64_t tg__ewd_head(con
  * One for fp64 GELU erf, whose two take 51 registers a thread and leave an SM 4 blocks (ncu: 47%
  * occupancy): with one, 39 registers, 6 blocks, 90% -> 95% of the copy (H100, side by side, three
  * runs each, c81b718); one everywhere cost fp16 GELU erf 2.4 points and fp32's 0.8. The grid is
- * sized for two (tg__ewd_launch_t): with one a thread takes two turns of its grid-stride loop. */
-template <typename T, int ACT> static constexpr __device__ int tg__ewd_u()
+ * sized for the common count (tg__ewd_launch_t): with one a thread takes two turns of its
+ * grid-stride loop. */
+template <typename T, int ACT> static constexpr __host__ __device__ int tg__ewd_u()
 {
     return sizeof(T) == 8 && ACT == TG_ACT_GELU_ERF ? 1 : 2;
 }
@@ -560,7 +561,7 @@ template <typename T, bool EA> static void tg__ewd_launch_ea(const tg__ewd_dev &
 template <typename T> static void tg__ewd_launch_t(const tg__ewd_dev &j, int ea, cudaStream_t stream)
 {
     const int threads = 256, V = 16 / sizeof(T);
-    int64_t want = (j.len / (V * 2) + threads - 1) / threads;
+    int64_t want = (j.len / (V * tg__ewd_u<T, TG_ACT_NONE>()) + threads - 1) / threads;
     dim3 grid((unsigned)(want < 1 ? 1 : want > TG__EWD_MAX_BLOCKS ? TG__EWD_MAX_BLOCKS : want),
               (unsigned)(j.lines < 65535 ? j.lines : 65535));
     if (ea)

@@ -176,26 +176,29 @@ static const char *stream_unsupported(const tg__case *c)
  * are allocated and left alone. */
 static int peak_threads = 1;
 static tg__isa peak_isa;
+static double peak_round[2]; /* FLOPs of one round of the probe's chains: fp32, fp64 */
 static void peak_set_threads(int n) { peak_threads = n > 0 ? n : 1; }
 
-/* The probe of tgemm's kernel family; -1 where the CPU has no FMA (no probe then, not even the scalar
- * one, whose FMA instructions it would fault on). */
+/* The probe of tgemm's kernel family and its FLOPs a round, once at load; -1 where the CPU has no
+ * FMA (no probe then, not even the scalar one, whose FMA instructions it would fault on). */
 static int peak_pick_isa(void)
 {
     const char *arch = tg_cpu_arch();
     peak_isa = !strcmp(arch, "avx512") ? TG__ISA_AVX512
                : !strcmp(arch, "avx2") ? TG__ISA_AVX2 : TG__ISA_SCALAR;
-    return tg__isa_present(peak_isa) ? 0 : -1;
+    if (!tg__isa_present(peak_isa)) return -1;
+    peak_round[0] = tg__probe_fma(peak_isa, 's', 1);
+    peak_round[1] = tg__probe_fma(peak_isa, 'd', 1);
+    return 0;
 }
 
 static int peak_run(char dtype, int64_t m, int64_t n, int64_t k)
 {
-    const tg__isa isa = peak_isa;
-    const double per_round = tg__probe_fma(isa, dtype, 1); /* FLOPs of one round of the chains */
     const int team = peak_threads;
-    const long rounds = (long)(2.0 * (double)m * (double)n * (double)k / per_round / team) + 1;
+    const long rounds =
+        (long)(2.0 * (double)m * (double)n * (double)k / peak_round[dtype == 'd'] / team) + 1;
 #pragma omp parallel num_threads(team)
-    tg__probe_fma(isa, dtype, rounds);
+    tg__probe_fma(peak_isa, dtype, rounds);
     return 0;
 }
 
