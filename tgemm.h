@@ -1756,6 +1756,17 @@ TG__PRIVATE void tg__ew_act_d(tg_act act, int64_t n, double *z)
  *            TG__I64SRL (logical; with TG__DTAB8)
  * and all of them are released at the end, for the next instruction set's file.
  */
+/* The transcendental loops take four vectors a turn (elementwise_simd_run.inc), which pays only
+ * once their operations are interleaved: GCC schedules instructions before register allocation
+ * only when asked (clang always does), and would otherwise leave the four chains one after the
+ * other. Asked here, for these runs alone: push and pop keep the options of whatever follows (the
+ * single header's includer's own code). sched-pressure keeps the interleaving from spilling more
+ * than it gains. */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC push_options
+#pragma GCC optimize("schedule-insns", "sched-pressure")
+#endif
+#define TG__EW_UNROLL _Pragma("GCC unroll 4")
 #define TG__VFN __attribute__((target(TG__TARGET))) static inline
 /* ---- cpu/elementwise_act_simd.inc ---- */
 /* The transcendental activations in vectors: GELU (tanh and erf forms), sigmoid and SiLU of float
@@ -2116,6 +2127,8 @@ TG__VFN TG__DV TG__ISA(tg__ew_gelu_erf_d)(TG__DV x)
 #define TG__S(e) ((e)->sf)
 #define TG__GELU_TANH TG__ISA(tg__ew_gelu_tanh_s)
 #define TG__GELU_ERF TG__ISA(tg__ew_gelu_erf_s)
+#define TG__U_GELU_TANH 1
+#define TG__U_GELU_ERF 4
 #define TG__SIGMOID TG__ISA(tg__ew_sigmoid_s)
 #define TG__SILU TG__ISA(tg__ew_silu_s)
 #define TG__V TG__FV
@@ -2134,7 +2147,8 @@ TG__VFN TG__DV TG__ISA(tg__ew_gelu_erf_d)(TG__DV x)
 /* The vector run of one elementwise operation, written once for TG__T (float or double) and every
  * instruction set: elementwise_simd.inc includes it per type, with TG__V (register type), TG__W
  * (lanes), TG__LOADU, TG__STOREU, TG__STREAM, TG__ADD, TG__SUB, TG__MUL, TG__FMA, TG__MAX,
- * TG__SET1, TG__ZERO, the vector activations TG__GELU_TANH, TG__GELU_ERF, TG__SIGMOID, TG__SILU,
+ * TG__SET1, TG__ZERO, the vector activations TG__GELU_TANH, TG__GELU_ERF, TG__SIGMOID, TG__SILU
+ * and the vectors a turn of the first two, TG__U_GELU_TANH and TG__U_GELU_ERF (1 or 4, below),
  * TG__FN(x) (appends the type's suffix), TG__S(e) (the operation's scalar in the array's type), and
  * from the instruction set's file TG__ISA(x) (appends its name), TG__TARGET and TG__VBYTES.
  *
@@ -2153,41 +2167,62 @@ TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const T
     const TG__V s = TG__SET1(TG__S(e)), zero = TG__ZERO();
     const int relu = e->act == TG_ACT_RELU, stream = e->stream;
     int64_t i = 0;
-    TG__V v;
-/* One loop per operation and activation: v = F(EXPR) at element i (F empty: none), then ReLU and
- * the store. */
-#define TG__EW_LOOP(EXPR, F)                                                                       \
-    for (; i + TG__W <= n; i += TG__W) {                                                           \
-        v = F(EXPR);                                                                               \
-        if (relu) v = TG__MAX(zero, v); /* max(0, NaN) is NaN, max(0, -0) is -0: as the portable run */ \
-        if (stream) TG__STREAM(z + i, v);                                                          \
-        else TG__STOREU(z + i, v);                                                                 \
+/* One loop per operation and activation: v = F(EXPR) at element k (F empty: none), U vectors a
+ * turn, then ReLU and the stores. */
+#define TG__EW_LOOP(EXPR, F, U)                                                                    \
+    for (; i + (U) * TG__W <= n; i += (U) * TG__W) {                                               \
+        TG__V v[U];                                                                                \
+        int j;                                                                                     \
+        TG__EW_UNROLL for (j = 0; j < (U); j++) {                                                  \
+            const int64_t k = i + j * TG__W;                                                       \
+            v[j] = F(EXPR);                                                                        \
+        }                                                                                          \
+        TG__EW_UNROLL for (j = 0; j < (U); j++) {                                                  \
+            /* max(0, NaN) is NaN, max(0, -0) is -0: as the portable run */                        \
+            if (relu) v[j] = TG__MAX(zero, v[j]);                                                  \
+            if (stream) TG__STREAM(z + i + j * TG__W, v[j]);                                       \
+            else TG__STOREU(z + i + j * TG__W, v[j]);                                              \
+        }                                                                                          \
     }
 /* The transcendental activations fused into the loop of the operation they follow, so that each
  * element is loaded, computed and stored once: only the operations that the public calls combine
- * with one (tg_activate's copy, tg_bias_act's two adds) get these loops. No software prefetch: one
- * 16 KiB ahead had helped (fp32 sigmoid 58 -> 68% of a copy on the Zen 3) only while the threads
- * took alternate 8 KiB chunks (elementwise.c); with chunks of their own it costs: Zen 4, 2 threads,
- * 2^27 elements, side by side, runs without it against runs with it: AVX-512 fp32 sigmoid and
- * SiLU 0.86-0.95 the time, AVX2 0.93-0.96, the others 0.96-1.01. */
+ * with one (tg_activate's copy, tg_bias_act's two adds) get these loops. The activations whose
+ * arithmetic outlasts a copy's memory traffic (TG__U_GELU_TANH and TG__U_GELU_ERF 4: GELU erf in
+ * both types, GELU tanh in double) take four vectors a turn, then one at a time for the rest: each
+ * vector's work is a chain of ~60 dependent operations (exp's reduction and polynomial, the
+ * division), and the core issues from a window that holds little more than one such chain, so it
+ * idles on their latencies when the vectors come one after the other; four side by side,
+ * interleaved operation by operation (the unrolled loops above, scheduled by elementwise_simd.inc's
+ * pragma), give it independent work at every step. Zen 5, one thread, L2, act_speed side by side:
+ * 0.83-0.89 the time in every type and activation (fp64 GELU erf 3.60 -> 2.99 cycles per element);
+ * neither the unrolling alone (0.95-1.02) nor the scheduling alone (0.96-0.98) does it. At 2^27
+ * elements and 2 threads, fp64 GELU tanh and erf 0.87-0.89, fp32 GELU erf 0.96; but the loops that
+ * wait on memory there lose (sigmoid and SiLU 1.02-1.09 with two or four vectors a turn, fp32 GELU
+ * tanh 1.00-1.03; the scheduling alone costs them nothing), so they keep one. No software prefetch:
+ * one 16 KiB ahead had helped (fp32 sigmoid 58 -> 68% of a copy on the Zen 3) only while the
+ * threads took alternate 8 KiB chunks (elementwise.c); with chunks of their own it costs: Zen 4, 2
+ * threads, 2^27 elements, side by side, runs without it against runs with it: AVX-512 fp32 sigmoid
+ * and SiLU 0.86-0.95 the time, AVX2 0.93-0.96, the others 0.96-1.01. */
+#define TG__EW_ACT(EXPR, F, U) TG__EW_LOOP(EXPR, F, U) if ((U) > 1) TG__EW_LOOP(EXPR, F, 1)
 #define TG__EW_ACTS(EXPR)                                                                          \
     switch (e->act) {                                                                              \
-    case TG_ACT_GELU_TANH: TG__EW_LOOP(EXPR, TG__GELU_TANH) break;                                 \
-    case TG_ACT_GELU_ERF: TG__EW_LOOP(EXPR, TG__GELU_ERF) break;                                   \
-    case TG_ACT_SIGMOID: TG__EW_LOOP(EXPR, TG__SIGMOID) break;                                     \
-    case TG_ACT_SILU: TG__EW_LOOP(EXPR, TG__SILU) break;                                           \
-    default: TG__EW_LOOP(EXPR, ) break;                                                            \
+    case TG_ACT_GELU_TANH: TG__EW_ACT(EXPR, TG__GELU_TANH, TG__U_GELU_TANH) break;                 \
+    case TG_ACT_GELU_ERF: TG__EW_ACT(EXPR, TG__GELU_ERF, TG__U_GELU_ERF) break;                    \
+    case TG_ACT_SIGMOID: TG__EW_LOOP(EXPR, TG__SIGMOID, 1) break;                                  \
+    case TG_ACT_SILU: TG__EW_LOOP(EXPR, TG__SILU, 1) break;                                        \
+    default: TG__EW_LOOP(EXPR, , 1) break;                                                         \
     }
     switch (e->op) {
-    case TG__EW_COPY: TG__EW_ACTS(TG__LOADU(x + i)) break;
-    case TG__EW_ADD: TG__EW_ACTS(TG__ADD(TG__LOADU(x + i), TG__LOADU(y + i))) break;
-    case TG__EW_SUB: TG__EW_LOOP(TG__SUB(TG__LOADU(x + i), TG__LOADU(y + i)), ) break;
-    case TG__EW_MUL: TG__EW_LOOP(TG__MUL(TG__LOADU(x + i), TG__LOADU(y + i)), ) break;
-    case TG__EW_ADDS: TG__EW_ACTS(TG__ADD(TG__LOADU(x + i), s)) break;
-    case TG__EW_SCALE: TG__EW_LOOP(TG__MUL(s, TG__LOADU(x + i)), ) break;
-    case TG__EW_AXPY: TG__EW_LOOP(TG__FMA(s, TG__LOADU(x + i), TG__LOADU(y + i)), ) break;
+    case TG__EW_COPY: TG__EW_ACTS(TG__LOADU(x + k)) break;
+    case TG__EW_ADD: TG__EW_ACTS(TG__ADD(TG__LOADU(x + k), TG__LOADU(y + k))) break;
+    case TG__EW_SUB: TG__EW_LOOP(TG__SUB(TG__LOADU(x + k), TG__LOADU(y + k)), , 1) break;
+    case TG__EW_MUL: TG__EW_LOOP(TG__MUL(TG__LOADU(x + k), TG__LOADU(y + k)), , 1) break;
+    case TG__EW_ADDS: TG__EW_ACTS(TG__ADD(TG__LOADU(x + k), s)) break;
+    case TG__EW_SCALE: TG__EW_LOOP(TG__MUL(s, TG__LOADU(x + k)), , 1) break;
+    case TG__EW_AXPY: TG__EW_LOOP(TG__FMA(s, TG__LOADU(x + k), TG__LOADU(y + k)), , 1) break;
     }
 #undef TG__EW_ACTS
+#undef TG__EW_ACT
 #undef TG__EW_LOOP
     /* Streamed stores are weakly ordered: fence them before another thread may read z. */
     if (stream) _mm_sfence();
@@ -2250,6 +2285,8 @@ TG__PRIVATE void TG__FN(TG__ISA(tg__ew_run))(const tg__ew *e, int64_t n, const v
 #undef TG__S
 #undef TG__GELU_TANH
 #undef TG__GELU_ERF
+#undef TG__U_GELU_TANH
+#undef TG__U_GELU_ERF
 #undef TG__SIGMOID
 #undef TG__SILU
 #undef TG__V
@@ -2270,6 +2307,8 @@ TG__PRIVATE void TG__FN(TG__ISA(tg__ew_run))(const tg__ew *e, int64_t n, const v
 #define TG__S(e) ((e)->sd)
 #define TG__GELU_TANH TG__ISA(tg__ew_gelu_tanh_d)
 #define TG__GELU_ERF TG__ISA(tg__ew_gelu_erf_d)
+#define TG__U_GELU_TANH 4
+#define TG__U_GELU_ERF 4
 #define TG__SIGMOID TG__ISA(tg__ew_sigmoid_d)
 #define TG__SILU TG__ISA(tg__ew_silu_d)
 #define TG__V TG__DV
@@ -2288,7 +2327,8 @@ TG__PRIVATE void TG__FN(TG__ISA(tg__ew_run))(const tg__ew *e, int64_t n, const v
 /* The vector run of one elementwise operation, written once for TG__T (float or double) and every
  * instruction set: elementwise_simd.inc includes it per type, with TG__V (register type), TG__W
  * (lanes), TG__LOADU, TG__STOREU, TG__STREAM, TG__ADD, TG__SUB, TG__MUL, TG__FMA, TG__MAX,
- * TG__SET1, TG__ZERO, the vector activations TG__GELU_TANH, TG__GELU_ERF, TG__SIGMOID, TG__SILU,
+ * TG__SET1, TG__ZERO, the vector activations TG__GELU_TANH, TG__GELU_ERF, TG__SIGMOID, TG__SILU
+ * and the vectors a turn of the first two, TG__U_GELU_TANH and TG__U_GELU_ERF (1 or 4, below),
  * TG__FN(x) (appends the type's suffix), TG__S(e) (the operation's scalar in the array's type), and
  * from the instruction set's file TG__ISA(x) (appends its name), TG__TARGET and TG__VBYTES.
  *
@@ -2307,41 +2347,62 @@ TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const T
     const TG__V s = TG__SET1(TG__S(e)), zero = TG__ZERO();
     const int relu = e->act == TG_ACT_RELU, stream = e->stream;
     int64_t i = 0;
-    TG__V v;
-/* One loop per operation and activation: v = F(EXPR) at element i (F empty: none), then ReLU and
- * the store. */
-#define TG__EW_LOOP(EXPR, F)                                                                       \
-    for (; i + TG__W <= n; i += TG__W) {                                                           \
-        v = F(EXPR);                                                                               \
-        if (relu) v = TG__MAX(zero, v); /* max(0, NaN) is NaN, max(0, -0) is -0: as the portable run */ \
-        if (stream) TG__STREAM(z + i, v);                                                          \
-        else TG__STOREU(z + i, v);                                                                 \
+/* One loop per operation and activation: v = F(EXPR) at element k (F empty: none), U vectors a
+ * turn, then ReLU and the stores. */
+#define TG__EW_LOOP(EXPR, F, U)                                                                    \
+    for (; i + (U) * TG__W <= n; i += (U) * TG__W) {                                               \
+        TG__V v[U];                                                                                \
+        int j;                                                                                     \
+        TG__EW_UNROLL for (j = 0; j < (U); j++) {                                                  \
+            const int64_t k = i + j * TG__W;                                                       \
+            v[j] = F(EXPR);                                                                        \
+        }                                                                                          \
+        TG__EW_UNROLL for (j = 0; j < (U); j++) {                                                  \
+            /* max(0, NaN) is NaN, max(0, -0) is -0: as the portable run */                        \
+            if (relu) v[j] = TG__MAX(zero, v[j]);                                                  \
+            if (stream) TG__STREAM(z + i + j * TG__W, v[j]);                                       \
+            else TG__STOREU(z + i + j * TG__W, v[j]);                                              \
+        }                                                                                          \
     }
 /* The transcendental activations fused into the loop of the operation they follow, so that each
  * element is loaded, computed and stored once: only the operations that the public calls combine
- * with one (tg_activate's copy, tg_bias_act's two adds) get these loops. No software prefetch: one
- * 16 KiB ahead had helped (fp32 sigmoid 58 -> 68% of a copy on the Zen 3) only while the threads
- * took alternate 8 KiB chunks (elementwise.c); with chunks of their own it costs: Zen 4, 2 threads,
- * 2^27 elements, side by side, runs without it against runs with it: AVX-512 fp32 sigmoid and
- * SiLU 0.86-0.95 the time, AVX2 0.93-0.96, the others 0.96-1.01. */
+ * with one (tg_activate's copy, tg_bias_act's two adds) get these loops. The activations whose
+ * arithmetic outlasts a copy's memory traffic (TG__U_GELU_TANH and TG__U_GELU_ERF 4: GELU erf in
+ * both types, GELU tanh in double) take four vectors a turn, then one at a time for the rest: each
+ * vector's work is a chain of ~60 dependent operations (exp's reduction and polynomial, the
+ * division), and the core issues from a window that holds little more than one such chain, so it
+ * idles on their latencies when the vectors come one after the other; four side by side,
+ * interleaved operation by operation (the unrolled loops above, scheduled by elementwise_simd.inc's
+ * pragma), give it independent work at every step. Zen 5, one thread, L2, act_speed side by side:
+ * 0.83-0.89 the time in every type and activation (fp64 GELU erf 3.60 -> 2.99 cycles per element);
+ * neither the unrolling alone (0.95-1.02) nor the scheduling alone (0.96-0.98) does it. At 2^27
+ * elements and 2 threads, fp64 GELU tanh and erf 0.87-0.89, fp32 GELU erf 0.96; but the loops that
+ * wait on memory there lose (sigmoid and SiLU 1.02-1.09 with two or four vectors a turn, fp32 GELU
+ * tanh 1.00-1.03; the scheduling alone costs them nothing), so they keep one. No software prefetch:
+ * one 16 KiB ahead had helped (fp32 sigmoid 58 -> 68% of a copy on the Zen 3) only while the
+ * threads took alternate 8 KiB chunks (elementwise.c); with chunks of their own it costs: Zen 4, 2
+ * threads, 2^27 elements, side by side, runs without it against runs with it: AVX-512 fp32 sigmoid
+ * and SiLU 0.86-0.95 the time, AVX2 0.93-0.96, the others 0.96-1.01. */
+#define TG__EW_ACT(EXPR, F, U) TG__EW_LOOP(EXPR, F, U) if ((U) > 1) TG__EW_LOOP(EXPR, F, 1)
 #define TG__EW_ACTS(EXPR)                                                                          \
     switch (e->act) {                                                                              \
-    case TG_ACT_GELU_TANH: TG__EW_LOOP(EXPR, TG__GELU_TANH) break;                                 \
-    case TG_ACT_GELU_ERF: TG__EW_LOOP(EXPR, TG__GELU_ERF) break;                                   \
-    case TG_ACT_SIGMOID: TG__EW_LOOP(EXPR, TG__SIGMOID) break;                                     \
-    case TG_ACT_SILU: TG__EW_LOOP(EXPR, TG__SILU) break;                                           \
-    default: TG__EW_LOOP(EXPR, ) break;                                                            \
+    case TG_ACT_GELU_TANH: TG__EW_ACT(EXPR, TG__GELU_TANH, TG__U_GELU_TANH) break;                 \
+    case TG_ACT_GELU_ERF: TG__EW_ACT(EXPR, TG__GELU_ERF, TG__U_GELU_ERF) break;                    \
+    case TG_ACT_SIGMOID: TG__EW_LOOP(EXPR, TG__SIGMOID, 1) break;                                  \
+    case TG_ACT_SILU: TG__EW_LOOP(EXPR, TG__SILU, 1) break;                                        \
+    default: TG__EW_LOOP(EXPR, , 1) break;                                                         \
     }
     switch (e->op) {
-    case TG__EW_COPY: TG__EW_ACTS(TG__LOADU(x + i)) break;
-    case TG__EW_ADD: TG__EW_ACTS(TG__ADD(TG__LOADU(x + i), TG__LOADU(y + i))) break;
-    case TG__EW_SUB: TG__EW_LOOP(TG__SUB(TG__LOADU(x + i), TG__LOADU(y + i)), ) break;
-    case TG__EW_MUL: TG__EW_LOOP(TG__MUL(TG__LOADU(x + i), TG__LOADU(y + i)), ) break;
-    case TG__EW_ADDS: TG__EW_ACTS(TG__ADD(TG__LOADU(x + i), s)) break;
-    case TG__EW_SCALE: TG__EW_LOOP(TG__MUL(s, TG__LOADU(x + i)), ) break;
-    case TG__EW_AXPY: TG__EW_LOOP(TG__FMA(s, TG__LOADU(x + i), TG__LOADU(y + i)), ) break;
+    case TG__EW_COPY: TG__EW_ACTS(TG__LOADU(x + k)) break;
+    case TG__EW_ADD: TG__EW_ACTS(TG__ADD(TG__LOADU(x + k), TG__LOADU(y + k))) break;
+    case TG__EW_SUB: TG__EW_LOOP(TG__SUB(TG__LOADU(x + k), TG__LOADU(y + k)), , 1) break;
+    case TG__EW_MUL: TG__EW_LOOP(TG__MUL(TG__LOADU(x + k), TG__LOADU(y + k)), , 1) break;
+    case TG__EW_ADDS: TG__EW_ACTS(TG__ADD(TG__LOADU(x + k), s)) break;
+    case TG__EW_SCALE: TG__EW_LOOP(TG__MUL(s, TG__LOADU(x + k)), , 1) break;
+    case TG__EW_AXPY: TG__EW_LOOP(TG__FMA(s, TG__LOADU(x + k), TG__LOADU(y + k)), , 1) break;
     }
 #undef TG__EW_ACTS
+#undef TG__EW_ACT
 #undef TG__EW_LOOP
     /* Streamed stores are weakly ordered: fence them before another thread may read z. */
     if (stream) _mm_sfence();
@@ -2404,6 +2465,8 @@ TG__PRIVATE void TG__FN(TG__ISA(tg__ew_run))(const tg__ew *e, int64_t n, const v
 #undef TG__S
 #undef TG__GELU_TANH
 #undef TG__GELU_ERF
+#undef TG__U_GELU_TANH
+#undef TG__U_GELU_ERF
 #undef TG__SIGMOID
 #undef TG__SILU
 #undef TG__V
@@ -2419,6 +2482,10 @@ TG__PRIVATE void TG__FN(TG__ISA(tg__ew_run))(const tg__ew *e, int64_t n, const v
 #undef TG__SET1
 #undef TG__ZERO
 
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC pop_options
+#endif
+#undef TG__EW_UNROLL
 #undef TG__PASTE
 #undef TG__PASTE_
 #undef TG__ISA
@@ -2597,6 +2664,17 @@ TG__PRIVATE void TG__FN(TG__ISA(tg__ew_run))(const tg__ew *e, int64_t n, const v
  *            TG__I64SRL (logical; with TG__DTAB8)
  * and all of them are released at the end, for the next instruction set's file.
  */
+/* The transcendental loops take four vectors a turn (elementwise_simd_run.inc), which pays only
+ * once their operations are interleaved: GCC schedules instructions before register allocation
+ * only when asked (clang always does), and would otherwise leave the four chains one after the
+ * other. Asked here, for these runs alone: push and pop keep the options of whatever follows (the
+ * single header's includer's own code). sched-pressure keeps the interleaving from spilling more
+ * than it gains. */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC push_options
+#pragma GCC optimize("schedule-insns", "sched-pressure")
+#endif
+#define TG__EW_UNROLL _Pragma("GCC unroll 4")
 #define TG__VFN __attribute__((target(TG__TARGET))) static inline
 /* ---- cpu/elementwise_act_simd.inc ---- */
 /* The transcendental activations in vectors: GELU (tanh and erf forms), sigmoid and SiLU of float
@@ -2957,6 +3035,8 @@ TG__VFN TG__DV TG__ISA(tg__ew_gelu_erf_d)(TG__DV x)
 #define TG__S(e) ((e)->sf)
 #define TG__GELU_TANH TG__ISA(tg__ew_gelu_tanh_s)
 #define TG__GELU_ERF TG__ISA(tg__ew_gelu_erf_s)
+#define TG__U_GELU_TANH 1
+#define TG__U_GELU_ERF 4
 #define TG__SIGMOID TG__ISA(tg__ew_sigmoid_s)
 #define TG__SILU TG__ISA(tg__ew_silu_s)
 #define TG__V TG__FV
@@ -2975,7 +3055,8 @@ TG__VFN TG__DV TG__ISA(tg__ew_gelu_erf_d)(TG__DV x)
 /* The vector run of one elementwise operation, written once for TG__T (float or double) and every
  * instruction set: elementwise_simd.inc includes it per type, with TG__V (register type), TG__W
  * (lanes), TG__LOADU, TG__STOREU, TG__STREAM, TG__ADD, TG__SUB, TG__MUL, TG__FMA, TG__MAX,
- * TG__SET1, TG__ZERO, the vector activations TG__GELU_TANH, TG__GELU_ERF, TG__SIGMOID, TG__SILU,
+ * TG__SET1, TG__ZERO, the vector activations TG__GELU_TANH, TG__GELU_ERF, TG__SIGMOID, TG__SILU
+ * and the vectors a turn of the first two, TG__U_GELU_TANH and TG__U_GELU_ERF (1 or 4, below),
  * TG__FN(x) (appends the type's suffix), TG__S(e) (the operation's scalar in the array's type), and
  * from the instruction set's file TG__ISA(x) (appends its name), TG__TARGET and TG__VBYTES.
  *
@@ -2994,41 +3075,62 @@ TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const T
     const TG__V s = TG__SET1(TG__S(e)), zero = TG__ZERO();
     const int relu = e->act == TG_ACT_RELU, stream = e->stream;
     int64_t i = 0;
-    TG__V v;
-/* One loop per operation and activation: v = F(EXPR) at element i (F empty: none), then ReLU and
- * the store. */
-#define TG__EW_LOOP(EXPR, F)                                                                       \
-    for (; i + TG__W <= n; i += TG__W) {                                                           \
-        v = F(EXPR);                                                                               \
-        if (relu) v = TG__MAX(zero, v); /* max(0, NaN) is NaN, max(0, -0) is -0: as the portable run */ \
-        if (stream) TG__STREAM(z + i, v);                                                          \
-        else TG__STOREU(z + i, v);                                                                 \
+/* One loop per operation and activation: v = F(EXPR) at element k (F empty: none), U vectors a
+ * turn, then ReLU and the stores. */
+#define TG__EW_LOOP(EXPR, F, U)                                                                    \
+    for (; i + (U) * TG__W <= n; i += (U) * TG__W) {                                               \
+        TG__V v[U];                                                                                \
+        int j;                                                                                     \
+        TG__EW_UNROLL for (j = 0; j < (U); j++) {                                                  \
+            const int64_t k = i + j * TG__W;                                                       \
+            v[j] = F(EXPR);                                                                        \
+        }                                                                                          \
+        TG__EW_UNROLL for (j = 0; j < (U); j++) {                                                  \
+            /* max(0, NaN) is NaN, max(0, -0) is -0: as the portable run */                        \
+            if (relu) v[j] = TG__MAX(zero, v[j]);                                                  \
+            if (stream) TG__STREAM(z + i + j * TG__W, v[j]);                                       \
+            else TG__STOREU(z + i + j * TG__W, v[j]);                                              \
+        }                                                                                          \
     }
 /* The transcendental activations fused into the loop of the operation they follow, so that each
  * element is loaded, computed and stored once: only the operations that the public calls combine
- * with one (tg_activate's copy, tg_bias_act's two adds) get these loops. No software prefetch: one
- * 16 KiB ahead had helped (fp32 sigmoid 58 -> 68% of a copy on the Zen 3) only while the threads
- * took alternate 8 KiB chunks (elementwise.c); with chunks of their own it costs: Zen 4, 2 threads,
- * 2^27 elements, side by side, runs without it against runs with it: AVX-512 fp32 sigmoid and
- * SiLU 0.86-0.95 the time, AVX2 0.93-0.96, the others 0.96-1.01. */
+ * with one (tg_activate's copy, tg_bias_act's two adds) get these loops. The activations whose
+ * arithmetic outlasts a copy's memory traffic (TG__U_GELU_TANH and TG__U_GELU_ERF 4: GELU erf in
+ * both types, GELU tanh in double) take four vectors a turn, then one at a time for the rest: each
+ * vector's work is a chain of ~60 dependent operations (exp's reduction and polynomial, the
+ * division), and the core issues from a window that holds little more than one such chain, so it
+ * idles on their latencies when the vectors come one after the other; four side by side,
+ * interleaved operation by operation (the unrolled loops above, scheduled by elementwise_simd.inc's
+ * pragma), give it independent work at every step. Zen 5, one thread, L2, act_speed side by side:
+ * 0.83-0.89 the time in every type and activation (fp64 GELU erf 3.60 -> 2.99 cycles per element);
+ * neither the unrolling alone (0.95-1.02) nor the scheduling alone (0.96-0.98) does it. At 2^27
+ * elements and 2 threads, fp64 GELU tanh and erf 0.87-0.89, fp32 GELU erf 0.96; but the loops that
+ * wait on memory there lose (sigmoid and SiLU 1.02-1.09 with two or four vectors a turn, fp32 GELU
+ * tanh 1.00-1.03; the scheduling alone costs them nothing), so they keep one. No software prefetch:
+ * one 16 KiB ahead had helped (fp32 sigmoid 58 -> 68% of a copy on the Zen 3) only while the
+ * threads took alternate 8 KiB chunks (elementwise.c); with chunks of their own it costs: Zen 4, 2
+ * threads, 2^27 elements, side by side, runs without it against runs with it: AVX-512 fp32 sigmoid
+ * and SiLU 0.86-0.95 the time, AVX2 0.93-0.96, the others 0.96-1.01. */
+#define TG__EW_ACT(EXPR, F, U) TG__EW_LOOP(EXPR, F, U) if ((U) > 1) TG__EW_LOOP(EXPR, F, 1)
 #define TG__EW_ACTS(EXPR)                                                                          \
     switch (e->act) {                                                                              \
-    case TG_ACT_GELU_TANH: TG__EW_LOOP(EXPR, TG__GELU_TANH) break;                                 \
-    case TG_ACT_GELU_ERF: TG__EW_LOOP(EXPR, TG__GELU_ERF) break;                                   \
-    case TG_ACT_SIGMOID: TG__EW_LOOP(EXPR, TG__SIGMOID) break;                                     \
-    case TG_ACT_SILU: TG__EW_LOOP(EXPR, TG__SILU) break;                                           \
-    default: TG__EW_LOOP(EXPR, ) break;                                                            \
+    case TG_ACT_GELU_TANH: TG__EW_ACT(EXPR, TG__GELU_TANH, TG__U_GELU_TANH) break;                 \
+    case TG_ACT_GELU_ERF: TG__EW_ACT(EXPR, TG__GELU_ERF, TG__U_GELU_ERF) break;                    \
+    case TG_ACT_SIGMOID: TG__EW_LOOP(EXPR, TG__SIGMOID, 1) break;                                  \
+    case TG_ACT_SILU: TG__EW_LOOP(EXPR, TG__SILU, 1) break;                                        \
+    default: TG__EW_LOOP(EXPR, , 1) break;                                                         \
     }
     switch (e->op) {
-    case TG__EW_COPY: TG__EW_ACTS(TG__LOADU(x + i)) break;
-    case TG__EW_ADD: TG__EW_ACTS(TG__ADD(TG__LOADU(x + i), TG__LOADU(y + i))) break;
-    case TG__EW_SUB: TG__EW_LOOP(TG__SUB(TG__LOADU(x + i), TG__LOADU(y + i)), ) break;
-    case TG__EW_MUL: TG__EW_LOOP(TG__MUL(TG__LOADU(x + i), TG__LOADU(y + i)), ) break;
-    case TG__EW_ADDS: TG__EW_ACTS(TG__ADD(TG__LOADU(x + i), s)) break;
-    case TG__EW_SCALE: TG__EW_LOOP(TG__MUL(s, TG__LOADU(x + i)), ) break;
-    case TG__EW_AXPY: TG__EW_LOOP(TG__FMA(s, TG__LOADU(x + i), TG__LOADU(y + i)), ) break;
+    case TG__EW_COPY: TG__EW_ACTS(TG__LOADU(x + k)) break;
+    case TG__EW_ADD: TG__EW_ACTS(TG__ADD(TG__LOADU(x + k), TG__LOADU(y + k))) break;
+    case TG__EW_SUB: TG__EW_LOOP(TG__SUB(TG__LOADU(x + k), TG__LOADU(y + k)), , 1) break;
+    case TG__EW_MUL: TG__EW_LOOP(TG__MUL(TG__LOADU(x + k), TG__LOADU(y + k)), , 1) break;
+    case TG__EW_ADDS: TG__EW_ACTS(TG__ADD(TG__LOADU(x + k), s)) break;
+    case TG__EW_SCALE: TG__EW_LOOP(TG__MUL(s, TG__LOADU(x + k)), , 1) break;
+    case TG__EW_AXPY: TG__EW_LOOP(TG__FMA(s, TG__LOADU(x + k), TG__LOADU(y + k)), , 1) break;
     }
 #undef TG__EW_ACTS
+#undef TG__EW_ACT
 #undef TG__EW_LOOP
     /* Streamed stores are weakly ordered: fence them before another thread may read z. */
     if (stream) _mm_sfence();
@@ -3091,6 +3193,8 @@ TG__PRIVATE void TG__FN(TG__ISA(tg__ew_run))(const tg__ew *e, int64_t n, const v
 #undef TG__S
 #undef TG__GELU_TANH
 #undef TG__GELU_ERF
+#undef TG__U_GELU_TANH
+#undef TG__U_GELU_ERF
 #undef TG__SIGMOID
 #undef TG__SILU
 #undef TG__V
@@ -3111,6 +3215,8 @@ TG__PRIVATE void TG__FN(TG__ISA(tg__ew_run))(const tg__ew *e, int64_t n, const v
 #define TG__S(e) ((e)->sd)
 #define TG__GELU_TANH TG__ISA(tg__ew_gelu_tanh_d)
 #define TG__GELU_ERF TG__ISA(tg__ew_gelu_erf_d)
+#define TG__U_GELU_TANH 4
+#define TG__U_GELU_ERF 4
 #define TG__SIGMOID TG__ISA(tg__ew_sigmoid_d)
 #define TG__SILU TG__ISA(tg__ew_silu_d)
 #define TG__V TG__DV
@@ -3129,7 +3235,8 @@ TG__PRIVATE void TG__FN(TG__ISA(tg__ew_run))(const tg__ew *e, int64_t n, const v
 /* The vector run of one elementwise operation, written once for TG__T (float or double) and every
  * instruction set: elementwise_simd.inc includes it per type, with TG__V (register type), TG__W
  * (lanes), TG__LOADU, TG__STOREU, TG__STREAM, TG__ADD, TG__SUB, TG__MUL, TG__FMA, TG__MAX,
- * TG__SET1, TG__ZERO, the vector activations TG__GELU_TANH, TG__GELU_ERF, TG__SIGMOID, TG__SILU,
+ * TG__SET1, TG__ZERO, the vector activations TG__GELU_TANH, TG__GELU_ERF, TG__SIGMOID, TG__SILU
+ * and the vectors a turn of the first two, TG__U_GELU_TANH and TG__U_GELU_ERF (1 or 4, below),
  * TG__FN(x) (appends the type's suffix), TG__S(e) (the operation's scalar in the array's type), and
  * from the instruction set's file TG__ISA(x) (appends its name), TG__TARGET and TG__VBYTES.
  *
@@ -3148,41 +3255,62 @@ TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const T
     const TG__V s = TG__SET1(TG__S(e)), zero = TG__ZERO();
     const int relu = e->act == TG_ACT_RELU, stream = e->stream;
     int64_t i = 0;
-    TG__V v;
-/* One loop per operation and activation: v = F(EXPR) at element i (F empty: none), then ReLU and
- * the store. */
-#define TG__EW_LOOP(EXPR, F)                                                                       \
-    for (; i + TG__W <= n; i += TG__W) {                                                           \
-        v = F(EXPR);                                                                               \
-        if (relu) v = TG__MAX(zero, v); /* max(0, NaN) is NaN, max(0, -0) is -0: as the portable run */ \
-        if (stream) TG__STREAM(z + i, v);                                                          \
-        else TG__STOREU(z + i, v);                                                                 \
+/* One loop per operation and activation: v = F(EXPR) at element k (F empty: none), U vectors a
+ * turn, then ReLU and the stores. */
+#define TG__EW_LOOP(EXPR, F, U)                                                                    \
+    for (; i + (U) * TG__W <= n; i += (U) * TG__W) {                                               \
+        TG__V v[U];                                                                                \
+        int j;                                                                                     \
+        TG__EW_UNROLL for (j = 0; j < (U); j++) {                                                  \
+            const int64_t k = i + j * TG__W;                                                       \
+            v[j] = F(EXPR);                                                                        \
+        }                                                                                          \
+        TG__EW_UNROLL for (j = 0; j < (U); j++) {                                                  \
+            /* max(0, NaN) is NaN, max(0, -0) is -0: as the portable run */                        \
+            if (relu) v[j] = TG__MAX(zero, v[j]);                                                  \
+            if (stream) TG__STREAM(z + i + j * TG__W, v[j]);                                       \
+            else TG__STOREU(z + i + j * TG__W, v[j]);                                              \
+        }                                                                                          \
     }
 /* The transcendental activations fused into the loop of the operation they follow, so that each
  * element is loaded, computed and stored once: only the operations that the public calls combine
- * with one (tg_activate's copy, tg_bias_act's two adds) get these loops. No software prefetch: one
- * 16 KiB ahead had helped (fp32 sigmoid 58 -> 68% of a copy on the Zen 3) only while the threads
- * took alternate 8 KiB chunks (elementwise.c); with chunks of their own it costs: Zen 4, 2 threads,
- * 2^27 elements, side by side, runs without it against runs with it: AVX-512 fp32 sigmoid and
- * SiLU 0.86-0.95 the time, AVX2 0.93-0.96, the others 0.96-1.01. */
+ * with one (tg_activate's copy, tg_bias_act's two adds) get these loops. The activations whose
+ * arithmetic outlasts a copy's memory traffic (TG__U_GELU_TANH and TG__U_GELU_ERF 4: GELU erf in
+ * both types, GELU tanh in double) take four vectors a turn, then one at a time for the rest: each
+ * vector's work is a chain of ~60 dependent operations (exp's reduction and polynomial, the
+ * division), and the core issues from a window that holds little more than one such chain, so it
+ * idles on their latencies when the vectors come one after the other; four side by side,
+ * interleaved operation by operation (the unrolled loops above, scheduled by elementwise_simd.inc's
+ * pragma), give it independent work at every step. Zen 5, one thread, L2, act_speed side by side:
+ * 0.83-0.89 the time in every type and activation (fp64 GELU erf 3.60 -> 2.99 cycles per element);
+ * neither the unrolling alone (0.95-1.02) nor the scheduling alone (0.96-0.98) does it. At 2^27
+ * elements and 2 threads, fp64 GELU tanh and erf 0.87-0.89, fp32 GELU erf 0.96; but the loops that
+ * wait on memory there lose (sigmoid and SiLU 1.02-1.09 with two or four vectors a turn, fp32 GELU
+ * tanh 1.00-1.03; the scheduling alone costs them nothing), so they keep one. No software prefetch:
+ * one 16 KiB ahead had helped (fp32 sigmoid 58 -> 68% of a copy on the Zen 3) only while the
+ * threads took alternate 8 KiB chunks (elementwise.c); with chunks of their own it costs: Zen 4, 2
+ * threads, 2^27 elements, side by side, runs without it against runs with it: AVX-512 fp32 sigmoid
+ * and SiLU 0.86-0.95 the time, AVX2 0.93-0.96, the others 0.96-1.01. */
+#define TG__EW_ACT(EXPR, F, U) TG__EW_LOOP(EXPR, F, U) if ((U) > 1) TG__EW_LOOP(EXPR, F, 1)
 #define TG__EW_ACTS(EXPR)                                                                          \
     switch (e->act) {                                                                              \
-    case TG_ACT_GELU_TANH: TG__EW_LOOP(EXPR, TG__GELU_TANH) break;                                 \
-    case TG_ACT_GELU_ERF: TG__EW_LOOP(EXPR, TG__GELU_ERF) break;                                   \
-    case TG_ACT_SIGMOID: TG__EW_LOOP(EXPR, TG__SIGMOID) break;                                     \
-    case TG_ACT_SILU: TG__EW_LOOP(EXPR, TG__SILU) break;                                           \
-    default: TG__EW_LOOP(EXPR, ) break;                                                            \
+    case TG_ACT_GELU_TANH: TG__EW_ACT(EXPR, TG__GELU_TANH, TG__U_GELU_TANH) break;                 \
+    case TG_ACT_GELU_ERF: TG__EW_ACT(EXPR, TG__GELU_ERF, TG__U_GELU_ERF) break;                    \
+    case TG_ACT_SIGMOID: TG__EW_LOOP(EXPR, TG__SIGMOID, 1) break;                                  \
+    case TG_ACT_SILU: TG__EW_LOOP(EXPR, TG__SILU, 1) break;                                        \
+    default: TG__EW_LOOP(EXPR, , 1) break;                                                         \
     }
     switch (e->op) {
-    case TG__EW_COPY: TG__EW_ACTS(TG__LOADU(x + i)) break;
-    case TG__EW_ADD: TG__EW_ACTS(TG__ADD(TG__LOADU(x + i), TG__LOADU(y + i))) break;
-    case TG__EW_SUB: TG__EW_LOOP(TG__SUB(TG__LOADU(x + i), TG__LOADU(y + i)), ) break;
-    case TG__EW_MUL: TG__EW_LOOP(TG__MUL(TG__LOADU(x + i), TG__LOADU(y + i)), ) break;
-    case TG__EW_ADDS: TG__EW_ACTS(TG__ADD(TG__LOADU(x + i), s)) break;
-    case TG__EW_SCALE: TG__EW_LOOP(TG__MUL(s, TG__LOADU(x + i)), ) break;
-    case TG__EW_AXPY: TG__EW_LOOP(TG__FMA(s, TG__LOADU(x + i), TG__LOADU(y + i)), ) break;
+    case TG__EW_COPY: TG__EW_ACTS(TG__LOADU(x + k)) break;
+    case TG__EW_ADD: TG__EW_ACTS(TG__ADD(TG__LOADU(x + k), TG__LOADU(y + k))) break;
+    case TG__EW_SUB: TG__EW_LOOP(TG__SUB(TG__LOADU(x + k), TG__LOADU(y + k)), , 1) break;
+    case TG__EW_MUL: TG__EW_LOOP(TG__MUL(TG__LOADU(x + k), TG__LOADU(y + k)), , 1) break;
+    case TG__EW_ADDS: TG__EW_ACTS(TG__ADD(TG__LOADU(x + k), s)) break;
+    case TG__EW_SCALE: TG__EW_LOOP(TG__MUL(s, TG__LOADU(x + k)), , 1) break;
+    case TG__EW_AXPY: TG__EW_LOOP(TG__FMA(s, TG__LOADU(x + k), TG__LOADU(y + k)), , 1) break;
     }
 #undef TG__EW_ACTS
+#undef TG__EW_ACT
 #undef TG__EW_LOOP
     /* Streamed stores are weakly ordered: fence them before another thread may read z. */
     if (stream) _mm_sfence();
@@ -3245,6 +3373,8 @@ TG__PRIVATE void TG__FN(TG__ISA(tg__ew_run))(const tg__ew *e, int64_t n, const v
 #undef TG__S
 #undef TG__GELU_TANH
 #undef TG__GELU_ERF
+#undef TG__U_GELU_TANH
+#undef TG__U_GELU_ERF
 #undef TG__SIGMOID
 #undef TG__SILU
 #undef TG__V
@@ -3260,6 +3390,10 @@ TG__PRIVATE void TG__FN(TG__ISA(tg__ew_run))(const tg__ew *e, int64_t n, const v
 #undef TG__SET1
 #undef TG__ZERO
 
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC pop_options
+#endif
+#undef TG__EW_UNROLL
 #undef TG__PASTE
 #undef TG__PASTE_
 #undef TG__ISA
