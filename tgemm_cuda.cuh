@@ -266,24 +266,27 @@ template <typename A> static __device__ __forceinline__ A tg__ewd_limit(A x)
 }
 
 /* fp64 GELU erf: the CPU's vector form (cpu/elementwise_act_simd.inc, tg__ew_gelu_erf_d with AVX2's
- * exp), one element a thread. E = erfc(y), y = |x|/sqrt2, is exp(-y^2) erfcx(y): y^2 = x^2/2 formed
- * exactly as a pair (its low part joins exp's reduced argument), erfcx / 2 a rational function of
- * degrees 9 and 10 in the clamped xn = -y sqrt2 itself (its coefficients take the 1/2 and the powers
- * of -1/sqrt2). The result is x/2 E for x < 0, x - |x|/2 E above. CUDA's erfc(double), with a
- * first-order term for u's rounding, held this activation to 73% of the copy on the H100; this form
- * (then with erfcx a polynomial of degree 20 in (y - 4)/(y + 4)) with an IEEE division and the
- * checks the other activations share, to 90% (4745258, side by side), where ncu found the issue
- * slots 81% busy and the fp64 pipe 59%. Hence the fewest instructions: Horner's rule (other warps
- * hide its latency), a division without the IEEE one's checks and slow path, and no branch: NaN
- * passes through every step (the clamp keeps it), and past the clamp (|x| >= 37.655, +-Inf too)
- * exp's scale is 0 and E with it, as on the CPU, so the limits x and -0 come out. That alone gained
- * nothing (ptxas took more registers); with one vector a thread a turn (tg__ewd_u) 95%. */
+ * exp) but for erfcx (below), one element a thread. E = erfc(y), y = |x|/sqrt2, is exp(-y^2) erfcx(y): y^2 = x^2/2 formed
+ * exactly as a pair (its low part joins exp's reduced argument), erfcx a polynomial of degree 20 in
+ * (y - 4)/(y + 4), which takes y's rounding without amplifying it. The result is x/2 E for x < 0,
+ * x - |x|/2 E above. CUDA's erfc(double), with a first-order term for u's rounding, held this
+ * activation to 73% of the copy on the H100; this form with an IEEE division and the checks the
+ * other activations share, to 90% (4745258, side by side), where ncu found the issue slots 81%
+ * busy and the fp64 pipe 59%. Hence the fewest instructions: Horner's rule (other warps hide its
+ * latency), a division without the IEEE one's checks and slow path, and no branch: NaN passes
+ * through every step (the clamp keeps it), and past the clamp (|x| >= 37.655, +-Inf too) exp's
+ * scale is 0 and E with it, as on the CPU, so the limits x and -0 come out. That alone gained
+ * nothing (ptxas took more registers); with one vector a thread a turn (tg__ewd_u) 95%. The CPU's
+ * later form, erfcx / 2 as a rational function of degrees 9 and 10 in xn (fewer fmas), lost here:
+ * ptxas gave its kernel 44 registers against 39, fewer warps in flight, and it ran at 90.9% of the
+ * copy against this form's 95.1% at 512 MiB, side by side (87.9% at 256 MiB; c464629 on the H100,
+ * results/nvidia-h100-80gb-hbm3/c464629/). So this one keeps the polynomial, on its own
+ * coefficients (TG__EW_ERFCX_CD). */
 static __constant__ double tg__ewd_exp_cd[12] = {TG__EW_EXP_CD};
-static __constant__ double tg__ewd_erfcx_pd[10] = {TG__EW_ERFCX_PD};
-static __constant__ double tg__ewd_erfcx_qd[11] = {TG__EW_ERFCX_QD};
+static __constant__ double tg__ewd_erfcx_cd[21] = {TG__EW_ERFCX_CD};
 /* 1/d roughly: the hardware's seed, which the step below refines (its error cubed). On the H100
  * the fp64 GELU erf's worst error in the GPU tests was 5.14 ulp with it, 5.51 with the IEEE
- * division (erfcx then the polynomial in t, whose t it divided for). The CPU emulation seeds with a float's precision, so that the refinement is what gives
+ * division. The CPU emulation seeds with a float's precision, so that the refinement is what gives
  * the quotient its bits there too. */
 static __device__ __forceinline__ double tg__ewd_rcp_seed(double d)
 {
@@ -300,9 +303,10 @@ static __device__ __forceinline__ double tg__ewd_gelu_erf_d(double x)
     const double ax = -fabs(x), xn = ax < -TG__FLUSH_ERF_D ? -TG__FLUSH_ERF_D : ax;
     const double h = 0.5 * xn, s = __dmul_rn(xn, h), sl = fma(xn, h, -s); /* x^2/2 = s + sl */
     const double k = fma(-s, TG__LOG2E, TG__ROUND_D), n = k - TG__ROUND_D;
-    /* erfcx's point, y <= 9 (past it E is far under the floor) */
-    const double xc = fmax(xn, -9.0 / TG__SQRT1_2);
-    double r = fma(-n, TG__LN2_HI_D, -s), p, q, e, u, w;
+    /* erfcx's point, y <= 9 (past it E is far under the floor): y -+ 4 from one rounding each */
+    const double xc = fmax(xn, -9.0 / TG__SQRT1_2), num = fma(xc, -TG__SQRT1_2, -4.0),
+                 den = fma(xc, -TG__SQRT1_2, 4.0);
+    double r = fma(-n, TG__LN2_HI_D, -s), p, e, u, w;
     int j;
     r = fma(-n, TG__LN2_LO_D, r) - sl;
     p = tg__ewd_exp_cd[11];
@@ -310,18 +314,16 @@ static __device__ __forceinline__ double tg__ewd_gelu_erf_d(double x)
     /* times 2^n, built in the exponent field: k's low bits hold n (unsigned: the shift drops bits) */
     e = p * __longlong_as_double(
                 (long long)(((unsigned long long)__double_as_longlong(k) - (0x4338000000000000ULL - 1023)) << 52));
-    p = tg__ewd_erfcx_pd[9];
-    for (j = 8; j >= 0; j--) p = fma(p, xc, tg__ewd_erfcx_pd[j]);
-    q = tg__ewd_erfcx_qd[10];
-    for (j = 9; j >= 0; j--) q = fma(q, xc, tg__ewd_erfcx_qd[j]);
-    /* p/q: the seed refined by one step of third order (error e^3), then the quotient corrected
-     * by its remainder: within an ulp, where the IEEE division is within half of one */
-    w = tg__ewd_rcp_seed(q);
-    u = fma(-q, w, 1.0);
+    /* num/den: the seed refined by one step of third order (error e^3), then the quotient
+     * corrected by its remainder: within an ulp, where the IEEE division is within half of one */
+    w = tg__ewd_rcp_seed(den);
+    u = fma(-den, w, 1.0);
     w = fma(w, fma(u, u, u), w);
-    u = p * w;
-    p = fma(fma(-q, u, p), w, u);
-    return fma(xn, e * p, x >= 0 ? x : -0.0); /* p is erfcx / 2; -0 takes -0 */
+    u = num * w;
+    u = fma(fma(-den, u, num), w, u);
+    p = tg__ewd_erfcx_cd[20];
+    for (j = 19; j >= 0; j--) p = fma(p, u, tg__ewd_erfcx_cd[j]);
+    return fma(h, e * p, x >= 0 ? x : -0.0); /* -0 takes -0 */
 }
 
 /* The logistic forms take e = exp(-|z|), which never overflows and keeps subnormal results for

@@ -23,7 +23,8 @@ erfcx(y) = exp(y^2) erfc(y), 0 <= y <= Y:  smooth and bounded (1 at 0, ~1/(y sqr
                         nodes in t: t maps [0, Y] onto [-1, (Y - K)/(Y + K)], which takes the 1/y
                         tail in with few terms (K and the degree chosen by trying, for the least work
                         below the type's half ulp).
-                        double: a rational function P(y) / Q(y) of degrees 9 and 10 (its 1/y tail
+                        double in CUDA: the same, K = 4, Y = 9, degree 20.
+                        double on the CPU: a rational function P(y) / Q(y) of degrees 9 and 10 (its 1/y tail
                         is the ratio of the leading terms), near-minimax in relative error over
                         [0, 9]: 19 fmas and one division where the polynomial in t of the float
                         form needed degree 20 in double (two fmas and the same division to form t).
@@ -174,6 +175,8 @@ def main():
             c, e = erfcx_table(mp.mpf(4), mp.mpf(6), 8, single)
             show("erfcx, float, K = 4, y <= 6, degree 8", c, e, single)
         else:
+            c, e = erfcx_table(mp.mpf(4), mp.mpf(9), 20, single)
+            show("erfcx, double (CUDA), K = 4, y <= 9, degree 20", c, e, single)
             pd, qd, e = erfcx_rational(9, 10, mp.mpf(9))
             show("erfcx/2 = P/Q at x = -y sqrt2, double, y <= 9, degrees 9 and 10: P", pd, e, False)
             print("/* Q */\n{" + ", ".join(c_literal(v, False) for v in qd) + "}")
