@@ -2201,11 +2201,12 @@ TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const T
  * with one (tg_activate's copy, tg_bias_act's two adds) get these loops. The activations whose
  * arithmetic outlasts a copy's memory traffic (TG__U_GELU_TANH and TG__U_GELU_ERF 4: GELU erf in
  * both types, GELU tanh in double) take four vectors a turn, then one at a time for the rest: each
- * vector's work is a chain of ~60 dependent operations (exp's reduction and polynomial, the
- * division), and the core issues from a window that holds little more than one such chain, so it
- * idles on their latencies when the vectors come one after the other; four side by side,
- * interleaved operation by operation (the unrolled loops above, scheduled by elementwise_simd.inc's
- * pragma), give it independent work at every step. Zen 5, one thread, L2, act_speed side by side:
+ * vector's work is one long chain of dependent operations (exp's reduction and polynomial, the
+ * division), and one vector after another left the core waiting on their latencies (fp64 GELU
+ * erf issued its 57 operations a vector in 29 cycles, where its ~37 on the multiply-add units alone
+ * take 18.5); four side by side, interleaved operation by operation (the unrolled loops above,
+ * scheduled by elementwise_simd.inc's pragma), give it independent work at every step. Zen 5, one
+ * thread, L2, act_speed side by side:
  * 0.83-0.89 the time in every type and activation (fp64 GELU erf 3.60 -> 2.99 cycles per element);
  * neither the unrolling alone (0.95-1.02) nor the scheduling alone (0.96-0.98) does it. At 2^27
  * elements and 2 threads, fp64 GELU tanh and erf 0.87-0.89, fp32 GELU erf 0.96; but the loops that
@@ -2381,11 +2382,12 @@ TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const T
  * with one (tg_activate's copy, tg_bias_act's two adds) get these loops. The activations whose
  * arithmetic outlasts a copy's memory traffic (TG__U_GELU_TANH and TG__U_GELU_ERF 4: GELU erf in
  * both types, GELU tanh in double) take four vectors a turn, then one at a time for the rest: each
- * vector's work is a chain of ~60 dependent operations (exp's reduction and polynomial, the
- * division), and the core issues from a window that holds little more than one such chain, so it
- * idles on their latencies when the vectors come one after the other; four side by side,
- * interleaved operation by operation (the unrolled loops above, scheduled by elementwise_simd.inc's
- * pragma), give it independent work at every step. Zen 5, one thread, L2, act_speed side by side:
+ * vector's work is one long chain of dependent operations (exp's reduction and polynomial, the
+ * division), and one vector after another left the core waiting on their latencies (fp64 GELU
+ * erf issued its 57 operations a vector in 29 cycles, where its ~37 on the multiply-add units alone
+ * take 18.5); four side by side, interleaved operation by operation (the unrolled loops above,
+ * scheduled by elementwise_simd.inc's pragma), give it independent work at every step. Zen 5, one
+ * thread, L2, act_speed side by side:
  * 0.83-0.89 the time in every type and activation (fp64 GELU erf 3.60 -> 2.99 cycles per element);
  * neither the unrolling alone (0.95-1.02) nor the scheduling alone (0.96-0.98) does it. At 2^27
  * elements and 2 threads, fp64 GELU tanh and erf 0.87-0.89, fp32 GELU erf 0.96; but the loops that
@@ -3108,11 +3110,12 @@ TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const T
  * with one (tg_activate's copy, tg_bias_act's two adds) get these loops. The activations whose
  * arithmetic outlasts a copy's memory traffic (TG__U_GELU_TANH and TG__U_GELU_ERF 4: GELU erf in
  * both types, GELU tanh in double) take four vectors a turn, then one at a time for the rest: each
- * vector's work is a chain of ~60 dependent operations (exp's reduction and polynomial, the
- * division), and the core issues from a window that holds little more than one such chain, so it
- * idles on their latencies when the vectors come one after the other; four side by side,
- * interleaved operation by operation (the unrolled loops above, scheduled by elementwise_simd.inc's
- * pragma), give it independent work at every step. Zen 5, one thread, L2, act_speed side by side:
+ * vector's work is one long chain of dependent operations (exp's reduction and polynomial, the
+ * division), and one vector after another left the core waiting on their latencies (fp64 GELU
+ * erf issued its 57 operations a vector in 29 cycles, where its ~37 on the multiply-add units alone
+ * take 18.5); four side by side, interleaved operation by operation (the unrolled loops above,
+ * scheduled by elementwise_simd.inc's pragma), give it independent work at every step. Zen 5, one
+ * thread, L2, act_speed side by side:
  * 0.83-0.89 the time in every type and activation (fp64 GELU erf 3.60 -> 2.99 cycles per element);
  * neither the unrolling alone (0.95-1.02) nor the scheduling alone (0.96-0.98) does it. At 2^27
  * elements and 2 threads, fp64 GELU tanh and erf 0.87-0.89, fp32 GELU erf 0.96; but the loops that
@@ -3288,11 +3291,12 @@ TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const T
  * with one (tg_activate's copy, tg_bias_act's two adds) get these loops. The activations whose
  * arithmetic outlasts a copy's memory traffic (TG__U_GELU_TANH and TG__U_GELU_ERF 4: GELU erf in
  * both types, GELU tanh in double) take four vectors a turn, then one at a time for the rest: each
- * vector's work is a chain of ~60 dependent operations (exp's reduction and polynomial, the
- * division), and the core issues from a window that holds little more than one such chain, so it
- * idles on their latencies when the vectors come one after the other; four side by side,
- * interleaved operation by operation (the unrolled loops above, scheduled by elementwise_simd.inc's
- * pragma), give it independent work at every step. Zen 5, one thread, L2, act_speed side by side:
+ * vector's work is one long chain of dependent operations (exp's reduction and polynomial, the
+ * division), and one vector after another left the core waiting on their latencies (fp64 GELU
+ * erf issued its 57 operations a vector in 29 cycles, where its ~37 on the multiply-add units alone
+ * take 18.5); four side by side, interleaved operation by operation (the unrolled loops above,
+ * scheduled by elementwise_simd.inc's pragma), give it independent work at every step. Zen 5, one
+ * thread, L2, act_speed side by side:
  * 0.83-0.89 the time in every type and activation (fp64 GELU erf 3.60 -> 2.99 cycles per element);
  * neither the unrolling alone (0.95-1.02) nor the scheduling alone (0.96-0.98) does it. At 2^27
  * elements and 2 threads, fp64 GELU tanh and erf 0.87-0.89, fp32 GELU erf 0.96; but the loops that
