@@ -1775,11 +1775,15 @@ TG__PRIVATE void tg__ew_act_d(tg_act act, int64_t n, double *z)
  * other. Asked here, for these runs alone: push and pop keep the options of whatever follows (the
  * single header's includer's own code). sched-pressure keeps the interleaving from spilling more
  * than it gains. */
-#if defined(__GNUC__) && !defined(__clang__)
+#if defined(__GNUC__) && !defined(__clang__) && !defined(__CUDACC__)
 #pragma GCC push_options
 #pragma GCC optimize("schedule-insns", "sched-pressure")
 #endif
+#ifdef __CUDACC__ /* nvcc's front end, which reads the single header in a .cu, knows no GCC pragma */
+#define TG__EW_UNROLL
+#else
 #define TG__EW_UNROLL _Pragma("GCC unroll 4")
+#endif
 #define TG__VFN __attribute__((target(TG__TARGET))) static inline
 /* ---- cpu/elementwise_act_simd.inc ---- */
 /* The transcendental activations in vectors: GELU (tanh and erf forms), sigmoid and SiLU of float
@@ -2496,7 +2500,7 @@ TG__PRIVATE void TG__FN(TG__ISA(tg__ew_run))(const tg__ew *e, int64_t n, const v
 #undef TG__SET1
 #undef TG__ZERO
 
-#if defined(__GNUC__) && !defined(__clang__)
+#if defined(__GNUC__) && !defined(__clang__) && !defined(__CUDACC__)
 #pragma GCC pop_options
 #endif
 #undef TG__EW_UNROLL
@@ -2684,11 +2688,15 @@ TG__PRIVATE void TG__FN(TG__ISA(tg__ew_run))(const tg__ew *e, int64_t n, const v
  * other. Asked here, for these runs alone: push and pop keep the options of whatever follows (the
  * single header's includer's own code). sched-pressure keeps the interleaving from spilling more
  * than it gains. */
-#if defined(__GNUC__) && !defined(__clang__)
+#if defined(__GNUC__) && !defined(__clang__) && !defined(__CUDACC__)
 #pragma GCC push_options
 #pragma GCC optimize("schedule-insns", "sched-pressure")
 #endif
+#ifdef __CUDACC__ /* nvcc's front end, which reads the single header in a .cu, knows no GCC pragma */
+#define TG__EW_UNROLL
+#else
 #define TG__EW_UNROLL _Pragma("GCC unroll 4")
+#endif
 #define TG__VFN __attribute__((target(TG__TARGET))) static inline
 /* ---- cpu/elementwise_act_simd.inc ---- */
 /* The transcendental activations in vectors: GELU (tanh and erf forms), sigmoid and SiLU of float
@@ -3405,7 +3413,7 @@ TG__PRIVATE void TG__FN(TG__ISA(tg__ew_run))(const tg__ew *e, int64_t n, const v
 #undef TG__SET1
 #undef TG__ZERO
 
-#if defined(__GNUC__) && !defined(__clang__)
+#if defined(__GNUC__) && !defined(__clang__) && !defined(__CUDACC__)
 #pragma GCC pop_options
 #endif
 #undef TG__EW_UNROLL
