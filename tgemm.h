@@ -2108,13 +2108,14 @@ TG__VFN TG__DV TG__ISA(tg__ew_gelu_tanh_d)(TG__DV x)
     return TG__ISA(tg__ew_xlogistic_d)(x, xn, TG__ISA(tg__ew_exp_neg_d)(t, tl, 1));
 }
 
-/* As in float: -y^2 = xn (-xn/2) and its rounding error, the product and the blend on xn. But
+/* As in float: -y^2 = xn (-xn/2) and its rounding error, the product and the last fma on xn. But
  * erfcx / 2 is a rational function of xc = max(xn, -Y sqrt2) itself (act_coeffs.py: degrees 9 and
  * 10, coefficients with the factor 1/2 and the powers of -1/sqrt2 taken in), by Horner's rule: 19
  * fmas and the division, where a polynomial in (y - 4) / (y + 4) needed degree 20 (Estrin's scheme,
  * 23 operations) and two fmas for t before the same division. Zen 5, act_speed side by side, L2,
- * one thread: AVX-512 0.88 the time, AVX2 0.80; worst sweep error 5.76 -> 7.04 ulp (rounding in
- * P and Q, whose terms all share the sign of the last and so never cancel). */
+ * one thread: AVX-512 0.86 the time, AVX2 0.80; 2^27 elements, 2 threads, 0.90-0.93; worst sweep
+ * error 5.76 -> 8.68 ulp (rounding in P and Q, whose terms all share the sign of the last and so
+ * never cancel). The GPU keeps the polynomial (cuda/elementwise/elementwise.cu says why). */
 TG__VFN TG__DV TG__ISA(tg__ew_gelu_erf_d)(TG__DV x)
 {
     TG__DV xn = TG__ISA(tg__ew_negabs_d)(x, TG__FLUSH_ERF_D), xc, p, q;
@@ -3021,13 +3022,14 @@ TG__VFN TG__DV TG__ISA(tg__ew_gelu_tanh_d)(TG__DV x)
     return TG__ISA(tg__ew_xlogistic_d)(x, xn, TG__ISA(tg__ew_exp_neg_d)(t, tl, 1));
 }
 
-/* As in float: -y^2 = xn (-xn/2) and its rounding error, the product and the blend on xn. But
+/* As in float: -y^2 = xn (-xn/2) and its rounding error, the product and the last fma on xn. But
  * erfcx / 2 is a rational function of xc = max(xn, -Y sqrt2) itself (act_coeffs.py: degrees 9 and
  * 10, coefficients with the factor 1/2 and the powers of -1/sqrt2 taken in), by Horner's rule: 19
  * fmas and the division, where a polynomial in (y - 4) / (y + 4) needed degree 20 (Estrin's scheme,
  * 23 operations) and two fmas for t before the same division. Zen 5, act_speed side by side, L2,
- * one thread: AVX-512 0.88 the time, AVX2 0.80; worst sweep error 5.76 -> 7.04 ulp (rounding in
- * P and Q, whose terms all share the sign of the last and so never cancel). */
+ * one thread: AVX-512 0.86 the time, AVX2 0.80; 2^27 elements, 2 threads, 0.90-0.93; worst sweep
+ * error 5.76 -> 8.68 ulp (rounding in P and Q, whose terms all share the sign of the last and so
+ * never cancel). The GPU keeps the polynomial (cuda/elementwise/elementwise.cu says why). */
 TG__VFN TG__DV TG__ISA(tg__ew_gelu_erf_d)(TG__DV x)
 {
     TG__DV xn = TG__ISA(tg__ew_negabs_d)(x, TG__FLUSH_ERF_D), xc, p, q;
