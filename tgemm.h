@@ -1769,7 +1769,7 @@ TG__PRIVATE void tg__ew_act_d(tg_act act, int64_t n, double *z)
  *            TG__I64SRL (logical; with TG__DTAB8)
  * and all of them are released at the end, for the next instruction set's file.
  */
-/* The transcendental loops take four vectors a turn (elementwise_simd_run.inc), which pays only
+/* The double GELUs take four vectors a turn (elementwise_simd_run.inc), which pays only
  * once their operations are interleaved: GCC schedules instructions before register allocation
  * only when asked (clang always does), and would otherwise leave the four chains one after the
  * other. Asked here, for these runs alone: push and pop keep the options of whatever follows (the
@@ -2145,7 +2145,7 @@ TG__VFN TG__DV TG__ISA(tg__ew_gelu_erf_d)(TG__DV x)
 #define TG__GELU_TANH TG__ISA(tg__ew_gelu_tanh_s)
 #define TG__GELU_ERF TG__ISA(tg__ew_gelu_erf_s)
 #define TG__U_GELU_TANH 1
-#define TG__U_GELU_ERF 4
+#define TG__U_GELU_ERF 1
 #define TG__SIGMOID TG__ISA(tg__ew_sigmoid_s)
 #define TG__SILU TG__ISA(tg__ew_silu_s)
 #define TG__V TG__FV
@@ -2204,8 +2204,8 @@ TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const T
 /* The transcendental activations fused into the loop of the operation they follow, so that each
  * element is loaded, computed and stored once: only the operations that the public calls combine
  * with one (tg_activate's copy, tg_bias_act's two adds) get these loops. The activations whose
- * arithmetic outlasts a copy's memory traffic (TG__U_GELU_TANH and TG__U_GELU_ERF 4: GELU erf in
- * both types, GELU tanh in double) take four vectors a turn, then one at a time for the rest: each
+ * arithmetic outlasts a copy's memory traffic (TG__U_GELU_TANH and TG__U_GELU_ERF 4: the GELUs in
+ * double) take four vectors a turn, then one at a time for the rest: each
  * vector's work is one long chain of dependent operations (exp's reduction and polynomial, the
  * division), and one vector after another left the core waiting on their latencies (fp64 GELU
  * erf issued its 57 operations a vector in 29 cycles, where its ~37 on the multiply-add units alone
@@ -2214,9 +2214,11 @@ TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const T
  * thread, L2, act_speed side by side:
  * 0.83-0.89 the time in every type and activation (fp64 GELU erf 3.60 -> 2.99 cycles per element);
  * neither the unrolling alone (0.95-1.02) nor the scheduling alone (0.96-0.98) does it. At 2^27
- * elements and 2 threads, fp64 GELU tanh and erf 0.87-0.89, fp32 GELU erf 0.96; but the loops that
- * wait on memory there lose (sigmoid and SiLU 1.02-1.09 with two or four vectors a turn, fp32 GELU
- * tanh 1.00-1.03; the scheduling alone costs them nothing), so they keep one. No software prefetch:
+ * elements and 2 threads, fp64 GELU tanh and erf 0.87-0.89; but the loops that wait on memory
+ * there lose (sigmoid and SiLU 1.02-1.09 with two or four vectors a turn, fp32 GELU tanh 1.00-1.03;
+ * the scheduling alone costs them nothing), and fp32 GELU erf, which act_speed put at 0.96, ran
+ * at 48.1-49.2 GB/s against 50.3-51.4 with one vector a turn in tgemm-bench's verdict case
+ * (alternately, three times), so all of those keep one. No software prefetch:
  * one 16 KiB ahead had helped (fp32 sigmoid 58 -> 68% of a copy on the Zen 3) only while the
  * threads took alternate 8 KiB chunks (elementwise.c); with chunks of their own it costs: Zen 4, 2
  * threads, 2^27 elements, side by side, runs without it against runs with it: AVX-512 fp32 sigmoid
@@ -2385,8 +2387,8 @@ TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const T
 /* The transcendental activations fused into the loop of the operation they follow, so that each
  * element is loaded, computed and stored once: only the operations that the public calls combine
  * with one (tg_activate's copy, tg_bias_act's two adds) get these loops. The activations whose
- * arithmetic outlasts a copy's memory traffic (TG__U_GELU_TANH and TG__U_GELU_ERF 4: GELU erf in
- * both types, GELU tanh in double) take four vectors a turn, then one at a time for the rest: each
+ * arithmetic outlasts a copy's memory traffic (TG__U_GELU_TANH and TG__U_GELU_ERF 4: the GELUs in
+ * double) take four vectors a turn, then one at a time for the rest: each
  * vector's work is one long chain of dependent operations (exp's reduction and polynomial, the
  * division), and one vector after another left the core waiting on their latencies (fp64 GELU
  * erf issued its 57 operations a vector in 29 cycles, where its ~37 on the multiply-add units alone
@@ -2395,9 +2397,11 @@ TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const T
  * thread, L2, act_speed side by side:
  * 0.83-0.89 the time in every type and activation (fp64 GELU erf 3.60 -> 2.99 cycles per element);
  * neither the unrolling alone (0.95-1.02) nor the scheduling alone (0.96-0.98) does it. At 2^27
- * elements and 2 threads, fp64 GELU tanh and erf 0.87-0.89, fp32 GELU erf 0.96; but the loops that
- * wait on memory there lose (sigmoid and SiLU 1.02-1.09 with two or four vectors a turn, fp32 GELU
- * tanh 1.00-1.03; the scheduling alone costs them nothing), so they keep one. No software prefetch:
+ * elements and 2 threads, fp64 GELU tanh and erf 0.87-0.89; but the loops that wait on memory
+ * there lose (sigmoid and SiLU 1.02-1.09 with two or four vectors a turn, fp32 GELU tanh 1.00-1.03;
+ * the scheduling alone costs them nothing), and fp32 GELU erf, which act_speed put at 0.96, ran
+ * at 48.1-49.2 GB/s against 50.3-51.4 with one vector a turn in tgemm-bench's verdict case
+ * (alternately, three times), so all of those keep one. No software prefetch:
  * one 16 KiB ahead had helped (fp32 sigmoid 58 -> 68% of a copy on the Zen 3) only while the
  * threads took alternate 8 KiB chunks (elementwise.c); with chunks of their own it costs: Zen 4, 2
  * threads, 2^27 elements, side by side, runs without it against runs with it: AVX-512 fp32 sigmoid
@@ -2683,7 +2687,7 @@ TG__PRIVATE void TG__FN(TG__ISA(tg__ew_run))(const tg__ew *e, int64_t n, const v
  *            TG__I64SRL (logical; with TG__DTAB8)
  * and all of them are released at the end, for the next instruction set's file.
  */
-/* The transcendental loops take four vectors a turn (elementwise_simd_run.inc), which pays only
+/* The double GELUs take four vectors a turn (elementwise_simd_run.inc), which pays only
  * once their operations are interleaved: GCC schedules instructions before register allocation
  * only when asked (clang always does), and would otherwise leave the four chains one after the
  * other. Asked here, for these runs alone: push and pop keep the options of whatever follows (the
@@ -3059,7 +3063,7 @@ TG__VFN TG__DV TG__ISA(tg__ew_gelu_erf_d)(TG__DV x)
 #define TG__GELU_TANH TG__ISA(tg__ew_gelu_tanh_s)
 #define TG__GELU_ERF TG__ISA(tg__ew_gelu_erf_s)
 #define TG__U_GELU_TANH 1
-#define TG__U_GELU_ERF 4
+#define TG__U_GELU_ERF 1
 #define TG__SIGMOID TG__ISA(tg__ew_sigmoid_s)
 #define TG__SILU TG__ISA(tg__ew_silu_s)
 #define TG__V TG__FV
@@ -3118,8 +3122,8 @@ TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const T
 /* The transcendental activations fused into the loop of the operation they follow, so that each
  * element is loaded, computed and stored once: only the operations that the public calls combine
  * with one (tg_activate's copy, tg_bias_act's two adds) get these loops. The activations whose
- * arithmetic outlasts a copy's memory traffic (TG__U_GELU_TANH and TG__U_GELU_ERF 4: GELU erf in
- * both types, GELU tanh in double) take four vectors a turn, then one at a time for the rest: each
+ * arithmetic outlasts a copy's memory traffic (TG__U_GELU_TANH and TG__U_GELU_ERF 4: the GELUs in
+ * double) take four vectors a turn, then one at a time for the rest: each
  * vector's work is one long chain of dependent operations (exp's reduction and polynomial, the
  * division), and one vector after another left the core waiting on their latencies (fp64 GELU
  * erf issued its 57 operations a vector in 29 cycles, where its ~37 on the multiply-add units alone
@@ -3128,9 +3132,11 @@ TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const T
  * thread, L2, act_speed side by side:
  * 0.83-0.89 the time in every type and activation (fp64 GELU erf 3.60 -> 2.99 cycles per element);
  * neither the unrolling alone (0.95-1.02) nor the scheduling alone (0.96-0.98) does it. At 2^27
- * elements and 2 threads, fp64 GELU tanh and erf 0.87-0.89, fp32 GELU erf 0.96; but the loops that
- * wait on memory there lose (sigmoid and SiLU 1.02-1.09 with two or four vectors a turn, fp32 GELU
- * tanh 1.00-1.03; the scheduling alone costs them nothing), so they keep one. No software prefetch:
+ * elements and 2 threads, fp64 GELU tanh and erf 0.87-0.89; but the loops that wait on memory
+ * there lose (sigmoid and SiLU 1.02-1.09 with two or four vectors a turn, fp32 GELU tanh 1.00-1.03;
+ * the scheduling alone costs them nothing), and fp32 GELU erf, which act_speed put at 0.96, ran
+ * at 48.1-49.2 GB/s against 50.3-51.4 with one vector a turn in tgemm-bench's verdict case
+ * (alternately, three times), so all of those keep one. No software prefetch:
  * one 16 KiB ahead had helped (fp32 sigmoid 58 -> 68% of a copy on the Zen 3) only while the
  * threads took alternate 8 KiB chunks (elementwise.c); with chunks of their own it costs: Zen 4, 2
  * threads, 2^27 elements, side by side, runs without it against runs with it: AVX-512 fp32 sigmoid
@@ -3299,8 +3305,8 @@ TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const T
 /* The transcendental activations fused into the loop of the operation they follow, so that each
  * element is loaded, computed and stored once: only the operations that the public calls combine
  * with one (tg_activate's copy, tg_bias_act's two adds) get these loops. The activations whose
- * arithmetic outlasts a copy's memory traffic (TG__U_GELU_TANH and TG__U_GELU_ERF 4: GELU erf in
- * both types, GELU tanh in double) take four vectors a turn, then one at a time for the rest: each
+ * arithmetic outlasts a copy's memory traffic (TG__U_GELU_TANH and TG__U_GELU_ERF 4: the GELUs in
+ * double) take four vectors a turn, then one at a time for the rest: each
  * vector's work is one long chain of dependent operations (exp's reduction and polynomial, the
  * division), and one vector after another left the core waiting on their latencies (fp64 GELU
  * erf issued its 57 operations a vector in 29 cycles, where its ~37 on the multiply-add units alone
@@ -3309,9 +3315,11 @@ TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const T
  * thread, L2, act_speed side by side:
  * 0.83-0.89 the time in every type and activation (fp64 GELU erf 3.60 -> 2.99 cycles per element);
  * neither the unrolling alone (0.95-1.02) nor the scheduling alone (0.96-0.98) does it. At 2^27
- * elements and 2 threads, fp64 GELU tanh and erf 0.87-0.89, fp32 GELU erf 0.96; but the loops that
- * wait on memory there lose (sigmoid and SiLU 1.02-1.09 with two or four vectors a turn, fp32 GELU
- * tanh 1.00-1.03; the scheduling alone costs them nothing), so they keep one. No software prefetch:
+ * elements and 2 threads, fp64 GELU tanh and erf 0.87-0.89; but the loops that wait on memory
+ * there lose (sigmoid and SiLU 1.02-1.09 with two or four vectors a turn, fp32 GELU tanh 1.00-1.03;
+ * the scheduling alone costs them nothing), and fp32 GELU erf, which act_speed put at 0.96, ran
+ * at 48.1-49.2 GB/s against 50.3-51.4 with one vector a turn in tgemm-bench's verdict case
+ * (alternately, three times), so all of those keep one. No software prefetch:
  * one 16 KiB ahead had helped (fp32 sigmoid 58 -> 68% of a copy on the Zen 3) only while the
  * threads took alternate 8 KiB chunks (elementwise.c); with chunks of their own it costs: Zen 4, 2
  * threads, 2^27 elements, side by side, runs without it against runs with it: AVX-512 fp32 sigmoid
