@@ -1775,10 +1775,11 @@ TG__PRIVATE void tg__ew_act_d(tg_act act, int64_t n, double *z)
  * single header's includer's own code). sched-pressure keeps the interleaving from spilling more
  * than it gains. */
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__CUDACC__)
+#define TG__EW_GCC /* GCC itself: not clang, nor nvcc's front end (the single header in a .cu) */
 #pragma GCC push_options
 #pragma GCC optimize("schedule-insns", "sched-pressure")
 #endif
-#ifdef __CUDACC__ /* nvcc's front end, which reads the single header in a .cu, knows no GCC pragma */
+#ifdef __CUDACC__ /* nvcc's front end knows no GCC pragma */
 #define TG__EW_UNROLL
 #else
 #define TG__EW_UNROLL _Pragma("GCC unroll 4")
@@ -2126,10 +2127,10 @@ TG__VFN TG__DV TG__ISA(tg__ew_gelu_erf_d)(TG__DV x)
     TG__DV e = TG__ISA(tg__ew_exp_neg_d)(my2, TG__DFMS(xn, hx, my2), 1);
     int j;
     xc = TG__DMAX(xn, TG__D1(-9.0 / TG__SQRT1_2));
-    p = TG__DFMA(TG__D1(tg__ew_erfcx_pd[8]), xc, TG__D1(tg__ew_erfcx_pd[7]));
-    for (j = 6; j >= 0; j--) p = TG__DFMA(p, xc, TG__D1(tg__ew_erfcx_pd[j]));
-    q = TG__DFMA(TG__D1(tg__ew_erfcx_qd[9]), xc, TG__D1(tg__ew_erfcx_qd[8]));
-    for (j = 7; j >= 0; j--) q = TG__DFMA(q, xc, TG__D1(tg__ew_erfcx_qd[j]));
+    p = TG__D1(tg__ew_erfcx_pd[8]);
+    for (j = 7; j >= 0; j--) p = TG__DFMA(p, xc, TG__D1(tg__ew_erfcx_pd[j]));
+    q = TG__D1(tg__ew_erfcx_qd[9]);
+    for (j = 8; j >= 0; j--) q = TG__DFMA(q, xc, TG__D1(tg__ew_erfcx_qd[j]));
     p = TG__DDIV(p, q);
     e = TG__DMUL(e, p); /* E / 2 */
 #if defined(TG__EW_PLANT) && TG__EW_PLANT == 2
@@ -2147,8 +2148,7 @@ TG__VFN TG__DV TG__ISA(tg__ew_gelu_erf_d)(TG__DV x)
 #define TG__S(e) ((e)->sf)
 #define TG__GELU_TANH TG__ISA(tg__ew_gelu_tanh_s)
 #define TG__GELU_ERF TG__ISA(tg__ew_gelu_erf_s)
-#define TG__U_GELU_TANH 1
-#define TG__U_GELU_ERF 1
+#define TG__U_GELU 1
 #define TG__SIGMOID TG__ISA(tg__ew_sigmoid_s)
 #define TG__SILU TG__ISA(tg__ew_silu_s)
 #define TG__V TG__FV
@@ -2168,7 +2168,7 @@ TG__VFN TG__DV TG__ISA(tg__ew_gelu_erf_d)(TG__DV x)
  * instruction set: elementwise_simd.inc includes it per type, with TG__V (register type), TG__W
  * (lanes), TG__LOADU, TG__STOREU, TG__STREAM, TG__ADD, TG__SUB, TG__MUL, TG__FMA, TG__MAX,
  * TG__SET1, TG__ZERO, the vector activations TG__GELU_TANH, TG__GELU_ERF, TG__SIGMOID, TG__SILU
- * and the vectors a turn of the first two, TG__U_GELU_TANH and TG__U_GELU_ERF (1 or 4, below),
+ * and the vectors a turn of the first two, TG__U_GELU (1 or 4, below),
  * TG__FN(x) (appends the type's suffix), TG__S(e) (the operation's scalar in the array's type), and
  * from the instruction set's file TG__ISA(x) (appends its name), TG__TARGET and TG__VBYTES.
  *
@@ -2207,30 +2207,29 @@ TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const T
 /* The transcendental activations fused into the loop of the operation they follow, so that each
  * element is loaded, computed and stored once: only the operations that the public calls combine
  * with one (tg_activate's copy, tg_bias_act's two adds) get these loops. The activations whose
- * arithmetic outlasts a copy's memory traffic (TG__U_GELU_TANH and TG__U_GELU_ERF 4: the GELUs in
- * double) take four vectors a turn, then one at a time for the rest: each
- * vector's work is one long chain of dependent operations (exp's reduction and polynomial, the
- * division), and one vector after another left the core waiting on their latencies (fp64 GELU
- * erf issued its 57 operations a vector in 29 cycles, where its ~37 on the multiply-add units alone
- * take 18.5); four side by side, interleaved operation by operation (the unrolled loops above,
- * scheduled by elementwise_simd.inc's pragma), give it independent work at every step. Zen 5, one
- * thread, L2, act_speed side by side:
- * 0.83-0.89 the time in every type and activation (fp64 GELU erf 3.60 -> 2.99 cycles per element);
- * neither the unrolling alone (0.95-1.02) nor the scheduling alone (0.96-0.98) does it. At 2^27
- * elements and 2 threads, fp64 GELU tanh and erf 0.87-0.89; but the loops that wait on memory
- * there lose (sigmoid and SiLU 1.02-1.09 with two or four vectors a turn, fp32 GELU tanh 1.00-1.03;
- * the scheduling alone costs them nothing), and fp32 GELU erf, which act_speed put at 0.96, ran
- * at 48.1-49.2 GB/s against 50.3-51.4 with one vector a turn in tgemm-bench's verdict case
- * (alternately, three times), so all of those keep one. No software prefetch:
- * one 16 KiB ahead had helped (fp32 sigmoid 58 -> 68% of a copy on the Zen 3) only while the
- * threads took alternate 8 KiB chunks (elementwise.c); with chunks of their own it costs: Zen 4, 2
- * threads, 2^27 elements, side by side, runs without it against runs with it: AVX-512 fp32 sigmoid
- * and SiLU 0.86-0.95 the time, AVX2 0.93-0.96, the others 0.96-1.01. */
+ * arithmetic outlasts a copy's memory traffic, the GELUs in double (TG__U_GELU 4), take four
+ * vectors a turn, then one at a time for the rest: each vector's work is one long chain of
+ * dependent operations (exp's reduction and polynomial, the division), and one vector after
+ * another left the core waiting on their latencies (fp64 GELU erf issued its 57 operations a
+ * vector in 29 cycles, where its ~37 on the multiply-add units alone take 18.5); four side by
+ * side, interleaved operation by operation (the unrolled loops above, scheduled by
+ * elementwise_simd.inc's pragma), give it independent work at every step. Zen 5, one thread, L2,
+ * act_speed side by side: 0.83-0.89 the time in every type and activation (fp64 GELU erf 3.60 ->
+ * 2.99 cycles per element); neither the unrolling alone (0.95-1.02) nor the scheduling alone
+ * (0.96-0.98) does it. At 2^27 elements and 2 threads, fp64 GELU tanh and erf 0.87-0.89; but the
+ * loops that wait on memory there lose (sigmoid and SiLU 1.02-1.09 with two or four vectors a
+ * turn, fp32 GELU tanh 1.00-1.03; the scheduling alone costs them nothing), and fp32 GELU erf,
+ * which act_speed put at 0.96, ran at 48.1-49.2 GB/s against 50.3-51.4 with one vector a turn in
+ * tgemm-bench's verdict case (alternately, three times), so all of those keep one. No software
+ * prefetch: one 16 KiB ahead had helped (fp32 sigmoid 58 -> 68% of a copy on the Zen 3) only while
+ * the threads took alternate 8 KiB chunks (elementwise.c); with chunks of their own it costs: Zen
+ * 4, 2 threads, 2^27 elements, side by side, runs without it against runs with it: AVX-512 fp32
+ * sigmoid and SiLU 0.86-0.95 the time, AVX2 0.93-0.96, the others 0.96-1.01. */
 #define TG__EW_ACT(EXPR, F, U) TG__EW_LOOP(EXPR, F, U) if ((U) > 1) TG__EW_LOOP(EXPR, F, 1)
 #define TG__EW_ACTS(EXPR)                                                                          \
     switch (e->act) {                                                                              \
-    case TG_ACT_GELU_TANH: TG__EW_ACT(EXPR, TG__GELU_TANH, TG__U_GELU_TANH) break;                 \
-    case TG_ACT_GELU_ERF: TG__EW_ACT(EXPR, TG__GELU_ERF, TG__U_GELU_ERF) break;                    \
+    case TG_ACT_GELU_TANH: TG__EW_ACT(EXPR, TG__GELU_TANH, TG__U_GELU) break;                      \
+    case TG_ACT_GELU_ERF: TG__EW_ACT(EXPR, TG__GELU_ERF, TG__U_GELU) break;                        \
     case TG_ACT_SIGMOID: TG__EW_LOOP(EXPR, TG__SIGMOID, 1) break;                                  \
     case TG_ACT_SILU: TG__EW_LOOP(EXPR, TG__SILU, 1) break;                                        \
     default: TG__EW_LOOP(EXPR, , 1) break;                                                         \
@@ -2308,8 +2307,7 @@ TG__PRIVATE void TG__FN(TG__ISA(tg__ew_run))(const tg__ew *e, int64_t n, const v
 #undef TG__S
 #undef TG__GELU_TANH
 #undef TG__GELU_ERF
-#undef TG__U_GELU_TANH
-#undef TG__U_GELU_ERF
+#undef TG__U_GELU
 #undef TG__SIGMOID
 #undef TG__SILU
 #undef TG__V
@@ -2330,8 +2328,7 @@ TG__PRIVATE void TG__FN(TG__ISA(tg__ew_run))(const tg__ew *e, int64_t n, const v
 #define TG__S(e) ((e)->sd)
 #define TG__GELU_TANH TG__ISA(tg__ew_gelu_tanh_d)
 #define TG__GELU_ERF TG__ISA(tg__ew_gelu_erf_d)
-#define TG__U_GELU_TANH 4
-#define TG__U_GELU_ERF 4
+#define TG__U_GELU 4
 #define TG__SIGMOID TG__ISA(tg__ew_sigmoid_d)
 #define TG__SILU TG__ISA(tg__ew_silu_d)
 #define TG__V TG__DV
@@ -2351,7 +2348,7 @@ TG__PRIVATE void TG__FN(TG__ISA(tg__ew_run))(const tg__ew *e, int64_t n, const v
  * instruction set: elementwise_simd.inc includes it per type, with TG__V (register type), TG__W
  * (lanes), TG__LOADU, TG__STOREU, TG__STREAM, TG__ADD, TG__SUB, TG__MUL, TG__FMA, TG__MAX,
  * TG__SET1, TG__ZERO, the vector activations TG__GELU_TANH, TG__GELU_ERF, TG__SIGMOID, TG__SILU
- * and the vectors a turn of the first two, TG__U_GELU_TANH and TG__U_GELU_ERF (1 or 4, below),
+ * and the vectors a turn of the first two, TG__U_GELU (1 or 4, below),
  * TG__FN(x) (appends the type's suffix), TG__S(e) (the operation's scalar in the array's type), and
  * from the instruction set's file TG__ISA(x) (appends its name), TG__TARGET and TG__VBYTES.
  *
@@ -2390,30 +2387,29 @@ TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const T
 /* The transcendental activations fused into the loop of the operation they follow, so that each
  * element is loaded, computed and stored once: only the operations that the public calls combine
  * with one (tg_activate's copy, tg_bias_act's two adds) get these loops. The activations whose
- * arithmetic outlasts a copy's memory traffic (TG__U_GELU_TANH and TG__U_GELU_ERF 4: the GELUs in
- * double) take four vectors a turn, then one at a time for the rest: each
- * vector's work is one long chain of dependent operations (exp's reduction and polynomial, the
- * division), and one vector after another left the core waiting on their latencies (fp64 GELU
- * erf issued its 57 operations a vector in 29 cycles, where its ~37 on the multiply-add units alone
- * take 18.5); four side by side, interleaved operation by operation (the unrolled loops above,
- * scheduled by elementwise_simd.inc's pragma), give it independent work at every step. Zen 5, one
- * thread, L2, act_speed side by side:
- * 0.83-0.89 the time in every type and activation (fp64 GELU erf 3.60 -> 2.99 cycles per element);
- * neither the unrolling alone (0.95-1.02) nor the scheduling alone (0.96-0.98) does it. At 2^27
- * elements and 2 threads, fp64 GELU tanh and erf 0.87-0.89; but the loops that wait on memory
- * there lose (sigmoid and SiLU 1.02-1.09 with two or four vectors a turn, fp32 GELU tanh 1.00-1.03;
- * the scheduling alone costs them nothing), and fp32 GELU erf, which act_speed put at 0.96, ran
- * at 48.1-49.2 GB/s against 50.3-51.4 with one vector a turn in tgemm-bench's verdict case
- * (alternately, three times), so all of those keep one. No software prefetch:
- * one 16 KiB ahead had helped (fp32 sigmoid 58 -> 68% of a copy on the Zen 3) only while the
- * threads took alternate 8 KiB chunks (elementwise.c); with chunks of their own it costs: Zen 4, 2
- * threads, 2^27 elements, side by side, runs without it against runs with it: AVX-512 fp32 sigmoid
- * and SiLU 0.86-0.95 the time, AVX2 0.93-0.96, the others 0.96-1.01. */
+ * arithmetic outlasts a copy's memory traffic, the GELUs in double (TG__U_GELU 4), take four
+ * vectors a turn, then one at a time for the rest: each vector's work is one long chain of
+ * dependent operations (exp's reduction and polynomial, the division), and one vector after
+ * another left the core waiting on their latencies (fp64 GELU erf issued its 57 operations a
+ * vector in 29 cycles, where its ~37 on the multiply-add units alone take 18.5); four side by
+ * side, interleaved operation by operation (the unrolled loops above, scheduled by
+ * elementwise_simd.inc's pragma), give it independent work at every step. Zen 5, one thread, L2,
+ * act_speed side by side: 0.83-0.89 the time in every type and activation (fp64 GELU erf 3.60 ->
+ * 2.99 cycles per element); neither the unrolling alone (0.95-1.02) nor the scheduling alone
+ * (0.96-0.98) does it. At 2^27 elements and 2 threads, fp64 GELU tanh and erf 0.87-0.89; but the
+ * loops that wait on memory there lose (sigmoid and SiLU 1.02-1.09 with two or four vectors a
+ * turn, fp32 GELU tanh 1.00-1.03; the scheduling alone costs them nothing), and fp32 GELU erf,
+ * which act_speed put at 0.96, ran at 48.1-49.2 GB/s against 50.3-51.4 with one vector a turn in
+ * tgemm-bench's verdict case (alternately, three times), so all of those keep one. No software
+ * prefetch: one 16 KiB ahead had helped (fp32 sigmoid 58 -> 68% of a copy on the Zen 3) only while
+ * the threads took alternate 8 KiB chunks (elementwise.c); with chunks of their own it costs: Zen
+ * 4, 2 threads, 2^27 elements, side by side, runs without it against runs with it: AVX-512 fp32
+ * sigmoid and SiLU 0.86-0.95 the time, AVX2 0.93-0.96, the others 0.96-1.01. */
 #define TG__EW_ACT(EXPR, F, U) TG__EW_LOOP(EXPR, F, U) if ((U) > 1) TG__EW_LOOP(EXPR, F, 1)
 #define TG__EW_ACTS(EXPR)                                                                          \
     switch (e->act) {                                                                              \
-    case TG_ACT_GELU_TANH: TG__EW_ACT(EXPR, TG__GELU_TANH, TG__U_GELU_TANH) break;                 \
-    case TG_ACT_GELU_ERF: TG__EW_ACT(EXPR, TG__GELU_ERF, TG__U_GELU_ERF) break;                    \
+    case TG_ACT_GELU_TANH: TG__EW_ACT(EXPR, TG__GELU_TANH, TG__U_GELU) break;                      \
+    case TG_ACT_GELU_ERF: TG__EW_ACT(EXPR, TG__GELU_ERF, TG__U_GELU) break;                        \
     case TG_ACT_SIGMOID: TG__EW_LOOP(EXPR, TG__SIGMOID, 1) break;                                  \
     case TG_ACT_SILU: TG__EW_LOOP(EXPR, TG__SILU, 1) break;                                        \
     default: TG__EW_LOOP(EXPR, , 1) break;                                                         \
@@ -2491,8 +2487,7 @@ TG__PRIVATE void TG__FN(TG__ISA(tg__ew_run))(const tg__ew *e, int64_t n, const v
 #undef TG__S
 #undef TG__GELU_TANH
 #undef TG__GELU_ERF
-#undef TG__U_GELU_TANH
-#undef TG__U_GELU_ERF
+#undef TG__U_GELU
 #undef TG__SIGMOID
 #undef TG__SILU
 #undef TG__V
@@ -2508,8 +2503,9 @@ TG__PRIVATE void TG__FN(TG__ISA(tg__ew_run))(const tg__ew *e, int64_t n, const v
 #undef TG__SET1
 #undef TG__ZERO
 
-#if defined(__GNUC__) && !defined(__clang__) && !defined(__CUDACC__)
+#ifdef TG__EW_GCC
 #pragma GCC pop_options
+#undef TG__EW_GCC
 #endif
 #undef TG__EW_UNROLL
 #undef TG__PASTE
@@ -2697,10 +2693,11 @@ TG__PRIVATE void TG__FN(TG__ISA(tg__ew_run))(const tg__ew *e, int64_t n, const v
  * single header's includer's own code). sched-pressure keeps the interleaving from spilling more
  * than it gains. */
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__CUDACC__)
+#define TG__EW_GCC /* GCC itself: not clang, nor nvcc's front end (the single header in a .cu) */
 #pragma GCC push_options
 #pragma GCC optimize("schedule-insns", "sched-pressure")
 #endif
-#ifdef __CUDACC__ /* nvcc's front end, which reads the single header in a .cu, knows no GCC pragma */
+#ifdef __CUDACC__ /* nvcc's front end knows no GCC pragma */
 #define TG__EW_UNROLL
 #else
 #define TG__EW_UNROLL _Pragma("GCC unroll 4")
@@ -3048,10 +3045,10 @@ TG__VFN TG__DV TG__ISA(tg__ew_gelu_erf_d)(TG__DV x)
     TG__DV e = TG__ISA(tg__ew_exp_neg_d)(my2, TG__DFMS(xn, hx, my2), 1);
     int j;
     xc = TG__DMAX(xn, TG__D1(-9.0 / TG__SQRT1_2));
-    p = TG__DFMA(TG__D1(tg__ew_erfcx_pd[8]), xc, TG__D1(tg__ew_erfcx_pd[7]));
-    for (j = 6; j >= 0; j--) p = TG__DFMA(p, xc, TG__D1(tg__ew_erfcx_pd[j]));
-    q = TG__DFMA(TG__D1(tg__ew_erfcx_qd[9]), xc, TG__D1(tg__ew_erfcx_qd[8]));
-    for (j = 7; j >= 0; j--) q = TG__DFMA(q, xc, TG__D1(tg__ew_erfcx_qd[j]));
+    p = TG__D1(tg__ew_erfcx_pd[8]);
+    for (j = 7; j >= 0; j--) p = TG__DFMA(p, xc, TG__D1(tg__ew_erfcx_pd[j]));
+    q = TG__D1(tg__ew_erfcx_qd[9]);
+    for (j = 8; j >= 0; j--) q = TG__DFMA(q, xc, TG__D1(tg__ew_erfcx_qd[j]));
     p = TG__DDIV(p, q);
     e = TG__DMUL(e, p); /* E / 2 */
 #if defined(TG__EW_PLANT) && TG__EW_PLANT == 2
@@ -3069,8 +3066,7 @@ TG__VFN TG__DV TG__ISA(tg__ew_gelu_erf_d)(TG__DV x)
 #define TG__S(e) ((e)->sf)
 #define TG__GELU_TANH TG__ISA(tg__ew_gelu_tanh_s)
 #define TG__GELU_ERF TG__ISA(tg__ew_gelu_erf_s)
-#define TG__U_GELU_TANH 1
-#define TG__U_GELU_ERF 1
+#define TG__U_GELU 1
 #define TG__SIGMOID TG__ISA(tg__ew_sigmoid_s)
 #define TG__SILU TG__ISA(tg__ew_silu_s)
 #define TG__V TG__FV
@@ -3090,7 +3086,7 @@ TG__VFN TG__DV TG__ISA(tg__ew_gelu_erf_d)(TG__DV x)
  * instruction set: elementwise_simd.inc includes it per type, with TG__V (register type), TG__W
  * (lanes), TG__LOADU, TG__STOREU, TG__STREAM, TG__ADD, TG__SUB, TG__MUL, TG__FMA, TG__MAX,
  * TG__SET1, TG__ZERO, the vector activations TG__GELU_TANH, TG__GELU_ERF, TG__SIGMOID, TG__SILU
- * and the vectors a turn of the first two, TG__U_GELU_TANH and TG__U_GELU_ERF (1 or 4, below),
+ * and the vectors a turn of the first two, TG__U_GELU (1 or 4, below),
  * TG__FN(x) (appends the type's suffix), TG__S(e) (the operation's scalar in the array's type), and
  * from the instruction set's file TG__ISA(x) (appends its name), TG__TARGET and TG__VBYTES.
  *
@@ -3129,30 +3125,29 @@ TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const T
 /* The transcendental activations fused into the loop of the operation they follow, so that each
  * element is loaded, computed and stored once: only the operations that the public calls combine
  * with one (tg_activate's copy, tg_bias_act's two adds) get these loops. The activations whose
- * arithmetic outlasts a copy's memory traffic (TG__U_GELU_TANH and TG__U_GELU_ERF 4: the GELUs in
- * double) take four vectors a turn, then one at a time for the rest: each
- * vector's work is one long chain of dependent operations (exp's reduction and polynomial, the
- * division), and one vector after another left the core waiting on their latencies (fp64 GELU
- * erf issued its 57 operations a vector in 29 cycles, where its ~37 on the multiply-add units alone
- * take 18.5); four side by side, interleaved operation by operation (the unrolled loops above,
- * scheduled by elementwise_simd.inc's pragma), give it independent work at every step. Zen 5, one
- * thread, L2, act_speed side by side:
- * 0.83-0.89 the time in every type and activation (fp64 GELU erf 3.60 -> 2.99 cycles per element);
- * neither the unrolling alone (0.95-1.02) nor the scheduling alone (0.96-0.98) does it. At 2^27
- * elements and 2 threads, fp64 GELU tanh and erf 0.87-0.89; but the loops that wait on memory
- * there lose (sigmoid and SiLU 1.02-1.09 with two or four vectors a turn, fp32 GELU tanh 1.00-1.03;
- * the scheduling alone costs them nothing), and fp32 GELU erf, which act_speed put at 0.96, ran
- * at 48.1-49.2 GB/s against 50.3-51.4 with one vector a turn in tgemm-bench's verdict case
- * (alternately, three times), so all of those keep one. No software prefetch:
- * one 16 KiB ahead had helped (fp32 sigmoid 58 -> 68% of a copy on the Zen 3) only while the
- * threads took alternate 8 KiB chunks (elementwise.c); with chunks of their own it costs: Zen 4, 2
- * threads, 2^27 elements, side by side, runs without it against runs with it: AVX-512 fp32 sigmoid
- * and SiLU 0.86-0.95 the time, AVX2 0.93-0.96, the others 0.96-1.01. */
+ * arithmetic outlasts a copy's memory traffic, the GELUs in double (TG__U_GELU 4), take four
+ * vectors a turn, then one at a time for the rest: each vector's work is one long chain of
+ * dependent operations (exp's reduction and polynomial, the division), and one vector after
+ * another left the core waiting on their latencies (fp64 GELU erf issued its 57 operations a
+ * vector in 29 cycles, where its ~37 on the multiply-add units alone take 18.5); four side by
+ * side, interleaved operation by operation (the unrolled loops above, scheduled by
+ * elementwise_simd.inc's pragma), give it independent work at every step. Zen 5, one thread, L2,
+ * act_speed side by side: 0.83-0.89 the time in every type and activation (fp64 GELU erf 3.60 ->
+ * 2.99 cycles per element); neither the unrolling alone (0.95-1.02) nor the scheduling alone
+ * (0.96-0.98) does it. At 2^27 elements and 2 threads, fp64 GELU tanh and erf 0.87-0.89; but the
+ * loops that wait on memory there lose (sigmoid and SiLU 1.02-1.09 with two or four vectors a
+ * turn, fp32 GELU tanh 1.00-1.03; the scheduling alone costs them nothing), and fp32 GELU erf,
+ * which act_speed put at 0.96, ran at 48.1-49.2 GB/s against 50.3-51.4 with one vector a turn in
+ * tgemm-bench's verdict case (alternately, three times), so all of those keep one. No software
+ * prefetch: one 16 KiB ahead had helped (fp32 sigmoid 58 -> 68% of a copy on the Zen 3) only while
+ * the threads took alternate 8 KiB chunks (elementwise.c); with chunks of their own it costs: Zen
+ * 4, 2 threads, 2^27 elements, side by side, runs without it against runs with it: AVX-512 fp32
+ * sigmoid and SiLU 0.86-0.95 the time, AVX2 0.93-0.96, the others 0.96-1.01. */
 #define TG__EW_ACT(EXPR, F, U) TG__EW_LOOP(EXPR, F, U) if ((U) > 1) TG__EW_LOOP(EXPR, F, 1)
 #define TG__EW_ACTS(EXPR)                                                                          \
     switch (e->act) {                                                                              \
-    case TG_ACT_GELU_TANH: TG__EW_ACT(EXPR, TG__GELU_TANH, TG__U_GELU_TANH) break;                 \
-    case TG_ACT_GELU_ERF: TG__EW_ACT(EXPR, TG__GELU_ERF, TG__U_GELU_ERF) break;                    \
+    case TG_ACT_GELU_TANH: TG__EW_ACT(EXPR, TG__GELU_TANH, TG__U_GELU) break;                      \
+    case TG_ACT_GELU_ERF: TG__EW_ACT(EXPR, TG__GELU_ERF, TG__U_GELU) break;                        \
     case TG_ACT_SIGMOID: TG__EW_LOOP(EXPR, TG__SIGMOID, 1) break;                                  \
     case TG_ACT_SILU: TG__EW_LOOP(EXPR, TG__SILU, 1) break;                                        \
     default: TG__EW_LOOP(EXPR, , 1) break;                                                         \
@@ -3230,8 +3225,7 @@ TG__PRIVATE void TG__FN(TG__ISA(tg__ew_run))(const tg__ew *e, int64_t n, const v
 #undef TG__S
 #undef TG__GELU_TANH
 #undef TG__GELU_ERF
-#undef TG__U_GELU_TANH
-#undef TG__U_GELU_ERF
+#undef TG__U_GELU
 #undef TG__SIGMOID
 #undef TG__SILU
 #undef TG__V
@@ -3252,8 +3246,7 @@ TG__PRIVATE void TG__FN(TG__ISA(tg__ew_run))(const tg__ew *e, int64_t n, const v
 #define TG__S(e) ((e)->sd)
 #define TG__GELU_TANH TG__ISA(tg__ew_gelu_tanh_d)
 #define TG__GELU_ERF TG__ISA(tg__ew_gelu_erf_d)
-#define TG__U_GELU_TANH 4
-#define TG__U_GELU_ERF 4
+#define TG__U_GELU 4
 #define TG__SIGMOID TG__ISA(tg__ew_sigmoid_d)
 #define TG__SILU TG__ISA(tg__ew_silu_d)
 #define TG__V TG__DV
@@ -3273,7 +3266,7 @@ TG__PRIVATE void TG__FN(TG__ISA(tg__ew_run))(const tg__ew *e, int64_t n, const v
  * instruction set: elementwise_simd.inc includes it per type, with TG__V (register type), TG__W
  * (lanes), TG__LOADU, TG__STOREU, TG__STREAM, TG__ADD, TG__SUB, TG__MUL, TG__FMA, TG__MAX,
  * TG__SET1, TG__ZERO, the vector activations TG__GELU_TANH, TG__GELU_ERF, TG__SIGMOID, TG__SILU
- * and the vectors a turn of the first two, TG__U_GELU_TANH and TG__U_GELU_ERF (1 or 4, below),
+ * and the vectors a turn of the first two, TG__U_GELU (1 or 4, below),
  * TG__FN(x) (appends the type's suffix), TG__S(e) (the operation's scalar in the array's type), and
  * from the instruction set's file TG__ISA(x) (appends its name), TG__TARGET and TG__VBYTES.
  *
@@ -3312,30 +3305,29 @@ TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const T
 /* The transcendental activations fused into the loop of the operation they follow, so that each
  * element is loaded, computed and stored once: only the operations that the public calls combine
  * with one (tg_activate's copy, tg_bias_act's two adds) get these loops. The activations whose
- * arithmetic outlasts a copy's memory traffic (TG__U_GELU_TANH and TG__U_GELU_ERF 4: the GELUs in
- * double) take four vectors a turn, then one at a time for the rest: each
- * vector's work is one long chain of dependent operations (exp's reduction and polynomial, the
- * division), and one vector after another left the core waiting on their latencies (fp64 GELU
- * erf issued its 57 operations a vector in 29 cycles, where its ~37 on the multiply-add units alone
- * take 18.5); four side by side, interleaved operation by operation (the unrolled loops above,
- * scheduled by elementwise_simd.inc's pragma), give it independent work at every step. Zen 5, one
- * thread, L2, act_speed side by side:
- * 0.83-0.89 the time in every type and activation (fp64 GELU erf 3.60 -> 2.99 cycles per element);
- * neither the unrolling alone (0.95-1.02) nor the scheduling alone (0.96-0.98) does it. At 2^27
- * elements and 2 threads, fp64 GELU tanh and erf 0.87-0.89; but the loops that wait on memory
- * there lose (sigmoid and SiLU 1.02-1.09 with two or four vectors a turn, fp32 GELU tanh 1.00-1.03;
- * the scheduling alone costs them nothing), and fp32 GELU erf, which act_speed put at 0.96, ran
- * at 48.1-49.2 GB/s against 50.3-51.4 with one vector a turn in tgemm-bench's verdict case
- * (alternately, three times), so all of those keep one. No software prefetch:
- * one 16 KiB ahead had helped (fp32 sigmoid 58 -> 68% of a copy on the Zen 3) only while the
- * threads took alternate 8 KiB chunks (elementwise.c); with chunks of their own it costs: Zen 4, 2
- * threads, 2^27 elements, side by side, runs without it against runs with it: AVX-512 fp32 sigmoid
- * and SiLU 0.86-0.95 the time, AVX2 0.93-0.96, the others 0.96-1.01. */
+ * arithmetic outlasts a copy's memory traffic, the GELUs in double (TG__U_GELU 4), take four
+ * vectors a turn, then one at a time for the rest: each vector's work is one long chain of
+ * dependent operations (exp's reduction and polynomial, the division), and one vector after
+ * another left the core waiting on their latencies (fp64 GELU erf issued its 57 operations a
+ * vector in 29 cycles, where its ~37 on the multiply-add units alone take 18.5); four side by
+ * side, interleaved operation by operation (the unrolled loops above, scheduled by
+ * elementwise_simd.inc's pragma), give it independent work at every step. Zen 5, one thread, L2,
+ * act_speed side by side: 0.83-0.89 the time in every type and activation (fp64 GELU erf 3.60 ->
+ * 2.99 cycles per element); neither the unrolling alone (0.95-1.02) nor the scheduling alone
+ * (0.96-0.98) does it. At 2^27 elements and 2 threads, fp64 GELU tanh and erf 0.87-0.89; but the
+ * loops that wait on memory there lose (sigmoid and SiLU 1.02-1.09 with two or four vectors a
+ * turn, fp32 GELU tanh 1.00-1.03; the scheduling alone costs them nothing), and fp32 GELU erf,
+ * which act_speed put at 0.96, ran at 48.1-49.2 GB/s against 50.3-51.4 with one vector a turn in
+ * tgemm-bench's verdict case (alternately, three times), so all of those keep one. No software
+ * prefetch: one 16 KiB ahead had helped (fp32 sigmoid 58 -> 68% of a copy on the Zen 3) only while
+ * the threads took alternate 8 KiB chunks (elementwise.c); with chunks of their own it costs: Zen
+ * 4, 2 threads, 2^27 elements, side by side, runs without it against runs with it: AVX-512 fp32
+ * sigmoid and SiLU 0.86-0.95 the time, AVX2 0.93-0.96, the others 0.96-1.01. */
 #define TG__EW_ACT(EXPR, F, U) TG__EW_LOOP(EXPR, F, U) if ((U) > 1) TG__EW_LOOP(EXPR, F, 1)
 #define TG__EW_ACTS(EXPR)                                                                          \
     switch (e->act) {                                                                              \
-    case TG_ACT_GELU_TANH: TG__EW_ACT(EXPR, TG__GELU_TANH, TG__U_GELU_TANH) break;                 \
-    case TG_ACT_GELU_ERF: TG__EW_ACT(EXPR, TG__GELU_ERF, TG__U_GELU_ERF) break;                    \
+    case TG_ACT_GELU_TANH: TG__EW_ACT(EXPR, TG__GELU_TANH, TG__U_GELU) break;                      \
+    case TG_ACT_GELU_ERF: TG__EW_ACT(EXPR, TG__GELU_ERF, TG__U_GELU) break;                        \
     case TG_ACT_SIGMOID: TG__EW_LOOP(EXPR, TG__SIGMOID, 1) break;                                  \
     case TG_ACT_SILU: TG__EW_LOOP(EXPR, TG__SILU, 1) break;                                        \
     default: TG__EW_LOOP(EXPR, , 1) break;                                                         \
@@ -3413,8 +3405,7 @@ TG__PRIVATE void TG__FN(TG__ISA(tg__ew_run))(const tg__ew *e, int64_t n, const v
 #undef TG__S
 #undef TG__GELU_TANH
 #undef TG__GELU_ERF
-#undef TG__U_GELU_TANH
-#undef TG__U_GELU_ERF
+#undef TG__U_GELU
 #undef TG__SIGMOID
 #undef TG__SILU
 #undef TG__V
@@ -3430,8 +3421,9 @@ TG__PRIVATE void TG__FN(TG__ISA(tg__ew_run))(const tg__ew *e, int64_t n, const v
 #undef TG__SET1
 #undef TG__ZERO
 
-#if defined(__GNUC__) && !defined(__clang__) && !defined(__CUDACC__)
+#ifdef TG__EW_GCC
 #pragma GCC pop_options
+#undef TG__EW_GCC
 #endif
 #undef TG__EW_UNROLL
 #undef TG__PASTE

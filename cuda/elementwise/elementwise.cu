@@ -113,8 +113,9 @@ template <typename A> static __device__ __forceinline__ A tg__ewd_limit(A x)
 }
 
 /* fp64 GELU erf: the CPU's vector form (cpu/elementwise_act_simd.inc, tg__ew_gelu_erf_d with AVX2's
- * exp) but for erfcx (below), one element a thread. E = erfc(y), y = |x|/sqrt2, is exp(-y^2) erfcx(y): y^2 = x^2/2 formed
- * exactly as a pair (its low part joins exp's reduced argument), erfcx a polynomial of degree 20 in
+ * exp) but for erfcx (below), one element a thread. E = erfc(y), y = |x|/sqrt2, is exp(-y^2)
+ * erfcx(y): y^2 = x^2/2 formed exactly as a pair (its low part joins exp's reduced argument),
+ * erfcx a polynomial of degree 20 in
  * (y - 4)/(y + 4), which takes y's rounding without amplifying it. The result is x/2 E for x < 0,
  * x - |x|/2 E above. CUDA's erfc(double), with a first-order term for u's rounding, held this
  * activation to 73% of the copy on the H100; this form with an IEEE division and the checks the

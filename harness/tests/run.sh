@@ -1,8 +1,8 @@
 #!/bin/sh
 # The harness's tests (make test-harness): the checker's own tests, option parsing and every kind of
 # bad input, a tiny sweep end to end whose JSON is read back and checked field by field, a planted
-# wrong implementation that the sweep must catch and fail on, the FMA peak as a reference line, a crashing one it must survive, and
-# tgemm-gbench's filter. Ends with "N passed, N failed".
+# wrong implementation that the sweep must catch and fail on, the FMA peak as a reference line, a
+# crashing one it must survive, and tgemm-gbench's filter. Ends with "N passed, N failed".
 # The JSON is checked with Debian's /usr/bin/python3 (its standard library only): the python3 first
 # on the PATH may be another interpreter, and this needs nothing beyond json.
 # usage: sh harness/tests/run.sh BUILD_DIR

@@ -128,8 +128,8 @@ def erfcx_rational(m, n, y_max, nodes=240, rounds=40):
     qd = [to_type(v * s ** j, False) for j, v in enumerate(q)]
     worst = mp.mpf(0)
     for i in range(2001):
-        x = -mp.sqrt(2) * y_max * mp.mpf(i) / 2000
-        y = -x / mp.sqrt(2)
+        y = y_max * mp.mpf(i) / 2000
+        x = -y * mp.sqrt(2)
         ratio = mp.polyval(pd[::-1], x) / mp.polyval(qd[::-1], x)
         worst = max(worst, abs(ratio / (mp.exp(y * y) * mp.erfc(y) / 2) - 1) / erfcx_slack(y))
     return pd, qd, worst
@@ -183,12 +183,11 @@ def main():
         if not single:
             c, e = exp_table(7, False, mp.log(2) / 16)
             show("exp, double (AVX-512), |r| <= ln2/16, degree 7", c, e, False)
-        if single:
-            c, e = erfcx_table(mp.mpf(4), mp.mpf(6), 8, single)
-            show("erfcx, float, K = 4, y <= 6, degree 8", c, e, single)
-        else:
-            c, e = erfcx_table(mp.mpf(4), mp.mpf(9), 20, single)
-            show("erfcx, double (CUDA), K = 4, y <= 9, degree 20", c, e, single)
+        k, y_max, deg = (4, 6, 8) if single else (4, 9, 20)
+        c, e = erfcx_table(mp.mpf(k), mp.mpf(y_max), deg, single)
+        show("erfcx, %s, K = %d, y <= %d, degree %d" % ("float" if single else "double (CUDA)", k, y_max, deg),
+             c, e, single)
+        if not single:
             pd, qd, e = erfcx_rational(8, 9, mp.mpf(9))
             show("erfcx/2 = P/Q at x = -y sqrt2, double, y <= 9, degrees 8 and 9 (error over slack): P",
                  pd, e, False)
