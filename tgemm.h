@@ -1097,8 +1097,9 @@ TG__OMP(omp barrier)
     1.68179283050742900e+00, 1.83400808640934243e+00
 
 /* erfcx(y) = exp(y^2) erfc(y) for 0 <= y <= Y. Float: a polynomial in t = (y - K) / (y + K), K = 4,
- * Y = 6, degree 8. Double, on the CPU: erfcx(y) / 2 = P(x) / Q(x) at x = -y sqrt2 for y <= 9, P of
- * degree 8 and Q of degree 9, Q(0) = 1; in CUDA: a polynomial in t as in float, K = 4, Y = 9,
+ * Y = 6, degree 8. Double, on the CPU: erfcx(y) / 2 = c P(x) / Q(x) at x = -y sqrt2 for y <= 9, P
+ * of degree 8 and Q of degree 9, both monic, and c 2^(j/8) for j = 0..7, exp's table with c taken
+ * in (c = -0.3989..., the first entry); in CUDA: a polynomial in t as in float, K = 4, Y = 9,
  * degree 20 (cuda/elementwise/elementwise.cu says why the GPU keeps it). act_coeffs.py; constant
  * term first. */
 #define TG__EW_ERFCX_CS \
@@ -1113,21 +1114,26 @@ TG__OMP(omp barrier)
     -4.20166030222073068e-07, -2.81760939564512646e-07, 1.22378990901473426e-07, \
     5.69792079964610074e-08, -2.21833542929462775e-10, -1.97674196628839905e-09
 #define TG__EW_ERFCX_PD \
-    5.00000000000000000e-01, -6.61618506555846864e-01, 4.36659580419200055e-01, \
-    -1.80958506839343974e-01, 5.08141069782406529e-02, -9.84265360118982691e-03, \
-    1.28335286017707863e-03, -1.03344300197618559e-04, 3.96899600193694447e-06
+    1.25976443351414477e+05, -1.66696692622760194e+05, 1.10017641793063551e+05, \
+    -4.55930181716063307e+04, 1.28027609383940962e+04, -2.47988498763577218e+03, \
+    3.23344457779946993e+02, -2.60378947590737333e+01, 1.00000000000000000e+00
 #define TG__EW_ERFCX_QD \
-    1.00000000000000000e+00, -2.12112157391456124e+00, 2.06572931625063561e+00, \
-    -1.21553127522416626e+00, 4.77753911969953371e-01, -1.30568756567711330e-01, \
-    2.49309363625446964e-02, -3.22683671332016061e-03, 2.59045760931201035e-04, \
-    -9.94879741122633607e-06
+    -1.00514661085729691e+05, 2.13203816123651632e+05, -2.07636082117788756e+05, \
+    1.22178714168261882e+05, -4.80212725440413997e+04, 1.31240743147886460e+04, \
+    -2.50592461903107460e+03, 3.24344398618365858e+02, -2.60378968656946270e+01, \
+    1.00000000000000000e+00
+#define TG__EW_EXP_TAB_ERF_D \
+    -3.98942287985308064e-01, -4.35049649935148552e-01, -4.74425007347592909e-01, \
+    -5.17364139082321706e-01, -5.64189594272975659e-01, -6.15253115243954429e-01, \
+    -6.70938279719921149e-01, -7.31663382175699706e-01
 
-/* ln2 as hi + lo (hi the nearest value of the type; fma forms t - n hi exactly, since it is below 0.5
- * and a multiple of 2^-54 in double whenever n is not 0, and t - n hi/8 in float, below 2^-4 and a
- * multiple of 2^-27), log2(e), and the rounding constants 1.5 2^23 and 1.5 2^52: t log2(e) + M (8 t
- * log2(e) + M in float) is M plus the integer n nearest to t / ln2 (8 t / ln2), which then sits in
- * M's low bits. Macros, not objects, so that each vector width folds them into its own constants;
- * they stay defined, since every width's instantiation uses them. */
+/* ln2 as hi + lo (hi the nearest value of the type; fma forms t - n hi exactly, since it is below
+ * 0.5 and a multiple of 2^-54 in double whenever n is not 0, and t - n hi/8 in float, below 2^-4
+ * and a multiple of 2^-27), log2(e), and the rounding constants 1.5 2^23 and 1.5 2^52: t log2(e) +
+ * M (8 t log2(e) + M in float) is M plus the integer n nearest to t / ln2 (8 t / ln2), which then
+ * sits in M's low bits (AVX-512's double takes M / 8, whose ulp is 1/8: t log2(e) + M/8 holds n/8
+ * for n = round(8 t / ln2)). Macros, not objects, so that each vector width folds them into its own
+ * constants; they stay defined, since every width's instantiation uses them. */
 #define TG__LN2_HI_S 6.931471825e-01f
 #define TG__LN2_LO_S (-1.904654212e-09f)
 #define TG__LN2_HI_D 6.93147180559945286e-01
@@ -1136,17 +1142,21 @@ TG__OMP(omp barrier)
 #define TG__ROUND_S 12582912.0f
 #define TG__ROUND_D 6755399441055744.0
 /* Where each activation's exp is flushed to 0 (elementwise_act_simd.inc): the clamp of -|x| that
- * puts exp's argument t mid-way in the band whose scale's exponent field is 0 -- float t in
- * [-88.07, -87.38] (n = round(8t / ln2) in [-1016, -1009]), double t in [-709.13, -708.74] (AVX2's
- * n = round(t / ln2) = -1023 and AVX-512's floor(n/8) = -1023 both) -- so that every input at
- * or past the clamp gets exp = 0 exactly, as do those short of it whose t is already in the band
- * (act_coeffs.py). Sigmoid and SiLU: t = -|x|; GELU tanh: t = -2u(x); GELU erf: t = -x^2/2. */
+ * puts exp's argument t mid-way in the band where its scale is 0 -- float t in [-88.07, -87.38]
+ * (n = round(8t / ln2) in [-1016, -1009]: 2^floor(n/8)'s exponent field is 0), AVX2's double t in
+ * [-709.44, -708.74] (n = round(t / ln2) = -1023, the same), AVX-512's double t in [-745.87,
+ * -745.18] (floor(n/8) = -1076, where the scaling instruction rounds to 0) -- so that every input
+ * at or past the clamp gets exp = 0 exactly, as do those short of it whose t is already in the
+ * band (act_coeffs.py). Sigmoid and SiLU: t = -|x|; GELU tanh: t = -2u(x); GELU erf: t = -x^2/2. */
 #define TG__FLUSH_S 87.73f
 #define TG__FLUSH_TANH_S 10.02f
 #define TG__FLUSH_ERF_S 13.245f
-#define TG__FLUSH_D 708.93
-#define TG__FLUSH_TANH_D 21.151
-#define TG__FLUSH_ERF_D 37.655
+#define TG__FLUSH_D 709.09
+#define TG__FLUSH_TANH_D 21.1527
+#define TG__FLUSH_ERF_D 37.6587
+#define TG__FLUSH8_D 745.523
+#define TG__FLUSH8_TANH_D 21.5205
+#define TG__FLUSH8_ERF_D 38.6141
 /* 2 sqrt(2/pi) and 2 sqrt(2/pi) 0.044715, hi + lo (act_coeffs.py): -2u(x) = x (A + B x^2). */
 #define TG__GELU_A 1.59576912160573081e+00
 #define TG__GELU_A_LO (-9.96930880911092018e-17)
@@ -1692,6 +1702,7 @@ TG__PRIVATE void tg__ew_act_d(tg_act act, int64_t n, double *z)
 #define TG__ISA(x) x##_avx2
 #define TG__TARGET "avx2,fma"
 #define TG__DEXP_SPLIT 1 /* double exp's form (elementwise_act_simd.inc) */
+#define TG__DU_TANH 4 /* double GELU tanh's vectors a turn: 8 spill 16 registers (1.15 the time) */
 #define TG__VBYTES 32
 #define TG__FV __m256
 #define TG__DV __m256d
@@ -1711,6 +1722,8 @@ TG__PRIVATE void tg__ew_act_d(tg_act act, int64_t n, double *z)
 #define TG__FFMA _mm256_fmadd_ps
 #define TG__FFNMA _mm256_fnmadd_ps
 #define TG__FFMS _mm256_fmsub_ps
+#define TG__FFNMS _mm256_fnmsub_ps
+#define TG__FHALF(a) _mm256_mul_ps(a, _mm256_set1_ps(0.5f))
 #define TG__FMAX _mm256_max_ps
 #define TG__FMIN _mm256_min_ps
 #define TG__FOR _mm256_or_ps
@@ -1731,6 +1744,8 @@ TG__PRIVATE void tg__ew_act_d(tg_act act, int64_t n, double *z)
 #define TG__DFMA _mm256_fmadd_pd
 #define TG__DFNMA _mm256_fnmadd_pd
 #define TG__DFMS _mm256_fmsub_pd
+#define TG__DFNMS _mm256_fnmsub_pd
+#define TG__DHALF(a) _mm256_mul_pd(a, _mm256_set1_pd(0.5))
 #define TG__DMAX _mm256_max_pd
 #define TG__DMIN _mm256_min_pd
 #define TG__DOR _mm256_or_pd
@@ -1752,20 +1767,22 @@ TG__PRIVATE void tg__ew_act_d(tg_act act, int64_t n, double *z)
  * by each instruction set's file (elementwise_avx2.c, elementwise_avx512.c), which defines:
  *   TG__ISA(x)     x with the instruction set's name appended (tg__ew_run -> tg__ew_run_avx2)
  *   TG__TARGET     the target attribute's string; TG__VBYTES, bytes per vector; TG__DEXP_SPLIT,
- *                  double exp's form (1 or 8, elementwise_act_simd.inc)
+ *                  double exp's form (1 or 8, elementwise_act_simd.inc); TG__DU_TANH, the vectors a
+ *                  turn of double GELU tanh (elementwise_simd_run.inc)
  *   TG__FV, TG__DV, TG__IV   the float, double and integer vector types; TG__FW, TG__DW, lanes
  *   float:  TG__F1 (broadcast), TG__FZERO, TG__FLOADU, TG__FSTOREU, TG__FSTREAM, TG__FADD,
  *           TG__FSUB, TG__FMUL, TG__FDIV, TG__FFMA (a b + c), TG__FFNMA (c - a b), TG__FFMS
- *           (a b - c), TG__FMAX, TG__FMIN, TG__FOR, TG__FBLENDV(a, b, x) (b where x's sign bit is
- *           set, else a), TG__FTAB8(t, i) (t[i mod 8] for a table t of 8 floats), TG__FASI /
- *           TG__IASF (the bits as integers and back)
+ *           (a b - c), TG__FFNMS (-(a b) - c), TG__FHALF (a / 2, exactly), TG__FMAX, TG__FMIN,
+ *           TG__FOR, TG__FBLENDV(a, b, x) (b where x's sign bit is set, else a), TG__FTAB8(t, i)
+ *           (t[i mod 8] for a table t of 8 floats), TG__FASI / TG__IASF (the bits as integers and
+ *           back)
  *   double: TG__D1, TG__DZERO, TG__DLOADU, TG__DSTOREU, TG__DSTREAM, TG__DADD, TG__DSUB, TG__DMUL,
- *           TG__DDIV, TG__DFMA, TG__DFNMA, TG__DFMS (a b - c), TG__DMAX, TG__DMIN, TG__DOR,
- *           TG__DBLENDV, TG__DASI, TG__IASD
- *           TG__DTAB8(t, k) (t[k mod 8] for a table t of 8 doubles and k's bits as an integer;
- *           only where TG__DEXP_SPLIT is 8)
- *   integer: TG__I32SET, TG__I32ADD, TG__I32SRA, TG__I32SLL, TG__I64SET, TG__I64SUB, TG__I64SLL,
- *            TG__I64SRL (logical; with TG__DTAB8)
+ *           TG__DDIV, TG__DFMA, TG__DFNMA, TG__DFMS (a b - c), TG__DFNMS, TG__DHALF, TG__DMAX,
+ *           TG__DMIN, TG__DOR, TG__DBLENDV, TG__DASI, TG__IASD
+ *           only where TG__DEXP_SPLIT is 8: TG__DTAB8(t, k) (t[k mod 8] for a table t of 8 doubles
+ *           and k's bits as an integer), TG__DSCALEF(a, n) (a 2^floor(n), rounded once)
+ *   integer: TG__I32SET, TG__I32ADD, TG__I32SRA, TG__I32SLL; TG__I64SET, TG__I64SUB, TG__I64SLL
+ *            only where TG__DEXP_SPLIT is 1
  * and all of them are released at the end, for the next instruction set's file.
  */
 /* The double GELUs take four vectors a turn (elementwise_simd_run.inc), which pays only
@@ -1782,7 +1799,7 @@ TG__PRIVATE void tg__ew_act_d(tg_act act, int64_t n, double *z)
 #ifdef __CUDACC__ /* nvcc's front end knows no GCC pragma */
 #define TG__EW_UNROLL
 #else
-#define TG__EW_UNROLL _Pragma("GCC unroll 4")
+#define TG__EW_UNROLL _Pragma("GCC unroll 8")
 #endif
 #define TG__VFN __attribute__((target(TG__TARGET))) static inline
 /* ---- cpu/elementwise_act_simd.inc ---- */
@@ -1814,12 +1831,14 @@ TG__PRIVATE void tg__ew_act_d(tg_act act, int64_t n, double *z)
  * 69% of a copy, within 1 ulp of the old worst errors). The last step multiplies by 2^n
  * (2^floor(n/8)), built in the exponent field, which is 0 one step below the smallest normal
  * number: there the product is 0. So exp is flushed to 0 where it would be subnormal (t below
- * about -87.4 in float, -708.4 to -708.7 in double by the form), and each activation clamps its
+ * about -87.4 in float, -708.4 to -708.7 in AVX2's double), and each activation clamps its
  * argument inside that one step (elementwise_act_coeffs.h), so that everything past it gives 0
  * exactly. Subnormal numbers remain only in a sliver just above the step (exp there is subnormal
  * and correctly rounded: t within ~0.04 of it in float, ~0.3 in double) and where a result is
- * itself that small (GELU erf's exp times erfcx near its clamp): on Zen 4 and 5 every operation
- * on one is slow, and inputs as ordinary as GELU tanh's
+ * itself that small (GELU erf's exp times erfcx near its clamp). AVX-512's double exp scales by
+ * the scaling instruction instead (below), which underflows gradually: its subnormal sliver is
+ * t in [-745.2, -708.4], and its clamps sit past it, where the scaling gives 0. On Zen 4 and 5
+ * every operation on a subnormal number is slow, and inputs as ordinary as GELU tanh's
  * below -10 in float had ~4 of them a vector (fp32 tg_bias_act GELU tanh on C + bias uniform in
  * [-20, 20], 2 threads, 2^27 elements, Zen 5: 14 GB/s before, 50 after, as fast as inputs in
  * [-10, 10]). The cost is a result of 0 (or -0) where it would be below 2^-126 (2^-1022) times
@@ -1835,10 +1854,10 @@ TG__PRIVATE void tg__ew_act_d(tg_act act, int64_t n, double *z)
  * random doubles (test_elementwise --sweep):
  *                  GELU tanh  GELU erf  sigmoid  SiLU
  *      float          3.77      6.35      3.31    3.93
- *      double, AVX2   3.07      7.12      2.40    3.15
- *      double, AVX-512 3.15     7.12      2.45    3.11   (double exp by table, below)
+ *      double, AVX2   3.07      7.36      2.40    3.15
+ *      double, AVX-512 3.15     7.18      2.45    3.11   (double exp by table, below)
  * (float GELU erf's worst is near 0, where (y - K) / (y + K) is near -1 and its rounding is felt
- * most; double's at x = -7.87, from the roundings of its rational erfcx.)
+ * most; double's at x = -6.5, from the roundings of its rational erfcx.)
  */
 
 
@@ -1850,6 +1869,7 @@ static const float tg__ew_exp_tab_s[8] = {TG__EW_EXP_TAB_S};
 static const double tg__ew_exp_cd[12] = {TG__EW_EXP_CD};
 static const double tg__ew_exp8_cd[8] = {TG__EW_EXP8_CD};
 static const double tg__ew_exp_tab_d[8] = {TG__EW_EXP_TAB_D};
+static const double tg__ew_exp_tab_erf_d[8] = {TG__EW_EXP_TAB_ERF_D};
 static const float tg__ew_erfcx_cs[9] = {TG__EW_ERFCX_CS};
 static const double tg__ew_erfcx_pd[9] = {TG__EW_ERFCX_PD};
 static const double tg__ew_erfcx_qd[10] = {TG__EW_ERFCX_QD};
@@ -1945,7 +1965,9 @@ TG__VFN TG__FV TG__ISA(tg__ew_gelu_tanh_s)(TG__FV x)
 
 /* GELU erf = 0.5 x erfc(-x / sqrt2), from E = erfc(y) at y = |x| / sqrt2: 0.5 x E for x < 0, and
  * x - 0.5 x E for x >= 0 (erfc(-y) = 2 - E; E <= 1 there, so nothing cancels). E = exp(-y^2) erfcx(y):
- * the argument y^2 = x^2 / 2 is formed exactly, as a pair of the array's type, the slowly
+ * the argument -y^2 = -(xn (xn / 2)) is formed exactly, as a pair of the array's type (the halving
+ * by the scaling instruction where there is one, AVX-512, which runs beside the FMAs: with the
+ * scaling exp below, fp64 0.94 the time, Zen 5, L2, one thread, act_speed), the slowly
  * varying erfcx takes y's rounding (relative, amplified at most once). Past Y, where E is below the
  * type's concern, erfcx is held at its value at Y; x is clamped where exp(-y^2) is flushed (xn).
  * The product takes that clamped xn = -|x|: xn E / 2 is the result for x < 0 (an Inf gives -0,
@@ -1966,8 +1988,8 @@ TG__VFN TG__FV TG__ISA(tg__ew_gelu_erf_s)(TG__FV x)
 {
     const TG__FV k = TG__F1((float)(4.0 / TG__SQRT1_2));
     TG__FV xn = TG__ISA(tg__ew_negabs_s)(x, TG__FLUSH_ERF_S), y, t, p;
-    TG__FV hx = TG__FMUL(xn, TG__F1(-0.5f)), my2 = TG__FMUL(xn, hx); /* -y^2 = xn hx + ... */
-    TG__FV e = TG__ISA(tg__ew_exp_neg_s)(my2, TG__FFMS(xn, hx, my2), 1);   /* ... its rounding error */
+    TG__FV h = TG__FHALF(xn), my2 = TG__FFNMA(xn, h, TG__FZERO());   /* -y^2 = -(xn h) + ... */
+    TG__FV e = TG__ISA(tg__ew_exp_neg_s)(my2, TG__FFNMS(xn, h, my2), 1); /* ... its error */
     y = TG__FMAX(xn, TG__F1((float)(-6.0 / TG__SQRT1_2)));
     t = TG__FDIV(TG__FADD(y, k), TG__FSUB(y, k));
     {
@@ -2001,33 +2023,36 @@ TG__VFN TG__FV TG__ISA(tg__ew_gelu_erf_s)(TG__FV x)
  * 0.89-0.90, 0.89-0.90, 0.92-0.95, 0.95-0.96 of that. Both forms within the same error bounds (see
  * the table above); their bits differ in the last place. */
 #if TG__DEXP_SPLIT == 8
-/* exp(r) 2^(n/8) for |r| <= ~ln2/16 and k = n + 1.5 2^52, floor(n/8) in [-1023, 0]: 2^((n mod 8)/8)
- * from a table of eight (one permute), exp(r) - 1 = q = r + r^2 g(r), g of degree 5 (0.09 ulp,
- * act_coeffs.py) by pairs and Horner's rule in r^2, T + T q rounded once, then the product by
- * 2^floor(n/8), 0 at -1023, as in float. */
-TG__VFN TG__DV TG__ISA(tg__ew_exp_d)(TG__DV r, TG__DV k)
+/* c exp(r) 2^(n/8) for |r| <= ~ln2/16 and k = n/8 + 1.5 2^49, floor(n/8) in [-1076, 0]: c 2^((n
+ * mod 8)/8) from tab, a table of eight (one permute of k's low three bits), exp(r) - 1 = q = r +
+ * r^2 g(r), g of degree 5 (0.09 ulp, act_coeffs.py) by pairs and Horner's rule in r^2, T + T q
+ * rounded once, then scaled by 2^floor(n/8) by the scaling instruction, which runs beside the FMAs
+ * where a product by a power of two built in the exponent field (three integer operations and a
+ * multiply) took one of theirs: Zen 5, act_speed side by side, L2, one thread, fp64 sigmoid 0.97
+ * the time, SiLU 0.95, GELU erf 0.98. The scaling rounds once, as the product did, so the bits are
+ * the same where the result is a normal number; below it they are gradual, and 0 at floor(n/8) =
+ * -1076, where each activation's clamp puts exp's argument (elementwise_act_coeffs.h). */
+TG__VFN TG__DV TG__ISA(tg__ew_exp_d)(TG__DV r, TG__DV k, const double *tab)
 {
 #define TG__C(j) TG__D1(tg__ew_exp8_cd[j])
 #define TG__PAIR(j) TG__DFMA(TG__C(j + 1), r, TG__C(j))
-    TG__DV t = TG__DTAB8(tg__ew_exp_tab_d, k);
+    TG__DV t = TG__DTAB8(tab, k);
     TG__DV r2 = TG__DMUL(r, r);
     TG__DV g = TG__DFMA(TG__DFMA(TG__PAIR(6), r2, TG__PAIR(4)), r2, TG__PAIR(2));
-    /* the exponent field of 2^floor(n/8): k's pattern is 0x4338000000000000 + n, a multiple of 8
-     * plus n, so its logical shift by 3 is that multiple's eighth plus floor(n/8) */
-    TG__IV f = TG__I64SUB(TG__I64SRL(TG__DASI(k), 3), TG__I64SET(0x4338000000000000 / 8 - 1023));
     TG__DV q = TG__DFMA(g, r2, r);
 #undef TG__PAIR
 #undef TG__C
-    return TG__DMUL(TG__DFMA(t, q, t), TG__IASD(TG__I64SLL(f, 52)));
+    /* k less its constant is n/8, the subtraction exp_neg_d makes too (the compiler merges them) */
+    return TG__DSCALEF(TG__DFMA(t, q, t), TG__DSUB(k, TG__D1(TG__ROUND_D / 8)));
 }
 
 #else
-/* exp(r) 2^n for |r| <= ~0.35 and k = n + 1.5 2^52, n in [-1023, 0] (2^-1023 is 0, as in the
- * eighths' form). Above r^2 the polynomial goes by Estrin's scheme (pairs, then pairs of pairs
- * with r^2, r^4, r^8), the last two steps by Horner's, which round the large terms once: a chain
- * of 6 operations instead of 11, which the loop's other work could not hide (sigmoid 2.4 -> 1.65
- * ns per element). */
-TG__VFN TG__DV TG__ISA(tg__ew_exp_d)(TG__DV r, TG__DV k)
+/* c exp(r) 2^n for |r| <= ~0.35 and k = n + 1.5 2^52, n in [-1023, 0] (2^-1023, exponent field 0,
+ * is 0, as in float), and c = tab[0] (this form has no table: a product, where c is not 1). Above
+ * r^2 the polynomial goes by Estrin's scheme (pairs, then pairs of pairs with r^2, r^4, r^8), the
+ * last two steps by Horner's, which round the large terms once: a chain of 6 operations instead of
+ * 11, which the loop's other work could not hide (sigmoid 2.4 -> 1.65 ns per element). */
+TG__VFN TG__DV TG__ISA(tg__ew_exp_d)(TG__DV r, TG__DV k, const double *tab)
 {
 #define TG__C(j) TG__D1(tg__ew_exp_cd[j])
 #define TG__PAIR(j) TG__DFMA(TG__C(j + 1), r, TG__C(j))
@@ -2040,25 +2065,39 @@ TG__VFN TG__DV TG__ISA(tg__ew_exp_d)(TG__DV r, TG__DV k)
     p = TG__DFMA(TG__DFMA(p, r, TG__C(1)), r, TG__C(0));
 #undef TG__PAIR
 #undef TG__C
+    if (tab[0] != 1.0) p = TG__DMUL(p, TG__D1(tab[0]));
     return TG__DMUL(p, TG__IASD(TG__I64SLL(f, 52)));
 }
 
 #endif
 
-/* exp(t + tl) for t in [-709.13, 0] (or NaN) and tl below t's ulp: tl joins r after the reduction.
- * n = round(S t / ln2) and r = t - n ln2/S for S = TG__DEXP_SPLIT; fma forms t - n hi/S exactly:
- * hi/S is a multiple of 2^-54/S, as t is wherever n is not 0, and |r| < 0.5/S. has_tl is a constant
+/* c exp(t + tl) for t in [-746, 0] (or NaN) and tl below t's ulp, with tab the table of c 2^(j/8)
+ * (exp's own, c = 1, or GELU erf's): tl joins r after the reduction.
+ * n = S t / ln2 rounded to an integer, held as n/S (k's constant 1.5 2^52 / S puts its ulp at 1/S),
+ * and r = t - (n/S) ln2 for S = TG__DEXP_SPLIT; fma forms t - (n/S) hi exactly: (n/S) hi is a
+ * multiple of 2^-54/S, as t is wherever n is not 0, and |r| < 0.5/S. has_tl is a constant
  * at every call: sigmoid's t is exact, and adding its zero tl would cost an addition on exp's
  * critical path (r + 0 = r but for r = -0, where exp gives 1 either way). */
-TG__VFN TG__DV TG__ISA(tg__ew_exp_neg_d)(TG__DV t, TG__DV tl, int has_tl)
+TG__VFN TG__DV TG__ISA(tg__ew_exp_neg_d)(TG__DV t, TG__DV tl, int has_tl, const double *tab)
 {
-    const TG__DV round = TG__D1(TG__ROUND_D);
-    TG__DV k = TG__DFMA(t, TG__D1(TG__DEXP_SPLIT * TG__LOG2E), round), n = TG__DSUB(k, round);
-    TG__DV r = TG__DFNMA(n, TG__D1(TG__LN2_HI_D / TG__DEXP_SPLIT), t);
-    r = TG__DFNMA(n, TG__D1(TG__LN2_LO_D / TG__DEXP_SPLIT), r);
+    const TG__DV round = TG__D1(TG__ROUND_D / TG__DEXP_SPLIT);
+    TG__DV k = TG__DFMA(t, TG__D1(TG__LOG2E), round), n = TG__DSUB(k, round);
+    TG__DV r = TG__DFNMA(n, TG__D1(TG__LN2_HI_D), t);
+    r = TG__DFNMA(n, TG__D1(TG__LN2_LO_D), r);
     if (has_tl) r = TG__DADD(r, tl);
-    return TG__ISA(tg__ew_exp_d)(r, k);
+    return TG__ISA(tg__ew_exp_d)(r, k, tab);
 }
+
+/* Each activation's clamp, by exp's form (elementwise_act_coeffs.h). */
+#if TG__DEXP_SPLIT == 8
+#define TG__CLAMP_D TG__FLUSH8_D
+#define TG__CLAMP_TANH_D TG__FLUSH8_TANH_D
+#define TG__CLAMP_ERF_D TG__FLUSH8_ERF_D
+#else
+#define TG__CLAMP_D TG__FLUSH_D
+#define TG__CLAMP_TANH_D TG__FLUSH_TANH_D
+#define TG__CLAMP_ERF_D TG__FLUSH_ERF_D
+#endif
 
 TG__VFN TG__DV TG__ISA(tg__ew_logistic_d)(TG__DV x, TG__DV e)
 {
@@ -2078,14 +2117,16 @@ TG__VFN TG__DV TG__ISA(tg__ew_negabs_d)(TG__DV x, double c)
 
 TG__VFN TG__DV TG__ISA(tg__ew_sigmoid_d)(TG__DV x)
 {
-    TG__DV t = TG__ISA(tg__ew_negabs_d)(x, TG__FLUSH_D);
-    return TG__ISA(tg__ew_logistic_d)(x, TG__ISA(tg__ew_exp_neg_d)(t, TG__DZERO(), 0));
+    TG__DV t = TG__ISA(tg__ew_negabs_d)(x, TG__CLAMP_D);
+    TG__DV e = TG__ISA(tg__ew_exp_neg_d)(t, TG__DZERO(), 0, tg__ew_exp_tab_d);
+    return TG__ISA(tg__ew_logistic_d)(x, e);
 }
 
 TG__VFN TG__DV TG__ISA(tg__ew_silu_d)(TG__DV x)
 {
-    TG__DV t = TG__ISA(tg__ew_negabs_d)(x, TG__FLUSH_D);
-    return TG__ISA(tg__ew_xlogistic_d)(x, t, TG__ISA(tg__ew_exp_neg_d)(t, TG__DZERO(), 0));
+    TG__DV t = TG__ISA(tg__ew_negabs_d)(x, TG__CLAMP_D);
+    TG__DV e = TG__ISA(tg__ew_exp_neg_d)(t, TG__DZERO(), 0, tg__ew_exp_tab_d);
+    return TG__ISA(tg__ew_xlogistic_d)(x, t, e);
 }
 
 /* -2u(x) = x w with w = A + B x^2, at x = -|x| >= -21.151 (where exp(-2u) is flushed), as
@@ -2095,7 +2136,7 @@ TG__VFN TG__DV TG__ISA(tg__ew_silu_d)(TG__DV x)
 TG__VFN TG__DV TG__ISA(tg__ew_gelu_tanh_d)(TG__DV x)
 {
     const TG__DV a = TG__D1(TG__GELU_A), b = TG__D1(TG__GELU_B);
-    TG__DV xn = TG__ISA(tg__ew_negabs_d)(x, TG__FLUSH_TANH_D);
+    TG__DV xn = TG__ISA(tg__ew_negabs_d)(x, TG__CLAMP_TANH_D);
     TG__DV s = TG__DMUL(xn, xn), sl = TG__DFMS(xn, xn, s);
     TG__DV m = TG__DMUL(b, s), ml = TG__DFMS(b, s, m);
     TG__DV big = TG__DMAX(a, m), small = TG__DMIN(a, m);
@@ -2105,10 +2146,11 @@ TG__VFN TG__DV TG__ISA(tg__ew_gelu_tanh_d)(TG__DV x)
                        TG__DFMA(TG__D1(TG__GELU_B_LO), s, TG__D1(TG__GELU_A_LO)));
     t = TG__DMUL(xn, w);
     tl = TG__DFMA(xn, wl, TG__DFMS(xn, w, t));
-    return TG__ISA(tg__ew_xlogistic_d)(x, xn, TG__ISA(tg__ew_exp_neg_d)(t, tl, 1));
+    return TG__ISA(tg__ew_xlogistic_d)(x, xn,
+                                       TG__ISA(tg__ew_exp_neg_d)(t, tl, 1, tg__ew_exp_tab_d));
 }
 
-/* As in float: -y^2 = xn (-xn/2) and its rounding error, the product and the last fma on xn. But
+/* As in float: -y^2 = -(xn (xn/2)) and its rounding error, the product and the last fma on xn. But
  * erfcx / 2 is a rational function of xc = max(xn, -Y sqrt2) itself (act_coeffs.py: coefficients
  * with the factor 1/2 and the powers of -1/sqrt2 taken in), by Horner's rule. Degrees 9 and 10 (19
  * fmas and the division) where a polynomial in (y - 4) / (y + 4) needed degree 20 (Estrin's scheme,
@@ -2118,26 +2160,37 @@ TG__VFN TG__DV TG__ISA(tg__ew_gelu_tanh_d)(TG__DV x)
  * never cancel). Then degrees 8 and 9, fitted to the error the tests allow, which grows past
  * y ~ 5.95 as results fall under 2^-53 (judged there in absolute terms): L2 0.95 the time,
  * tgemm-bench's fp64 GELU erf case (2^27, 2 threads, the two builds alternately three times)
- * 39.5-40.3 -> 40.8-41.7 GB/s, worst sweep error 7.12 ulp. The GPU keeps the polynomial
+ * 39.5-40.3 -> 40.8-41.7 GB/s, worst sweep error 7.12 ulp. Then P and Q monic, each's first
+ * step an addition, which runs beside the FMAs, and their ratio of leading coefficients, c, taken
+ * into exp's table (AVX-512; AVX2's exp has none and multiplies by c, as many operations as
+ * before): L2, one thread, act_speed side by side, AVX-512 0.96 the time, AVX2 0.95; at 2^27
+ * elements and 2 threads (tgemm-bench, alternately three times) it lost with four vectors a turn
+ * (44.7-45.4 GB/s against 46.4-47.5: its registers spill more, and the spills' stores queue
+ * behind the streamed ones) and wins with three (49.0-50.3 against 46.7-47.8; 47.9-48.7 with
+ * three and the old P and Q), which fp64 GELU erf now takes (elementwise_simd_run.inc); worst
+ * sweep error 7.12 -> 7.18 ulp (AVX2 7.36). The GPU keeps the polynomial
  * (cuda/elementwise/elementwise.cu says why). */
 TG__VFN TG__DV TG__ISA(tg__ew_gelu_erf_d)(TG__DV x)
 {
-    TG__DV xn = TG__ISA(tg__ew_negabs_d)(x, TG__FLUSH_ERF_D), xc, p, q;
-    TG__DV hx = TG__DMUL(xn, TG__D1(-0.5)), my2 = TG__DMUL(xn, hx);
-    TG__DV e = TG__ISA(tg__ew_exp_neg_d)(my2, TG__DFMS(xn, hx, my2), 1);
+    TG__DV xn = TG__ISA(tg__ew_negabs_d)(x, TG__CLAMP_ERF_D), xc, p, q;
+    TG__DV h = TG__DHALF(xn), my2 = TG__DFNMA(xn, h, TG__DZERO());
+    TG__DV e = TG__ISA(tg__ew_exp_neg_d)(my2, TG__DFNMS(xn, h, my2), 1, tg__ew_exp_tab_erf_d);
     int j;
     xc = TG__DMAX(xn, TG__D1(-9.0 / TG__SQRT1_2));
-    p = TG__D1(tg__ew_erfcx_pd[8]);
-    for (j = 7; j >= 0; j--) p = TG__DFMA(p, xc, TG__D1(tg__ew_erfcx_pd[j]));
-    q = TG__D1(tg__ew_erfcx_qd[9]);
-    for (j = 8; j >= 0; j--) q = TG__DFMA(q, xc, TG__D1(tg__ew_erfcx_qd[j]));
+    p = TG__DADD(xc, TG__D1(tg__ew_erfcx_pd[7])); /* monic: the first step of each is an addition */
+    for (j = 6; j >= 0; j--) p = TG__DFMA(p, xc, TG__D1(tg__ew_erfcx_pd[j]));
+    q = TG__DADD(xc, TG__D1(tg__ew_erfcx_qd[8]));
+    for (j = 7; j >= 0; j--) q = TG__DFMA(q, xc, TG__D1(tg__ew_erfcx_qd[j]));
     p = TG__DDIV(p, q);
-    e = TG__DMUL(e, p); /* E / 2 */
+    e = TG__DMUL(e, p); /* c exp(-y^2) P / Q = E / 2 */
 #if defined(TG__EW_PLANT) && TG__EW_PLANT == 2
     e = TG__DSUB(TG__D1(1.0), TG__DSUB(TG__D1(1.0), e));
 #endif
     return TG__DFMA(xn, e, TG__DBLENDV(x, TG__D1(-0.0), x));
 }
+#undef TG__CLAMP_D
+#undef TG__CLAMP_TANH_D
+#undef TG__CLAMP_ERF_D
 #undef TG__VFN
 
 #define TG__PASTE_(a, b) a##b
@@ -2148,7 +2201,8 @@ TG__VFN TG__DV TG__ISA(tg__ew_gelu_erf_d)(TG__DV x)
 #define TG__S(e) ((e)->sf)
 #define TG__GELU_TANH TG__ISA(tg__ew_gelu_tanh_s)
 #define TG__GELU_ERF TG__ISA(tg__ew_gelu_erf_s)
-#define TG__U_GELU 1
+#define TG__U_TANH 1
+#define TG__U_ERF 1
 #define TG__SIGMOID TG__ISA(tg__ew_sigmoid_s)
 #define TG__SILU TG__ISA(tg__ew_silu_s)
 #define TG__V TG__FV
@@ -2168,7 +2222,7 @@ TG__VFN TG__DV TG__ISA(tg__ew_gelu_erf_d)(TG__DV x)
  * instruction set: elementwise_simd.inc includes it per type, with TG__V (register type), TG__W
  * (lanes), TG__LOADU, TG__STOREU, TG__STREAM, TG__ADD, TG__SUB, TG__MUL, TG__FMA, TG__MAX,
  * TG__SET1, TG__ZERO, the vector activations TG__GELU_TANH, TG__GELU_ERF, TG__SIGMOID, TG__SILU
- * and the vectors a turn of the first two, TG__U_GELU (1 or 4, below),
+ * and the vectors a turn of the first two, TG__U_TANH and TG__U_ERF (below),
  * TG__FN(x) (appends the type's suffix), TG__S(e) (the operation's scalar in the array's type), and
  * from the instruction set's file TG__ISA(x) (appends its name), TG__TARGET and TG__VBYTES.
  *
@@ -2188,11 +2242,14 @@ TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const T
     const int relu = e->act == TG_ACT_RELU, stream = e->stream;
     int64_t i = 0;
 /* One loop per operation and activation: v = F(EXPR) at element k (F empty: none), U vectors a
- * turn, then ReLU and the stores. */
-#define TG__EW_LOOP(EXPR, F, U)                                                                    \
+ * turn, then ReLU and the stores; PF: x read ahead by prefetches, one a cache line. */
+#define TG__EW_LOOP(EXPR, F, U, PF)                                                                \
     for (; i + (U) * TG__W <= n; i += (U) * TG__W) {                                               \
         TG__V v[U];                                                                                \
         int j;                                                                                     \
+        if (PF)                                                                                    \
+            for (j = 0; j < (U) * TG__W; j += 64 / (int)sizeof(TG__T))                             \
+                _mm_prefetch((const char *)(x + i + j) + TG__EW_AHEAD, _MM_HINT_T0);               \
         TG__EW_UNROLL for (j = 0; j < (U); j++) {                                                  \
             const int64_t k = i + j * TG__W;                                                       \
             v[j] = F(EXPR);                                                                        \
@@ -2207,44 +2264,59 @@ TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const T
 /* The transcendental activations fused into the loop of the operation they follow, so that each
  * element is loaded, computed and stored once: only the operations that the public calls combine
  * with one (tg_activate's copy, tg_bias_act's two adds) get these loops. The activations whose
- * arithmetic outlasts a copy's memory traffic, the GELUs in double (TG__U_GELU 4), take four
- * vectors a turn, then one at a time for the rest: each vector's work is one long chain of
- * dependent operations (exp's reduction and polynomial, the division), and one vector after
- * another left the core waiting on their latencies (fp64 GELU erf issued its 57 operations a
- * vector in 29 cycles, where its ~37 on the multiply-add units alone take 18.5); four side by
- * side, interleaved operation by operation (the unrolled loops above, scheduled by
+ * arithmetic outlasts a copy's memory traffic, the GELUs in double (TG__U_TANH, TG__U_ERF), take
+ * several vectors a turn (four at first; now below), then one at a time for the rest: each vector's
+ * work is one long chain of dependent operations (exp's reduction and polynomial, the division),
+ * and one vector after another left the core waiting on their latencies (fp64 GELU erf issued its
+ * 57 operations a vector in 29 cycles, where its ~37 on the multiply-add units alone take 18.5);
+ * four side by side, interleaved operation by operation (the unrolled loops above, scheduled by
  * elementwise_simd.inc's pragma), give it independent work at every step. Zen 5, one thread, L2,
  * act_speed side by side: 0.83-0.89 the time in every type and activation (fp64 GELU erf 3.60 ->
  * 2.99 cycles per element); neither the unrolling alone (0.95-1.02) nor the scheduling alone
  * (0.96-0.98) does it. At 2^27 elements and 2 threads, fp64 GELU tanh and erf 0.87-0.89; but the
- * loops that wait on memory there lose (sigmoid and SiLU 1.02-1.09 with two or four vectors a
- * turn, fp32 GELU tanh 1.00-1.03; the scheduling alone costs them nothing), and fp32 GELU erf,
- * which act_speed put at 0.96, ran at 48.1-49.2 GB/s against 50.3-51.4 with one vector a turn in
- * tgemm-bench's verdict case (alternately, three times), so all of those keep one. No software
- * prefetch: one 16 KiB ahead had helped (fp32 sigmoid 58 -> 68% of a copy on the Zen 3) only while
- * the threads took alternate 8 KiB chunks (elementwise.c); with chunks of their own it costs: Zen
- * 4, 2 threads, 2^27 elements, side by side, runs without it against runs with it: AVX-512 fp32
- * sigmoid and SiLU 0.86-0.95 the time, AVX2 0.93-0.96, the others 0.96-1.01. */
-#define TG__EW_ACT(EXPR, F, U) TG__EW_LOOP(EXPR, F, U) if ((U) > 1) TG__EW_LOOP(EXPR, F, 1)
+ * loops that wait on memory there lose (sigmoid and SiLU 1.02-1.09 with two or four vectors a turn,
+ * fp32 GELU tanh 1.00-1.03; the scheduling alone costs them nothing), and fp32 GELU erf, which
+ * act_speed put at 0.96, ran at 48.1-49.2 GB/s against 50.3-51.4 with one vector a turn in
+ * tgemm-bench's verdict case (alternately, three times), so all of those keep one. Then, with the
+ * prefetch below, the unit counts were measured again at 2^27 elements and 2 threads (Zen 5,
+ * tgemm-bench alternately three times, GB/s): fp64 GELU erf with four vectors 46.7-47.8, three
+ * 49.0-50.3, two 49.0-49.1 (three spill least for their work: a spill's store waits behind the
+ * streamed ones); fp64 GELU tanh with eight, on AVX-512's 32 registers (TG__DU_TANH), the same
+ * 53-58 as four for tg_activate and 59.7-63.2 against 56.8-58.6 for tg_bias_act (in L2 0.95 the
+ * time; AVX2's 16 registers spill at eight, 1.15 the time, and keep four). The GELUs read x ahead
+ * by software prefetch, TG__EW_AHEAD bytes (a page): busy with arithmetic for as long as memory
+ * takes, their loops had the hardware's prefetcher run out of lead and waited on loads. Zen 5, 2
+ * threads, 2^27 elements, tgemm-bench alternately three times against the library without it, GB/s:
+ * fp64 GELU erf 41.2, 26.9, 39.8 -> 45.5, 46.5, 46.0, GELU tanh 50.0, 40.9, 47.8 -> 53.0, 53.0,
+ * 53.5, bias_act GELU tanh 49.6, 38.3, 47.1 -> 53.4, 53.8, 53.1 (2048 bytes ahead 0.98-1.00 of
+ * that, 512 and 1024 0.96-1.00); fp32 GELU erf 1.03x, bias_act GELU tanh 1.02x, GELU tanh 1.01x
+ * (2048 ahead). Sigmoid and SiLU, which keep pace with memory, take none: 0.99-1.00x here (fp64
+ * SiLU 1.04x), and on the Zen 4 prefetch cost them (one 16 KiB ahead, 2 threads, 2^27 elements,
+ * side by side: without it AVX-512 fp32 sigmoid and SiLU ran in 0.86-0.95 the time, AVX2 0.93-0.96,
+ * the others 0.96-1.01; it had helped on the Zen 3 only while the threads took alternate 8 KiB
+ * chunks, elementwise.c). */
+#define TG__EW_AHEAD 4096
+#define TG__EW_GELU(EXPR, F, U) TG__EW_LOOP(EXPR, F, U, 1) if ((U) > 1) TG__EW_LOOP(EXPR, F, 1, 1)
 #define TG__EW_ACTS(EXPR)                                                                          \
     switch (e->act) {                                                                              \
-    case TG_ACT_GELU_TANH: TG__EW_ACT(EXPR, TG__GELU_TANH, TG__U_GELU) break;                      \
-    case TG_ACT_GELU_ERF: TG__EW_ACT(EXPR, TG__GELU_ERF, TG__U_GELU) break;                        \
-    case TG_ACT_SIGMOID: TG__EW_LOOP(EXPR, TG__SIGMOID, 1) break;                                  \
-    case TG_ACT_SILU: TG__EW_LOOP(EXPR, TG__SILU, 1) break;                                        \
-    default: TG__EW_LOOP(EXPR, , 1) break;                                                         \
+    case TG_ACT_GELU_TANH: TG__EW_GELU(EXPR, TG__GELU_TANH, TG__U_TANH) break;                     \
+    case TG_ACT_GELU_ERF: TG__EW_GELU(EXPR, TG__GELU_ERF, TG__U_ERF) break;                       \
+    case TG_ACT_SIGMOID: TG__EW_LOOP(EXPR, TG__SIGMOID, 1, 0) break;                               \
+    case TG_ACT_SILU: TG__EW_LOOP(EXPR, TG__SILU, 1, 0) break;                                     \
+    default: TG__EW_LOOP(EXPR, , 1, 0) break;                                                      \
     }
     switch (e->op) {
     case TG__EW_COPY: TG__EW_ACTS(TG__LOADU(x + k)) break;
     case TG__EW_ADD: TG__EW_ACTS(TG__ADD(TG__LOADU(x + k), TG__LOADU(y + k))) break;
-    case TG__EW_SUB: TG__EW_LOOP(TG__SUB(TG__LOADU(x + k), TG__LOADU(y + k)), , 1) break;
-    case TG__EW_MUL: TG__EW_LOOP(TG__MUL(TG__LOADU(x + k), TG__LOADU(y + k)), , 1) break;
+    case TG__EW_SUB: TG__EW_LOOP(TG__SUB(TG__LOADU(x + k), TG__LOADU(y + k)), , 1, 0) break;
+    case TG__EW_MUL: TG__EW_LOOP(TG__MUL(TG__LOADU(x + k), TG__LOADU(y + k)), , 1, 0) break;
     case TG__EW_ADDS: TG__EW_ACTS(TG__ADD(TG__LOADU(x + k), s)) break;
-    case TG__EW_SCALE: TG__EW_LOOP(TG__MUL(s, TG__LOADU(x + k)), , 1) break;
-    case TG__EW_AXPY: TG__EW_LOOP(TG__FMA(s, TG__LOADU(x + k), TG__LOADU(y + k)), , 1) break;
+    case TG__EW_SCALE: TG__EW_LOOP(TG__MUL(s, TG__LOADU(x + k)), , 1, 0) break;
+    case TG__EW_AXPY: TG__EW_LOOP(TG__FMA(s, TG__LOADU(x + k), TG__LOADU(y + k)), , 1, 0) break;
     }
 #undef TG__EW_ACTS
-#undef TG__EW_ACT
+#undef TG__EW_GELU
+#undef TG__EW_AHEAD
 #undef TG__EW_LOOP
     /* Streamed stores are weakly ordered: fence them before another thread may read z. */
     if (stream) _mm_sfence();
@@ -2307,7 +2379,8 @@ TG__PRIVATE void TG__FN(TG__ISA(tg__ew_run))(const tg__ew *e, int64_t n, const v
 #undef TG__S
 #undef TG__GELU_TANH
 #undef TG__GELU_ERF
-#undef TG__U_GELU
+#undef TG__U_TANH
+#undef TG__U_ERF
 #undef TG__SIGMOID
 #undef TG__SILU
 #undef TG__V
@@ -2328,7 +2401,8 @@ TG__PRIVATE void TG__FN(TG__ISA(tg__ew_run))(const tg__ew *e, int64_t n, const v
 #define TG__S(e) ((e)->sd)
 #define TG__GELU_TANH TG__ISA(tg__ew_gelu_tanh_d)
 #define TG__GELU_ERF TG__ISA(tg__ew_gelu_erf_d)
-#define TG__U_GELU 4
+#define TG__U_TANH TG__DU_TANH
+#define TG__U_ERF 3
 #define TG__SIGMOID TG__ISA(tg__ew_sigmoid_d)
 #define TG__SILU TG__ISA(tg__ew_silu_d)
 #define TG__V TG__DV
@@ -2348,7 +2422,7 @@ TG__PRIVATE void TG__FN(TG__ISA(tg__ew_run))(const tg__ew *e, int64_t n, const v
  * instruction set: elementwise_simd.inc includes it per type, with TG__V (register type), TG__W
  * (lanes), TG__LOADU, TG__STOREU, TG__STREAM, TG__ADD, TG__SUB, TG__MUL, TG__FMA, TG__MAX,
  * TG__SET1, TG__ZERO, the vector activations TG__GELU_TANH, TG__GELU_ERF, TG__SIGMOID, TG__SILU
- * and the vectors a turn of the first two, TG__U_GELU (1 or 4, below),
+ * and the vectors a turn of the first two, TG__U_TANH and TG__U_ERF (below),
  * TG__FN(x) (appends the type's suffix), TG__S(e) (the operation's scalar in the array's type), and
  * from the instruction set's file TG__ISA(x) (appends its name), TG__TARGET and TG__VBYTES.
  *
@@ -2368,11 +2442,14 @@ TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const T
     const int relu = e->act == TG_ACT_RELU, stream = e->stream;
     int64_t i = 0;
 /* One loop per operation and activation: v = F(EXPR) at element k (F empty: none), U vectors a
- * turn, then ReLU and the stores. */
-#define TG__EW_LOOP(EXPR, F, U)                                                                    \
+ * turn, then ReLU and the stores; PF: x read ahead by prefetches, one a cache line. */
+#define TG__EW_LOOP(EXPR, F, U, PF)                                                                \
     for (; i + (U) * TG__W <= n; i += (U) * TG__W) {                                               \
         TG__V v[U];                                                                                \
         int j;                                                                                     \
+        if (PF)                                                                                    \
+            for (j = 0; j < (U) * TG__W; j += 64 / (int)sizeof(TG__T))                             \
+                _mm_prefetch((const char *)(x + i + j) + TG__EW_AHEAD, _MM_HINT_T0);               \
         TG__EW_UNROLL for (j = 0; j < (U); j++) {                                                  \
             const int64_t k = i + j * TG__W;                                                       \
             v[j] = F(EXPR);                                                                        \
@@ -2387,44 +2464,59 @@ TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const T
 /* The transcendental activations fused into the loop of the operation they follow, so that each
  * element is loaded, computed and stored once: only the operations that the public calls combine
  * with one (tg_activate's copy, tg_bias_act's two adds) get these loops. The activations whose
- * arithmetic outlasts a copy's memory traffic, the GELUs in double (TG__U_GELU 4), take four
- * vectors a turn, then one at a time for the rest: each vector's work is one long chain of
- * dependent operations (exp's reduction and polynomial, the division), and one vector after
- * another left the core waiting on their latencies (fp64 GELU erf issued its 57 operations a
- * vector in 29 cycles, where its ~37 on the multiply-add units alone take 18.5); four side by
- * side, interleaved operation by operation (the unrolled loops above, scheduled by
+ * arithmetic outlasts a copy's memory traffic, the GELUs in double (TG__U_TANH, TG__U_ERF), take
+ * several vectors a turn (four at first; now below), then one at a time for the rest: each vector's
+ * work is one long chain of dependent operations (exp's reduction and polynomial, the division),
+ * and one vector after another left the core waiting on their latencies (fp64 GELU erf issued its
+ * 57 operations a vector in 29 cycles, where its ~37 on the multiply-add units alone take 18.5);
+ * four side by side, interleaved operation by operation (the unrolled loops above, scheduled by
  * elementwise_simd.inc's pragma), give it independent work at every step. Zen 5, one thread, L2,
  * act_speed side by side: 0.83-0.89 the time in every type and activation (fp64 GELU erf 3.60 ->
  * 2.99 cycles per element); neither the unrolling alone (0.95-1.02) nor the scheduling alone
  * (0.96-0.98) does it. At 2^27 elements and 2 threads, fp64 GELU tanh and erf 0.87-0.89; but the
- * loops that wait on memory there lose (sigmoid and SiLU 1.02-1.09 with two or four vectors a
- * turn, fp32 GELU tanh 1.00-1.03; the scheduling alone costs them nothing), and fp32 GELU erf,
- * which act_speed put at 0.96, ran at 48.1-49.2 GB/s against 50.3-51.4 with one vector a turn in
- * tgemm-bench's verdict case (alternately, three times), so all of those keep one. No software
- * prefetch: one 16 KiB ahead had helped (fp32 sigmoid 58 -> 68% of a copy on the Zen 3) only while
- * the threads took alternate 8 KiB chunks (elementwise.c); with chunks of their own it costs: Zen
- * 4, 2 threads, 2^27 elements, side by side, runs without it against runs with it: AVX-512 fp32
- * sigmoid and SiLU 0.86-0.95 the time, AVX2 0.93-0.96, the others 0.96-1.01. */
-#define TG__EW_ACT(EXPR, F, U) TG__EW_LOOP(EXPR, F, U) if ((U) > 1) TG__EW_LOOP(EXPR, F, 1)
+ * loops that wait on memory there lose (sigmoid and SiLU 1.02-1.09 with two or four vectors a turn,
+ * fp32 GELU tanh 1.00-1.03; the scheduling alone costs them nothing), and fp32 GELU erf, which
+ * act_speed put at 0.96, ran at 48.1-49.2 GB/s against 50.3-51.4 with one vector a turn in
+ * tgemm-bench's verdict case (alternately, three times), so all of those keep one. Then, with the
+ * prefetch below, the unit counts were measured again at 2^27 elements and 2 threads (Zen 5,
+ * tgemm-bench alternately three times, GB/s): fp64 GELU erf with four vectors 46.7-47.8, three
+ * 49.0-50.3, two 49.0-49.1 (three spill least for their work: a spill's store waits behind the
+ * streamed ones); fp64 GELU tanh with eight, on AVX-512's 32 registers (TG__DU_TANH), the same
+ * 53-58 as four for tg_activate and 59.7-63.2 against 56.8-58.6 for tg_bias_act (in L2 0.95 the
+ * time; AVX2's 16 registers spill at eight, 1.15 the time, and keep four). The GELUs read x ahead
+ * by software prefetch, TG__EW_AHEAD bytes (a page): busy with arithmetic for as long as memory
+ * takes, their loops had the hardware's prefetcher run out of lead and waited on loads. Zen 5, 2
+ * threads, 2^27 elements, tgemm-bench alternately three times against the library without it, GB/s:
+ * fp64 GELU erf 41.2, 26.9, 39.8 -> 45.5, 46.5, 46.0, GELU tanh 50.0, 40.9, 47.8 -> 53.0, 53.0,
+ * 53.5, bias_act GELU tanh 49.6, 38.3, 47.1 -> 53.4, 53.8, 53.1 (2048 bytes ahead 0.98-1.00 of
+ * that, 512 and 1024 0.96-1.00); fp32 GELU erf 1.03x, bias_act GELU tanh 1.02x, GELU tanh 1.01x
+ * (2048 ahead). Sigmoid and SiLU, which keep pace with memory, take none: 0.99-1.00x here (fp64
+ * SiLU 1.04x), and on the Zen 4 prefetch cost them (one 16 KiB ahead, 2 threads, 2^27 elements,
+ * side by side: without it AVX-512 fp32 sigmoid and SiLU ran in 0.86-0.95 the time, AVX2 0.93-0.96,
+ * the others 0.96-1.01; it had helped on the Zen 3 only while the threads took alternate 8 KiB
+ * chunks, elementwise.c). */
+#define TG__EW_AHEAD 4096
+#define TG__EW_GELU(EXPR, F, U) TG__EW_LOOP(EXPR, F, U, 1) if ((U) > 1) TG__EW_LOOP(EXPR, F, 1, 1)
 #define TG__EW_ACTS(EXPR)                                                                          \
     switch (e->act) {                                                                              \
-    case TG_ACT_GELU_TANH: TG__EW_ACT(EXPR, TG__GELU_TANH, TG__U_GELU) break;                      \
-    case TG_ACT_GELU_ERF: TG__EW_ACT(EXPR, TG__GELU_ERF, TG__U_GELU) break;                        \
-    case TG_ACT_SIGMOID: TG__EW_LOOP(EXPR, TG__SIGMOID, 1) break;                                  \
-    case TG_ACT_SILU: TG__EW_LOOP(EXPR, TG__SILU, 1) break;                                        \
-    default: TG__EW_LOOP(EXPR, , 1) break;                                                         \
+    case TG_ACT_GELU_TANH: TG__EW_GELU(EXPR, TG__GELU_TANH, TG__U_TANH) break;                     \
+    case TG_ACT_GELU_ERF: TG__EW_GELU(EXPR, TG__GELU_ERF, TG__U_ERF) break;                       \
+    case TG_ACT_SIGMOID: TG__EW_LOOP(EXPR, TG__SIGMOID, 1, 0) break;                               \
+    case TG_ACT_SILU: TG__EW_LOOP(EXPR, TG__SILU, 1, 0) break;                                     \
+    default: TG__EW_LOOP(EXPR, , 1, 0) break;                                                      \
     }
     switch (e->op) {
     case TG__EW_COPY: TG__EW_ACTS(TG__LOADU(x + k)) break;
     case TG__EW_ADD: TG__EW_ACTS(TG__ADD(TG__LOADU(x + k), TG__LOADU(y + k))) break;
-    case TG__EW_SUB: TG__EW_LOOP(TG__SUB(TG__LOADU(x + k), TG__LOADU(y + k)), , 1) break;
-    case TG__EW_MUL: TG__EW_LOOP(TG__MUL(TG__LOADU(x + k), TG__LOADU(y + k)), , 1) break;
+    case TG__EW_SUB: TG__EW_LOOP(TG__SUB(TG__LOADU(x + k), TG__LOADU(y + k)), , 1, 0) break;
+    case TG__EW_MUL: TG__EW_LOOP(TG__MUL(TG__LOADU(x + k), TG__LOADU(y + k)), , 1, 0) break;
     case TG__EW_ADDS: TG__EW_ACTS(TG__ADD(TG__LOADU(x + k), s)) break;
-    case TG__EW_SCALE: TG__EW_LOOP(TG__MUL(s, TG__LOADU(x + k)), , 1) break;
-    case TG__EW_AXPY: TG__EW_LOOP(TG__FMA(s, TG__LOADU(x + k), TG__LOADU(y + k)), , 1) break;
+    case TG__EW_SCALE: TG__EW_LOOP(TG__MUL(s, TG__LOADU(x + k)), , 1, 0) break;
+    case TG__EW_AXPY: TG__EW_LOOP(TG__FMA(s, TG__LOADU(x + k), TG__LOADU(y + k)), , 1, 0) break;
     }
 #undef TG__EW_ACTS
-#undef TG__EW_ACT
+#undef TG__EW_GELU
+#undef TG__EW_AHEAD
 #undef TG__EW_LOOP
     /* Streamed stores are weakly ordered: fence them before another thread may read z. */
     if (stream) _mm_sfence();
@@ -2487,7 +2579,8 @@ TG__PRIVATE void TG__FN(TG__ISA(tg__ew_run))(const tg__ew *e, int64_t n, const v
 #undef TG__S
 #undef TG__GELU_TANH
 #undef TG__GELU_ERF
-#undef TG__U_GELU
+#undef TG__U_TANH
+#undef TG__U_ERF
 #undef TG__SIGMOID
 #undef TG__SILU
 #undef TG__V
@@ -2514,6 +2607,7 @@ TG__PRIVATE void TG__FN(TG__ISA(tg__ew_run))(const tg__ew *e, int64_t n, const v
 #undef TG__TARGET
 #undef TG__VBYTES
 #undef TG__DEXP_SPLIT
+#undef TG__DU_TANH
 #undef TG__FV
 #undef TG__DV
 #undef TG__IV
@@ -2531,6 +2625,8 @@ TG__PRIVATE void TG__FN(TG__ISA(tg__ew_run))(const tg__ew *e, int64_t n, const v
 #undef TG__FFMA
 #undef TG__FFNMA
 #undef TG__FFMS
+#undef TG__FFNMS
+#undef TG__FHALF
 #undef TG__FMAX
 #undef TG__FMIN
 #undef TG__FOR
@@ -2550,6 +2646,9 @@ TG__PRIVATE void TG__FN(TG__ISA(tg__ew_run))(const tg__ew *e, int64_t n, const v
 #undef TG__DFMA
 #undef TG__DFNMA
 #undef TG__DFMS
+#undef TG__DFNMS
+#undef TG__DHALF
+#undef TG__DSCALEF
 #undef TG__DMAX
 #undef TG__DMIN
 #undef TG__DOR
@@ -2563,7 +2662,6 @@ TG__PRIVATE void TG__FN(TG__ISA(tg__ew_run))(const tg__ew *e, int64_t n, const v
 #undef TG__I64SET
 #undef TG__I64SUB
 #undef TG__I64SLL
-#undef TG__I64SRL
 #undef TG__DTAB8
 
 #endif /* TG__X86 */
@@ -2598,6 +2696,7 @@ TG__PRIVATE void TG__FN(TG__ISA(tg__ew_run))(const tg__ew *e, int64_t n, const v
 #define TG__ISA(x) x##_avx512
 #define TG__TARGET "avx512f,avx2,fma"
 #define TG__DEXP_SPLIT 8 /* double exp's form (elementwise_act_simd.inc) */
+#define TG__DU_TANH 8 /* double GELU tanh's vectors a turn (elementwise_simd_run.inc) */
 #define TG__VBYTES 64
 #define TG__FV __m512
 #define TG__DV __m512d
@@ -2617,6 +2716,9 @@ TG__PRIVATE void TG__FN(TG__ISA(tg__ew_run))(const tg__ew *e, int64_t n, const v
 #define TG__FFMA _mm512_fmadd_ps
 #define TG__FFNMA _mm512_fnmadd_ps
 #define TG__FFMS _mm512_fmsub_ps
+#define TG__FFNMS _mm512_fnmsub_ps
+/* x / 2 by the scaling instruction, which runs beside the FMAs (Zen 5): a product takes theirs */
+#define TG__FHALF(a) _mm512_scalef_ps(a, _mm512_set1_ps(-1.0f))
 #define TG__FMAX _mm512_max_ps
 #define TG__FMIN _mm512_min_ps
 #define TG__FASI _mm512_castps_si512
@@ -2639,6 +2741,9 @@ TG__PRIVATE void TG__FN(TG__ISA(tg__ew_run))(const tg__ew *e, int64_t n, const v
 #define TG__DFMA _mm512_fmadd_pd
 #define TG__DFNMA _mm512_fnmadd_pd
 #define TG__DFMS _mm512_fmsub_pd
+#define TG__DFNMS _mm512_fnmsub_pd
+#define TG__DHALF(a) _mm512_scalef_pd(a, _mm512_set1_pd(-1.0))
+#define TG__DSCALEF _mm512_scalef_pd
 #define TG__DMAX _mm512_max_pd
 #define TG__DMIN _mm512_min_pd
 #define TG__DASI _mm512_castpd_si512
@@ -2650,12 +2755,8 @@ TG__PRIVATE void TG__FN(TG__ISA(tg__ew_run))(const tg__ew *e, int64_t n, const v
 #define TG__I32ADD _mm512_add_epi32
 #define TG__I32SRA _mm512_srai_epi32
 #define TG__I32SLL _mm512_slli_epi32
-#define TG__I64SET _mm512_set1_epi64
-#define TG__I64SUB _mm512_sub_epi64
-#define TG__I64SLL _mm512_slli_epi64
 /* the table of 8 in one register: the permute reads k's low three bits */
 #define TG__DTAB8(t, k) _mm512_permutexvar_pd(_mm512_castpd_si512(k), _mm512_loadu_pd(t))
-#define TG__I64SRL _mm512_srli_epi64
 
 /* g++ 12 warns, as C++ only, that the _mm512_undefined_* pass-through operand inside avx512fintrin.h's
  * max, cvtps_pd and extract may be used uninitialized: it is masked off in full, and the warning
@@ -2670,20 +2771,22 @@ TG__PRIVATE void TG__FN(TG__ISA(tg__ew_run))(const tg__ew *e, int64_t n, const v
  * by each instruction set's file (elementwise_avx2.c, elementwise_avx512.c), which defines:
  *   TG__ISA(x)     x with the instruction set's name appended (tg__ew_run -> tg__ew_run_avx2)
  *   TG__TARGET     the target attribute's string; TG__VBYTES, bytes per vector; TG__DEXP_SPLIT,
- *                  double exp's form (1 or 8, elementwise_act_simd.inc)
+ *                  double exp's form (1 or 8, elementwise_act_simd.inc); TG__DU_TANH, the vectors a
+ *                  turn of double GELU tanh (elementwise_simd_run.inc)
  *   TG__FV, TG__DV, TG__IV   the float, double and integer vector types; TG__FW, TG__DW, lanes
  *   float:  TG__F1 (broadcast), TG__FZERO, TG__FLOADU, TG__FSTOREU, TG__FSTREAM, TG__FADD,
  *           TG__FSUB, TG__FMUL, TG__FDIV, TG__FFMA (a b + c), TG__FFNMA (c - a b), TG__FFMS
- *           (a b - c), TG__FMAX, TG__FMIN, TG__FOR, TG__FBLENDV(a, b, x) (b where x's sign bit is
- *           set, else a), TG__FTAB8(t, i) (t[i mod 8] for a table t of 8 floats), TG__FASI /
- *           TG__IASF (the bits as integers and back)
+ *           (a b - c), TG__FFNMS (-(a b) - c), TG__FHALF (a / 2, exactly), TG__FMAX, TG__FMIN,
+ *           TG__FOR, TG__FBLENDV(a, b, x) (b where x's sign bit is set, else a), TG__FTAB8(t, i)
+ *           (t[i mod 8] for a table t of 8 floats), TG__FASI / TG__IASF (the bits as integers and
+ *           back)
  *   double: TG__D1, TG__DZERO, TG__DLOADU, TG__DSTOREU, TG__DSTREAM, TG__DADD, TG__DSUB, TG__DMUL,
- *           TG__DDIV, TG__DFMA, TG__DFNMA, TG__DFMS (a b - c), TG__DMAX, TG__DMIN, TG__DOR,
- *           TG__DBLENDV, TG__DASI, TG__IASD
- *           TG__DTAB8(t, k) (t[k mod 8] for a table t of 8 doubles and k's bits as an integer;
- *           only where TG__DEXP_SPLIT is 8)
- *   integer: TG__I32SET, TG__I32ADD, TG__I32SRA, TG__I32SLL, TG__I64SET, TG__I64SUB, TG__I64SLL,
- *            TG__I64SRL (logical; with TG__DTAB8)
+ *           TG__DDIV, TG__DFMA, TG__DFNMA, TG__DFMS (a b - c), TG__DFNMS, TG__DHALF, TG__DMAX,
+ *           TG__DMIN, TG__DOR, TG__DBLENDV, TG__DASI, TG__IASD
+ *           only where TG__DEXP_SPLIT is 8: TG__DTAB8(t, k) (t[k mod 8] for a table t of 8 doubles
+ *           and k's bits as an integer), TG__DSCALEF(a, n) (a 2^floor(n), rounded once)
+ *   integer: TG__I32SET, TG__I32ADD, TG__I32SRA, TG__I32SLL; TG__I64SET, TG__I64SUB, TG__I64SLL
+ *            only where TG__DEXP_SPLIT is 1
  * and all of them are released at the end, for the next instruction set's file.
  */
 /* The double GELUs take four vectors a turn (elementwise_simd_run.inc), which pays only
@@ -2700,7 +2803,7 @@ TG__PRIVATE void TG__FN(TG__ISA(tg__ew_run))(const tg__ew *e, int64_t n, const v
 #ifdef __CUDACC__ /* nvcc's front end knows no GCC pragma */
 #define TG__EW_UNROLL
 #else
-#define TG__EW_UNROLL _Pragma("GCC unroll 4")
+#define TG__EW_UNROLL _Pragma("GCC unroll 8")
 #endif
 #define TG__VFN __attribute__((target(TG__TARGET))) static inline
 /* ---- cpu/elementwise_act_simd.inc ---- */
@@ -2732,12 +2835,14 @@ TG__PRIVATE void TG__FN(TG__ISA(tg__ew_run))(const tg__ew *e, int64_t n, const v
  * 69% of a copy, within 1 ulp of the old worst errors). The last step multiplies by 2^n
  * (2^floor(n/8)), built in the exponent field, which is 0 one step below the smallest normal
  * number: there the product is 0. So exp is flushed to 0 where it would be subnormal (t below
- * about -87.4 in float, -708.4 to -708.7 in double by the form), and each activation clamps its
+ * about -87.4 in float, -708.4 to -708.7 in AVX2's double), and each activation clamps its
  * argument inside that one step (elementwise_act_coeffs.h), so that everything past it gives 0
  * exactly. Subnormal numbers remain only in a sliver just above the step (exp there is subnormal
  * and correctly rounded: t within ~0.04 of it in float, ~0.3 in double) and where a result is
- * itself that small (GELU erf's exp times erfcx near its clamp): on Zen 4 and 5 every operation
- * on one is slow, and inputs as ordinary as GELU tanh's
+ * itself that small (GELU erf's exp times erfcx near its clamp). AVX-512's double exp scales by
+ * the scaling instruction instead (below), which underflows gradually: its subnormal sliver is
+ * t in [-745.2, -708.4], and its clamps sit past it, where the scaling gives 0. On Zen 4 and 5
+ * every operation on a subnormal number is slow, and inputs as ordinary as GELU tanh's
  * below -10 in float had ~4 of them a vector (fp32 tg_bias_act GELU tanh on C + bias uniform in
  * [-20, 20], 2 threads, 2^27 elements, Zen 5: 14 GB/s before, 50 after, as fast as inputs in
  * [-10, 10]). The cost is a result of 0 (or -0) where it would be below 2^-126 (2^-1022) times
@@ -2753,10 +2858,10 @@ TG__PRIVATE void TG__FN(TG__ISA(tg__ew_run))(const tg__ew *e, int64_t n, const v
  * random doubles (test_elementwise --sweep):
  *                  GELU tanh  GELU erf  sigmoid  SiLU
  *      float          3.77      6.35      3.31    3.93
- *      double, AVX2   3.07      7.12      2.40    3.15
- *      double, AVX-512 3.15     7.12      2.45    3.11   (double exp by table, below)
+ *      double, AVX2   3.07      7.36      2.40    3.15
+ *      double, AVX-512 3.15     7.18      2.45    3.11   (double exp by table, below)
  * (float GELU erf's worst is near 0, where (y - K) / (y + K) is near -1 and its rounding is felt
- * most; double's at x = -7.87, from the roundings of its rational erfcx.)
+ * most; double's at x = -6.5, from the roundings of its rational erfcx.)
  */
 
 
@@ -2768,6 +2873,7 @@ static const float tg__ew_exp_tab_s[8] = {TG__EW_EXP_TAB_S};
 static const double tg__ew_exp_cd[12] = {TG__EW_EXP_CD};
 static const double tg__ew_exp8_cd[8] = {TG__EW_EXP8_CD};
 static const double tg__ew_exp_tab_d[8] = {TG__EW_EXP_TAB_D};
+static const double tg__ew_exp_tab_erf_d[8] = {TG__EW_EXP_TAB_ERF_D};
 static const float tg__ew_erfcx_cs[9] = {TG__EW_ERFCX_CS};
 static const double tg__ew_erfcx_pd[9] = {TG__EW_ERFCX_PD};
 static const double tg__ew_erfcx_qd[10] = {TG__EW_ERFCX_QD};
@@ -2863,7 +2969,9 @@ TG__VFN TG__FV TG__ISA(tg__ew_gelu_tanh_s)(TG__FV x)
 
 /* GELU erf = 0.5 x erfc(-x / sqrt2), from E = erfc(y) at y = |x| / sqrt2: 0.5 x E for x < 0, and
  * x - 0.5 x E for x >= 0 (erfc(-y) = 2 - E; E <= 1 there, so nothing cancels). E = exp(-y^2) erfcx(y):
- * the argument y^2 = x^2 / 2 is formed exactly, as a pair of the array's type, the slowly
+ * the argument -y^2 = -(xn (xn / 2)) is formed exactly, as a pair of the array's type (the halving
+ * by the scaling instruction where there is one, AVX-512, which runs beside the FMAs: with the
+ * scaling exp below, fp64 0.94 the time, Zen 5, L2, one thread, act_speed), the slowly
  * varying erfcx takes y's rounding (relative, amplified at most once). Past Y, where E is below the
  * type's concern, erfcx is held at its value at Y; x is clamped where exp(-y^2) is flushed (xn).
  * The product takes that clamped xn = -|x|: xn E / 2 is the result for x < 0 (an Inf gives -0,
@@ -2884,8 +2992,8 @@ TG__VFN TG__FV TG__ISA(tg__ew_gelu_erf_s)(TG__FV x)
 {
     const TG__FV k = TG__F1((float)(4.0 / TG__SQRT1_2));
     TG__FV xn = TG__ISA(tg__ew_negabs_s)(x, TG__FLUSH_ERF_S), y, t, p;
-    TG__FV hx = TG__FMUL(xn, TG__F1(-0.5f)), my2 = TG__FMUL(xn, hx); /* -y^2 = xn hx + ... */
-    TG__FV e = TG__ISA(tg__ew_exp_neg_s)(my2, TG__FFMS(xn, hx, my2), 1);   /* ... its rounding error */
+    TG__FV h = TG__FHALF(xn), my2 = TG__FFNMA(xn, h, TG__FZERO());   /* -y^2 = -(xn h) + ... */
+    TG__FV e = TG__ISA(tg__ew_exp_neg_s)(my2, TG__FFNMS(xn, h, my2), 1); /* ... its error */
     y = TG__FMAX(xn, TG__F1((float)(-6.0 / TG__SQRT1_2)));
     t = TG__FDIV(TG__FADD(y, k), TG__FSUB(y, k));
     {
@@ -2919,33 +3027,36 @@ TG__VFN TG__FV TG__ISA(tg__ew_gelu_erf_s)(TG__FV x)
  * 0.89-0.90, 0.89-0.90, 0.92-0.95, 0.95-0.96 of that. Both forms within the same error bounds (see
  * the table above); their bits differ in the last place. */
 #if TG__DEXP_SPLIT == 8
-/* exp(r) 2^(n/8) for |r| <= ~ln2/16 and k = n + 1.5 2^52, floor(n/8) in [-1023, 0]: 2^((n mod 8)/8)
- * from a table of eight (one permute), exp(r) - 1 = q = r + r^2 g(r), g of degree 5 (0.09 ulp,
- * act_coeffs.py) by pairs and Horner's rule in r^2, T + T q rounded once, then the product by
- * 2^floor(n/8), 0 at -1023, as in float. */
-TG__VFN TG__DV TG__ISA(tg__ew_exp_d)(TG__DV r, TG__DV k)
+/* c exp(r) 2^(n/8) for |r| <= ~ln2/16 and k = n/8 + 1.5 2^49, floor(n/8) in [-1076, 0]: c 2^((n
+ * mod 8)/8) from tab, a table of eight (one permute of k's low three bits), exp(r) - 1 = q = r +
+ * r^2 g(r), g of degree 5 (0.09 ulp, act_coeffs.py) by pairs and Horner's rule in r^2, T + T q
+ * rounded once, then scaled by 2^floor(n/8) by the scaling instruction, which runs beside the FMAs
+ * where a product by a power of two built in the exponent field (three integer operations and a
+ * multiply) took one of theirs: Zen 5, act_speed side by side, L2, one thread, fp64 sigmoid 0.97
+ * the time, SiLU 0.95, GELU erf 0.98. The scaling rounds once, as the product did, so the bits are
+ * the same where the result is a normal number; below it they are gradual, and 0 at floor(n/8) =
+ * -1076, where each activation's clamp puts exp's argument (elementwise_act_coeffs.h). */
+TG__VFN TG__DV TG__ISA(tg__ew_exp_d)(TG__DV r, TG__DV k, const double *tab)
 {
 #define TG__C(j) TG__D1(tg__ew_exp8_cd[j])
 #define TG__PAIR(j) TG__DFMA(TG__C(j + 1), r, TG__C(j))
-    TG__DV t = TG__DTAB8(tg__ew_exp_tab_d, k);
+    TG__DV t = TG__DTAB8(tab, k);
     TG__DV r2 = TG__DMUL(r, r);
     TG__DV g = TG__DFMA(TG__DFMA(TG__PAIR(6), r2, TG__PAIR(4)), r2, TG__PAIR(2));
-    /* the exponent field of 2^floor(n/8): k's pattern is 0x4338000000000000 + n, a multiple of 8
-     * plus n, so its logical shift by 3 is that multiple's eighth plus floor(n/8) */
-    TG__IV f = TG__I64SUB(TG__I64SRL(TG__DASI(k), 3), TG__I64SET(0x4338000000000000 / 8 - 1023));
     TG__DV q = TG__DFMA(g, r2, r);
 #undef TG__PAIR
 #undef TG__C
-    return TG__DMUL(TG__DFMA(t, q, t), TG__IASD(TG__I64SLL(f, 52)));
+    /* k less its constant is n/8, the subtraction exp_neg_d makes too (the compiler merges them) */
+    return TG__DSCALEF(TG__DFMA(t, q, t), TG__DSUB(k, TG__D1(TG__ROUND_D / 8)));
 }
 
 #else
-/* exp(r) 2^n for |r| <= ~0.35 and k = n + 1.5 2^52, n in [-1023, 0] (2^-1023 is 0, as in the
- * eighths' form). Above r^2 the polynomial goes by Estrin's scheme (pairs, then pairs of pairs
- * with r^2, r^4, r^8), the last two steps by Horner's, which round the large terms once: a chain
- * of 6 operations instead of 11, which the loop's other work could not hide (sigmoid 2.4 -> 1.65
- * ns per element). */
-TG__VFN TG__DV TG__ISA(tg__ew_exp_d)(TG__DV r, TG__DV k)
+/* c exp(r) 2^n for |r| <= ~0.35 and k = n + 1.5 2^52, n in [-1023, 0] (2^-1023, exponent field 0,
+ * is 0, as in float), and c = tab[0] (this form has no table: a product, where c is not 1). Above
+ * r^2 the polynomial goes by Estrin's scheme (pairs, then pairs of pairs with r^2, r^4, r^8), the
+ * last two steps by Horner's, which round the large terms once: a chain of 6 operations instead of
+ * 11, which the loop's other work could not hide (sigmoid 2.4 -> 1.65 ns per element). */
+TG__VFN TG__DV TG__ISA(tg__ew_exp_d)(TG__DV r, TG__DV k, const double *tab)
 {
 #define TG__C(j) TG__D1(tg__ew_exp_cd[j])
 #define TG__PAIR(j) TG__DFMA(TG__C(j + 1), r, TG__C(j))
@@ -2958,25 +3069,39 @@ TG__VFN TG__DV TG__ISA(tg__ew_exp_d)(TG__DV r, TG__DV k)
     p = TG__DFMA(TG__DFMA(p, r, TG__C(1)), r, TG__C(0));
 #undef TG__PAIR
 #undef TG__C
+    if (tab[0] != 1.0) p = TG__DMUL(p, TG__D1(tab[0]));
     return TG__DMUL(p, TG__IASD(TG__I64SLL(f, 52)));
 }
 
 #endif
 
-/* exp(t + tl) for t in [-709.13, 0] (or NaN) and tl below t's ulp: tl joins r after the reduction.
- * n = round(S t / ln2) and r = t - n ln2/S for S = TG__DEXP_SPLIT; fma forms t - n hi/S exactly:
- * hi/S is a multiple of 2^-54/S, as t is wherever n is not 0, and |r| < 0.5/S. has_tl is a constant
+/* c exp(t + tl) for t in [-746, 0] (or NaN) and tl below t's ulp, with tab the table of c 2^(j/8)
+ * (exp's own, c = 1, or GELU erf's): tl joins r after the reduction.
+ * n = S t / ln2 rounded to an integer, held as n/S (k's constant 1.5 2^52 / S puts its ulp at 1/S),
+ * and r = t - (n/S) ln2 for S = TG__DEXP_SPLIT; fma forms t - (n/S) hi exactly: (n/S) hi is a
+ * multiple of 2^-54/S, as t is wherever n is not 0, and |r| < 0.5/S. has_tl is a constant
  * at every call: sigmoid's t is exact, and adding its zero tl would cost an addition on exp's
  * critical path (r + 0 = r but for r = -0, where exp gives 1 either way). */
-TG__VFN TG__DV TG__ISA(tg__ew_exp_neg_d)(TG__DV t, TG__DV tl, int has_tl)
+TG__VFN TG__DV TG__ISA(tg__ew_exp_neg_d)(TG__DV t, TG__DV tl, int has_tl, const double *tab)
 {
-    const TG__DV round = TG__D1(TG__ROUND_D);
-    TG__DV k = TG__DFMA(t, TG__D1(TG__DEXP_SPLIT * TG__LOG2E), round), n = TG__DSUB(k, round);
-    TG__DV r = TG__DFNMA(n, TG__D1(TG__LN2_HI_D / TG__DEXP_SPLIT), t);
-    r = TG__DFNMA(n, TG__D1(TG__LN2_LO_D / TG__DEXP_SPLIT), r);
+    const TG__DV round = TG__D1(TG__ROUND_D / TG__DEXP_SPLIT);
+    TG__DV k = TG__DFMA(t, TG__D1(TG__LOG2E), round), n = TG__DSUB(k, round);
+    TG__DV r = TG__DFNMA(n, TG__D1(TG__LN2_HI_D), t);
+    r = TG__DFNMA(n, TG__D1(TG__LN2_LO_D), r);
     if (has_tl) r = TG__DADD(r, tl);
-    return TG__ISA(tg__ew_exp_d)(r, k);
+    return TG__ISA(tg__ew_exp_d)(r, k, tab);
 }
+
+/* Each activation's clamp, by exp's form (elementwise_act_coeffs.h). */
+#if TG__DEXP_SPLIT == 8
+#define TG__CLAMP_D TG__FLUSH8_D
+#define TG__CLAMP_TANH_D TG__FLUSH8_TANH_D
+#define TG__CLAMP_ERF_D TG__FLUSH8_ERF_D
+#else
+#define TG__CLAMP_D TG__FLUSH_D
+#define TG__CLAMP_TANH_D TG__FLUSH_TANH_D
+#define TG__CLAMP_ERF_D TG__FLUSH_ERF_D
+#endif
 
 TG__VFN TG__DV TG__ISA(tg__ew_logistic_d)(TG__DV x, TG__DV e)
 {
@@ -2996,14 +3121,16 @@ TG__VFN TG__DV TG__ISA(tg__ew_negabs_d)(TG__DV x, double c)
 
 TG__VFN TG__DV TG__ISA(tg__ew_sigmoid_d)(TG__DV x)
 {
-    TG__DV t = TG__ISA(tg__ew_negabs_d)(x, TG__FLUSH_D);
-    return TG__ISA(tg__ew_logistic_d)(x, TG__ISA(tg__ew_exp_neg_d)(t, TG__DZERO(), 0));
+    TG__DV t = TG__ISA(tg__ew_negabs_d)(x, TG__CLAMP_D);
+    TG__DV e = TG__ISA(tg__ew_exp_neg_d)(t, TG__DZERO(), 0, tg__ew_exp_tab_d);
+    return TG__ISA(tg__ew_logistic_d)(x, e);
 }
 
 TG__VFN TG__DV TG__ISA(tg__ew_silu_d)(TG__DV x)
 {
-    TG__DV t = TG__ISA(tg__ew_negabs_d)(x, TG__FLUSH_D);
-    return TG__ISA(tg__ew_xlogistic_d)(x, t, TG__ISA(tg__ew_exp_neg_d)(t, TG__DZERO(), 0));
+    TG__DV t = TG__ISA(tg__ew_negabs_d)(x, TG__CLAMP_D);
+    TG__DV e = TG__ISA(tg__ew_exp_neg_d)(t, TG__DZERO(), 0, tg__ew_exp_tab_d);
+    return TG__ISA(tg__ew_xlogistic_d)(x, t, e);
 }
 
 /* -2u(x) = x w with w = A + B x^2, at x = -|x| >= -21.151 (where exp(-2u) is flushed), as
@@ -3013,7 +3140,7 @@ TG__VFN TG__DV TG__ISA(tg__ew_silu_d)(TG__DV x)
 TG__VFN TG__DV TG__ISA(tg__ew_gelu_tanh_d)(TG__DV x)
 {
     const TG__DV a = TG__D1(TG__GELU_A), b = TG__D1(TG__GELU_B);
-    TG__DV xn = TG__ISA(tg__ew_negabs_d)(x, TG__FLUSH_TANH_D);
+    TG__DV xn = TG__ISA(tg__ew_negabs_d)(x, TG__CLAMP_TANH_D);
     TG__DV s = TG__DMUL(xn, xn), sl = TG__DFMS(xn, xn, s);
     TG__DV m = TG__DMUL(b, s), ml = TG__DFMS(b, s, m);
     TG__DV big = TG__DMAX(a, m), small = TG__DMIN(a, m);
@@ -3023,10 +3150,11 @@ TG__VFN TG__DV TG__ISA(tg__ew_gelu_tanh_d)(TG__DV x)
                        TG__DFMA(TG__D1(TG__GELU_B_LO), s, TG__D1(TG__GELU_A_LO)));
     t = TG__DMUL(xn, w);
     tl = TG__DFMA(xn, wl, TG__DFMS(xn, w, t));
-    return TG__ISA(tg__ew_xlogistic_d)(x, xn, TG__ISA(tg__ew_exp_neg_d)(t, tl, 1));
+    return TG__ISA(tg__ew_xlogistic_d)(x, xn,
+                                       TG__ISA(tg__ew_exp_neg_d)(t, tl, 1, tg__ew_exp_tab_d));
 }
 
-/* As in float: -y^2 = xn (-xn/2) and its rounding error, the product and the last fma on xn. But
+/* As in float: -y^2 = -(xn (xn/2)) and its rounding error, the product and the last fma on xn. But
  * erfcx / 2 is a rational function of xc = max(xn, -Y sqrt2) itself (act_coeffs.py: coefficients
  * with the factor 1/2 and the powers of -1/sqrt2 taken in), by Horner's rule. Degrees 9 and 10 (19
  * fmas and the division) where a polynomial in (y - 4) / (y + 4) needed degree 20 (Estrin's scheme,
@@ -3036,26 +3164,37 @@ TG__VFN TG__DV TG__ISA(tg__ew_gelu_tanh_d)(TG__DV x)
  * never cancel). Then degrees 8 and 9, fitted to the error the tests allow, which grows past
  * y ~ 5.95 as results fall under 2^-53 (judged there in absolute terms): L2 0.95 the time,
  * tgemm-bench's fp64 GELU erf case (2^27, 2 threads, the two builds alternately three times)
- * 39.5-40.3 -> 40.8-41.7 GB/s, worst sweep error 7.12 ulp. The GPU keeps the polynomial
+ * 39.5-40.3 -> 40.8-41.7 GB/s, worst sweep error 7.12 ulp. Then P and Q monic, each's first
+ * step an addition, which runs beside the FMAs, and their ratio of leading coefficients, c, taken
+ * into exp's table (AVX-512; AVX2's exp has none and multiplies by c, as many operations as
+ * before): L2, one thread, act_speed side by side, AVX-512 0.96 the time, AVX2 0.95; at 2^27
+ * elements and 2 threads (tgemm-bench, alternately three times) it lost with four vectors a turn
+ * (44.7-45.4 GB/s against 46.4-47.5: its registers spill more, and the spills' stores queue
+ * behind the streamed ones) and wins with three (49.0-50.3 against 46.7-47.8; 47.9-48.7 with
+ * three and the old P and Q), which fp64 GELU erf now takes (elementwise_simd_run.inc); worst
+ * sweep error 7.12 -> 7.18 ulp (AVX2 7.36). The GPU keeps the polynomial
  * (cuda/elementwise/elementwise.cu says why). */
 TG__VFN TG__DV TG__ISA(tg__ew_gelu_erf_d)(TG__DV x)
 {
-    TG__DV xn = TG__ISA(tg__ew_negabs_d)(x, TG__FLUSH_ERF_D), xc, p, q;
-    TG__DV hx = TG__DMUL(xn, TG__D1(-0.5)), my2 = TG__DMUL(xn, hx);
-    TG__DV e = TG__ISA(tg__ew_exp_neg_d)(my2, TG__DFMS(xn, hx, my2), 1);
+    TG__DV xn = TG__ISA(tg__ew_negabs_d)(x, TG__CLAMP_ERF_D), xc, p, q;
+    TG__DV h = TG__DHALF(xn), my2 = TG__DFNMA(xn, h, TG__DZERO());
+    TG__DV e = TG__ISA(tg__ew_exp_neg_d)(my2, TG__DFNMS(xn, h, my2), 1, tg__ew_exp_tab_erf_d);
     int j;
     xc = TG__DMAX(xn, TG__D1(-9.0 / TG__SQRT1_2));
-    p = TG__D1(tg__ew_erfcx_pd[8]);
-    for (j = 7; j >= 0; j--) p = TG__DFMA(p, xc, TG__D1(tg__ew_erfcx_pd[j]));
-    q = TG__D1(tg__ew_erfcx_qd[9]);
-    for (j = 8; j >= 0; j--) q = TG__DFMA(q, xc, TG__D1(tg__ew_erfcx_qd[j]));
+    p = TG__DADD(xc, TG__D1(tg__ew_erfcx_pd[7])); /* monic: the first step of each is an addition */
+    for (j = 6; j >= 0; j--) p = TG__DFMA(p, xc, TG__D1(tg__ew_erfcx_pd[j]));
+    q = TG__DADD(xc, TG__D1(tg__ew_erfcx_qd[8]));
+    for (j = 7; j >= 0; j--) q = TG__DFMA(q, xc, TG__D1(tg__ew_erfcx_qd[j]));
     p = TG__DDIV(p, q);
-    e = TG__DMUL(e, p); /* E / 2 */
+    e = TG__DMUL(e, p); /* c exp(-y^2) P / Q = E / 2 */
 #if defined(TG__EW_PLANT) && TG__EW_PLANT == 2
     e = TG__DSUB(TG__D1(1.0), TG__DSUB(TG__D1(1.0), e));
 #endif
     return TG__DFMA(xn, e, TG__DBLENDV(x, TG__D1(-0.0), x));
 }
+#undef TG__CLAMP_D
+#undef TG__CLAMP_TANH_D
+#undef TG__CLAMP_ERF_D
 #undef TG__VFN
 
 #define TG__PASTE_(a, b) a##b
@@ -3066,7 +3205,8 @@ TG__VFN TG__DV TG__ISA(tg__ew_gelu_erf_d)(TG__DV x)
 #define TG__S(e) ((e)->sf)
 #define TG__GELU_TANH TG__ISA(tg__ew_gelu_tanh_s)
 #define TG__GELU_ERF TG__ISA(tg__ew_gelu_erf_s)
-#define TG__U_GELU 1
+#define TG__U_TANH 1
+#define TG__U_ERF 1
 #define TG__SIGMOID TG__ISA(tg__ew_sigmoid_s)
 #define TG__SILU TG__ISA(tg__ew_silu_s)
 #define TG__V TG__FV
@@ -3086,7 +3226,7 @@ TG__VFN TG__DV TG__ISA(tg__ew_gelu_erf_d)(TG__DV x)
  * instruction set: elementwise_simd.inc includes it per type, with TG__V (register type), TG__W
  * (lanes), TG__LOADU, TG__STOREU, TG__STREAM, TG__ADD, TG__SUB, TG__MUL, TG__FMA, TG__MAX,
  * TG__SET1, TG__ZERO, the vector activations TG__GELU_TANH, TG__GELU_ERF, TG__SIGMOID, TG__SILU
- * and the vectors a turn of the first two, TG__U_GELU (1 or 4, below),
+ * and the vectors a turn of the first two, TG__U_TANH and TG__U_ERF (below),
  * TG__FN(x) (appends the type's suffix), TG__S(e) (the operation's scalar in the array's type), and
  * from the instruction set's file TG__ISA(x) (appends its name), TG__TARGET and TG__VBYTES.
  *
@@ -3106,11 +3246,14 @@ TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const T
     const int relu = e->act == TG_ACT_RELU, stream = e->stream;
     int64_t i = 0;
 /* One loop per operation and activation: v = F(EXPR) at element k (F empty: none), U vectors a
- * turn, then ReLU and the stores. */
-#define TG__EW_LOOP(EXPR, F, U)                                                                    \
+ * turn, then ReLU and the stores; PF: x read ahead by prefetches, one a cache line. */
+#define TG__EW_LOOP(EXPR, F, U, PF)                                                                \
     for (; i + (U) * TG__W <= n; i += (U) * TG__W) {                                               \
         TG__V v[U];                                                                                \
         int j;                                                                                     \
+        if (PF)                                                                                    \
+            for (j = 0; j < (U) * TG__W; j += 64 / (int)sizeof(TG__T))                             \
+                _mm_prefetch((const char *)(x + i + j) + TG__EW_AHEAD, _MM_HINT_T0);               \
         TG__EW_UNROLL for (j = 0; j < (U); j++) {                                                  \
             const int64_t k = i + j * TG__W;                                                       \
             v[j] = F(EXPR);                                                                        \
@@ -3125,44 +3268,59 @@ TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const T
 /* The transcendental activations fused into the loop of the operation they follow, so that each
  * element is loaded, computed and stored once: only the operations that the public calls combine
  * with one (tg_activate's copy, tg_bias_act's two adds) get these loops. The activations whose
- * arithmetic outlasts a copy's memory traffic, the GELUs in double (TG__U_GELU 4), take four
- * vectors a turn, then one at a time for the rest: each vector's work is one long chain of
- * dependent operations (exp's reduction and polynomial, the division), and one vector after
- * another left the core waiting on their latencies (fp64 GELU erf issued its 57 operations a
- * vector in 29 cycles, where its ~37 on the multiply-add units alone take 18.5); four side by
- * side, interleaved operation by operation (the unrolled loops above, scheduled by
+ * arithmetic outlasts a copy's memory traffic, the GELUs in double (TG__U_TANH, TG__U_ERF), take
+ * several vectors a turn (four at first; now below), then one at a time for the rest: each vector's
+ * work is one long chain of dependent operations (exp's reduction and polynomial, the division),
+ * and one vector after another left the core waiting on their latencies (fp64 GELU erf issued its
+ * 57 operations a vector in 29 cycles, where its ~37 on the multiply-add units alone take 18.5);
+ * four side by side, interleaved operation by operation (the unrolled loops above, scheduled by
  * elementwise_simd.inc's pragma), give it independent work at every step. Zen 5, one thread, L2,
  * act_speed side by side: 0.83-0.89 the time in every type and activation (fp64 GELU erf 3.60 ->
  * 2.99 cycles per element); neither the unrolling alone (0.95-1.02) nor the scheduling alone
  * (0.96-0.98) does it. At 2^27 elements and 2 threads, fp64 GELU tanh and erf 0.87-0.89; but the
- * loops that wait on memory there lose (sigmoid and SiLU 1.02-1.09 with two or four vectors a
- * turn, fp32 GELU tanh 1.00-1.03; the scheduling alone costs them nothing), and fp32 GELU erf,
- * which act_speed put at 0.96, ran at 48.1-49.2 GB/s against 50.3-51.4 with one vector a turn in
- * tgemm-bench's verdict case (alternately, three times), so all of those keep one. No software
- * prefetch: one 16 KiB ahead had helped (fp32 sigmoid 58 -> 68% of a copy on the Zen 3) only while
- * the threads took alternate 8 KiB chunks (elementwise.c); with chunks of their own it costs: Zen
- * 4, 2 threads, 2^27 elements, side by side, runs without it against runs with it: AVX-512 fp32
- * sigmoid and SiLU 0.86-0.95 the time, AVX2 0.93-0.96, the others 0.96-1.01. */
-#define TG__EW_ACT(EXPR, F, U) TG__EW_LOOP(EXPR, F, U) if ((U) > 1) TG__EW_LOOP(EXPR, F, 1)
+ * loops that wait on memory there lose (sigmoid and SiLU 1.02-1.09 with two or four vectors a turn,
+ * fp32 GELU tanh 1.00-1.03; the scheduling alone costs them nothing), and fp32 GELU erf, which
+ * act_speed put at 0.96, ran at 48.1-49.2 GB/s against 50.3-51.4 with one vector a turn in
+ * tgemm-bench's verdict case (alternately, three times), so all of those keep one. Then, with the
+ * prefetch below, the unit counts were measured again at 2^27 elements and 2 threads (Zen 5,
+ * tgemm-bench alternately three times, GB/s): fp64 GELU erf with four vectors 46.7-47.8, three
+ * 49.0-50.3, two 49.0-49.1 (three spill least for their work: a spill's store waits behind the
+ * streamed ones); fp64 GELU tanh with eight, on AVX-512's 32 registers (TG__DU_TANH), the same
+ * 53-58 as four for tg_activate and 59.7-63.2 against 56.8-58.6 for tg_bias_act (in L2 0.95 the
+ * time; AVX2's 16 registers spill at eight, 1.15 the time, and keep four). The GELUs read x ahead
+ * by software prefetch, TG__EW_AHEAD bytes (a page): busy with arithmetic for as long as memory
+ * takes, their loops had the hardware's prefetcher run out of lead and waited on loads. Zen 5, 2
+ * threads, 2^27 elements, tgemm-bench alternately three times against the library without it, GB/s:
+ * fp64 GELU erf 41.2, 26.9, 39.8 -> 45.5, 46.5, 46.0, GELU tanh 50.0, 40.9, 47.8 -> 53.0, 53.0,
+ * 53.5, bias_act GELU tanh 49.6, 38.3, 47.1 -> 53.4, 53.8, 53.1 (2048 bytes ahead 0.98-1.00 of
+ * that, 512 and 1024 0.96-1.00); fp32 GELU erf 1.03x, bias_act GELU tanh 1.02x, GELU tanh 1.01x
+ * (2048 ahead). Sigmoid and SiLU, which keep pace with memory, take none: 0.99-1.00x here (fp64
+ * SiLU 1.04x), and on the Zen 4 prefetch cost them (one 16 KiB ahead, 2 threads, 2^27 elements,
+ * side by side: without it AVX-512 fp32 sigmoid and SiLU ran in 0.86-0.95 the time, AVX2 0.93-0.96,
+ * the others 0.96-1.01; it had helped on the Zen 3 only while the threads took alternate 8 KiB
+ * chunks, elementwise.c). */
+#define TG__EW_AHEAD 4096
+#define TG__EW_GELU(EXPR, F, U) TG__EW_LOOP(EXPR, F, U, 1) if ((U) > 1) TG__EW_LOOP(EXPR, F, 1, 1)
 #define TG__EW_ACTS(EXPR)                                                                          \
     switch (e->act) {                                                                              \
-    case TG_ACT_GELU_TANH: TG__EW_ACT(EXPR, TG__GELU_TANH, TG__U_GELU) break;                      \
-    case TG_ACT_GELU_ERF: TG__EW_ACT(EXPR, TG__GELU_ERF, TG__U_GELU) break;                        \
-    case TG_ACT_SIGMOID: TG__EW_LOOP(EXPR, TG__SIGMOID, 1) break;                                  \
-    case TG_ACT_SILU: TG__EW_LOOP(EXPR, TG__SILU, 1) break;                                        \
-    default: TG__EW_LOOP(EXPR, , 1) break;                                                         \
+    case TG_ACT_GELU_TANH: TG__EW_GELU(EXPR, TG__GELU_TANH, TG__U_TANH) break;                     \
+    case TG_ACT_GELU_ERF: TG__EW_GELU(EXPR, TG__GELU_ERF, TG__U_ERF) break;                       \
+    case TG_ACT_SIGMOID: TG__EW_LOOP(EXPR, TG__SIGMOID, 1, 0) break;                               \
+    case TG_ACT_SILU: TG__EW_LOOP(EXPR, TG__SILU, 1, 0) break;                                     \
+    default: TG__EW_LOOP(EXPR, , 1, 0) break;                                                      \
     }
     switch (e->op) {
     case TG__EW_COPY: TG__EW_ACTS(TG__LOADU(x + k)) break;
     case TG__EW_ADD: TG__EW_ACTS(TG__ADD(TG__LOADU(x + k), TG__LOADU(y + k))) break;
-    case TG__EW_SUB: TG__EW_LOOP(TG__SUB(TG__LOADU(x + k), TG__LOADU(y + k)), , 1) break;
-    case TG__EW_MUL: TG__EW_LOOP(TG__MUL(TG__LOADU(x + k), TG__LOADU(y + k)), , 1) break;
+    case TG__EW_SUB: TG__EW_LOOP(TG__SUB(TG__LOADU(x + k), TG__LOADU(y + k)), , 1, 0) break;
+    case TG__EW_MUL: TG__EW_LOOP(TG__MUL(TG__LOADU(x + k), TG__LOADU(y + k)), , 1, 0) break;
     case TG__EW_ADDS: TG__EW_ACTS(TG__ADD(TG__LOADU(x + k), s)) break;
-    case TG__EW_SCALE: TG__EW_LOOP(TG__MUL(s, TG__LOADU(x + k)), , 1) break;
-    case TG__EW_AXPY: TG__EW_LOOP(TG__FMA(s, TG__LOADU(x + k), TG__LOADU(y + k)), , 1) break;
+    case TG__EW_SCALE: TG__EW_LOOP(TG__MUL(s, TG__LOADU(x + k)), , 1, 0) break;
+    case TG__EW_AXPY: TG__EW_LOOP(TG__FMA(s, TG__LOADU(x + k), TG__LOADU(y + k)), , 1, 0) break;
     }
 #undef TG__EW_ACTS
-#undef TG__EW_ACT
+#undef TG__EW_GELU
+#undef TG__EW_AHEAD
 #undef TG__EW_LOOP
     /* Streamed stores are weakly ordered: fence them before another thread may read z. */
     if (stream) _mm_sfence();
@@ -3225,7 +3383,8 @@ TG__PRIVATE void TG__FN(TG__ISA(tg__ew_run))(const tg__ew *e, int64_t n, const v
 #undef TG__S
 #undef TG__GELU_TANH
 #undef TG__GELU_ERF
-#undef TG__U_GELU
+#undef TG__U_TANH
+#undef TG__U_ERF
 #undef TG__SIGMOID
 #undef TG__SILU
 #undef TG__V
@@ -3246,7 +3405,8 @@ TG__PRIVATE void TG__FN(TG__ISA(tg__ew_run))(const tg__ew *e, int64_t n, const v
 #define TG__S(e) ((e)->sd)
 #define TG__GELU_TANH TG__ISA(tg__ew_gelu_tanh_d)
 #define TG__GELU_ERF TG__ISA(tg__ew_gelu_erf_d)
-#define TG__U_GELU 4
+#define TG__U_TANH TG__DU_TANH
+#define TG__U_ERF 3
 #define TG__SIGMOID TG__ISA(tg__ew_sigmoid_d)
 #define TG__SILU TG__ISA(tg__ew_silu_d)
 #define TG__V TG__DV
@@ -3266,7 +3426,7 @@ TG__PRIVATE void TG__FN(TG__ISA(tg__ew_run))(const tg__ew *e, int64_t n, const v
  * instruction set: elementwise_simd.inc includes it per type, with TG__V (register type), TG__W
  * (lanes), TG__LOADU, TG__STOREU, TG__STREAM, TG__ADD, TG__SUB, TG__MUL, TG__FMA, TG__MAX,
  * TG__SET1, TG__ZERO, the vector activations TG__GELU_TANH, TG__GELU_ERF, TG__SIGMOID, TG__SILU
- * and the vectors a turn of the first two, TG__U_GELU (1 or 4, below),
+ * and the vectors a turn of the first two, TG__U_TANH and TG__U_ERF (below),
  * TG__FN(x) (appends the type's suffix), TG__S(e) (the operation's scalar in the array's type), and
  * from the instruction set's file TG__ISA(x) (appends its name), TG__TARGET and TG__VBYTES.
  *
@@ -3286,11 +3446,14 @@ TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const T
     const int relu = e->act == TG_ACT_RELU, stream = e->stream;
     int64_t i = 0;
 /* One loop per operation and activation: v = F(EXPR) at element k (F empty: none), U vectors a
- * turn, then ReLU and the stores. */
-#define TG__EW_LOOP(EXPR, F, U)                                                                    \
+ * turn, then ReLU and the stores; PF: x read ahead by prefetches, one a cache line. */
+#define TG__EW_LOOP(EXPR, F, U, PF)                                                                \
     for (; i + (U) * TG__W <= n; i += (U) * TG__W) {                                               \
         TG__V v[U];                                                                                \
         int j;                                                                                     \
+        if (PF)                                                                                    \
+            for (j = 0; j < (U) * TG__W; j += 64 / (int)sizeof(TG__T))                             \
+                _mm_prefetch((const char *)(x + i + j) + TG__EW_AHEAD, _MM_HINT_T0);               \
         TG__EW_UNROLL for (j = 0; j < (U); j++) {                                                  \
             const int64_t k = i + j * TG__W;                                                       \
             v[j] = F(EXPR);                                                                        \
@@ -3305,44 +3468,59 @@ TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const T
 /* The transcendental activations fused into the loop of the operation they follow, so that each
  * element is loaded, computed and stored once: only the operations that the public calls combine
  * with one (tg_activate's copy, tg_bias_act's two adds) get these loops. The activations whose
- * arithmetic outlasts a copy's memory traffic, the GELUs in double (TG__U_GELU 4), take four
- * vectors a turn, then one at a time for the rest: each vector's work is one long chain of
- * dependent operations (exp's reduction and polynomial, the division), and one vector after
- * another left the core waiting on their latencies (fp64 GELU erf issued its 57 operations a
- * vector in 29 cycles, where its ~37 on the multiply-add units alone take 18.5); four side by
- * side, interleaved operation by operation (the unrolled loops above, scheduled by
+ * arithmetic outlasts a copy's memory traffic, the GELUs in double (TG__U_TANH, TG__U_ERF), take
+ * several vectors a turn (four at first; now below), then one at a time for the rest: each vector's
+ * work is one long chain of dependent operations (exp's reduction and polynomial, the division),
+ * and one vector after another left the core waiting on their latencies (fp64 GELU erf issued its
+ * 57 operations a vector in 29 cycles, where its ~37 on the multiply-add units alone take 18.5);
+ * four side by side, interleaved operation by operation (the unrolled loops above, scheduled by
  * elementwise_simd.inc's pragma), give it independent work at every step. Zen 5, one thread, L2,
  * act_speed side by side: 0.83-0.89 the time in every type and activation (fp64 GELU erf 3.60 ->
  * 2.99 cycles per element); neither the unrolling alone (0.95-1.02) nor the scheduling alone
  * (0.96-0.98) does it. At 2^27 elements and 2 threads, fp64 GELU tanh and erf 0.87-0.89; but the
- * loops that wait on memory there lose (sigmoid and SiLU 1.02-1.09 with two or four vectors a
- * turn, fp32 GELU tanh 1.00-1.03; the scheduling alone costs them nothing), and fp32 GELU erf,
- * which act_speed put at 0.96, ran at 48.1-49.2 GB/s against 50.3-51.4 with one vector a turn in
- * tgemm-bench's verdict case (alternately, three times), so all of those keep one. No software
- * prefetch: one 16 KiB ahead had helped (fp32 sigmoid 58 -> 68% of a copy on the Zen 3) only while
- * the threads took alternate 8 KiB chunks (elementwise.c); with chunks of their own it costs: Zen
- * 4, 2 threads, 2^27 elements, side by side, runs without it against runs with it: AVX-512 fp32
- * sigmoid and SiLU 0.86-0.95 the time, AVX2 0.93-0.96, the others 0.96-1.01. */
-#define TG__EW_ACT(EXPR, F, U) TG__EW_LOOP(EXPR, F, U) if ((U) > 1) TG__EW_LOOP(EXPR, F, 1)
+ * loops that wait on memory there lose (sigmoid and SiLU 1.02-1.09 with two or four vectors a turn,
+ * fp32 GELU tanh 1.00-1.03; the scheduling alone costs them nothing), and fp32 GELU erf, which
+ * act_speed put at 0.96, ran at 48.1-49.2 GB/s against 50.3-51.4 with one vector a turn in
+ * tgemm-bench's verdict case (alternately, three times), so all of those keep one. Then, with the
+ * prefetch below, the unit counts were measured again at 2^27 elements and 2 threads (Zen 5,
+ * tgemm-bench alternately three times, GB/s): fp64 GELU erf with four vectors 46.7-47.8, three
+ * 49.0-50.3, two 49.0-49.1 (three spill least for their work: a spill's store waits behind the
+ * streamed ones); fp64 GELU tanh with eight, on AVX-512's 32 registers (TG__DU_TANH), the same
+ * 53-58 as four for tg_activate and 59.7-63.2 against 56.8-58.6 for tg_bias_act (in L2 0.95 the
+ * time; AVX2's 16 registers spill at eight, 1.15 the time, and keep four). The GELUs read x ahead
+ * by software prefetch, TG__EW_AHEAD bytes (a page): busy with arithmetic for as long as memory
+ * takes, their loops had the hardware's prefetcher run out of lead and waited on loads. Zen 5, 2
+ * threads, 2^27 elements, tgemm-bench alternately three times against the library without it, GB/s:
+ * fp64 GELU erf 41.2, 26.9, 39.8 -> 45.5, 46.5, 46.0, GELU tanh 50.0, 40.9, 47.8 -> 53.0, 53.0,
+ * 53.5, bias_act GELU tanh 49.6, 38.3, 47.1 -> 53.4, 53.8, 53.1 (2048 bytes ahead 0.98-1.00 of
+ * that, 512 and 1024 0.96-1.00); fp32 GELU erf 1.03x, bias_act GELU tanh 1.02x, GELU tanh 1.01x
+ * (2048 ahead). Sigmoid and SiLU, which keep pace with memory, take none: 0.99-1.00x here (fp64
+ * SiLU 1.04x), and on the Zen 4 prefetch cost them (one 16 KiB ahead, 2 threads, 2^27 elements,
+ * side by side: without it AVX-512 fp32 sigmoid and SiLU ran in 0.86-0.95 the time, AVX2 0.93-0.96,
+ * the others 0.96-1.01; it had helped on the Zen 3 only while the threads took alternate 8 KiB
+ * chunks, elementwise.c). */
+#define TG__EW_AHEAD 4096
+#define TG__EW_GELU(EXPR, F, U) TG__EW_LOOP(EXPR, F, U, 1) if ((U) > 1) TG__EW_LOOP(EXPR, F, 1, 1)
 #define TG__EW_ACTS(EXPR)                                                                          \
     switch (e->act) {                                                                              \
-    case TG_ACT_GELU_TANH: TG__EW_ACT(EXPR, TG__GELU_TANH, TG__U_GELU) break;                      \
-    case TG_ACT_GELU_ERF: TG__EW_ACT(EXPR, TG__GELU_ERF, TG__U_GELU) break;                        \
-    case TG_ACT_SIGMOID: TG__EW_LOOP(EXPR, TG__SIGMOID, 1) break;                                  \
-    case TG_ACT_SILU: TG__EW_LOOP(EXPR, TG__SILU, 1) break;                                        \
-    default: TG__EW_LOOP(EXPR, , 1) break;                                                         \
+    case TG_ACT_GELU_TANH: TG__EW_GELU(EXPR, TG__GELU_TANH, TG__U_TANH) break;                     \
+    case TG_ACT_GELU_ERF: TG__EW_GELU(EXPR, TG__GELU_ERF, TG__U_ERF) break;                       \
+    case TG_ACT_SIGMOID: TG__EW_LOOP(EXPR, TG__SIGMOID, 1, 0) break;                               \
+    case TG_ACT_SILU: TG__EW_LOOP(EXPR, TG__SILU, 1, 0) break;                                     \
+    default: TG__EW_LOOP(EXPR, , 1, 0) break;                                                      \
     }
     switch (e->op) {
     case TG__EW_COPY: TG__EW_ACTS(TG__LOADU(x + k)) break;
     case TG__EW_ADD: TG__EW_ACTS(TG__ADD(TG__LOADU(x + k), TG__LOADU(y + k))) break;
-    case TG__EW_SUB: TG__EW_LOOP(TG__SUB(TG__LOADU(x + k), TG__LOADU(y + k)), , 1) break;
-    case TG__EW_MUL: TG__EW_LOOP(TG__MUL(TG__LOADU(x + k), TG__LOADU(y + k)), , 1) break;
+    case TG__EW_SUB: TG__EW_LOOP(TG__SUB(TG__LOADU(x + k), TG__LOADU(y + k)), , 1, 0) break;
+    case TG__EW_MUL: TG__EW_LOOP(TG__MUL(TG__LOADU(x + k), TG__LOADU(y + k)), , 1, 0) break;
     case TG__EW_ADDS: TG__EW_ACTS(TG__ADD(TG__LOADU(x + k), s)) break;
-    case TG__EW_SCALE: TG__EW_LOOP(TG__MUL(s, TG__LOADU(x + k)), , 1) break;
-    case TG__EW_AXPY: TG__EW_LOOP(TG__FMA(s, TG__LOADU(x + k), TG__LOADU(y + k)), , 1) break;
+    case TG__EW_SCALE: TG__EW_LOOP(TG__MUL(s, TG__LOADU(x + k)), , 1, 0) break;
+    case TG__EW_AXPY: TG__EW_LOOP(TG__FMA(s, TG__LOADU(x + k), TG__LOADU(y + k)), , 1, 0) break;
     }
 #undef TG__EW_ACTS
-#undef TG__EW_ACT
+#undef TG__EW_GELU
+#undef TG__EW_AHEAD
 #undef TG__EW_LOOP
     /* Streamed stores are weakly ordered: fence them before another thread may read z. */
     if (stream) _mm_sfence();
@@ -3405,7 +3583,8 @@ TG__PRIVATE void TG__FN(TG__ISA(tg__ew_run))(const tg__ew *e, int64_t n, const v
 #undef TG__S
 #undef TG__GELU_TANH
 #undef TG__GELU_ERF
-#undef TG__U_GELU
+#undef TG__U_TANH
+#undef TG__U_ERF
 #undef TG__SIGMOID
 #undef TG__SILU
 #undef TG__V
@@ -3432,6 +3611,7 @@ TG__PRIVATE void TG__FN(TG__ISA(tg__ew_run))(const tg__ew *e, int64_t n, const v
 #undef TG__TARGET
 #undef TG__VBYTES
 #undef TG__DEXP_SPLIT
+#undef TG__DU_TANH
 #undef TG__FV
 #undef TG__DV
 #undef TG__IV
@@ -3449,6 +3629,8 @@ TG__PRIVATE void TG__FN(TG__ISA(tg__ew_run))(const tg__ew *e, int64_t n, const v
 #undef TG__FFMA
 #undef TG__FFNMA
 #undef TG__FFMS
+#undef TG__FFNMS
+#undef TG__FHALF
 #undef TG__FMAX
 #undef TG__FMIN
 #undef TG__FOR
@@ -3468,6 +3650,9 @@ TG__PRIVATE void TG__FN(TG__ISA(tg__ew_run))(const tg__ew *e, int64_t n, const v
 #undef TG__DFMA
 #undef TG__DFNMA
 #undef TG__DFMS
+#undef TG__DFNMS
+#undef TG__DHALF
+#undef TG__DSCALEF
 #undef TG__DMAX
 #undef TG__DMIN
 #undef TG__DOR
@@ -3481,7 +3666,6 @@ TG__PRIVATE void TG__FN(TG__ISA(tg__ew_run))(const tg__ew *e, int64_t n, const v
 #undef TG__I64SET
 #undef TG__I64SUB
 #undef TG__I64SLL
-#undef TG__I64SRL
 #undef TG__DTAB8
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic pop

@@ -37,8 +37,9 @@
     1.68179283050742900e+00, 1.83400808640934243e+00
 
 /* erfcx(y) = exp(y^2) erfc(y) for 0 <= y <= Y. Float: a polynomial in t = (y - K) / (y + K), K = 4,
- * Y = 6, degree 8. Double, on the CPU: erfcx(y) / 2 = P(x) / Q(x) at x = -y sqrt2 for y <= 9, P of
- * degree 8 and Q of degree 9, Q(0) = 1; in CUDA: a polynomial in t as in float, K = 4, Y = 9,
+ * Y = 6, degree 8. Double, on the CPU: erfcx(y) / 2 = c P(x) / Q(x) at x = -y sqrt2 for y <= 9, P
+ * of degree 8 and Q of degree 9, both monic, and c 2^(j/8) for j = 0..7, exp's table with c taken
+ * in (c = -0.3989..., the first entry); in CUDA: a polynomial in t as in float, K = 4, Y = 9,
  * degree 20 (cuda/elementwise/elementwise.cu says why the GPU keeps it). act_coeffs.py; constant
  * term first. */
 #define TG__EW_ERFCX_CS \
@@ -53,21 +54,26 @@
     -4.20166030222073068e-07, -2.81760939564512646e-07, 1.22378990901473426e-07, \
     5.69792079964610074e-08, -2.21833542929462775e-10, -1.97674196628839905e-09
 #define TG__EW_ERFCX_PD \
-    5.00000000000000000e-01, -6.61618506555846864e-01, 4.36659580419200055e-01, \
-    -1.80958506839343974e-01, 5.08141069782406529e-02, -9.84265360118982691e-03, \
-    1.28335286017707863e-03, -1.03344300197618559e-04, 3.96899600193694447e-06
+    1.25976443351414477e+05, -1.66696692622760194e+05, 1.10017641793063551e+05, \
+    -4.55930181716063307e+04, 1.28027609383940962e+04, -2.47988498763577218e+03, \
+    3.23344457779946993e+02, -2.60378947590737333e+01, 1.00000000000000000e+00
 #define TG__EW_ERFCX_QD \
-    1.00000000000000000e+00, -2.12112157391456124e+00, 2.06572931625063561e+00, \
-    -1.21553127522416626e+00, 4.77753911969953371e-01, -1.30568756567711330e-01, \
-    2.49309363625446964e-02, -3.22683671332016061e-03, 2.59045760931201035e-04, \
-    -9.94879741122633607e-06
+    -1.00514661085729691e+05, 2.13203816123651632e+05, -2.07636082117788756e+05, \
+    1.22178714168261882e+05, -4.80212725440413997e+04, 1.31240743147886460e+04, \
+    -2.50592461903107460e+03, 3.24344398618365858e+02, -2.60378968656946270e+01, \
+    1.00000000000000000e+00
+#define TG__EW_EXP_TAB_ERF_D \
+    -3.98942287985308064e-01, -4.35049649935148552e-01, -4.74425007347592909e-01, \
+    -5.17364139082321706e-01, -5.64189594272975659e-01, -6.15253115243954429e-01, \
+    -6.70938279719921149e-01, -7.31663382175699706e-01
 
-/* ln2 as hi + lo (hi the nearest value of the type; fma forms t - n hi exactly, since it is below 0.5
- * and a multiple of 2^-54 in double whenever n is not 0, and t - n hi/8 in float, below 2^-4 and a
- * multiple of 2^-27), log2(e), and the rounding constants 1.5 2^23 and 1.5 2^52: t log2(e) + M (8 t
- * log2(e) + M in float) is M plus the integer n nearest to t / ln2 (8 t / ln2), which then sits in
- * M's low bits. Macros, not objects, so that each vector width folds them into its own constants;
- * they stay defined, since every width's instantiation uses them. */
+/* ln2 as hi + lo (hi the nearest value of the type; fma forms t - n hi exactly, since it is below
+ * 0.5 and a multiple of 2^-54 in double whenever n is not 0, and t - n hi/8 in float, below 2^-4
+ * and a multiple of 2^-27), log2(e), and the rounding constants 1.5 2^23 and 1.5 2^52: t log2(e) +
+ * M (8 t log2(e) + M in float) is M plus the integer n nearest to t / ln2 (8 t / ln2), which then
+ * sits in M's low bits (AVX-512's double takes M / 8, whose ulp is 1/8: t log2(e) + M/8 holds n/8
+ * for n = round(8 t / ln2)). Macros, not objects, so that each vector width folds them into its own
+ * constants; they stay defined, since every width's instantiation uses them. */
 #define TG__LN2_HI_S 6.931471825e-01f
 #define TG__LN2_LO_S (-1.904654212e-09f)
 #define TG__LN2_HI_D 6.93147180559945286e-01
@@ -76,17 +82,21 @@
 #define TG__ROUND_S 12582912.0f
 #define TG__ROUND_D 6755399441055744.0
 /* Where each activation's exp is flushed to 0 (elementwise_act_simd.inc): the clamp of -|x| that
- * puts exp's argument t mid-way in the band whose scale's exponent field is 0 -- float t in
- * [-88.07, -87.38] (n = round(8t / ln2) in [-1016, -1009]), double t in [-709.13, -708.74] (AVX2's
- * n = round(t / ln2) = -1023 and AVX-512's floor(n/8) = -1023 both) -- so that every input at
- * or past the clamp gets exp = 0 exactly, as do those short of it whose t is already in the band
- * (act_coeffs.py). Sigmoid and SiLU: t = -|x|; GELU tanh: t = -2u(x); GELU erf: t = -x^2/2. */
+ * puts exp's argument t mid-way in the band where its scale is 0 -- float t in [-88.07, -87.38]
+ * (n = round(8t / ln2) in [-1016, -1009]: 2^floor(n/8)'s exponent field is 0), AVX2's double t in
+ * [-709.44, -708.74] (n = round(t / ln2) = -1023, the same), AVX-512's double t in [-745.87,
+ * -745.18] (floor(n/8) = -1076, where the scaling instruction rounds to 0) -- so that every input
+ * at or past the clamp gets exp = 0 exactly, as do those short of it whose t is already in the
+ * band (act_coeffs.py). Sigmoid and SiLU: t = -|x|; GELU tanh: t = -2u(x); GELU erf: t = -x^2/2. */
 #define TG__FLUSH_S 87.73f
 #define TG__FLUSH_TANH_S 10.02f
 #define TG__FLUSH_ERF_S 13.245f
-#define TG__FLUSH_D 708.93
-#define TG__FLUSH_TANH_D 21.151
-#define TG__FLUSH_ERF_D 37.655
+#define TG__FLUSH_D 709.09
+#define TG__FLUSH_TANH_D 21.1527
+#define TG__FLUSH_ERF_D 37.6587
+#define TG__FLUSH8_D 745.523
+#define TG__FLUSH8_TANH_D 21.5205
+#define TG__FLUSH8_ERF_D 38.6141
 /* 2 sqrt(2/pi) and 2 sqrt(2/pi) 0.044715, hi + lo (act_coeffs.py): -2u(x) = x (A + B x^2). */
 #define TG__GELU_A 1.59576912160573081e+00
 #define TG__GELU_A_LO (-9.96930880911092018e-17)

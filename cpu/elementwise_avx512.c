@@ -29,6 +29,7 @@
 #define TG__ISA(x) x##_avx512
 #define TG__TARGET "avx512f,avx2,fma"
 #define TG__DEXP_SPLIT 8 /* double exp's form (elementwise_act_simd.inc) */
+#define TG__DU_TANH 8 /* double GELU tanh's vectors a turn (elementwise_simd_run.inc) */
 #define TG__VBYTES 64
 #define TG__FV __m512
 #define TG__DV __m512d
@@ -48,6 +49,9 @@
 #define TG__FFMA _mm512_fmadd_ps
 #define TG__FFNMA _mm512_fnmadd_ps
 #define TG__FFMS _mm512_fmsub_ps
+#define TG__FFNMS _mm512_fnmsub_ps
+/* x / 2 by the scaling instruction, which runs beside the FMAs (Zen 5): a product takes theirs */
+#define TG__FHALF(a) _mm512_scalef_ps(a, _mm512_set1_ps(-1.0f))
 #define TG__FMAX _mm512_max_ps
 #define TG__FMIN _mm512_min_ps
 #define TG__FASI _mm512_castps_si512
@@ -70,6 +74,9 @@
 #define TG__DFMA _mm512_fmadd_pd
 #define TG__DFNMA _mm512_fnmadd_pd
 #define TG__DFMS _mm512_fmsub_pd
+#define TG__DFNMS _mm512_fnmsub_pd
+#define TG__DHALF(a) _mm512_scalef_pd(a, _mm512_set1_pd(-1.0))
+#define TG__DSCALEF _mm512_scalef_pd
 #define TG__DMAX _mm512_max_pd
 #define TG__DMIN _mm512_min_pd
 #define TG__DASI _mm512_castpd_si512
@@ -81,12 +88,8 @@
 #define TG__I32ADD _mm512_add_epi32
 #define TG__I32SRA _mm512_srai_epi32
 #define TG__I32SLL _mm512_slli_epi32
-#define TG__I64SET _mm512_set1_epi64
-#define TG__I64SUB _mm512_sub_epi64
-#define TG__I64SLL _mm512_slli_epi64
 /* the table of 8 in one register: the permute reads k's low three bits */
 #define TG__DTAB8(t, k) _mm512_permutexvar_pd(_mm512_castpd_si512(k), _mm512_loadu_pd(t))
-#define TG__I64SRL _mm512_srli_epi64
 
 /* g++ 12 warns, as C++ only, that the _mm512_undefined_* pass-through operand inside avx512fintrin.h's
  * max, cvtps_pd and extract may be used uninitialized: it is masked off in full, and the warning

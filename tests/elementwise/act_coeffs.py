@@ -11,8 +11,9 @@ exp(r), |r| <= h:       exp(r) = 1 + r + r^2 g(r), g interpolated at Chebyshev n
                         double: h = ln2/2, degree 11; float: h = ln2/16, degree 3, beside the table
                         2^(j/8), j = 0..7, that takes the rest of the reduction.
                         AVX-512's double exp: h = ln2/16, degree 7, beside the same table in double.
-The flush clamps:       exp is 0 where the exponent field of its scale 2^n (float and AVX-512's
-                        double: 2^floor(n/8)) is 0; the clamp of each activation's -|x| puts its
+The flush clamps:       exp is 0 where the exponent field of its scale 2^n (float: 2^floor(n/8))
+                        is 0, and in AVX-512's double, scaled by the scaling instruction, where
+                        floor(n/8) is -1076; the clamp of each activation's -|x| puts its
                         argument t mid-way in that band, for every family.
 erfc(z) = t exp(g(t) - z^2), t = 1 / (1 + z/2), 0 <= z <= 14: the CUDA fp16/bf16 GELU erf
                         (cuda/elementwise/elementwise.cu), g interpolated at Chebyshev nodes of
@@ -99,9 +100,10 @@ def erfcx_slack(y):
 
 
 def erfcx_rational(m, n, y_max, nodes=240, rounds=40):
-    """erfcx(y)/2 = P(x)/Q(x) at x = -y sqrt2, P of degree m, Q of degree n with Q(0) = 1, both rounded
-    to double, and the ratio's largest relative error (exact arithmetic) over [0, y_max], each
-    point's error divided by its slack (erfcx_slack), by which the fit weights it too."""
+    """erfcx(y)/2 = c P(x)/Q(x) at x = -y sqrt2, P of degree m and Q of degree n, both monic and
+    rounded to double, with the table of c 2^(j/8), j = 0..7, that takes c into exp's, and the
+    ratio's largest relative error (exact arithmetic, c rounded) over [0, y_max], each point's error
+    divided by its slack (erfcx_slack), by which the fit weights it too (fitted with Q(0) = 1)."""
     ys = [y_max / 2 * (1 - mp.cos(mp.pi * (i + mp.mpf(1) / 2) / nodes)) for i in range(nodes)]
     f = [mp.exp(y * y) * mp.erfc(y) for y in ys]
     slack = [erfcx_slack(y) for y in ys]
@@ -123,16 +125,21 @@ def erfcx_rational(m, n, y_max, nodes=240, rounds=40):
             err = [abs(mp.polyval(p[::-1], y) * w[i] - 1) / slack[i] for i, y in enumerate(ys)]
             total = sum(lawson[i] * err[i] for i in range(nodes))
             lawson = [lawson[i] * err[i] * nodes / total for i in range(nodes)]
+    # in x = -y sqrt2, halved, then both made monic: erfcx/2 = c P(x) / Q(x), c = -1/sqrt(2 pi) or near
     s = -1 / mp.sqrt(2)
-    pd = [to_type(v * s ** j / 2, False) for j, v in enumerate(p)]
-    qd = [to_type(v * s ** j, False) for j, v in enumerate(q)]
+    pe = [v * s ** j / 2 for j, v in enumerate(p)]
+    qe = [v * s ** j for j, v in enumerate(q)]
+    c = pe[m] / qe[n]
+    pd = [to_type(v / pe[m], False) for v in pe]
+    qd = [to_type(v / qe[n], False) for v in qe]
+    tab = [to_type(c * mp.mpf(2) ** (mp.mpf(j) / 8), False) for j in range(8)]
     worst = mp.mpf(0)
     for i in range(2001):
         y = y_max * mp.mpf(i) / 2000
         x = -y * mp.sqrt(2)
-        ratio = mp.polyval(pd[::-1], x) / mp.polyval(qd[::-1], x)
+        ratio = tab[0] * mp.polyval(pd[::-1], x) / mp.polyval(qd[::-1], x)
         worst = max(worst, abs(ratio / (mp.exp(y * y) * mp.erfc(y) / 2) - 1) / erfcx_slack(y))
-    return pd, qd, worst
+    return pd, qd, tab, worst
 
 
 def erfc_half_table(degree):
@@ -160,8 +167,9 @@ def flush_clamps():
     ln2 = mp.log(2)
     a = 2 * mp.sqrt(2 / mp.pi)
     bands = {"float": (-1016.5 * ln2 / 8, -1008.5 * ln2 / 8),  # floor(n/8) = -127, n = round(8t/ln2)
-             # AVX2's n = round(t / ln2) = -1023 and AVX-512's floor(n/8) = -1023, both
-             "double": (max(-1023.5 * ln2, -8184.5 * ln2 / 8), min(-1022.5 * ln2, -8176.5 * ln2 / 8))}
+             "double, AVX2": (-1023.5 * ln2, -1022.5 * ln2),  # n = round(t / ln2) = -1023
+             # floor(n/8) = -1076, where the scaling instruction rounds T + T q < 2 to 0
+             "double, AVX-512": (-8608.5 * ln2 / 8, -8600.5 * ln2 / 8)}
     for t, (lo, hi) in bands.items():
         mid = (lo + hi) / 2
         tanh = mp.findroot(lambda x: a * (x + mp.mpf("0.044715") * x ** 3) + mid, 15)
@@ -188,10 +196,11 @@ def main():
         show("erfcx, %s, K = %d, y <= %d, degree %d" % ("float" if single else "double (CUDA)", k, y_max, deg),
              c, e, single)
         if not single:
-            pd, qd, e = erfcx_rational(8, 9, mp.mpf(9))
-            show("erfcx/2 = P/Q at x = -y sqrt2, double, y <= 9, degrees 8 and 9 (error over slack): P",
-                 pd, e, False)
+            pd, qd, tab, e = erfcx_rational(8, 9, mp.mpf(9))
+            show("erfcx/2 = c P/Q at x = -y sqrt2, double, y <= 9, degrees 8 and 9, monic (error "
+                 "over slack): P", pd, e, False)
             print("/* Q */\n{" + ", ".join(c_literal(v, False) for v in qd) + "}")
+            print("/* c 2^(j/8), j = 0..7 */\n{" + ", ".join(c_literal(v, False) for v in tab) + "}")
     c, e = erfc_half_table(7)
     print("/* erfc for fp16/bf16 (CUDA), g(t), degree 7: max absolute error of g (relative of erfc) %s */"
           % mp.nstr(e, 3))
