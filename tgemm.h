@@ -2201,7 +2201,7 @@ TG__VFN TG__DV TG__ISA(tg__ew_gelu_erf_d)(TG__DV x)
 #define TG__S(e) ((e)->sf)
 #define TG__GELU_TANH TG__ISA(tg__ew_gelu_tanh_s)
 #define TG__GELU_ERF TG__ISA(tg__ew_gelu_erf_s)
-#define TG__U_TANH 1
+#define TG__U_TANH 2
 #define TG__U_ERF 1
 #define TG__SIGMOID TG__ISA(tg__ew_sigmoid_s)
 #define TG__SILU TG__ISA(tg__ew_silu_s)
@@ -2283,18 +2283,20 @@ TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const T
  * 49.0-50.3, two 49.0-49.1 (three spill least for their work: a spill's store waits behind the
  * streamed ones); fp64 GELU tanh with eight, on AVX-512's 32 registers (TG__DU_TANH), the same
  * 53-58 as four for tg_activate and 59.7-63.2 against 56.8-58.6 for tg_bias_act (in L2 0.95 the
- * time; AVX2's 16 registers spill at eight, 1.15 the time, and keep four). The GELUs read x ahead
- * by software prefetch, TG__EW_AHEAD bytes (a page): busy with arithmetic for as long as memory
- * takes, their loops had the hardware's prefetcher run out of lead and waited on loads. Zen 5, 2
- * threads, 2^27 elements, tgemm-bench alternately three times against the library without it, GB/s:
- * fp64 GELU erf 41.2, 26.9, 39.8 -> 45.5, 46.5, 46.0, GELU tanh 50.0, 40.9, 47.8 -> 53.0, 53.0,
- * 53.5, bias_act GELU tanh 49.6, 38.3, 47.1 -> 53.4, 53.8, 53.1 (2048 bytes ahead 0.98-1.00 of
- * that, 512 and 1024 0.96-1.00); fp32 GELU erf 1.03x, bias_act GELU tanh 1.02x, GELU tanh 1.01x
- * (2048 ahead). Sigmoid and SiLU, which keep pace with memory, take none: 0.99-1.00x here (fp64
- * SiLU 1.04x), and on the Zen 4 prefetch cost them (one 16 KiB ahead, 2 threads, 2^27 elements,
- * side by side: without it AVX-512 fp32 sigmoid and SiLU ran in 0.86-0.95 the time, AVX2 0.93-0.96,
- * the others 0.96-1.01; it had helped on the Zen 3 only while the threads took alternate 8 KiB
- * chunks, elementwise.c). */
+ * time; AVX2's 16 registers spill at eight, 1.15 the time, and keep four); fp32 GELU tanh with two,
+ * the same for tg_activate (51.5-52.5 against 52.2-53.3) and 60.0-60.5 against 56.1-56.6 for
+ * tg_bias_act (four: 57.7-61.6; in L2 0.89 the time, AVX2 0.91), and fp32 GELU erf the same with
+ * one, two or four (51.2-53.4), so it keeps one. The GELUs read x ahead by software prefetch,
+ * TG__EW_AHEAD bytes (a page): busy with arithmetic for as long as memory takes, their loops had
+ * the hardware's prefetcher run out of lead and waited on loads. Zen 5, 2 threads, 2^27 elements,
+ * tgemm-bench alternately three times against the library without it, GB/s: fp64 GELU erf 41.2,
+ * 26.9, 39.8 -> 45.5, 46.5, 46.0, GELU tanh 50.0, 40.9, 47.8 -> 53.0, 53.0, 53.5, bias_act GELU
+ * tanh 49.6, 38.3, 47.1 -> 53.4, 53.8, 53.1 (2048 bytes ahead 0.98-1.00 of that, 512 and 1024
+ * 0.96-1.00); fp32 GELU erf 1.03x, bias_act GELU tanh 1.02x, GELU tanh 1.01x (2048 ahead). Sigmoid
+ * and SiLU, which keep pace with memory, take none: 0.99-1.00x here (fp64 SiLU 1.04x), and on the
+ * Zen 4 prefetch cost them (one 16 KiB ahead, 2 threads, 2^27 elements, side by side: without it
+ * AVX-512 fp32 sigmoid and SiLU ran in 0.86-0.95 the time, AVX2 0.93-0.96, the others 0.96-1.01; it
+ * had helped on the Zen 3 only while the threads took alternate 8 KiB chunks, elementwise.c). */
 #define TG__EW_AHEAD 4096
 #define TG__EW_GELU(EXPR, F, U) TG__EW_LOOP(EXPR, F, U, 1) if ((U) > 1) TG__EW_LOOP(EXPR, F, 1, 1)
 #define TG__EW_ACTS(EXPR)                                                                          \
@@ -2483,18 +2485,20 @@ TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const T
  * 49.0-50.3, two 49.0-49.1 (three spill least for their work: a spill's store waits behind the
  * streamed ones); fp64 GELU tanh with eight, on AVX-512's 32 registers (TG__DU_TANH), the same
  * 53-58 as four for tg_activate and 59.7-63.2 against 56.8-58.6 for tg_bias_act (in L2 0.95 the
- * time; AVX2's 16 registers spill at eight, 1.15 the time, and keep four). The GELUs read x ahead
- * by software prefetch, TG__EW_AHEAD bytes (a page): busy with arithmetic for as long as memory
- * takes, their loops had the hardware's prefetcher run out of lead and waited on loads. Zen 5, 2
- * threads, 2^27 elements, tgemm-bench alternately three times against the library without it, GB/s:
- * fp64 GELU erf 41.2, 26.9, 39.8 -> 45.5, 46.5, 46.0, GELU tanh 50.0, 40.9, 47.8 -> 53.0, 53.0,
- * 53.5, bias_act GELU tanh 49.6, 38.3, 47.1 -> 53.4, 53.8, 53.1 (2048 bytes ahead 0.98-1.00 of
- * that, 512 and 1024 0.96-1.00); fp32 GELU erf 1.03x, bias_act GELU tanh 1.02x, GELU tanh 1.01x
- * (2048 ahead). Sigmoid and SiLU, which keep pace with memory, take none: 0.99-1.00x here (fp64
- * SiLU 1.04x), and on the Zen 4 prefetch cost them (one 16 KiB ahead, 2 threads, 2^27 elements,
- * side by side: without it AVX-512 fp32 sigmoid and SiLU ran in 0.86-0.95 the time, AVX2 0.93-0.96,
- * the others 0.96-1.01; it had helped on the Zen 3 only while the threads took alternate 8 KiB
- * chunks, elementwise.c). */
+ * time; AVX2's 16 registers spill at eight, 1.15 the time, and keep four); fp32 GELU tanh with two,
+ * the same for tg_activate (51.5-52.5 against 52.2-53.3) and 60.0-60.5 against 56.1-56.6 for
+ * tg_bias_act (four: 57.7-61.6; in L2 0.89 the time, AVX2 0.91), and fp32 GELU erf the same with
+ * one, two or four (51.2-53.4), so it keeps one. The GELUs read x ahead by software prefetch,
+ * TG__EW_AHEAD bytes (a page): busy with arithmetic for as long as memory takes, their loops had
+ * the hardware's prefetcher run out of lead and waited on loads. Zen 5, 2 threads, 2^27 elements,
+ * tgemm-bench alternately three times against the library without it, GB/s: fp64 GELU erf 41.2,
+ * 26.9, 39.8 -> 45.5, 46.5, 46.0, GELU tanh 50.0, 40.9, 47.8 -> 53.0, 53.0, 53.5, bias_act GELU
+ * tanh 49.6, 38.3, 47.1 -> 53.4, 53.8, 53.1 (2048 bytes ahead 0.98-1.00 of that, 512 and 1024
+ * 0.96-1.00); fp32 GELU erf 1.03x, bias_act GELU tanh 1.02x, GELU tanh 1.01x (2048 ahead). Sigmoid
+ * and SiLU, which keep pace with memory, take none: 0.99-1.00x here (fp64 SiLU 1.04x), and on the
+ * Zen 4 prefetch cost them (one 16 KiB ahead, 2 threads, 2^27 elements, side by side: without it
+ * AVX-512 fp32 sigmoid and SiLU ran in 0.86-0.95 the time, AVX2 0.93-0.96, the others 0.96-1.01; it
+ * had helped on the Zen 3 only while the threads took alternate 8 KiB chunks, elementwise.c). */
 #define TG__EW_AHEAD 4096
 #define TG__EW_GELU(EXPR, F, U) TG__EW_LOOP(EXPR, F, U, 1) if ((U) > 1) TG__EW_LOOP(EXPR, F, 1, 1)
 #define TG__EW_ACTS(EXPR)                                                                          \
@@ -3205,7 +3209,7 @@ TG__VFN TG__DV TG__ISA(tg__ew_gelu_erf_d)(TG__DV x)
 #define TG__S(e) ((e)->sf)
 #define TG__GELU_TANH TG__ISA(tg__ew_gelu_tanh_s)
 #define TG__GELU_ERF TG__ISA(tg__ew_gelu_erf_s)
-#define TG__U_TANH 1
+#define TG__U_TANH 2
 #define TG__U_ERF 1
 #define TG__SIGMOID TG__ISA(tg__ew_sigmoid_s)
 #define TG__SILU TG__ISA(tg__ew_silu_s)
@@ -3287,18 +3291,20 @@ TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const T
  * 49.0-50.3, two 49.0-49.1 (three spill least for their work: a spill's store waits behind the
  * streamed ones); fp64 GELU tanh with eight, on AVX-512's 32 registers (TG__DU_TANH), the same
  * 53-58 as four for tg_activate and 59.7-63.2 against 56.8-58.6 for tg_bias_act (in L2 0.95 the
- * time; AVX2's 16 registers spill at eight, 1.15 the time, and keep four). The GELUs read x ahead
- * by software prefetch, TG__EW_AHEAD bytes (a page): busy with arithmetic for as long as memory
- * takes, their loops had the hardware's prefetcher run out of lead and waited on loads. Zen 5, 2
- * threads, 2^27 elements, tgemm-bench alternately three times against the library without it, GB/s:
- * fp64 GELU erf 41.2, 26.9, 39.8 -> 45.5, 46.5, 46.0, GELU tanh 50.0, 40.9, 47.8 -> 53.0, 53.0,
- * 53.5, bias_act GELU tanh 49.6, 38.3, 47.1 -> 53.4, 53.8, 53.1 (2048 bytes ahead 0.98-1.00 of
- * that, 512 and 1024 0.96-1.00); fp32 GELU erf 1.03x, bias_act GELU tanh 1.02x, GELU tanh 1.01x
- * (2048 ahead). Sigmoid and SiLU, which keep pace with memory, take none: 0.99-1.00x here (fp64
- * SiLU 1.04x), and on the Zen 4 prefetch cost them (one 16 KiB ahead, 2 threads, 2^27 elements,
- * side by side: without it AVX-512 fp32 sigmoid and SiLU ran in 0.86-0.95 the time, AVX2 0.93-0.96,
- * the others 0.96-1.01; it had helped on the Zen 3 only while the threads took alternate 8 KiB
- * chunks, elementwise.c). */
+ * time; AVX2's 16 registers spill at eight, 1.15 the time, and keep four); fp32 GELU tanh with two,
+ * the same for tg_activate (51.5-52.5 against 52.2-53.3) and 60.0-60.5 against 56.1-56.6 for
+ * tg_bias_act (four: 57.7-61.6; in L2 0.89 the time, AVX2 0.91), and fp32 GELU erf the same with
+ * one, two or four (51.2-53.4), so it keeps one. The GELUs read x ahead by software prefetch,
+ * TG__EW_AHEAD bytes (a page): busy with arithmetic for as long as memory takes, their loops had
+ * the hardware's prefetcher run out of lead and waited on loads. Zen 5, 2 threads, 2^27 elements,
+ * tgemm-bench alternately three times against the library without it, GB/s: fp64 GELU erf 41.2,
+ * 26.9, 39.8 -> 45.5, 46.5, 46.0, GELU tanh 50.0, 40.9, 47.8 -> 53.0, 53.0, 53.5, bias_act GELU
+ * tanh 49.6, 38.3, 47.1 -> 53.4, 53.8, 53.1 (2048 bytes ahead 0.98-1.00 of that, 512 and 1024
+ * 0.96-1.00); fp32 GELU erf 1.03x, bias_act GELU tanh 1.02x, GELU tanh 1.01x (2048 ahead). Sigmoid
+ * and SiLU, which keep pace with memory, take none: 0.99-1.00x here (fp64 SiLU 1.04x), and on the
+ * Zen 4 prefetch cost them (one 16 KiB ahead, 2 threads, 2^27 elements, side by side: without it
+ * AVX-512 fp32 sigmoid and SiLU ran in 0.86-0.95 the time, AVX2 0.93-0.96, the others 0.96-1.01; it
+ * had helped on the Zen 3 only while the threads took alternate 8 KiB chunks, elementwise.c). */
 #define TG__EW_AHEAD 4096
 #define TG__EW_GELU(EXPR, F, U) TG__EW_LOOP(EXPR, F, U, 1) if ((U) > 1) TG__EW_LOOP(EXPR, F, 1, 1)
 #define TG__EW_ACTS(EXPR)                                                                          \
@@ -3487,18 +3493,20 @@ TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const T
  * 49.0-50.3, two 49.0-49.1 (three spill least for their work: a spill's store waits behind the
  * streamed ones); fp64 GELU tanh with eight, on AVX-512's 32 registers (TG__DU_TANH), the same
  * 53-58 as four for tg_activate and 59.7-63.2 against 56.8-58.6 for tg_bias_act (in L2 0.95 the
- * time; AVX2's 16 registers spill at eight, 1.15 the time, and keep four). The GELUs read x ahead
- * by software prefetch, TG__EW_AHEAD bytes (a page): busy with arithmetic for as long as memory
- * takes, their loops had the hardware's prefetcher run out of lead and waited on loads. Zen 5, 2
- * threads, 2^27 elements, tgemm-bench alternately three times against the library without it, GB/s:
- * fp64 GELU erf 41.2, 26.9, 39.8 -> 45.5, 46.5, 46.0, GELU tanh 50.0, 40.9, 47.8 -> 53.0, 53.0,
- * 53.5, bias_act GELU tanh 49.6, 38.3, 47.1 -> 53.4, 53.8, 53.1 (2048 bytes ahead 0.98-1.00 of
- * that, 512 and 1024 0.96-1.00); fp32 GELU erf 1.03x, bias_act GELU tanh 1.02x, GELU tanh 1.01x
- * (2048 ahead). Sigmoid and SiLU, which keep pace with memory, take none: 0.99-1.00x here (fp64
- * SiLU 1.04x), and on the Zen 4 prefetch cost them (one 16 KiB ahead, 2 threads, 2^27 elements,
- * side by side: without it AVX-512 fp32 sigmoid and SiLU ran in 0.86-0.95 the time, AVX2 0.93-0.96,
- * the others 0.96-1.01; it had helped on the Zen 3 only while the threads took alternate 8 KiB
- * chunks, elementwise.c). */
+ * time; AVX2's 16 registers spill at eight, 1.15 the time, and keep four); fp32 GELU tanh with two,
+ * the same for tg_activate (51.5-52.5 against 52.2-53.3) and 60.0-60.5 against 56.1-56.6 for
+ * tg_bias_act (four: 57.7-61.6; in L2 0.89 the time, AVX2 0.91), and fp32 GELU erf the same with
+ * one, two or four (51.2-53.4), so it keeps one. The GELUs read x ahead by software prefetch,
+ * TG__EW_AHEAD bytes (a page): busy with arithmetic for as long as memory takes, their loops had
+ * the hardware's prefetcher run out of lead and waited on loads. Zen 5, 2 threads, 2^27 elements,
+ * tgemm-bench alternately three times against the library without it, GB/s: fp64 GELU erf 41.2,
+ * 26.9, 39.8 -> 45.5, 46.5, 46.0, GELU tanh 50.0, 40.9, 47.8 -> 53.0, 53.0, 53.5, bias_act GELU
+ * tanh 49.6, 38.3, 47.1 -> 53.4, 53.8, 53.1 (2048 bytes ahead 0.98-1.00 of that, 512 and 1024
+ * 0.96-1.00); fp32 GELU erf 1.03x, bias_act GELU tanh 1.02x, GELU tanh 1.01x (2048 ahead). Sigmoid
+ * and SiLU, which keep pace with memory, take none: 0.99-1.00x here (fp64 SiLU 1.04x), and on the
+ * Zen 4 prefetch cost them (one 16 KiB ahead, 2 threads, 2^27 elements, side by side: without it
+ * AVX-512 fp32 sigmoid and SiLU ran in 0.86-0.95 the time, AVX2 0.93-0.96, the others 0.96-1.01; it
+ * had helped on the Zen 3 only while the threads took alternate 8 KiB chunks, elementwise.c). */
 #define TG__EW_AHEAD 4096
 #define TG__EW_GELU(EXPR, F, U) TG__EW_LOOP(EXPR, F, U, 1) if ((U) > 1) TG__EW_LOOP(EXPR, F, 1, 1)
 #define TG__EW_ACTS(EXPR)                                                                          \
