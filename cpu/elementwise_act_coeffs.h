@@ -82,17 +82,19 @@
 #define TG__ROUND_D 6755399441055744.0
 /* Where each activation's exp is flushed to 0 (elementwise_act_simd.inc): the clamp of -|x| that
  * puts exp's argument t mid-way in the band where its scale is 0 -- float t in [-88.07, -87.38]
- * (n = round(8t / ln2) in [-1016, -1009]: 2^floor(n/8)'s exponent field is 0), AVX2's double t in
- * [-709.44, -708.74] (n = round(t / ln2) = -1023, the same), AVX-512's double t in [-745.87,
- * -745.18] (floor(n/8) = -1076, where the scaling instruction rounds to 0) -- so that every input
+ * (n = round(8t / ln2) in [-1016, -1009]: 2^floor(n/8)'s exponent field is 0), the double t of AVX2
+ * and of CUDA's fp64 GELU erf in [-709.13, -708.74] (n = round(t / ln2) = -1023, the same; the
+ * part of it where floor(8t / ln2 / 8) is -1023 too, the band AVX-512 shared until it took the
+ * scaling instruction), AVX-512's double t in [-745.87, -745.18] (floor(n/8) = -1076, where the
+ * scaling instruction rounds to 0) -- so that every input
  * at or past the clamp gets exp = 0 exactly, as do those short of it whose t is already in the
  * band (act_coeffs.py). Sigmoid and SiLU: t = -|x|; GELU tanh: t = -2u(x); GELU erf: t = -x^2/2. */
 #define TG__FLUSH_S 87.73f
 #define TG__FLUSH_TANH_S 10.02f
 #define TG__FLUSH_ERF_S 13.245f
-#define TG__FLUSH_D 709.09
-#define TG__FLUSH_TANH_D 21.1527
-#define TG__FLUSH_ERF_D 37.6587
+#define TG__FLUSH_D 708.93
+#define TG__FLUSH_TANH_D 21.151
+#define TG__FLUSH_ERF_D 37.655
 #define TG__FLUSH8_D 745.523
 #define TG__FLUSH8_TANH_D 21.5205
 #define TG__FLUSH8_ERF_D 38.6141

@@ -168,7 +168,11 @@ def flush_clamps():
     ln2 = mp.log(2)
     a = 2 * mp.sqrt(2 / mp.pi)
     bands = {"float": (-1016.5 * ln2 / 8, -1008.5 * ln2 / 8),  # floor(n/8) = -127, n = round(8t/ln2)
-             "double, AVX2": (-1023.5 * ln2, -1022.5 * ln2),  # n = round(t / ln2) = -1023
+             # AVX2's and CUDA's n = round(t / ln2) = -1023, within floor(8t / ln2 / 8) = -1023 as
+             # well: the band AVX-512 shared before its scaling instruction, kept so that the CUDA
+             # code stays as it ran on the GPU
+             "double, AVX2 and CUDA": (max(-1023.5 * ln2, -8184.5 * ln2 / 8),
+                                       min(-1022.5 * ln2, -8176.5 * ln2 / 8)),
              # floor(n/8) = -1076, where the scaling instruction rounds T + T q < 2 to 0
              "double, AVX-512": (-8608.5 * ln2 / 8, -8600.5 * ln2 / 8)}
     for t, (lo, hi) in bands.items():
