@@ -1704,6 +1704,7 @@ TG__PRIVATE void tg__ew_act_d(tg_act act, int64_t n, double *z)
 #define TG__TARGET "avx2,fma"
 #define TG__DEXP_SPLIT 1 /* double exp's form (elementwise_act_simd.inc) */
 #define TG__DU_TANH 4 /* double GELU tanh's vectors a turn: 8 spill 16 registers (1.15 the time) */
+#define TG__DU_SIGMOID 2 /* and double sigmoid's and SiLU's (elementwise_simd_run.inc) */
 #define TG__VBYTES 32
 #define TG__FV __m256
 #define TG__DV __m256d
@@ -1768,8 +1769,9 @@ TG__PRIVATE void tg__ew_act_d(tg_act act, int64_t n, double *z)
  * by each instruction set's file (elementwise_avx2.c, elementwise_avx512.c), which defines:
  *   TG__ISA(x)     x with the instruction set's name appended (tg__ew_run -> tg__ew_run_avx2)
  *   TG__TARGET     the target attribute's string; TG__VBYTES, bytes per vector; TG__DEXP_SPLIT,
- *                  double exp's form (1 or 8, elementwise_act_simd.inc); TG__DU_TANH, the vectors a
- *                  turn of double GELU tanh (elementwise_simd_run.inc)
+ *                  double exp's form (1 or 8, elementwise_act_simd.inc); TG__DU_TANH and
+ *                  TG__DU_SIGMOID, the vectors a turn of double GELU tanh and of double sigmoid and
+ *                  SiLU (elementwise_simd_run.inc)
  *   TG__FV, TG__DV, TG__IV   the float, double and integer vector types; TG__FW, TG__DW, lanes
  *   float:  TG__F1 (broadcast), TG__FZERO, TG__FLOADU, TG__FSTOREU, TG__FSTREAM, TG__FADD,
  *           TG__FSUB, TG__FMUL, TG__FDIV, TG__FFMA (a b + c), TG__FFNMA (c - a b), TG__FFMS
@@ -2207,6 +2209,7 @@ TG__VFN TG__DV TG__ISA(tg__ew_gelu_erf_d)(TG__DV x)
 #define TG__GELU_ERF TG__ISA(tg__ew_gelu_erf_s)
 #define TG__U_TANH 2
 #define TG__U_ERF 1
+#define TG__U_SIGMOID 1
 #define TG__SIGMOID TG__ISA(tg__ew_sigmoid_s)
 #define TG__SILU TG__ISA(tg__ew_silu_s)
 #define TG__V TG__FV
@@ -2226,7 +2229,8 @@ TG__VFN TG__DV TG__ISA(tg__ew_gelu_erf_d)(TG__DV x)
  * instruction set: elementwise_simd.inc includes it per type, with TG__V (register type), TG__W
  * (lanes), TG__LOADU, TG__STOREU, TG__STREAM, TG__ADD, TG__SUB, TG__MUL, TG__FMA, TG__MAX,
  * TG__SET1, TG__ZERO, the vector activations TG__GELU_TANH, TG__GELU_ERF, TG__SIGMOID, TG__SILU
- * and the vectors a turn of the first two, TG__U_TANH and TG__U_ERF (below),
+ * and the vectors a turn of GELU tanh, GELU erf, and sigmoid and SiLU: TG__U_TANH, TG__U_ERF,
+ * TG__U_SIGMOID (below),
  * TG__FN(x) (appends the type's suffix), TG__S(e) (the operation's scalar in the array's type), and
  * from the instruction set's file TG__ISA(x) (appends its name), TG__TARGET and TG__VBYTES.
  *
@@ -2290,25 +2294,30 @@ TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const T
  * time; AVX2's 16 registers spill at eight, 1.15 the time, and keep four); fp32 GELU tanh with two,
  * the same for tg_activate (51.5-52.5 against 52.2-53.3) and 60.0-60.5 against 56.1-56.6 for
  * tg_bias_act (four: 57.7-61.6; in L2 0.89 the time, AVX2 0.91), and fp32 GELU erf the same with
- * one, two or four (51.2-53.4), so it keeps one. The GELUs read x ahead by software prefetch,
- * TG__EW_AHEAD bytes (a page): busy with arithmetic for as long as memory takes, their loops had
- * the hardware's prefetcher run out of lead and waited on loads. Zen 5, 2 threads, 2^27 elements,
- * tgemm-bench alternately three times against the library without it, GB/s: fp64 GELU erf 41.2,
- * 26.9, 39.8 -> 45.5, 46.5, 46.0, GELU tanh 50.0, 40.9, 47.8 -> 53.0, 53.0, 53.5, bias_act GELU
- * tanh 49.6, 38.3, 47.1 -> 53.4, 53.8, 53.1 (2048 bytes ahead 0.98-1.00 of that, 512 and 1024
- * 0.96-1.00); fp32 GELU erf 1.03x, bias_act GELU tanh 1.02x, GELU tanh 1.01x (2048 ahead). Sigmoid
- * and SiLU, which keep pace with memory, take none: 0.99-1.00x here (fp64 SiLU 1.04x), and on the
- * Zen 4 prefetch cost them (one 16 KiB ahead, 2 threads, 2^27 elements, side by side: without it
- * AVX-512 fp32 sigmoid and SiLU ran in 0.86-0.95 the time, AVX2 0.93-0.96, the others 0.96-1.01; it
- * had helped on the Zen 3 only while the threads took alternate 8 KiB chunks, elementwise.c). */
+ * one, two or four (51.2-53.4), so it keeps one; fp64 sigmoid and SiLU with two where the core has
+ * AVX2 alone (TG__DU_SIGMOID): forced on the Zen 5, 35.5-36.4 -> 38.1-38.7 GB/s and 33.7-34.8 ->
+ * 35.5-36.9 (AVX-512 the same either way, 50.8-54.1, and keeps one). The GELUs read x ahead by
+ * software prefetch, TG__EW_AHEAD bytes (a page): busy with arithmetic for as long as memory takes,
+ * their loops had the hardware's prefetcher run out of lead and waited on loads. Zen 5, 2 threads,
+ * 2^27 elements, tgemm-bench alternately three times against the library without it, GB/s: fp64
+ * GELU erf 41.2, 26.9, 39.8 -> 45.5, 46.5, 46.0, GELU tanh 50.0, 40.9, 47.8 -> 53.0, 53.0, 53.5,
+ * bias_act GELU tanh 49.6, 38.3, 47.1 -> 53.4, 53.8, 53.1 (2048 bytes ahead 0.98-1.00 of that, 512
+ * and 1024 0.96-1.00); fp32 GELU erf 1.03x, bias_act GELU tanh 1.02x, GELU tanh 1.01x (2048 ahead).
+ * Sigmoid and SiLU, which keep pace with memory, take none: 0.99-1.00x here (fp64 SiLU 1.04x), and
+ * on the Zen 4 prefetch cost them (one 16 KiB ahead, 2 threads, 2^27 elements, side by side:
+ * without it AVX-512 fp32 sigmoid and SiLU ran in 0.86-0.95 the time, AVX2 0.93-0.96, the others
+ * 0.96-1.01; it had helped on the Zen 3 only while the threads took alternate 8 KiB chunks,
+ * elementwise.c). */
 #define TG__EW_AHEAD 4096
 #define TG__EW_GELU(EXPR, F, U) TG__EW_LOOP(EXPR, F, U, 1) if ((U) > 1) TG__EW_LOOP(EXPR, F, 1, 1)
+#define TG__EW_LOGISTIC(EXPR, F)                                                                   \
+    TG__EW_LOOP(EXPR, F, TG__U_SIGMOID, 0) if (TG__U_SIGMOID > 1) TG__EW_LOOP(EXPR, F, 1, 0)
 #define TG__EW_ACTS(EXPR)                                                                          \
     switch (e->act) {                                                                              \
     case TG_ACT_GELU_TANH: TG__EW_GELU(EXPR, TG__GELU_TANH, TG__U_TANH) break;                     \
     case TG_ACT_GELU_ERF: TG__EW_GELU(EXPR, TG__GELU_ERF, TG__U_ERF) break;                       \
-    case TG_ACT_SIGMOID: TG__EW_LOOP(EXPR, TG__SIGMOID, 1, 0) break;                               \
-    case TG_ACT_SILU: TG__EW_LOOP(EXPR, TG__SILU, 1, 0) break;                                     \
+    case TG_ACT_SIGMOID: TG__EW_LOGISTIC(EXPR, TG__SIGMOID) break;                                 \
+    case TG_ACT_SILU: TG__EW_LOGISTIC(EXPR, TG__SILU) break;                                       \
     default: TG__EW_LOOP(EXPR, , 1, 0) break;                                                      \
     }
     switch (e->op) {
@@ -2322,6 +2331,7 @@ TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const T
     }
 #undef TG__EW_ACTS
 #undef TG__EW_GELU
+#undef TG__EW_LOGISTIC
 #undef TG__EW_AHEAD
 #undef TG__EW_LOOP
     /* Streamed stores are weakly ordered: fence them before another thread may read z. */
@@ -2387,6 +2397,7 @@ TG__PRIVATE void TG__FN(TG__ISA(tg__ew_run))(const tg__ew *e, int64_t n, const v
 #undef TG__GELU_ERF
 #undef TG__U_TANH
 #undef TG__U_ERF
+#undef TG__U_SIGMOID
 #undef TG__SIGMOID
 #undef TG__SILU
 #undef TG__V
@@ -2409,6 +2420,7 @@ TG__PRIVATE void TG__FN(TG__ISA(tg__ew_run))(const tg__ew *e, int64_t n, const v
 #define TG__GELU_ERF TG__ISA(tg__ew_gelu_erf_d)
 #define TG__U_TANH TG__DU_TANH
 #define TG__U_ERF 3
+#define TG__U_SIGMOID TG__DU_SIGMOID
 #define TG__SIGMOID TG__ISA(tg__ew_sigmoid_d)
 #define TG__SILU TG__ISA(tg__ew_silu_d)
 #define TG__V TG__DV
@@ -2428,7 +2440,8 @@ TG__PRIVATE void TG__FN(TG__ISA(tg__ew_run))(const tg__ew *e, int64_t n, const v
  * instruction set: elementwise_simd.inc includes it per type, with TG__V (register type), TG__W
  * (lanes), TG__LOADU, TG__STOREU, TG__STREAM, TG__ADD, TG__SUB, TG__MUL, TG__FMA, TG__MAX,
  * TG__SET1, TG__ZERO, the vector activations TG__GELU_TANH, TG__GELU_ERF, TG__SIGMOID, TG__SILU
- * and the vectors a turn of the first two, TG__U_TANH and TG__U_ERF (below),
+ * and the vectors a turn of GELU tanh, GELU erf, and sigmoid and SiLU: TG__U_TANH, TG__U_ERF,
+ * TG__U_SIGMOID (below),
  * TG__FN(x) (appends the type's suffix), TG__S(e) (the operation's scalar in the array's type), and
  * from the instruction set's file TG__ISA(x) (appends its name), TG__TARGET and TG__VBYTES.
  *
@@ -2492,25 +2505,30 @@ TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const T
  * time; AVX2's 16 registers spill at eight, 1.15 the time, and keep four); fp32 GELU tanh with two,
  * the same for tg_activate (51.5-52.5 against 52.2-53.3) and 60.0-60.5 against 56.1-56.6 for
  * tg_bias_act (four: 57.7-61.6; in L2 0.89 the time, AVX2 0.91), and fp32 GELU erf the same with
- * one, two or four (51.2-53.4), so it keeps one. The GELUs read x ahead by software prefetch,
- * TG__EW_AHEAD bytes (a page): busy with arithmetic for as long as memory takes, their loops had
- * the hardware's prefetcher run out of lead and waited on loads. Zen 5, 2 threads, 2^27 elements,
- * tgemm-bench alternately three times against the library without it, GB/s: fp64 GELU erf 41.2,
- * 26.9, 39.8 -> 45.5, 46.5, 46.0, GELU tanh 50.0, 40.9, 47.8 -> 53.0, 53.0, 53.5, bias_act GELU
- * tanh 49.6, 38.3, 47.1 -> 53.4, 53.8, 53.1 (2048 bytes ahead 0.98-1.00 of that, 512 and 1024
- * 0.96-1.00); fp32 GELU erf 1.03x, bias_act GELU tanh 1.02x, GELU tanh 1.01x (2048 ahead). Sigmoid
- * and SiLU, which keep pace with memory, take none: 0.99-1.00x here (fp64 SiLU 1.04x), and on the
- * Zen 4 prefetch cost them (one 16 KiB ahead, 2 threads, 2^27 elements, side by side: without it
- * AVX-512 fp32 sigmoid and SiLU ran in 0.86-0.95 the time, AVX2 0.93-0.96, the others 0.96-1.01; it
- * had helped on the Zen 3 only while the threads took alternate 8 KiB chunks, elementwise.c). */
+ * one, two or four (51.2-53.4), so it keeps one; fp64 sigmoid and SiLU with two where the core has
+ * AVX2 alone (TG__DU_SIGMOID): forced on the Zen 5, 35.5-36.4 -> 38.1-38.7 GB/s and 33.7-34.8 ->
+ * 35.5-36.9 (AVX-512 the same either way, 50.8-54.1, and keeps one). The GELUs read x ahead by
+ * software prefetch, TG__EW_AHEAD bytes (a page): busy with arithmetic for as long as memory takes,
+ * their loops had the hardware's prefetcher run out of lead and waited on loads. Zen 5, 2 threads,
+ * 2^27 elements, tgemm-bench alternately three times against the library without it, GB/s: fp64
+ * GELU erf 41.2, 26.9, 39.8 -> 45.5, 46.5, 46.0, GELU tanh 50.0, 40.9, 47.8 -> 53.0, 53.0, 53.5,
+ * bias_act GELU tanh 49.6, 38.3, 47.1 -> 53.4, 53.8, 53.1 (2048 bytes ahead 0.98-1.00 of that, 512
+ * and 1024 0.96-1.00); fp32 GELU erf 1.03x, bias_act GELU tanh 1.02x, GELU tanh 1.01x (2048 ahead).
+ * Sigmoid and SiLU, which keep pace with memory, take none: 0.99-1.00x here (fp64 SiLU 1.04x), and
+ * on the Zen 4 prefetch cost them (one 16 KiB ahead, 2 threads, 2^27 elements, side by side:
+ * without it AVX-512 fp32 sigmoid and SiLU ran in 0.86-0.95 the time, AVX2 0.93-0.96, the others
+ * 0.96-1.01; it had helped on the Zen 3 only while the threads took alternate 8 KiB chunks,
+ * elementwise.c). */
 #define TG__EW_AHEAD 4096
 #define TG__EW_GELU(EXPR, F, U) TG__EW_LOOP(EXPR, F, U, 1) if ((U) > 1) TG__EW_LOOP(EXPR, F, 1, 1)
+#define TG__EW_LOGISTIC(EXPR, F)                                                                   \
+    TG__EW_LOOP(EXPR, F, TG__U_SIGMOID, 0) if (TG__U_SIGMOID > 1) TG__EW_LOOP(EXPR, F, 1, 0)
 #define TG__EW_ACTS(EXPR)                                                                          \
     switch (e->act) {                                                                              \
     case TG_ACT_GELU_TANH: TG__EW_GELU(EXPR, TG__GELU_TANH, TG__U_TANH) break;                     \
     case TG_ACT_GELU_ERF: TG__EW_GELU(EXPR, TG__GELU_ERF, TG__U_ERF) break;                       \
-    case TG_ACT_SIGMOID: TG__EW_LOOP(EXPR, TG__SIGMOID, 1, 0) break;                               \
-    case TG_ACT_SILU: TG__EW_LOOP(EXPR, TG__SILU, 1, 0) break;                                     \
+    case TG_ACT_SIGMOID: TG__EW_LOGISTIC(EXPR, TG__SIGMOID) break;                                 \
+    case TG_ACT_SILU: TG__EW_LOGISTIC(EXPR, TG__SILU) break;                                       \
     default: TG__EW_LOOP(EXPR, , 1, 0) break;                                                      \
     }
     switch (e->op) {
@@ -2524,6 +2542,7 @@ TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const T
     }
 #undef TG__EW_ACTS
 #undef TG__EW_GELU
+#undef TG__EW_LOGISTIC
 #undef TG__EW_AHEAD
 #undef TG__EW_LOOP
     /* Streamed stores are weakly ordered: fence them before another thread may read z. */
@@ -2589,6 +2608,7 @@ TG__PRIVATE void TG__FN(TG__ISA(tg__ew_run))(const tg__ew *e, int64_t n, const v
 #undef TG__GELU_ERF
 #undef TG__U_TANH
 #undef TG__U_ERF
+#undef TG__U_SIGMOID
 #undef TG__SIGMOID
 #undef TG__SILU
 #undef TG__V
@@ -2616,6 +2636,7 @@ TG__PRIVATE void TG__FN(TG__ISA(tg__ew_run))(const tg__ew *e, int64_t n, const v
 #undef TG__VBYTES
 #undef TG__DEXP_SPLIT
 #undef TG__DU_TANH
+#undef TG__DU_SIGMOID
 #undef TG__FV
 #undef TG__DV
 #undef TG__IV
@@ -2705,6 +2726,7 @@ TG__PRIVATE void TG__FN(TG__ISA(tg__ew_run))(const tg__ew *e, int64_t n, const v
 #define TG__TARGET "avx512f,avx2,fma"
 #define TG__DEXP_SPLIT 8 /* double exp's form (elementwise_act_simd.inc) */
 #define TG__DU_TANH 8 /* double GELU tanh's vectors a turn (elementwise_simd_run.inc) */
+#define TG__DU_SIGMOID 1 /* double sigmoid's and SiLU's */
 #define TG__VBYTES 64
 #define TG__FV __m512
 #define TG__DV __m512d
@@ -2779,8 +2801,9 @@ TG__PRIVATE void TG__FN(TG__ISA(tg__ew_run))(const tg__ew *e, int64_t n, const v
  * by each instruction set's file (elementwise_avx2.c, elementwise_avx512.c), which defines:
  *   TG__ISA(x)     x with the instruction set's name appended (tg__ew_run -> tg__ew_run_avx2)
  *   TG__TARGET     the target attribute's string; TG__VBYTES, bytes per vector; TG__DEXP_SPLIT,
- *                  double exp's form (1 or 8, elementwise_act_simd.inc); TG__DU_TANH, the vectors a
- *                  turn of double GELU tanh (elementwise_simd_run.inc)
+ *                  double exp's form (1 or 8, elementwise_act_simd.inc); TG__DU_TANH and
+ *                  TG__DU_SIGMOID, the vectors a turn of double GELU tanh and of double sigmoid and
+ *                  SiLU (elementwise_simd_run.inc)
  *   TG__FV, TG__DV, TG__IV   the float, double and integer vector types; TG__FW, TG__DW, lanes
  *   float:  TG__F1 (broadcast), TG__FZERO, TG__FLOADU, TG__FSTOREU, TG__FSTREAM, TG__FADD,
  *           TG__FSUB, TG__FMUL, TG__FDIV, TG__FFMA (a b + c), TG__FFNMA (c - a b), TG__FFMS
@@ -3218,6 +3241,7 @@ TG__VFN TG__DV TG__ISA(tg__ew_gelu_erf_d)(TG__DV x)
 #define TG__GELU_ERF TG__ISA(tg__ew_gelu_erf_s)
 #define TG__U_TANH 2
 #define TG__U_ERF 1
+#define TG__U_SIGMOID 1
 #define TG__SIGMOID TG__ISA(tg__ew_sigmoid_s)
 #define TG__SILU TG__ISA(tg__ew_silu_s)
 #define TG__V TG__FV
@@ -3237,7 +3261,8 @@ TG__VFN TG__DV TG__ISA(tg__ew_gelu_erf_d)(TG__DV x)
  * instruction set: elementwise_simd.inc includes it per type, with TG__V (register type), TG__W
  * (lanes), TG__LOADU, TG__STOREU, TG__STREAM, TG__ADD, TG__SUB, TG__MUL, TG__FMA, TG__MAX,
  * TG__SET1, TG__ZERO, the vector activations TG__GELU_TANH, TG__GELU_ERF, TG__SIGMOID, TG__SILU
- * and the vectors a turn of the first two, TG__U_TANH and TG__U_ERF (below),
+ * and the vectors a turn of GELU tanh, GELU erf, and sigmoid and SiLU: TG__U_TANH, TG__U_ERF,
+ * TG__U_SIGMOID (below),
  * TG__FN(x) (appends the type's suffix), TG__S(e) (the operation's scalar in the array's type), and
  * from the instruction set's file TG__ISA(x) (appends its name), TG__TARGET and TG__VBYTES.
  *
@@ -3301,25 +3326,30 @@ TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const T
  * time; AVX2's 16 registers spill at eight, 1.15 the time, and keep four); fp32 GELU tanh with two,
  * the same for tg_activate (51.5-52.5 against 52.2-53.3) and 60.0-60.5 against 56.1-56.6 for
  * tg_bias_act (four: 57.7-61.6; in L2 0.89 the time, AVX2 0.91), and fp32 GELU erf the same with
- * one, two or four (51.2-53.4), so it keeps one. The GELUs read x ahead by software prefetch,
- * TG__EW_AHEAD bytes (a page): busy with arithmetic for as long as memory takes, their loops had
- * the hardware's prefetcher run out of lead and waited on loads. Zen 5, 2 threads, 2^27 elements,
- * tgemm-bench alternately three times against the library without it, GB/s: fp64 GELU erf 41.2,
- * 26.9, 39.8 -> 45.5, 46.5, 46.0, GELU tanh 50.0, 40.9, 47.8 -> 53.0, 53.0, 53.5, bias_act GELU
- * tanh 49.6, 38.3, 47.1 -> 53.4, 53.8, 53.1 (2048 bytes ahead 0.98-1.00 of that, 512 and 1024
- * 0.96-1.00); fp32 GELU erf 1.03x, bias_act GELU tanh 1.02x, GELU tanh 1.01x (2048 ahead). Sigmoid
- * and SiLU, which keep pace with memory, take none: 0.99-1.00x here (fp64 SiLU 1.04x), and on the
- * Zen 4 prefetch cost them (one 16 KiB ahead, 2 threads, 2^27 elements, side by side: without it
- * AVX-512 fp32 sigmoid and SiLU ran in 0.86-0.95 the time, AVX2 0.93-0.96, the others 0.96-1.01; it
- * had helped on the Zen 3 only while the threads took alternate 8 KiB chunks, elementwise.c). */
+ * one, two or four (51.2-53.4), so it keeps one; fp64 sigmoid and SiLU with two where the core has
+ * AVX2 alone (TG__DU_SIGMOID): forced on the Zen 5, 35.5-36.4 -> 38.1-38.7 GB/s and 33.7-34.8 ->
+ * 35.5-36.9 (AVX-512 the same either way, 50.8-54.1, and keeps one). The GELUs read x ahead by
+ * software prefetch, TG__EW_AHEAD bytes (a page): busy with arithmetic for as long as memory takes,
+ * their loops had the hardware's prefetcher run out of lead and waited on loads. Zen 5, 2 threads,
+ * 2^27 elements, tgemm-bench alternately three times against the library without it, GB/s: fp64
+ * GELU erf 41.2, 26.9, 39.8 -> 45.5, 46.5, 46.0, GELU tanh 50.0, 40.9, 47.8 -> 53.0, 53.0, 53.5,
+ * bias_act GELU tanh 49.6, 38.3, 47.1 -> 53.4, 53.8, 53.1 (2048 bytes ahead 0.98-1.00 of that, 512
+ * and 1024 0.96-1.00); fp32 GELU erf 1.03x, bias_act GELU tanh 1.02x, GELU tanh 1.01x (2048 ahead).
+ * Sigmoid and SiLU, which keep pace with memory, take none: 0.99-1.00x here (fp64 SiLU 1.04x), and
+ * on the Zen 4 prefetch cost them (one 16 KiB ahead, 2 threads, 2^27 elements, side by side:
+ * without it AVX-512 fp32 sigmoid and SiLU ran in 0.86-0.95 the time, AVX2 0.93-0.96, the others
+ * 0.96-1.01; it had helped on the Zen 3 only while the threads took alternate 8 KiB chunks,
+ * elementwise.c). */
 #define TG__EW_AHEAD 4096
 #define TG__EW_GELU(EXPR, F, U) TG__EW_LOOP(EXPR, F, U, 1) if ((U) > 1) TG__EW_LOOP(EXPR, F, 1, 1)
+#define TG__EW_LOGISTIC(EXPR, F)                                                                   \
+    TG__EW_LOOP(EXPR, F, TG__U_SIGMOID, 0) if (TG__U_SIGMOID > 1) TG__EW_LOOP(EXPR, F, 1, 0)
 #define TG__EW_ACTS(EXPR)                                                                          \
     switch (e->act) {                                                                              \
     case TG_ACT_GELU_TANH: TG__EW_GELU(EXPR, TG__GELU_TANH, TG__U_TANH) break;                     \
     case TG_ACT_GELU_ERF: TG__EW_GELU(EXPR, TG__GELU_ERF, TG__U_ERF) break;                       \
-    case TG_ACT_SIGMOID: TG__EW_LOOP(EXPR, TG__SIGMOID, 1, 0) break;                               \
-    case TG_ACT_SILU: TG__EW_LOOP(EXPR, TG__SILU, 1, 0) break;                                     \
+    case TG_ACT_SIGMOID: TG__EW_LOGISTIC(EXPR, TG__SIGMOID) break;                                 \
+    case TG_ACT_SILU: TG__EW_LOGISTIC(EXPR, TG__SILU) break;                                       \
     default: TG__EW_LOOP(EXPR, , 1, 0) break;                                                      \
     }
     switch (e->op) {
@@ -3333,6 +3363,7 @@ TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const T
     }
 #undef TG__EW_ACTS
 #undef TG__EW_GELU
+#undef TG__EW_LOGISTIC
 #undef TG__EW_AHEAD
 #undef TG__EW_LOOP
     /* Streamed stores are weakly ordered: fence them before another thread may read z. */
@@ -3398,6 +3429,7 @@ TG__PRIVATE void TG__FN(TG__ISA(tg__ew_run))(const tg__ew *e, int64_t n, const v
 #undef TG__GELU_ERF
 #undef TG__U_TANH
 #undef TG__U_ERF
+#undef TG__U_SIGMOID
 #undef TG__SIGMOID
 #undef TG__SILU
 #undef TG__V
@@ -3420,6 +3452,7 @@ TG__PRIVATE void TG__FN(TG__ISA(tg__ew_run))(const tg__ew *e, int64_t n, const v
 #define TG__GELU_ERF TG__ISA(tg__ew_gelu_erf_d)
 #define TG__U_TANH TG__DU_TANH
 #define TG__U_ERF 3
+#define TG__U_SIGMOID TG__DU_SIGMOID
 #define TG__SIGMOID TG__ISA(tg__ew_sigmoid_d)
 #define TG__SILU TG__ISA(tg__ew_silu_d)
 #define TG__V TG__DV
@@ -3439,7 +3472,8 @@ TG__PRIVATE void TG__FN(TG__ISA(tg__ew_run))(const tg__ew *e, int64_t n, const v
  * instruction set: elementwise_simd.inc includes it per type, with TG__V (register type), TG__W
  * (lanes), TG__LOADU, TG__STOREU, TG__STREAM, TG__ADD, TG__SUB, TG__MUL, TG__FMA, TG__MAX,
  * TG__SET1, TG__ZERO, the vector activations TG__GELU_TANH, TG__GELU_ERF, TG__SIGMOID, TG__SILU
- * and the vectors a turn of the first two, TG__U_TANH and TG__U_ERF (below),
+ * and the vectors a turn of GELU tanh, GELU erf, and sigmoid and SiLU: TG__U_TANH, TG__U_ERF,
+ * TG__U_SIGMOID (below),
  * TG__FN(x) (appends the type's suffix), TG__S(e) (the operation's scalar in the array's type), and
  * from the instruction set's file TG__ISA(x) (appends its name), TG__TARGET and TG__VBYTES.
  *
@@ -3503,25 +3537,30 @@ TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const T
  * time; AVX2's 16 registers spill at eight, 1.15 the time, and keep four); fp32 GELU tanh with two,
  * the same for tg_activate (51.5-52.5 against 52.2-53.3) and 60.0-60.5 against 56.1-56.6 for
  * tg_bias_act (four: 57.7-61.6; in L2 0.89 the time, AVX2 0.91), and fp32 GELU erf the same with
- * one, two or four (51.2-53.4), so it keeps one. The GELUs read x ahead by software prefetch,
- * TG__EW_AHEAD bytes (a page): busy with arithmetic for as long as memory takes, their loops had
- * the hardware's prefetcher run out of lead and waited on loads. Zen 5, 2 threads, 2^27 elements,
- * tgemm-bench alternately three times against the library without it, GB/s: fp64 GELU erf 41.2,
- * 26.9, 39.8 -> 45.5, 46.5, 46.0, GELU tanh 50.0, 40.9, 47.8 -> 53.0, 53.0, 53.5, bias_act GELU
- * tanh 49.6, 38.3, 47.1 -> 53.4, 53.8, 53.1 (2048 bytes ahead 0.98-1.00 of that, 512 and 1024
- * 0.96-1.00); fp32 GELU erf 1.03x, bias_act GELU tanh 1.02x, GELU tanh 1.01x (2048 ahead). Sigmoid
- * and SiLU, which keep pace with memory, take none: 0.99-1.00x here (fp64 SiLU 1.04x), and on the
- * Zen 4 prefetch cost them (one 16 KiB ahead, 2 threads, 2^27 elements, side by side: without it
- * AVX-512 fp32 sigmoid and SiLU ran in 0.86-0.95 the time, AVX2 0.93-0.96, the others 0.96-1.01; it
- * had helped on the Zen 3 only while the threads took alternate 8 KiB chunks, elementwise.c). */
+ * one, two or four (51.2-53.4), so it keeps one; fp64 sigmoid and SiLU with two where the core has
+ * AVX2 alone (TG__DU_SIGMOID): forced on the Zen 5, 35.5-36.4 -> 38.1-38.7 GB/s and 33.7-34.8 ->
+ * 35.5-36.9 (AVX-512 the same either way, 50.8-54.1, and keeps one). The GELUs read x ahead by
+ * software prefetch, TG__EW_AHEAD bytes (a page): busy with arithmetic for as long as memory takes,
+ * their loops had the hardware's prefetcher run out of lead and waited on loads. Zen 5, 2 threads,
+ * 2^27 elements, tgemm-bench alternately three times against the library without it, GB/s: fp64
+ * GELU erf 41.2, 26.9, 39.8 -> 45.5, 46.5, 46.0, GELU tanh 50.0, 40.9, 47.8 -> 53.0, 53.0, 53.5,
+ * bias_act GELU tanh 49.6, 38.3, 47.1 -> 53.4, 53.8, 53.1 (2048 bytes ahead 0.98-1.00 of that, 512
+ * and 1024 0.96-1.00); fp32 GELU erf 1.03x, bias_act GELU tanh 1.02x, GELU tanh 1.01x (2048 ahead).
+ * Sigmoid and SiLU, which keep pace with memory, take none: 0.99-1.00x here (fp64 SiLU 1.04x), and
+ * on the Zen 4 prefetch cost them (one 16 KiB ahead, 2 threads, 2^27 elements, side by side:
+ * without it AVX-512 fp32 sigmoid and SiLU ran in 0.86-0.95 the time, AVX2 0.93-0.96, the others
+ * 0.96-1.01; it had helped on the Zen 3 only while the threads took alternate 8 KiB chunks,
+ * elementwise.c). */
 #define TG__EW_AHEAD 4096
 #define TG__EW_GELU(EXPR, F, U) TG__EW_LOOP(EXPR, F, U, 1) if ((U) > 1) TG__EW_LOOP(EXPR, F, 1, 1)
+#define TG__EW_LOGISTIC(EXPR, F)                                                                   \
+    TG__EW_LOOP(EXPR, F, TG__U_SIGMOID, 0) if (TG__U_SIGMOID > 1) TG__EW_LOOP(EXPR, F, 1, 0)
 #define TG__EW_ACTS(EXPR)                                                                          \
     switch (e->act) {                                                                              \
     case TG_ACT_GELU_TANH: TG__EW_GELU(EXPR, TG__GELU_TANH, TG__U_TANH) break;                     \
     case TG_ACT_GELU_ERF: TG__EW_GELU(EXPR, TG__GELU_ERF, TG__U_ERF) break;                       \
-    case TG_ACT_SIGMOID: TG__EW_LOOP(EXPR, TG__SIGMOID, 1, 0) break;                               \
-    case TG_ACT_SILU: TG__EW_LOOP(EXPR, TG__SILU, 1, 0) break;                                     \
+    case TG_ACT_SIGMOID: TG__EW_LOGISTIC(EXPR, TG__SIGMOID) break;                                 \
+    case TG_ACT_SILU: TG__EW_LOGISTIC(EXPR, TG__SILU) break;                                       \
     default: TG__EW_LOOP(EXPR, , 1, 0) break;                                                      \
     }
     switch (e->op) {
@@ -3535,6 +3574,7 @@ TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const T
     }
 #undef TG__EW_ACTS
 #undef TG__EW_GELU
+#undef TG__EW_LOGISTIC
 #undef TG__EW_AHEAD
 #undef TG__EW_LOOP
     /* Streamed stores are weakly ordered: fence them before another thread may read z. */
@@ -3600,6 +3640,7 @@ TG__PRIVATE void TG__FN(TG__ISA(tg__ew_run))(const tg__ew *e, int64_t n, const v
 #undef TG__GELU_ERF
 #undef TG__U_TANH
 #undef TG__U_ERF
+#undef TG__U_SIGMOID
 #undef TG__SIGMOID
 #undef TG__SILU
 #undef TG__V
@@ -3627,6 +3668,7 @@ TG__PRIVATE void TG__FN(TG__ISA(tg__ew_run))(const tg__ew *e, int64_t n, const v
 #undef TG__VBYTES
 #undef TG__DEXP_SPLIT
 #undef TG__DU_TANH
+#undef TG__DU_SIGMOID
 #undef TG__FV
 #undef TG__DV
 #undef TG__IV
