@@ -1788,12 +1788,12 @@ TG__PRIVATE void tg__ew_act_d(tg_act act, int64_t n, double *z)
  *            only where TG__DEXP_SPLIT is 1
  * and all of them are released at the end, for the next instruction set's file.
  */
-/* The double GELUs take four vectors a turn (elementwise_simd_run.inc), which pays only
- * once their operations are interleaved: GCC schedules instructions before register allocation
- * only when asked (clang always does), and would otherwise leave the four chains one after the
- * other. Asked here, for these runs alone: push and pop keep the options of whatever follows (the
- * single header's includer's own code). sched-pressure keeps the interleaving from spilling more
- * than it gains. */
+/* The double GELUs, fp32 GELU tanh and AVX2's double sigmoid and SiLU take several vectors a turn
+ * (elementwise_simd_run.inc), which pays only once their operations are interleaved: GCC schedules
+ * instructions before register allocation only when asked (clang always does), and would otherwise
+ * leave the chains one after the other. Asked here, for these runs alone: push and pop keep the
+ * options of whatever follows (the single header's includer's own code). sched-pressure keeps the
+ * interleaving from spilling more than it gains. */
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__CUDACC__)
 #define TG__EW_GCC /* GCC itself: not clang, nor nvcc's front end (the single header in a .cu) */
 #pragma GCC push_options
@@ -2272,22 +2272,22 @@ TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const T
 /* The transcendental activations fused into the loop of the operation they follow, so that each
  * element is loaded, computed and stored once: only the operations that the public calls combine
  * with one (tg_activate's copy, tg_bias_act's two adds) get these loops. The activations whose
- * arithmetic outlasts a copy's memory traffic, the GELUs in double (TG__U_TANH, TG__U_ERF), take
- * several vectors a turn (four at first; now below), then one at a time for the rest: each vector's
- * work is one long chain of dependent operations (exp's reduction and polynomial, the division),
- * and one vector after another left the core waiting on their latencies (fp64 GELU erf issued its
- * 57 operations a vector in 29 cycles, where its ~37 on the multiply-add units alone take 18.5);
- * four side by side, interleaved operation by operation (the unrolled loops above, scheduled by
- * elementwise_simd.inc's pragma), give it independent work at every step. Zen 5, one thread, L2,
- * act_speed side by side: 0.83-0.89 the time in every type and activation (fp64 GELU erf 3.60 ->
- * 2.99 cycles per element); neither the unrolling alone (0.95-1.02) nor the scheduling alone
- * (0.96-0.98) does it. At 2^27 elements and 2 threads, fp64 GELU tanh and erf 0.87-0.89; but the
- * loops that wait on memory there lose (sigmoid and SiLU 1.02-1.09 with two or four vectors a turn,
- * fp32 GELU tanh 1.00-1.03; the scheduling alone costs them nothing), and fp32 GELU erf, which
- * act_speed put at 0.96, ran at 48.1-49.2 GB/s against 50.3-51.4 with one vector a turn in
- * tgemm-bench's verdict case (alternately, three times), so all of those keep one. Then, with the
- * prefetch below, the unit counts were measured again at 2^27 elements and 2 threads (Zen 5,
- * tgemm-bench alternately three times, GB/s): fp64 GELU erf with four vectors 46.7-47.8, three
+ * arithmetic outlasts a copy's memory traffic take several vectors a turn (TG__U_TANH, TG__U_ERF,
+ * TG__U_SIGMOID: at first four for the GELUs in double; the counts now below), then one at a time
+ * for the rest: each vector's work is one long chain of dependent operations (exp's reduction and
+ * polynomial, the division), and one vector after another left the core waiting on their latencies
+ * (fp64 GELU erf issued its 57 operations a vector in 29 cycles, where its ~37 on the multiply-add
+ * units alone take 18.5); four side by side, interleaved operation by operation (the unrolled loops
+ * above, scheduled by elementwise_simd.inc's pragma), give it independent work at every step. Zen
+ * 5, one thread, L2, act_speed side by side: 0.83-0.89 the time in every type and activation (fp64
+ * GELU erf 3.60 -> 2.99 cycles per element); neither the unrolling alone (0.95-1.02) nor the
+ * scheduling alone (0.96-0.98) does it. At 2^27 elements and 2 threads, fp64 GELU tanh and erf
+ * 0.87-0.89; but the loops that wait on memory there lose (sigmoid and SiLU 1.02-1.09 with two or
+ * four vectors a turn, fp32 GELU tanh 1.00-1.03; the scheduling alone costs them nothing), and fp32
+ * GELU erf, which act_speed put at 0.96, ran at 48.1-49.2 GB/s against 50.3-51.4 with one vector a
+ * turn in tgemm-bench's verdict case (alternately, three times), so all of those keep one. Then,
+ * with the prefetch below, the unit counts were measured again at 2^27 elements and 2 threads (Zen
+ * 5, tgemm-bench alternately three times, GB/s): fp64 GELU erf with four vectors 46.7-47.8, three
  * 49.0-50.3, two 49.0-49.1 (three spill least for their work: a spill's store waits behind the
  * streamed ones); fp64 GELU tanh with eight, on AVX-512's 32 registers (TG__DU_TANH), the same
  * 53-58 as four for tg_activate and 59.7-63.2 against 56.8-58.6 for tg_bias_act (in L2 0.95 the
@@ -2309,15 +2309,15 @@ TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const T
  * 0.96-1.01; it had helped on the Zen 3 only while the threads took alternate 8 KiB chunks,
  * elementwise.c). */
 #define TG__EW_AHEAD 4096
-#define TG__EW_GELU(EXPR, F, U) TG__EW_LOOP(EXPR, F, U, 1) if ((U) > 1) TG__EW_LOOP(EXPR, F, 1, 1)
-#define TG__EW_LOGISTIC(EXPR, F)                                                                   \
-    TG__EW_LOOP(EXPR, F, TG__U_SIGMOID, 0) if (TG__U_SIGMOID > 1) TG__EW_LOOP(EXPR, F, 1, 0)
+/* U vectors a turn, then one at a time for the rest */
+#define TG__EW_ACT(EXPR, F, U, PF)                                                                 \
+    TG__EW_LOOP(EXPR, F, U, PF) if ((U) > 1) TG__EW_LOOP(EXPR, F, 1, PF)
 #define TG__EW_ACTS(EXPR)                                                                          \
     switch (e->act) {                                                                              \
-    case TG_ACT_GELU_TANH: TG__EW_GELU(EXPR, TG__GELU_TANH, TG__U_TANH) break;                     \
-    case TG_ACT_GELU_ERF: TG__EW_GELU(EXPR, TG__GELU_ERF, TG__U_ERF) break;                       \
-    case TG_ACT_SIGMOID: TG__EW_LOGISTIC(EXPR, TG__SIGMOID) break;                                 \
-    case TG_ACT_SILU: TG__EW_LOGISTIC(EXPR, TG__SILU) break;                                       \
+    case TG_ACT_GELU_TANH: TG__EW_ACT(EXPR, TG__GELU_TANH, TG__U_TANH, 1) break;                   \
+    case TG_ACT_GELU_ERF: TG__EW_ACT(EXPR, TG__GELU_ERF, TG__U_ERF, 1) break;                      \
+    case TG_ACT_SIGMOID: TG__EW_ACT(EXPR, TG__SIGMOID, TG__U_SIGMOID, 0) break;                    \
+    case TG_ACT_SILU: TG__EW_ACT(EXPR, TG__SILU, TG__U_SIGMOID, 0) break;                          \
     default: TG__EW_LOOP(EXPR, , 1, 0) break;                                                      \
     }
     switch (e->op) {
@@ -2330,8 +2330,7 @@ TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const T
     case TG__EW_AXPY: TG__EW_LOOP(TG__FMA(s, TG__LOADU(x + k), TG__LOADU(y + k)), , 1, 0) break;
     }
 #undef TG__EW_ACTS
-#undef TG__EW_GELU
-#undef TG__EW_LOGISTIC
+#undef TG__EW_ACT
 #undef TG__EW_AHEAD
 #undef TG__EW_LOOP
     /* Streamed stores are weakly ordered: fence them before another thread may read z. */
@@ -2483,22 +2482,22 @@ TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const T
 /* The transcendental activations fused into the loop of the operation they follow, so that each
  * element is loaded, computed and stored once: only the operations that the public calls combine
  * with one (tg_activate's copy, tg_bias_act's two adds) get these loops. The activations whose
- * arithmetic outlasts a copy's memory traffic, the GELUs in double (TG__U_TANH, TG__U_ERF), take
- * several vectors a turn (four at first; now below), then one at a time for the rest: each vector's
- * work is one long chain of dependent operations (exp's reduction and polynomial, the division),
- * and one vector after another left the core waiting on their latencies (fp64 GELU erf issued its
- * 57 operations a vector in 29 cycles, where its ~37 on the multiply-add units alone take 18.5);
- * four side by side, interleaved operation by operation (the unrolled loops above, scheduled by
- * elementwise_simd.inc's pragma), give it independent work at every step. Zen 5, one thread, L2,
- * act_speed side by side: 0.83-0.89 the time in every type and activation (fp64 GELU erf 3.60 ->
- * 2.99 cycles per element); neither the unrolling alone (0.95-1.02) nor the scheduling alone
- * (0.96-0.98) does it. At 2^27 elements and 2 threads, fp64 GELU tanh and erf 0.87-0.89; but the
- * loops that wait on memory there lose (sigmoid and SiLU 1.02-1.09 with two or four vectors a turn,
- * fp32 GELU tanh 1.00-1.03; the scheduling alone costs them nothing), and fp32 GELU erf, which
- * act_speed put at 0.96, ran at 48.1-49.2 GB/s against 50.3-51.4 with one vector a turn in
- * tgemm-bench's verdict case (alternately, three times), so all of those keep one. Then, with the
- * prefetch below, the unit counts were measured again at 2^27 elements and 2 threads (Zen 5,
- * tgemm-bench alternately three times, GB/s): fp64 GELU erf with four vectors 46.7-47.8, three
+ * arithmetic outlasts a copy's memory traffic take several vectors a turn (TG__U_TANH, TG__U_ERF,
+ * TG__U_SIGMOID: at first four for the GELUs in double; the counts now below), then one at a time
+ * for the rest: each vector's work is one long chain of dependent operations (exp's reduction and
+ * polynomial, the division), and one vector after another left the core waiting on their latencies
+ * (fp64 GELU erf issued its 57 operations a vector in 29 cycles, where its ~37 on the multiply-add
+ * units alone take 18.5); four side by side, interleaved operation by operation (the unrolled loops
+ * above, scheduled by elementwise_simd.inc's pragma), give it independent work at every step. Zen
+ * 5, one thread, L2, act_speed side by side: 0.83-0.89 the time in every type and activation (fp64
+ * GELU erf 3.60 -> 2.99 cycles per element); neither the unrolling alone (0.95-1.02) nor the
+ * scheduling alone (0.96-0.98) does it. At 2^27 elements and 2 threads, fp64 GELU tanh and erf
+ * 0.87-0.89; but the loops that wait on memory there lose (sigmoid and SiLU 1.02-1.09 with two or
+ * four vectors a turn, fp32 GELU tanh 1.00-1.03; the scheduling alone costs them nothing), and fp32
+ * GELU erf, which act_speed put at 0.96, ran at 48.1-49.2 GB/s against 50.3-51.4 with one vector a
+ * turn in tgemm-bench's verdict case (alternately, three times), so all of those keep one. Then,
+ * with the prefetch below, the unit counts were measured again at 2^27 elements and 2 threads (Zen
+ * 5, tgemm-bench alternately three times, GB/s): fp64 GELU erf with four vectors 46.7-47.8, three
  * 49.0-50.3, two 49.0-49.1 (three spill least for their work: a spill's store waits behind the
  * streamed ones); fp64 GELU tanh with eight, on AVX-512's 32 registers (TG__DU_TANH), the same
  * 53-58 as four for tg_activate and 59.7-63.2 against 56.8-58.6 for tg_bias_act (in L2 0.95 the
@@ -2520,15 +2519,15 @@ TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const T
  * 0.96-1.01; it had helped on the Zen 3 only while the threads took alternate 8 KiB chunks,
  * elementwise.c). */
 #define TG__EW_AHEAD 4096
-#define TG__EW_GELU(EXPR, F, U) TG__EW_LOOP(EXPR, F, U, 1) if ((U) > 1) TG__EW_LOOP(EXPR, F, 1, 1)
-#define TG__EW_LOGISTIC(EXPR, F)                                                                   \
-    TG__EW_LOOP(EXPR, F, TG__U_SIGMOID, 0) if (TG__U_SIGMOID > 1) TG__EW_LOOP(EXPR, F, 1, 0)
+/* U vectors a turn, then one at a time for the rest */
+#define TG__EW_ACT(EXPR, F, U, PF)                                                                 \
+    TG__EW_LOOP(EXPR, F, U, PF) if ((U) > 1) TG__EW_LOOP(EXPR, F, 1, PF)
 #define TG__EW_ACTS(EXPR)                                                                          \
     switch (e->act) {                                                                              \
-    case TG_ACT_GELU_TANH: TG__EW_GELU(EXPR, TG__GELU_TANH, TG__U_TANH) break;                     \
-    case TG_ACT_GELU_ERF: TG__EW_GELU(EXPR, TG__GELU_ERF, TG__U_ERF) break;                       \
-    case TG_ACT_SIGMOID: TG__EW_LOGISTIC(EXPR, TG__SIGMOID) break;                                 \
-    case TG_ACT_SILU: TG__EW_LOGISTIC(EXPR, TG__SILU) break;                                       \
+    case TG_ACT_GELU_TANH: TG__EW_ACT(EXPR, TG__GELU_TANH, TG__U_TANH, 1) break;                   \
+    case TG_ACT_GELU_ERF: TG__EW_ACT(EXPR, TG__GELU_ERF, TG__U_ERF, 1) break;                      \
+    case TG_ACT_SIGMOID: TG__EW_ACT(EXPR, TG__SIGMOID, TG__U_SIGMOID, 0) break;                    \
+    case TG_ACT_SILU: TG__EW_ACT(EXPR, TG__SILU, TG__U_SIGMOID, 0) break;                          \
     default: TG__EW_LOOP(EXPR, , 1, 0) break;                                                      \
     }
     switch (e->op) {
@@ -2541,8 +2540,7 @@ TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const T
     case TG__EW_AXPY: TG__EW_LOOP(TG__FMA(s, TG__LOADU(x + k), TG__LOADU(y + k)), , 1, 0) break;
     }
 #undef TG__EW_ACTS
-#undef TG__EW_GELU
-#undef TG__EW_LOGISTIC
+#undef TG__EW_ACT
 #undef TG__EW_AHEAD
 #undef TG__EW_LOOP
     /* Streamed stores are weakly ordered: fence them before another thread may read z. */
@@ -2820,12 +2818,12 @@ TG__PRIVATE void TG__FN(TG__ISA(tg__ew_run))(const tg__ew *e, int64_t n, const v
  *            only where TG__DEXP_SPLIT is 1
  * and all of them are released at the end, for the next instruction set's file.
  */
-/* The double GELUs take four vectors a turn (elementwise_simd_run.inc), which pays only
- * once their operations are interleaved: GCC schedules instructions before register allocation
- * only when asked (clang always does), and would otherwise leave the four chains one after the
- * other. Asked here, for these runs alone: push and pop keep the options of whatever follows (the
- * single header's includer's own code). sched-pressure keeps the interleaving from spilling more
- * than it gains. */
+/* The double GELUs, fp32 GELU tanh and AVX2's double sigmoid and SiLU take several vectors a turn
+ * (elementwise_simd_run.inc), which pays only once their operations are interleaved: GCC schedules
+ * instructions before register allocation only when asked (clang always does), and would otherwise
+ * leave the chains one after the other. Asked here, for these runs alone: push and pop keep the
+ * options of whatever follows (the single header's includer's own code). sched-pressure keeps the
+ * interleaving from spilling more than it gains. */
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__CUDACC__)
 #define TG__EW_GCC /* GCC itself: not clang, nor nvcc's front end (the single header in a .cu) */
 #pragma GCC push_options
@@ -3304,22 +3302,22 @@ TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const T
 /* The transcendental activations fused into the loop of the operation they follow, so that each
  * element is loaded, computed and stored once: only the operations that the public calls combine
  * with one (tg_activate's copy, tg_bias_act's two adds) get these loops. The activations whose
- * arithmetic outlasts a copy's memory traffic, the GELUs in double (TG__U_TANH, TG__U_ERF), take
- * several vectors a turn (four at first; now below), then one at a time for the rest: each vector's
- * work is one long chain of dependent operations (exp's reduction and polynomial, the division),
- * and one vector after another left the core waiting on their latencies (fp64 GELU erf issued its
- * 57 operations a vector in 29 cycles, where its ~37 on the multiply-add units alone take 18.5);
- * four side by side, interleaved operation by operation (the unrolled loops above, scheduled by
- * elementwise_simd.inc's pragma), give it independent work at every step. Zen 5, one thread, L2,
- * act_speed side by side: 0.83-0.89 the time in every type and activation (fp64 GELU erf 3.60 ->
- * 2.99 cycles per element); neither the unrolling alone (0.95-1.02) nor the scheduling alone
- * (0.96-0.98) does it. At 2^27 elements and 2 threads, fp64 GELU tanh and erf 0.87-0.89; but the
- * loops that wait on memory there lose (sigmoid and SiLU 1.02-1.09 with two or four vectors a turn,
- * fp32 GELU tanh 1.00-1.03; the scheduling alone costs them nothing), and fp32 GELU erf, which
- * act_speed put at 0.96, ran at 48.1-49.2 GB/s against 50.3-51.4 with one vector a turn in
- * tgemm-bench's verdict case (alternately, three times), so all of those keep one. Then, with the
- * prefetch below, the unit counts were measured again at 2^27 elements and 2 threads (Zen 5,
- * tgemm-bench alternately three times, GB/s): fp64 GELU erf with four vectors 46.7-47.8, three
+ * arithmetic outlasts a copy's memory traffic take several vectors a turn (TG__U_TANH, TG__U_ERF,
+ * TG__U_SIGMOID: at first four for the GELUs in double; the counts now below), then one at a time
+ * for the rest: each vector's work is one long chain of dependent operations (exp's reduction and
+ * polynomial, the division), and one vector after another left the core waiting on their latencies
+ * (fp64 GELU erf issued its 57 operations a vector in 29 cycles, where its ~37 on the multiply-add
+ * units alone take 18.5); four side by side, interleaved operation by operation (the unrolled loops
+ * above, scheduled by elementwise_simd.inc's pragma), give it independent work at every step. Zen
+ * 5, one thread, L2, act_speed side by side: 0.83-0.89 the time in every type and activation (fp64
+ * GELU erf 3.60 -> 2.99 cycles per element); neither the unrolling alone (0.95-1.02) nor the
+ * scheduling alone (0.96-0.98) does it. At 2^27 elements and 2 threads, fp64 GELU tanh and erf
+ * 0.87-0.89; but the loops that wait on memory there lose (sigmoid and SiLU 1.02-1.09 with two or
+ * four vectors a turn, fp32 GELU tanh 1.00-1.03; the scheduling alone costs them nothing), and fp32
+ * GELU erf, which act_speed put at 0.96, ran at 48.1-49.2 GB/s against 50.3-51.4 with one vector a
+ * turn in tgemm-bench's verdict case (alternately, three times), so all of those keep one. Then,
+ * with the prefetch below, the unit counts were measured again at 2^27 elements and 2 threads (Zen
+ * 5, tgemm-bench alternately three times, GB/s): fp64 GELU erf with four vectors 46.7-47.8, three
  * 49.0-50.3, two 49.0-49.1 (three spill least for their work: a spill's store waits behind the
  * streamed ones); fp64 GELU tanh with eight, on AVX-512's 32 registers (TG__DU_TANH), the same
  * 53-58 as four for tg_activate and 59.7-63.2 against 56.8-58.6 for tg_bias_act (in L2 0.95 the
@@ -3341,15 +3339,15 @@ TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const T
  * 0.96-1.01; it had helped on the Zen 3 only while the threads took alternate 8 KiB chunks,
  * elementwise.c). */
 #define TG__EW_AHEAD 4096
-#define TG__EW_GELU(EXPR, F, U) TG__EW_LOOP(EXPR, F, U, 1) if ((U) > 1) TG__EW_LOOP(EXPR, F, 1, 1)
-#define TG__EW_LOGISTIC(EXPR, F)                                                                   \
-    TG__EW_LOOP(EXPR, F, TG__U_SIGMOID, 0) if (TG__U_SIGMOID > 1) TG__EW_LOOP(EXPR, F, 1, 0)
+/* U vectors a turn, then one at a time for the rest */
+#define TG__EW_ACT(EXPR, F, U, PF)                                                                 \
+    TG__EW_LOOP(EXPR, F, U, PF) if ((U) > 1) TG__EW_LOOP(EXPR, F, 1, PF)
 #define TG__EW_ACTS(EXPR)                                                                          \
     switch (e->act) {                                                                              \
-    case TG_ACT_GELU_TANH: TG__EW_GELU(EXPR, TG__GELU_TANH, TG__U_TANH) break;                     \
-    case TG_ACT_GELU_ERF: TG__EW_GELU(EXPR, TG__GELU_ERF, TG__U_ERF) break;                       \
-    case TG_ACT_SIGMOID: TG__EW_LOGISTIC(EXPR, TG__SIGMOID) break;                                 \
-    case TG_ACT_SILU: TG__EW_LOGISTIC(EXPR, TG__SILU) break;                                       \
+    case TG_ACT_GELU_TANH: TG__EW_ACT(EXPR, TG__GELU_TANH, TG__U_TANH, 1) break;                   \
+    case TG_ACT_GELU_ERF: TG__EW_ACT(EXPR, TG__GELU_ERF, TG__U_ERF, 1) break;                      \
+    case TG_ACT_SIGMOID: TG__EW_ACT(EXPR, TG__SIGMOID, TG__U_SIGMOID, 0) break;                    \
+    case TG_ACT_SILU: TG__EW_ACT(EXPR, TG__SILU, TG__U_SIGMOID, 0) break;                          \
     default: TG__EW_LOOP(EXPR, , 1, 0) break;                                                      \
     }
     switch (e->op) {
@@ -3362,8 +3360,7 @@ TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const T
     case TG__EW_AXPY: TG__EW_LOOP(TG__FMA(s, TG__LOADU(x + k), TG__LOADU(y + k)), , 1, 0) break;
     }
 #undef TG__EW_ACTS
-#undef TG__EW_GELU
-#undef TG__EW_LOGISTIC
+#undef TG__EW_ACT
 #undef TG__EW_AHEAD
 #undef TG__EW_LOOP
     /* Streamed stores are weakly ordered: fence them before another thread may read z. */
@@ -3515,22 +3512,22 @@ TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const T
 /* The transcendental activations fused into the loop of the operation they follow, so that each
  * element is loaded, computed and stored once: only the operations that the public calls combine
  * with one (tg_activate's copy, tg_bias_act's two adds) get these loops. The activations whose
- * arithmetic outlasts a copy's memory traffic, the GELUs in double (TG__U_TANH, TG__U_ERF), take
- * several vectors a turn (four at first; now below), then one at a time for the rest: each vector's
- * work is one long chain of dependent operations (exp's reduction and polynomial, the division),
- * and one vector after another left the core waiting on their latencies (fp64 GELU erf issued its
- * 57 operations a vector in 29 cycles, where its ~37 on the multiply-add units alone take 18.5);
- * four side by side, interleaved operation by operation (the unrolled loops above, scheduled by
- * elementwise_simd.inc's pragma), give it independent work at every step. Zen 5, one thread, L2,
- * act_speed side by side: 0.83-0.89 the time in every type and activation (fp64 GELU erf 3.60 ->
- * 2.99 cycles per element); neither the unrolling alone (0.95-1.02) nor the scheduling alone
- * (0.96-0.98) does it. At 2^27 elements and 2 threads, fp64 GELU tanh and erf 0.87-0.89; but the
- * loops that wait on memory there lose (sigmoid and SiLU 1.02-1.09 with two or four vectors a turn,
- * fp32 GELU tanh 1.00-1.03; the scheduling alone costs them nothing), and fp32 GELU erf, which
- * act_speed put at 0.96, ran at 48.1-49.2 GB/s against 50.3-51.4 with one vector a turn in
- * tgemm-bench's verdict case (alternately, three times), so all of those keep one. Then, with the
- * prefetch below, the unit counts were measured again at 2^27 elements and 2 threads (Zen 5,
- * tgemm-bench alternately three times, GB/s): fp64 GELU erf with four vectors 46.7-47.8, three
+ * arithmetic outlasts a copy's memory traffic take several vectors a turn (TG__U_TANH, TG__U_ERF,
+ * TG__U_SIGMOID: at first four for the GELUs in double; the counts now below), then one at a time
+ * for the rest: each vector's work is one long chain of dependent operations (exp's reduction and
+ * polynomial, the division), and one vector after another left the core waiting on their latencies
+ * (fp64 GELU erf issued its 57 operations a vector in 29 cycles, where its ~37 on the multiply-add
+ * units alone take 18.5); four side by side, interleaved operation by operation (the unrolled loops
+ * above, scheduled by elementwise_simd.inc's pragma), give it independent work at every step. Zen
+ * 5, one thread, L2, act_speed side by side: 0.83-0.89 the time in every type and activation (fp64
+ * GELU erf 3.60 -> 2.99 cycles per element); neither the unrolling alone (0.95-1.02) nor the
+ * scheduling alone (0.96-0.98) does it. At 2^27 elements and 2 threads, fp64 GELU tanh and erf
+ * 0.87-0.89; but the loops that wait on memory there lose (sigmoid and SiLU 1.02-1.09 with two or
+ * four vectors a turn, fp32 GELU tanh 1.00-1.03; the scheduling alone costs them nothing), and fp32
+ * GELU erf, which act_speed put at 0.96, ran at 48.1-49.2 GB/s against 50.3-51.4 with one vector a
+ * turn in tgemm-bench's verdict case (alternately, three times), so all of those keep one. Then,
+ * with the prefetch below, the unit counts were measured again at 2^27 elements and 2 threads (Zen
+ * 5, tgemm-bench alternately three times, GB/s): fp64 GELU erf with four vectors 46.7-47.8, three
  * 49.0-50.3, two 49.0-49.1 (three spill least for their work: a spill's store waits behind the
  * streamed ones); fp64 GELU tanh with eight, on AVX-512's 32 registers (TG__DU_TANH), the same
  * 53-58 as four for tg_activate and 59.7-63.2 against 56.8-58.6 for tg_bias_act (in L2 0.95 the
@@ -3552,15 +3549,15 @@ TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const T
  * 0.96-1.01; it had helped on the Zen 3 only while the threads took alternate 8 KiB chunks,
  * elementwise.c). */
 #define TG__EW_AHEAD 4096
-#define TG__EW_GELU(EXPR, F, U) TG__EW_LOOP(EXPR, F, U, 1) if ((U) > 1) TG__EW_LOOP(EXPR, F, 1, 1)
-#define TG__EW_LOGISTIC(EXPR, F)                                                                   \
-    TG__EW_LOOP(EXPR, F, TG__U_SIGMOID, 0) if (TG__U_SIGMOID > 1) TG__EW_LOOP(EXPR, F, 1, 0)
+/* U vectors a turn, then one at a time for the rest */
+#define TG__EW_ACT(EXPR, F, U, PF)                                                                 \
+    TG__EW_LOOP(EXPR, F, U, PF) if ((U) > 1) TG__EW_LOOP(EXPR, F, 1, PF)
 #define TG__EW_ACTS(EXPR)                                                                          \
     switch (e->act) {                                                                              \
-    case TG_ACT_GELU_TANH: TG__EW_GELU(EXPR, TG__GELU_TANH, TG__U_TANH) break;                     \
-    case TG_ACT_GELU_ERF: TG__EW_GELU(EXPR, TG__GELU_ERF, TG__U_ERF) break;                       \
-    case TG_ACT_SIGMOID: TG__EW_LOGISTIC(EXPR, TG__SIGMOID) break;                                 \
-    case TG_ACT_SILU: TG__EW_LOGISTIC(EXPR, TG__SILU) break;                                       \
+    case TG_ACT_GELU_TANH: TG__EW_ACT(EXPR, TG__GELU_TANH, TG__U_TANH, 1) break;                   \
+    case TG_ACT_GELU_ERF: TG__EW_ACT(EXPR, TG__GELU_ERF, TG__U_ERF, 1) break;                      \
+    case TG_ACT_SIGMOID: TG__EW_ACT(EXPR, TG__SIGMOID, TG__U_SIGMOID, 0) break;                    \
+    case TG_ACT_SILU: TG__EW_ACT(EXPR, TG__SILU, TG__U_SIGMOID, 0) break;                          \
     default: TG__EW_LOOP(EXPR, , 1, 0) break;                                                      \
     }
     switch (e->op) {
@@ -3573,8 +3570,7 @@ TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const T
     case TG__EW_AXPY: TG__EW_LOOP(TG__FMA(s, TG__LOADU(x + k), TG__LOADU(y + k)), , 1, 0) break;
     }
 #undef TG__EW_ACTS
-#undef TG__EW_GELU
-#undef TG__EW_LOGISTIC
+#undef TG__EW_ACT
 #undef TG__EW_AHEAD
 #undef TG__EW_LOOP
     /* Streamed stores are weakly ordered: fence them before another thread may read z. */
