@@ -1076,8 +1076,15 @@ TG__OMP(omp barrier)
 #define TG__EW_EXP_TAB_S \
     1.000000000e+00f, 1.090507746e+00f, 1.189207077e+00f, 1.296839595e+00f, 1.414213538e+00f, \
     1.542210817e+00f, 1.681792855e+00f, 1.834008098e+00f
-/* Double, AVX2's form: exp(r) = 1 + r + r^2 g(r) for |r| <= ln2/2 (act_coeffs.py): constant term
- * first. */
+/* Double, AVX2's form: exp(r) = 1 + r + r^2 g(r) for |r| <= ln2/4, g of degree 7 (act_coeffs.py:
+ * constant term first); its table of two, 1 and sqrt2, is a blend (elementwise_act_simd.inc). */
+#define TG__EW_EXP2_CD \
+    1.00000000000000000e+00, 1.00000000000000000e+00, 4.99999999999998224e-01, \
+    1.66666666666666519e-01, 4.16666666685328937e-02, 8.33333333350297877e-03, \
+    1.38888857815637782e-03, 1.98412670166067819e-04, 2.48181424756976507e-05, \
+    2.75723686580016052e-06
+/* Double, CUDA's fp64 GELU erf (cuda/elementwise/elementwise.cu): exp(r) = 1 + r + r^2 g(r) for
+ * |r| <= ln2/2, g of degree 9 (act_coeffs.py): constant term first. */
 #define TG__EW_EXP_CD \
     1.00000000000000000e+00, 1.00000000000000000e+00, 5.00000000000000111e-01, \
     1.66666666666666685e-01, 4.16666666666241636e-02, 8.33333333333006500e-03, \
@@ -1141,12 +1148,14 @@ TG__OMP(omp barrier)
 #define TG__ROUND_S 12582912.0f
 #define TG__ROUND_D 6755399441055744.0
 /* Where each activation's exp is flushed to 0 (elementwise_act_simd.inc): the clamp of -|x| that
- * puts exp's argument t mid-way in the band where its scale is 0 -- float t in [-88.07, -87.38]
- * (n = round(8t / ln2) in [-1016, -1009]: 2^floor(n/8)'s exponent field is 0), the double t of AVX2
- * and of CUDA's fp64 GELU erf in [-709.13, -708.74] (n = round(t / ln2) = -1023, the same; the
- * part of it where floor(8t / ln2 / 8) is -1023 too, the band AVX-512 shared until it took the
- * scaling instruction), AVX-512's double t in [-745.87, -745.18] (floor(n/8) = -1076, where the
- * scaling instruction rounds to 0) -- so that every input
+ * puts exp's argument t in the band where its scale is 0 -- float t in [-88.07, -87.38], mid-way
+ * (n = round(8t / ln2) in [-1016, -1009]: 2^floor(n/8)'s exponent field is 0); the double t of
+ * AVX2 and of CUDA's fp64 GELU erf in [-709.26, -708.92], the part of AVX2's band (n = round(2t /
+ * ln2) = -2046: floor(n/2) = -1023 and the table's entry 1) within CUDA's (n = round(t / ln2) =
+ * -1023), at -708.93 to -708.95 (the mid-point of an earlier band, which AVX-512 shared before it
+ * took the scaling instruction: kept, so that the CUDA code stays as it ran on the GPU);
+ * AVX-512's double t in [-745.87, -745.18], mid-way (floor(n/8) = -1076, where the scaling
+ * instruction rounds to 0) -- so that every input
  * at or past the clamp gets exp = 0 exactly, as do those short of it whose t is already in the
  * band (act_coeffs.py). Sigmoid and SiLU: t = -|x|; GELU tanh: t = -2u(x); GELU erf: t = -x^2/2. */
 #define TG__FLUSH_S 87.73f
@@ -1702,7 +1711,7 @@ TG__PRIVATE void tg__ew_act_d(tg_act act, int64_t n, double *z)
 
 #define TG__ISA(x) x##_avx2
 #define TG__TARGET "avx2,fma"
-#define TG__DEXP_SPLIT 1 /* double exp's form (elementwise_act_simd.inc) */
+#define TG__DEXP_SPLIT 2 /* double exp's form (elementwise_act_simd.inc) */
 #define TG__DU_TANH 4 /* double GELU tanh's vectors a turn: 8 spill 16 registers (1.15 the time) */
 #define TG__DU_SIGMOID 2 /* and double sigmoid's and SiLU's (elementwise_simd_run.inc) */
 #define TG__VBYTES 32
@@ -1759,8 +1768,7 @@ TG__PRIVATE void tg__ew_act_d(tg_act act, int64_t n, double *z)
 #define TG__I32ADD _mm256_add_epi32
 #define TG__I32SRA _mm256_srai_epi32
 #define TG__I32SLL _mm256_slli_epi32
-#define TG__I64SET _mm256_set1_epi64x
-#define TG__I64SUB _mm256_sub_epi64
+#define TG__I64ADD _mm256_add_epi64
 #define TG__I64SLL _mm256_slli_epi64
 
 /* ---- cpu/elementwise_simd.inc ---- */
@@ -1769,7 +1777,7 @@ TG__PRIVATE void tg__ew_act_d(tg_act act, int64_t n, double *z)
  * by each instruction set's file (elementwise_avx2.c, elementwise_avx512.c), which defines:
  *   TG__ISA(x)     x with the instruction set's name appended (tg__ew_run -> tg__ew_run_avx2)
  *   TG__TARGET     the target attribute's string; TG__VBYTES, bytes per vector; TG__DEXP_SPLIT,
- *                  double exp's form (1 or 8, elementwise_act_simd.inc); TG__DU_TANH and
+ *                  double exp's form (2 or 8, elementwise_act_simd.inc); TG__DU_TANH and
  *                  TG__DU_SIGMOID, the vectors a turn of double GELU tanh and of double sigmoid and
  *                  SiLU (elementwise_simd_run.inc)
  *   TG__FV, TG__DV, TG__IV   the float, double and integer vector types; TG__FW, TG__DW, lanes
@@ -1784,8 +1792,8 @@ TG__PRIVATE void tg__ew_act_d(tg_act act, int64_t n, double *z)
  *           TG__DMIN, TG__DOR, TG__DBLENDV, TG__DASI, TG__IASD
  *           only where TG__DEXP_SPLIT is 8: TG__DTAB8(t, k) (t[k mod 8] for a table t of 8 doubles
  *           and k's bits as an integer), TG__DSCALEF(a, n) (a 2^floor(n), rounded once)
- *   integer: TG__I32SET, TG__I32ADD, TG__I32SRA, TG__I32SLL; TG__I64SET, TG__I64SUB, TG__I64SLL
- *            only where TG__DEXP_SPLIT is 1
+ *   integer: TG__I32SET, TG__I32ADD, TG__I32SRA, TG__I32SLL; TG__I64ADD, TG__I64SLL only where
+ *            TG__DEXP_SPLIT is 2
  * and all of them are released at the end, for the next instruction set's file.
  */
 /* The double GELUs, fp32 GELU tanh and AVX2's double sigmoid and SiLU take several vectors a turn
@@ -1827,17 +1835,19 @@ TG__PRIVATE void tg__ew_act_d(tg_act act, int64_t n, double *z)
  *    (-2u, or -x^2/2) reaches about -18 in float and -38 in double where results are still judged
  *    relative to their size, so t is formed to well below its own ulp: as t + tl, a pair of the
  *    array's type (products' errors by fma), whose low part joins r after the reduction.
- * In double, exp(r), |r| <= ln2/2, is a polynomial of degree 11 (AVX2; AVX-512 reduces by
- * eighths as float does, below); in float, |r| <= ln2/16 and exp(r) is a cubic, times 2^((n mod
- * 8)/8) from a table of eight that one permute reads (fewer FMAs than a degree-6 polynomial over
- * ln2/2: fp32 sigmoid 1.30 -> 1.19 cycles per element in L2, SiLU at 2^27 and 2 threads 63 ->
- * 69% of a copy, within 1 ulp of the old worst errors). The last step multiplies by 2^n
- * (2^floor(n/8)), built in the exponent field, which is 0 one step below the smallest normal
- * number: there the product is 0. So exp is flushed to 0 where it would be subnormal (t below
- * about -87.4 in float, -708.4 to -708.7 in AVX2's double), and each activation clamps its
- * argument inside that one step (elementwise_act_coeffs.h), so that everything past it gives 0
- * exactly. Subnormal numbers remain only in a sliver just above the step (exp there is subnormal
- * and correctly rounded: t within ~0.04 of it in float, ~0.3 in double) and where a result is
+ * In double, AVX2 reduces by halves (|r| <= ln2/4, exp(r) of degree 9, times 1 or sqrt2) and
+ * AVX-512 by eighths as float does (below); in float, |r| <= ln2/16 and exp(r) is a cubic, times
+ * 2^((n mod 8)/8) from a table of eight that one permute reads (fewer FMAs than a degree-6
+ * polynomial over ln2/2: fp32 sigmoid 1.30 -> 1.19 cycles per element in L2, SiLU at 2^27 and 2
+ * threads 63 -> 69% of a copy, within 1 ulp of the old worst errors). The last step multiplies by
+ * 2^floor(n/8), built in the exponent field (AVX2's double adds floor(n/2) to its table entry's
+ * exponent field instead), which is 0 one step below the smallest normal number: there the result
+ * is 0. So exp is flushed to 0 where it would be subnormal (t below about -87.4 in float, -708.9
+ * in AVX2's double), and each activation clamps its argument inside that one step
+ * (elementwise_act_coeffs.h), so that everything past it gives 0 exactly. Subnormal numbers
+ * remain only in a sliver just above the step (exp there is subnormal: correctly rounded in float,
+ * t within ~0.04 of it; in AVX2's double, t within ~0.35, below 2^-1022 but not rounded, which the
+ * absolute bound there allows) and where a result is
  * itself that small (GELU erf's exp times erfcx near its clamp). AVX-512's double exp scales by
  * the scaling instruction instead (below), which underflows gradually: its subnormal sliver is
  * t in [-745.2, -708.4], and its clamps sit past it, where the scaling gives 0. On Zen 4 and 5
@@ -1857,10 +1867,10 @@ TG__PRIVATE void tg__ew_act_d(tg_act act, int64_t n, double *z)
  * random doubles (test_elementwise --sweep):
  *                  GELU tanh  GELU erf  sigmoid  SiLU
  *      float          3.77      6.35      3.31    3.93
- *      double, AVX2   3.07      8.65      2.40    3.15
+ *      double, AVX2   3.55      7.88      2.64    3.71   (exp of degree 9 and a table of two)
  *      double, AVX-512 3.15     9.08      2.45    3.11   (double exp by table, below)
  * (float GELU erf's worst is near 0, where (y - K) / (y + K) is near -1 and its rounding is felt
- * most; double's at x = -7.7, from its rational erfcx and the roundings in it.)
+ * most; AVX-512 double's at x = -7.7, from its rational erfcx and the roundings in it.)
  */
 
 
@@ -1869,7 +1879,7 @@ TG__PRIVATE void tg__ew_act_d(tg_act act, int64_t n, double *z)
 #define TG__EW_ACT_TABLES
 static const float tg__ew_exp_cs[4] = {TG__EW_EXP_CS};
 static const float tg__ew_exp_tab_s[8] = {TG__EW_EXP_TAB_S};
-static const double tg__ew_exp_cd[12] = {TG__EW_EXP_CD};
+static const double tg__ew_exp2_cd[10] = {TG__EW_EXP2_CD};
 static const double tg__ew_exp8_cd[8] = {TG__EW_EXP8_CD};
 static const double tg__ew_exp_tab_d[8] = {TG__EW_EXP_TAB_D};
 static const double tg__ew_exp_tab_erf_d[8] = {TG__EW_EXP_TAB_ERF_D};
@@ -2018,9 +2028,9 @@ TG__VFN TG__FV TG__ISA(tg__ew_gelu_erf_s)(TG__FV x)
 
 /* Double exp comes in two forms, by instruction set (TG__DEXP_SPLIT, the reduction's steps per
  * power of two): AVX-512 reads 2^(j/8) from a table of eight in one register (a permute), which
- * leaves a polynomial of degree 7; AVX2 has no such permute (a gather or two permutes and a blend
- * cost what the table saves: fp64 sigmoid 1.02-1.04 the time on the Zen 4) and keeps one
- * polynomial of degree 11 over |r| <= ln2/2. AVX-512, L2, one thread, Zen 4, side by side: with a
+ * leaves a polynomial of degree 7; AVX2 has no such permute (a gather, or two permutes and a blend
+ * for a table of eight, cost what the table saves: fp64 sigmoid 1.02-1.04 the time on the Zen 4)
+ * and takes a table of two, a blend, and a polynomial of degree 9 over |r| <= ln2/4. AVX-512, L2, one thread, Zen 4, side by side: with a
  * degree-8 Taylor polynomial, fp64 sigmoid 0.83 the time, SiLU 0.85, GELU tanh 0.90, GELU erf
  * 0.93; degree 7 fitted, evaluated as three pairs and Horner's rule in r^2 (two operations fewer),
  * 0.89-0.90, 0.89-0.90, 0.92-0.95, 0.95-0.96 of that. Both forms within the same error bounds (see
@@ -2050,26 +2060,38 @@ TG__VFN TG__DV TG__ISA(tg__ew_exp_d)(TG__DV r, TG__DV k, const double *tab)
 }
 
 #else
-/* c exp(r) 2^n for |r| <= ~0.35 and k = n + 1.5 2^52, n in [-1023, 0] (2^-1023, exponent field 0,
- * is 0, as in float), and c = tab[0] (this form has no table: a product, where c is not 1). Above
- * r^2 the polynomial goes by Estrin's scheme (pairs, then pairs of pairs with r^2, r^4, r^8), the
- * last two steps by Horner's, which round the large terms once: a chain of 6 operations instead of
- * 11, which the loop's other work could not hide (sigmoid 2.4 -> 1.65 ns per element). */
+/* c exp(r) 2^(n/2) for |r| <= ~ln2/4 and k = n/2 + 1.5 2^51, floor(n/2) in [-1023, 0], and c =
+ * tab[0] (a product where c is not 1: this form's table is its own). AVX2 has no one-register table
+ * of eight doubles, but a table of two is a blend: 2^((n mod 2)/2), 1 or sqrt2, picked by n's low
+ * bit, halves r's range and leaves exp(r) - 1 = q = r + r^2 g(r), g of degree 7 (0.56 ulp,
+ * act_coeffs.py), by pairs and Horner's rule in r^2. Nor is 2^floor(n/2) a product: k's bits shifted
+ * left by 51 put floor(n/2) in the exponent field and n's low bit at the mantissa's top, where the
+ * second entry is stored less that bit ((sqrt2 + 1/2) / 2, whose bits plus it are sqrt2's), and one
+ * integer addition scales the entry; T + T q then rounds once. 10 operations on the multiply-add
+ * units where a polynomial of degree 11 over ln2/2 and the product by 2^n took 15. At floor(n/2) =
+ * -1023 the entry 1 (n even) becomes 0 exactly: the flush (top of the file), where the clamps put
+ * t; sqrt2 (n odd, t in a sliver ~0.35 wide above them) a subnormal number, below 2^-1022, well
+ * within the bound, which is absolute there. Zen 5, AVX2 forced, act_speed side by side, L2, one
+ * thread: fp64 sigmoid 0.79 the time, SiLU 0.82, GELU tanh 0.91, GELU erf 0.90; 2^27 elements, 2
+ * threads, tgemm-bench alternately three times, GB/s: sigmoid 37.1-37.9 -> 45.7-46.3, SiLU
+ * 35.3-35.5 -> 42.1-42.8, GELU tanh 26.3-27.1 -> 30.0-30.2, GELU erf 21.4-22.0 -> 24.3-24.8,
+ * tg_bias_act GELU tanh 27.1-27.8 -> 30.6-31.1. A table of four (two in-lane permutes and a blend,
+ * degree 8) was no faster: 0.96-1.02 the time of this. */
 TG__VFN TG__DV TG__ISA(tg__ew_exp_d)(TG__DV r, TG__DV k, const double *tab)
 {
-#define TG__C(j) TG__D1(tg__ew_exp_cd[j])
+#define TG__C(j) TG__D1(tg__ew_exp2_cd[j])
 #define TG__PAIR(j) TG__DFMA(TG__C(j + 1), r, TG__C(j))
-    TG__DV r2 = TG__DMUL(r, r), r4 = TG__DMUL(r2, r2), r8 = TG__DMUL(r4, r4);
-    TG__DV q0 = TG__DFMA(TG__PAIR(4), r2, TG__PAIR(2));
-    TG__DV q1 = TG__DFMA(TG__PAIR(8), r2, TG__PAIR(6));
-    TG__DV p = TG__DFMA(TG__PAIR(10), r8, TG__DFMA(q1, r4, q0));
-    /* the exponent field of 2^n */
-    TG__IV f = TG__I64SUB(TG__DASI(k), TG__I64SET(0x4338000000000000 - 1023));
-    p = TG__DFMA(TG__DFMA(p, r, TG__C(1)), r, TG__C(0));
+    TG__IV ki = TG__DASI(k);
+    TG__DV t = TG__DBLENDV(TG__D1(1.0), TG__D1(TG__SQRT1_2 + 0.25), TG__IASD(TG__I64SLL(ki, 63)));
+    TG__DV r2 = TG__DMUL(r, r);
+    TG__DV g = TG__DFMA(TG__DFMA(TG__DFMA(TG__PAIR(8), r2, TG__PAIR(6)), r2, TG__PAIR(4)), r2,
+                        TG__PAIR(2));
+    TG__DV q = TG__DFMA(g, r2, r);
 #undef TG__PAIR
 #undef TG__C
-    if (tab[0] != 1.0) p = TG__DMUL(p, TG__D1(tab[0]));
-    return TG__DMUL(p, TG__IASD(TG__I64SLL(f, 52)));
+    t = TG__IASD(TG__I64ADD(TG__DASI(t), TG__I64SLL(ki, 51)));
+    t = TG__DFMA(t, q, t);
+    return tab[0] != 1.0 ? TG__DMUL(t, TG__D1(tab[0])) : t;
 }
 
 #endif
@@ -2174,7 +2196,7 @@ TG__VFN TG__DV TG__ISA(tg__ew_gelu_tanh_d)(TG__DV x)
  * sweep error 7.12 -> 7.18 ulp (AVX2 7.36). Then degrees 8 and 8, within 3.5 ulp of the allowed
  * error where 8 and 9 were within 0.5 (act_coeffs.py): one fma fewer, tgemm-bench alternately
  * three times 50.5-50.8 -> 51.6-52.3 GB/s (in L2 0.96 the time), worst sweep error 7.18 -> 9.08
- * ulp (AVX2 8.65), inside the bound of 16 by 7. The GPU keeps the polynomial
+ * ulp (AVX2 8.65, 7.88 with its later exp), inside the bound of 16 by 7. The GPU keeps the polynomial
  * (cuda/elementwise/elementwise.cu says why). */
 TG__VFN TG__DV TG__ISA(tg__ew_gelu_erf_d)(TG__DV x)
 {
@@ -2686,8 +2708,7 @@ TG__PRIVATE void TG__FN(TG__ISA(tg__ew_run))(const tg__ew *e, int64_t n, const v
 #undef TG__I32ADD
 #undef TG__I32SRA
 #undef TG__I32SLL
-#undef TG__I64SET
-#undef TG__I64SUB
+#undef TG__I64ADD
 #undef TG__I64SLL
 #undef TG__DTAB8
 
@@ -2799,7 +2820,7 @@ TG__PRIVATE void TG__FN(TG__ISA(tg__ew_run))(const tg__ew *e, int64_t n, const v
  * by each instruction set's file (elementwise_avx2.c, elementwise_avx512.c), which defines:
  *   TG__ISA(x)     x with the instruction set's name appended (tg__ew_run -> tg__ew_run_avx2)
  *   TG__TARGET     the target attribute's string; TG__VBYTES, bytes per vector; TG__DEXP_SPLIT,
- *                  double exp's form (1 or 8, elementwise_act_simd.inc); TG__DU_TANH and
+ *                  double exp's form (2 or 8, elementwise_act_simd.inc); TG__DU_TANH and
  *                  TG__DU_SIGMOID, the vectors a turn of double GELU tanh and of double sigmoid and
  *                  SiLU (elementwise_simd_run.inc)
  *   TG__FV, TG__DV, TG__IV   the float, double and integer vector types; TG__FW, TG__DW, lanes
@@ -2814,8 +2835,8 @@ TG__PRIVATE void TG__FN(TG__ISA(tg__ew_run))(const tg__ew *e, int64_t n, const v
  *           TG__DMIN, TG__DOR, TG__DBLENDV, TG__DASI, TG__IASD
  *           only where TG__DEXP_SPLIT is 8: TG__DTAB8(t, k) (t[k mod 8] for a table t of 8 doubles
  *           and k's bits as an integer), TG__DSCALEF(a, n) (a 2^floor(n), rounded once)
- *   integer: TG__I32SET, TG__I32ADD, TG__I32SRA, TG__I32SLL; TG__I64SET, TG__I64SUB, TG__I64SLL
- *            only where TG__DEXP_SPLIT is 1
+ *   integer: TG__I32SET, TG__I32ADD, TG__I32SRA, TG__I32SLL; TG__I64ADD, TG__I64SLL only where
+ *            TG__DEXP_SPLIT is 2
  * and all of them are released at the end, for the next instruction set's file.
  */
 /* The double GELUs, fp32 GELU tanh and AVX2's double sigmoid and SiLU take several vectors a turn
@@ -2857,17 +2878,19 @@ TG__PRIVATE void TG__FN(TG__ISA(tg__ew_run))(const tg__ew *e, int64_t n, const v
  *    (-2u, or -x^2/2) reaches about -18 in float and -38 in double where results are still judged
  *    relative to their size, so t is formed to well below its own ulp: as t + tl, a pair of the
  *    array's type (products' errors by fma), whose low part joins r after the reduction.
- * In double, exp(r), |r| <= ln2/2, is a polynomial of degree 11 (AVX2; AVX-512 reduces by
- * eighths as float does, below); in float, |r| <= ln2/16 and exp(r) is a cubic, times 2^((n mod
- * 8)/8) from a table of eight that one permute reads (fewer FMAs than a degree-6 polynomial over
- * ln2/2: fp32 sigmoid 1.30 -> 1.19 cycles per element in L2, SiLU at 2^27 and 2 threads 63 ->
- * 69% of a copy, within 1 ulp of the old worst errors). The last step multiplies by 2^n
- * (2^floor(n/8)), built in the exponent field, which is 0 one step below the smallest normal
- * number: there the product is 0. So exp is flushed to 0 where it would be subnormal (t below
- * about -87.4 in float, -708.4 to -708.7 in AVX2's double), and each activation clamps its
- * argument inside that one step (elementwise_act_coeffs.h), so that everything past it gives 0
- * exactly. Subnormal numbers remain only in a sliver just above the step (exp there is subnormal
- * and correctly rounded: t within ~0.04 of it in float, ~0.3 in double) and where a result is
+ * In double, AVX2 reduces by halves (|r| <= ln2/4, exp(r) of degree 9, times 1 or sqrt2) and
+ * AVX-512 by eighths as float does (below); in float, |r| <= ln2/16 and exp(r) is a cubic, times
+ * 2^((n mod 8)/8) from a table of eight that one permute reads (fewer FMAs than a degree-6
+ * polynomial over ln2/2: fp32 sigmoid 1.30 -> 1.19 cycles per element in L2, SiLU at 2^27 and 2
+ * threads 63 -> 69% of a copy, within 1 ulp of the old worst errors). The last step multiplies by
+ * 2^floor(n/8), built in the exponent field (AVX2's double adds floor(n/2) to its table entry's
+ * exponent field instead), which is 0 one step below the smallest normal number: there the result
+ * is 0. So exp is flushed to 0 where it would be subnormal (t below about -87.4 in float, -708.9
+ * in AVX2's double), and each activation clamps its argument inside that one step
+ * (elementwise_act_coeffs.h), so that everything past it gives 0 exactly. Subnormal numbers
+ * remain only in a sliver just above the step (exp there is subnormal: correctly rounded in float,
+ * t within ~0.04 of it; in AVX2's double, t within ~0.35, below 2^-1022 but not rounded, which the
+ * absolute bound there allows) and where a result is
  * itself that small (GELU erf's exp times erfcx near its clamp). AVX-512's double exp scales by
  * the scaling instruction instead (below), which underflows gradually: its subnormal sliver is
  * t in [-745.2, -708.4], and its clamps sit past it, where the scaling gives 0. On Zen 4 and 5
@@ -2887,10 +2910,10 @@ TG__PRIVATE void TG__FN(TG__ISA(tg__ew_run))(const tg__ew *e, int64_t n, const v
  * random doubles (test_elementwise --sweep):
  *                  GELU tanh  GELU erf  sigmoid  SiLU
  *      float          3.77      6.35      3.31    3.93
- *      double, AVX2   3.07      8.65      2.40    3.15
+ *      double, AVX2   3.55      7.88      2.64    3.71   (exp of degree 9 and a table of two)
  *      double, AVX-512 3.15     9.08      2.45    3.11   (double exp by table, below)
  * (float GELU erf's worst is near 0, where (y - K) / (y + K) is near -1 and its rounding is felt
- * most; double's at x = -7.7, from its rational erfcx and the roundings in it.)
+ * most; AVX-512 double's at x = -7.7, from its rational erfcx and the roundings in it.)
  */
 
 
@@ -2899,7 +2922,7 @@ TG__PRIVATE void TG__FN(TG__ISA(tg__ew_run))(const tg__ew *e, int64_t n, const v
 #define TG__EW_ACT_TABLES
 static const float tg__ew_exp_cs[4] = {TG__EW_EXP_CS};
 static const float tg__ew_exp_tab_s[8] = {TG__EW_EXP_TAB_S};
-static const double tg__ew_exp_cd[12] = {TG__EW_EXP_CD};
+static const double tg__ew_exp2_cd[10] = {TG__EW_EXP2_CD};
 static const double tg__ew_exp8_cd[8] = {TG__EW_EXP8_CD};
 static const double tg__ew_exp_tab_d[8] = {TG__EW_EXP_TAB_D};
 static const double tg__ew_exp_tab_erf_d[8] = {TG__EW_EXP_TAB_ERF_D};
@@ -3048,9 +3071,9 @@ TG__VFN TG__FV TG__ISA(tg__ew_gelu_erf_s)(TG__FV x)
 
 /* Double exp comes in two forms, by instruction set (TG__DEXP_SPLIT, the reduction's steps per
  * power of two): AVX-512 reads 2^(j/8) from a table of eight in one register (a permute), which
- * leaves a polynomial of degree 7; AVX2 has no such permute (a gather or two permutes and a blend
- * cost what the table saves: fp64 sigmoid 1.02-1.04 the time on the Zen 4) and keeps one
- * polynomial of degree 11 over |r| <= ln2/2. AVX-512, L2, one thread, Zen 4, side by side: with a
+ * leaves a polynomial of degree 7; AVX2 has no such permute (a gather, or two permutes and a blend
+ * for a table of eight, cost what the table saves: fp64 sigmoid 1.02-1.04 the time on the Zen 4)
+ * and takes a table of two, a blend, and a polynomial of degree 9 over |r| <= ln2/4. AVX-512, L2, one thread, Zen 4, side by side: with a
  * degree-8 Taylor polynomial, fp64 sigmoid 0.83 the time, SiLU 0.85, GELU tanh 0.90, GELU erf
  * 0.93; degree 7 fitted, evaluated as three pairs and Horner's rule in r^2 (two operations fewer),
  * 0.89-0.90, 0.89-0.90, 0.92-0.95, 0.95-0.96 of that. Both forms within the same error bounds (see
@@ -3080,26 +3103,38 @@ TG__VFN TG__DV TG__ISA(tg__ew_exp_d)(TG__DV r, TG__DV k, const double *tab)
 }
 
 #else
-/* c exp(r) 2^n for |r| <= ~0.35 and k = n + 1.5 2^52, n in [-1023, 0] (2^-1023, exponent field 0,
- * is 0, as in float), and c = tab[0] (this form has no table: a product, where c is not 1). Above
- * r^2 the polynomial goes by Estrin's scheme (pairs, then pairs of pairs with r^2, r^4, r^8), the
- * last two steps by Horner's, which round the large terms once: a chain of 6 operations instead of
- * 11, which the loop's other work could not hide (sigmoid 2.4 -> 1.65 ns per element). */
+/* c exp(r) 2^(n/2) for |r| <= ~ln2/4 and k = n/2 + 1.5 2^51, floor(n/2) in [-1023, 0], and c =
+ * tab[0] (a product where c is not 1: this form's table is its own). AVX2 has no one-register table
+ * of eight doubles, but a table of two is a blend: 2^((n mod 2)/2), 1 or sqrt2, picked by n's low
+ * bit, halves r's range and leaves exp(r) - 1 = q = r + r^2 g(r), g of degree 7 (0.56 ulp,
+ * act_coeffs.py), by pairs and Horner's rule in r^2. Nor is 2^floor(n/2) a product: k's bits shifted
+ * left by 51 put floor(n/2) in the exponent field and n's low bit at the mantissa's top, where the
+ * second entry is stored less that bit ((sqrt2 + 1/2) / 2, whose bits plus it are sqrt2's), and one
+ * integer addition scales the entry; T + T q then rounds once. 10 operations on the multiply-add
+ * units where a polynomial of degree 11 over ln2/2 and the product by 2^n took 15. At floor(n/2) =
+ * -1023 the entry 1 (n even) becomes 0 exactly: the flush (top of the file), where the clamps put
+ * t; sqrt2 (n odd, t in a sliver ~0.35 wide above them) a subnormal number, below 2^-1022, well
+ * within the bound, which is absolute there. Zen 5, AVX2 forced, act_speed side by side, L2, one
+ * thread: fp64 sigmoid 0.79 the time, SiLU 0.82, GELU tanh 0.91, GELU erf 0.90; 2^27 elements, 2
+ * threads, tgemm-bench alternately three times, GB/s: sigmoid 37.1-37.9 -> 45.7-46.3, SiLU
+ * 35.3-35.5 -> 42.1-42.8, GELU tanh 26.3-27.1 -> 30.0-30.2, GELU erf 21.4-22.0 -> 24.3-24.8,
+ * tg_bias_act GELU tanh 27.1-27.8 -> 30.6-31.1. A table of four (two in-lane permutes and a blend,
+ * degree 8) was no faster: 0.96-1.02 the time of this. */
 TG__VFN TG__DV TG__ISA(tg__ew_exp_d)(TG__DV r, TG__DV k, const double *tab)
 {
-#define TG__C(j) TG__D1(tg__ew_exp_cd[j])
+#define TG__C(j) TG__D1(tg__ew_exp2_cd[j])
 #define TG__PAIR(j) TG__DFMA(TG__C(j + 1), r, TG__C(j))
-    TG__DV r2 = TG__DMUL(r, r), r4 = TG__DMUL(r2, r2), r8 = TG__DMUL(r4, r4);
-    TG__DV q0 = TG__DFMA(TG__PAIR(4), r2, TG__PAIR(2));
-    TG__DV q1 = TG__DFMA(TG__PAIR(8), r2, TG__PAIR(6));
-    TG__DV p = TG__DFMA(TG__PAIR(10), r8, TG__DFMA(q1, r4, q0));
-    /* the exponent field of 2^n */
-    TG__IV f = TG__I64SUB(TG__DASI(k), TG__I64SET(0x4338000000000000 - 1023));
-    p = TG__DFMA(TG__DFMA(p, r, TG__C(1)), r, TG__C(0));
+    TG__IV ki = TG__DASI(k);
+    TG__DV t = TG__DBLENDV(TG__D1(1.0), TG__D1(TG__SQRT1_2 + 0.25), TG__IASD(TG__I64SLL(ki, 63)));
+    TG__DV r2 = TG__DMUL(r, r);
+    TG__DV g = TG__DFMA(TG__DFMA(TG__DFMA(TG__PAIR(8), r2, TG__PAIR(6)), r2, TG__PAIR(4)), r2,
+                        TG__PAIR(2));
+    TG__DV q = TG__DFMA(g, r2, r);
 #undef TG__PAIR
 #undef TG__C
-    if (tab[0] != 1.0) p = TG__DMUL(p, TG__D1(tab[0]));
-    return TG__DMUL(p, TG__IASD(TG__I64SLL(f, 52)));
+    t = TG__IASD(TG__I64ADD(TG__DASI(t), TG__I64SLL(ki, 51)));
+    t = TG__DFMA(t, q, t);
+    return tab[0] != 1.0 ? TG__DMUL(t, TG__D1(tab[0])) : t;
 }
 
 #endif
@@ -3204,7 +3239,7 @@ TG__VFN TG__DV TG__ISA(tg__ew_gelu_tanh_d)(TG__DV x)
  * sweep error 7.12 -> 7.18 ulp (AVX2 7.36). Then degrees 8 and 8, within 3.5 ulp of the allowed
  * error where 8 and 9 were within 0.5 (act_coeffs.py): one fma fewer, tgemm-bench alternately
  * three times 50.5-50.8 -> 51.6-52.3 GB/s (in L2 0.96 the time), worst sweep error 7.18 -> 9.08
- * ulp (AVX2 8.65), inside the bound of 16 by 7. The GPU keeps the polynomial
+ * ulp (AVX2 8.65, 7.88 with its later exp), inside the bound of 16 by 7. The GPU keeps the polynomial
  * (cuda/elementwise/elementwise.cu says why). */
 TG__VFN TG__DV TG__ISA(tg__ew_gelu_erf_d)(TG__DV x)
 {
@@ -3716,8 +3751,7 @@ TG__PRIVATE void TG__FN(TG__ISA(tg__ew_run))(const tg__ew *e, int64_t n, const v
 #undef TG__I32ADD
 #undef TG__I32SRA
 #undef TG__I32SLL
-#undef TG__I64SET
-#undef TG__I64SUB
+#undef TG__I64ADD
 #undef TG__I64SLL
 #undef TG__DTAB8
 #if defined(__GNUC__) && !defined(__clang__)

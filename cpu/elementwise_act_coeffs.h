@@ -16,8 +16,15 @@
 #define TG__EW_EXP_TAB_S \
     1.000000000e+00f, 1.090507746e+00f, 1.189207077e+00f, 1.296839595e+00f, 1.414213538e+00f, \
     1.542210817e+00f, 1.681792855e+00f, 1.834008098e+00f
-/* Double, AVX2's form: exp(r) = 1 + r + r^2 g(r) for |r| <= ln2/2 (act_coeffs.py): constant term
- * first. */
+/* Double, AVX2's form: exp(r) = 1 + r + r^2 g(r) for |r| <= ln2/4, g of degree 7 (act_coeffs.py:
+ * constant term first); its table of two, 1 and sqrt2, is a blend (elementwise_act_simd.inc). */
+#define TG__EW_EXP2_CD \
+    1.00000000000000000e+00, 1.00000000000000000e+00, 4.99999999999998224e-01, \
+    1.66666666666666519e-01, 4.16666666685328937e-02, 8.33333333350297877e-03, \
+    1.38888857815637782e-03, 1.98412670166067819e-04, 2.48181424756976507e-05, \
+    2.75723686580016052e-06
+/* Double, CUDA's fp64 GELU erf (cuda/elementwise/elementwise.cu): exp(r) = 1 + r + r^2 g(r) for
+ * |r| <= ln2/2, g of degree 9 (act_coeffs.py): constant term first. */
 #define TG__EW_EXP_CD \
     1.00000000000000000e+00, 1.00000000000000000e+00, 5.00000000000000111e-01, \
     1.66666666666666685e-01, 4.16666666666241636e-02, 8.33333333333006500e-03, \
@@ -81,12 +88,14 @@
 #define TG__ROUND_S 12582912.0f
 #define TG__ROUND_D 6755399441055744.0
 /* Where each activation's exp is flushed to 0 (elementwise_act_simd.inc): the clamp of -|x| that
- * puts exp's argument t mid-way in the band where its scale is 0 -- float t in [-88.07, -87.38]
- * (n = round(8t / ln2) in [-1016, -1009]: 2^floor(n/8)'s exponent field is 0), the double t of AVX2
- * and of CUDA's fp64 GELU erf in [-709.13, -708.74] (n = round(t / ln2) = -1023, the same; the
- * part of it where floor(8t / ln2 / 8) is -1023 too, the band AVX-512 shared until it took the
- * scaling instruction), AVX-512's double t in [-745.87, -745.18] (floor(n/8) = -1076, where the
- * scaling instruction rounds to 0) -- so that every input
+ * puts exp's argument t in the band where its scale is 0 -- float t in [-88.07, -87.38], mid-way
+ * (n = round(8t / ln2) in [-1016, -1009]: 2^floor(n/8)'s exponent field is 0); the double t of
+ * AVX2 and of CUDA's fp64 GELU erf in [-709.26, -708.92], the part of AVX2's band (n = round(2t /
+ * ln2) = -2046: floor(n/2) = -1023 and the table's entry 1) within CUDA's (n = round(t / ln2) =
+ * -1023), at -708.93 to -708.95 (the mid-point of an earlier band, which AVX-512 shared before it
+ * took the scaling instruction: kept, so that the CUDA code stays as it ran on the GPU);
+ * AVX-512's double t in [-745.87, -745.18], mid-way (floor(n/8) = -1076, where the scaling
+ * instruction rounds to 0) -- so that every input
  * at or past the clamp gets exp = 0 exactly, as do those short of it whose t is already in the
  * band (act_coeffs.py). Sigmoid and SiLU: t = -|x|; GELU tanh: t = -2u(x); GELU erf: t = -x^2/2. */
 #define TG__FLUSH_S 87.73f

@@ -11,7 +11,7 @@
 
 #define TG__ISA(x) x##_avx2
 #define TG__TARGET "avx2,fma"
-#define TG__DEXP_SPLIT 1 /* double exp's form (elementwise_act_simd.inc) */
+#define TG__DEXP_SPLIT 2 /* double exp's form (elementwise_act_simd.inc) */
 #define TG__DU_TANH 4 /* double GELU tanh's vectors a turn: 8 spill 16 registers (1.15 the time) */
 #define TG__DU_SIGMOID 2 /* and double sigmoid's and SiLU's (elementwise_simd_run.inc) */
 #define TG__VBYTES 32
@@ -68,8 +68,7 @@
 #define TG__I32ADD _mm256_add_epi32
 #define TG__I32SRA _mm256_srai_epi32
 #define TG__I32SLL _mm256_slli_epi32
-#define TG__I64SET _mm256_set1_epi64x
-#define TG__I64SUB _mm256_sub_epi64
+#define TG__I64ADD _mm256_add_epi64
 #define TG__I64SLL _mm256_slli_epi64
 
 #include "elementwise_simd.inc"

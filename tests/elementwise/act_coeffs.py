@@ -8,13 +8,15 @@ tests/elementwise/test_elementwise.c --sweep (make test-act-sweep) on the real c
 
 exp(r), |r| <= h:       exp(r) = 1 + r + r^2 g(r), g interpolated at Chebyshev nodes (near-minimax;
                         1 + r stay exact, the fitted part is a correction of relative size r^2/2);
-                        double: h = ln2/2, degree 11; float: h = ln2/16, degree 3, beside the table
-                        2^(j/8), j = 0..7, that takes the rest of the reduction.
-                        AVX-512's double exp: h = ln2/16, degree 7, beside the same table in double.
-The flush clamps:       exp is 0 where the exponent field of its scale 2^n (float: 2^floor(n/8))
-                        is 0, and in AVX-512's double, scaled by the scaling instruction, where
-                        floor(n/8) is -1076; the clamp of each activation's -|x| puts its
-                        argument t mid-way in that band, for every family.
+                        float: h = ln2/16, degree 3, beside the table 2^(j/8), j = 0..7, that
+                        takes the rest of the reduction; AVX-512's double: h = ln2/16, degree 7,
+                        beside the same table in double; AVX2's double: h = ln2/4, degree 9,
+                        beside 1 and sqrt2; CUDA's fp64 GELU erf: h = ln2/2, degree 11.
+The flush clamps:       exp is 0 where the exponent field of its scale 2^n (float: 2^floor(n/8);
+                        AVX2's double: the table's entry 1 plus floor(n/2)) is 0, and in AVX-512's
+                        double, scaled by the scaling instruction, where floor(n/8) is -1076; the
+                        clamp of each activation's -|x| puts its argument t in that band, mid-way
+                        but for the band AVX2 shares with CUDA, whose clamps are checked to lie in it.
 erfc(z) = t exp(g(t) - z^2), t = 1 / (1 + z/2), 0 <= z <= 14: the CUDA fp16/bf16 GELU erf
                         (cuda/elementwise/elementwise.cu), g interpolated at Chebyshev nodes of
                         t in [1/8, 1]; only to ~1e-6, far under fp16's and bf16's half ulp
@@ -164,23 +166,35 @@ def show(name, coeffs, err, single):
 
 def flush_clamps():
     """The band of exp's argument t whose scale has exponent field 0 (so exp(t) = 0 exactly), and
-    for each activation the clamp of |x| that puts t mid-way in it (elementwise_act_coeffs.h)."""
+    for each activation the clamp of |x| that puts t mid-way in it (elementwise_act_coeffs.h); for
+    the band AVX2 shares with CUDA, whose clamps were set mid-way in an earlier band, where those
+    clamps put t, each checked to lie inside."""
     ln2 = mp.log(2)
     a = 2 * mp.sqrt(2 / mp.pi)
+
+    def minus_2u(x):
+        return -a * (x + mp.mpf("0.044715") * x ** 3)
+
     bands = {"float": (-1016.5 * ln2 / 8, -1008.5 * ln2 / 8),  # floor(n/8) = -127, n = round(8t/ln2)
-             # AVX2's and CUDA's n = round(t / ln2) = -1023, within floor(8t / ln2 / 8) = -1023 as
-             # well: the band AVX-512 shared before its scaling instruction, kept so that the CUDA
-             # code stays as it ran on the GPU
-             "double, AVX2 and CUDA": (max(-1023.5 * ln2, -8184.5 * ln2 / 8),
-                                       min(-1022.5 * ln2, -8176.5 * ln2 / 8)),
+             # AVX2's n = round(2t / ln2) = -2046 (floor(n/2) = -1023, the table's entry 1) within
+             # CUDA's n = round(t / ln2) = -1023
+             "double, AVX2 and CUDA": (max(-2046.5 * ln2 / 2, -1023.5 * ln2),
+                                       min(-2045.5 * ln2 / 2, -1022.5 * ln2)),
              # floor(n/8) = -1076, where the scaling instruction rounds T + T q < 2 to 0
              "double, AVX-512": (-8608.5 * ln2 / 8, -8600.5 * ln2 / 8)}
+    kept = {"double, AVX2 and CUDA": (mp.mpf("708.93"), mp.mpf("21.151"), mp.mpf("37.655"))}
     for t, (lo, hi) in bands.items():
         mid = (lo + hi) / 2
-        tanh = mp.findroot(lambda x: a * (x + mp.mpf("0.044715") * x ** 3) + mid, 15)
-        print("flush, %s: t in [%s, %s]; |x| clamps: sigmoid/SiLU %s, GELU tanh %s, GELU erf %s"
-              % (t, mp.nstr(lo, 6), mp.nstr(hi, 6), mp.nstr(-mid, 6), mp.nstr(tanh, 6),
-                 mp.nstr(mp.sqrt(-2 * mid), 6)))
+        tanh = mp.findroot(lambda x: minus_2u(x) - mid, 15)
+        print("flush, %s: t in [%s, %s]; |x| clamps mid-way: sigmoid/SiLU %s, GELU tanh %s, GELU "
+              "erf %s" % (t, mp.nstr(lo, 6), mp.nstr(hi, 6), mp.nstr(-mid, 6), mp.nstr(tanh, 6),
+                          mp.nstr(mp.sqrt(-2 * mid), 6)))
+        if t in kept:
+            sig, tanh, erf = kept[t]
+            ts = (-sig, minus_2u(tanh), -erf * erf / 2)
+            assert all(lo < v < hi for v in ts), "a kept clamp is off its band"
+            print("  the clamps in use, %s, %s, %s, put t at %s" % (
+                sig, tanh, erf, ", ".join(mp.nstr(v, 6) for v in ts)))
 
 
 def main():
@@ -188,12 +202,15 @@ def main():
         t = "float" if single else "double"
         deg, h, name = (3, mp.log(2) / 16, "ln2/16") if single else (11, mp.log(2) / 2, "ln2/2")
         c, e = exp_table(deg, single, h)
-        show("exp, %s, |r| <= %s, degree %d" % (t, name, deg), c, e, single)
+        show("exp, %s%s, |r| <= %s, degree %d" % (t, "" if single else " (CUDA)", name, deg), c, e,
+             single)
         # the table of 2^(j/8) that takes the rest of an eighth-step reduction
         tab = [to_type(mp.mpf(2) ** (mp.mpf(j) / 8), single) for j in range(8)]
         err = max(abs(v / mp.mpf(2) ** (mp.mpf(j) / 8) - 1) for j, v in enumerate(tab))
         show("2^(j/8), %s, j = 0..7" % t, tab, err, single)
         if not single:
+            c, e = exp_table(9, False, mp.log(2) / 4)
+            show("exp, double (AVX2), |r| <= ln2/4, degree 9", c, e, False)
             c, e = exp_table(7, False, mp.log(2) / 16)
             show("exp, double (AVX-512), |r| <= ln2/16, degree 7", c, e, False)
         k, y_max, deg = (4, 6, 8) if single else (4, 9, 20)
