@@ -1713,7 +1713,7 @@ TG__PRIVATE void tg__ew_act_d(tg_act act, int64_t n, double *z)
 #define TG__TARGET "avx2,fma"
 #define TG__DEXP_SPLIT 2 /* double exp's form (elementwise_act_simd.inc) */
 #define TG__DU_TANH 4 /* double GELU tanh's vectors a turn: 8 spill 16 registers (1.15 the time) */
-#define TG__DU_SIGMOID 2 /* and double sigmoid's and SiLU's (elementwise_simd_run.inc) */
+#define TG__DU_SIGMOID 4 /* and double sigmoid's and SiLU's (elementwise_simd_run.inc) */
 #define TG__VBYTES 32
 #define TG__FV __m256
 #define TG__DV __m256d
@@ -2318,7 +2318,10 @@ TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const T
  * tg_bias_act (four: 57.7-61.6; in L2 0.89 the time, AVX2 0.91), and fp32 GELU erf the same with
  * one, two or four (51.2-53.4), so it keeps one; fp64 sigmoid and SiLU with two where the core has
  * AVX2 alone (TG__DU_SIGMOID): forced on the Zen 5, 35.5-36.4 -> 38.1-38.7 GB/s and 33.7-34.8 ->
- * 35.5-36.9 (AVX-512 the same either way, 50.8-54.1, and keeps one). The GELUs read x ahead by
+ * 35.5-36.9 (AVX-512 the same either way, 50.8-54.1, and keeps one); and four once AVX2's double
+ * exp took its table of two (elementwise_act_simd.inc; the same way, AVX2 forced): 44.8-44.9 -> 45.8-47.5 and 41.4-42.3 -> 44.3-45.5 (one: 43.4-44.5, 39.8-40.8); with
+ * it, GELU tanh still best with four (two: 25.7-26.2 against 29.4-30.2), GELU erf the same with two,
+ * three or four (24.3-25.0). The GELUs read x ahead by
  * software prefetch, TG__EW_AHEAD bytes (a page): busy with arithmetic for as long as memory takes,
  * their loops had the hardware's prefetcher run out of lead and waited on loads. Zen 5, 2 threads,
  * 2^27 elements, tgemm-bench alternately three times against the library without it, GB/s: fp64
@@ -2528,7 +2531,10 @@ TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const T
  * tg_bias_act (four: 57.7-61.6; in L2 0.89 the time, AVX2 0.91), and fp32 GELU erf the same with
  * one, two or four (51.2-53.4), so it keeps one; fp64 sigmoid and SiLU with two where the core has
  * AVX2 alone (TG__DU_SIGMOID): forced on the Zen 5, 35.5-36.4 -> 38.1-38.7 GB/s and 33.7-34.8 ->
- * 35.5-36.9 (AVX-512 the same either way, 50.8-54.1, and keeps one). The GELUs read x ahead by
+ * 35.5-36.9 (AVX-512 the same either way, 50.8-54.1, and keeps one); and four once AVX2's double
+ * exp took its table of two (elementwise_act_simd.inc; the same way, AVX2 forced): 44.8-44.9 -> 45.8-47.5 and 41.4-42.3 -> 44.3-45.5 (one: 43.4-44.5, 39.8-40.8); with
+ * it, GELU tanh still best with four (two: 25.7-26.2 against 29.4-30.2), GELU erf the same with two,
+ * three or four (24.3-25.0). The GELUs read x ahead by
  * software prefetch, TG__EW_AHEAD bytes (a page): busy with arithmetic for as long as memory takes,
  * their loops had the hardware's prefetcher run out of lead and waited on loads. Zen 5, 2 threads,
  * 2^27 elements, tgemm-bench alternately three times against the library without it, GB/s: fp64
@@ -3361,7 +3367,10 @@ TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const T
  * tg_bias_act (four: 57.7-61.6; in L2 0.89 the time, AVX2 0.91), and fp32 GELU erf the same with
  * one, two or four (51.2-53.4), so it keeps one; fp64 sigmoid and SiLU with two where the core has
  * AVX2 alone (TG__DU_SIGMOID): forced on the Zen 5, 35.5-36.4 -> 38.1-38.7 GB/s and 33.7-34.8 ->
- * 35.5-36.9 (AVX-512 the same either way, 50.8-54.1, and keeps one). The GELUs read x ahead by
+ * 35.5-36.9 (AVX-512 the same either way, 50.8-54.1, and keeps one); and four once AVX2's double
+ * exp took its table of two (elementwise_act_simd.inc; the same way, AVX2 forced): 44.8-44.9 -> 45.8-47.5 and 41.4-42.3 -> 44.3-45.5 (one: 43.4-44.5, 39.8-40.8); with
+ * it, GELU tanh still best with four (two: 25.7-26.2 against 29.4-30.2), GELU erf the same with two,
+ * three or four (24.3-25.0). The GELUs read x ahead by
  * software prefetch, TG__EW_AHEAD bytes (a page): busy with arithmetic for as long as memory takes,
  * their loops had the hardware's prefetcher run out of lead and waited on loads. Zen 5, 2 threads,
  * 2^27 elements, tgemm-bench alternately three times against the library without it, GB/s: fp64
@@ -3571,7 +3580,10 @@ TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const T
  * tg_bias_act (four: 57.7-61.6; in L2 0.89 the time, AVX2 0.91), and fp32 GELU erf the same with
  * one, two or four (51.2-53.4), so it keeps one; fp64 sigmoid and SiLU with two where the core has
  * AVX2 alone (TG__DU_SIGMOID): forced on the Zen 5, 35.5-36.4 -> 38.1-38.7 GB/s and 33.7-34.8 ->
- * 35.5-36.9 (AVX-512 the same either way, 50.8-54.1, and keeps one). The GELUs read x ahead by
+ * 35.5-36.9 (AVX-512 the same either way, 50.8-54.1, and keeps one); and four once AVX2's double
+ * exp took its table of two (elementwise_act_simd.inc; the same way, AVX2 forced): 44.8-44.9 -> 45.8-47.5 and 41.4-42.3 -> 44.3-45.5 (one: 43.4-44.5, 39.8-40.8); with
+ * it, GELU tanh still best with four (two: 25.7-26.2 against 29.4-30.2), GELU erf the same with two,
+ * three or four (24.3-25.0). The GELUs read x ahead by
  * software prefetch, TG__EW_AHEAD bytes (a page): busy with arithmetic for as long as memory takes,
  * their loops had the hardware's prefetcher run out of lead and waited on loads. Zen 5, 2 threads,
  * 2^27 elements, tgemm-bench alternately three times against the library without it, GB/s: fp64
