@@ -1069,13 +1069,15 @@ TG__OMP(omp barrier)
 #ifndef TGEMM_CPU_ELEMENTWISE_ACT_COEFFS_H
 #define TGEMM_CPU_ELEMENTWISE_ACT_COEFFS_H
 
-/* Float: exp(r) = 1 + r + r^2 (c2 + c3 r) for |r| <= ln2/16, and 2^(j/8) for j = 0..7, the table
- * that takes the rest of the reduction (act_coeffs.py): constant term first. */
+/* Float: exp(r) = 1 + r + r^2 (c2 + c3 r) for |r| <= ln2/16, constant term first, and 2^(j/8) for
+ * j = 0..7, the table that takes the rest of the reduction, each entry stored less j in its three
+ * top mantissa bits (elementwise_act_simd.inc: the scaling adds them back), correctly rounded
+ * (act_coeffs.py). */
 #define TG__EW_EXP_CS \
     1.000000000e+00f, 1.000000000e+00f, 5.000391006e-01f, 1.666744798e-01f
 #define TG__EW_EXP_TAB_S \
-    1.000000000e+00f, 1.090507746e+00f, 1.189207077e+00f, 1.296839595e+00f, 1.414213538e+00f, \
-    1.542210817e+00f, 1.681792855e+00f, 1.834008098e+00f
+    1.000000000e+00f, 9.827538729e-01f, 9.696035385e-01f, 9.609197974e-01f, 9.571067691e-01f, \
+    9.586054087e-01f, 9.658964276e-01f, 9.795040488e-01f
 /* Double, AVX2's form: exp(r) = 1 + r + r^2 g(r) for |r| <= ln2/4, g of degree 7 (act_coeffs.py:
  * constant term first); its table of two, 1 and sqrt2, is a blend (elementwise_act_simd.inc). */
 #define TG__EW_EXP2_CD \
@@ -1148,8 +1150,8 @@ TG__OMP(omp barrier)
 #define TG__ROUND_S 12582912.0f
 #define TG__ROUND_D 6755399441055744.0
 /* Where each activation's exp is flushed to 0 (elementwise_act_simd.inc): the clamp of -|x| that
- * puts exp's argument t in the band where its scale is 0 -- float t in [-88.07, -87.38], mid-way
- * (n = round(8t / ln2) in [-1016, -1009]: 2^floor(n/8)'s exponent field is 0); the double t of
+ * puts exp's argument t in the band where its scale is 0 -- float t in [-88.07, -87.99], mid-way
+ * (n = round(8t / ln2) = -1016: floor(n/8) = -127 and the table's entry 1); the double t of
  * AVX2 and of CUDA's fp64 GELU erf in [-709.26, -708.92], the part of AVX2's band (n = round(2t /
  * ln2) = -2046: floor(n/2) = -1023 and the table's entry 1) within CUDA's (n = round(t / ln2) =
  * -1023), at -708.93 to -708.95 (the mid-point of an earlier band, which AVX-512 shared before it
@@ -1158,9 +1160,9 @@ TG__OMP(omp barrier)
  * instruction rounds to 0) -- so that every input
  * at or past the clamp gets exp = 0 exactly, as do those short of it whose t is already in the
  * band (act_coeffs.py). Sigmoid and SiLU: t = -|x|; GELU tanh: t = -2u(x); GELU erf: t = -x^2/2. */
-#define TG__FLUSH_S 87.73f
-#define TG__FLUSH_TANH_S 10.02f
-#define TG__FLUSH_ERF_S 13.245f
+#define TG__FLUSH_S 88.03f
+#define TG__FLUSH_TANH_S 10.031f
+#define TG__FLUSH_ERF_S 13.2687f
 #define TG__FLUSH_D 708.93
 #define TG__FLUSH_TANH_D 21.151
 #define TG__FLUSH_ERF_D 37.655
@@ -1839,26 +1841,26 @@ TG__PRIVATE void tg__ew_act_d(tg_act act, int64_t n, double *z)
  * AVX-512 by eighths as float does (below); in float, |r| <= ln2/16 and exp(r) is a cubic, times
  * 2^((n mod 8)/8) from a table of eight that one permute reads (fewer FMAs than a degree-6
  * polynomial over ln2/2: fp32 sigmoid 1.30 -> 1.19 cycles per element in L2, SiLU at 2^27 and 2
- * threads 63 -> 69% of a copy, within 1 ulp of the old worst errors). The last step multiplies by
- * 2^floor(n/8), built in the exponent field (AVX2's double adds floor(n/2) to its table entry's
- * exponent field instead), which is 0 one step below the smallest normal number: there the result
- * is 0. So exp is flushed to 0 where it would be subnormal (t below about -87.4 in float, -708.9
- * in AVX2's double), and each activation clamps its argument inside that one step
- * (elementwise_act_coeffs.h), so that everything past it gives 0 exactly. Subnormal numbers
- * remain only in a sliver just above the step (exp there is subnormal: correctly rounded in float,
- * t within ~0.04 of it; in AVX2's double, t within ~0.35, below 2^-1022 but not rounded, which the
- * absolute bound there allows) and where a result is
- * itself that small (GELU erf's exp times erfcx near its clamp). AVX-512's double exp scales by
- * the scaling instruction instead (below), which underflows gradually: its subnormal sliver is
- * t in [-745.2, -708.4], and its clamps sit past it, where the scaling gives 0. On Zen 4 and 5
- * every operation on a subnormal number is slow, and inputs as ordinary as GELU tanh's
- * below -10 in float had ~4 of them a vector (fp32 tg_bias_act GELU tanh on C + bias uniform in
- * [-20, 20], 2 threads, 2^27 elements, Zen 5: 14 GB/s before, 50 after, as fast as inputs in
- * [-10, 10]). The cost is a result of 0 (or -0) where it would be below 2^-126 (2^-1022) times
- * x: an absolute error that the accuracy bound, which judges results below 2^-24 (2^-53) in
- * absolute terms, allows many times over. erfc(y) is exp(-y^2) times erfcx(y): in float a
- * polynomial of degree 8 in (y - K) / (y + K), in double a rational function of degrees 8 and 8
- * (below). tests/elementwise/act_coeffs.py derives
+ * threads 63 -> 69% of a copy, within 1 ulp of the old worst errors). The last step scales by
+ * 2^floor(n/8) (AVX2's double: 2^floor(n/2)), added to the table entry's exponent field, which is 0
+ * one step below the smallest normal number: there the entry 1 becomes 0. So exp is flushed to 0
+ * where it would be subnormal (t below about -88.0 in float, -708.9 in AVX2's double), and each
+ * activation clamps its argument where that entry is taken (elementwise_act_coeffs.h), so that
+ * everything past it gives 0 exactly. Subnormal numbers remain only in a sliver just above the
+ * clamp (t within ~0.6 of it in float, ~0.35 in AVX2's double: there the other entries' bits read
+ * as a subnormal number, below the smallest normal and not rounded, which the bound, absolute
+ * there, allows; and just above, T + T q below the smallest normal, correctly rounded) and where a
+ * result is itself that small (GELU erf's exp times erfcx near its clamp). AVX-512's double exp
+ * scales by the scaling instruction instead (below), which underflows gradually: its subnormal
+ * sliver is t in [-745.2, -708.4], and its clamps sit past it, where the scaling gives 0. On Zen 4
+ * and 5 every operation on a subnormal number is slow, and inputs as ordinary as GELU tanh's below
+ * -10 in float had ~4 of them a vector (fp32 tg_bias_act GELU tanh on C + bias uniform in [-20,
+ * 20], 2 threads, 2^27 elements, Zen 5: 14 GB/s before, 50 after, as fast as inputs in [-10, 10]).
+ * The cost is a result of 0 (or -0) where it would be below 2^-126 (2^-1022) times x: an absolute
+ * error that the accuracy bound, which judges results below 2^-24 (2^-53) in absolute terms, allows
+ * many times over. erfc(y) is exp(-y^2) times erfcx(y): in float a polynomial of degree 8 in (y -
+ * K) / (y + K), in double a rational function of degrees 8 and 8 (below).
+ * tests/elementwise/act_coeffs.py derives
  * the coefficients. NaN passes through every step (max and min keep their second operand when it
  * is NaN). A run's elements that fill no whole vector go through these functions too, on a
  * zero-padded copy (elementwise_simd_run.inc).
@@ -1890,24 +1892,31 @@ static const double tg__ew_erfcx_qd[9] = {TG__EW_ERFCX_QD};
 
 /* ---- float ---- */
 
-/* exp(r) 2^(n/8) for |r| <= ~ln2/16 and an integer vector nb whose low three bits are n's and
- * whose arithmetic shift right by 3, plus off, is the exponent field of 2^floor(n/8), with
- * floor(n/8) in [-127, 0]: the table gives 2^((n mod 8)/8) (one permute, no memory gather), the
- * cubic exp(r) - 1 = q, and T + T q rounds once before the scaling by 2^floor(n/8), which is 0 at
- * -127 (field 0): see the flush at the top of the file. */
-TG__VFN TG__FV TG__ISA(tg__ew_exp_s)(TG__FV r, TG__IV nb, int off)
+/* exp(r) 2^(n/8) for |r| <= ~ln2/16 and an integer vector nb whose low bits are n's, n in
+ * [-1023, 0] past its pattern's constant: the table gives 2^((n mod 8)/8) (one permute, no memory
+ * gather), the cubic exp(r) - 1 = q, and T + T q rounds once. The scaling by 2^floor(n/8) is no
+ * product: nb shifted left by 20 is floor(n/8) in the exponent field and n's low three bits at the
+ * mantissa's top, which the table's entries are stored less (act_coeffs.py), and one integer
+ * addition scales the entry: one multiply-add unit's operation and two integer ones fewer. Zen 5,
+ * act_speed side by side, L2, one thread: 0.88-0.95 the time in both families; 2^27 elements, 2
+ * threads, tgemm-bench alternately three times, GB/s, AVX2 forced: GELU erf 32.9-33.1 ->
+ * 34.1-34.5, GELU tanh 30.1-31.3 -> 33.2-33.4, tg_bias_act GELU tanh 28.5-30.1 -> 31.3-31.9 (and a
+ * 21.2), sigmoid and SiLU within the noise (41.7-48.3 -> 43.7-51.7); AVX-512, which keeps pace
+ * with memory there, the same within the noise. At floor(n/8) = -127 the entry 1 (n = -1016)
+ * becomes 0 exactly, the flush at the top of the file. */
+TG__VFN TG__FV TG__ISA(tg__ew_exp_s)(TG__FV r, TG__IV nb)
 {
     TG__FV t = TG__FTAB8(tg__ew_exp_tab_s, nb);
     TG__FV q = TG__FFMA(TG__F1(tg__ew_exp_cs[3]), r, TG__F1(tg__ew_exp_cs[2]));
-    TG__IV f = TG__I32ADD(TG__I32SRA(nb, 3), TG__I32SET(off));
     q = TG__FFMA(TG__FMUL(r, r), q, r);
-    return TG__FMUL(TG__FFMA(t, q, t), TG__IASF(TG__I32SLL(f, 23)));
+    t = TG__IASF(TG__I32ADD(TG__FASI(t), TG__I32SLL(nb, 20)));
+    return TG__FFMA(t, q, t);
 }
 
 /* exp(t + tl) for float t in [-88.07, 0] (or NaN) and tl below t's ulp, which joins r after the
- * reduction, as in double: n = round(8 t / ln2) sits in the low bits of k's pattern, 0x4B400000 + n;
- * 0x4B400000 is a multiple of 8, so its eighth comes off after the shift. has_tl is a constant at
- * every call (sigmoid's t is exact). */
+ * reduction, as in double: n = round(8 t / ln2) sits in the low bits of k's pattern, 0x4B400000 +
+ * n, whose constant part the shift by 20 pushes out. has_tl is a constant at every call (sigmoid's
+ * t is exact). */
 TG__VFN TG__FV TG__ISA(tg__ew_exp_neg_s)(TG__FV t, TG__FV tl, int has_tl)
 {
     const TG__FV round = TG__F1(TG__ROUND_S);
@@ -1915,7 +1924,7 @@ TG__VFN TG__FV TG__ISA(tg__ew_exp_neg_s)(TG__FV t, TG__FV tl, int has_tl)
     TG__FV r = TG__FFNMA(n, TG__F1(TG__LN2_HI_S / 8), t);
     r = TG__FFNMA(n, TG__F1(TG__LN2_LO_S / 8), r);
     if (has_tl) r = TG__FADD(r, tl);
-    return TG__ISA(tg__ew_exp_s)(r, TG__FASI(k), 127 - 0x4B400000 / 8);
+    return TG__ISA(tg__ew_exp_s)(r, TG__FASI(k));
 }
 
 /* (x < 0 ? e : 1) / (1 + e): s(v) for e = exp(-|v|) when v has the sign of x (the sign bit picks:
@@ -2030,11 +2039,11 @@ TG__VFN TG__FV TG__ISA(tg__ew_gelu_erf_s)(TG__FV x)
  * power of two): AVX-512 reads 2^(j/8) from a table of eight in one register (a permute), which
  * leaves a polynomial of degree 7; AVX2 has no such permute (a gather, or two permutes and a blend
  * for a table of eight, cost what the table saves: fp64 sigmoid 1.02-1.04 the time on the Zen 4)
- * and takes a table of two, a blend, and a polynomial of degree 9 over |r| <= ln2/4. AVX-512, L2, one thread, Zen 4, side by side: with a
- * degree-8 Taylor polynomial, fp64 sigmoid 0.83 the time, SiLU 0.85, GELU tanh 0.90, GELU erf
- * 0.93; degree 7 fitted, evaluated as three pairs and Horner's rule in r^2 (two operations fewer),
- * 0.89-0.90, 0.89-0.90, 0.92-0.95, 0.95-0.96 of that. Both forms within the same error bounds (see
- * the table above); their bits differ in the last place. */
+ * and takes a table of two, a blend, and a polynomial of degree 9 over |r| <= ln2/4. AVX-512, L2,
+ * one thread, Zen 4, side by side: with a degree-8 Taylor polynomial, fp64 sigmoid 0.83 the time,
+ * SiLU 0.85, GELU tanh 0.90, GELU erf 0.93; degree 7 fitted, evaluated as three pairs and Horner's
+ * rule in r^2 (two operations fewer), 0.89-0.90, 0.89-0.90, 0.92-0.95, 0.95-0.96 of that. Both
+ * forms within the same error bounds (see the table above); their bits differ in the last place. */
 #if TG__DEXP_SPLIT == 8
 /* c exp(r) 2^(n/8) for |r| <= ~ln2/16 and k = n/8 + 1.5 2^49, floor(n/8) in [-1076, 0]: c 2^((n
  * mod 8)/8) from tab, a table of eight (one permute of k's low three bits), exp(r) - 1 = q = r +
@@ -2319,9 +2328,10 @@ TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const T
  * one, two or four (51.2-53.4), so it keeps one; fp64 sigmoid and SiLU with two where the core has
  * AVX2 alone (TG__DU_SIGMOID): forced on the Zen 5, 35.5-36.4 -> 38.1-38.7 GB/s and 33.7-34.8 ->
  * 35.5-36.9 (AVX-512 the same either way, 50.8-54.1, and keeps one); and four once AVX2's double
- * exp took its table of two (elementwise_act_simd.inc; the same way, AVX2 forced): 44.8-44.9 -> 45.8-47.5 and 41.4-42.3 -> 44.3-45.5 (one: 43.4-44.5, 39.8-40.8); with
- * it, GELU tanh still best with four (two: 25.7-26.2 against 29.4-30.2), GELU erf the same with two,
- * three or four (24.3-25.0). The GELUs read x ahead by
+ * exp took its table of two (elementwise_act_simd.inc; the same way, AVX2 forced): 44.8-44.9 ->
+ * 45.8-47.5 and 41.4-42.3 -> 44.3-45.5 (one: 43.4-44.5, 39.8-40.8); with it, GELU tanh still best
+ * with four (two: 25.7-26.2 against 29.4-30.2), GELU erf the same with two, three or four
+ * (24.3-25.0). The GELUs read x ahead by
  * software prefetch, TG__EW_AHEAD bytes (a page): busy with arithmetic for as long as memory takes,
  * their loops had the hardware's prefetcher run out of lead and waited on loads. Zen 5, 2 threads,
  * 2^27 elements, tgemm-bench alternately three times against the library without it, GB/s: fp64
@@ -2532,9 +2542,10 @@ TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const T
  * one, two or four (51.2-53.4), so it keeps one; fp64 sigmoid and SiLU with two where the core has
  * AVX2 alone (TG__DU_SIGMOID): forced on the Zen 5, 35.5-36.4 -> 38.1-38.7 GB/s and 33.7-34.8 ->
  * 35.5-36.9 (AVX-512 the same either way, 50.8-54.1, and keeps one); and four once AVX2's double
- * exp took its table of two (elementwise_act_simd.inc; the same way, AVX2 forced): 44.8-44.9 -> 45.8-47.5 and 41.4-42.3 -> 44.3-45.5 (one: 43.4-44.5, 39.8-40.8); with
- * it, GELU tanh still best with four (two: 25.7-26.2 against 29.4-30.2), GELU erf the same with two,
- * three or four (24.3-25.0). The GELUs read x ahead by
+ * exp took its table of two (elementwise_act_simd.inc; the same way, AVX2 forced): 44.8-44.9 ->
+ * 45.8-47.5 and 41.4-42.3 -> 44.3-45.5 (one: 43.4-44.5, 39.8-40.8); with it, GELU tanh still best
+ * with four (two: 25.7-26.2 against 29.4-30.2), GELU erf the same with two, three or four
+ * (24.3-25.0). The GELUs read x ahead by
  * software prefetch, TG__EW_AHEAD bytes (a page): busy with arithmetic for as long as memory takes,
  * their loops had the hardware's prefetcher run out of lead and waited on loads. Zen 5, 2 threads,
  * 2^27 elements, tgemm-bench alternately three times against the library without it, GB/s: fp64
@@ -2888,26 +2899,26 @@ TG__PRIVATE void TG__FN(TG__ISA(tg__ew_run))(const tg__ew *e, int64_t n, const v
  * AVX-512 by eighths as float does (below); in float, |r| <= ln2/16 and exp(r) is a cubic, times
  * 2^((n mod 8)/8) from a table of eight that one permute reads (fewer FMAs than a degree-6
  * polynomial over ln2/2: fp32 sigmoid 1.30 -> 1.19 cycles per element in L2, SiLU at 2^27 and 2
- * threads 63 -> 69% of a copy, within 1 ulp of the old worst errors). The last step multiplies by
- * 2^floor(n/8), built in the exponent field (AVX2's double adds floor(n/2) to its table entry's
- * exponent field instead), which is 0 one step below the smallest normal number: there the result
- * is 0. So exp is flushed to 0 where it would be subnormal (t below about -87.4 in float, -708.9
- * in AVX2's double), and each activation clamps its argument inside that one step
- * (elementwise_act_coeffs.h), so that everything past it gives 0 exactly. Subnormal numbers
- * remain only in a sliver just above the step (exp there is subnormal: correctly rounded in float,
- * t within ~0.04 of it; in AVX2's double, t within ~0.35, below 2^-1022 but not rounded, which the
- * absolute bound there allows) and where a result is
- * itself that small (GELU erf's exp times erfcx near its clamp). AVX-512's double exp scales by
- * the scaling instruction instead (below), which underflows gradually: its subnormal sliver is
- * t in [-745.2, -708.4], and its clamps sit past it, where the scaling gives 0. On Zen 4 and 5
- * every operation on a subnormal number is slow, and inputs as ordinary as GELU tanh's
- * below -10 in float had ~4 of them a vector (fp32 tg_bias_act GELU tanh on C + bias uniform in
- * [-20, 20], 2 threads, 2^27 elements, Zen 5: 14 GB/s before, 50 after, as fast as inputs in
- * [-10, 10]). The cost is a result of 0 (or -0) where it would be below 2^-126 (2^-1022) times
- * x: an absolute error that the accuracy bound, which judges results below 2^-24 (2^-53) in
- * absolute terms, allows many times over. erfc(y) is exp(-y^2) times erfcx(y): in float a
- * polynomial of degree 8 in (y - K) / (y + K), in double a rational function of degrees 8 and 8
- * (below). tests/elementwise/act_coeffs.py derives
+ * threads 63 -> 69% of a copy, within 1 ulp of the old worst errors). The last step scales by
+ * 2^floor(n/8) (AVX2's double: 2^floor(n/2)), added to the table entry's exponent field, which is 0
+ * one step below the smallest normal number: there the entry 1 becomes 0. So exp is flushed to 0
+ * where it would be subnormal (t below about -88.0 in float, -708.9 in AVX2's double), and each
+ * activation clamps its argument where that entry is taken (elementwise_act_coeffs.h), so that
+ * everything past it gives 0 exactly. Subnormal numbers remain only in a sliver just above the
+ * clamp (t within ~0.6 of it in float, ~0.35 in AVX2's double: there the other entries' bits read
+ * as a subnormal number, below the smallest normal and not rounded, which the bound, absolute
+ * there, allows; and just above, T + T q below the smallest normal, correctly rounded) and where a
+ * result is itself that small (GELU erf's exp times erfcx near its clamp). AVX-512's double exp
+ * scales by the scaling instruction instead (below), which underflows gradually: its subnormal
+ * sliver is t in [-745.2, -708.4], and its clamps sit past it, where the scaling gives 0. On Zen 4
+ * and 5 every operation on a subnormal number is slow, and inputs as ordinary as GELU tanh's below
+ * -10 in float had ~4 of them a vector (fp32 tg_bias_act GELU tanh on C + bias uniform in [-20,
+ * 20], 2 threads, 2^27 elements, Zen 5: 14 GB/s before, 50 after, as fast as inputs in [-10, 10]).
+ * The cost is a result of 0 (or -0) where it would be below 2^-126 (2^-1022) times x: an absolute
+ * error that the accuracy bound, which judges results below 2^-24 (2^-53) in absolute terms, allows
+ * many times over. erfc(y) is exp(-y^2) times erfcx(y): in float a polynomial of degree 8 in (y -
+ * K) / (y + K), in double a rational function of degrees 8 and 8 (below).
+ * tests/elementwise/act_coeffs.py derives
  * the coefficients. NaN passes through every step (max and min keep their second operand when it
  * is NaN). A run's elements that fill no whole vector go through these functions too, on a
  * zero-padded copy (elementwise_simd_run.inc).
@@ -2939,24 +2950,31 @@ static const double tg__ew_erfcx_qd[9] = {TG__EW_ERFCX_QD};
 
 /* ---- float ---- */
 
-/* exp(r) 2^(n/8) for |r| <= ~ln2/16 and an integer vector nb whose low three bits are n's and
- * whose arithmetic shift right by 3, plus off, is the exponent field of 2^floor(n/8), with
- * floor(n/8) in [-127, 0]: the table gives 2^((n mod 8)/8) (one permute, no memory gather), the
- * cubic exp(r) - 1 = q, and T + T q rounds once before the scaling by 2^floor(n/8), which is 0 at
- * -127 (field 0): see the flush at the top of the file. */
-TG__VFN TG__FV TG__ISA(tg__ew_exp_s)(TG__FV r, TG__IV nb, int off)
+/* exp(r) 2^(n/8) for |r| <= ~ln2/16 and an integer vector nb whose low bits are n's, n in
+ * [-1023, 0] past its pattern's constant: the table gives 2^((n mod 8)/8) (one permute, no memory
+ * gather), the cubic exp(r) - 1 = q, and T + T q rounds once. The scaling by 2^floor(n/8) is no
+ * product: nb shifted left by 20 is floor(n/8) in the exponent field and n's low three bits at the
+ * mantissa's top, which the table's entries are stored less (act_coeffs.py), and one integer
+ * addition scales the entry: one multiply-add unit's operation and two integer ones fewer. Zen 5,
+ * act_speed side by side, L2, one thread: 0.88-0.95 the time in both families; 2^27 elements, 2
+ * threads, tgemm-bench alternately three times, GB/s, AVX2 forced: GELU erf 32.9-33.1 ->
+ * 34.1-34.5, GELU tanh 30.1-31.3 -> 33.2-33.4, tg_bias_act GELU tanh 28.5-30.1 -> 31.3-31.9 (and a
+ * 21.2), sigmoid and SiLU within the noise (41.7-48.3 -> 43.7-51.7); AVX-512, which keeps pace
+ * with memory there, the same within the noise. At floor(n/8) = -127 the entry 1 (n = -1016)
+ * becomes 0 exactly, the flush at the top of the file. */
+TG__VFN TG__FV TG__ISA(tg__ew_exp_s)(TG__FV r, TG__IV nb)
 {
     TG__FV t = TG__FTAB8(tg__ew_exp_tab_s, nb);
     TG__FV q = TG__FFMA(TG__F1(tg__ew_exp_cs[3]), r, TG__F1(tg__ew_exp_cs[2]));
-    TG__IV f = TG__I32ADD(TG__I32SRA(nb, 3), TG__I32SET(off));
     q = TG__FFMA(TG__FMUL(r, r), q, r);
-    return TG__FMUL(TG__FFMA(t, q, t), TG__IASF(TG__I32SLL(f, 23)));
+    t = TG__IASF(TG__I32ADD(TG__FASI(t), TG__I32SLL(nb, 20)));
+    return TG__FFMA(t, q, t);
 }
 
 /* exp(t + tl) for float t in [-88.07, 0] (or NaN) and tl below t's ulp, which joins r after the
- * reduction, as in double: n = round(8 t / ln2) sits in the low bits of k's pattern, 0x4B400000 + n;
- * 0x4B400000 is a multiple of 8, so its eighth comes off after the shift. has_tl is a constant at
- * every call (sigmoid's t is exact). */
+ * reduction, as in double: n = round(8 t / ln2) sits in the low bits of k's pattern, 0x4B400000 +
+ * n, whose constant part the shift by 20 pushes out. has_tl is a constant at every call (sigmoid's
+ * t is exact). */
 TG__VFN TG__FV TG__ISA(tg__ew_exp_neg_s)(TG__FV t, TG__FV tl, int has_tl)
 {
     const TG__FV round = TG__F1(TG__ROUND_S);
@@ -2964,7 +2982,7 @@ TG__VFN TG__FV TG__ISA(tg__ew_exp_neg_s)(TG__FV t, TG__FV tl, int has_tl)
     TG__FV r = TG__FFNMA(n, TG__F1(TG__LN2_HI_S / 8), t);
     r = TG__FFNMA(n, TG__F1(TG__LN2_LO_S / 8), r);
     if (has_tl) r = TG__FADD(r, tl);
-    return TG__ISA(tg__ew_exp_s)(r, TG__FASI(k), 127 - 0x4B400000 / 8);
+    return TG__ISA(tg__ew_exp_s)(r, TG__FASI(k));
 }
 
 /* (x < 0 ? e : 1) / (1 + e): s(v) for e = exp(-|v|) when v has the sign of x (the sign bit picks:
@@ -3079,11 +3097,11 @@ TG__VFN TG__FV TG__ISA(tg__ew_gelu_erf_s)(TG__FV x)
  * power of two): AVX-512 reads 2^(j/8) from a table of eight in one register (a permute), which
  * leaves a polynomial of degree 7; AVX2 has no such permute (a gather, or two permutes and a blend
  * for a table of eight, cost what the table saves: fp64 sigmoid 1.02-1.04 the time on the Zen 4)
- * and takes a table of two, a blend, and a polynomial of degree 9 over |r| <= ln2/4. AVX-512, L2, one thread, Zen 4, side by side: with a
- * degree-8 Taylor polynomial, fp64 sigmoid 0.83 the time, SiLU 0.85, GELU tanh 0.90, GELU erf
- * 0.93; degree 7 fitted, evaluated as three pairs and Horner's rule in r^2 (two operations fewer),
- * 0.89-0.90, 0.89-0.90, 0.92-0.95, 0.95-0.96 of that. Both forms within the same error bounds (see
- * the table above); their bits differ in the last place. */
+ * and takes a table of two, a blend, and a polynomial of degree 9 over |r| <= ln2/4. AVX-512, L2,
+ * one thread, Zen 4, side by side: with a degree-8 Taylor polynomial, fp64 sigmoid 0.83 the time,
+ * SiLU 0.85, GELU tanh 0.90, GELU erf 0.93; degree 7 fitted, evaluated as three pairs and Horner's
+ * rule in r^2 (two operations fewer), 0.89-0.90, 0.89-0.90, 0.92-0.95, 0.95-0.96 of that. Both
+ * forms within the same error bounds (see the table above); their bits differ in the last place. */
 #if TG__DEXP_SPLIT == 8
 /* c exp(r) 2^(n/8) for |r| <= ~ln2/16 and k = n/8 + 1.5 2^49, floor(n/8) in [-1076, 0]: c 2^((n
  * mod 8)/8) from tab, a table of eight (one permute of k's low three bits), exp(r) - 1 = q = r +
@@ -3368,9 +3386,10 @@ TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const T
  * one, two or four (51.2-53.4), so it keeps one; fp64 sigmoid and SiLU with two where the core has
  * AVX2 alone (TG__DU_SIGMOID): forced on the Zen 5, 35.5-36.4 -> 38.1-38.7 GB/s and 33.7-34.8 ->
  * 35.5-36.9 (AVX-512 the same either way, 50.8-54.1, and keeps one); and four once AVX2's double
- * exp took its table of two (elementwise_act_simd.inc; the same way, AVX2 forced): 44.8-44.9 -> 45.8-47.5 and 41.4-42.3 -> 44.3-45.5 (one: 43.4-44.5, 39.8-40.8); with
- * it, GELU tanh still best with four (two: 25.7-26.2 against 29.4-30.2), GELU erf the same with two,
- * three or four (24.3-25.0). The GELUs read x ahead by
+ * exp took its table of two (elementwise_act_simd.inc; the same way, AVX2 forced): 44.8-44.9 ->
+ * 45.8-47.5 and 41.4-42.3 -> 44.3-45.5 (one: 43.4-44.5, 39.8-40.8); with it, GELU tanh still best
+ * with four (two: 25.7-26.2 against 29.4-30.2), GELU erf the same with two, three or four
+ * (24.3-25.0). The GELUs read x ahead by
  * software prefetch, TG__EW_AHEAD bytes (a page): busy with arithmetic for as long as memory takes,
  * their loops had the hardware's prefetcher run out of lead and waited on loads. Zen 5, 2 threads,
  * 2^27 elements, tgemm-bench alternately three times against the library without it, GB/s: fp64
@@ -3581,9 +3600,10 @@ TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const T
  * one, two or four (51.2-53.4), so it keeps one; fp64 sigmoid and SiLU with two where the core has
  * AVX2 alone (TG__DU_SIGMOID): forced on the Zen 5, 35.5-36.4 -> 38.1-38.7 GB/s and 33.7-34.8 ->
  * 35.5-36.9 (AVX-512 the same either way, 50.8-54.1, and keeps one); and four once AVX2's double
- * exp took its table of two (elementwise_act_simd.inc; the same way, AVX2 forced): 44.8-44.9 -> 45.8-47.5 and 41.4-42.3 -> 44.3-45.5 (one: 43.4-44.5, 39.8-40.8); with
- * it, GELU tanh still best with four (two: 25.7-26.2 against 29.4-30.2), GELU erf the same with two,
- * three or four (24.3-25.0). The GELUs read x ahead by
+ * exp took its table of two (elementwise_act_simd.inc; the same way, AVX2 forced): 44.8-44.9 ->
+ * 45.8-47.5 and 41.4-42.3 -> 44.3-45.5 (one: 43.4-44.5, 39.8-40.8); with it, GELU tanh still best
+ * with four (two: 25.7-26.2 against 29.4-30.2), GELU erf the same with two, three or four
+ * (24.3-25.0). The GELUs read x ahead by
  * software prefetch, TG__EW_AHEAD bytes (a page): busy with arithmetic for as long as memory takes,
  * their loops had the hardware's prefetcher run out of lead and waited on loads. Zen 5, 2 threads,
  * 2^27 elements, tgemm-bench alternately three times against the library without it, GB/s: fp64

@@ -9,13 +9,15 @@
 #ifndef TGEMM_CPU_ELEMENTWISE_ACT_COEFFS_H
 #define TGEMM_CPU_ELEMENTWISE_ACT_COEFFS_H
 
-/* Float: exp(r) = 1 + r + r^2 (c2 + c3 r) for |r| <= ln2/16, and 2^(j/8) for j = 0..7, the table
- * that takes the rest of the reduction (act_coeffs.py): constant term first. */
+/* Float: exp(r) = 1 + r + r^2 (c2 + c3 r) for |r| <= ln2/16, constant term first, and 2^(j/8) for
+ * j = 0..7, the table that takes the rest of the reduction, each entry stored less j in its three
+ * top mantissa bits (elementwise_act_simd.inc: the scaling adds them back), correctly rounded
+ * (act_coeffs.py). */
 #define TG__EW_EXP_CS \
     1.000000000e+00f, 1.000000000e+00f, 5.000391006e-01f, 1.666744798e-01f
 #define TG__EW_EXP_TAB_S \
-    1.000000000e+00f, 1.090507746e+00f, 1.189207077e+00f, 1.296839595e+00f, 1.414213538e+00f, \
-    1.542210817e+00f, 1.681792855e+00f, 1.834008098e+00f
+    1.000000000e+00f, 9.827538729e-01f, 9.696035385e-01f, 9.609197974e-01f, 9.571067691e-01f, \
+    9.586054087e-01f, 9.658964276e-01f, 9.795040488e-01f
 /* Double, AVX2's form: exp(r) = 1 + r + r^2 g(r) for |r| <= ln2/4, g of degree 7 (act_coeffs.py:
  * constant term first); its table of two, 1 and sqrt2, is a blend (elementwise_act_simd.inc). */
 #define TG__EW_EXP2_CD \
@@ -88,8 +90,8 @@
 #define TG__ROUND_S 12582912.0f
 #define TG__ROUND_D 6755399441055744.0
 /* Where each activation's exp is flushed to 0 (elementwise_act_simd.inc): the clamp of -|x| that
- * puts exp's argument t in the band where its scale is 0 -- float t in [-88.07, -87.38], mid-way
- * (n = round(8t / ln2) in [-1016, -1009]: 2^floor(n/8)'s exponent field is 0); the double t of
+ * puts exp's argument t in the band where its scale is 0 -- float t in [-88.07, -87.99], mid-way
+ * (n = round(8t / ln2) = -1016: floor(n/8) = -127 and the table's entry 1); the double t of
  * AVX2 and of CUDA's fp64 GELU erf in [-709.26, -708.92], the part of AVX2's band (n = round(2t /
  * ln2) = -2046: floor(n/2) = -1023 and the table's entry 1) within CUDA's (n = round(t / ln2) =
  * -1023), at -708.93 to -708.95 (the mid-point of an earlier band, which AVX-512 shared before it
@@ -98,9 +100,9 @@
  * instruction rounds to 0) -- so that every input
  * at or past the clamp gets exp = 0 exactly, as do those short of it whose t is already in the
  * band (act_coeffs.py). Sigmoid and SiLU: t = -|x|; GELU tanh: t = -2u(x); GELU erf: t = -x^2/2. */
-#define TG__FLUSH_S 87.73f
-#define TG__FLUSH_TANH_S 10.02f
-#define TG__FLUSH_ERF_S 13.245f
+#define TG__FLUSH_S 88.03f
+#define TG__FLUSH_TANH_S 10.031f
+#define TG__FLUSH_ERF_S 13.2687f
 #define TG__FLUSH_D 708.93
 #define TG__FLUSH_TANH_D 21.151
 #define TG__FLUSH_ERF_D 37.655

@@ -43,6 +43,8 @@ erfcx(y) = exp(y^2) erfc(y), 0 <= y <= Y:  smooth and bounded (1 at 0, ~1/(y sqr
 
 usage: python3 tests/elementwise/act_coeffs.py
 """
+import struct
+
 import mpmath as mp
 
 mp.mp.dps = 60
@@ -175,7 +177,8 @@ def flush_clamps():
     def minus_2u(x):
         return -a * (x + mp.mpf("0.044715") * x ** 3)
 
-    bands = {"float": (-1016.5 * ln2 / 8, -1008.5 * ln2 / 8),  # floor(n/8) = -127, n = round(8t/ln2)
+    bands = {"float": (-1016.5 * ln2 / 8, -1015.5 * ln2 / 8),  # n = round(8t/ln2) = -1016:
+             # floor(n/8) = -127 and the table's entry 1
              # AVX2's n = round(2t / ln2) = -2046 (floor(n/2) = -1023, the table's entry 1) within
              # CUDA's n = round(t / ln2) = -1023
              "double, AVX2 and CUDA": (max(-2046.5 * ln2 / 2, -1023.5 * ln2),
@@ -208,6 +211,12 @@ def main():
         tab = [to_type(mp.mpf(2) ** (mp.mpf(j) / 8), single) for j in range(8)]
         err = max(abs(v / mp.mpf(2) ** (mp.mpf(j) / 8) - 1) for j, v in enumerate(tab))
         show("2^(j/8), %s, j = 0..7" % t, tab, err, single)
+        if single:  # as the source holds it: its bits less j << 20 (j in the three top mantissa
+            # bits), which the scaling's addition of n << 20 puts back
+            stored = [struct.unpack("<f", struct.pack("<i", struct.unpack("<i", struct.pack(
+                "<f", float(v)))[0] - (j << 20)))[0] for j, v in enumerate(tab)]
+            print("/* the same, its bits less j << 20 (the source's table) */\n{" +
+                  ", ".join(c_literal(v, True) for v in stored) + "}")
         if not single:
             c, e = exp_table(9, False, mp.log(2) / 4)
             show("exp, double (AVX2), |r| <= ln2/4, degree 9", c, e, False)
