@@ -1893,11 +1893,11 @@ static const double tg__ew_erfcx_qd[9] = {TG__EW_ERFCX_QD};
 /* ---- float ---- */
 
 /* exp(r) 2^(n/8) for |r| <= ~ln2/16 and an integer vector nb whose low bits are n's, n in
- * [-1023, 0] past its pattern's constant: the table gives 2^((n mod 8)/8) (one permute, no memory
+ * [-1016, 0] past its pattern's constant: the table gives 2^((n mod 8)/8) (one permute, no memory
  * gather), the cubic exp(r) - 1 = q, and T + T q rounds once. The scaling by 2^floor(n/8) is no
  * product: nb shifted left by 20 is floor(n/8) in the exponent field and n's low three bits at the
  * mantissa's top, which the table's entries are stored less (act_coeffs.py), and one integer
- * addition scales the entry: one multiply-add unit's operation and two integer ones fewer. Zen 5,
+ * addition scales the entry: one multiply-add unit's operation and one integer one fewer. Zen 5,
  * act_speed side by side, L2, one thread: 0.88-0.95 the time in both families; 2^27 elements, 2
  * threads, tgemm-bench alternately three times, GB/s, AVX2 forced: GELU erf 32.9-33.1 ->
  * 34.1-34.5, GELU tanh 30.1-31.3 -> 33.2-33.4, tg_bias_act GELU tanh 28.5-30.1 -> 31.3-31.9 (and a
@@ -2205,8 +2205,8 @@ TG__VFN TG__DV TG__ISA(tg__ew_gelu_tanh_d)(TG__DV x)
  * sweep error 7.12 -> 7.18 ulp (AVX2 7.36). Then degrees 8 and 8, within 3.5 ulp of the allowed
  * error where 8 and 9 were within 0.5 (act_coeffs.py): one fma fewer, tgemm-bench alternately
  * three times 50.5-50.8 -> 51.6-52.3 GB/s (in L2 0.96 the time), worst sweep error 7.18 -> 9.08
- * ulp (AVX2 8.65, 7.88 with its later exp), inside the bound of 16 by 7. The GPU keeps the polynomial
- * (cuda/elementwise/elementwise.cu says why). */
+ * ulp (AVX2 8.65, 7.88 with its later exp), inside the bound of 16 by 7. The GPU keeps the
+ * polynomial (cuda/elementwise/elementwise.cu says why). */
 TG__VFN TG__DV TG__ISA(tg__ew_gelu_erf_d)(TG__DV x)
 {
     TG__DV xn = TG__ISA(tg__ew_negabs_d)(x, TG__CLAMP_ERF_D), xc, p, q;
@@ -2951,11 +2951,11 @@ static const double tg__ew_erfcx_qd[9] = {TG__EW_ERFCX_QD};
 /* ---- float ---- */
 
 /* exp(r) 2^(n/8) for |r| <= ~ln2/16 and an integer vector nb whose low bits are n's, n in
- * [-1023, 0] past its pattern's constant: the table gives 2^((n mod 8)/8) (one permute, no memory
+ * [-1016, 0] past its pattern's constant: the table gives 2^((n mod 8)/8) (one permute, no memory
  * gather), the cubic exp(r) - 1 = q, and T + T q rounds once. The scaling by 2^floor(n/8) is no
  * product: nb shifted left by 20 is floor(n/8) in the exponent field and n's low three bits at the
  * mantissa's top, which the table's entries are stored less (act_coeffs.py), and one integer
- * addition scales the entry: one multiply-add unit's operation and two integer ones fewer. Zen 5,
+ * addition scales the entry: one multiply-add unit's operation and one integer one fewer. Zen 5,
  * act_speed side by side, L2, one thread: 0.88-0.95 the time in both families; 2^27 elements, 2
  * threads, tgemm-bench alternately three times, GB/s, AVX2 forced: GELU erf 32.9-33.1 ->
  * 34.1-34.5, GELU tanh 30.1-31.3 -> 33.2-33.4, tg_bias_act GELU tanh 28.5-30.1 -> 31.3-31.9 (and a
@@ -3263,8 +3263,8 @@ TG__VFN TG__DV TG__ISA(tg__ew_gelu_tanh_d)(TG__DV x)
  * sweep error 7.12 -> 7.18 ulp (AVX2 7.36). Then degrees 8 and 8, within 3.5 ulp of the allowed
  * error where 8 and 9 were within 0.5 (act_coeffs.py): one fma fewer, tgemm-bench alternately
  * three times 50.5-50.8 -> 51.6-52.3 GB/s (in L2 0.96 the time), worst sweep error 7.18 -> 9.08
- * ulp (AVX2 8.65, 7.88 with its later exp), inside the bound of 16 by 7. The GPU keeps the polynomial
- * (cuda/elementwise/elementwise.cu says why). */
+ * ulp (AVX2 8.65, 7.88 with its later exp), inside the bound of 16 by 7. The GPU keeps the
+ * polynomial (cuda/elementwise/elementwise.cu says why). */
 TG__VFN TG__DV TG__ISA(tg__ew_gelu_erf_d)(TG__DV x)
 {
     TG__DV xn = TG__ISA(tg__ew_negabs_d)(x, TG__CLAMP_ERF_D), xc, p, q;

@@ -12,11 +12,13 @@ exp(r), |r| <= h:       exp(r) = 1 + r + r^2 g(r), g interpolated at Chebyshev n
                         takes the rest of the reduction; AVX-512's double: h = ln2/16, degree 7,
                         beside the same table in double; AVX2's double: h = ln2/4, degree 9,
                         beside 1 and sqrt2; CUDA's fp64 GELU erf: h = ln2/2, degree 11.
-The flush clamps:       exp is 0 where the exponent field of its scale 2^n (float: 2^floor(n/8);
-                        AVX2's double: the table's entry 1 plus floor(n/2)) is 0, and in AVX-512's
-                        double, scaled by the scaling instruction, where floor(n/8) is -1076; the
-                        clamp of each activation's -|x| puts its argument t in that band, mid-way
-                        but for the band AVX2 shares with CUDA, whose clamps are checked to lie in it.
+The flush clamps:       exp is 0 where its scaled table entry is: the entry 1 with floor(n/8) =
+                        -127 (float) or floor(n/2) = -1023 (AVX2's double) added to its exponent
+                        field; in CUDA's fp64 GELU erf, where 2^n's exponent field is 0; in
+                        AVX-512's double, scaled by the scaling instruction, where floor(n/8) is
+                        -1076. The clamp of each activation's -|x| puts its argument t in that
+                        band, mid-way but for the band AVX2 shares with CUDA, whose clamps are
+                        checked to lie in it.
 erfc(z) = t exp(g(t) - z^2), t = 1 / (1 + z/2), 0 <= z <= 14: the CUDA fp16/bf16 GELU erf
                         (cuda/elementwise/elementwise.cu), g interpolated at Chebyshev nodes of
                         t in [1/8, 1]; only to ~1e-6, far under fp16's and bf16's half ulp
