@@ -1714,7 +1714,9 @@ TG__PRIVATE void tg__ew_act_d(tg_act act, int64_t n, double *z)
 #define TG__ISA(x) x##_avx2
 #define TG__TARGET "avx2,fma"
 #define TG__DEXP_SPLIT 2 /* double exp's form (elementwise_act_simd.inc) */
-#define TG__DU_TANH 4 /* double GELU tanh's vectors a turn: 8 spill 16 registers (1.15 the time) */
+#define TG__FU_TANH 4 /* float GELU tanh's vectors a turn (elementwise_simd_run.inc) */
+#define TG__FU_ERF 2 /* float GELU erf's */
+#define TG__DU_TANH 4 /* double GELU tanh's: 8 spill 16 registers (1.15 the time) */
 #define TG__DU_SIGMOID 4 /* and double sigmoid's and SiLU's (elementwise_simd_run.inc) */
 #define TG__VBYTES 32
 #define TG__FV __m256
@@ -1779,9 +1781,10 @@ TG__PRIVATE void tg__ew_act_d(tg_act act, int64_t n, double *z)
  * by each instruction set's file (elementwise_avx2.c, elementwise_avx512.c), which defines:
  *   TG__ISA(x)     x with the instruction set's name appended (tg__ew_run -> tg__ew_run_avx2)
  *   TG__TARGET     the target attribute's string; TG__VBYTES, bytes per vector; TG__DEXP_SPLIT,
- *                  double exp's form (2 or 8, elementwise_act_simd.inc); TG__DU_TANH and
- *                  TG__DU_SIGMOID, the vectors a turn of double GELU tanh and of double sigmoid and
- *                  SiLU (elementwise_simd_run.inc)
+ *                  double exp's form (2 or 8, elementwise_act_simd.inc); TG__FU_TANH,
+ *                  TG__FU_ERF, TG__DU_TANH and TG__DU_SIGMOID, the vectors a turn of float GELU
+ *                  tanh and erf, of double GELU tanh and of double sigmoid and SiLU
+ *                  (elementwise_simd_run.inc)
  *   TG__FV, TG__DV, TG__IV   the float, double and integer vector types; TG__FW, TG__DW, lanes
  *   float:  TG__F1 (broadcast), TG__FZERO, TG__FLOADU, TG__FSTOREU, TG__FSTREAM, TG__FADD,
  *           TG__FSUB, TG__FMUL, TG__FDIV, TG__FFMA (a b + c), TG__FFNMA (c - a b), TG__FFMS
@@ -2238,8 +2241,8 @@ TG__VFN TG__DV TG__ISA(tg__ew_gelu_erf_d)(TG__DV x)
 #define TG__S(e) ((e)->sf)
 #define TG__GELU_TANH TG__ISA(tg__ew_gelu_tanh_s)
 #define TG__GELU_ERF TG__ISA(tg__ew_gelu_erf_s)
-#define TG__U_TANH 2
-#define TG__U_ERF 1
+#define TG__U_TANH TG__FU_TANH
+#define TG__U_ERF TG__FU_ERF
 #define TG__U_SIGMOID 1
 #define TG__SIGMOID TG__ISA(tg__ew_sigmoid_s)
 #define TG__SILU TG__ISA(tg__ew_silu_s)
@@ -2331,7 +2334,11 @@ TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const T
  * exp took its table of two (elementwise_act_simd.inc; the same way, AVX2 forced): 44.8-44.9 ->
  * 45.8-47.5 and 41.4-42.3 -> 44.3-45.5 (one: 43.4-44.5, 39.8-40.8); with it, GELU tanh still best
  * with four (two: 25.7-26.2 against 29.4-30.2), GELU erf the same with two, three or four
- * (24.3-25.0). The GELUs read x ahead by
+ * (24.3-25.0). And the AVX2 family's fp32 GELUs, with the cheaper float exp, AVX2 forced: GELU
+ * tanh four vectors a turn (TG__FU_TANH) against two, 35.2-35.5 against 24.5-33.3 GB/s, bias_act
+ * 35.8-36.1 against 30.7-31.4; GELU erf two (TG__FU_ERF) against one, 34.6-35.4 against 33.3-34.2
+ * (four 34.7-35.8); sigmoid and SiLU the same with two (47.5-52.0 against 48.9-52.0) and keep one.
+ * The GELUs read x ahead by
  * software prefetch, TG__EW_AHEAD bytes (a page): busy with arithmetic for as long as memory takes,
  * their loops had the hardware's prefetcher run out of lead and waited on loads. Zen 5, 2 threads,
  * 2^27 elements, tgemm-bench alternately three times against the library without it, GB/s: fp64
@@ -2545,7 +2552,11 @@ TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const T
  * exp took its table of two (elementwise_act_simd.inc; the same way, AVX2 forced): 44.8-44.9 ->
  * 45.8-47.5 and 41.4-42.3 -> 44.3-45.5 (one: 43.4-44.5, 39.8-40.8); with it, GELU tanh still best
  * with four (two: 25.7-26.2 against 29.4-30.2), GELU erf the same with two, three or four
- * (24.3-25.0). The GELUs read x ahead by
+ * (24.3-25.0). And the AVX2 family's fp32 GELUs, with the cheaper float exp, AVX2 forced: GELU
+ * tanh four vectors a turn (TG__FU_TANH) against two, 35.2-35.5 against 24.5-33.3 GB/s, bias_act
+ * 35.8-36.1 against 30.7-31.4; GELU erf two (TG__FU_ERF) against one, 34.6-35.4 against 33.3-34.2
+ * (four 34.7-35.8); sigmoid and SiLU the same with two (47.5-52.0 against 48.9-52.0) and keep one.
+ * The GELUs read x ahead by
  * software prefetch, TG__EW_AHEAD bytes (a page): busy with arithmetic for as long as memory takes,
  * their loops had the hardware's prefetcher run out of lead and waited on loads. Zen 5, 2 threads,
  * 2^27 elements, tgemm-bench alternately three times against the library without it, GB/s: fp64
@@ -2672,6 +2683,8 @@ TG__PRIVATE void TG__FN(TG__ISA(tg__ew_run))(const tg__ew *e, int64_t n, const v
 #undef TG__TARGET
 #undef TG__VBYTES
 #undef TG__DEXP_SPLIT
+#undef TG__FU_TANH
+#undef TG__FU_ERF
 #undef TG__DU_TANH
 #undef TG__DU_SIGMOID
 #undef TG__FV
@@ -2761,7 +2774,9 @@ TG__PRIVATE void TG__FN(TG__ISA(tg__ew_run))(const tg__ew *e, int64_t n, const v
 #define TG__ISA(x) x##_avx512
 #define TG__TARGET "avx512f,avx2,fma"
 #define TG__DEXP_SPLIT 8 /* double exp's form (elementwise_act_simd.inc) */
-#define TG__DU_TANH 8 /* double GELU tanh's vectors a turn (elementwise_simd_run.inc) */
+#define TG__FU_TANH 2 /* float GELU tanh's vectors a turn (elementwise_simd_run.inc) */
+#define TG__FU_ERF 1 /* float GELU erf's */
+#define TG__DU_TANH 8 /* double GELU tanh's */
 #define TG__DU_SIGMOID 1 /* double sigmoid's and SiLU's */
 #define TG__VBYTES 64
 #define TG__FV __m512
@@ -2837,9 +2852,10 @@ TG__PRIVATE void TG__FN(TG__ISA(tg__ew_run))(const tg__ew *e, int64_t n, const v
  * by each instruction set's file (elementwise_avx2.c, elementwise_avx512.c), which defines:
  *   TG__ISA(x)     x with the instruction set's name appended (tg__ew_run -> tg__ew_run_avx2)
  *   TG__TARGET     the target attribute's string; TG__VBYTES, bytes per vector; TG__DEXP_SPLIT,
- *                  double exp's form (2 or 8, elementwise_act_simd.inc); TG__DU_TANH and
- *                  TG__DU_SIGMOID, the vectors a turn of double GELU tanh and of double sigmoid and
- *                  SiLU (elementwise_simd_run.inc)
+ *                  double exp's form (2 or 8, elementwise_act_simd.inc); TG__FU_TANH,
+ *                  TG__FU_ERF, TG__DU_TANH and TG__DU_SIGMOID, the vectors a turn of float GELU
+ *                  tanh and erf, of double GELU tanh and of double sigmoid and SiLU
+ *                  (elementwise_simd_run.inc)
  *   TG__FV, TG__DV, TG__IV   the float, double and integer vector types; TG__FW, TG__DW, lanes
  *   float:  TG__F1 (broadcast), TG__FZERO, TG__FLOADU, TG__FSTOREU, TG__FSTREAM, TG__FADD,
  *           TG__FSUB, TG__FMUL, TG__FDIV, TG__FFMA (a b + c), TG__FFNMA (c - a b), TG__FFMS
@@ -3296,8 +3312,8 @@ TG__VFN TG__DV TG__ISA(tg__ew_gelu_erf_d)(TG__DV x)
 #define TG__S(e) ((e)->sf)
 #define TG__GELU_TANH TG__ISA(tg__ew_gelu_tanh_s)
 #define TG__GELU_ERF TG__ISA(tg__ew_gelu_erf_s)
-#define TG__U_TANH 2
-#define TG__U_ERF 1
+#define TG__U_TANH TG__FU_TANH
+#define TG__U_ERF TG__FU_ERF
 #define TG__U_SIGMOID 1
 #define TG__SIGMOID TG__ISA(tg__ew_sigmoid_s)
 #define TG__SILU TG__ISA(tg__ew_silu_s)
@@ -3389,7 +3405,11 @@ TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const T
  * exp took its table of two (elementwise_act_simd.inc; the same way, AVX2 forced): 44.8-44.9 ->
  * 45.8-47.5 and 41.4-42.3 -> 44.3-45.5 (one: 43.4-44.5, 39.8-40.8); with it, GELU tanh still best
  * with four (two: 25.7-26.2 against 29.4-30.2), GELU erf the same with two, three or four
- * (24.3-25.0). The GELUs read x ahead by
+ * (24.3-25.0). And the AVX2 family's fp32 GELUs, with the cheaper float exp, AVX2 forced: GELU
+ * tanh four vectors a turn (TG__FU_TANH) against two, 35.2-35.5 against 24.5-33.3 GB/s, bias_act
+ * 35.8-36.1 against 30.7-31.4; GELU erf two (TG__FU_ERF) against one, 34.6-35.4 against 33.3-34.2
+ * (four 34.7-35.8); sigmoid and SiLU the same with two (47.5-52.0 against 48.9-52.0) and keep one.
+ * The GELUs read x ahead by
  * software prefetch, TG__EW_AHEAD bytes (a page): busy with arithmetic for as long as memory takes,
  * their loops had the hardware's prefetcher run out of lead and waited on loads. Zen 5, 2 threads,
  * 2^27 elements, tgemm-bench alternately three times against the library without it, GB/s: fp64
@@ -3603,7 +3623,11 @@ TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const T
  * exp took its table of two (elementwise_act_simd.inc; the same way, AVX2 forced): 44.8-44.9 ->
  * 45.8-47.5 and 41.4-42.3 -> 44.3-45.5 (one: 43.4-44.5, 39.8-40.8); with it, GELU tanh still best
  * with four (two: 25.7-26.2 against 29.4-30.2), GELU erf the same with two, three or four
- * (24.3-25.0). The GELUs read x ahead by
+ * (24.3-25.0). And the AVX2 family's fp32 GELUs, with the cheaper float exp, AVX2 forced: GELU
+ * tanh four vectors a turn (TG__FU_TANH) against two, 35.2-35.5 against 24.5-33.3 GB/s, bias_act
+ * 35.8-36.1 against 30.7-31.4; GELU erf two (TG__FU_ERF) against one, 34.6-35.4 against 33.3-34.2
+ * (four 34.7-35.8); sigmoid and SiLU the same with two (47.5-52.0 against 48.9-52.0) and keep one.
+ * The GELUs read x ahead by
  * software prefetch, TG__EW_AHEAD bytes (a page): busy with arithmetic for as long as memory takes,
  * their loops had the hardware's prefetcher run out of lead and waited on loads. Zen 5, 2 threads,
  * 2^27 elements, tgemm-bench alternately three times against the library without it, GB/s: fp64
@@ -3730,6 +3754,8 @@ TG__PRIVATE void TG__FN(TG__ISA(tg__ew_run))(const tg__ew *e, int64_t n, const v
 #undef TG__TARGET
 #undef TG__VBYTES
 #undef TG__DEXP_SPLIT
+#undef TG__FU_TANH
+#undef TG__FU_ERF
 #undef TG__DU_TANH
 #undef TG__DU_SIGMOID
 #undef TG__FV

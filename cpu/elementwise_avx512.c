@@ -29,7 +29,9 @@
 #define TG__ISA(x) x##_avx512
 #define TG__TARGET "avx512f,avx2,fma"
 #define TG__DEXP_SPLIT 8 /* double exp's form (elementwise_act_simd.inc) */
-#define TG__DU_TANH 8 /* double GELU tanh's vectors a turn (elementwise_simd_run.inc) */
+#define TG__FU_TANH 2 /* float GELU tanh's vectors a turn (elementwise_simd_run.inc) */
+#define TG__FU_ERF 1 /* float GELU erf's */
+#define TG__DU_TANH 8 /* double GELU tanh's */
 #define TG__DU_SIGMOID 1 /* double sigmoid's and SiLU's */
 #define TG__VBYTES 64
 #define TG__FV __m512
