@@ -1768,9 +1768,7 @@ TG__PRIVATE void tg__ew_act_d(tg_act act, int64_t n, double *z)
 #define TG__DASI _mm256_castpd_si256
 #define TG__IASD _mm256_castsi256_pd
 
-#define TG__I32SET _mm256_set1_epi32
 #define TG__I32ADD _mm256_add_epi32
-#define TG__I32SRA _mm256_srai_epi32
 #define TG__I32SLL _mm256_slli_epi32
 #define TG__I64ADD _mm256_add_epi64
 #define TG__I64SLL _mm256_slli_epi64
@@ -1797,7 +1795,7 @@ TG__PRIVATE void tg__ew_act_d(tg_act act, int64_t n, double *z)
  *           TG__DMIN, TG__DOR, TG__DBLENDV, TG__DASI, TG__IASD
  *           only where TG__DEXP_SPLIT is 8: TG__DTAB8(t, k) (t[k mod 8] for a table t of 8 doubles
  *           and k's bits as an integer), TG__DSCALEF(a, n) (a 2^floor(n), rounded once)
- *   integer: TG__I32SET, TG__I32ADD, TG__I32SRA, TG__I32SLL; TG__I64ADD, TG__I64SLL only where
+ *   integer: TG__I32ADD, TG__I32SLL; TG__I64ADD, TG__I64SLL only where
  *            TG__DEXP_SPLIT is 2
  * and all of them are released at the end, for the next instruction set's file.
  */
@@ -2734,9 +2732,7 @@ TG__PRIVATE void TG__FN(TG__ISA(tg__ew_run))(const tg__ew *e, int64_t n, const v
 #undef TG__DBLENDV
 #undef TG__DASI
 #undef TG__IASD
-#undef TG__I32SET
 #undef TG__I32ADD
-#undef TG__I32SRA
 #undef TG__I32SLL
 #undef TG__I64ADD
 #undef TG__I64SLL
@@ -2832,9 +2828,7 @@ TG__PRIVATE void TG__FN(TG__ISA(tg__ew_run))(const tg__ew *e, int64_t n, const v
 #define TG__DOR(a, b) TG__IASD(_mm512_or_si512(TG__DASI(a), TG__DASI(b)))
 #define TG__DBLENDV(a, b, x) _mm512_mask_blend_pd(_mm512_cmplt_epi64_mask(TG__DASI(x), _mm512_setzero_si512()), a, b)
 
-#define TG__I32SET _mm512_set1_epi32
 #define TG__I32ADD _mm512_add_epi32
-#define TG__I32SRA _mm512_srai_epi32
 #define TG__I32SLL _mm512_slli_epi32
 /* the table of 8 in one register: the permute reads k's low three bits */
 #define TG__DTAB8(t, k) _mm512_permutexvar_pd(_mm512_castpd_si512(k), _mm512_loadu_pd(t))
@@ -2868,7 +2862,7 @@ TG__PRIVATE void TG__FN(TG__ISA(tg__ew_run))(const tg__ew *e, int64_t n, const v
  *           TG__DMIN, TG__DOR, TG__DBLENDV, TG__DASI, TG__IASD
  *           only where TG__DEXP_SPLIT is 8: TG__DTAB8(t, k) (t[k mod 8] for a table t of 8 doubles
  *           and k's bits as an integer), TG__DSCALEF(a, n) (a 2^floor(n), rounded once)
- *   integer: TG__I32SET, TG__I32ADD, TG__I32SRA, TG__I32SLL; TG__I64ADD, TG__I64SLL only where
+ *   integer: TG__I32ADD, TG__I32SLL; TG__I64ADD, TG__I64SLL only where
  *            TG__DEXP_SPLIT is 2
  * and all of them are released at the end, for the next instruction set's file.
  */
@@ -3805,9 +3799,7 @@ TG__PRIVATE void TG__FN(TG__ISA(tg__ew_run))(const tg__ew *e, int64_t n, const v
 #undef TG__DBLENDV
 #undef TG__DASI
 #undef TG__IASD
-#undef TG__I32SET
 #undef TG__I32ADD
-#undef TG__I32SRA
 #undef TG__I32SLL
 #undef TG__I64ADD
 #undef TG__I64SLL

@@ -66,9 +66,7 @@
 #define TG__DASI _mm256_castpd_si256
 #define TG__IASD _mm256_castsi256_pd
 
-#define TG__I32SET _mm256_set1_epi32
 #define TG__I32ADD _mm256_add_epi32
-#define TG__I32SRA _mm256_srai_epi32
 #define TG__I32SLL _mm256_slli_epi32
 #define TG__I64ADD _mm256_add_epi64
 #define TG__I64SLL _mm256_slli_epi64

@@ -87,9 +87,7 @@
 #define TG__DOR(a, b) TG__IASD(_mm512_or_si512(TG__DASI(a), TG__DASI(b)))
 #define TG__DBLENDV(a, b, x) _mm512_mask_blend_pd(_mm512_cmplt_epi64_mask(TG__DASI(x), _mm512_setzero_si512()), a, b)
 
-#define TG__I32SET _mm512_set1_epi32
 #define TG__I32ADD _mm512_add_epi32
-#define TG__I32SRA _mm512_srai_epi32
 #define TG__I32SLL _mm512_slli_epi32
 /* the table of 8 in one register: the permute reads k's low three bits */
 #define TG__DTAB8(t, k) _mm512_permutexvar_pd(_mm512_castpd_si512(k), _mm512_loadu_pd(t))
