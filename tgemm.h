@@ -1078,13 +1078,12 @@ TG__OMP(omp barrier)
 #define TG__EW_EXP_TAB_S \
     1.000000000e+00f, 9.827538729e-01f, 9.696035385e-01f, 9.609197974e-01f, 9.571067691e-01f, \
     9.586054087e-01f, 9.658964276e-01f, 9.795040488e-01f
-/* Double, AVX2's form: exp(r) = 1 + r + r^2 g(r) for |r| <= ln2/4, g of degree 7 (act_coeffs.py:
- * constant term first); its table of two, 1 and sqrt2, is a blend (elementwise_act_simd.inc). */
-#define TG__EW_EXP2_CD \
-    1.00000000000000000e+00, 1.00000000000000000e+00, 4.99999999999998224e-01, \
-    1.66666666666666519e-01, 4.16666666685328937e-02, 8.33333333350297877e-03, \
-    1.38888857815637782e-03, 1.98412670166067819e-04, 2.48181424756976507e-05, \
-    2.75723686580016052e-06
+/* Double, AVX2's form: exp(r) = (R + r) / (R - r) for |r| <= ln2/4, with R = r coth(r/2) = 2 + s G(s)
+ * at s = r^2, G of degree 3 (act_coeffs.py: constant term first); its table of two, 1 and sqrt2, is
+ * a blend (elementwise_act_simd.inc). */
+#define TG__EW_EXPQ_CD \
+    1.66666666666666408e-01, -2.77777777749556526e-03, 6.61375191404781987e-05, \
+    -1.65093419649559040e-06
 /* Double, CUDA's fp64 GELU erf (cuda/elementwise/elementwise.cu): exp(r) = 1 + r + r^2 g(r) for
  * |r| <= ln2/2, g of degree 9 (act_coeffs.py): constant term first. */
 #define TG__EW_EXP_CD \
@@ -1716,7 +1715,7 @@ TG__PRIVATE void tg__ew_act_d(tg_act act, int64_t n, double *z)
 #define TG__DEXP_SPLIT 2 /* double exp's form (elementwise_act_simd.inc) */
 #define TG__FU_TANH 4 /* float GELU tanh's vectors a turn (elementwise_simd_run.inc) */
 #define TG__FU_ERF 2 /* float GELU erf's */
-#define TG__DU_TANH 4 /* double GELU tanh's: 8 spill 16 registers (1.15 the time) */
+#define TG__DU_TANH 3 /* double GELU tanh's: 8 spill 16 registers (1.15 the time) */
 #define TG__DU_SIGMOID 4 /* and double sigmoid's and SiLU's (elementwise_simd_run.inc) */
 #define TG__VBYTES 32
 #define TG__FV __m256
@@ -1838,29 +1837,30 @@ TG__PRIVATE void tg__ew_act_d(tg_act act, int64_t n, double *z)
  *    (-2u, or -x^2/2) reaches about -18 in float and -38 in double where results are still judged
  *    relative to their size, so t is formed to well below its own ulp: as t + tl, a pair of the
  *    array's type (products' errors by fma), whose low part joins r after the reduction.
- * In double, AVX2 reduces by halves (|r| <= ln2/4, exp(r) of degree 9, times 1 or sqrt2) and
- * AVX-512 by eighths as float does (below); in float, |r| <= ln2/16 and exp(r) is a cubic, times
- * 2^((n mod 8)/8) from a table of eight that one permute reads (fewer FMAs than a degree-6
- * polynomial over ln2/2: fp32 sigmoid 1.30 -> 1.19 cycles per element in L2, SiLU at 2^27 and 2
- * threads 63 -> 69% of a copy, within 1 ulp of the old worst errors). The last step scales by
- * 2^floor(n/8) (AVX2's double: 2^floor(n/2)), added to the table entry's exponent field, which is 0
- * one step below the smallest normal number: there the entry 1 becomes 0. So exp is flushed to 0
- * where it would be subnormal (t below about -88.0 in float, -708.9 in AVX2's double), and each
- * activation clamps its argument where that entry is taken (elementwise_act_coeffs.h), so that
- * everything past it gives 0 exactly. Subnormal numbers remain only in a sliver just above the
- * clamp (t within ~0.6 of it in float, ~0.35 in AVX2's double: there the other entries' bits read
- * as a subnormal number, below the smallest normal and not rounded, which the bound, absolute
- * there, allows; and just above, T + T q below the smallest normal, correctly rounded) and where a
- * result is itself that small (GELU erf's exp times erfcx near its clamp). AVX-512's double exp
- * scales by the scaling instruction instead (below), which underflows gradually: its subnormal
- * sliver is t in [-745.2, -708.4], and its clamps sit past it, where the scaling gives 0. On Zen 4
- * and 5 every operation on a subnormal number is slow, and inputs as ordinary as GELU tanh's below
- * -10 in float had ~4 of them a vector (fp32 tg_bias_act GELU tanh on C + bias uniform in [-20,
- * 20], 2 threads, 2^27 elements, Zen 5: 14 GB/s before, 50 after, as fast as inputs in [-10, 10]).
- * The cost is a result of 0 (or -0) where it would be below 2^-126 (2^-1022) times x: an absolute
- * error that the accuracy bound, which judges results below 2^-24 (2^-53) in absolute terms, allows
- * many times over. erfc(y) is exp(-y^2) times erfcx(y): in float a polynomial of degree 8 in (y -
- * K) / (y + K), in double a rational function of degrees 8 and 8 (below).
+ * In double, AVX2 reduces by halves (|r| <= ln2/4, times 1 or sqrt2, exp(r) as a quotient whose
+ * division the activation's own takes in) and AVX-512 by eighths as float does (below); in float,
+ * |r| <= ln2/16 and exp(r) is a cubic, times 2^((n mod 8)/8) from a table of eight that one permute
+ * reads (fewer FMAs than a degree-6 polynomial over ln2/2: fp32 sigmoid 1.30 -> 1.19 cycles per
+ * element in L2, SiLU at 2^27 and 2 threads 63 -> 69% of a copy, within 1 ulp of the old worst
+ * errors). The last step scales by 2^floor(n/8) (AVX2's double: 2^floor(n/2)), added to the table
+ * entry's exponent field, which is 0 one step below the smallest normal number: there the entry 1
+ * becomes 0. So exp is flushed to 0 where it would be subnormal (t below about -88.0 in float,
+ * -708.9 in AVX2's double), and each activation clamps its argument where that entry is taken
+ * (elementwise_act_coeffs.h), so that everything past it gives 0 exactly. Subnormal numbers remain
+ * only in a sliver just above the clamp (t within ~0.6 of it in float, ~0.35 in AVX2's double:
+ * there the other entries' bits read as a subnormal number, below the smallest normal and not
+ * rounded, which the bound, absolute there, allows; and just above, T (1 + q) or T N below the
+ * smallest normal, correctly rounded) and where a result is itself that small (GELU erf's exp times
+ * erfcx near its clamp). AVX-512's double exp scales by the scaling instruction instead (below),
+ * which underflows gradually: its subnormal sliver is t in [-745.2, -708.4], and its clamps sit
+ * past it, where the scaling gives 0. On Zen 4 and 5 every operation on a subnormal number is slow,
+ * and inputs as ordinary as GELU tanh's below -10 in float had ~4 of them a vector (fp32
+ * tg_bias_act GELU tanh on C + bias uniform in [-20, 20], 2 threads, 2^27 elements, Zen 5: 14 GB/s
+ * before, 50 after, as fast as inputs in [-10, 10]). The cost is a result of 0 (or -0) where it
+ * would be below 2^-126 (2^-1022) times x: an absolute error that the accuracy bound, which judges
+ * results below 2^-24 (2^-53) in absolute terms, allows many times over. erfc(y) is exp(-y^2) times
+ * erfcx(y): in float a polynomial of degree 8 in (y - K) / (y + K), in double a rational function
+ * of degrees 8 and 8 (below).
  * tests/elementwise/act_coeffs.py derives
  * the coefficients. NaN passes through every step (max and min keep their second operand when it
  * is NaN). A run's elements that fill no whole vector go through these functions too, on a
@@ -1870,7 +1870,7 @@ TG__PRIVATE void tg__ew_act_d(tg_act act, int64_t n, double *z)
  * random doubles (test_elementwise --sweep):
  *                  GELU tanh  GELU erf  sigmoid  SiLU
  *      float          3.77      6.35      3.31    3.93
- *      double, AVX2   3.55      7.88      2.64    3.71   (exp of degree 9 and a table of two)
+ *      double, AVX2   4.21      9.40      2.92    4.07   (exp as a quotient, a table of two)
  *      double, AVX-512 3.15     9.08      2.45    3.11   (double exp by table, below)
  * (float GELU erf's worst is near 0, where (y - K) / (y + K) is near -1 and its rounding is felt
  * most; AVX-512 double's at x = -7.7, from its rational erfcx and the roundings in it.)
@@ -1882,7 +1882,7 @@ TG__PRIVATE void tg__ew_act_d(tg_act act, int64_t n, double *z)
 #define TG__EW_ACT_TABLES
 static const float tg__ew_exp_cs[4] = {TG__EW_EXP_CS};
 static const float tg__ew_exp_tab_s[8] = {TG__EW_EXP_TAB_S};
-static const double tg__ew_exp2_cd[10] = {TG__EW_EXP2_CD};
+static const double tg__ew_expq_cd[4] = {TG__EW_EXPQ_CD};
 static const double tg__ew_exp8_cd[8] = {TG__EW_EXP8_CD};
 static const double tg__ew_exp_tab_d[8] = {TG__EW_EXP_TAB_D};
 static const double tg__ew_exp_tab_erf_d[8] = {TG__EW_EXP_TAB_ERF_D};
@@ -2036,11 +2036,18 @@ TG__VFN TG__FV TG__ISA(tg__ew_gelu_erf_s)(TG__FV x)
 
 /* ---- double ---- */
 
+/* Double exp is returned as a quotient n / d: AVX2's form is one (below), AVX-512's has d = 1, a
+ * constant that the activations' products and sums by it fold away, so that one text of each
+ * activation serves both. */
+typedef struct {
+    TG__DV n, d;
+} TG__ISA(tg__ew_dq);
+
 /* Double exp comes in two forms, by instruction set (TG__DEXP_SPLIT, the reduction's steps per
  * power of two): AVX-512 reads 2^(j/8) from a table of eight in one register (a permute), which
  * leaves a polynomial of degree 7; AVX2 has no such permute (a gather, or two permutes and a blend
  * for a table of eight, cost what the table saves: fp64 sigmoid 1.02-1.04 the time on the Zen 4)
- * and takes a table of two, a blend, and a polynomial of degree 9 over |r| <= ln2/4. AVX-512, L2,
+ * and takes a table of two, a blend, and a quotient over |r| <= ln2/4 (below). AVX-512, L2,
  * one thread, Zen 4, side by side: with a degree-8 Taylor polynomial, fp64 sigmoid 0.83 the time,
  * SiLU 0.85, GELU tanh 0.90, GELU erf 0.93; degree 7 fitted, evaluated as three pairs and Horner's
  * rule in r^2 (two operations fewer), 0.89-0.90, 0.89-0.90, 0.92-0.95, 0.95-0.96 of that. Both
@@ -2055,7 +2062,7 @@ TG__VFN TG__FV TG__ISA(tg__ew_gelu_erf_s)(TG__FV x)
  * the time, SiLU 0.95, GELU erf 0.98. The scaling rounds once, as the product did, so the bits are
  * the same where the result is a normal number; below it they are gradual, and 0 at floor(n/8) =
  * -1076, where each activation's clamp puts exp's argument (elementwise_act_coeffs.h). */
-TG__VFN TG__DV TG__ISA(tg__ew_exp_d)(TG__DV r, TG__DV k, const double *tab)
+TG__VFN TG__ISA(tg__ew_dq) TG__ISA(tg__ew_exp_d)(TG__DV r, TG__DV k, const double *tab)
 {
 #define TG__C(j) TG__D1(tg__ew_exp8_cd[j])
 #define TG__PAIR(j) TG__DFMA(TG__C(j + 1), r, TG__C(j))
@@ -2063,45 +2070,55 @@ TG__VFN TG__DV TG__ISA(tg__ew_exp_d)(TG__DV r, TG__DV k, const double *tab)
     TG__DV r2 = TG__DMUL(r, r);
     TG__DV g = TG__DFMA(TG__DFMA(TG__PAIR(6), r2, TG__PAIR(4)), r2, TG__PAIR(2));
     TG__DV q = TG__DFMA(g, r2, r);
+    TG__ISA(tg__ew_dq) e;
 #undef TG__PAIR
 #undef TG__C
     /* k less its constant is n/8, the subtraction exp_neg_d makes too (the compiler merges them) */
-    return TG__DSCALEF(TG__DFMA(t, q, t), TG__DSUB(k, TG__D1(TG__ROUND_D / 8)));
+    e.n = TG__DSCALEF(TG__DFMA(t, q, t), TG__DSUB(k, TG__D1(TG__ROUND_D / 8)));
+    e.d = TG__D1(1.0);
+    return e;
 }
 
 #else
 /* c exp(r) 2^(n/2) for |r| <= ~ln2/4 and k = n/2 + 1.5 2^51, floor(n/2) in [-1023, 0], and c =
- * tab[0] (a product where c is not 1: this form's table is its own). AVX2 has no one-register table
- * of eight doubles, but a table of two is a blend: 2^((n mod 2)/2), 1 or sqrt2, picked by n's low
- * bit, halves r's range and leaves exp(r) - 1 = q = r + r^2 g(r), g of degree 7 (0.56 ulp,
- * act_coeffs.py), by pairs and Horner's rule in r^2. Nor is 2^floor(n/2) a product: k's bits shifted
- * left by 51 put floor(n/2) in the exponent field and n's low bit at the mantissa's top, where the
- * second entry is stored less that bit ((sqrt2 + 1/2) / 2, whose bits plus it are sqrt2's), and one
- * integer addition scales the entry; T + T q then rounds once. 10 operations on the multiply-add
- * units where a polynomial of degree 11 over ln2/2 and the product by 2^n took 15. At floor(n/2) =
- * -1023 the entry 1 (n even) becomes 0 exactly: the flush (top of the file), where the clamps put
- * t; sqrt2 (n odd, t in a sliver ~0.35 wide above them) a subnormal number, below 2^-1022, well
- * within the bound, which is absolute there. Zen 5, AVX2 forced, act_speed side by side, L2, one
- * thread: fp64 sigmoid 0.79 the time, SiLU 0.82, GELU tanh 0.91, GELU erf 0.90; 2^27 elements, 2
- * threads, tgemm-bench alternately three times, GB/s: sigmoid 37.1-37.9 -> 45.7-46.3, SiLU
- * 35.3-35.5 -> 42.1-42.8, GELU tanh 26.3-27.1 -> 30.0-30.2, GELU erf 21.4-22.0 -> 24.3-24.8,
- * tg_bias_act GELU tanh 27.1-27.8 -> 30.6-31.1. A table of four (two in-lane permutes and a blend,
- * degree 8) was no faster: 0.96-1.02 the time of this. */
-TG__VFN TG__DV TG__ISA(tg__ew_exp_d)(TG__DV r, TG__DV k, const double *tab)
+ * tab[0] (a product where c is not 1: this form's table is its own), as the quotient T (R + r) / (R
+ * - r). AVX2 has no one-register table of eight doubles, but a table of two is a blend: T's 2^((n
+ * mod 2)/2), 1 or sqrt2, picked by n's low bit, halves r's range. exp(r) = (R + r) / (R - r) holds
+ * exactly for R = r coth(r/2), an even function, 2 + s G(s) at s = r^2 with G of degree 3 (0.006
+ * ulp, act_coeffs.py): five operations on the multiply-add units and two additions beside them,
+ * where exp(r) itself, as 1 + r + r^2 g(r) with g of degree 7, took nine and T + T q one more. The
+ * division it leaves is the one every activation makes anyway, into whose denominator d goes at one
+ * addition (sigmoid) or product (SiLU and GELU tanh: x d; GELU erf: d Q), so that each saves three
+ * or four of those units' operations a vector. Zen 5, AVX2 forced, against the polynomial,
+ * act_speed side by side, L2, one thread: fp64 sigmoid 0.875 the time, SiLU 0.92, GELU erf 0.925,
+ * GELU tanh 0.995 with four vectors a turn and 0.96 with three (which it now takes,
+ * elementwise_avx2.c); 2^27 elements, 2 threads, tgemm-bench alternately three times, GB/s: sigmoid
+ * 46.9-48.5 -> 52.1-53.7, SiLU 45.6-46.0 -> 49.1-50.3, GELU erf 24.2-24.6 -> 26.2-26.5, GELU tanh
+ * 29.4-30.0 -> 30.9-31.6, tg_bias_act GELU tanh 30.5-31.1 -> 31.1-31.1. Worst sweep errors up by
+ * 0.3-1.5 ulp (the table at the top). Nor is 2^floor(n/2) a product: k's bits shifted left by 51
+ * put floor(n/2) in the exponent field and n's low bit at the mantissa's top, where the second
+ * entry is stored less that bit ((sqrt2 + 1/2) / 2, whose bits plus it are sqrt2's), and one
+ * integer addition scales the entry. At floor(n/2) = -1023 the entry 1 (n even) becomes 0 exactly,
+ * and so does n: the flush (top of the file), where the clamps put t; sqrt2 (n odd, t in a sliver
+ * ~0.35 wide above them) a subnormal number, below 2^-1022, well within the bound, which is
+ * absolute there. The integer scaling gained on the polynomial before it (Zen 5, AVX2 forced,
+ * act_speed side by side, L2, one thread: fp64 sigmoid 0.79 the time, SiLU 0.82, GELU tanh 0.91,
+ * GELU erf 0.90); a table of four (two in-lane permutes and a blend) was no faster. */
+TG__VFN TG__ISA(tg__ew_dq) TG__ISA(tg__ew_exp_d)(TG__DV r, TG__DV k, const double *tab)
 {
-#define TG__C(j) TG__D1(tg__ew_exp2_cd[j])
-#define TG__PAIR(j) TG__DFMA(TG__C(j + 1), r, TG__C(j))
+#define TG__C(j) TG__D1(tg__ew_expq_cd[j])
     TG__IV ki = TG__DASI(k);
     TG__DV t = TG__DBLENDV(TG__D1(1.0), TG__D1(TG__SQRT1_2 + 0.25), TG__IASD(TG__I64SLL(ki, 63)));
-    TG__DV r2 = TG__DMUL(r, r);
-    TG__DV g = TG__DFMA(TG__DFMA(TG__DFMA(TG__PAIR(8), r2, TG__PAIR(6)), r2, TG__PAIR(4)), r2,
-                        TG__PAIR(2));
-    TG__DV q = TG__DFMA(g, r2, r);
-#undef TG__PAIR
+    TG__DV s = TG__DMUL(r, r);
+    TG__DV g = TG__DFMA(TG__DFMA(TG__DFMA(TG__C(3), s, TG__C(2)), s, TG__C(1)), s, TG__C(0));
+    TG__DV rr = TG__DFMA(g, s, TG__D1(2.0));
+    TG__ISA(tg__ew_dq) e;
 #undef TG__C
     t = TG__IASD(TG__I64ADD(TG__DASI(t), TG__I64SLL(ki, 51)));
-    t = TG__DFMA(t, q, t);
-    return tab[0] != 1.0 ? TG__DMUL(t, TG__D1(tab[0])) : t;
+    e.n = TG__DMUL(t, TG__DADD(rr, r));
+    e.d = TG__DSUB(rr, r);
+    if (tab[0] != 1.0) e.n = TG__DMUL(e.n, TG__D1(tab[0]));
+    return e;
 }
 
 #endif
@@ -2113,7 +2130,8 @@ TG__VFN TG__DV TG__ISA(tg__ew_exp_d)(TG__DV r, TG__DV k, const double *tab)
  * multiple of 2^-54/S, as t is wherever n is not 0, and |r| < 0.5/S. has_tl is a constant
  * at every call: sigmoid's t is exact, and adding its zero tl would cost an addition on exp's
  * critical path (r + 0 = r but for r = -0, where exp gives 1 either way). */
-TG__VFN TG__DV TG__ISA(tg__ew_exp_neg_d)(TG__DV t, TG__DV tl, int has_tl, const double *tab)
+TG__VFN TG__ISA(tg__ew_dq) TG__ISA(tg__ew_exp_neg_d)(TG__DV t, TG__DV tl, int has_tl,
+                                                     const double *tab)
 {
     const TG__DV round = TG__D1(TG__ROUND_D / TG__DEXP_SPLIT);
     TG__DV k = TG__DFMA(t, TG__D1(TG__LOG2E), round), n = TG__DSUB(k, round);
@@ -2134,15 +2152,16 @@ TG__VFN TG__DV TG__ISA(tg__ew_exp_neg_d)(TG__DV t, TG__DV tl, int has_tl, const 
 #define TG__CLAMP_ERF_D TG__FLUSH_ERF_D
 #endif
 
-TG__VFN TG__DV TG__ISA(tg__ew_logistic_d)(TG__DV x, TG__DV e)
+/* As in float, for e = n / d: (x < 0 ? n : d) / (d + n), and x times that as (x < 0 ? xn n : x d) /
+ * (d + n). */
+TG__VFN TG__DV TG__ISA(tg__ew_logistic_d)(TG__DV x, TG__ISA(tg__ew_dq) e)
 {
-    const TG__DV one = TG__D1(1.0);
-    return TG__DDIV(TG__DBLENDV(one, e, x), TG__DADD(one, e));
+    return TG__DDIV(TG__DBLENDV(e.d, e.n, x), TG__DADD(e.d, e.n));
 }
 
-TG__VFN TG__DV TG__ISA(tg__ew_xlogistic_d)(TG__DV x, TG__DV xn, TG__DV e)
+TG__VFN TG__DV TG__ISA(tg__ew_xlogistic_d)(TG__DV x, TG__DV xn, TG__ISA(tg__ew_dq) e)
 {
-    return TG__DDIV(TG__DBLENDV(x, TG__DMUL(xn, e), x), TG__DADD(TG__D1(1.0), e));
+    return TG__DDIV(TG__DBLENDV(TG__DMUL(x, e.d), TG__DMUL(xn, e.n), x), TG__DADD(e.d, e.n));
 }
 
 TG__VFN TG__DV TG__ISA(tg__ew_negabs_d)(TG__DV x, double c)
@@ -2153,14 +2172,14 @@ TG__VFN TG__DV TG__ISA(tg__ew_negabs_d)(TG__DV x, double c)
 TG__VFN TG__DV TG__ISA(tg__ew_sigmoid_d)(TG__DV x)
 {
     TG__DV t = TG__ISA(tg__ew_negabs_d)(x, TG__CLAMP_D);
-    TG__DV e = TG__ISA(tg__ew_exp_neg_d)(t, TG__DZERO(), 0, tg__ew_exp_tab_d);
+    TG__ISA(tg__ew_dq) e = TG__ISA(tg__ew_exp_neg_d)(t, TG__DZERO(), 0, tg__ew_exp_tab_d);
     return TG__ISA(tg__ew_logistic_d)(x, e);
 }
 
 TG__VFN TG__DV TG__ISA(tg__ew_silu_d)(TG__DV x)
 {
     TG__DV t = TG__ISA(tg__ew_negabs_d)(x, TG__CLAMP_D);
-    TG__DV e = TG__ISA(tg__ew_exp_neg_d)(t, TG__DZERO(), 0, tg__ew_exp_tab_d);
+    TG__ISA(tg__ew_dq) e = TG__ISA(tg__ew_exp_neg_d)(t, TG__DZERO(), 0, tg__ew_exp_tab_d);
     return TG__ISA(tg__ew_xlogistic_d)(x, t, e);
 }
 
@@ -2212,19 +2231,19 @@ TG__VFN TG__DV TG__ISA(tg__ew_gelu_erf_d)(TG__DV x)
 {
     TG__DV xn = TG__ISA(tg__ew_negabs_d)(x, TG__CLAMP_ERF_D), xc, p, q;
     TG__DV h = TG__DHALF(xn), my2 = TG__DFNMA(xn, h, TG__DZERO());
-    TG__DV e = TG__ISA(tg__ew_exp_neg_d)(my2, TG__DFNMS(xn, h, my2), 1, tg__ew_exp_tab_erf_d);
+    TG__ISA(tg__ew_dq) e = TG__ISA(tg__ew_exp_neg_d)(my2, TG__DFNMS(xn, h, my2), 1,
+                                                    tg__ew_exp_tab_erf_d);
     int j;
     xc = TG__DMAX(xn, TG__D1(-9.0 / TG__SQRT1_2));
     p = TG__DADD(xc, TG__D1(tg__ew_erfcx_pd[7])); /* monic: the first step of each is an addition */
     for (j = 6; j >= 0; j--) p = TG__DFMA(p, xc, TG__D1(tg__ew_erfcx_pd[j]));
     q = TG__DADD(xc, TG__D1(tg__ew_erfcx_qd[7]));
     for (j = 6; j >= 0; j--) q = TG__DFMA(q, xc, TG__D1(tg__ew_erfcx_qd[j]));
-    p = TG__DDIV(p, q);
-    e = TG__DMUL(e, p); /* c exp(-y^2) P / Q = E / 2 */
+    p = TG__DMUL(e.n, TG__DDIV(p, TG__DMUL(e.d, q))); /* c exp(-y^2) P / Q = E / 2 */
 #if defined(TG__EW_PLANT) && TG__EW_PLANT == 2
-    e = TG__DSUB(TG__D1(1.0), TG__DSUB(TG__D1(1.0), e));
+    p = TG__DSUB(TG__D1(1.0), TG__DSUB(TG__D1(1.0), p));
 #endif
-    return TG__DFMA(xn, e, TG__DBLENDV(x, TG__D1(-0.0), x));
+    return TG__DFMA(xn, p, TG__DBLENDV(x, TG__D1(-0.0), x));
 }
 #undef TG__CLAMP_D
 #undef TG__CLAMP_TANH_D
@@ -2332,7 +2351,8 @@ TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const T
  * exp took its table of two (elementwise_act_simd.inc; the same way, AVX2 forced): 44.8-44.9 ->
  * 45.8-47.5 and 41.4-42.3 -> 44.3-45.5 (one: 43.4-44.5, 39.8-40.8); with it, GELU tanh still best
  * with four (two: 25.7-26.2 against 29.4-30.2), GELU erf the same with two, three or four
- * (24.3-25.0). And the AVX2 family's fp32 GELUs, with the cheaper float exp, AVX2 forced: GELU
+ * (24.3-25.0); and once that exp became a quotient, GELU tanh three (30.9-31.6 against 29.9-30.6,
+ * tg_bias_act 31.1 against 29.3-30.4; in L2 0.96 the time). And the AVX2 family's fp32 GELUs, with the cheaper float exp, AVX2 forced: GELU
  * tanh four vectors a turn (TG__FU_TANH) against two, 35.2-35.5 against 24.5-33.3 GB/s, bias_act
  * 35.8-36.1 against 30.7-31.4; GELU erf two (TG__FU_ERF) against one, 34.6-35.4 against 33.3-34.2
  * (four 34.7-35.8); sigmoid and SiLU the same with two (47.5-52.0 against 48.9-52.0) and keep one.
@@ -2550,7 +2570,8 @@ TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const T
  * exp took its table of two (elementwise_act_simd.inc; the same way, AVX2 forced): 44.8-44.9 ->
  * 45.8-47.5 and 41.4-42.3 -> 44.3-45.5 (one: 43.4-44.5, 39.8-40.8); with it, GELU tanh still best
  * with four (two: 25.7-26.2 against 29.4-30.2), GELU erf the same with two, three or four
- * (24.3-25.0). And the AVX2 family's fp32 GELUs, with the cheaper float exp, AVX2 forced: GELU
+ * (24.3-25.0); and once that exp became a quotient, GELU tanh three (30.9-31.6 against 29.9-30.6,
+ * tg_bias_act 31.1 against 29.3-30.4; in L2 0.96 the time). And the AVX2 family's fp32 GELUs, with the cheaper float exp, AVX2 forced: GELU
  * tanh four vectors a turn (TG__FU_TANH) against two, 35.2-35.5 against 24.5-33.3 GB/s, bias_act
  * 35.8-36.1 against 30.7-31.4; GELU erf two (TG__FU_ERF) against one, 34.6-35.4 against 33.3-34.2
  * (four 34.7-35.8); sigmoid and SiLU the same with two (47.5-52.0 against 48.9-52.0) and keep one.
@@ -2905,29 +2926,30 @@ TG__PRIVATE void TG__FN(TG__ISA(tg__ew_run))(const tg__ew *e, int64_t n, const v
  *    (-2u, or -x^2/2) reaches about -18 in float and -38 in double where results are still judged
  *    relative to their size, so t is formed to well below its own ulp: as t + tl, a pair of the
  *    array's type (products' errors by fma), whose low part joins r after the reduction.
- * In double, AVX2 reduces by halves (|r| <= ln2/4, exp(r) of degree 9, times 1 or sqrt2) and
- * AVX-512 by eighths as float does (below); in float, |r| <= ln2/16 and exp(r) is a cubic, times
- * 2^((n mod 8)/8) from a table of eight that one permute reads (fewer FMAs than a degree-6
- * polynomial over ln2/2: fp32 sigmoid 1.30 -> 1.19 cycles per element in L2, SiLU at 2^27 and 2
- * threads 63 -> 69% of a copy, within 1 ulp of the old worst errors). The last step scales by
- * 2^floor(n/8) (AVX2's double: 2^floor(n/2)), added to the table entry's exponent field, which is 0
- * one step below the smallest normal number: there the entry 1 becomes 0. So exp is flushed to 0
- * where it would be subnormal (t below about -88.0 in float, -708.9 in AVX2's double), and each
- * activation clamps its argument where that entry is taken (elementwise_act_coeffs.h), so that
- * everything past it gives 0 exactly. Subnormal numbers remain only in a sliver just above the
- * clamp (t within ~0.6 of it in float, ~0.35 in AVX2's double: there the other entries' bits read
- * as a subnormal number, below the smallest normal and not rounded, which the bound, absolute
- * there, allows; and just above, T + T q below the smallest normal, correctly rounded) and where a
- * result is itself that small (GELU erf's exp times erfcx near its clamp). AVX-512's double exp
- * scales by the scaling instruction instead (below), which underflows gradually: its subnormal
- * sliver is t in [-745.2, -708.4], and its clamps sit past it, where the scaling gives 0. On Zen 4
- * and 5 every operation on a subnormal number is slow, and inputs as ordinary as GELU tanh's below
- * -10 in float had ~4 of them a vector (fp32 tg_bias_act GELU tanh on C + bias uniform in [-20,
- * 20], 2 threads, 2^27 elements, Zen 5: 14 GB/s before, 50 after, as fast as inputs in [-10, 10]).
- * The cost is a result of 0 (or -0) where it would be below 2^-126 (2^-1022) times x: an absolute
- * error that the accuracy bound, which judges results below 2^-24 (2^-53) in absolute terms, allows
- * many times over. erfc(y) is exp(-y^2) times erfcx(y): in float a polynomial of degree 8 in (y -
- * K) / (y + K), in double a rational function of degrees 8 and 8 (below).
+ * In double, AVX2 reduces by halves (|r| <= ln2/4, times 1 or sqrt2, exp(r) as a quotient whose
+ * division the activation's own takes in) and AVX-512 by eighths as float does (below); in float,
+ * |r| <= ln2/16 and exp(r) is a cubic, times 2^((n mod 8)/8) from a table of eight that one permute
+ * reads (fewer FMAs than a degree-6 polynomial over ln2/2: fp32 sigmoid 1.30 -> 1.19 cycles per
+ * element in L2, SiLU at 2^27 and 2 threads 63 -> 69% of a copy, within 1 ulp of the old worst
+ * errors). The last step scales by 2^floor(n/8) (AVX2's double: 2^floor(n/2)), added to the table
+ * entry's exponent field, which is 0 one step below the smallest normal number: there the entry 1
+ * becomes 0. So exp is flushed to 0 where it would be subnormal (t below about -88.0 in float,
+ * -708.9 in AVX2's double), and each activation clamps its argument where that entry is taken
+ * (elementwise_act_coeffs.h), so that everything past it gives 0 exactly. Subnormal numbers remain
+ * only in a sliver just above the clamp (t within ~0.6 of it in float, ~0.35 in AVX2's double:
+ * there the other entries' bits read as a subnormal number, below the smallest normal and not
+ * rounded, which the bound, absolute there, allows; and just above, T (1 + q) or T N below the
+ * smallest normal, correctly rounded) and where a result is itself that small (GELU erf's exp times
+ * erfcx near its clamp). AVX-512's double exp scales by the scaling instruction instead (below),
+ * which underflows gradually: its subnormal sliver is t in [-745.2, -708.4], and its clamps sit
+ * past it, where the scaling gives 0. On Zen 4 and 5 every operation on a subnormal number is slow,
+ * and inputs as ordinary as GELU tanh's below -10 in float had ~4 of them a vector (fp32
+ * tg_bias_act GELU tanh on C + bias uniform in [-20, 20], 2 threads, 2^27 elements, Zen 5: 14 GB/s
+ * before, 50 after, as fast as inputs in [-10, 10]). The cost is a result of 0 (or -0) where it
+ * would be below 2^-126 (2^-1022) times x: an absolute error that the accuracy bound, which judges
+ * results below 2^-24 (2^-53) in absolute terms, allows many times over. erfc(y) is exp(-y^2) times
+ * erfcx(y): in float a polynomial of degree 8 in (y - K) / (y + K), in double a rational function
+ * of degrees 8 and 8 (below).
  * tests/elementwise/act_coeffs.py derives
  * the coefficients. NaN passes through every step (max and min keep their second operand when it
  * is NaN). A run's elements that fill no whole vector go through these functions too, on a
@@ -2937,7 +2959,7 @@ TG__PRIVATE void TG__FN(TG__ISA(tg__ew_run))(const tg__ew *e, int64_t n, const v
  * random doubles (test_elementwise --sweep):
  *                  GELU tanh  GELU erf  sigmoid  SiLU
  *      float          3.77      6.35      3.31    3.93
- *      double, AVX2   3.55      7.88      2.64    3.71   (exp of degree 9 and a table of two)
+ *      double, AVX2   4.21      9.40      2.92    4.07   (exp as a quotient, a table of two)
  *      double, AVX-512 3.15     9.08      2.45    3.11   (double exp by table, below)
  * (float GELU erf's worst is near 0, where (y - K) / (y + K) is near -1 and its rounding is felt
  * most; AVX-512 double's at x = -7.7, from its rational erfcx and the roundings in it.)
@@ -2949,7 +2971,7 @@ TG__PRIVATE void TG__FN(TG__ISA(tg__ew_run))(const tg__ew *e, int64_t n, const v
 #define TG__EW_ACT_TABLES
 static const float tg__ew_exp_cs[4] = {TG__EW_EXP_CS};
 static const float tg__ew_exp_tab_s[8] = {TG__EW_EXP_TAB_S};
-static const double tg__ew_exp2_cd[10] = {TG__EW_EXP2_CD};
+static const double tg__ew_expq_cd[4] = {TG__EW_EXPQ_CD};
 static const double tg__ew_exp8_cd[8] = {TG__EW_EXP8_CD};
 static const double tg__ew_exp_tab_d[8] = {TG__EW_EXP_TAB_D};
 static const double tg__ew_exp_tab_erf_d[8] = {TG__EW_EXP_TAB_ERF_D};
@@ -3103,11 +3125,18 @@ TG__VFN TG__FV TG__ISA(tg__ew_gelu_erf_s)(TG__FV x)
 
 /* ---- double ---- */
 
+/* Double exp is returned as a quotient n / d: AVX2's form is one (below), AVX-512's has d = 1, a
+ * constant that the activations' products and sums by it fold away, so that one text of each
+ * activation serves both. */
+typedef struct {
+    TG__DV n, d;
+} TG__ISA(tg__ew_dq);
+
 /* Double exp comes in two forms, by instruction set (TG__DEXP_SPLIT, the reduction's steps per
  * power of two): AVX-512 reads 2^(j/8) from a table of eight in one register (a permute), which
  * leaves a polynomial of degree 7; AVX2 has no such permute (a gather, or two permutes and a blend
  * for a table of eight, cost what the table saves: fp64 sigmoid 1.02-1.04 the time on the Zen 4)
- * and takes a table of two, a blend, and a polynomial of degree 9 over |r| <= ln2/4. AVX-512, L2,
+ * and takes a table of two, a blend, and a quotient over |r| <= ln2/4 (below). AVX-512, L2,
  * one thread, Zen 4, side by side: with a degree-8 Taylor polynomial, fp64 sigmoid 0.83 the time,
  * SiLU 0.85, GELU tanh 0.90, GELU erf 0.93; degree 7 fitted, evaluated as three pairs and Horner's
  * rule in r^2 (two operations fewer), 0.89-0.90, 0.89-0.90, 0.92-0.95, 0.95-0.96 of that. Both
@@ -3122,7 +3151,7 @@ TG__VFN TG__FV TG__ISA(tg__ew_gelu_erf_s)(TG__FV x)
  * the time, SiLU 0.95, GELU erf 0.98. The scaling rounds once, as the product did, so the bits are
  * the same where the result is a normal number; below it they are gradual, and 0 at floor(n/8) =
  * -1076, where each activation's clamp puts exp's argument (elementwise_act_coeffs.h). */
-TG__VFN TG__DV TG__ISA(tg__ew_exp_d)(TG__DV r, TG__DV k, const double *tab)
+TG__VFN TG__ISA(tg__ew_dq) TG__ISA(tg__ew_exp_d)(TG__DV r, TG__DV k, const double *tab)
 {
 #define TG__C(j) TG__D1(tg__ew_exp8_cd[j])
 #define TG__PAIR(j) TG__DFMA(TG__C(j + 1), r, TG__C(j))
@@ -3130,45 +3159,55 @@ TG__VFN TG__DV TG__ISA(tg__ew_exp_d)(TG__DV r, TG__DV k, const double *tab)
     TG__DV r2 = TG__DMUL(r, r);
     TG__DV g = TG__DFMA(TG__DFMA(TG__PAIR(6), r2, TG__PAIR(4)), r2, TG__PAIR(2));
     TG__DV q = TG__DFMA(g, r2, r);
+    TG__ISA(tg__ew_dq) e;
 #undef TG__PAIR
 #undef TG__C
     /* k less its constant is n/8, the subtraction exp_neg_d makes too (the compiler merges them) */
-    return TG__DSCALEF(TG__DFMA(t, q, t), TG__DSUB(k, TG__D1(TG__ROUND_D / 8)));
+    e.n = TG__DSCALEF(TG__DFMA(t, q, t), TG__DSUB(k, TG__D1(TG__ROUND_D / 8)));
+    e.d = TG__D1(1.0);
+    return e;
 }
 
 #else
 /* c exp(r) 2^(n/2) for |r| <= ~ln2/4 and k = n/2 + 1.5 2^51, floor(n/2) in [-1023, 0], and c =
- * tab[0] (a product where c is not 1: this form's table is its own). AVX2 has no one-register table
- * of eight doubles, but a table of two is a blend: 2^((n mod 2)/2), 1 or sqrt2, picked by n's low
- * bit, halves r's range and leaves exp(r) - 1 = q = r + r^2 g(r), g of degree 7 (0.56 ulp,
- * act_coeffs.py), by pairs and Horner's rule in r^2. Nor is 2^floor(n/2) a product: k's bits shifted
- * left by 51 put floor(n/2) in the exponent field and n's low bit at the mantissa's top, where the
- * second entry is stored less that bit ((sqrt2 + 1/2) / 2, whose bits plus it are sqrt2's), and one
- * integer addition scales the entry; T + T q then rounds once. 10 operations on the multiply-add
- * units where a polynomial of degree 11 over ln2/2 and the product by 2^n took 15. At floor(n/2) =
- * -1023 the entry 1 (n even) becomes 0 exactly: the flush (top of the file), where the clamps put
- * t; sqrt2 (n odd, t in a sliver ~0.35 wide above them) a subnormal number, below 2^-1022, well
- * within the bound, which is absolute there. Zen 5, AVX2 forced, act_speed side by side, L2, one
- * thread: fp64 sigmoid 0.79 the time, SiLU 0.82, GELU tanh 0.91, GELU erf 0.90; 2^27 elements, 2
- * threads, tgemm-bench alternately three times, GB/s: sigmoid 37.1-37.9 -> 45.7-46.3, SiLU
- * 35.3-35.5 -> 42.1-42.8, GELU tanh 26.3-27.1 -> 30.0-30.2, GELU erf 21.4-22.0 -> 24.3-24.8,
- * tg_bias_act GELU tanh 27.1-27.8 -> 30.6-31.1. A table of four (two in-lane permutes and a blend,
- * degree 8) was no faster: 0.96-1.02 the time of this. */
-TG__VFN TG__DV TG__ISA(tg__ew_exp_d)(TG__DV r, TG__DV k, const double *tab)
+ * tab[0] (a product where c is not 1: this form's table is its own), as the quotient T (R + r) / (R
+ * - r). AVX2 has no one-register table of eight doubles, but a table of two is a blend: T's 2^((n
+ * mod 2)/2), 1 or sqrt2, picked by n's low bit, halves r's range. exp(r) = (R + r) / (R - r) holds
+ * exactly for R = r coth(r/2), an even function, 2 + s G(s) at s = r^2 with G of degree 3 (0.006
+ * ulp, act_coeffs.py): five operations on the multiply-add units and two additions beside them,
+ * where exp(r) itself, as 1 + r + r^2 g(r) with g of degree 7, took nine and T + T q one more. The
+ * division it leaves is the one every activation makes anyway, into whose denominator d goes at one
+ * addition (sigmoid) or product (SiLU and GELU tanh: x d; GELU erf: d Q), so that each saves three
+ * or four of those units' operations a vector. Zen 5, AVX2 forced, against the polynomial,
+ * act_speed side by side, L2, one thread: fp64 sigmoid 0.875 the time, SiLU 0.92, GELU erf 0.925,
+ * GELU tanh 0.995 with four vectors a turn and 0.96 with three (which it now takes,
+ * elementwise_avx2.c); 2^27 elements, 2 threads, tgemm-bench alternately three times, GB/s: sigmoid
+ * 46.9-48.5 -> 52.1-53.7, SiLU 45.6-46.0 -> 49.1-50.3, GELU erf 24.2-24.6 -> 26.2-26.5, GELU tanh
+ * 29.4-30.0 -> 30.9-31.6, tg_bias_act GELU tanh 30.5-31.1 -> 31.1-31.1. Worst sweep errors up by
+ * 0.3-1.5 ulp (the table at the top). Nor is 2^floor(n/2) a product: k's bits shifted left by 51
+ * put floor(n/2) in the exponent field and n's low bit at the mantissa's top, where the second
+ * entry is stored less that bit ((sqrt2 + 1/2) / 2, whose bits plus it are sqrt2's), and one
+ * integer addition scales the entry. At floor(n/2) = -1023 the entry 1 (n even) becomes 0 exactly,
+ * and so does n: the flush (top of the file), where the clamps put t; sqrt2 (n odd, t in a sliver
+ * ~0.35 wide above them) a subnormal number, below 2^-1022, well within the bound, which is
+ * absolute there. The integer scaling gained on the polynomial before it (Zen 5, AVX2 forced,
+ * act_speed side by side, L2, one thread: fp64 sigmoid 0.79 the time, SiLU 0.82, GELU tanh 0.91,
+ * GELU erf 0.90); a table of four (two in-lane permutes and a blend) was no faster. */
+TG__VFN TG__ISA(tg__ew_dq) TG__ISA(tg__ew_exp_d)(TG__DV r, TG__DV k, const double *tab)
 {
-#define TG__C(j) TG__D1(tg__ew_exp2_cd[j])
-#define TG__PAIR(j) TG__DFMA(TG__C(j + 1), r, TG__C(j))
+#define TG__C(j) TG__D1(tg__ew_expq_cd[j])
     TG__IV ki = TG__DASI(k);
     TG__DV t = TG__DBLENDV(TG__D1(1.0), TG__D1(TG__SQRT1_2 + 0.25), TG__IASD(TG__I64SLL(ki, 63)));
-    TG__DV r2 = TG__DMUL(r, r);
-    TG__DV g = TG__DFMA(TG__DFMA(TG__DFMA(TG__PAIR(8), r2, TG__PAIR(6)), r2, TG__PAIR(4)), r2,
-                        TG__PAIR(2));
-    TG__DV q = TG__DFMA(g, r2, r);
-#undef TG__PAIR
+    TG__DV s = TG__DMUL(r, r);
+    TG__DV g = TG__DFMA(TG__DFMA(TG__DFMA(TG__C(3), s, TG__C(2)), s, TG__C(1)), s, TG__C(0));
+    TG__DV rr = TG__DFMA(g, s, TG__D1(2.0));
+    TG__ISA(tg__ew_dq) e;
 #undef TG__C
     t = TG__IASD(TG__I64ADD(TG__DASI(t), TG__I64SLL(ki, 51)));
-    t = TG__DFMA(t, q, t);
-    return tab[0] != 1.0 ? TG__DMUL(t, TG__D1(tab[0])) : t;
+    e.n = TG__DMUL(t, TG__DADD(rr, r));
+    e.d = TG__DSUB(rr, r);
+    if (tab[0] != 1.0) e.n = TG__DMUL(e.n, TG__D1(tab[0]));
+    return e;
 }
 
 #endif
@@ -3180,7 +3219,8 @@ TG__VFN TG__DV TG__ISA(tg__ew_exp_d)(TG__DV r, TG__DV k, const double *tab)
  * multiple of 2^-54/S, as t is wherever n is not 0, and |r| < 0.5/S. has_tl is a constant
  * at every call: sigmoid's t is exact, and adding its zero tl would cost an addition on exp's
  * critical path (r + 0 = r but for r = -0, where exp gives 1 either way). */
-TG__VFN TG__DV TG__ISA(tg__ew_exp_neg_d)(TG__DV t, TG__DV tl, int has_tl, const double *tab)
+TG__VFN TG__ISA(tg__ew_dq) TG__ISA(tg__ew_exp_neg_d)(TG__DV t, TG__DV tl, int has_tl,
+                                                     const double *tab)
 {
     const TG__DV round = TG__D1(TG__ROUND_D / TG__DEXP_SPLIT);
     TG__DV k = TG__DFMA(t, TG__D1(TG__LOG2E), round), n = TG__DSUB(k, round);
@@ -3201,15 +3241,16 @@ TG__VFN TG__DV TG__ISA(tg__ew_exp_neg_d)(TG__DV t, TG__DV tl, int has_tl, const 
 #define TG__CLAMP_ERF_D TG__FLUSH_ERF_D
 #endif
 
-TG__VFN TG__DV TG__ISA(tg__ew_logistic_d)(TG__DV x, TG__DV e)
+/* As in float, for e = n / d: (x < 0 ? n : d) / (d + n), and x times that as (x < 0 ? xn n : x d) /
+ * (d + n). */
+TG__VFN TG__DV TG__ISA(tg__ew_logistic_d)(TG__DV x, TG__ISA(tg__ew_dq) e)
 {
-    const TG__DV one = TG__D1(1.0);
-    return TG__DDIV(TG__DBLENDV(one, e, x), TG__DADD(one, e));
+    return TG__DDIV(TG__DBLENDV(e.d, e.n, x), TG__DADD(e.d, e.n));
 }
 
-TG__VFN TG__DV TG__ISA(tg__ew_xlogistic_d)(TG__DV x, TG__DV xn, TG__DV e)
+TG__VFN TG__DV TG__ISA(tg__ew_xlogistic_d)(TG__DV x, TG__DV xn, TG__ISA(tg__ew_dq) e)
 {
-    return TG__DDIV(TG__DBLENDV(x, TG__DMUL(xn, e), x), TG__DADD(TG__D1(1.0), e));
+    return TG__DDIV(TG__DBLENDV(TG__DMUL(x, e.d), TG__DMUL(xn, e.n), x), TG__DADD(e.d, e.n));
 }
 
 TG__VFN TG__DV TG__ISA(tg__ew_negabs_d)(TG__DV x, double c)
@@ -3220,14 +3261,14 @@ TG__VFN TG__DV TG__ISA(tg__ew_negabs_d)(TG__DV x, double c)
 TG__VFN TG__DV TG__ISA(tg__ew_sigmoid_d)(TG__DV x)
 {
     TG__DV t = TG__ISA(tg__ew_negabs_d)(x, TG__CLAMP_D);
-    TG__DV e = TG__ISA(tg__ew_exp_neg_d)(t, TG__DZERO(), 0, tg__ew_exp_tab_d);
+    TG__ISA(tg__ew_dq) e = TG__ISA(tg__ew_exp_neg_d)(t, TG__DZERO(), 0, tg__ew_exp_tab_d);
     return TG__ISA(tg__ew_logistic_d)(x, e);
 }
 
 TG__VFN TG__DV TG__ISA(tg__ew_silu_d)(TG__DV x)
 {
     TG__DV t = TG__ISA(tg__ew_negabs_d)(x, TG__CLAMP_D);
-    TG__DV e = TG__ISA(tg__ew_exp_neg_d)(t, TG__DZERO(), 0, tg__ew_exp_tab_d);
+    TG__ISA(tg__ew_dq) e = TG__ISA(tg__ew_exp_neg_d)(t, TG__DZERO(), 0, tg__ew_exp_tab_d);
     return TG__ISA(tg__ew_xlogistic_d)(x, t, e);
 }
 
@@ -3279,19 +3320,19 @@ TG__VFN TG__DV TG__ISA(tg__ew_gelu_erf_d)(TG__DV x)
 {
     TG__DV xn = TG__ISA(tg__ew_negabs_d)(x, TG__CLAMP_ERF_D), xc, p, q;
     TG__DV h = TG__DHALF(xn), my2 = TG__DFNMA(xn, h, TG__DZERO());
-    TG__DV e = TG__ISA(tg__ew_exp_neg_d)(my2, TG__DFNMS(xn, h, my2), 1, tg__ew_exp_tab_erf_d);
+    TG__ISA(tg__ew_dq) e = TG__ISA(tg__ew_exp_neg_d)(my2, TG__DFNMS(xn, h, my2), 1,
+                                                    tg__ew_exp_tab_erf_d);
     int j;
     xc = TG__DMAX(xn, TG__D1(-9.0 / TG__SQRT1_2));
     p = TG__DADD(xc, TG__D1(tg__ew_erfcx_pd[7])); /* monic: the first step of each is an addition */
     for (j = 6; j >= 0; j--) p = TG__DFMA(p, xc, TG__D1(tg__ew_erfcx_pd[j]));
     q = TG__DADD(xc, TG__D1(tg__ew_erfcx_qd[7]));
     for (j = 6; j >= 0; j--) q = TG__DFMA(q, xc, TG__D1(tg__ew_erfcx_qd[j]));
-    p = TG__DDIV(p, q);
-    e = TG__DMUL(e, p); /* c exp(-y^2) P / Q = E / 2 */
+    p = TG__DMUL(e.n, TG__DDIV(p, TG__DMUL(e.d, q))); /* c exp(-y^2) P / Q = E / 2 */
 #if defined(TG__EW_PLANT) && TG__EW_PLANT == 2
-    e = TG__DSUB(TG__D1(1.0), TG__DSUB(TG__D1(1.0), e));
+    p = TG__DSUB(TG__D1(1.0), TG__DSUB(TG__D1(1.0), p));
 #endif
-    return TG__DFMA(xn, e, TG__DBLENDV(x, TG__D1(-0.0), x));
+    return TG__DFMA(xn, p, TG__DBLENDV(x, TG__D1(-0.0), x));
 }
 #undef TG__CLAMP_D
 #undef TG__CLAMP_TANH_D
@@ -3399,7 +3440,8 @@ TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const T
  * exp took its table of two (elementwise_act_simd.inc; the same way, AVX2 forced): 44.8-44.9 ->
  * 45.8-47.5 and 41.4-42.3 -> 44.3-45.5 (one: 43.4-44.5, 39.8-40.8); with it, GELU tanh still best
  * with four (two: 25.7-26.2 against 29.4-30.2), GELU erf the same with two, three or four
- * (24.3-25.0). And the AVX2 family's fp32 GELUs, with the cheaper float exp, AVX2 forced: GELU
+ * (24.3-25.0); and once that exp became a quotient, GELU tanh three (30.9-31.6 against 29.9-30.6,
+ * tg_bias_act 31.1 against 29.3-30.4; in L2 0.96 the time). And the AVX2 family's fp32 GELUs, with the cheaper float exp, AVX2 forced: GELU
  * tanh four vectors a turn (TG__FU_TANH) against two, 35.2-35.5 against 24.5-33.3 GB/s, bias_act
  * 35.8-36.1 against 30.7-31.4; GELU erf two (TG__FU_ERF) against one, 34.6-35.4 against 33.3-34.2
  * (four 34.7-35.8); sigmoid and SiLU the same with two (47.5-52.0 against 48.9-52.0) and keep one.
@@ -3617,7 +3659,8 @@ TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const T
  * exp took its table of two (elementwise_act_simd.inc; the same way, AVX2 forced): 44.8-44.9 ->
  * 45.8-47.5 and 41.4-42.3 -> 44.3-45.5 (one: 43.4-44.5, 39.8-40.8); with it, GELU tanh still best
  * with four (two: 25.7-26.2 against 29.4-30.2), GELU erf the same with two, three or four
- * (24.3-25.0). And the AVX2 family's fp32 GELUs, with the cheaper float exp, AVX2 forced: GELU
+ * (24.3-25.0); and once that exp became a quotient, GELU tanh three (30.9-31.6 against 29.9-30.6,
+ * tg_bias_act 31.1 against 29.3-30.4; in L2 0.96 the time). And the AVX2 family's fp32 GELUs, with the cheaper float exp, AVX2 forced: GELU
  * tanh four vectors a turn (TG__FU_TANH) against two, 35.2-35.5 against 24.5-33.3 GB/s, bias_act
  * 35.8-36.1 against 30.7-31.4; GELU erf two (TG__FU_ERF) against one, 34.6-35.4 against 33.3-34.2
  * (four 34.7-35.8); sigmoid and SiLU the same with two (47.5-52.0 against 48.9-52.0) and keep one.

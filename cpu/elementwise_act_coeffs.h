@@ -18,13 +18,12 @@
 #define TG__EW_EXP_TAB_S \
     1.000000000e+00f, 9.827538729e-01f, 9.696035385e-01f, 9.609197974e-01f, 9.571067691e-01f, \
     9.586054087e-01f, 9.658964276e-01f, 9.795040488e-01f
-/* Double, AVX2's form: exp(r) = 1 + r + r^2 g(r) for |r| <= ln2/4, g of degree 7 (act_coeffs.py:
- * constant term first); its table of two, 1 and sqrt2, is a blend (elementwise_act_simd.inc). */
-#define TG__EW_EXP2_CD \
-    1.00000000000000000e+00, 1.00000000000000000e+00, 4.99999999999998224e-01, \
-    1.66666666666666519e-01, 4.16666666685328937e-02, 8.33333333350297877e-03, \
-    1.38888857815637782e-03, 1.98412670166067819e-04, 2.48181424756976507e-05, \
-    2.75723686580016052e-06
+/* Double, AVX2's form: exp(r) = (R + r) / (R - r) for |r| <= ln2/4, with R = r coth(r/2) = 2 + s G(s)
+ * at s = r^2, G of degree 3 (act_coeffs.py: constant term first); its table of two, 1 and sqrt2, is
+ * a blend (elementwise_act_simd.inc). */
+#define TG__EW_EXPQ_CD \
+    1.66666666666666408e-01, -2.77777777749556526e-03, 6.61375191404781987e-05, \
+    -1.65093419649559040e-06
 /* Double, CUDA's fp64 GELU erf (cuda/elementwise/elementwise.cu): exp(r) = 1 + r + r^2 g(r) for
  * |r| <= ln2/2, g of degree 9 (act_coeffs.py): constant term first. */
 #define TG__EW_EXP_CD \

@@ -10,8 +10,11 @@ exp(r), |r| <= h:       exp(r) = 1 + r + r^2 g(r), g interpolated at Chebyshev n
                         1 + r stay exact, the fitted part is a correction of relative size r^2/2);
                         float: h = ln2/16, degree 3, beside the table 2^(j/8), j = 0..7, that
                         takes the rest of the reduction; AVX-512's double: h = ln2/16, degree 7,
-                        beside the same table in double; AVX2's double: h = ln2/4, degree 9,
-                        beside 1 and sqrt2; CUDA's fp64 GELU erf: h = ln2/2, degree 11.
+                        beside the same table in double; CUDA's fp64 GELU erf: h = ln2/2, degree 11.
+exp(r) = (R + r) / (R - r), |r| <= ln2/4: AVX2's double, beside 1 and sqrt2. R = r coth(r/2) is
+                        even, 2 + s G(s) at s = r^2, G interpolated at Chebyshev nodes of s in
+                        [0, h^2], degree 3 (2: ~8 ulp); an error d in R is one of about d r / 2
+                        in exp(r).
 The flush clamps:       exp is 0 where its scaled table entry is: the entry 1 with floor(n/8) =
                         -127 (float) or floor(n/2) = -1023 (AVX2's double) added to its exponent
                         field; in CUDA's fp64 GELU erf, where 2^n's exponent field is 0; in
@@ -87,6 +90,20 @@ def exp_table(degree, single, h):
 
     c = [mp.mpf(1), mp.mpf(1)] + [to_type(v, single) for v in cheb_fit(g, -h, h, degree - 1)]
     return c, worst_rel(c, mp.exp, -h, h)
+
+
+def exp_quotient_table(degree, h):
+
+    def g(s):  # near 0 by its series: the quotient cancels
+        return (mp.sqrt(s) * mp.coth(mp.sqrt(s) / 2) - 2) / s if s > 1e-20 else 1 / mp.mpf(6) - s / 360
+
+    c = [to_type(v, False) for v in cheb_fit(g, mp.mpf(0), h * h, degree + 1)]
+    worst = mp.mpf(0)
+    for i in range(-2000, 2001):
+        r = h * i / 2000
+        big_r = 2 + r * r * mp.polyval(c[::-1], r * r)
+        worst = max(worst, abs((big_r + r) / (big_r - r) / mp.exp(r) - 1))
+    return c, worst
 
 
 def erfcx_table(k, y_max, degree, single):
@@ -227,8 +244,9 @@ def main():
             print("/* the same, its bits less j << 20 (the source's table) */\n{" +
                   ", ".join(c_literal(v, True) for v in stored) + "}")
         if not single:
-            c, e = exp_table(9, False, mp.log(2) / 4)
-            show("exp, double (AVX2), |r| <= ln2/4, degree 9", c, e, False)
+            c, e = exp_quotient_table(3, mp.log(2) / 4)
+            show("exp = (R + r) / (R - r), R = 2 + s G(s), double (AVX2), |r| <= ln2/4, G of "
+                 "degree 3", c, e, False)
             c, e = exp_table(7, False, mp.log(2) / 16)
             show("exp, double (AVX-512), |r| <= ln2/16, degree 7", c, e, False)
         k, y_max, deg = (4, 6, 8) if single else (4, 9, 20)
