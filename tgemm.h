@@ -1092,13 +1092,11 @@ TG__OMP(omp barrier)
     1.38888889171967186e-03, 1.98412698630405450e-04, 2.48015213223686919e-05, \
     2.75572684803100238e-06, 2.76200758799833672e-07, 2.51003758325612340e-08
 
-/* Double, AVX-512's form: exp(r) = 1 + r + r^2 g(r) for |r| <= ln2/16, g of degree 5
+/* Double, AVX-512's form: exp(r) = (R + r) / (R - r) as AVX2's, for |r| <= ln2/16, G of degree 2
  * (act_coeffs.py: constant term first), and 2^(j/8) for j = 0..7, the table that takes the rest of
  * the reduction, correctly rounded. */
-#define TG__EW_EXP8_CD \
-    1.00000000000000000e+00, 1.00000000000000000e+00, 5.00000000000005107e-01, \
-    1.66666666666667240e-01, 4.16666666175264586e-02, 8.33333332787333965e-03, \
-    1.38895871082395420e-03, 1.98420456372392582e-04
+#define TG__EW_EXPQ8_CD \
+    1.66666666666666324e-01, -2.77777777450208697e-03, 6.61329116992572636e-05
 #define TG__EW_EXP_TAB_D \
     1.00000000000000000e+00, 1.09050773266525769e+00, 1.18920711500272103e+00, \
     1.29683955465100964e+00, 1.41421356237309515e+00, 1.54221082540794074e+00, \
@@ -1155,7 +1153,7 @@ TG__OMP(omp barrier)
  * ln2) = -2046: floor(n/2) = -1023 and the table's entry 1) within CUDA's (n = round(t / ln2) =
  * -1023), at -708.93 to -708.95 (the mid-point of an earlier band, which AVX-512 shared before it
  * took the scaling instruction: kept, so that the CUDA code stays as it ran on the GPU);
- * AVX-512's double t in [-745.87, -745.18], mid-way (floor(n/8) = -1076, where the scaling
+ * AVX-512's double t in [-746.56, -745.87], mid-way (floor(n/8) = -1077, where the scaling
  * instruction rounds to 0) -- so that every input
  * at or past the clamp gets exp = 0 exactly, as do those short of it whose t is already in the
  * band (act_coeffs.py). Sigmoid and SiLU: t = -|x|; GELU tanh: t = -2u(x); GELU erf: t = -x^2/2. */
@@ -1165,9 +1163,9 @@ TG__OMP(omp barrier)
 #define TG__FLUSH_D 708.93
 #define TG__FLUSH_TANH_D 21.151
 #define TG__FLUSH_ERF_D 37.655
-#define TG__FLUSH8_D 745.523
-#define TG__FLUSH8_TANH_D 21.5205
-#define TG__FLUSH8_ERF_D 38.6141
+#define TG__FLUSH8_D 746.216
+#define TG__FLUSH8_TANH_D 21.5274
+#define TG__FLUSH8_ERF_D 38.632
 /* 2 sqrt(2/pi) and 2 sqrt(2/pi) 0.044715, hi + lo (act_coeffs.py): -2u(x) = x (A + B x^2). */
 #define TG__GELU_A 1.59576912160573081e+00
 #define TG__GELU_A_LO (-9.96930880911092018e-17)
@@ -1838,21 +1836,21 @@ TG__PRIVATE void tg__ew_act_d(tg_act act, int64_t n, double *z)
  *    relative to their size, so t is formed to well below its own ulp: as t + tl, a pair of the
  *    array's type (products' errors by fma), whose low part joins r after the reduction.
  * In double, AVX2 reduces by halves (|r| <= ln2/4, times 1 or sqrt2, exp(r) as a quotient whose
- * division the activation's own takes in) and AVX-512 by eighths as float does (below); in float,
- * |r| <= ln2/16 and exp(r) is a cubic, times 2^((n mod 8)/8) from a table of eight that one permute
- * reads (fewer FMAs than a degree-6 polynomial over ln2/2: fp32 sigmoid 1.30 -> 1.19 cycles per
- * element in L2, SiLU at 2^27 and 2 threads 63 -> 69% of a copy, within 1 ulp of the old worst
- * errors). The last step scales by 2^floor(n/8) (AVX2's double: 2^floor(n/2)), added to the table
- * entry's exponent field, which is 0 one step below the smallest normal number: there the entry 1
- * becomes 0. So exp is flushed to 0 where it would be subnormal (t below about -88.0 in float,
- * -708.9 in AVX2's double), and each activation clamps its argument where that entry is taken
- * (elementwise_act_coeffs.h), so that everything past it gives 0 exactly. Subnormal numbers remain
- * only in a sliver just above the clamp (t within ~0.6 of it in float, ~0.35 in AVX2's double:
- * there the other entries' bits read as a subnormal number, below the smallest normal and not
- * rounded, which the bound, absolute there, allows; and just above, T (1 + q) or T N below the
+ * division the activation's own takes in) and AVX-512 by eighths as float does, its exp a quotient
+ * too (below); in float, |r| <= ln2/16 and exp(r) is a cubic, times 2^((n mod 8)/8) from a table of
+ * eight that one permute reads (fewer FMAs than a degree-6 polynomial over ln2/2: fp32 sigmoid 1.30
+ * -> 1.19 cycles per element in L2, SiLU at 2^27 and 2 threads 63 -> 69% of a copy, within 1 ulp of
+ * the old worst errors). The last step scales by 2^floor(n/8) (AVX2's double: 2^floor(n/2)), added
+ * to the table entry's exponent field, which is 0 one step below the smallest normal number: there
+ * the entry 1 becomes 0. So exp is flushed to 0 where it would be subnormal (t below about -88.0 in
+ * float, -708.9 in AVX2's double), and each activation clamps its argument where that entry is
+ * taken (elementwise_act_coeffs.h), so that everything past it gives 0 exactly. Subnormal numbers
+ * remain only in a sliver just above the clamp (t within ~0.6 of it in float, ~0.35 in AVX2's
+ * double: there the other entries' bits read as a subnormal number, below the smallest normal and
+ * not rounded, which the bound, absolute there, allows; and just above, T (1 + q) or T N below the
  * smallest normal, correctly rounded) and where a result is itself that small (GELU erf's exp times
  * erfcx near its clamp). AVX-512's double exp scales by the scaling instruction instead (below),
- * which underflows gradually: its subnormal sliver is t in [-745.2, -708.4], and its clamps sit
+ * which underflows gradually: its subnormal sliver is t in [-745.9, -709.1], and its clamps sit
  * past it, where the scaling gives 0. On Zen 4 and 5 every operation on a subnormal number is slow,
  * and inputs as ordinary as GELU tanh's below -10 in float had ~4 of them a vector (fp32
  * tg_bias_act GELU tanh on C + bias uniform in [-20, 20], 2 threads, 2^27 elements, Zen 5: 14 GB/s
@@ -1860,20 +1858,19 @@ TG__PRIVATE void tg__ew_act_d(tg_act act, int64_t n, double *z)
  * would be below 2^-126 (2^-1022) times x: an absolute error that the accuracy bound, which judges
  * results below 2^-24 (2^-53) in absolute terms, allows many times over. erfc(y) is exp(-y^2) times
  * erfcx(y): in float a polynomial of degree 8 in (y - K) / (y + K), in double a rational function
- * of degrees 8 and 8 (below).
- * tests/elementwise/act_coeffs.py derives
- * the coefficients. NaN passes through every step (max and min keep their second operand when it
- * is NaN). A run's elements that fill no whole vector go through these functions too, on a
- * zero-padded copy (elementwise_simd_run.inc).
+ * of degrees 8 and 8 (below). tests/elementwise/act_coeffs.py derives the coefficients. NaN passes
+ * through every step (max and min keep their second operand when it is NaN). A run's elements that
+ * fill no whole vector go through these functions too, on a zero-padded copy
+ * (elementwise_simd_run.inc).
  *
  * Worst error in ulps (as tests/elementwise judge them) over every 17th float of [-20, 10] and 10^7
  * random doubles (test_elementwise --sweep):
  *                  GELU tanh  GELU erf  sigmoid  SiLU
  *      float          3.77      6.35      3.31    3.93
  *      double, AVX2   4.21      9.40      2.92    4.07   (exp as a quotient, a table of two)
- *      double, AVX-512 3.15     9.08      2.45    3.11   (double exp by table, below)
+ *      double, AVX-512 3.87     8.80      2.82    4.03   (the same, a table of eight)
  * (float GELU erf's worst is near 0, where (y - K) / (y + K) is near -1 and its rounding is felt
- * most; AVX-512 double's at x = -7.7, from its rational erfcx and the roundings in it.)
+ * most; double's at x = -6.3 to -7.7, from its rational erfcx and the roundings in it.)
  */
 
 
@@ -1883,7 +1880,7 @@ TG__PRIVATE void tg__ew_act_d(tg_act act, int64_t n, double *z)
 static const float tg__ew_exp_cs[4] = {TG__EW_EXP_CS};
 static const float tg__ew_exp_tab_s[8] = {TG__EW_EXP_TAB_S};
 static const double tg__ew_expq_cd[4] = {TG__EW_EXPQ_CD};
-static const double tg__ew_exp8_cd[8] = {TG__EW_EXP8_CD};
+static const double tg__ew_expq8_cd[3] = {TG__EW_EXPQ8_CD};
 static const double tg__ew_exp_tab_d[8] = {TG__EW_EXP_TAB_D};
 static const double tg__ew_exp_tab_erf_d[8] = {TG__EW_EXP_TAB_ERF_D};
 static const float tg__ew_erfcx_cs[9] = {TG__EW_ERFCX_CS};
@@ -2036,74 +2033,69 @@ TG__VFN TG__FV TG__ISA(tg__ew_gelu_erf_s)(TG__FV x)
 
 /* ---- double ---- */
 
-/* Double exp is returned as a quotient n / d: AVX2's form is one (below), AVX-512's has d = 1, a
- * constant that the activations' products and sums by it fold away, so that one text of each
- * activation serves both. */
+/* Double exp is returned as a quotient n / d = c T (R + r) / (R - r), for exp(t) = 2^(n/S) exp(r)
+ * reduced by S steps a power of two (TG__DEXP_SPLIT, below), T = 2^((n mod S)/S) from a table,
+ * and c a constant the table may carry (GELU erf's). exp(r) = (R + r) / (R - r) holds exactly for
+ * R = r coth(r/2), an even function: 2 + s G(s) at s = r^2, with G of degree 3 over |r| <= ln2/4 and
+ * of degree 2 over ln2/16 (0.006 and 0.0001 ulp, act_coeffs.py). That is five or four operations on
+ * the multiply-add units and two additions beside them, where exp(r) itself, 1 + r + r^2 g(r), took
+ * nine (g of degree 7 over ln2/4) or seven (degree 5 over ln2/16), and T + T q one more. The
+ * division it leaves is the one every activation makes anyway, into whose denominator d goes at one
+ * addition (sigmoid) or product (SiLU and GELU tanh: x d; GELU erf: d Q): each activation saves two
+ * to four of those units' operations a vector. Zen 5, against the polynomials, act_speed side by
+ * side, L2, one thread, AVX2 forced: fp64 sigmoid 0.875 the time, SiLU 0.92, GELU erf 0.925, GELU
+ * tanh 0.995 with four vectors a turn and 0.96 with three (which it now takes, elementwise_avx2.c);
+ * 2^27 elements, 2 threads, tgemm-bench alternately three times, GB/s: sigmoid 46.9-48.5 ->
+ * 52.1-53.7, SiLU 45.6-46.0 -> 49.1-50.3, GELU erf 24.2-24.6 -> 26.2-26.5, GELU tanh 29.4-30.0 ->
+ * 30.9-31.6, tg_bias_act GELU tanh 30.5-31.1 -> 31.1-31.1. AVX-512, which keeps pace with memory
+ * there: L2 GELU tanh 0.95, sigmoid 0.965, GELU erf 1.01, SiLU 1.03 (the same in two runs); at 2^27
+ * the same within the noise (50.0-60.3 GB/s either way); taken for its fewer operations where
+ * they bind (the Zen 4 halves each 512-bit one; not measured there) and for one form of exp in both
+ * families. Worst sweep errors up by 0.3-1.5 ulp (the table at the top). */
 typedef struct {
     TG__DV n, d;
 } TG__ISA(tg__ew_dq);
 
-/* Double exp comes in two forms, by instruction set (TG__DEXP_SPLIT, the reduction's steps per
- * power of two): AVX-512 reads 2^(j/8) from a table of eight in one register (a permute), which
- * leaves a polynomial of degree 7; AVX2 has no such permute (a gather, or two permutes and a blend
- * for a table of eight, cost what the table saves: fp64 sigmoid 1.02-1.04 the time on the Zen 4)
- * and takes a table of two, a blend, and a quotient over |r| <= ln2/4 (below). AVX-512, L2,
- * one thread, Zen 4, side by side: with a degree-8 Taylor polynomial, fp64 sigmoid 0.83 the time,
- * SiLU 0.85, GELU tanh 0.90, GELU erf 0.93; degree 7 fitted, evaluated as three pairs and Horner's
- * rule in r^2 (two operations fewer), 0.89-0.90, 0.89-0.90, 0.92-0.95, 0.95-0.96 of that. Both
- * forms within the same error bounds (see the table above); their bits differ in the last place. */
+/* The table comes in two forms, by instruction set (TG__DEXP_SPLIT, S above): AVX-512 reads
+ * 2^(j/8) from a table of eight in one register (a permute); AVX2 has no such permute (a gather, or
+ * two permutes and a blend for a table of eight, cost what the table saves: fp64 sigmoid 1.02-1.04
+ * the time on the Zen 4) and takes a table of two, a blend, over |r| <= ln2/4 (a table of four, two
+ * in-lane permutes and a blend, was no faster). Both forms within the same error bounds (see the
+ * table above); their bits differ in the last place. */
 #if TG__DEXP_SPLIT == 8
-/* c exp(r) 2^(n/8) for |r| <= ~ln2/16 and k = n/8 + 1.5 2^49, floor(n/8) in [-1076, 0]: c 2^((n
- * mod 8)/8) from tab, a table of eight (one permute of k's low three bits), exp(r) - 1 = q = r +
- * r^2 g(r), g of degree 5 (0.09 ulp, act_coeffs.py) by pairs and Horner's rule in r^2, T + T q
- * rounded once, then scaled by 2^floor(n/8) by the scaling instruction, which runs beside the FMAs
- * where a product by a power of two built in the exponent field (three integer operations and a
- * multiply) took one of theirs: Zen 5, act_speed side by side, L2, one thread, fp64 sigmoid 0.97
- * the time, SiLU 0.95, GELU erf 0.98. The scaling rounds once, as the product did, so the bits are
- * the same where the result is a normal number; below it they are gradual, and 0 at floor(n/8) =
- * -1076, where each activation's clamp puts exp's argument (elementwise_act_coeffs.h). */
+/* c exp(r) 2^(n/8) for |r| <= ~ln2/16 and k = n/8 + 1.5 2^49, floor(n/8) in [-1077, 0]: T = c 2^((n
+ * mod 8)/8) from tab, a table of eight (one permute of k's low three bits), scaled by 2^floor(n/8)
+ * by the scaling instruction, which runs beside the FMAs where a product by a power of two built
+ * in the exponent field (three integer operations and a multiply) took one of theirs (with
+ * the polynomial before: Zen 5, act_speed side by side, L2, one thread, fp64 sigmoid 0.97 the
+ * time, SiLU 0.95, GELU erf 0.98). It rounds once, and underflows gradually; T (R + r) is below
+ * 4, so it gives 0 from floor(n/8) = -1077 on, where each activation's clamp puts exp's argument
+ * (elementwise_act_coeffs.h). */
 TG__VFN TG__ISA(tg__ew_dq) TG__ISA(tg__ew_exp_d)(TG__DV r, TG__DV k, const double *tab)
 {
-#define TG__C(j) TG__D1(tg__ew_exp8_cd[j])
-#define TG__PAIR(j) TG__DFMA(TG__C(j + 1), r, TG__C(j))
+#define TG__C(j) TG__D1(tg__ew_expq8_cd[j])
     TG__DV t = TG__DTAB8(tab, k);
-    TG__DV r2 = TG__DMUL(r, r);
-    TG__DV g = TG__DFMA(TG__DFMA(TG__PAIR(6), r2, TG__PAIR(4)), r2, TG__PAIR(2));
-    TG__DV q = TG__DFMA(g, r2, r);
+    TG__DV s = TG__DMUL(r, r);
+    TG__DV rr = TG__DFMA(TG__DFMA(TG__DFMA(TG__C(2), s, TG__C(1)), s, TG__C(0)), s, TG__D1(2.0));
     TG__ISA(tg__ew_dq) e;
-#undef TG__PAIR
 #undef TG__C
     /* k less its constant is n/8, the subtraction exp_neg_d makes too (the compiler merges them) */
-    e.n = TG__DSCALEF(TG__DFMA(t, q, t), TG__DSUB(k, TG__D1(TG__ROUND_D / 8)));
-    e.d = TG__D1(1.0);
+    e.n = TG__DSCALEF(TG__DMUL(t, TG__DADD(rr, r)), TG__DSUB(k, TG__D1(TG__ROUND_D / 8)));
+    e.d = TG__DSUB(rr, r);
     return e;
 }
 
 #else
 /* c exp(r) 2^(n/2) for |r| <= ~ln2/4 and k = n/2 + 1.5 2^51, floor(n/2) in [-1023, 0], and c =
- * tab[0] (a product where c is not 1: this form's table is its own), as the quotient T (R + r) / (R
- * - r). AVX2 has no one-register table of eight doubles, but a table of two is a blend: T's 2^((n
- * mod 2)/2), 1 or sqrt2, picked by n's low bit, halves r's range. exp(r) = (R + r) / (R - r) holds
- * exactly for R = r coth(r/2), an even function, 2 + s G(s) at s = r^2 with G of degree 3 (0.006
- * ulp, act_coeffs.py): five operations on the multiply-add units and two additions beside them,
- * where exp(r) itself, as 1 + r + r^2 g(r) with g of degree 7, took nine and T + T q one more. The
- * division it leaves is the one every activation makes anyway, into whose denominator d goes at one
- * addition (sigmoid) or product (SiLU and GELU tanh: x d; GELU erf: d Q), so that each saves three
- * or four of those units' operations a vector. Zen 5, AVX2 forced, against the polynomial,
- * act_speed side by side, L2, one thread: fp64 sigmoid 0.875 the time, SiLU 0.92, GELU erf 0.925,
- * GELU tanh 0.995 with four vectors a turn and 0.96 with three (which it now takes,
- * elementwise_avx2.c); 2^27 elements, 2 threads, tgemm-bench alternately three times, GB/s: sigmoid
- * 46.9-48.5 -> 52.1-53.7, SiLU 45.6-46.0 -> 49.1-50.3, GELU erf 24.2-24.6 -> 26.2-26.5, GELU tanh
- * 29.4-30.0 -> 30.9-31.6, tg_bias_act GELU tanh 30.5-31.1 -> 31.1-31.1. Worst sweep errors up by
- * 0.3-1.5 ulp (the table at the top). Nor is 2^floor(n/2) a product: k's bits shifted left by 51
- * put floor(n/2) in the exponent field and n's low bit at the mantissa's top, where the second
- * entry is stored less that bit ((sqrt2 + 1/2) / 2, whose bits plus it are sqrt2's), and one
- * integer addition scales the entry. At floor(n/2) = -1023 the entry 1 (n even) becomes 0 exactly,
- * and so does n: the flush (top of the file), where the clamps put t; sqrt2 (n odd, t in a sliver
- * ~0.35 wide above them) a subnormal number, below 2^-1022, well within the bound, which is
- * absolute there. The integer scaling gained on the polynomial before it (Zen 5, AVX2 forced,
- * act_speed side by side, L2, one thread: fp64 sigmoid 0.79 the time, SiLU 0.82, GELU tanh 0.91,
- * GELU erf 0.90); a table of four (two in-lane permutes and a blend) was no faster. */
+ * tab[0] (a product where c is not 1: this form's table is its own): T = 2^((n mod 2)/2), 1 or
+ * sqrt2, picked by n's low bit. Nor is 2^floor(n/2) a product: k's bits shifted left by 51 put
+ * floor(n/2) in the exponent field and n's low bit at the mantissa's top, where the second entry is
+ * stored less that bit ((sqrt2 + 1/2) / 2, whose bits plus it are sqrt2's), and one integer
+ * addition scales the entry. At floor(n/2) = -1023 the entry 1 (n even) becomes 0 exactly, and so
+ * does n: the flush (top of the file), where the clamps put t; sqrt2 (n odd, t in a sliver ~0.35
+ * wide above them) a subnormal number, below 2^-1022, well within the bound, which is absolute
+ * there. The integer scaling gained on the polynomial before (Zen 5, AVX2 forced, act_speed side by
+ * side, L2, one thread: fp64 sigmoid 0.79 the time, SiLU 0.82, GELU tanh 0.91, GELU erf 0.90). */
 TG__VFN TG__ISA(tg__ew_dq) TG__ISA(tg__ew_exp_d)(TG__DV r, TG__DV k, const double *tab)
 {
 #define TG__C(j) TG__D1(tg__ew_expq_cd[j])
@@ -2927,21 +2919,21 @@ TG__PRIVATE void TG__FN(TG__ISA(tg__ew_run))(const tg__ew *e, int64_t n, const v
  *    relative to their size, so t is formed to well below its own ulp: as t + tl, a pair of the
  *    array's type (products' errors by fma), whose low part joins r after the reduction.
  * In double, AVX2 reduces by halves (|r| <= ln2/4, times 1 or sqrt2, exp(r) as a quotient whose
- * division the activation's own takes in) and AVX-512 by eighths as float does (below); in float,
- * |r| <= ln2/16 and exp(r) is a cubic, times 2^((n mod 8)/8) from a table of eight that one permute
- * reads (fewer FMAs than a degree-6 polynomial over ln2/2: fp32 sigmoid 1.30 -> 1.19 cycles per
- * element in L2, SiLU at 2^27 and 2 threads 63 -> 69% of a copy, within 1 ulp of the old worst
- * errors). The last step scales by 2^floor(n/8) (AVX2's double: 2^floor(n/2)), added to the table
- * entry's exponent field, which is 0 one step below the smallest normal number: there the entry 1
- * becomes 0. So exp is flushed to 0 where it would be subnormal (t below about -88.0 in float,
- * -708.9 in AVX2's double), and each activation clamps its argument where that entry is taken
- * (elementwise_act_coeffs.h), so that everything past it gives 0 exactly. Subnormal numbers remain
- * only in a sliver just above the clamp (t within ~0.6 of it in float, ~0.35 in AVX2's double:
- * there the other entries' bits read as a subnormal number, below the smallest normal and not
- * rounded, which the bound, absolute there, allows; and just above, T (1 + q) or T N below the
+ * division the activation's own takes in) and AVX-512 by eighths as float does, its exp a quotient
+ * too (below); in float, |r| <= ln2/16 and exp(r) is a cubic, times 2^((n mod 8)/8) from a table of
+ * eight that one permute reads (fewer FMAs than a degree-6 polynomial over ln2/2: fp32 sigmoid 1.30
+ * -> 1.19 cycles per element in L2, SiLU at 2^27 and 2 threads 63 -> 69% of a copy, within 1 ulp of
+ * the old worst errors). The last step scales by 2^floor(n/8) (AVX2's double: 2^floor(n/2)), added
+ * to the table entry's exponent field, which is 0 one step below the smallest normal number: there
+ * the entry 1 becomes 0. So exp is flushed to 0 where it would be subnormal (t below about -88.0 in
+ * float, -708.9 in AVX2's double), and each activation clamps its argument where that entry is
+ * taken (elementwise_act_coeffs.h), so that everything past it gives 0 exactly. Subnormal numbers
+ * remain only in a sliver just above the clamp (t within ~0.6 of it in float, ~0.35 in AVX2's
+ * double: there the other entries' bits read as a subnormal number, below the smallest normal and
+ * not rounded, which the bound, absolute there, allows; and just above, T (1 + q) or T N below the
  * smallest normal, correctly rounded) and where a result is itself that small (GELU erf's exp times
  * erfcx near its clamp). AVX-512's double exp scales by the scaling instruction instead (below),
- * which underflows gradually: its subnormal sliver is t in [-745.2, -708.4], and its clamps sit
+ * which underflows gradually: its subnormal sliver is t in [-745.9, -709.1], and its clamps sit
  * past it, where the scaling gives 0. On Zen 4 and 5 every operation on a subnormal number is slow,
  * and inputs as ordinary as GELU tanh's below -10 in float had ~4 of them a vector (fp32
  * tg_bias_act GELU tanh on C + bias uniform in [-20, 20], 2 threads, 2^27 elements, Zen 5: 14 GB/s
@@ -2949,20 +2941,19 @@ TG__PRIVATE void TG__FN(TG__ISA(tg__ew_run))(const tg__ew *e, int64_t n, const v
  * would be below 2^-126 (2^-1022) times x: an absolute error that the accuracy bound, which judges
  * results below 2^-24 (2^-53) in absolute terms, allows many times over. erfc(y) is exp(-y^2) times
  * erfcx(y): in float a polynomial of degree 8 in (y - K) / (y + K), in double a rational function
- * of degrees 8 and 8 (below).
- * tests/elementwise/act_coeffs.py derives
- * the coefficients. NaN passes through every step (max and min keep their second operand when it
- * is NaN). A run's elements that fill no whole vector go through these functions too, on a
- * zero-padded copy (elementwise_simd_run.inc).
+ * of degrees 8 and 8 (below). tests/elementwise/act_coeffs.py derives the coefficients. NaN passes
+ * through every step (max and min keep their second operand when it is NaN). A run's elements that
+ * fill no whole vector go through these functions too, on a zero-padded copy
+ * (elementwise_simd_run.inc).
  *
  * Worst error in ulps (as tests/elementwise judge them) over every 17th float of [-20, 10] and 10^7
  * random doubles (test_elementwise --sweep):
  *                  GELU tanh  GELU erf  sigmoid  SiLU
  *      float          3.77      6.35      3.31    3.93
  *      double, AVX2   4.21      9.40      2.92    4.07   (exp as a quotient, a table of two)
- *      double, AVX-512 3.15     9.08      2.45    3.11   (double exp by table, below)
+ *      double, AVX-512 3.87     8.80      2.82    4.03   (the same, a table of eight)
  * (float GELU erf's worst is near 0, where (y - K) / (y + K) is near -1 and its rounding is felt
- * most; AVX-512 double's at x = -7.7, from its rational erfcx and the roundings in it.)
+ * most; double's at x = -6.3 to -7.7, from its rational erfcx and the roundings in it.)
  */
 
 
@@ -2972,7 +2963,7 @@ TG__PRIVATE void TG__FN(TG__ISA(tg__ew_run))(const tg__ew *e, int64_t n, const v
 static const float tg__ew_exp_cs[4] = {TG__EW_EXP_CS};
 static const float tg__ew_exp_tab_s[8] = {TG__EW_EXP_TAB_S};
 static const double tg__ew_expq_cd[4] = {TG__EW_EXPQ_CD};
-static const double tg__ew_exp8_cd[8] = {TG__EW_EXP8_CD};
+static const double tg__ew_expq8_cd[3] = {TG__EW_EXPQ8_CD};
 static const double tg__ew_exp_tab_d[8] = {TG__EW_EXP_TAB_D};
 static const double tg__ew_exp_tab_erf_d[8] = {TG__EW_EXP_TAB_ERF_D};
 static const float tg__ew_erfcx_cs[9] = {TG__EW_ERFCX_CS};
@@ -3125,74 +3116,69 @@ TG__VFN TG__FV TG__ISA(tg__ew_gelu_erf_s)(TG__FV x)
 
 /* ---- double ---- */
 
-/* Double exp is returned as a quotient n / d: AVX2's form is one (below), AVX-512's has d = 1, a
- * constant that the activations' products and sums by it fold away, so that one text of each
- * activation serves both. */
+/* Double exp is returned as a quotient n / d = c T (R + r) / (R - r), for exp(t) = 2^(n/S) exp(r)
+ * reduced by S steps a power of two (TG__DEXP_SPLIT, below), T = 2^((n mod S)/S) from a table,
+ * and c a constant the table may carry (GELU erf's). exp(r) = (R + r) / (R - r) holds exactly for
+ * R = r coth(r/2), an even function: 2 + s G(s) at s = r^2, with G of degree 3 over |r| <= ln2/4 and
+ * of degree 2 over ln2/16 (0.006 and 0.0001 ulp, act_coeffs.py). That is five or four operations on
+ * the multiply-add units and two additions beside them, where exp(r) itself, 1 + r + r^2 g(r), took
+ * nine (g of degree 7 over ln2/4) or seven (degree 5 over ln2/16), and T + T q one more. The
+ * division it leaves is the one every activation makes anyway, into whose denominator d goes at one
+ * addition (sigmoid) or product (SiLU and GELU tanh: x d; GELU erf: d Q): each activation saves two
+ * to four of those units' operations a vector. Zen 5, against the polynomials, act_speed side by
+ * side, L2, one thread, AVX2 forced: fp64 sigmoid 0.875 the time, SiLU 0.92, GELU erf 0.925, GELU
+ * tanh 0.995 with four vectors a turn and 0.96 with three (which it now takes, elementwise_avx2.c);
+ * 2^27 elements, 2 threads, tgemm-bench alternately three times, GB/s: sigmoid 46.9-48.5 ->
+ * 52.1-53.7, SiLU 45.6-46.0 -> 49.1-50.3, GELU erf 24.2-24.6 -> 26.2-26.5, GELU tanh 29.4-30.0 ->
+ * 30.9-31.6, tg_bias_act GELU tanh 30.5-31.1 -> 31.1-31.1. AVX-512, which keeps pace with memory
+ * there: L2 GELU tanh 0.95, sigmoid 0.965, GELU erf 1.01, SiLU 1.03 (the same in two runs); at 2^27
+ * the same within the noise (50.0-60.3 GB/s either way); taken for its fewer operations where
+ * they bind (the Zen 4 halves each 512-bit one; not measured there) and for one form of exp in both
+ * families. Worst sweep errors up by 0.3-1.5 ulp (the table at the top). */
 typedef struct {
     TG__DV n, d;
 } TG__ISA(tg__ew_dq);
 
-/* Double exp comes in two forms, by instruction set (TG__DEXP_SPLIT, the reduction's steps per
- * power of two): AVX-512 reads 2^(j/8) from a table of eight in one register (a permute), which
- * leaves a polynomial of degree 7; AVX2 has no such permute (a gather, or two permutes and a blend
- * for a table of eight, cost what the table saves: fp64 sigmoid 1.02-1.04 the time on the Zen 4)
- * and takes a table of two, a blend, and a quotient over |r| <= ln2/4 (below). AVX-512, L2,
- * one thread, Zen 4, side by side: with a degree-8 Taylor polynomial, fp64 sigmoid 0.83 the time,
- * SiLU 0.85, GELU tanh 0.90, GELU erf 0.93; degree 7 fitted, evaluated as three pairs and Horner's
- * rule in r^2 (two operations fewer), 0.89-0.90, 0.89-0.90, 0.92-0.95, 0.95-0.96 of that. Both
- * forms within the same error bounds (see the table above); their bits differ in the last place. */
+/* The table comes in two forms, by instruction set (TG__DEXP_SPLIT, S above): AVX-512 reads
+ * 2^(j/8) from a table of eight in one register (a permute); AVX2 has no such permute (a gather, or
+ * two permutes and a blend for a table of eight, cost what the table saves: fp64 sigmoid 1.02-1.04
+ * the time on the Zen 4) and takes a table of two, a blend, over |r| <= ln2/4 (a table of four, two
+ * in-lane permutes and a blend, was no faster). Both forms within the same error bounds (see the
+ * table above); their bits differ in the last place. */
 #if TG__DEXP_SPLIT == 8
-/* c exp(r) 2^(n/8) for |r| <= ~ln2/16 and k = n/8 + 1.5 2^49, floor(n/8) in [-1076, 0]: c 2^((n
- * mod 8)/8) from tab, a table of eight (one permute of k's low three bits), exp(r) - 1 = q = r +
- * r^2 g(r), g of degree 5 (0.09 ulp, act_coeffs.py) by pairs and Horner's rule in r^2, T + T q
- * rounded once, then scaled by 2^floor(n/8) by the scaling instruction, which runs beside the FMAs
- * where a product by a power of two built in the exponent field (three integer operations and a
- * multiply) took one of theirs: Zen 5, act_speed side by side, L2, one thread, fp64 sigmoid 0.97
- * the time, SiLU 0.95, GELU erf 0.98. The scaling rounds once, as the product did, so the bits are
- * the same where the result is a normal number; below it they are gradual, and 0 at floor(n/8) =
- * -1076, where each activation's clamp puts exp's argument (elementwise_act_coeffs.h). */
+/* c exp(r) 2^(n/8) for |r| <= ~ln2/16 and k = n/8 + 1.5 2^49, floor(n/8) in [-1077, 0]: T = c 2^((n
+ * mod 8)/8) from tab, a table of eight (one permute of k's low three bits), scaled by 2^floor(n/8)
+ * by the scaling instruction, which runs beside the FMAs where a product by a power of two built
+ * in the exponent field (three integer operations and a multiply) took one of theirs (with
+ * the polynomial before: Zen 5, act_speed side by side, L2, one thread, fp64 sigmoid 0.97 the
+ * time, SiLU 0.95, GELU erf 0.98). It rounds once, and underflows gradually; T (R + r) is below
+ * 4, so it gives 0 from floor(n/8) = -1077 on, where each activation's clamp puts exp's argument
+ * (elementwise_act_coeffs.h). */
 TG__VFN TG__ISA(tg__ew_dq) TG__ISA(tg__ew_exp_d)(TG__DV r, TG__DV k, const double *tab)
 {
-#define TG__C(j) TG__D1(tg__ew_exp8_cd[j])
-#define TG__PAIR(j) TG__DFMA(TG__C(j + 1), r, TG__C(j))
+#define TG__C(j) TG__D1(tg__ew_expq8_cd[j])
     TG__DV t = TG__DTAB8(tab, k);
-    TG__DV r2 = TG__DMUL(r, r);
-    TG__DV g = TG__DFMA(TG__DFMA(TG__PAIR(6), r2, TG__PAIR(4)), r2, TG__PAIR(2));
-    TG__DV q = TG__DFMA(g, r2, r);
+    TG__DV s = TG__DMUL(r, r);
+    TG__DV rr = TG__DFMA(TG__DFMA(TG__DFMA(TG__C(2), s, TG__C(1)), s, TG__C(0)), s, TG__D1(2.0));
     TG__ISA(tg__ew_dq) e;
-#undef TG__PAIR
 #undef TG__C
     /* k less its constant is n/8, the subtraction exp_neg_d makes too (the compiler merges them) */
-    e.n = TG__DSCALEF(TG__DFMA(t, q, t), TG__DSUB(k, TG__D1(TG__ROUND_D / 8)));
-    e.d = TG__D1(1.0);
+    e.n = TG__DSCALEF(TG__DMUL(t, TG__DADD(rr, r)), TG__DSUB(k, TG__D1(TG__ROUND_D / 8)));
+    e.d = TG__DSUB(rr, r);
     return e;
 }
 
 #else
 /* c exp(r) 2^(n/2) for |r| <= ~ln2/4 and k = n/2 + 1.5 2^51, floor(n/2) in [-1023, 0], and c =
- * tab[0] (a product where c is not 1: this form's table is its own), as the quotient T (R + r) / (R
- * - r). AVX2 has no one-register table of eight doubles, but a table of two is a blend: T's 2^((n
- * mod 2)/2), 1 or sqrt2, picked by n's low bit, halves r's range. exp(r) = (R + r) / (R - r) holds
- * exactly for R = r coth(r/2), an even function, 2 + s G(s) at s = r^2 with G of degree 3 (0.006
- * ulp, act_coeffs.py): five operations on the multiply-add units and two additions beside them,
- * where exp(r) itself, as 1 + r + r^2 g(r) with g of degree 7, took nine and T + T q one more. The
- * division it leaves is the one every activation makes anyway, into whose denominator d goes at one
- * addition (sigmoid) or product (SiLU and GELU tanh: x d; GELU erf: d Q), so that each saves three
- * or four of those units' operations a vector. Zen 5, AVX2 forced, against the polynomial,
- * act_speed side by side, L2, one thread: fp64 sigmoid 0.875 the time, SiLU 0.92, GELU erf 0.925,
- * GELU tanh 0.995 with four vectors a turn and 0.96 with three (which it now takes,
- * elementwise_avx2.c); 2^27 elements, 2 threads, tgemm-bench alternately three times, GB/s: sigmoid
- * 46.9-48.5 -> 52.1-53.7, SiLU 45.6-46.0 -> 49.1-50.3, GELU erf 24.2-24.6 -> 26.2-26.5, GELU tanh
- * 29.4-30.0 -> 30.9-31.6, tg_bias_act GELU tanh 30.5-31.1 -> 31.1-31.1. Worst sweep errors up by
- * 0.3-1.5 ulp (the table at the top). Nor is 2^floor(n/2) a product: k's bits shifted left by 51
- * put floor(n/2) in the exponent field and n's low bit at the mantissa's top, where the second
- * entry is stored less that bit ((sqrt2 + 1/2) / 2, whose bits plus it are sqrt2's), and one
- * integer addition scales the entry. At floor(n/2) = -1023 the entry 1 (n even) becomes 0 exactly,
- * and so does n: the flush (top of the file), where the clamps put t; sqrt2 (n odd, t in a sliver
- * ~0.35 wide above them) a subnormal number, below 2^-1022, well within the bound, which is
- * absolute there. The integer scaling gained on the polynomial before it (Zen 5, AVX2 forced,
- * act_speed side by side, L2, one thread: fp64 sigmoid 0.79 the time, SiLU 0.82, GELU tanh 0.91,
- * GELU erf 0.90); a table of four (two in-lane permutes and a blend) was no faster. */
+ * tab[0] (a product where c is not 1: this form's table is its own): T = 2^((n mod 2)/2), 1 or
+ * sqrt2, picked by n's low bit. Nor is 2^floor(n/2) a product: k's bits shifted left by 51 put
+ * floor(n/2) in the exponent field and n's low bit at the mantissa's top, where the second entry is
+ * stored less that bit ((sqrt2 + 1/2) / 2, whose bits plus it are sqrt2's), and one integer
+ * addition scales the entry. At floor(n/2) = -1023 the entry 1 (n even) becomes 0 exactly, and so
+ * does n: the flush (top of the file), where the clamps put t; sqrt2 (n odd, t in a sliver ~0.35
+ * wide above them) a subnormal number, below 2^-1022, well within the bound, which is absolute
+ * there. The integer scaling gained on the polynomial before (Zen 5, AVX2 forced, act_speed side by
+ * side, L2, one thread: fp64 sigmoid 0.79 the time, SiLU 0.82, GELU tanh 0.91, GELU erf 0.90). */
 TG__VFN TG__ISA(tg__ew_dq) TG__ISA(tg__ew_exp_d)(TG__DV r, TG__DV k, const double *tab)
 {
 #define TG__C(j) TG__D1(tg__ew_expq_cd[j])

@@ -32,13 +32,11 @@
     1.38888889171967186e-03, 1.98412698630405450e-04, 2.48015213223686919e-05, \
     2.75572684803100238e-06, 2.76200758799833672e-07, 2.51003758325612340e-08
 
-/* Double, AVX-512's form: exp(r) = 1 + r + r^2 g(r) for |r| <= ln2/16, g of degree 5
+/* Double, AVX-512's form: exp(r) = (R + r) / (R - r) as AVX2's, for |r| <= ln2/16, G of degree 2
  * (act_coeffs.py: constant term first), and 2^(j/8) for j = 0..7, the table that takes the rest of
  * the reduction, correctly rounded. */
-#define TG__EW_EXP8_CD \
-    1.00000000000000000e+00, 1.00000000000000000e+00, 5.00000000000005107e-01, \
-    1.66666666666667240e-01, 4.16666666175264586e-02, 8.33333332787333965e-03, \
-    1.38895871082395420e-03, 1.98420456372392582e-04
+#define TG__EW_EXPQ8_CD \
+    1.66666666666666324e-01, -2.77777777450208697e-03, 6.61329116992572636e-05
 #define TG__EW_EXP_TAB_D \
     1.00000000000000000e+00, 1.09050773266525769e+00, 1.18920711500272103e+00, \
     1.29683955465100964e+00, 1.41421356237309515e+00, 1.54221082540794074e+00, \
@@ -95,7 +93,7 @@
  * ln2) = -2046: floor(n/2) = -1023 and the table's entry 1) within CUDA's (n = round(t / ln2) =
  * -1023), at -708.93 to -708.95 (the mid-point of an earlier band, which AVX-512 shared before it
  * took the scaling instruction: kept, so that the CUDA code stays as it ran on the GPU);
- * AVX-512's double t in [-745.87, -745.18], mid-way (floor(n/8) = -1076, where the scaling
+ * AVX-512's double t in [-746.56, -745.87], mid-way (floor(n/8) = -1077, where the scaling
  * instruction rounds to 0) -- so that every input
  * at or past the clamp gets exp = 0 exactly, as do those short of it whose t is already in the
  * band (act_coeffs.py). Sigmoid and SiLU: t = -|x|; GELU tanh: t = -2u(x); GELU erf: t = -x^2/2. */
@@ -105,9 +103,9 @@
 #define TG__FLUSH_D 708.93
 #define TG__FLUSH_TANH_D 21.151
 #define TG__FLUSH_ERF_D 37.655
-#define TG__FLUSH8_D 745.523
-#define TG__FLUSH8_TANH_D 21.5205
-#define TG__FLUSH8_ERF_D 38.6141
+#define TG__FLUSH8_D 746.216
+#define TG__FLUSH8_TANH_D 21.5274
+#define TG__FLUSH8_ERF_D 38.632
 /* 2 sqrt(2/pi) and 2 sqrt(2/pi) 0.044715, hi + lo (act_coeffs.py): -2u(x) = x (A + B x^2). */
 #define TG__GELU_A 1.59576912160573081e+00
 #define TG__GELU_A_LO (-9.96930880911092018e-17)
