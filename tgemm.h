@@ -2041,7 +2041,7 @@ TG__VFN TG__FV TG__ISA(tg__ew_gelu_erf_s)(TG__FV x)
  * the multiply-add units and two additions beside them, where exp(r) itself, 1 + r + r^2 g(r), took
  * nine (g of degree 7 over ln2/4) or seven (degree 5 over ln2/16), and T + T q one more. The
  * division it leaves is the one every activation makes anyway, into whose denominator d goes at one
- * addition (sigmoid) or product (SiLU and GELU tanh: x d; GELU erf: d Q): each activation saves two
+ * addition (the logistic function's d + n) or product (GELU erf's d Q): each activation saves two
  * to four of those units' operations a vector. Zen 5, against the polynomials, act_speed side by
  * side, L2, one thread, AVX2 forced: fp64 sigmoid 0.875 the time, SiLU 0.92, GELU erf 0.925, GELU
  * tanh 0.995 with four vectors a turn and 0.96 with three (which it now takes, elementwise_avx2.c);
@@ -2144,16 +2144,18 @@ TG__VFN TG__ISA(tg__ew_dq) TG__ISA(tg__ew_exp_neg_d)(TG__DV t, TG__DV tl, int ha
 #define TG__CLAMP_ERF_D TG__FLUSH_ERF_D
 #endif
 
-/* As in float, for e = n / d: (x < 0 ? n : d) / (d + n), and x times that as (x < 0 ? xn n : x d) /
- * (d + n). */
+/* As in float, for e = n / d: (x < 0 ? n : d) / (d + n), and x times that, with x no lower than -c
+ * (past the clamp c, where n is 0: -Inf gives -0). The product follows the division, whose value is
+ * at most 1: x d / (d + n), the same operations in another order, overflowed to Inf for x > MAX / d
+ * (d is about 2). */
 TG__VFN TG__DV TG__ISA(tg__ew_logistic_d)(TG__DV x, TG__ISA(tg__ew_dq) e)
 {
     return TG__DDIV(TG__DBLENDV(e.d, e.n, x), TG__DADD(e.d, e.n));
 }
 
-TG__VFN TG__DV TG__ISA(tg__ew_xlogistic_d)(TG__DV x, TG__DV xn, TG__ISA(tg__ew_dq) e)
+TG__VFN TG__DV TG__ISA(tg__ew_xlogistic_d)(TG__DV x, double c, TG__ISA(tg__ew_dq) e)
 {
-    return TG__DDIV(TG__DBLENDV(TG__DMUL(x, e.d), TG__DMUL(xn, e.n), x), TG__DADD(e.d, e.n));
+    return TG__DMUL(TG__DMAX(TG__D1(-c), x), TG__ISA(tg__ew_logistic_d)(x, e));
 }
 
 TG__VFN TG__DV TG__ISA(tg__ew_negabs_d)(TG__DV x, double c)
@@ -2172,7 +2174,7 @@ TG__VFN TG__DV TG__ISA(tg__ew_silu_d)(TG__DV x)
 {
     TG__DV t = TG__ISA(tg__ew_negabs_d)(x, TG__CLAMP_D);
     TG__ISA(tg__ew_dq) e = TG__ISA(tg__ew_exp_neg_d)(t, TG__DZERO(), 0, tg__ew_exp_tab_d);
-    return TG__ISA(tg__ew_xlogistic_d)(x, t, e);
+    return TG__ISA(tg__ew_xlogistic_d)(x, TG__CLAMP_D, e);
 }
 
 /* -2u(x) = x w with w = A + B x^2, at x = -|x| >= -21.151 (where exp(-2u) is flushed), as
@@ -2192,7 +2194,7 @@ TG__VFN TG__DV TG__ISA(tg__ew_gelu_tanh_d)(TG__DV x)
                        TG__DFMA(TG__D1(TG__GELU_B_LO), s, TG__D1(TG__GELU_A_LO)));
     t = TG__DMUL(xn, w);
     tl = TG__DFMA(xn, wl, TG__DFMS(xn, w, t));
-    return TG__ISA(tg__ew_xlogistic_d)(x, xn,
+    return TG__ISA(tg__ew_xlogistic_d)(x, TG__CLAMP_TANH_D,
                                        TG__ISA(tg__ew_exp_neg_d)(t, tl, 1, tg__ew_exp_tab_d));
 }
 
@@ -3124,7 +3126,7 @@ TG__VFN TG__FV TG__ISA(tg__ew_gelu_erf_s)(TG__FV x)
  * the multiply-add units and two additions beside them, where exp(r) itself, 1 + r + r^2 g(r), took
  * nine (g of degree 7 over ln2/4) or seven (degree 5 over ln2/16), and T + T q one more. The
  * division it leaves is the one every activation makes anyway, into whose denominator d goes at one
- * addition (sigmoid) or product (SiLU and GELU tanh: x d; GELU erf: d Q): each activation saves two
+ * addition (the logistic function's d + n) or product (GELU erf's d Q): each activation saves two
  * to four of those units' operations a vector. Zen 5, against the polynomials, act_speed side by
  * side, L2, one thread, AVX2 forced: fp64 sigmoid 0.875 the time, SiLU 0.92, GELU erf 0.925, GELU
  * tanh 0.995 with four vectors a turn and 0.96 with three (which it now takes, elementwise_avx2.c);
@@ -3227,16 +3229,18 @@ TG__VFN TG__ISA(tg__ew_dq) TG__ISA(tg__ew_exp_neg_d)(TG__DV t, TG__DV tl, int ha
 #define TG__CLAMP_ERF_D TG__FLUSH_ERF_D
 #endif
 
-/* As in float, for e = n / d: (x < 0 ? n : d) / (d + n), and x times that as (x < 0 ? xn n : x d) /
- * (d + n). */
+/* As in float, for e = n / d: (x < 0 ? n : d) / (d + n), and x times that, with x no lower than -c
+ * (past the clamp c, where n is 0: -Inf gives -0). The product follows the division, whose value is
+ * at most 1: x d / (d + n), the same operations in another order, overflowed to Inf for x > MAX / d
+ * (d is about 2). */
 TG__VFN TG__DV TG__ISA(tg__ew_logistic_d)(TG__DV x, TG__ISA(tg__ew_dq) e)
 {
     return TG__DDIV(TG__DBLENDV(e.d, e.n, x), TG__DADD(e.d, e.n));
 }
 
-TG__VFN TG__DV TG__ISA(tg__ew_xlogistic_d)(TG__DV x, TG__DV xn, TG__ISA(tg__ew_dq) e)
+TG__VFN TG__DV TG__ISA(tg__ew_xlogistic_d)(TG__DV x, double c, TG__ISA(tg__ew_dq) e)
 {
-    return TG__DDIV(TG__DBLENDV(TG__DMUL(x, e.d), TG__DMUL(xn, e.n), x), TG__DADD(e.d, e.n));
+    return TG__DMUL(TG__DMAX(TG__D1(-c), x), TG__ISA(tg__ew_logistic_d)(x, e));
 }
 
 TG__VFN TG__DV TG__ISA(tg__ew_negabs_d)(TG__DV x, double c)
@@ -3255,7 +3259,7 @@ TG__VFN TG__DV TG__ISA(tg__ew_silu_d)(TG__DV x)
 {
     TG__DV t = TG__ISA(tg__ew_negabs_d)(x, TG__CLAMP_D);
     TG__ISA(tg__ew_dq) e = TG__ISA(tg__ew_exp_neg_d)(t, TG__DZERO(), 0, tg__ew_exp_tab_d);
-    return TG__ISA(tg__ew_xlogistic_d)(x, t, e);
+    return TG__ISA(tg__ew_xlogistic_d)(x, TG__CLAMP_D, e);
 }
 
 /* -2u(x) = x w with w = A + B x^2, at x = -|x| >= -21.151 (where exp(-2u) is flushed), as
@@ -3275,7 +3279,7 @@ TG__VFN TG__DV TG__ISA(tg__ew_gelu_tanh_d)(TG__DV x)
                        TG__DFMA(TG__D1(TG__GELU_B_LO), s, TG__D1(TG__GELU_A_LO)));
     t = TG__DMUL(xn, w);
     tl = TG__DFMA(xn, wl, TG__DFMS(xn, w, t));
-    return TG__ISA(tg__ew_xlogistic_d)(x, xn,
+    return TG__ISA(tg__ew_xlogistic_d)(x, TG__CLAMP_TANH_D,
                                        TG__ISA(tg__ew_exp_neg_d)(t, tl, 1, tg__ew_exp_tab_d));
 }
 

@@ -19,6 +19,7 @@
  * parameter. Without a GPU every GPU case is counted as skipped, never passed.
  * Output ends with "N passed, N failed, N skipped".
  */
+#include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -51,9 +52,12 @@ static double uniform(double lo, double hi)
     return lo + (hi - lo) * (double)(rng >> 11) * 0x1p-53;
 }
 /* Past -10 too: where exp of the logistic forms' argument is subnormal in fp32 (sigmoid and SiLU from
- * -87, GELU tanh from -10.1) and the results still normal numbers in bf16, whose range is fp32's. */
+ * -87, GELU tanh from -10.1) and the results still normal numbers in bf16, whose range is fp32's.
+ * And double's largest values (Inf in the narrower types), where x times anything above 1 on the way
+ * to x s(v) or x Phi(x) would overflow. */
 static const double specials[] = {0.0, -0.0, INFINITY, -INFINITY, NAN, 1e30, -1e30,
-                                  -10.5, -30.0, -60.0, -90.0, -100.0, -110.0};
+                                  -10.5, -30.0, -60.0, -90.0, -100.0, -110.0,
+                                  DBL_MAX, -DBL_MAX, 0.75 * DBL_MAX, -0.75 * DBL_MAX};
 #define N_SPECIALS ((int64_t)(sizeof specials / sizeof specials[0]))
 static double get(tg_dtype t, const void *p, int64_t i);
 /* >= 0 (a 16-bit tg_dtype): input(i) is the value whose bits are i mod 2^16, every one in turn */

@@ -322,24 +322,30 @@ static void test_position(void)
     test_position_bias();
 }
 
-/* Special inputs one by one: NaN gives NaN, the infinities the limits, and the signs of zero. */
+/* Special inputs one by one: NaN gives NaN, the infinities the limits, and the signs of zero; and
+ * the type's largest finite values, where x times anything above 1 on the way to x s(v) or x Phi(x)
+ * would overflow. */
 static void test_specials(void)
 {
     int ti, a, s;
     for (ti = 0; ti < 2; ti++)
         for (a = TG_ACT_NONE; a <= TG_ACT_SILU; a++)
-            for (s = 0; s < NSPECIAL; s++) {
+            for (s = 0; s < NSPECIAL + 4; s++) {
                 tg_dtype t = ti ? TG_F64 : TG_F32;
+                const double max = ti ? DBL_MAX : FLT_MAX;
+                const double big[4] = {max, -max, 0.75 * max, -0.75 * max};
+                const double v = s < NSPECIAL ? specials[s] : big[s - NSPECIAL];
                 double in[1], out[1] = {12345};
-                long double ref = act_ref((tg_act)a, (t == TG_F32) ? (float)specials[s] : specials[s]);
+                long double ref = act_ref((tg_act)a, (t == TG_F32) ? (float)v : v);
                 char what[120];
-                put(t, in, 0, specials[s]);
+                int status;
+                put(t, in, 0, v);
                 put(t, out, 0, 12345);
+                status = tg_activate(t, (tg_act)a, 1, in, out);
                 snprintf(what, sizeof what, "%s %s(%g) = %g", t == TG_F32 ? "f32" : "f64",
-                         act_name((tg_act)a), specials[s], get(t, out, 0));
-                check(tg_activate(t, (tg_act)a, 1, in, out) == TG_OK &&
-                          ulps(t, get(t, out, 0), ref) <= (a <= TG_ACT_RELU ? 0 : 16) &&
-                          (!isnan(specials[s]) || isnan(get(t, out, 0))),
+                         act_name((tg_act)a), v, get(t, out, 0));
+                check(status == TG_OK && ulps(t, get(t, out, 0), ref) <= (a <= TG_ACT_RELU ? 0 : 16) &&
+                          (!isnan(v) || isnan(get(t, out, 0))),
                       what);
             }
 }
