@@ -2336,20 +2336,23 @@ TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const T
  * 49.0-50.3, two 49.0-49.1 (three spill least for their work: a spill's store waits behind the
  * streamed ones); fp64 GELU tanh with eight, on AVX-512's 32 registers (TG__DU_TANH), the same
  * 53-58 as four for tg_activate and 59.7-63.2 against 56.8-58.6 for tg_bias_act (in L2 0.95 the
- * time; AVX2's 16 registers spill at eight, 1.15 the time, and keep four); fp32 GELU tanh with two,
- * the same for tg_activate (51.5-52.5 against 52.2-53.3) and 60.0-60.5 against 56.1-56.6 for
- * tg_bias_act (four: 57.7-61.6; in L2 0.89 the time, AVX2 0.91), and fp32 GELU erf the same with
- * one, two or four (51.2-53.4), so it keeps one; fp64 sigmoid and SiLU with two where the core has
- * AVX2 alone (TG__DU_SIGMOID): forced on the Zen 5, 35.5-36.4 -> 38.1-38.7 GB/s and 33.7-34.8 ->
- * 35.5-36.9 (AVX-512 the same either way, 50.8-54.1, and keeps one); and four once AVX2's double
- * exp took its table of two (elementwise_act_simd.inc; the same way, AVX2 forced): 44.8-44.9 ->
- * 45.8-47.5 and 41.4-42.3 -> 44.3-45.5 (one: 43.4-44.5, 39.8-40.8); with it, GELU tanh still best
- * with four (two: 25.7-26.2 against 29.4-30.2), GELU erf the same with two, three or four
- * (24.3-25.0); and once that exp became a quotient, GELU tanh three (30.9-31.6 against 29.9-30.6,
- * tg_bias_act 31.1 against 29.3-30.4; in L2 0.96 the time). And the AVX2 family's fp32 GELUs, with the cheaper float exp, AVX2 forced: GELU
- * tanh four vectors a turn (TG__FU_TANH) against two, 35.2-35.5 against 24.5-33.3 GB/s, bias_act
- * 35.8-36.1 against 30.7-31.4; GELU erf two (TG__FU_ERF) against one, 34.6-35.4 against 33.3-34.2
- * (four 34.7-35.8); sigmoid and SiLU the same with two (47.5-52.0 against 48.9-52.0) and keep one.
+ * time; AVX2's 16 registers spill at eight, 1.15 the time, and kept four, then three, below); fp32
+ * GELU tanh with two, the same for tg_activate (51.5-52.5 against 52.2-53.3) and 60.0-60.5 against
+ * 56.1-56.6 for tg_bias_act (four: 57.7-61.6; in L2 0.89 the time, AVX2 0.91), and fp32 GELU erf
+ * the same with one, two or four (51.2-53.4), so it keeps one; fp64 sigmoid and SiLU with two where
+ * the core has AVX2 alone (TG__DU_SIGMOID): forced on the Zen 5, 35.5-36.4 -> 38.1-38.7 GB/s and
+ * 33.7-34.8 -> 35.5-36.9 (AVX-512 the same either way, 50.8-54.1, and kept one, until below); and
+ * four once AVX2's double exp took its table of two (elementwise_act_simd.inc; the same way, AVX2
+ * forced): 44.8-44.9 -> 45.8-47.5 and 41.4-42.3 -> 44.3-45.5 (one: 43.4-44.5, 39.8-40.8); with it,
+ * GELU tanh still best with four (two: 25.7-26.2 against 29.4-30.2), GELU erf the same with two,
+ * three or four (24.3-25.0); and once that exp became a quotient, GELU tanh three (30.9-31.6
+ * against 29.9-30.6, tg_bias_act 31.1 against 29.3-30.4; in L2 0.96 the time), and AVX-512's
+ * sigmoid and SiLU two (in L2 0.956 and 0.934 the time; at 2^27, alternately four times, 51.5-54.9
+ * against 51.6-53.2 GB/s and 51.4-53.9 (one 79.5, a fast stretch) against 52.2-54.0). And the AVX2
+ * family's fp32 GELUs, with the cheaper float exp, AVX2 forced: GELU tanh four vectors a turn
+ * (TG__FU_TANH) against two, 35.2-35.5 against 24.5-33.3 GB/s, bias_act 35.8-36.1 against
+ * 30.7-31.4; GELU erf two (TG__FU_ERF) against one, 34.6-35.4 against 33.3-34.2 (four 34.7-35.8);
+ * sigmoid and SiLU the same with two (47.5-52.0 against 48.9-52.0) and keep one.
  * The GELUs read x ahead by
  * software prefetch, TG__EW_AHEAD bytes (a page): busy with arithmetic for as long as memory takes,
  * their loops had the hardware's prefetcher run out of lead and waited on loads. Zen 5, 2 threads,
@@ -2555,20 +2558,23 @@ TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const T
  * 49.0-50.3, two 49.0-49.1 (three spill least for their work: a spill's store waits behind the
  * streamed ones); fp64 GELU tanh with eight, on AVX-512's 32 registers (TG__DU_TANH), the same
  * 53-58 as four for tg_activate and 59.7-63.2 against 56.8-58.6 for tg_bias_act (in L2 0.95 the
- * time; AVX2's 16 registers spill at eight, 1.15 the time, and keep four); fp32 GELU tanh with two,
- * the same for tg_activate (51.5-52.5 against 52.2-53.3) and 60.0-60.5 against 56.1-56.6 for
- * tg_bias_act (four: 57.7-61.6; in L2 0.89 the time, AVX2 0.91), and fp32 GELU erf the same with
- * one, two or four (51.2-53.4), so it keeps one; fp64 sigmoid and SiLU with two where the core has
- * AVX2 alone (TG__DU_SIGMOID): forced on the Zen 5, 35.5-36.4 -> 38.1-38.7 GB/s and 33.7-34.8 ->
- * 35.5-36.9 (AVX-512 the same either way, 50.8-54.1, and keeps one); and four once AVX2's double
- * exp took its table of two (elementwise_act_simd.inc; the same way, AVX2 forced): 44.8-44.9 ->
- * 45.8-47.5 and 41.4-42.3 -> 44.3-45.5 (one: 43.4-44.5, 39.8-40.8); with it, GELU tanh still best
- * with four (two: 25.7-26.2 against 29.4-30.2), GELU erf the same with two, three or four
- * (24.3-25.0); and once that exp became a quotient, GELU tanh three (30.9-31.6 against 29.9-30.6,
- * tg_bias_act 31.1 against 29.3-30.4; in L2 0.96 the time). And the AVX2 family's fp32 GELUs, with the cheaper float exp, AVX2 forced: GELU
- * tanh four vectors a turn (TG__FU_TANH) against two, 35.2-35.5 against 24.5-33.3 GB/s, bias_act
- * 35.8-36.1 against 30.7-31.4; GELU erf two (TG__FU_ERF) against one, 34.6-35.4 against 33.3-34.2
- * (four 34.7-35.8); sigmoid and SiLU the same with two (47.5-52.0 against 48.9-52.0) and keep one.
+ * time; AVX2's 16 registers spill at eight, 1.15 the time, and kept four, then three, below); fp32
+ * GELU tanh with two, the same for tg_activate (51.5-52.5 against 52.2-53.3) and 60.0-60.5 against
+ * 56.1-56.6 for tg_bias_act (four: 57.7-61.6; in L2 0.89 the time, AVX2 0.91), and fp32 GELU erf
+ * the same with one, two or four (51.2-53.4), so it keeps one; fp64 sigmoid and SiLU with two where
+ * the core has AVX2 alone (TG__DU_SIGMOID): forced on the Zen 5, 35.5-36.4 -> 38.1-38.7 GB/s and
+ * 33.7-34.8 -> 35.5-36.9 (AVX-512 the same either way, 50.8-54.1, and kept one, until below); and
+ * four once AVX2's double exp took its table of two (elementwise_act_simd.inc; the same way, AVX2
+ * forced): 44.8-44.9 -> 45.8-47.5 and 41.4-42.3 -> 44.3-45.5 (one: 43.4-44.5, 39.8-40.8); with it,
+ * GELU tanh still best with four (two: 25.7-26.2 against 29.4-30.2), GELU erf the same with two,
+ * three or four (24.3-25.0); and once that exp became a quotient, GELU tanh three (30.9-31.6
+ * against 29.9-30.6, tg_bias_act 31.1 against 29.3-30.4; in L2 0.96 the time), and AVX-512's
+ * sigmoid and SiLU two (in L2 0.956 and 0.934 the time; at 2^27, alternately four times, 51.5-54.9
+ * against 51.6-53.2 GB/s and 51.4-53.9 (one 79.5, a fast stretch) against 52.2-54.0). And the AVX2
+ * family's fp32 GELUs, with the cheaper float exp, AVX2 forced: GELU tanh four vectors a turn
+ * (TG__FU_TANH) against two, 35.2-35.5 against 24.5-33.3 GB/s, bias_act 35.8-36.1 against
+ * 30.7-31.4; GELU erf two (TG__FU_ERF) against one, 34.6-35.4 against 33.3-34.2 (four 34.7-35.8);
+ * sigmoid and SiLU the same with two (47.5-52.0 against 48.9-52.0) and keep one.
  * The GELUs read x ahead by
  * software prefetch, TG__EW_AHEAD bytes (a page): busy with arithmetic for as long as memory takes,
  * their loops had the hardware's prefetcher run out of lead and waited on loads. Zen 5, 2 threads,
@@ -2788,7 +2794,7 @@ TG__PRIVATE void TG__FN(TG__ISA(tg__ew_run))(const tg__ew *e, int64_t n, const v
 #define TG__FU_TANH 2 /* float GELU tanh's vectors a turn (elementwise_simd_run.inc) */
 #define TG__FU_ERF 1 /* float GELU erf's */
 #define TG__DU_TANH 8 /* double GELU tanh's */
-#define TG__DU_SIGMOID 1 /* double sigmoid's and SiLU's */
+#define TG__DU_SIGMOID 2 /* double sigmoid's and SiLU's */
 #define TG__VBYTES 64
 #define TG__FV __m512
 #define TG__DV __m512d
@@ -3421,20 +3427,23 @@ TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const T
  * 49.0-50.3, two 49.0-49.1 (three spill least for their work: a spill's store waits behind the
  * streamed ones); fp64 GELU tanh with eight, on AVX-512's 32 registers (TG__DU_TANH), the same
  * 53-58 as four for tg_activate and 59.7-63.2 against 56.8-58.6 for tg_bias_act (in L2 0.95 the
- * time; AVX2's 16 registers spill at eight, 1.15 the time, and keep four); fp32 GELU tanh with two,
- * the same for tg_activate (51.5-52.5 against 52.2-53.3) and 60.0-60.5 against 56.1-56.6 for
- * tg_bias_act (four: 57.7-61.6; in L2 0.89 the time, AVX2 0.91), and fp32 GELU erf the same with
- * one, two or four (51.2-53.4), so it keeps one; fp64 sigmoid and SiLU with two where the core has
- * AVX2 alone (TG__DU_SIGMOID): forced on the Zen 5, 35.5-36.4 -> 38.1-38.7 GB/s and 33.7-34.8 ->
- * 35.5-36.9 (AVX-512 the same either way, 50.8-54.1, and keeps one); and four once AVX2's double
- * exp took its table of two (elementwise_act_simd.inc; the same way, AVX2 forced): 44.8-44.9 ->
- * 45.8-47.5 and 41.4-42.3 -> 44.3-45.5 (one: 43.4-44.5, 39.8-40.8); with it, GELU tanh still best
- * with four (two: 25.7-26.2 against 29.4-30.2), GELU erf the same with two, three or four
- * (24.3-25.0); and once that exp became a quotient, GELU tanh three (30.9-31.6 against 29.9-30.6,
- * tg_bias_act 31.1 against 29.3-30.4; in L2 0.96 the time). And the AVX2 family's fp32 GELUs, with the cheaper float exp, AVX2 forced: GELU
- * tanh four vectors a turn (TG__FU_TANH) against two, 35.2-35.5 against 24.5-33.3 GB/s, bias_act
- * 35.8-36.1 against 30.7-31.4; GELU erf two (TG__FU_ERF) against one, 34.6-35.4 against 33.3-34.2
- * (four 34.7-35.8); sigmoid and SiLU the same with two (47.5-52.0 against 48.9-52.0) and keep one.
+ * time; AVX2's 16 registers spill at eight, 1.15 the time, and kept four, then three, below); fp32
+ * GELU tanh with two, the same for tg_activate (51.5-52.5 against 52.2-53.3) and 60.0-60.5 against
+ * 56.1-56.6 for tg_bias_act (four: 57.7-61.6; in L2 0.89 the time, AVX2 0.91), and fp32 GELU erf
+ * the same with one, two or four (51.2-53.4), so it keeps one; fp64 sigmoid and SiLU with two where
+ * the core has AVX2 alone (TG__DU_SIGMOID): forced on the Zen 5, 35.5-36.4 -> 38.1-38.7 GB/s and
+ * 33.7-34.8 -> 35.5-36.9 (AVX-512 the same either way, 50.8-54.1, and kept one, until below); and
+ * four once AVX2's double exp took its table of two (elementwise_act_simd.inc; the same way, AVX2
+ * forced): 44.8-44.9 -> 45.8-47.5 and 41.4-42.3 -> 44.3-45.5 (one: 43.4-44.5, 39.8-40.8); with it,
+ * GELU tanh still best with four (two: 25.7-26.2 against 29.4-30.2), GELU erf the same with two,
+ * three or four (24.3-25.0); and once that exp became a quotient, GELU tanh three (30.9-31.6
+ * against 29.9-30.6, tg_bias_act 31.1 against 29.3-30.4; in L2 0.96 the time), and AVX-512's
+ * sigmoid and SiLU two (in L2 0.956 and 0.934 the time; at 2^27, alternately four times, 51.5-54.9
+ * against 51.6-53.2 GB/s and 51.4-53.9 (one 79.5, a fast stretch) against 52.2-54.0). And the AVX2
+ * family's fp32 GELUs, with the cheaper float exp, AVX2 forced: GELU tanh four vectors a turn
+ * (TG__FU_TANH) against two, 35.2-35.5 against 24.5-33.3 GB/s, bias_act 35.8-36.1 against
+ * 30.7-31.4; GELU erf two (TG__FU_ERF) against one, 34.6-35.4 against 33.3-34.2 (four 34.7-35.8);
+ * sigmoid and SiLU the same with two (47.5-52.0 against 48.9-52.0) and keep one.
  * The GELUs read x ahead by
  * software prefetch, TG__EW_AHEAD bytes (a page): busy with arithmetic for as long as memory takes,
  * their loops had the hardware's prefetcher run out of lead and waited on loads. Zen 5, 2 threads,
@@ -3640,20 +3649,23 @@ TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const T
  * 49.0-50.3, two 49.0-49.1 (three spill least for their work: a spill's store waits behind the
  * streamed ones); fp64 GELU tanh with eight, on AVX-512's 32 registers (TG__DU_TANH), the same
  * 53-58 as four for tg_activate and 59.7-63.2 against 56.8-58.6 for tg_bias_act (in L2 0.95 the
- * time; AVX2's 16 registers spill at eight, 1.15 the time, and keep four); fp32 GELU tanh with two,
- * the same for tg_activate (51.5-52.5 against 52.2-53.3) and 60.0-60.5 against 56.1-56.6 for
- * tg_bias_act (four: 57.7-61.6; in L2 0.89 the time, AVX2 0.91), and fp32 GELU erf the same with
- * one, two or four (51.2-53.4), so it keeps one; fp64 sigmoid and SiLU with two where the core has
- * AVX2 alone (TG__DU_SIGMOID): forced on the Zen 5, 35.5-36.4 -> 38.1-38.7 GB/s and 33.7-34.8 ->
- * 35.5-36.9 (AVX-512 the same either way, 50.8-54.1, and keeps one); and four once AVX2's double
- * exp took its table of two (elementwise_act_simd.inc; the same way, AVX2 forced): 44.8-44.9 ->
- * 45.8-47.5 and 41.4-42.3 -> 44.3-45.5 (one: 43.4-44.5, 39.8-40.8); with it, GELU tanh still best
- * with four (two: 25.7-26.2 against 29.4-30.2), GELU erf the same with two, three or four
- * (24.3-25.0); and once that exp became a quotient, GELU tanh three (30.9-31.6 against 29.9-30.6,
- * tg_bias_act 31.1 against 29.3-30.4; in L2 0.96 the time). And the AVX2 family's fp32 GELUs, with the cheaper float exp, AVX2 forced: GELU
- * tanh four vectors a turn (TG__FU_TANH) against two, 35.2-35.5 against 24.5-33.3 GB/s, bias_act
- * 35.8-36.1 against 30.7-31.4; GELU erf two (TG__FU_ERF) against one, 34.6-35.4 against 33.3-34.2
- * (four 34.7-35.8); sigmoid and SiLU the same with two (47.5-52.0 against 48.9-52.0) and keep one.
+ * time; AVX2's 16 registers spill at eight, 1.15 the time, and kept four, then three, below); fp32
+ * GELU tanh with two, the same for tg_activate (51.5-52.5 against 52.2-53.3) and 60.0-60.5 against
+ * 56.1-56.6 for tg_bias_act (four: 57.7-61.6; in L2 0.89 the time, AVX2 0.91), and fp32 GELU erf
+ * the same with one, two or four (51.2-53.4), so it keeps one; fp64 sigmoid and SiLU with two where
+ * the core has AVX2 alone (TG__DU_SIGMOID): forced on the Zen 5, 35.5-36.4 -> 38.1-38.7 GB/s and
+ * 33.7-34.8 -> 35.5-36.9 (AVX-512 the same either way, 50.8-54.1, and kept one, until below); and
+ * four once AVX2's double exp took its table of two (elementwise_act_simd.inc; the same way, AVX2
+ * forced): 44.8-44.9 -> 45.8-47.5 and 41.4-42.3 -> 44.3-45.5 (one: 43.4-44.5, 39.8-40.8); with it,
+ * GELU tanh still best with four (two: 25.7-26.2 against 29.4-30.2), GELU erf the same with two,
+ * three or four (24.3-25.0); and once that exp became a quotient, GELU tanh three (30.9-31.6
+ * against 29.9-30.6, tg_bias_act 31.1 against 29.3-30.4; in L2 0.96 the time), and AVX-512's
+ * sigmoid and SiLU two (in L2 0.956 and 0.934 the time; at 2^27, alternately four times, 51.5-54.9
+ * against 51.6-53.2 GB/s and 51.4-53.9 (one 79.5, a fast stretch) against 52.2-54.0). And the AVX2
+ * family's fp32 GELUs, with the cheaper float exp, AVX2 forced: GELU tanh four vectors a turn
+ * (TG__FU_TANH) against two, 35.2-35.5 against 24.5-33.3 GB/s, bias_act 35.8-36.1 against
+ * 30.7-31.4; GELU erf two (TG__FU_ERF) against one, 34.6-35.4 against 33.3-34.2 (four 34.7-35.8);
+ * sigmoid and SiLU the same with two (47.5-52.0 against 48.9-52.0) and keep one.
  * The GELUs read x ahead by
  * software prefetch, TG__EW_AHEAD bytes (a page): busy with arithmetic for as long as memory takes,
  * their loops had the hardware's prefetcher run out of lead and waited on loads. Zen 5, 2 threads,

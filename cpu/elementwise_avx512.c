@@ -32,7 +32,7 @@
 #define TG__FU_TANH 2 /* float GELU tanh's vectors a turn (elementwise_simd_run.inc) */
 #define TG__FU_ERF 1 /* float GELU erf's */
 #define TG__DU_TANH 8 /* double GELU tanh's */
-#define TG__DU_SIGMOID 1 /* double sigmoid's and SiLU's */
+#define TG__DU_SIGMOID 2 /* double sigmoid's and SiLU's */
 #define TG__VBYTES 64
 #define TG__FV __m512
 #define TG__DV __m512d
