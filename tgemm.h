@@ -2036,22 +2036,23 @@ TG__VFN TG__FV TG__ISA(tg__ew_gelu_erf_s)(TG__FV x)
 /* Double exp is returned as a quotient n / d = c T (R + r) / (R - r), for exp(t) = 2^(n/S) exp(r)
  * reduced by S steps a power of two (TG__DEXP_SPLIT, below), T = 2^((n mod S)/S) from a table,
  * and c a constant the table may carry (GELU erf's). exp(r) = (R + r) / (R - r) holds exactly for
- * R = r coth(r/2), an even function: 2 + s G(s) at s = r^2, with G of degree 3 over |r| <= ln2/4 and
- * of degree 2 over ln2/16 (0.006 and 0.0001 ulp, act_coeffs.py). That is five or four operations on
- * the multiply-add units and two additions beside them, where exp(r) itself, 1 + r + r^2 g(r), took
- * nine (g of degree 7 over ln2/4) or seven (degree 5 over ln2/16), and T + T q one more. The
- * division it leaves is the one every activation makes anyway, into whose denominator d goes at one
- * addition (the logistic function's d + n) or product (GELU erf's d Q): each activation saves two
- * to four of those units' operations a vector. Zen 5, against the polynomials, act_speed side by
- * side, L2, one thread, AVX2 forced: fp64 sigmoid 0.875 the time, SiLU 0.92, GELU erf 0.925, GELU
- * tanh 0.995 with four vectors a turn and 0.96 with three (which it now takes, elementwise_avx2.c);
- * 2^27 elements, 2 threads, tgemm-bench alternately three times, GB/s: sigmoid 46.9-48.5 ->
- * 52.1-53.7, SiLU 45.6-46.0 -> 49.1-50.3, GELU erf 24.2-24.6 -> 26.2-26.5, GELU tanh 29.4-30.0 ->
- * 30.9-31.6, tg_bias_act GELU tanh 30.5-31.1 -> 31.1-31.1. AVX-512, which keeps pace with memory
- * there: L2 GELU tanh 0.95, sigmoid 0.965, GELU erf 1.01, SiLU 1.03 (the same in two runs); at 2^27
- * the same within the noise (50.0-60.3 GB/s either way); taken for its fewer operations where
- * they bind (the Zen 4 halves each 512-bit one; not measured there) and for one form of exp in both
- * families. Worst sweep errors up by 0.3-1.5 ulp (the table at the top). */
+ * R = r coth(r/2), an even function: 2 + s G(s) at s = r^2, with G of degree 3 over |r| <= ln2/4
+ * and of degree 2 over ln2/16 (0.006 and 0.0001 ulp, act_coeffs.py). That is five or four
+ * operations on the multiply-add units and two additions beside them, where exp(r) itself, 1 + r +
+ * r^2 g(r), took nine (g of degree 7 over ln2/4) or seven (degree 5 over ln2/16), and T + T q one
+ * more. The division it leaves is the one every activation makes anyway, into whose denominator d
+ * goes at one addition (the logistic function's d + n) or product (GELU erf's d Q): each activation
+ * saves two to four of those units' operations a vector. Zen 5, against the polynomials (42411bd),
+ * act_speed side by side, L2, one thread, AVX2 forced: fp64 sigmoid 0.81-0.87 the time, SiLU
+ * 0.87-0.88, GELU erf 0.91-0.92, GELU tanh 0.94-0.965 (with three vectors a turn,
+ * elementwise_avx2.c); 2^27 elements, 2 threads, tgemm-bench alternately three times, GB/s: sigmoid
+ * 46.9-48.5 -> 52.1-53.7, SiLU 45.6-46.0 -> 49.1-50.3, GELU erf 24.2-24.6 -> 26.2-26.5, GELU tanh
+ * 29.4-30.0 -> 30.9-31.6, tg_bias_act GELU tanh 30.5-31.1 -> 31.1. AVX-512, which keeps pace with
+ * memory there: L2 GELU tanh 0.99, GELU erf 0.96, sigmoid 0.91, SiLU 0.98 (the last two with two
+ * vectors a turn); at 2^27 the same within the noise; taken for its fewer operations where they
+ * bind (the Zen 4 halves each 512-bit one; not measured there) and for one form of exp in both
+ * families. Worst sweep errors up by 0.3-1.5 ulp (the table at the top). The runs:
+ * results/amd-epyc-zen5-2c/elementwise/ab-42411bd-exp-quotient/. */
 typedef struct {
     TG__DV n, d;
 } TG__ISA(tg__ew_dq);
@@ -3127,22 +3128,23 @@ TG__VFN TG__FV TG__ISA(tg__ew_gelu_erf_s)(TG__FV x)
 /* Double exp is returned as a quotient n / d = c T (R + r) / (R - r), for exp(t) = 2^(n/S) exp(r)
  * reduced by S steps a power of two (TG__DEXP_SPLIT, below), T = 2^((n mod S)/S) from a table,
  * and c a constant the table may carry (GELU erf's). exp(r) = (R + r) / (R - r) holds exactly for
- * R = r coth(r/2), an even function: 2 + s G(s) at s = r^2, with G of degree 3 over |r| <= ln2/4 and
- * of degree 2 over ln2/16 (0.006 and 0.0001 ulp, act_coeffs.py). That is five or four operations on
- * the multiply-add units and two additions beside them, where exp(r) itself, 1 + r + r^2 g(r), took
- * nine (g of degree 7 over ln2/4) or seven (degree 5 over ln2/16), and T + T q one more. The
- * division it leaves is the one every activation makes anyway, into whose denominator d goes at one
- * addition (the logistic function's d + n) or product (GELU erf's d Q): each activation saves two
- * to four of those units' operations a vector. Zen 5, against the polynomials, act_speed side by
- * side, L2, one thread, AVX2 forced: fp64 sigmoid 0.875 the time, SiLU 0.92, GELU erf 0.925, GELU
- * tanh 0.995 with four vectors a turn and 0.96 with three (which it now takes, elementwise_avx2.c);
- * 2^27 elements, 2 threads, tgemm-bench alternately three times, GB/s: sigmoid 46.9-48.5 ->
- * 52.1-53.7, SiLU 45.6-46.0 -> 49.1-50.3, GELU erf 24.2-24.6 -> 26.2-26.5, GELU tanh 29.4-30.0 ->
- * 30.9-31.6, tg_bias_act GELU tanh 30.5-31.1 -> 31.1-31.1. AVX-512, which keeps pace with memory
- * there: L2 GELU tanh 0.95, sigmoid 0.965, GELU erf 1.01, SiLU 1.03 (the same in two runs); at 2^27
- * the same within the noise (50.0-60.3 GB/s either way); taken for its fewer operations where
- * they bind (the Zen 4 halves each 512-bit one; not measured there) and for one form of exp in both
- * families. Worst sweep errors up by 0.3-1.5 ulp (the table at the top). */
+ * R = r coth(r/2), an even function: 2 + s G(s) at s = r^2, with G of degree 3 over |r| <= ln2/4
+ * and of degree 2 over ln2/16 (0.006 and 0.0001 ulp, act_coeffs.py). That is five or four
+ * operations on the multiply-add units and two additions beside them, where exp(r) itself, 1 + r +
+ * r^2 g(r), took nine (g of degree 7 over ln2/4) or seven (degree 5 over ln2/16), and T + T q one
+ * more. The division it leaves is the one every activation makes anyway, into whose denominator d
+ * goes at one addition (the logistic function's d + n) or product (GELU erf's d Q): each activation
+ * saves two to four of those units' operations a vector. Zen 5, against the polynomials (42411bd),
+ * act_speed side by side, L2, one thread, AVX2 forced: fp64 sigmoid 0.81-0.87 the time, SiLU
+ * 0.87-0.88, GELU erf 0.91-0.92, GELU tanh 0.94-0.965 (with three vectors a turn,
+ * elementwise_avx2.c); 2^27 elements, 2 threads, tgemm-bench alternately three times, GB/s: sigmoid
+ * 46.9-48.5 -> 52.1-53.7, SiLU 45.6-46.0 -> 49.1-50.3, GELU erf 24.2-24.6 -> 26.2-26.5, GELU tanh
+ * 29.4-30.0 -> 30.9-31.6, tg_bias_act GELU tanh 30.5-31.1 -> 31.1. AVX-512, which keeps pace with
+ * memory there: L2 GELU tanh 0.99, GELU erf 0.96, sigmoid 0.91, SiLU 0.98 (the last two with two
+ * vectors a turn); at 2^27 the same within the noise; taken for its fewer operations where they
+ * bind (the Zen 4 halves each 512-bit one; not measured there) and for one form of exp in both
+ * families. Worst sweep errors up by 0.3-1.5 ulp (the table at the top). The runs:
+ * results/amd-epyc-zen5-2c/elementwise/ab-42411bd-exp-quotient/. */
 typedef struct {
     TG__DV n, d;
 } TG__ISA(tg__ew_dq);
