@@ -1078,9 +1078,9 @@ TG__OMP(omp barrier)
 #define TG__EW_EXP_TAB_S \
     1.000000000e+00f, 9.827538729e-01f, 9.696035385e-01f, 9.609197974e-01f, 9.571067691e-01f, \
     9.586054087e-01f, 9.658964276e-01f, 9.795040488e-01f
-/* Double, AVX2's form: exp(r) = (R + r) / (R - r) for |r| <= ln2/4, with R = r coth(r/2) = 2 + s G(s)
- * at s = r^2, G of degree 3 (act_coeffs.py: constant term first); its table of two, 1 and sqrt2, is
- * a blend (elementwise_act_simd.inc). */
+/* Double, AVX2's form: exp(r) = (R + r) / (R - r) for |r| <= ln2/4, with R = r coth(r/2) =
+ * 2 + s G(s) at s = r^2, G of degree 3 (act_coeffs.py: constant term first); its table of two, 1
+ * and sqrt2, is a blend (elementwise_act_simd.inc). */
 #define TG__EW_EXPQ_CD \
     1.66666666666666408e-01, -2.77777777749556526e-03, 6.61375191404781987e-05, \
     -1.65093419649559040e-06
