@@ -2063,58 +2063,53 @@ typedef struct {
  * the time on the Zen 4) and takes a table of two, a blend, over |r| <= ln2/4 (a table of four, two
  * in-lane permutes and a blend, was no faster). Both forms within the same error bounds (see the
  * table above); their bits differ in the last place. */
-#if TG__DEXP_SPLIT == 8
-/* c exp(r) 2^(n/8) for |r| <= ~ln2/16 and k = n/8 + 1.5 2^49, floor(n/8) in [-1077, 0]: T = c 2^((n
- * mod 8)/8) from tab, a table of eight (one permute of k's low three bits), scaled by 2^floor(n/8)
- * by the scaling instruction, which runs beside the FMAs where a product by a power of two built
- * in the exponent field (three integer operations and a multiply) took one of theirs (with
- * the polynomial before: Zen 5, act_speed side by side, L2, one thread, fp64 sigmoid 0.97 the
- * time, SiLU 0.95, GELU erf 0.98). It rounds once, and underflows gradually; T (R + r) is below
- * 4, so it gives 0 from floor(n/8) = -1077 on, where each activation's clamp puts exp's argument
- * (elementwise_act_coeffs.h). */
+/* c exp(r) 2^(n/S) for |r| <= ~ln2/(2S) and k = n/S + 1.5 2^52 / S, as the quotient above: R =
+ * 2 + s G(s) by Horner's rule, then T (R + r) scaled by 2^floor(n/S), by form:
+ *  - AVX-512 (S = 8, floor(n/8) in [-1077, 0]): T = c 2^((n mod 8)/8) from tab, a table of eight
+ *    (one permute of k's low three bits), scaled by the scaling instruction, which runs beside the
+ *    FMAs where a product by a power of two built in the exponent field (three integer operations
+ *    and a multiply) took one of theirs (with the polynomial before: Zen 5, act_speed side by side,
+ *    L2, one thread, fp64 sigmoid 0.97 the time, SiLU 0.95, GELU erf 0.98). It rounds once, and
+ *    underflows gradually; T (R + r) is below 4, so it gives 0 from floor(n/8) = -1077 on, where
+ *    each activation's clamp puts exp's argument (elementwise_act_coeffs.h).
+ *  - AVX2 (S = 2, floor(n/2) in [-1023, 0]), with c = tab[0] (a product where c is not 1: this
+ *    form's table is its own): T = 2^((n mod 2)/2), 1 or sqrt2, picked by n's low bit. Nor is
+ *    2^floor(n/2) a product: k's bits shifted left by 51 put floor(n/2) in the exponent field and
+ *    n's low bit at the mantissa's top, where the second entry is stored less that bit ((sqrt2 +
+ *    1/2) / 2, whose bits plus it are sqrt2's), and one integer addition scales the entry. At
+ *    floor(n/2) = -1023 the entry 1 (n even) becomes 0 exactly, and so does n: the flush (top of
+ *    the file), where the clamps put t; sqrt2 (n odd, t in a sliver ~0.35 wide above them) a
+ *    subnormal number, below 2^-1022, well within the bound, which is absolute there. The integer
+ *    scaling gained on the polynomial before (Zen 5, AVX2 forced, act_speed side by side, L2, one
+ *    thread: fp64 sigmoid 0.79 the time, SiLU 0.82, GELU tanh 0.91, GELU erf 0.90). */
 TG__VFN TG__ISA(tg__ew_dq) TG__ISA(tg__ew_exp_d)(TG__DV r, TG__DV k, const double *tab)
 {
-#define TG__C(j) TG__D1(tg__ew_expq8_cd[j])
-    TG__DV t = TG__DTAB8(tab, k);
-    TG__DV s = TG__DMUL(r, r);
-    TG__DV rr = TG__DFMA(TG__DFMA(TG__DFMA(TG__C(2), s, TG__C(1)), s, TG__C(0)), s, TG__D1(2.0));
+#if TG__DEXP_SPLIT == 8
+    const double *g = tg__ew_expq8_cd;
+    const int deg = 2;
+#else
+    const double *g = tg__ew_expq_cd;
+    const int deg = 3;
+    TG__IV ki = TG__DASI(k);
+#endif
+    TG__DV s = TG__DMUL(r, r), rr = TG__D1(g[deg]), t;
     TG__ISA(tg__ew_dq) e;
-#undef TG__C
+    int j;
+    for (j = deg - 1; j >= 0; j--) rr = TG__DFMA(rr, s, TG__D1(g[j]));
+    rr = TG__DFMA(rr, s, TG__D1(2.0)); /* R */
+#if TG__DEXP_SPLIT == 8
+    t = TG__DTAB8(tab, k);
     /* k less its constant is n/8, the subtraction exp_neg_d makes too (the compiler merges them) */
     e.n = TG__DSCALEF(TG__DMUL(t, TG__DADD(rr, r)), TG__DSUB(k, TG__D1(TG__ROUND_D / 8)));
-    e.d = TG__DSUB(rr, r);
-    return e;
-}
-
 #else
-/* c exp(r) 2^(n/2) for |r| <= ~ln2/4 and k = n/2 + 1.5 2^51, floor(n/2) in [-1023, 0], and c =
- * tab[0] (a product where c is not 1: this form's table is its own): T = 2^((n mod 2)/2), 1 or
- * sqrt2, picked by n's low bit. Nor is 2^floor(n/2) a product: k's bits shifted left by 51 put
- * floor(n/2) in the exponent field and n's low bit at the mantissa's top, where the second entry is
- * stored less that bit ((sqrt2 + 1/2) / 2, whose bits plus it are sqrt2's), and one integer
- * addition scales the entry. At floor(n/2) = -1023 the entry 1 (n even) becomes 0 exactly, and so
- * does n: the flush (top of the file), where the clamps put t; sqrt2 (n odd, t in a sliver ~0.35
- * wide above them) a subnormal number, below 2^-1022, well within the bound, which is absolute
- * there. The integer scaling gained on the polynomial before (Zen 5, AVX2 forced, act_speed side by
- * side, L2, one thread: fp64 sigmoid 0.79 the time, SiLU 0.82, GELU tanh 0.91, GELU erf 0.90). */
-TG__VFN TG__ISA(tg__ew_dq) TG__ISA(tg__ew_exp_d)(TG__DV r, TG__DV k, const double *tab)
-{
-#define TG__C(j) TG__D1(tg__ew_expq_cd[j])
-    TG__IV ki = TG__DASI(k);
-    TG__DV t = TG__DBLENDV(TG__D1(1.0), TG__D1(TG__SQRT1_2 + 0.25), TG__IASD(TG__I64SLL(ki, 63)));
-    TG__DV s = TG__DMUL(r, r);
-    TG__DV g = TG__DFMA(TG__DFMA(TG__DFMA(TG__C(3), s, TG__C(2)), s, TG__C(1)), s, TG__C(0));
-    TG__DV rr = TG__DFMA(g, s, TG__D1(2.0));
-    TG__ISA(tg__ew_dq) e;
-#undef TG__C
+    t = TG__DBLENDV(TG__D1(1.0), TG__D1(TG__SQRT1_2 + 0.25), TG__IASD(TG__I64SLL(ki, 63)));
     t = TG__IASD(TG__I64ADD(TG__DASI(t), TG__I64SLL(ki, 51)));
     e.n = TG__DMUL(t, TG__DADD(rr, r));
-    e.d = TG__DSUB(rr, r);
     if (tab[0] != 1.0) e.n = TG__DMUL(e.n, TG__D1(tab[0]));
+#endif
+    e.d = TG__DSUB(rr, r);
     return e;
 }
-
-#endif
 
 /* c exp(t + tl) for t in [-746, 0] (or NaN) and tl below t's ulp, with tab the table of c 2^(j/8)
  * (exp's own, c = 1, or GELU erf's): tl joins r after the reduction.
@@ -3155,58 +3150,53 @@ typedef struct {
  * the time on the Zen 4) and takes a table of two, a blend, over |r| <= ln2/4 (a table of four, two
  * in-lane permutes and a blend, was no faster). Both forms within the same error bounds (see the
  * table above); their bits differ in the last place. */
-#if TG__DEXP_SPLIT == 8
-/* c exp(r) 2^(n/8) for |r| <= ~ln2/16 and k = n/8 + 1.5 2^49, floor(n/8) in [-1077, 0]: T = c 2^((n
- * mod 8)/8) from tab, a table of eight (one permute of k's low three bits), scaled by 2^floor(n/8)
- * by the scaling instruction, which runs beside the FMAs where a product by a power of two built
- * in the exponent field (three integer operations and a multiply) took one of theirs (with
- * the polynomial before: Zen 5, act_speed side by side, L2, one thread, fp64 sigmoid 0.97 the
- * time, SiLU 0.95, GELU erf 0.98). It rounds once, and underflows gradually; T (R + r) is below
- * 4, so it gives 0 from floor(n/8) = -1077 on, where each activation's clamp puts exp's argument
- * (elementwise_act_coeffs.h). */
+/* c exp(r) 2^(n/S) for |r| <= ~ln2/(2S) and k = n/S + 1.5 2^52 / S, as the quotient above: R =
+ * 2 + s G(s) by Horner's rule, then T (R + r) scaled by 2^floor(n/S), by form:
+ *  - AVX-512 (S = 8, floor(n/8) in [-1077, 0]): T = c 2^((n mod 8)/8) from tab, a table of eight
+ *    (one permute of k's low three bits), scaled by the scaling instruction, which runs beside the
+ *    FMAs where a product by a power of two built in the exponent field (three integer operations
+ *    and a multiply) took one of theirs (with the polynomial before: Zen 5, act_speed side by side,
+ *    L2, one thread, fp64 sigmoid 0.97 the time, SiLU 0.95, GELU erf 0.98). It rounds once, and
+ *    underflows gradually; T (R + r) is below 4, so it gives 0 from floor(n/8) = -1077 on, where
+ *    each activation's clamp puts exp's argument (elementwise_act_coeffs.h).
+ *  - AVX2 (S = 2, floor(n/2) in [-1023, 0]), with c = tab[0] (a product where c is not 1: this
+ *    form's table is its own): T = 2^((n mod 2)/2), 1 or sqrt2, picked by n's low bit. Nor is
+ *    2^floor(n/2) a product: k's bits shifted left by 51 put floor(n/2) in the exponent field and
+ *    n's low bit at the mantissa's top, where the second entry is stored less that bit ((sqrt2 +
+ *    1/2) / 2, whose bits plus it are sqrt2's), and one integer addition scales the entry. At
+ *    floor(n/2) = -1023 the entry 1 (n even) becomes 0 exactly, and so does n: the flush (top of
+ *    the file), where the clamps put t; sqrt2 (n odd, t in a sliver ~0.35 wide above them) a
+ *    subnormal number, below 2^-1022, well within the bound, which is absolute there. The integer
+ *    scaling gained on the polynomial before (Zen 5, AVX2 forced, act_speed side by side, L2, one
+ *    thread: fp64 sigmoid 0.79 the time, SiLU 0.82, GELU tanh 0.91, GELU erf 0.90). */
 TG__VFN TG__ISA(tg__ew_dq) TG__ISA(tg__ew_exp_d)(TG__DV r, TG__DV k, const double *tab)
 {
-#define TG__C(j) TG__D1(tg__ew_expq8_cd[j])
-    TG__DV t = TG__DTAB8(tab, k);
-    TG__DV s = TG__DMUL(r, r);
-    TG__DV rr = TG__DFMA(TG__DFMA(TG__DFMA(TG__C(2), s, TG__C(1)), s, TG__C(0)), s, TG__D1(2.0));
+#if TG__DEXP_SPLIT == 8
+    const double *g = tg__ew_expq8_cd;
+    const int deg = 2;
+#else
+    const double *g = tg__ew_expq_cd;
+    const int deg = 3;
+    TG__IV ki = TG__DASI(k);
+#endif
+    TG__DV s = TG__DMUL(r, r), rr = TG__D1(g[deg]), t;
     TG__ISA(tg__ew_dq) e;
-#undef TG__C
+    int j;
+    for (j = deg - 1; j >= 0; j--) rr = TG__DFMA(rr, s, TG__D1(g[j]));
+    rr = TG__DFMA(rr, s, TG__D1(2.0)); /* R */
+#if TG__DEXP_SPLIT == 8
+    t = TG__DTAB8(tab, k);
     /* k less its constant is n/8, the subtraction exp_neg_d makes too (the compiler merges them) */
     e.n = TG__DSCALEF(TG__DMUL(t, TG__DADD(rr, r)), TG__DSUB(k, TG__D1(TG__ROUND_D / 8)));
-    e.d = TG__DSUB(rr, r);
-    return e;
-}
-
 #else
-/* c exp(r) 2^(n/2) for |r| <= ~ln2/4 and k = n/2 + 1.5 2^51, floor(n/2) in [-1023, 0], and c =
- * tab[0] (a product where c is not 1: this form's table is its own): T = 2^((n mod 2)/2), 1 or
- * sqrt2, picked by n's low bit. Nor is 2^floor(n/2) a product: k's bits shifted left by 51 put
- * floor(n/2) in the exponent field and n's low bit at the mantissa's top, where the second entry is
- * stored less that bit ((sqrt2 + 1/2) / 2, whose bits plus it are sqrt2's), and one integer
- * addition scales the entry. At floor(n/2) = -1023 the entry 1 (n even) becomes 0 exactly, and so
- * does n: the flush (top of the file), where the clamps put t; sqrt2 (n odd, t in a sliver ~0.35
- * wide above them) a subnormal number, below 2^-1022, well within the bound, which is absolute
- * there. The integer scaling gained on the polynomial before (Zen 5, AVX2 forced, act_speed side by
- * side, L2, one thread: fp64 sigmoid 0.79 the time, SiLU 0.82, GELU tanh 0.91, GELU erf 0.90). */
-TG__VFN TG__ISA(tg__ew_dq) TG__ISA(tg__ew_exp_d)(TG__DV r, TG__DV k, const double *tab)
-{
-#define TG__C(j) TG__D1(tg__ew_expq_cd[j])
-    TG__IV ki = TG__DASI(k);
-    TG__DV t = TG__DBLENDV(TG__D1(1.0), TG__D1(TG__SQRT1_2 + 0.25), TG__IASD(TG__I64SLL(ki, 63)));
-    TG__DV s = TG__DMUL(r, r);
-    TG__DV g = TG__DFMA(TG__DFMA(TG__DFMA(TG__C(3), s, TG__C(2)), s, TG__C(1)), s, TG__C(0));
-    TG__DV rr = TG__DFMA(g, s, TG__D1(2.0));
-    TG__ISA(tg__ew_dq) e;
-#undef TG__C
+    t = TG__DBLENDV(TG__D1(1.0), TG__D1(TG__SQRT1_2 + 0.25), TG__IASD(TG__I64SLL(ki, 63)));
     t = TG__IASD(TG__I64ADD(TG__DASI(t), TG__I64SLL(ki, 51)));
     e.n = TG__DMUL(t, TG__DADD(rr, r));
-    e.d = TG__DSUB(rr, r);
     if (tab[0] != 1.0) e.n = TG__DMUL(e.n, TG__D1(tab[0]));
+#endif
+    e.d = TG__DSUB(rr, r);
     return e;
 }
-
-#endif
 
 /* c exp(t + tl) for t in [-746, 0] (or NaN) and tl below t's ulp, with tab the table of c 2^(j/8)
  * (exp's own, c = 1, or GELU erf's): tl joins r after the reduction.
