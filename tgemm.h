@@ -1166,9 +1166,13 @@ TG__OMP(omp barrier)
 #define TG__FLUSH8_D 746.216
 #define TG__FLUSH8_TANH_D 21.5274
 #define TG__FLUSH8_ERF_D 38.632
-/* 2 sqrt(2/pi) and 2 sqrt(2/pi) 0.044715, hi + lo (act_coeffs.py): -2u(x) = x (A + B x^2). */
-#define TG__GELU_A 1.59576912160573081e+00
-#define TG__GELU_A_LO (-9.96930880911092018e-17)
+/* -2u(x) = x (A + B x^2), A = 2 sqrt(2/pi), B = 2 sqrt(2/pi) 0.044715 (act_coeffs.py): A as A1, A
+ * cut to a multiple of 2^-20 (float) or 2^-49 (double), and the rest, A - A1 (GELU tanh forms A1 -
+ * w exactly, elementwise_act_simd.inc); B as hi + lo. */
+#define TG__GELU_A1_S 1.595768929e+00f
+#define TG__GELU_A1_LO_S 1.930778950e-07f
+#define TG__GELU_A1_D 1.59576912160573059e+00
+#define TG__GELU_A1_LO_D 1.22351516833922094e-16
 #define TG__GELU_B 7.13548162726002494e-02
 #define TG__GELU_B_LO (-6.17514991815531500e-19)
 #define TG__SQRT1_2 7.07106781186547573e-01
@@ -1867,8 +1871,8 @@ TG__PRIVATE void tg__ew_act_d(tg_act act, int64_t n, double *z)
  * random doubles (test_elementwise --sweep):
  *                  GELU tanh  GELU erf  sigmoid  SiLU
  *      float          3.77      6.35      3.31    3.93
- *      double, AVX2   4.21      9.40      2.92    4.07   (exp as a quotient, a table of two)
- *      double, AVX-512 3.87     8.80      2.82    4.03   (the same, a table of eight)
+ *      double, AVX2   4.48      9.40      2.92    4.07   (exp as a quotient, a table of two)
+ *      double, AVX-512 3.92     8.80      2.82    4.03   (the same, a table of eight)
  * (float GELU erf's worst is near 0, where (y - K) / (y + K) is near -1 and its rounding is felt
  * most; double's at x = -6.3 to -7.7, from its rational erfcx and the roundings in it.)
  */
@@ -1963,21 +1967,19 @@ TG__VFN TG__FV TG__ISA(tg__ew_silu_s)(TG__FV x)
 
 /* -2u(x) = x (A + B x^2) at x = -|x| >= -10.02 (where exp(-2u) is flushed), as t + tl to ~2^-40
  * relative, in float as double does it in double (below): x^2 and each product exactly, A + B x^2
- * by the fast two-sum, the constants' low parts added on. One exp's reduction, the same on every
- * width, instead of t formed and reduced in double on the vector's two halves (their conversions
- * and shuffles): Zen 5, one thread, L2, side by side, 0.88 the time. */
+ * and its rounding error by two fmas, the constants' low parts added on. One exp's reduction, the
+ * same on every width, instead of t formed and reduced in double on the vector's two halves (their
+ * conversions and shuffles): Zen 5, one thread, L2, side by side, 0.88 the time. */
 TG__VFN TG__FV TG__ISA(tg__ew_gelu_tanh_s)(TG__FV x)
 {
-    const TG__FV a = TG__F1((float)TG__GELU_A), b = TG__F1((float)TG__GELU_B);
-    const TG__FV alo = TG__F1((float)(TG__GELU_A - (double)(float)TG__GELU_A));
+    const TG__FV a = TG__F1(TG__GELU_A1_S), b = TG__F1((float)TG__GELU_B);
+    const TG__FV alo = TG__F1(TG__GELU_A1_LO_S);
     const TG__FV blo = TG__F1((float)(TG__GELU_B - (double)(float)TG__GELU_B));
     TG__FV xn = TG__ISA(tg__ew_negabs_s)(x, TG__FLUSH_TANH_S);
     TG__FV s = TG__FMUL(xn, xn), sl = TG__FFMS(xn, xn, s);
-    TG__FV m = TG__FMUL(b, s), ml = TG__FFMS(b, s, m);
-    TG__FV big = TG__FMAX(a, m), small = TG__FMIN(a, m);
-    TG__FV w = TG__FADD(big, small), wl = TG__FSUB(small, TG__FSUB(w, big));
+    TG__FV w = TG__FFMA(b, s, a), wl = TG__FFMA(b, s, TG__FSUB(a, w));
     TG__FV t, tl;
-    wl = TG__FADD(TG__FADD(wl, TG__FFMA(b, sl, ml)), TG__FFMA(blo, s, alo));
+    wl = TG__FADD(wl, TG__FFMA(b, sl, TG__FFMA(blo, s, alo)));
     t = TG__FMUL(xn, w);
     tl = TG__FFMA(xn, wl, TG__FFMS(xn, w, t));
     return TG__ISA(tg__ew_xlogistic_s)(x, xn, TG__ISA(tg__ew_exp_neg_s)(t, tl, 1));
@@ -2175,19 +2177,31 @@ TG__VFN TG__DV TG__ISA(tg__ew_silu_d)(TG__DV x)
 
 /* -2u(x) = x w with w = A + B x^2, at x = -|x| >= -21.151 (where exp(-2u) is flushed), as
  * hi + lo to ~2^-100 relative: x^2 and each product exactly (fma gives a product's rounding error),
- * A + B x^2 by the fast two-sum (larger term first: both are positive), the small terms of the
- * constants' low parts added on. */
+ * and w = fma(B, s, A1) at s = x^2, for A1 = A cut to a multiple of 2^-49 (float: of 2^-20), whose
+ * rounding error is a second fma's, fma(B, s, A1 - w): A1 - w is a multiple of w's ulp or of
+ * 2^-49, whichever is smaller, and below w in size, so it fits in 53 bits wherever w < 16: exact up
+ * to |x| = 14.2, past which x exp(-2u) is below 2^-300 (float: 24 bits, past |x| = 9.5, where it
+ * is below 10^-31). The low parts then added: A - A1, B's own (elementwise_act_coeffs.h), and B times the
+ * square's error. Where the fast two-sum of A and the product B s took that product's error, a
+ * max and a min to order the terms, and three additions, this takes two fmas and a subtraction:
+ * five operations fewer a vector, of which the max and the min run on the multiply-add units on a
+ * Zen 3 (AMD's guide puts compares there; the Zen 5 runs them beside). Zen 5, act_speed side by
+ * side, L2, one thread: AVX2 forced, double 0.95-0.96 the time, float 1.00 (its multiply-add units
+ * bind, and their count is unchanged); AVX-512 float 0.86, double 0.96 with six vectors a turn
+ * (elementwise_avx512.c; 1.02-1.04 with the eight it took before). 2^27 elements, 2 threads,
+ * tgemm-bench alternately three times, GB/s: AVX-512 float 58.5-59.3 -> 65.0-66.5, tg_bias_act
+ * 62.9-63.4 -> 70.4-71.7, double 55.0-55.7 -> 59.9-60.1, tg_bias_act 61.3-62.5 -> 63.0-64.6; AVX2
+ * forced, double 31.5-32.0 -> 32.5-33.0, tg_bias_act 30.4-32.9 -> 32.3-32.5, float the same
+ * (35.6-36.7 against 36.1-36.9). Worst sweep errors: float 3.77 ulp (unchanged), double AVX2 4.21
+ * -> 4.48, AVX-512 3.87 -> 3.92. */
 TG__VFN TG__DV TG__ISA(tg__ew_gelu_tanh_d)(TG__DV x)
 {
-    const TG__DV a = TG__D1(TG__GELU_A), b = TG__D1(TG__GELU_B);
+    const TG__DV a = TG__D1(TG__GELU_A1_D), b = TG__D1(TG__GELU_B);
     TG__DV xn = TG__ISA(tg__ew_negabs_d)(x, TG__CLAMP_TANH_D);
     TG__DV s = TG__DMUL(xn, xn), sl = TG__DFMS(xn, xn, s);
-    TG__DV m = TG__DMUL(b, s), ml = TG__DFMS(b, s, m);
-    TG__DV big = TG__DMAX(a, m), small = TG__DMIN(a, m);
-    TG__DV w = TG__DADD(big, small), wl = TG__DSUB(small, TG__DSUB(w, big));
+    TG__DV w = TG__DFMA(b, s, a), wl = TG__DFMA(b, s, TG__DSUB(a, w));
     TG__DV t, tl;
-    wl = TG__DADD(TG__DADD(wl, TG__DFMA(b, sl, ml)),
-                       TG__DFMA(TG__D1(TG__GELU_B_LO), s, TG__D1(TG__GELU_A_LO)));
+    wl = TG__DADD(wl, TG__DFMA(b, sl, TG__DFMA(TG__D1(TG__GELU_B_LO), s, TG__D1(TG__GELU_A1_LO_D))));
     t = TG__DMUL(xn, w);
     tl = TG__DFMA(xn, wl, TG__DFMS(xn, w, t));
     return TG__ISA(tg__ew_xlogistic_d)(x, TG__CLAMP_TANH_D,
@@ -2348,7 +2362,10 @@ TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const T
  * family's fp32 GELUs, with the cheaper float exp, AVX2 forced: GELU tanh four vectors a turn
  * (TG__FU_TANH) against two, 35.2-35.5 against 24.5-33.3 GB/s, bias_act 35.8-36.1 against
  * 30.7-31.4; GELU erf two (TG__FU_ERF) against one, 34.6-35.4 against 33.3-34.2 (four 34.7-35.8);
- * sigmoid and SiLU the same with two (47.5-52.0 against 48.9-52.0) and keep one.
+ * sigmoid and SiLU the same with two (47.5-52.0 against 48.9-52.0) and keep one. Once GELU
+ * tanh's w took two fmas (elementwise_act_simd.inc), AVX-512's double GELU tanh six: in L2 0.96
+ * the time against eight, as four; at 2^27 six and four the same (52.3-53.9 GB/s, tg_bias_act
+ * 59.7-61.1).
  * The GELUs read x ahead by
  * software prefetch, TG__EW_AHEAD bytes (a page): busy with arithmetic for as long as memory takes,
  * their loops had the hardware's prefetcher run out of lead and waited on loads. Zen 5, 2 threads,
@@ -2570,7 +2587,10 @@ TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const T
  * family's fp32 GELUs, with the cheaper float exp, AVX2 forced: GELU tanh four vectors a turn
  * (TG__FU_TANH) against two, 35.2-35.5 against 24.5-33.3 GB/s, bias_act 35.8-36.1 against
  * 30.7-31.4; GELU erf two (TG__FU_ERF) against one, 34.6-35.4 against 33.3-34.2 (four 34.7-35.8);
- * sigmoid and SiLU the same with two (47.5-52.0 against 48.9-52.0) and keep one.
+ * sigmoid and SiLU the same with two (47.5-52.0 against 48.9-52.0) and keep one. Once GELU
+ * tanh's w took two fmas (elementwise_act_simd.inc), AVX-512's double GELU tanh six: in L2 0.96
+ * the time against eight, as four; at 2^27 six and four the same (52.3-53.9 GB/s, tg_bias_act
+ * 59.7-61.1).
  * The GELUs read x ahead by
  * software prefetch, TG__EW_AHEAD bytes (a page): busy with arithmetic for as long as memory takes,
  * their loops had the hardware's prefetcher run out of lead and waited on loads. Zen 5, 2 threads,
@@ -2789,7 +2809,7 @@ TG__PRIVATE void TG__FN(TG__ISA(tg__ew_run))(const tg__ew *e, int64_t n, const v
 #define TG__DEXP_SPLIT 8 /* double exp's form (elementwise_act_simd.inc) */
 #define TG__FU_TANH 2 /* float GELU tanh's vectors a turn (elementwise_simd_run.inc) */
 #define TG__FU_ERF 1 /* float GELU erf's */
-#define TG__DU_TANH 8 /* double GELU tanh's */
+#define TG__DU_TANH 6 /* double GELU tanh's */
 #define TG__DU_SIGMOID 2 /* double sigmoid's and SiLU's */
 #define TG__VBYTES 64
 #define TG__FV __m512
@@ -2954,8 +2974,8 @@ TG__PRIVATE void TG__FN(TG__ISA(tg__ew_run))(const tg__ew *e, int64_t n, const v
  * random doubles (test_elementwise --sweep):
  *                  GELU tanh  GELU erf  sigmoid  SiLU
  *      float          3.77      6.35      3.31    3.93
- *      double, AVX2   4.21      9.40      2.92    4.07   (exp as a quotient, a table of two)
- *      double, AVX-512 3.87     8.80      2.82    4.03   (the same, a table of eight)
+ *      double, AVX2   4.48      9.40      2.92    4.07   (exp as a quotient, a table of two)
+ *      double, AVX-512 3.92     8.80      2.82    4.03   (the same, a table of eight)
  * (float GELU erf's worst is near 0, where (y - K) / (y + K) is near -1 and its rounding is felt
  * most; double's at x = -6.3 to -7.7, from its rational erfcx and the roundings in it.)
  */
@@ -3050,21 +3070,19 @@ TG__VFN TG__FV TG__ISA(tg__ew_silu_s)(TG__FV x)
 
 /* -2u(x) = x (A + B x^2) at x = -|x| >= -10.02 (where exp(-2u) is flushed), as t + tl to ~2^-40
  * relative, in float as double does it in double (below): x^2 and each product exactly, A + B x^2
- * by the fast two-sum, the constants' low parts added on. One exp's reduction, the same on every
- * width, instead of t formed and reduced in double on the vector's two halves (their conversions
- * and shuffles): Zen 5, one thread, L2, side by side, 0.88 the time. */
+ * and its rounding error by two fmas, the constants' low parts added on. One exp's reduction, the
+ * same on every width, instead of t formed and reduced in double on the vector's two halves (their
+ * conversions and shuffles): Zen 5, one thread, L2, side by side, 0.88 the time. */
 TG__VFN TG__FV TG__ISA(tg__ew_gelu_tanh_s)(TG__FV x)
 {
-    const TG__FV a = TG__F1((float)TG__GELU_A), b = TG__F1((float)TG__GELU_B);
-    const TG__FV alo = TG__F1((float)(TG__GELU_A - (double)(float)TG__GELU_A));
+    const TG__FV a = TG__F1(TG__GELU_A1_S), b = TG__F1((float)TG__GELU_B);
+    const TG__FV alo = TG__F1(TG__GELU_A1_LO_S);
     const TG__FV blo = TG__F1((float)(TG__GELU_B - (double)(float)TG__GELU_B));
     TG__FV xn = TG__ISA(tg__ew_negabs_s)(x, TG__FLUSH_TANH_S);
     TG__FV s = TG__FMUL(xn, xn), sl = TG__FFMS(xn, xn, s);
-    TG__FV m = TG__FMUL(b, s), ml = TG__FFMS(b, s, m);
-    TG__FV big = TG__FMAX(a, m), small = TG__FMIN(a, m);
-    TG__FV w = TG__FADD(big, small), wl = TG__FSUB(small, TG__FSUB(w, big));
+    TG__FV w = TG__FFMA(b, s, a), wl = TG__FFMA(b, s, TG__FSUB(a, w));
     TG__FV t, tl;
-    wl = TG__FADD(TG__FADD(wl, TG__FFMA(b, sl, ml)), TG__FFMA(blo, s, alo));
+    wl = TG__FADD(wl, TG__FFMA(b, sl, TG__FFMA(blo, s, alo)));
     t = TG__FMUL(xn, w);
     tl = TG__FFMA(xn, wl, TG__FFMS(xn, w, t));
     return TG__ISA(tg__ew_xlogistic_s)(x, xn, TG__ISA(tg__ew_exp_neg_s)(t, tl, 1));
@@ -3262,19 +3280,31 @@ TG__VFN TG__DV TG__ISA(tg__ew_silu_d)(TG__DV x)
 
 /* -2u(x) = x w with w = A + B x^2, at x = -|x| >= -21.151 (where exp(-2u) is flushed), as
  * hi + lo to ~2^-100 relative: x^2 and each product exactly (fma gives a product's rounding error),
- * A + B x^2 by the fast two-sum (larger term first: both are positive), the small terms of the
- * constants' low parts added on. */
+ * and w = fma(B, s, A1) at s = x^2, for A1 = A cut to a multiple of 2^-49 (float: of 2^-20), whose
+ * rounding error is a second fma's, fma(B, s, A1 - w): A1 - w is a multiple of w's ulp or of
+ * 2^-49, whichever is smaller, and below w in size, so it fits in 53 bits wherever w < 16: exact up
+ * to |x| = 14.2, past which x exp(-2u) is below 2^-300 (float: 24 bits, past |x| = 9.5, where it
+ * is below 10^-31). The low parts then added: A - A1, B's own (elementwise_act_coeffs.h), and B times the
+ * square's error. Where the fast two-sum of A and the product B s took that product's error, a
+ * max and a min to order the terms, and three additions, this takes two fmas and a subtraction:
+ * five operations fewer a vector, of which the max and the min run on the multiply-add units on a
+ * Zen 3 (AMD's guide puts compares there; the Zen 5 runs them beside). Zen 5, act_speed side by
+ * side, L2, one thread: AVX2 forced, double 0.95-0.96 the time, float 1.00 (its multiply-add units
+ * bind, and their count is unchanged); AVX-512 float 0.86, double 0.96 with six vectors a turn
+ * (elementwise_avx512.c; 1.02-1.04 with the eight it took before). 2^27 elements, 2 threads,
+ * tgemm-bench alternately three times, GB/s: AVX-512 float 58.5-59.3 -> 65.0-66.5, tg_bias_act
+ * 62.9-63.4 -> 70.4-71.7, double 55.0-55.7 -> 59.9-60.1, tg_bias_act 61.3-62.5 -> 63.0-64.6; AVX2
+ * forced, double 31.5-32.0 -> 32.5-33.0, tg_bias_act 30.4-32.9 -> 32.3-32.5, float the same
+ * (35.6-36.7 against 36.1-36.9). Worst sweep errors: float 3.77 ulp (unchanged), double AVX2 4.21
+ * -> 4.48, AVX-512 3.87 -> 3.92. */
 TG__VFN TG__DV TG__ISA(tg__ew_gelu_tanh_d)(TG__DV x)
 {
-    const TG__DV a = TG__D1(TG__GELU_A), b = TG__D1(TG__GELU_B);
+    const TG__DV a = TG__D1(TG__GELU_A1_D), b = TG__D1(TG__GELU_B);
     TG__DV xn = TG__ISA(tg__ew_negabs_d)(x, TG__CLAMP_TANH_D);
     TG__DV s = TG__DMUL(xn, xn), sl = TG__DFMS(xn, xn, s);
-    TG__DV m = TG__DMUL(b, s), ml = TG__DFMS(b, s, m);
-    TG__DV big = TG__DMAX(a, m), small = TG__DMIN(a, m);
-    TG__DV w = TG__DADD(big, small), wl = TG__DSUB(small, TG__DSUB(w, big));
+    TG__DV w = TG__DFMA(b, s, a), wl = TG__DFMA(b, s, TG__DSUB(a, w));
     TG__DV t, tl;
-    wl = TG__DADD(TG__DADD(wl, TG__DFMA(b, sl, ml)),
-                       TG__DFMA(TG__D1(TG__GELU_B_LO), s, TG__D1(TG__GELU_A_LO)));
+    wl = TG__DADD(wl, TG__DFMA(b, sl, TG__DFMA(TG__D1(TG__GELU_B_LO), s, TG__D1(TG__GELU_A1_LO_D))));
     t = TG__DMUL(xn, w);
     tl = TG__DFMA(xn, wl, TG__DFMS(xn, w, t));
     return TG__ISA(tg__ew_xlogistic_d)(x, TG__CLAMP_TANH_D,
@@ -3435,7 +3465,10 @@ TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const T
  * family's fp32 GELUs, with the cheaper float exp, AVX2 forced: GELU tanh four vectors a turn
  * (TG__FU_TANH) against two, 35.2-35.5 against 24.5-33.3 GB/s, bias_act 35.8-36.1 against
  * 30.7-31.4; GELU erf two (TG__FU_ERF) against one, 34.6-35.4 against 33.3-34.2 (four 34.7-35.8);
- * sigmoid and SiLU the same with two (47.5-52.0 against 48.9-52.0) and keep one.
+ * sigmoid and SiLU the same with two (47.5-52.0 against 48.9-52.0) and keep one. Once GELU
+ * tanh's w took two fmas (elementwise_act_simd.inc), AVX-512's double GELU tanh six: in L2 0.96
+ * the time against eight, as four; at 2^27 six and four the same (52.3-53.9 GB/s, tg_bias_act
+ * 59.7-61.1).
  * The GELUs read x ahead by
  * software prefetch, TG__EW_AHEAD bytes (a page): busy with arithmetic for as long as memory takes,
  * their loops had the hardware's prefetcher run out of lead and waited on loads. Zen 5, 2 threads,
@@ -3657,7 +3690,10 @@ TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const T
  * family's fp32 GELUs, with the cheaper float exp, AVX2 forced: GELU tanh four vectors a turn
  * (TG__FU_TANH) against two, 35.2-35.5 against 24.5-33.3 GB/s, bias_act 35.8-36.1 against
  * 30.7-31.4; GELU erf two (TG__FU_ERF) against one, 34.6-35.4 against 33.3-34.2 (four 34.7-35.8);
- * sigmoid and SiLU the same with two (47.5-52.0 against 48.9-52.0) and keep one.
+ * sigmoid and SiLU the same with two (47.5-52.0 against 48.9-52.0) and keep one. Once GELU
+ * tanh's w took two fmas (elementwise_act_simd.inc), AVX-512's double GELU tanh six: in L2 0.96
+ * the time against eight, as four; at 2^27 six and four the same (52.3-53.9 GB/s, tg_bias_act
+ * 59.7-61.1).
  * The GELUs read x ahead by
  * software prefetch, TG__EW_AHEAD bytes (a page): busy with arithmetic for as long as memory takes,
  * their loops had the hardware's prefetcher run out of lead and waited on loads. Zen 5, 2 threads,

@@ -31,7 +31,7 @@
 #define TG__DEXP_SPLIT 8 /* double exp's form (elementwise_act_simd.inc) */
 #define TG__FU_TANH 2 /* float GELU tanh's vectors a turn (elementwise_simd_run.inc) */
 #define TG__FU_ERF 1 /* float GELU erf's */
-#define TG__DU_TANH 8 /* double GELU tanh's */
+#define TG__DU_TANH 6 /* double GELU tanh's */
 #define TG__DU_SIGMOID 2 /* double sigmoid's and SiLU's */
 #define TG__VBYTES 64
 #define TG__FV __m512

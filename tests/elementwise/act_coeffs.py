@@ -266,9 +266,18 @@ def main():
           % mp.nstr(e, 3))
     print("{" + ", ".join(c_literal(v, True) for v in c) + "}")
     flush_clamps()
+    # GELU tanh's A = 2 sqrt(2/pi) as A1, cut to a multiple of 2^-20 (float) or 2^-49 (double), so
+    # that A1 - w is exact for w = fma(B, x^2, A1) < 16, and the rest.
+    a = 2 * mp.sqrt(2 / mp.pi)
+    for single, bits in ((True, 20), (False, 49)):
+        a1 = mp.nint(a * mp.mpf(2) ** bits) / mp.mpf(2) ** bits
+        assert to_type(a1, single) == a1
+        print("sqrt(2/pi)*2 %s: A1 %s (%d / 2^%d), A - A1 %s" % (
+            "float" if single else "double", c_literal(a1, single), int(a1 * 2 ** bits), bits,
+            c_literal(to_type(a - a1, single), single)))
     # The constants of the reductions and of the arguments, each as the nearest value of the type
     # and the nearest to the rest.
-    for name, v in (("ln2", mp.log(2)), ("sqrt(2/pi)*2", 2 * mp.sqrt(2 / mp.pi)),
+    for name, v in (("ln2", mp.log(2)),
                     ("0.044715*sqrt(2/pi)*2", 2 * mp.mpf("0.044715") * mp.sqrt(2 / mp.pi)),
                     ("1/sqrt(2)", 1 / mp.sqrt(2))):
         for single in (True, False):
