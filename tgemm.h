@@ -1166,15 +1166,18 @@ TG__OMP(omp barrier)
 #define TG__FLUSH8_D 746.216
 #define TG__FLUSH8_TANH_D 21.5274
 #define TG__FLUSH8_ERF_D 38.632
-/* -2u(x) = x (A + B x^2), A = 2 sqrt(2/pi), B = 2 sqrt(2/pi) 0.044715 (act_coeffs.py): A as A1, A
- * cut to a multiple of 2^-20 (float) or 2^-49 (double), and the rest, A - A1 (GELU tanh forms A1 -
- * w exactly, elementwise_act_simd.inc); B as hi + lo. */
+/* -2u(x) = x (A + B x^2), A = 2 sqrt(2/pi), B = 2 sqrt(2/pi) 0.044715, both times hi / ln2 for
+ * the type's hi above (GELU tanh's argument comes so scaled and saves a step of exp's reduction,
+ * elementwise_act_simd.inc), act_coeffs.py: A as A1, A cut to a multiple of 2^-20 (float) or 2^-49
+ * (double), and the rest, A - A1 (GELU tanh forms A1 - w exactly); B as hi + lo. */
 #define TG__GELU_A1_S 1.595768929e+00f
-#define TG__GELU_A1_LO_S 1.930778950e-07f
+#define TG__GELU_A1_LO_S 1.974628105e-07f
 #define TG__GELU_A1_D 1.59576912160573059e+00
-#define TG__GELU_A1_LO_D 1.22351516833922094e-16
-#define TG__GELU_B 7.13548162726002494e-02
-#define TG__GELU_B_LO (-6.17514991815531500e-19)
+#define TG__GELU_A1_LO_D 6.89622309667478395e-17
+#define TG__GELU_B_D 7.13548162726002494e-02
+#define TG__GELU_B_LO_D (-3.00481690936622886e-18)
+#define TG__GELU_B_S 7.135481387e-02f
+#define TG__GELU_B_LO_S 2.594903625e-09f
 #define TG__SQRT1_2 7.07106781186547573e-01
 
 #endif /* TGEMM_CPU_ELEMENTWISE_ACT_COEFFS_H */
@@ -1917,14 +1920,14 @@ TG__VFN TG__FV TG__ISA(tg__ew_exp_s)(TG__FV r, TG__IV nb)
 
 /* exp(t + tl) for float t in [-88.07, 0] (or NaN) and tl below t's ulp, which joins r after the
  * reduction, as in double: n = round(8 t / ln2) sits in the low bits of k's pattern, 0x4B400000 +
- * n, whose constant part the shift by 20 pushes out. has_tl is a constant at every call (sigmoid's
- * t is exact). */
-TG__VFN TG__FV TG__ISA(tg__ew_exp_neg_s)(TG__FV t, TG__FV tl, int has_tl)
+ * n, whose constant part the shift by 20 pushes out. has_tl and scaled are constants at every
+ * call (sigmoid's t is exact; scaled: as in double, below). */
+TG__VFN TG__FV TG__ISA(tg__ew_exp_neg_s)(TG__FV t, TG__FV tl, int has_tl, int scaled)
 {
     const TG__FV round = TG__F1(TG__ROUND_S);
     TG__FV k = TG__FFMA(t, TG__F1((float)(8 * TG__LOG2E)), round), n = TG__FSUB(k, round);
     TG__FV r = TG__FFNMA(n, TG__F1(TG__LN2_HI_S / 8), t);
-    r = TG__FFNMA(n, TG__F1(TG__LN2_LO_S / 8), r);
+    if (!scaled) r = TG__FFNMA(n, TG__F1(TG__LN2_LO_S / 8), r);
     if (has_tl) r = TG__FADD(r, tl);
     return TG__ISA(tg__ew_exp_s)(r, TG__FASI(k));
 }
@@ -1956,13 +1959,13 @@ TG__VFN TG__FV TG__ISA(tg__ew_negabs_s)(TG__FV x, float c)
 TG__VFN TG__FV TG__ISA(tg__ew_sigmoid_s)(TG__FV x)
 {
     TG__FV t = TG__ISA(tg__ew_negabs_s)(x, TG__FLUSH_S);
-    return TG__ISA(tg__ew_logistic_s)(x, TG__ISA(tg__ew_exp_neg_s)(t, TG__FZERO(), 0));
+    return TG__ISA(tg__ew_logistic_s)(x, TG__ISA(tg__ew_exp_neg_s)(t, TG__FZERO(), 0, 0));
 }
 
 TG__VFN TG__FV TG__ISA(tg__ew_silu_s)(TG__FV x)
 {
     TG__FV t = TG__ISA(tg__ew_negabs_s)(x, TG__FLUSH_S);
-    return TG__ISA(tg__ew_xlogistic_s)(x, t, TG__ISA(tg__ew_exp_neg_s)(t, TG__FZERO(), 0));
+    return TG__ISA(tg__ew_xlogistic_s)(x, t, TG__ISA(tg__ew_exp_neg_s)(t, TG__FZERO(), 0, 0));
 }
 
 /* -2u(x) = x (A + B x^2) at x = -|x| >= -10.02 (where exp(-2u) is flushed), as t + tl to ~2^-40
@@ -1972,9 +1975,8 @@ TG__VFN TG__FV TG__ISA(tg__ew_silu_s)(TG__FV x)
  * conversions and shuffles): Zen 5, one thread, L2, side by side, 0.88 the time. */
 TG__VFN TG__FV TG__ISA(tg__ew_gelu_tanh_s)(TG__FV x)
 {
-    const TG__FV a = TG__F1(TG__GELU_A1_S), b = TG__F1((float)TG__GELU_B);
-    const TG__FV alo = TG__F1(TG__GELU_A1_LO_S);
-    const TG__FV blo = TG__F1((float)(TG__GELU_B - (double)(float)TG__GELU_B));
+    const TG__FV a = TG__F1(TG__GELU_A1_S), b = TG__F1(TG__GELU_B_S);
+    const TG__FV alo = TG__F1(TG__GELU_A1_LO_S), blo = TG__F1(TG__GELU_B_LO_S);
     TG__FV xn = TG__ISA(tg__ew_negabs_s)(x, TG__FLUSH_TANH_S);
     TG__FV s = TG__FMUL(xn, xn), sl = TG__FFMS(xn, xn, s);
     TG__FV w = TG__FFMA(b, s, a), wl = TG__FFMA(b, s, TG__FSUB(a, w));
@@ -1982,7 +1984,7 @@ TG__VFN TG__FV TG__ISA(tg__ew_gelu_tanh_s)(TG__FV x)
     wl = TG__FADD(wl, TG__FFMA(b, sl, TG__FFMA(blo, s, alo)));
     t = TG__FMUL(xn, w);
     tl = TG__FFMA(xn, wl, TG__FFMS(xn, w, t));
-    return TG__ISA(tg__ew_xlogistic_s)(x, xn, TG__ISA(tg__ew_exp_neg_s)(t, tl, 1));
+    return TG__ISA(tg__ew_xlogistic_s)(x, xn, TG__ISA(tg__ew_exp_neg_s)(t, tl, 1, 1));
 }
 
 /* GELU erf = 0.5 x erfc(-x / sqrt2), from E = erfc(y) at y = |x| / sqrt2: 0.5 x E for x < 0, and
@@ -2011,7 +2013,7 @@ TG__VFN TG__FV TG__ISA(tg__ew_gelu_erf_s)(TG__FV x)
     const TG__FV k = TG__F1((float)(4.0 / TG__SQRT1_2));
     TG__FV xn = TG__ISA(tg__ew_negabs_s)(x, TG__FLUSH_ERF_S), y, t, p;
     TG__FV h = TG__FHALF(xn), my2 = TG__FFNMA(xn, h, TG__FZERO());   /* -y^2 = -(xn h) + ... */
-    TG__FV e = TG__ISA(tg__ew_exp_neg_s)(my2, TG__FFNMS(xn, h, my2), 1); /* ... its error */
+    TG__FV e = TG__ISA(tg__ew_exp_neg_s)(my2, TG__FFNMS(xn, h, my2), 1, 0); /* ... its error */
     y = TG__FMAX(xn, TG__F1((float)(-6.0 / TG__SQRT1_2)));
     t = TG__FDIV(TG__FADD(y, k), TG__FSUB(y, k));
     {
@@ -2119,14 +2121,24 @@ TG__VFN TG__ISA(tg__ew_dq) TG__ISA(tg__ew_exp_d)(TG__DV r, TG__DV k, const doubl
  * and r = t - (n/S) ln2 for S = TG__DEXP_SPLIT; fma forms t - (n/S) hi exactly: (n/S) hi is a
  * multiple of 2^-54/S, as t is wherever n is not 0, and |r| < 0.5/S. has_tl is a constant
  * at every call: sigmoid's t is exact, and adding its zero tl would cost an addition on exp's
- * critical path (r + 0 = r but for r = -0, where exp gives 1 either way). */
-TG__VFN TG__ISA(tg__ew_dq) TG__ISA(tg__ew_exp_neg_d)(TG__DV t, TG__DV tl, int has_tl,
+ * critical path (r + 0 = r but for r = -0, where exp gives 1 either way). So is scaled: an
+ * argument formed times hi / ln2 (GELU tanh's, whose constants carry the factor, which costs it
+ * nothing: elementwise_act_coeffs.h) needs no second step of the reduction, t - (n/S) hi being r
+ * hi / ln2 itself, off r by 3.3e-17 relative (float: 2.7e-9), which moves exp(r) by r times that,
+ * below 10^-17 (float: 10^-10). That step, (n/S) lo, was an operation on the multiply-add units:
+ * Zen 5, act_speed side by side, L2, one thread, GELU tanh AVX2 forced float 0.91 the time,
+ * double 0.94; AVX-512 0.95 and 0.89-0.94; 2^27 elements, 2 threads, alternately three times,
+ * GB/s, AVX2 forced: float 35.8-36.2 -> 39.6-40.0, tg_bias_act 35.8-36.4 -> 39.1-39.7, double
+ * 32.6-32.9 -> 34.4-34.9, tg_bias_act 31.6-32.4 -> 35.0-35.2; AVX-512 at the memory's pace,
+ * 1.00-1.07x (double tg_bias_act 63.9-65.4 -> 65.3-68.8). Worst sweep errors the same (float
+ * 3.77 ulp, double AVX2 4.38, AVX-512 3.92). */
+TG__VFN TG__ISA(tg__ew_dq) TG__ISA(tg__ew_exp_neg_d)(TG__DV t, TG__DV tl, int has_tl, int scaled,
                                                      const double *tab)
 {
     const TG__DV round = TG__D1(TG__ROUND_D / TG__DEXP_SPLIT);
     TG__DV k = TG__DFMA(t, TG__D1(TG__LOG2E), round), n = TG__DSUB(k, round);
     TG__DV r = TG__DFNMA(n, TG__D1(TG__LN2_HI_D), t);
-    r = TG__DFNMA(n, TG__D1(TG__LN2_LO_D), r);
+    if (!scaled) r = TG__DFNMA(n, TG__D1(TG__LN2_LO_D), r);
     if (has_tl) r = TG__DADD(r, tl);
     return TG__ISA(tg__ew_exp_d)(r, k, tab);
 }
@@ -2164,14 +2176,14 @@ TG__VFN TG__DV TG__ISA(tg__ew_negabs_d)(TG__DV x, double c)
 TG__VFN TG__DV TG__ISA(tg__ew_sigmoid_d)(TG__DV x)
 {
     TG__DV t = TG__ISA(tg__ew_negabs_d)(x, TG__CLAMP_D);
-    TG__ISA(tg__ew_dq) e = TG__ISA(tg__ew_exp_neg_d)(t, TG__DZERO(), 0, tg__ew_exp_tab_d);
+    TG__ISA(tg__ew_dq) e = TG__ISA(tg__ew_exp_neg_d)(t, TG__DZERO(), 0, 0, tg__ew_exp_tab_d);
     return TG__ISA(tg__ew_logistic_d)(x, e);
 }
 
 TG__VFN TG__DV TG__ISA(tg__ew_silu_d)(TG__DV x)
 {
     TG__DV t = TG__ISA(tg__ew_negabs_d)(x, TG__CLAMP_D);
-    TG__ISA(tg__ew_dq) e = TG__ISA(tg__ew_exp_neg_d)(t, TG__DZERO(), 0, tg__ew_exp_tab_d);
+    TG__ISA(tg__ew_dq) e = TG__ISA(tg__ew_exp_neg_d)(t, TG__DZERO(), 0, 0, tg__ew_exp_tab_d);
     return TG__ISA(tg__ew_xlogistic_d)(x, TG__CLAMP_D, e);
 }
 
@@ -2193,19 +2205,20 @@ TG__VFN TG__DV TG__ISA(tg__ew_silu_d)(TG__DV x)
  * 62.9-63.4 -> 70.4-71.7, double 55.0-55.7 -> 59.9-60.1, tg_bias_act 61.3-62.5 -> 63.0-64.6; AVX2
  * forced, double 31.5-32.0 -> 32.5-33.0, tg_bias_act 30.4-32.9 -> 32.3-32.5, float the same
  * (35.6-36.7 against 36.1-36.9). Worst sweep errors: float 3.77 ulp (unchanged), double AVX2 4.21
- * -> 4.48, AVX-512 3.87 -> 3.92. */
+ * -> 4.48, AVX-512 3.87 -> 3.92. A and B come times hi / ln2, which saves exp a step (exp_neg_d's
+ * scaled). */
 TG__VFN TG__DV TG__ISA(tg__ew_gelu_tanh_d)(TG__DV x)
 {
-    const TG__DV a = TG__D1(TG__GELU_A1_D), b = TG__D1(TG__GELU_B);
+    const TG__DV a = TG__D1(TG__GELU_A1_D), b = TG__D1(TG__GELU_B_D);
     TG__DV xn = TG__ISA(tg__ew_negabs_d)(x, TG__CLAMP_TANH_D);
     TG__DV s = TG__DMUL(xn, xn), sl = TG__DFMS(xn, xn, s);
     TG__DV w = TG__DFMA(b, s, a), wl = TG__DFMA(b, s, TG__DSUB(a, w));
     TG__DV t, tl;
-    wl = TG__DADD(wl, TG__DFMA(b, sl, TG__DFMA(TG__D1(TG__GELU_B_LO), s, TG__D1(TG__GELU_A1_LO_D))));
+    wl = TG__DADD(wl, TG__DFMA(b, sl, TG__DFMA(TG__D1(TG__GELU_B_LO_D), s, TG__D1(TG__GELU_A1_LO_D))));
     t = TG__DMUL(xn, w);
     tl = TG__DFMA(xn, wl, TG__DFMS(xn, w, t));
     return TG__ISA(tg__ew_xlogistic_d)(x, TG__CLAMP_TANH_D,
-                                       TG__ISA(tg__ew_exp_neg_d)(t, tl, 1, tg__ew_exp_tab_d));
+                                       TG__ISA(tg__ew_exp_neg_d)(t, tl, 1, 1, tg__ew_exp_tab_d));
 }
 
 /* As in float: -y^2 = -(xn (xn/2)) and its rounding error, the product and the last fma on xn. But
@@ -2235,7 +2248,7 @@ TG__VFN TG__DV TG__ISA(tg__ew_gelu_erf_d)(TG__DV x)
 {
     TG__DV xn = TG__ISA(tg__ew_negabs_d)(x, TG__CLAMP_ERF_D), xc, p, q;
     TG__DV h = TG__DHALF(xn), my2 = TG__DFNMA(xn, h, TG__DZERO());
-    TG__ISA(tg__ew_dq) e = TG__ISA(tg__ew_exp_neg_d)(my2, TG__DFNMS(xn, h, my2), 1,
+    TG__ISA(tg__ew_dq) e = TG__ISA(tg__ew_exp_neg_d)(my2, TG__DFNMS(xn, h, my2), 1, 0,
                                                     tg__ew_exp_tab_erf_d);
     int j;
     xc = TG__DMAX(xn, TG__D1(-9.0 / TG__SQRT1_2));
@@ -3020,14 +3033,14 @@ TG__VFN TG__FV TG__ISA(tg__ew_exp_s)(TG__FV r, TG__IV nb)
 
 /* exp(t + tl) for float t in [-88.07, 0] (or NaN) and tl below t's ulp, which joins r after the
  * reduction, as in double: n = round(8 t / ln2) sits in the low bits of k's pattern, 0x4B400000 +
- * n, whose constant part the shift by 20 pushes out. has_tl is a constant at every call (sigmoid's
- * t is exact). */
-TG__VFN TG__FV TG__ISA(tg__ew_exp_neg_s)(TG__FV t, TG__FV tl, int has_tl)
+ * n, whose constant part the shift by 20 pushes out. has_tl and scaled are constants at every
+ * call (sigmoid's t is exact; scaled: as in double, below). */
+TG__VFN TG__FV TG__ISA(tg__ew_exp_neg_s)(TG__FV t, TG__FV tl, int has_tl, int scaled)
 {
     const TG__FV round = TG__F1(TG__ROUND_S);
     TG__FV k = TG__FFMA(t, TG__F1((float)(8 * TG__LOG2E)), round), n = TG__FSUB(k, round);
     TG__FV r = TG__FFNMA(n, TG__F1(TG__LN2_HI_S / 8), t);
-    r = TG__FFNMA(n, TG__F1(TG__LN2_LO_S / 8), r);
+    if (!scaled) r = TG__FFNMA(n, TG__F1(TG__LN2_LO_S / 8), r);
     if (has_tl) r = TG__FADD(r, tl);
     return TG__ISA(tg__ew_exp_s)(r, TG__FASI(k));
 }
@@ -3059,13 +3072,13 @@ TG__VFN TG__FV TG__ISA(tg__ew_negabs_s)(TG__FV x, float c)
 TG__VFN TG__FV TG__ISA(tg__ew_sigmoid_s)(TG__FV x)
 {
     TG__FV t = TG__ISA(tg__ew_negabs_s)(x, TG__FLUSH_S);
-    return TG__ISA(tg__ew_logistic_s)(x, TG__ISA(tg__ew_exp_neg_s)(t, TG__FZERO(), 0));
+    return TG__ISA(tg__ew_logistic_s)(x, TG__ISA(tg__ew_exp_neg_s)(t, TG__FZERO(), 0, 0));
 }
 
 TG__VFN TG__FV TG__ISA(tg__ew_silu_s)(TG__FV x)
 {
     TG__FV t = TG__ISA(tg__ew_negabs_s)(x, TG__FLUSH_S);
-    return TG__ISA(tg__ew_xlogistic_s)(x, t, TG__ISA(tg__ew_exp_neg_s)(t, TG__FZERO(), 0));
+    return TG__ISA(tg__ew_xlogistic_s)(x, t, TG__ISA(tg__ew_exp_neg_s)(t, TG__FZERO(), 0, 0));
 }
 
 /* -2u(x) = x (A + B x^2) at x = -|x| >= -10.02 (where exp(-2u) is flushed), as t + tl to ~2^-40
@@ -3075,9 +3088,8 @@ TG__VFN TG__FV TG__ISA(tg__ew_silu_s)(TG__FV x)
  * conversions and shuffles): Zen 5, one thread, L2, side by side, 0.88 the time. */
 TG__VFN TG__FV TG__ISA(tg__ew_gelu_tanh_s)(TG__FV x)
 {
-    const TG__FV a = TG__F1(TG__GELU_A1_S), b = TG__F1((float)TG__GELU_B);
-    const TG__FV alo = TG__F1(TG__GELU_A1_LO_S);
-    const TG__FV blo = TG__F1((float)(TG__GELU_B - (double)(float)TG__GELU_B));
+    const TG__FV a = TG__F1(TG__GELU_A1_S), b = TG__F1(TG__GELU_B_S);
+    const TG__FV alo = TG__F1(TG__GELU_A1_LO_S), blo = TG__F1(TG__GELU_B_LO_S);
     TG__FV xn = TG__ISA(tg__ew_negabs_s)(x, TG__FLUSH_TANH_S);
     TG__FV s = TG__FMUL(xn, xn), sl = TG__FFMS(xn, xn, s);
     TG__FV w = TG__FFMA(b, s, a), wl = TG__FFMA(b, s, TG__FSUB(a, w));
@@ -3085,7 +3097,7 @@ TG__VFN TG__FV TG__ISA(tg__ew_gelu_tanh_s)(TG__FV x)
     wl = TG__FADD(wl, TG__FFMA(b, sl, TG__FFMA(blo, s, alo)));
     t = TG__FMUL(xn, w);
     tl = TG__FFMA(xn, wl, TG__FFMS(xn, w, t));
-    return TG__ISA(tg__ew_xlogistic_s)(x, xn, TG__ISA(tg__ew_exp_neg_s)(t, tl, 1));
+    return TG__ISA(tg__ew_xlogistic_s)(x, xn, TG__ISA(tg__ew_exp_neg_s)(t, tl, 1, 1));
 }
 
 /* GELU erf = 0.5 x erfc(-x / sqrt2), from E = erfc(y) at y = |x| / sqrt2: 0.5 x E for x < 0, and
@@ -3114,7 +3126,7 @@ TG__VFN TG__FV TG__ISA(tg__ew_gelu_erf_s)(TG__FV x)
     const TG__FV k = TG__F1((float)(4.0 / TG__SQRT1_2));
     TG__FV xn = TG__ISA(tg__ew_negabs_s)(x, TG__FLUSH_ERF_S), y, t, p;
     TG__FV h = TG__FHALF(xn), my2 = TG__FFNMA(xn, h, TG__FZERO());   /* -y^2 = -(xn h) + ... */
-    TG__FV e = TG__ISA(tg__ew_exp_neg_s)(my2, TG__FFNMS(xn, h, my2), 1); /* ... its error */
+    TG__FV e = TG__ISA(tg__ew_exp_neg_s)(my2, TG__FFNMS(xn, h, my2), 1, 0); /* ... its error */
     y = TG__FMAX(xn, TG__F1((float)(-6.0 / TG__SQRT1_2)));
     t = TG__FDIV(TG__FADD(y, k), TG__FSUB(y, k));
     {
@@ -3222,14 +3234,24 @@ TG__VFN TG__ISA(tg__ew_dq) TG__ISA(tg__ew_exp_d)(TG__DV r, TG__DV k, const doubl
  * and r = t - (n/S) ln2 for S = TG__DEXP_SPLIT; fma forms t - (n/S) hi exactly: (n/S) hi is a
  * multiple of 2^-54/S, as t is wherever n is not 0, and |r| < 0.5/S. has_tl is a constant
  * at every call: sigmoid's t is exact, and adding its zero tl would cost an addition on exp's
- * critical path (r + 0 = r but for r = -0, where exp gives 1 either way). */
-TG__VFN TG__ISA(tg__ew_dq) TG__ISA(tg__ew_exp_neg_d)(TG__DV t, TG__DV tl, int has_tl,
+ * critical path (r + 0 = r but for r = -0, where exp gives 1 either way). So is scaled: an
+ * argument formed times hi / ln2 (GELU tanh's, whose constants carry the factor, which costs it
+ * nothing: elementwise_act_coeffs.h) needs no second step of the reduction, t - (n/S) hi being r
+ * hi / ln2 itself, off r by 3.3e-17 relative (float: 2.7e-9), which moves exp(r) by r times that,
+ * below 10^-17 (float: 10^-10). That step, (n/S) lo, was an operation on the multiply-add units:
+ * Zen 5, act_speed side by side, L2, one thread, GELU tanh AVX2 forced float 0.91 the time,
+ * double 0.94; AVX-512 0.95 and 0.89-0.94; 2^27 elements, 2 threads, alternately three times,
+ * GB/s, AVX2 forced: float 35.8-36.2 -> 39.6-40.0, tg_bias_act 35.8-36.4 -> 39.1-39.7, double
+ * 32.6-32.9 -> 34.4-34.9, tg_bias_act 31.6-32.4 -> 35.0-35.2; AVX-512 at the memory's pace,
+ * 1.00-1.07x (double tg_bias_act 63.9-65.4 -> 65.3-68.8). Worst sweep errors the same (float
+ * 3.77 ulp, double AVX2 4.38, AVX-512 3.92). */
+TG__VFN TG__ISA(tg__ew_dq) TG__ISA(tg__ew_exp_neg_d)(TG__DV t, TG__DV tl, int has_tl, int scaled,
                                                      const double *tab)
 {
     const TG__DV round = TG__D1(TG__ROUND_D / TG__DEXP_SPLIT);
     TG__DV k = TG__DFMA(t, TG__D1(TG__LOG2E), round), n = TG__DSUB(k, round);
     TG__DV r = TG__DFNMA(n, TG__D1(TG__LN2_HI_D), t);
-    r = TG__DFNMA(n, TG__D1(TG__LN2_LO_D), r);
+    if (!scaled) r = TG__DFNMA(n, TG__D1(TG__LN2_LO_D), r);
     if (has_tl) r = TG__DADD(r, tl);
     return TG__ISA(tg__ew_exp_d)(r, k, tab);
 }
@@ -3267,14 +3289,14 @@ TG__VFN TG__DV TG__ISA(tg__ew_negabs_d)(TG__DV x, double c)
 TG__VFN TG__DV TG__ISA(tg__ew_sigmoid_d)(TG__DV x)
 {
     TG__DV t = TG__ISA(tg__ew_negabs_d)(x, TG__CLAMP_D);
-    TG__ISA(tg__ew_dq) e = TG__ISA(tg__ew_exp_neg_d)(t, TG__DZERO(), 0, tg__ew_exp_tab_d);
+    TG__ISA(tg__ew_dq) e = TG__ISA(tg__ew_exp_neg_d)(t, TG__DZERO(), 0, 0, tg__ew_exp_tab_d);
     return TG__ISA(tg__ew_logistic_d)(x, e);
 }
 
 TG__VFN TG__DV TG__ISA(tg__ew_silu_d)(TG__DV x)
 {
     TG__DV t = TG__ISA(tg__ew_negabs_d)(x, TG__CLAMP_D);
-    TG__ISA(tg__ew_dq) e = TG__ISA(tg__ew_exp_neg_d)(t, TG__DZERO(), 0, tg__ew_exp_tab_d);
+    TG__ISA(tg__ew_dq) e = TG__ISA(tg__ew_exp_neg_d)(t, TG__DZERO(), 0, 0, tg__ew_exp_tab_d);
     return TG__ISA(tg__ew_xlogistic_d)(x, TG__CLAMP_D, e);
 }
 
@@ -3296,19 +3318,20 @@ TG__VFN TG__DV TG__ISA(tg__ew_silu_d)(TG__DV x)
  * 62.9-63.4 -> 70.4-71.7, double 55.0-55.7 -> 59.9-60.1, tg_bias_act 61.3-62.5 -> 63.0-64.6; AVX2
  * forced, double 31.5-32.0 -> 32.5-33.0, tg_bias_act 30.4-32.9 -> 32.3-32.5, float the same
  * (35.6-36.7 against 36.1-36.9). Worst sweep errors: float 3.77 ulp (unchanged), double AVX2 4.21
- * -> 4.48, AVX-512 3.87 -> 3.92. */
+ * -> 4.48, AVX-512 3.87 -> 3.92. A and B come times hi / ln2, which saves exp a step (exp_neg_d's
+ * scaled). */
 TG__VFN TG__DV TG__ISA(tg__ew_gelu_tanh_d)(TG__DV x)
 {
-    const TG__DV a = TG__D1(TG__GELU_A1_D), b = TG__D1(TG__GELU_B);
+    const TG__DV a = TG__D1(TG__GELU_A1_D), b = TG__D1(TG__GELU_B_D);
     TG__DV xn = TG__ISA(tg__ew_negabs_d)(x, TG__CLAMP_TANH_D);
     TG__DV s = TG__DMUL(xn, xn), sl = TG__DFMS(xn, xn, s);
     TG__DV w = TG__DFMA(b, s, a), wl = TG__DFMA(b, s, TG__DSUB(a, w));
     TG__DV t, tl;
-    wl = TG__DADD(wl, TG__DFMA(b, sl, TG__DFMA(TG__D1(TG__GELU_B_LO), s, TG__D1(TG__GELU_A1_LO_D))));
+    wl = TG__DADD(wl, TG__DFMA(b, sl, TG__DFMA(TG__D1(TG__GELU_B_LO_D), s, TG__D1(TG__GELU_A1_LO_D))));
     t = TG__DMUL(xn, w);
     tl = TG__DFMA(xn, wl, TG__DFMS(xn, w, t));
     return TG__ISA(tg__ew_xlogistic_d)(x, TG__CLAMP_TANH_D,
-                                       TG__ISA(tg__ew_exp_neg_d)(t, tl, 1, tg__ew_exp_tab_d));
+                                       TG__ISA(tg__ew_exp_neg_d)(t, tl, 1, 1, tg__ew_exp_tab_d));
 }
 
 /* As in float: -y^2 = -(xn (xn/2)) and its rounding error, the product and the last fma on xn. But
@@ -3338,7 +3361,7 @@ TG__VFN TG__DV TG__ISA(tg__ew_gelu_erf_d)(TG__DV x)
 {
     TG__DV xn = TG__ISA(tg__ew_negabs_d)(x, TG__CLAMP_ERF_D), xc, p, q;
     TG__DV h = TG__DHALF(xn), my2 = TG__DFNMA(xn, h, TG__DZERO());
-    TG__ISA(tg__ew_dq) e = TG__ISA(tg__ew_exp_neg_d)(my2, TG__DFNMS(xn, h, my2), 1,
+    TG__ISA(tg__ew_dq) e = TG__ISA(tg__ew_exp_neg_d)(my2, TG__DFNMS(xn, h, my2), 1, 0,
                                                     tg__ew_exp_tab_erf_d);
     int j;
     xc = TG__DMAX(xn, TG__D1(-9.0 / TG__SQRT1_2));

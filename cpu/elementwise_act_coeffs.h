@@ -106,15 +106,18 @@
 #define TG__FLUSH8_D 746.216
 #define TG__FLUSH8_TANH_D 21.5274
 #define TG__FLUSH8_ERF_D 38.632
-/* -2u(x) = x (A + B x^2), A = 2 sqrt(2/pi), B = 2 sqrt(2/pi) 0.044715 (act_coeffs.py): A as A1, A
- * cut to a multiple of 2^-20 (float) or 2^-49 (double), and the rest, A - A1 (GELU tanh forms A1 -
- * w exactly, elementwise_act_simd.inc); B as hi + lo. */
+/* -2u(x) = x (A + B x^2), A = 2 sqrt(2/pi), B = 2 sqrt(2/pi) 0.044715, both times hi / ln2 for
+ * the type's hi above (GELU tanh's argument comes so scaled and saves a step of exp's reduction,
+ * elementwise_act_simd.inc), act_coeffs.py: A as A1, A cut to a multiple of 2^-20 (float) or 2^-49
+ * (double), and the rest, A - A1 (GELU tanh forms A1 - w exactly); B as hi + lo. */
 #define TG__GELU_A1_S 1.595768929e+00f
-#define TG__GELU_A1_LO_S 1.930778950e-07f
+#define TG__GELU_A1_LO_S 1.974628105e-07f
 #define TG__GELU_A1_D 1.59576912160573059e+00
-#define TG__GELU_A1_LO_D 1.22351516833922094e-16
-#define TG__GELU_B 7.13548162726002494e-02
-#define TG__GELU_B_LO (-6.17514991815531500e-19)
+#define TG__GELU_A1_LO_D 6.89622309667478395e-17
+#define TG__GELU_B_D 7.13548162726002494e-02
+#define TG__GELU_B_LO_D (-3.00481690936622886e-18)
+#define TG__GELU_B_S 7.135481387e-02f
+#define TG__GELU_B_LO_S 2.594903625e-09f
 #define TG__SQRT1_2 7.07106781186547573e-01
 
 #endif /* TGEMM_CPU_ELEMENTWISE_ACT_COEFFS_H */

@@ -266,19 +266,24 @@ def main():
           % mp.nstr(e, 3))
     print("{" + ", ".join(c_literal(v, True) for v in c) + "}")
     flush_clamps()
-    # GELU tanh's A = 2 sqrt(2/pi) as A1, cut to a multiple of 2^-20 (float) or 2^-49 (double), so
-    # that A1 - w is exact for w = fma(B, x^2, A1) < 16, and the rest.
+    # GELU tanh's A = 2 sqrt(2/pi) and B = 0.044715 A, times hi / ln2 for the type's hi of ln2 (its
+    # argument comes so scaled and saves exp's second reduction step): A as A1, cut to a multiple
+    # of 2^-20 (float) or 2^-49 (double), so that A1 - w is exact for w = fma(B, x^2, A1) < 16, and
+    # the rest; B as hi + lo. (The factor, 1 + 2.7e-9 in float, moves the flush clamps' t above by
+    # under 3e-7, far inside their bands.)
     a = 2 * mp.sqrt(2 / mp.pi)
     for single, bits in ((True, 20), (False, 49)):
-        a1 = mp.nint(a * mp.mpf(2) ** bits) / mp.mpf(2) ** bits
+        f = to_type(mp.log(2), single) / mp.log(2)
+        a1 = mp.nint(a * f * mp.mpf(2) ** bits) / mp.mpf(2) ** bits
+        b = to_type(mp.mpf("0.044715") * a * f, single)
         assert to_type(a1, single) == a1
-        print("sqrt(2/pi)*2 %s: A1 %s (%d / 2^%d), A - A1 %s" % (
+        print("GELU tanh, %s: A1 %s (%d / 2^%d), A - A1 %s, B %s, lo %s" % (
             "float" if single else "double", c_literal(a1, single), int(a1 * 2 ** bits), bits,
-            c_literal(to_type(a - a1, single), single)))
+            c_literal(to_type(a * f - a1, single), single), c_literal(b, single),
+            c_literal(to_type(mp.mpf("0.044715") * a * f - b, single), single)))
     # The constants of the reductions and of the arguments, each as the nearest value of the type
     # and the nearest to the rest.
     for name, v in (("ln2", mp.log(2)),
-                    ("0.044715*sqrt(2/pi)*2", 2 * mp.mpf("0.044715") * mp.sqrt(2 / mp.pi)),
                     ("1/sqrt(2)", 1 / mp.sqrt(2))):
         for single in (True, False):
             hi = to_type(v, single)
