@@ -1874,7 +1874,7 @@ TG__PRIVATE void tg__ew_act_d(tg_act act, int64_t n, double *z)
  * random doubles (test_elementwise --sweep):
  *                  GELU tanh  GELU erf  sigmoid  SiLU
  *      float          3.77      6.35      3.31    3.93
- *      double, AVX2   4.48      9.40      2.92    4.07   (exp as a quotient, a table of two)
+ *      double, AVX2   4.38      9.40      2.92    4.07   (exp as a quotient, a table of two)
  *      double, AVX-512 3.92     8.80      2.82    4.03   (the same, a table of eight)
  * (float GELU erf's worst is near 0, where (y - K) / (y + K) is near -1 and its rounding is felt
  * most; double's at x = -6.3 to -7.7, from its rational erfcx and the roundings in it.)
@@ -2987,7 +2987,7 @@ TG__PRIVATE void TG__FN(TG__ISA(tg__ew_run))(const tg__ew *e, int64_t n, const v
  * random doubles (test_elementwise --sweep):
  *                  GELU tanh  GELU erf  sigmoid  SiLU
  *      float          3.77      6.35      3.31    3.93
- *      double, AVX2   4.48      9.40      2.92    4.07   (exp as a quotient, a table of two)
+ *      double, AVX2   4.38      9.40      2.92    4.07   (exp as a quotient, a table of two)
  *      double, AVX-512 3.92     8.80      2.82    4.03   (the same, a table of eight)
  * (float GELU erf's worst is near 0, where (y - K) / (y + K) is near -1 and its rounding is felt
  * most; double's at x = -6.3 to -7.7, from its rational erfcx and the roundings in it.)
