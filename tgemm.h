@@ -1874,8 +1874,8 @@ TG__PRIVATE void tg__ew_act_d(tg_act act, int64_t n, double *z)
  * random doubles (test_elementwise --sweep):
  *                  GELU tanh  GELU erf  sigmoid  SiLU
  *      float          3.77      6.35      3.31    3.93
- *      double, AVX2   4.38      9.40      2.92    4.07   (exp as a quotient, a table of two)
- *      double, AVX-512 3.92     8.80      2.82    4.03   (the same, a table of eight)
+ *      double, AVX2   4.38      9.40      2.92    4.14   (exp as a quotient, a table of two)
+ *      double, AVX-512 3.92     8.80      2.82    3.96   (the same, a table of eight)
  * (float GELU erf's worst is near 0, where (y - K) / (y + K) is near -1 and its rounding is felt
  * most; double's at x = -6.3 to -7.7, from its rational erfcx and the roundings in it.)
  */
@@ -1968,7 +1968,7 @@ TG__VFN TG__FV TG__ISA(tg__ew_silu_s)(TG__FV x)
     return TG__ISA(tg__ew_xlogistic_s)(x, t, TG__ISA(tg__ew_exp_neg_s)(t, TG__FZERO(), 0, 0));
 }
 
-/* -2u(x) = x (A + B x^2) at x = -|x| >= -10.02 (where exp(-2u) is flushed), as t + tl to ~2^-40
+/* -2u(x) = x (A + B x^2) at x = -|x| >= -10.031 (where exp(-2u) is flushed), as t + tl to ~2^-40
  * relative, in float as double does it in double (below): x^2 and each product exactly, A + B x^2
  * and its rounding error by two fmas, the constants' low parts added on. One exp's reduction, the
  * same on every width, instead of t formed and reduced in double on the vector's two halves (their
@@ -2116,22 +2116,22 @@ TG__VFN TG__ISA(tg__ew_dq) TG__ISA(tg__ew_exp_d)(TG__DV r, TG__DV k, const doubl
 }
 
 /* c exp(t + tl) for t in [-746, 0] (or NaN) and tl below t's ulp, with tab the table of c 2^(j/8)
- * (exp's own, c = 1, or GELU erf's): tl joins r after the reduction.
- * n = S t / ln2 rounded to an integer, held as n/S (k's constant 1.5 2^52 / S puts its ulp at 1/S),
- * and r = t - (n/S) ln2 for S = TG__DEXP_SPLIT; fma forms t - (n/S) hi exactly: (n/S) hi is a
- * multiple of 2^-54/S, as t is wherever n is not 0, and |r| < 0.5/S. has_tl is a constant
- * at every call: sigmoid's t is exact, and adding its zero tl would cost an addition on exp's
- * critical path (r + 0 = r but for r = -0, where exp gives 1 either way). So is scaled: an
- * argument formed times hi / ln2 (GELU tanh's, whose constants carry the factor, which costs it
- * nothing: elementwise_act_coeffs.h) needs no second step of the reduction, t - (n/S) hi being r
- * hi / ln2 itself, off r by 3.3e-17 relative (float: 2.7e-9), which moves exp(r) by r times that,
- * below 10^-17 (float: 10^-10). That step, (n/S) lo, was an operation on the multiply-add units:
- * Zen 5, act_speed side by side, L2, one thread, GELU tanh AVX2 forced float 0.91 the time,
- * double 0.94; AVX-512 0.95 and 0.89-0.94; 2^27 elements, 2 threads, alternately three times,
- * GB/s, AVX2 forced: float 35.8-36.2 -> 39.6-40.0, tg_bias_act 35.8-36.4 -> 39.1-39.7, double
- * 32.6-32.9 -> 34.4-34.9, tg_bias_act 31.6-32.4 -> 35.0-35.2; AVX-512 at the memory's pace,
- * 1.00-1.07x (double tg_bias_act 63.9-65.4 -> 65.3-68.8). Worst sweep errors the same (float
- * 3.77 ulp, double AVX2 4.38, AVX-512 3.92). */
+ * (exp's own, c = 1, or GELU erf's): tl joins r after the reduction. n = S t / ln2 rounded to an
+ * integer, held as n/S (k's constant 1.5 2^52 / S puts its ulp at 1/S), and r = t - (n/S) ln2 for
+ * S = TG__DEXP_SPLIT; fma forms t - (n/S) hi exactly: (n/S) hi is a multiple of 2^-54/S, as t is
+ * wherever n is not 0, and |r| < 0.5/S. has_tl is a constant at every call: sigmoid's t is exact,
+ * and adding its zero tl would cost an addition on exp's critical path (r + 0 = r but for r = -0,
+ * where exp gives 1 either way). So is scaled: an argument formed times hi / ln2 (GELU tanh's,
+ * whose constants carry the factor, which costs it nothing: elementwise_act_coeffs.h) needs no
+ * second step of the reduction, t - (n/S) hi being r hi / ln2 itself, off r by 3.3e-17 relative
+ * (float: 2.7e-9), which moves exp(r) by r times that, below 10^-17 (float: 1.2e-10, 0.002 ulp).
+ * That step, (n/S) lo, was an operation on the multiply-add units: Zen 5, act_speed side by side,
+ * L2, one thread, GELU tanh AVX2 forced float 0.91 the time, double 0.94; AVX-512 0.94 and 0.95;
+ * 2^27 elements, 2 threads, alternately three times, GB/s, AVX2 forced: float 35.8-36.2 ->
+ * 39.6-40.0, tg_bias_act 35.8-36.4 -> 39.1-39.7, double 32.6-32.9 -> 34.4-34.9, tg_bias_act
+ * 31.6-32.4 -> 35.0-35.2; AVX-512 at the memory's pace, 1.00-1.07x (double tg_bias_act 63.9-65.4 ->
+ * 65.3-68.8). Worst sweep errors: double AVX2 4.48 -> 4.38 ulp, the others the same (float 3.77,
+ * AVX-512 3.92). */
 TG__VFN TG__ISA(tg__ew_dq) TG__ISA(tg__ew_exp_neg_d)(TG__DV t, TG__DV tl, int has_tl, int scaled,
                                                      const double *tab)
 {
@@ -2187,26 +2187,26 @@ TG__VFN TG__DV TG__ISA(tg__ew_silu_d)(TG__DV x)
     return TG__ISA(tg__ew_xlogistic_d)(x, TG__CLAMP_D, e);
 }
 
-/* -2u(x) = x w with w = A + B x^2, at x = -|x| >= -21.151 (where exp(-2u) is flushed), as
- * hi + lo to ~2^-100 relative: x^2 and each product exactly (fma gives a product's rounding error),
- * and w = fma(B, s, A1) at s = x^2, for A1 = A cut to a multiple of 2^-49 (float: of 2^-20), whose
- * rounding error is a second fma's, fma(B, s, A1 - w): A1 - w is a multiple of w's ulp or of
- * 2^-49, whichever is smaller, and below w in size, so it fits in 53 bits wherever w < 16: exact up
- * to |x| = 14.2, past which x exp(-2u) is below 2^-300 (float: 24 bits, past |x| = 9.5, where it
- * is below 10^-31). The low parts then added: A - A1, B's own (elementwise_act_coeffs.h), and B times the
- * square's error. Where the fast two-sum of A and the product B s took that product's error, a
- * max and a min to order the terms, and three additions, this takes two fmas and a subtraction:
- * five operations fewer a vector, of which the max and the min run on the multiply-add units on a
- * Zen 3 (AMD's guide puts compares there; the Zen 5 runs them beside). Zen 5, act_speed side by
- * side, L2, one thread: AVX2 forced, double 0.95-0.96 the time, float 1.00 (its multiply-add units
- * bind, and their count is unchanged); AVX-512 float 0.86, double 0.96 with six vectors a turn
- * (elementwise_avx512.c; 1.02-1.04 with the eight it took before). 2^27 elements, 2 threads,
- * tgemm-bench alternately three times, GB/s: AVX-512 float 58.5-59.3 -> 65.0-66.5, tg_bias_act
- * 62.9-63.4 -> 70.4-71.7, double 55.0-55.7 -> 59.9-60.1, tg_bias_act 61.3-62.5 -> 63.0-64.6; AVX2
- * forced, double 31.5-32.0 -> 32.5-33.0, tg_bias_act 30.4-32.9 -> 32.3-32.5, float the same
- * (35.6-36.7 against 36.1-36.9). Worst sweep errors: float 3.77 ulp (unchanged), double AVX2 4.21
- * -> 4.48, AVX-512 3.87 -> 3.92. A and B come times hi / ln2, which saves exp a step (exp_neg_d's
- * scaled). */
+/* -2u(x) = x w with w = A + B x^2, at x = -|x| >= -21.151 (AVX-512: -21.5274; where exp(-2u) is
+ * flushed), as hi + lo to ~2^-100 relative: x^2 and each product exactly (fma gives a product's
+ * rounding error), and w = fma(B, s, A1) at s = x^2, for A1 = A cut to a multiple of 2^-49 (float:
+ * of 2^-20), whose rounding error is a second fma's, fma(B, s, A1 - w): A1 - w is a multiple of w's
+ * ulp or of 2^-49, whichever is smaller, and below w in size, so it fits in 53 bits wherever w <
+ * 16: exact up to |x| = 14.2, past which x exp(-2u) is below 2^-300 (float: 24 bits, the same
+ * bound, which its clamp at 10.031 keeps w below: exact for every input). The low parts then added:
+ * A - A1, B's own (elementwise_act_coeffs.h), and B times the square's error. Where the fast two-
+ * sum of A and the product B s took that product's error, a max and a min to order the terms, and
+ * three additions, this takes two fmas and a subtraction: five operations fewer a vector, of which
+ * the max and the min run on the multiply-add units on a Zen 3 (AMD's guide puts compares there;
+ * the Zen 5 runs them beside). Zen 5, act_speed side by side, L2, one thread: AVX2 forced, double
+ * 0.95-0.96 the time, float 1.00 (its multiply-add units bind, and their count is unchanged);
+ * AVX-512 float 0.86, double 0.96 with six vectors a turn (elementwise_avx512.c; 1.02-1.04 with the
+ * eight it took before). 2^27 elements, 2 threads, tgemm-bench alternately three times, GB/s:
+ * AVX-512 float 58.5-59.3 -> 65.0-66.5, tg_bias_act 62.9-63.4 -> 70.4-71.7, double 55.0-55.7 ->
+ * 59.9-60.1, tg_bias_act 61.3-62.5 -> 63.0-64.6; AVX2 forced, double 31.5-32.0 -> 32.5-33.0,
+ * tg_bias_act 30.4-32.9 -> 32.3-32.5, float the same (35.6-36.7 against 36.1-36.9). Worst sweep
+ * errors: float 3.77 ulp (unchanged), double AVX2 4.21 -> 4.48, AVX-512 3.87 -> 3.92. A and B come
+ * times hi / ln2, which saves exp a step (exp_neg_d's scaled). */
 TG__VFN TG__DV TG__ISA(tg__ew_gelu_tanh_d)(TG__DV x)
 {
     const TG__DV a = TG__D1(TG__GELU_A1_D), b = TG__D1(TG__GELU_B_D);
@@ -2214,7 +2214,8 @@ TG__VFN TG__DV TG__ISA(tg__ew_gelu_tanh_d)(TG__DV x)
     TG__DV s = TG__DMUL(xn, xn), sl = TG__DFMS(xn, xn, s);
     TG__DV w = TG__DFMA(b, s, a), wl = TG__DFMA(b, s, TG__DSUB(a, w));
     TG__DV t, tl;
-    wl = TG__DADD(wl, TG__DFMA(b, sl, TG__DFMA(TG__D1(TG__GELU_B_LO_D), s, TG__D1(TG__GELU_A1_LO_D))));
+    wl = TG__DADD(wl,
+                  TG__DFMA(b, sl, TG__DFMA(TG__D1(TG__GELU_B_LO_D), s, TG__D1(TG__GELU_A1_LO_D))));
     t = TG__DMUL(xn, w);
     tl = TG__DFMA(xn, wl, TG__DFMS(xn, w, t));
     return TG__ISA(tg__ew_xlogistic_d)(x, TG__CLAMP_TANH_D,
@@ -2987,8 +2988,8 @@ TG__PRIVATE void TG__FN(TG__ISA(tg__ew_run))(const tg__ew *e, int64_t n, const v
  * random doubles (test_elementwise --sweep):
  *                  GELU tanh  GELU erf  sigmoid  SiLU
  *      float          3.77      6.35      3.31    3.93
- *      double, AVX2   4.38      9.40      2.92    4.07   (exp as a quotient, a table of two)
- *      double, AVX-512 3.92     8.80      2.82    4.03   (the same, a table of eight)
+ *      double, AVX2   4.38      9.40      2.92    4.14   (exp as a quotient, a table of two)
+ *      double, AVX-512 3.92     8.80      2.82    3.96   (the same, a table of eight)
  * (float GELU erf's worst is near 0, where (y - K) / (y + K) is near -1 and its rounding is felt
  * most; double's at x = -6.3 to -7.7, from its rational erfcx and the roundings in it.)
  */
@@ -3081,7 +3082,7 @@ TG__VFN TG__FV TG__ISA(tg__ew_silu_s)(TG__FV x)
     return TG__ISA(tg__ew_xlogistic_s)(x, t, TG__ISA(tg__ew_exp_neg_s)(t, TG__FZERO(), 0, 0));
 }
 
-/* -2u(x) = x (A + B x^2) at x = -|x| >= -10.02 (where exp(-2u) is flushed), as t + tl to ~2^-40
+/* -2u(x) = x (A + B x^2) at x = -|x| >= -10.031 (where exp(-2u) is flushed), as t + tl to ~2^-40
  * relative, in float as double does it in double (below): x^2 and each product exactly, A + B x^2
  * and its rounding error by two fmas, the constants' low parts added on. One exp's reduction, the
  * same on every width, instead of t formed and reduced in double on the vector's two halves (their
@@ -3229,22 +3230,22 @@ TG__VFN TG__ISA(tg__ew_dq) TG__ISA(tg__ew_exp_d)(TG__DV r, TG__DV k, const doubl
 }
 
 /* c exp(t + tl) for t in [-746, 0] (or NaN) and tl below t's ulp, with tab the table of c 2^(j/8)
- * (exp's own, c = 1, or GELU erf's): tl joins r after the reduction.
- * n = S t / ln2 rounded to an integer, held as n/S (k's constant 1.5 2^52 / S puts its ulp at 1/S),
- * and r = t - (n/S) ln2 for S = TG__DEXP_SPLIT; fma forms t - (n/S) hi exactly: (n/S) hi is a
- * multiple of 2^-54/S, as t is wherever n is not 0, and |r| < 0.5/S. has_tl is a constant
- * at every call: sigmoid's t is exact, and adding its zero tl would cost an addition on exp's
- * critical path (r + 0 = r but for r = -0, where exp gives 1 either way). So is scaled: an
- * argument formed times hi / ln2 (GELU tanh's, whose constants carry the factor, which costs it
- * nothing: elementwise_act_coeffs.h) needs no second step of the reduction, t - (n/S) hi being r
- * hi / ln2 itself, off r by 3.3e-17 relative (float: 2.7e-9), which moves exp(r) by r times that,
- * below 10^-17 (float: 10^-10). That step, (n/S) lo, was an operation on the multiply-add units:
- * Zen 5, act_speed side by side, L2, one thread, GELU tanh AVX2 forced float 0.91 the time,
- * double 0.94; AVX-512 0.95 and 0.89-0.94; 2^27 elements, 2 threads, alternately three times,
- * GB/s, AVX2 forced: float 35.8-36.2 -> 39.6-40.0, tg_bias_act 35.8-36.4 -> 39.1-39.7, double
- * 32.6-32.9 -> 34.4-34.9, tg_bias_act 31.6-32.4 -> 35.0-35.2; AVX-512 at the memory's pace,
- * 1.00-1.07x (double tg_bias_act 63.9-65.4 -> 65.3-68.8). Worst sweep errors the same (float
- * 3.77 ulp, double AVX2 4.38, AVX-512 3.92). */
+ * (exp's own, c = 1, or GELU erf's): tl joins r after the reduction. n = S t / ln2 rounded to an
+ * integer, held as n/S (k's constant 1.5 2^52 / S puts its ulp at 1/S), and r = t - (n/S) ln2 for
+ * S = TG__DEXP_SPLIT; fma forms t - (n/S) hi exactly: (n/S) hi is a multiple of 2^-54/S, as t is
+ * wherever n is not 0, and |r| < 0.5/S. has_tl is a constant at every call: sigmoid's t is exact,
+ * and adding its zero tl would cost an addition on exp's critical path (r + 0 = r but for r = -0,
+ * where exp gives 1 either way). So is scaled: an argument formed times hi / ln2 (GELU tanh's,
+ * whose constants carry the factor, which costs it nothing: elementwise_act_coeffs.h) needs no
+ * second step of the reduction, t - (n/S) hi being r hi / ln2 itself, off r by 3.3e-17 relative
+ * (float: 2.7e-9), which moves exp(r) by r times that, below 10^-17 (float: 1.2e-10, 0.002 ulp).
+ * That step, (n/S) lo, was an operation on the multiply-add units: Zen 5, act_speed side by side,
+ * L2, one thread, GELU tanh AVX2 forced float 0.91 the time, double 0.94; AVX-512 0.94 and 0.95;
+ * 2^27 elements, 2 threads, alternately three times, GB/s, AVX2 forced: float 35.8-36.2 ->
+ * 39.6-40.0, tg_bias_act 35.8-36.4 -> 39.1-39.7, double 32.6-32.9 -> 34.4-34.9, tg_bias_act
+ * 31.6-32.4 -> 35.0-35.2; AVX-512 at the memory's pace, 1.00-1.07x (double tg_bias_act 63.9-65.4 ->
+ * 65.3-68.8). Worst sweep errors: double AVX2 4.48 -> 4.38 ulp, the others the same (float 3.77,
+ * AVX-512 3.92). */
 TG__VFN TG__ISA(tg__ew_dq) TG__ISA(tg__ew_exp_neg_d)(TG__DV t, TG__DV tl, int has_tl, int scaled,
                                                      const double *tab)
 {
@@ -3300,26 +3301,26 @@ TG__VFN TG__DV TG__ISA(tg__ew_silu_d)(TG__DV x)
     return TG__ISA(tg__ew_xlogistic_d)(x, TG__CLAMP_D, e);
 }
 
-/* -2u(x) = x w with w = A + B x^2, at x = -|x| >= -21.151 (where exp(-2u) is flushed), as
- * hi + lo to ~2^-100 relative: x^2 and each product exactly (fma gives a product's rounding error),
- * and w = fma(B, s, A1) at s = x^2, for A1 = A cut to a multiple of 2^-49 (float: of 2^-20), whose
- * rounding error is a second fma's, fma(B, s, A1 - w): A1 - w is a multiple of w's ulp or of
- * 2^-49, whichever is smaller, and below w in size, so it fits in 53 bits wherever w < 16: exact up
- * to |x| = 14.2, past which x exp(-2u) is below 2^-300 (float: 24 bits, past |x| = 9.5, where it
- * is below 10^-31). The low parts then added: A - A1, B's own (elementwise_act_coeffs.h), and B times the
- * square's error. Where the fast two-sum of A and the product B s took that product's error, a
- * max and a min to order the terms, and three additions, this takes two fmas and a subtraction:
- * five operations fewer a vector, of which the max and the min run on the multiply-add units on a
- * Zen 3 (AMD's guide puts compares there; the Zen 5 runs them beside). Zen 5, act_speed side by
- * side, L2, one thread: AVX2 forced, double 0.95-0.96 the time, float 1.00 (its multiply-add units
- * bind, and their count is unchanged); AVX-512 float 0.86, double 0.96 with six vectors a turn
- * (elementwise_avx512.c; 1.02-1.04 with the eight it took before). 2^27 elements, 2 threads,
- * tgemm-bench alternately three times, GB/s: AVX-512 float 58.5-59.3 -> 65.0-66.5, tg_bias_act
- * 62.9-63.4 -> 70.4-71.7, double 55.0-55.7 -> 59.9-60.1, tg_bias_act 61.3-62.5 -> 63.0-64.6; AVX2
- * forced, double 31.5-32.0 -> 32.5-33.0, tg_bias_act 30.4-32.9 -> 32.3-32.5, float the same
- * (35.6-36.7 against 36.1-36.9). Worst sweep errors: float 3.77 ulp (unchanged), double AVX2 4.21
- * -> 4.48, AVX-512 3.87 -> 3.92. A and B come times hi / ln2, which saves exp a step (exp_neg_d's
- * scaled). */
+/* -2u(x) = x w with w = A + B x^2, at x = -|x| >= -21.151 (AVX-512: -21.5274; where exp(-2u) is
+ * flushed), as hi + lo to ~2^-100 relative: x^2 and each product exactly (fma gives a product's
+ * rounding error), and w = fma(B, s, A1) at s = x^2, for A1 = A cut to a multiple of 2^-49 (float:
+ * of 2^-20), whose rounding error is a second fma's, fma(B, s, A1 - w): A1 - w is a multiple of w's
+ * ulp or of 2^-49, whichever is smaller, and below w in size, so it fits in 53 bits wherever w <
+ * 16: exact up to |x| = 14.2, past which x exp(-2u) is below 2^-300 (float: 24 bits, the same
+ * bound, which its clamp at 10.031 keeps w below: exact for every input). The low parts then added:
+ * A - A1, B's own (elementwise_act_coeffs.h), and B times the square's error. Where the fast two-
+ * sum of A and the product B s took that product's error, a max and a min to order the terms, and
+ * three additions, this takes two fmas and a subtraction: five operations fewer a vector, of which
+ * the max and the min run on the multiply-add units on a Zen 3 (AMD's guide puts compares there;
+ * the Zen 5 runs them beside). Zen 5, act_speed side by side, L2, one thread: AVX2 forced, double
+ * 0.95-0.96 the time, float 1.00 (its multiply-add units bind, and their count is unchanged);
+ * AVX-512 float 0.86, double 0.96 with six vectors a turn (elementwise_avx512.c; 1.02-1.04 with the
+ * eight it took before). 2^27 elements, 2 threads, tgemm-bench alternately three times, GB/s:
+ * AVX-512 float 58.5-59.3 -> 65.0-66.5, tg_bias_act 62.9-63.4 -> 70.4-71.7, double 55.0-55.7 ->
+ * 59.9-60.1, tg_bias_act 61.3-62.5 -> 63.0-64.6; AVX2 forced, double 31.5-32.0 -> 32.5-33.0,
+ * tg_bias_act 30.4-32.9 -> 32.3-32.5, float the same (35.6-36.7 against 36.1-36.9). Worst sweep
+ * errors: float 3.77 ulp (unchanged), double AVX2 4.21 -> 4.48, AVX-512 3.87 -> 3.92. A and B come
+ * times hi / ln2, which saves exp a step (exp_neg_d's scaled). */
 TG__VFN TG__DV TG__ISA(tg__ew_gelu_tanh_d)(TG__DV x)
 {
     const TG__DV a = TG__D1(TG__GELU_A1_D), b = TG__D1(TG__GELU_B_D);
@@ -3327,7 +3328,8 @@ TG__VFN TG__DV TG__ISA(tg__ew_gelu_tanh_d)(TG__DV x)
     TG__DV s = TG__DMUL(xn, xn), sl = TG__DFMS(xn, xn, s);
     TG__DV w = TG__DFMA(b, s, a), wl = TG__DFMA(b, s, TG__DSUB(a, w));
     TG__DV t, tl;
-    wl = TG__DADD(wl, TG__DFMA(b, sl, TG__DFMA(TG__D1(TG__GELU_B_LO_D), s, TG__D1(TG__GELU_A1_LO_D))));
+    wl = TG__DADD(wl,
+                  TG__DFMA(b, sl, TG__DFMA(TG__D1(TG__GELU_B_LO_D), s, TG__D1(TG__GELU_A1_LO_D))));
     t = TG__DMUL(xn, w);
     tl = TG__DFMA(xn, wl, TG__DFMS(xn, w, t));
     return TG__ISA(tg__ew_xlogistic_d)(x, TG__CLAMP_TANH_D,

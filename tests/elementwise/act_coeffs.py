@@ -277,7 +277,7 @@ def main():
         a1 = mp.nint(a * f * mp.mpf(2) ** bits) / mp.mpf(2) ** bits
         b = to_type(mp.mpf("0.044715") * a * f, single)
         assert to_type(a1, single) == a1
-        print("GELU tanh, %s: A1 %s (%d / 2^%d), A - A1 %s, B %s, lo %s" % (
+        print("GELU tanh, %s: A1 %s (%d / 2^%d), A f - A1 %s, B f %s, lo %s (f = hi / ln2)" % (
             "float" if single else "double", c_literal(a1, single), int(a1 * 2 ** bits), bits,
             c_literal(to_type(a * f - a1, single), single), c_literal(b, single),
             c_literal(to_type(mp.mpf("0.044715") * a * f - b, single), single)))
