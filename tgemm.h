@@ -1134,13 +1134,12 @@ TG__OMP(omp barrier)
 
 /* ln2 as hi + lo (hi the nearest value of the type; fma forms t - n hi exactly, since it is below
  * 0.5 and a multiple of 2^-54 in double whenever n is not 0, and t - n hi/8 in float, below 2^-4
- * and a multiple of 2^-27), log2(e), and the rounding constants 1.5 2^23 and 1.5 2^52: t log2(e) +
+ * and a multiple of 2^-27; float's reduction takes no second step, so has no lo), log2(e), and the rounding constants 1.5 2^23 and 1.5 2^52: t log2(e) +
  * M (8 t log2(e) + M in float) is M plus the integer n nearest to t / ln2 (8 t / ln2), which then
  * sits in M's low bits (AVX-512's double takes M / 8, whose ulp is 1/8: t log2(e) + M/8 holds n/8
  * for n = round(8 t / ln2)). Macros, not objects, so that each vector width folds them into its own
  * constants; they stay defined, since every width's instantiation uses them. */
 #define TG__LN2_HI_S 6.931471825e-01f
-#define TG__LN2_LO_S (-1.904654212e-09f)
 #define TG__LN2_HI_D 6.93147180559945286e-01
 #define TG__LN2_LO_D 2.31904681384629956e-17
 #define TG__LOG2E 1.4426950408889634
@@ -1873,7 +1872,7 @@ TG__PRIVATE void tg__ew_act_d(tg_act act, int64_t n, double *z)
  * Worst error in ulps (as tests/elementwise judge them) over every 17th float of [-20, 10] and 10^7
  * random doubles (test_elementwise --sweep):
  *                  GELU tanh  GELU erf  sigmoid  SiLU
- *      float          3.77      6.35      3.31    3.93
+ *      float          3.77      6.35      3.31    3.81
  *      double, AVX2   4.38      9.40      2.92    4.14   (exp as a quotient, a table of two)
  *      double, AVX-512 3.92     8.80      2.82    3.96   (the same, a table of eight)
  * (float GELU erf's worst is near 0, where (y - K) / (y + K) is near -1 and its rounding is felt
@@ -1920,14 +1919,22 @@ TG__VFN TG__FV TG__ISA(tg__ew_exp_s)(TG__FV r, TG__IV nb)
 
 /* exp(t + tl) for float t in [-88.07, 0] (or NaN) and tl below t's ulp, which joins r after the
  * reduction, as in double: n = round(8 t / ln2) sits in the low bits of k's pattern, 0x4B400000 +
- * n, whose constant part the shift by 20 pushes out. has_tl and scaled are constants at every
- * call (sigmoid's t is exact; scaled: as in double, below). */
-TG__VFN TG__FV TG__ISA(tg__ew_exp_neg_s)(TG__FV t, TG__FV tl, int has_tl, int scaled)
+ * n, whose constant part the shift by 20 pushes out. has_tl is a constant at every call (sigmoid's
+ * t is exact). The reduction takes one step, r = t - n hi/8 (exact, by fma), with hi the float
+ * nearest ln2: the second, less n lo/8, is what double needs but float can spare. hi is off ln2 by
+ * 2.7e-9 relative, so the step leaves r off by t times that, an error of the same relative size in
+ * exp: below 5.4e-8 (0.9 ulp) wherever results are judged relative to their size (|t| < 19.6 for
+ * SiLU, less for the others), and at most 1.2e-10 for GELU tanh, whose constants carry hi / ln2 (as
+ * in double, below). That step was an operation on the multiply-add units: Zen 5, act_speed side by
+ * side, L2, one thread, AVX2 forced, sigmoid 0.88 the time, SiLU 0.91-0.92, GELU erf 0.955; AVX-512
+ * 0.90-0.91, 0.93, 0.97-0.98; 2^27 elements, 2 threads, tgemm-bench alternately three times, AVX2
+ * forced, GELU erf 35.5-36.5 -> 36.6-37.0 GB/s, sigmoid and SiLU at the memory's pace either way
+ * (46.7-52.8), as AVX-512's are. Worst sweep errors: SiLU 3.93 -> 3.81 ulp, the others the same. */
+TG__VFN TG__FV TG__ISA(tg__ew_exp_neg_s)(TG__FV t, TG__FV tl, int has_tl)
 {
     const TG__FV round = TG__F1(TG__ROUND_S);
     TG__FV k = TG__FFMA(t, TG__F1((float)(8 * TG__LOG2E)), round), n = TG__FSUB(k, round);
     TG__FV r = TG__FFNMA(n, TG__F1(TG__LN2_HI_S / 8), t);
-    if (!scaled) r = TG__FFNMA(n, TG__F1(TG__LN2_LO_S / 8), r);
     if (has_tl) r = TG__FADD(r, tl);
     return TG__ISA(tg__ew_exp_s)(r, TG__FASI(k));
 }
@@ -1959,13 +1966,13 @@ TG__VFN TG__FV TG__ISA(tg__ew_negabs_s)(TG__FV x, float c)
 TG__VFN TG__FV TG__ISA(tg__ew_sigmoid_s)(TG__FV x)
 {
     TG__FV t = TG__ISA(tg__ew_negabs_s)(x, TG__FLUSH_S);
-    return TG__ISA(tg__ew_logistic_s)(x, TG__ISA(tg__ew_exp_neg_s)(t, TG__FZERO(), 0, 0));
+    return TG__ISA(tg__ew_logistic_s)(x, TG__ISA(tg__ew_exp_neg_s)(t, TG__FZERO(), 0));
 }
 
 TG__VFN TG__FV TG__ISA(tg__ew_silu_s)(TG__FV x)
 {
     TG__FV t = TG__ISA(tg__ew_negabs_s)(x, TG__FLUSH_S);
-    return TG__ISA(tg__ew_xlogistic_s)(x, t, TG__ISA(tg__ew_exp_neg_s)(t, TG__FZERO(), 0, 0));
+    return TG__ISA(tg__ew_xlogistic_s)(x, t, TG__ISA(tg__ew_exp_neg_s)(t, TG__FZERO(), 0));
 }
 
 /* -2u(x) = x (A + B x^2) at x = -|x| >= -10.031 (where exp(-2u) is flushed), as t + tl to ~2^-40
@@ -1984,7 +1991,7 @@ TG__VFN TG__FV TG__ISA(tg__ew_gelu_tanh_s)(TG__FV x)
     wl = TG__FADD(wl, TG__FFMA(b, sl, TG__FFMA(blo, s, alo)));
     t = TG__FMUL(xn, w);
     tl = TG__FFMA(xn, wl, TG__FFMS(xn, w, t));
-    return TG__ISA(tg__ew_xlogistic_s)(x, xn, TG__ISA(tg__ew_exp_neg_s)(t, tl, 1, 1));
+    return TG__ISA(tg__ew_xlogistic_s)(x, xn, TG__ISA(tg__ew_exp_neg_s)(t, tl, 1));
 }
 
 /* GELU erf = 0.5 x erfc(-x / sqrt2), from E = erfc(y) at y = |x| / sqrt2: 0.5 x E for x < 0, and
@@ -2013,7 +2020,7 @@ TG__VFN TG__FV TG__ISA(tg__ew_gelu_erf_s)(TG__FV x)
     const TG__FV k = TG__F1((float)(4.0 / TG__SQRT1_2));
     TG__FV xn = TG__ISA(tg__ew_negabs_s)(x, TG__FLUSH_ERF_S), y, t, p;
     TG__FV h = TG__FHALF(xn), my2 = TG__FFNMA(xn, h, TG__FZERO());   /* -y^2 = -(xn h) + ... */
-    TG__FV e = TG__ISA(tg__ew_exp_neg_s)(my2, TG__FFNMS(xn, h, my2), 1, 0); /* ... its error */
+    TG__FV e = TG__ISA(tg__ew_exp_neg_s)(my2, TG__FFNMS(xn, h, my2), 1); /* ... its error */
     y = TG__FMAX(xn, TG__F1((float)(-6.0 / TG__SQRT1_2)));
     t = TG__FDIV(TG__FADD(y, k), TG__FSUB(y, k));
     {
@@ -2117,21 +2124,21 @@ TG__VFN TG__ISA(tg__ew_dq) TG__ISA(tg__ew_exp_d)(TG__DV r, TG__DV k, const doubl
 
 /* c exp(t + tl) for t in [-746, 0] (or NaN) and tl below t's ulp, with tab the table of c 2^(j/8)
  * (exp's own, c = 1, or GELU erf's): tl joins r after the reduction. n = S t / ln2 rounded to an
- * integer, held as n/S (k's constant 1.5 2^52 / S puts its ulp at 1/S), and r = t - (n/S) ln2 for
- * S = TG__DEXP_SPLIT; fma forms t - (n/S) hi exactly: (n/S) hi is a multiple of 2^-54/S, as t is
+ * integer, held as n/S (k's constant 1.5 2^52 / S puts its ulp at 1/S), and r = t - (n/S) ln2 for S
+ * = TG__DEXP_SPLIT; fma forms t - (n/S) hi exactly: (n/S) hi is a multiple of 2^-54/S, as t is
  * wherever n is not 0, and |r| < 0.5/S. has_tl is a constant at every call: sigmoid's t is exact,
  * and adding its zero tl would cost an addition on exp's critical path (r + 0 = r but for r = -0,
  * where exp gives 1 either way). So is scaled: an argument formed times hi / ln2 (GELU tanh's,
  * whose constants carry the factor, which costs it nothing: elementwise_act_coeffs.h) needs no
- * second step of the reduction, t - (n/S) hi being r hi / ln2 itself, off r by 3.3e-17 relative
- * (float: 2.7e-9), which moves exp(r) by r times that, below 10^-17 (float: 1.2e-10, 0.002 ulp).
- * That step, (n/S) lo, was an operation on the multiply-add units: Zen 5, act_speed side by side,
- * L2, one thread, GELU tanh AVX2 forced float 0.91 the time, double 0.94; AVX-512 0.94 and 0.95;
- * 2^27 elements, 2 threads, alternately three times, GB/s, AVX2 forced: float 35.8-36.2 ->
- * 39.6-40.0, tg_bias_act 35.8-36.4 -> 39.1-39.7, double 32.6-32.9 -> 34.4-34.9, tg_bias_act
- * 31.6-32.4 -> 35.0-35.2; AVX-512 at the memory's pace, 1.00-1.07x (double tg_bias_act 63.9-65.4 ->
- * 65.3-68.8). Worst sweep errors: double AVX2 4.48 -> 4.38 ulp, the others the same (float 3.77,
- * AVX-512 3.92). */
+ * second step of the reduction, t - (n/S) hi being r hi / ln2 itself, off r by 3.3e-17 relative,
+ * which moves exp(r) by r times that, below 10^-17 (float's GELU tanh constants carry the factor
+ * too: its one-step reduction, above, is then off by at most 1.2e-10). That step, (n/S) lo, was an
+ * operation on the multiply-add units: Zen 5, act_speed side by side, L2, one thread, GELU tanh
+ * AVX2 forced float 0.91 the time, double 0.94; AVX-512 0.94 and 0.95; 2^27 elements, 2 threads,
+ * alternately three times, GB/s, AVX2 forced: float 35.8-36.2 -> 39.6-40.0, tg_bias_act 35.8-36.4
+ * -> 39.1-39.7, double 32.6-32.9 -> 34.4-34.9, tg_bias_act 31.6-32.4 -> 35.0-35.2; AVX-512 at the
+ * memory's pace, 1.00-1.07x (double tg_bias_act 63.9-65.4 -> 65.3-68.8). Worst sweep errors: double
+ * AVX2 4.48 -> 4.38 ulp, the others the same (float 3.77, AVX-512 3.92). */
 TG__VFN TG__ISA(tg__ew_dq) TG__ISA(tg__ew_exp_neg_d)(TG__DV t, TG__DV tl, int has_tl, int scaled,
                                                      const double *tab)
 {
@@ -2987,7 +2994,7 @@ TG__PRIVATE void TG__FN(TG__ISA(tg__ew_run))(const tg__ew *e, int64_t n, const v
  * Worst error in ulps (as tests/elementwise judge them) over every 17th float of [-20, 10] and 10^7
  * random doubles (test_elementwise --sweep):
  *                  GELU tanh  GELU erf  sigmoid  SiLU
- *      float          3.77      6.35      3.31    3.93
+ *      float          3.77      6.35      3.31    3.81
  *      double, AVX2   4.38      9.40      2.92    4.14   (exp as a quotient, a table of two)
  *      double, AVX-512 3.92     8.80      2.82    3.96   (the same, a table of eight)
  * (float GELU erf's worst is near 0, where (y - K) / (y + K) is near -1 and its rounding is felt
@@ -3034,14 +3041,22 @@ TG__VFN TG__FV TG__ISA(tg__ew_exp_s)(TG__FV r, TG__IV nb)
 
 /* exp(t + tl) for float t in [-88.07, 0] (or NaN) and tl below t's ulp, which joins r after the
  * reduction, as in double: n = round(8 t / ln2) sits in the low bits of k's pattern, 0x4B400000 +
- * n, whose constant part the shift by 20 pushes out. has_tl and scaled are constants at every
- * call (sigmoid's t is exact; scaled: as in double, below). */
-TG__VFN TG__FV TG__ISA(tg__ew_exp_neg_s)(TG__FV t, TG__FV tl, int has_tl, int scaled)
+ * n, whose constant part the shift by 20 pushes out. has_tl is a constant at every call (sigmoid's
+ * t is exact). The reduction takes one step, r = t - n hi/8 (exact, by fma), with hi the float
+ * nearest ln2: the second, less n lo/8, is what double needs but float can spare. hi is off ln2 by
+ * 2.7e-9 relative, so the step leaves r off by t times that, an error of the same relative size in
+ * exp: below 5.4e-8 (0.9 ulp) wherever results are judged relative to their size (|t| < 19.6 for
+ * SiLU, less for the others), and at most 1.2e-10 for GELU tanh, whose constants carry hi / ln2 (as
+ * in double, below). That step was an operation on the multiply-add units: Zen 5, act_speed side by
+ * side, L2, one thread, AVX2 forced, sigmoid 0.88 the time, SiLU 0.91-0.92, GELU erf 0.955; AVX-512
+ * 0.90-0.91, 0.93, 0.97-0.98; 2^27 elements, 2 threads, tgemm-bench alternately three times, AVX2
+ * forced, GELU erf 35.5-36.5 -> 36.6-37.0 GB/s, sigmoid and SiLU at the memory's pace either way
+ * (46.7-52.8), as AVX-512's are. Worst sweep errors: SiLU 3.93 -> 3.81 ulp, the others the same. */
+TG__VFN TG__FV TG__ISA(tg__ew_exp_neg_s)(TG__FV t, TG__FV tl, int has_tl)
 {
     const TG__FV round = TG__F1(TG__ROUND_S);
     TG__FV k = TG__FFMA(t, TG__F1((float)(8 * TG__LOG2E)), round), n = TG__FSUB(k, round);
     TG__FV r = TG__FFNMA(n, TG__F1(TG__LN2_HI_S / 8), t);
-    if (!scaled) r = TG__FFNMA(n, TG__F1(TG__LN2_LO_S / 8), r);
     if (has_tl) r = TG__FADD(r, tl);
     return TG__ISA(tg__ew_exp_s)(r, TG__FASI(k));
 }
@@ -3073,13 +3088,13 @@ TG__VFN TG__FV TG__ISA(tg__ew_negabs_s)(TG__FV x, float c)
 TG__VFN TG__FV TG__ISA(tg__ew_sigmoid_s)(TG__FV x)
 {
     TG__FV t = TG__ISA(tg__ew_negabs_s)(x, TG__FLUSH_S);
-    return TG__ISA(tg__ew_logistic_s)(x, TG__ISA(tg__ew_exp_neg_s)(t, TG__FZERO(), 0, 0));
+    return TG__ISA(tg__ew_logistic_s)(x, TG__ISA(tg__ew_exp_neg_s)(t, TG__FZERO(), 0));
 }
 
 TG__VFN TG__FV TG__ISA(tg__ew_silu_s)(TG__FV x)
 {
     TG__FV t = TG__ISA(tg__ew_negabs_s)(x, TG__FLUSH_S);
-    return TG__ISA(tg__ew_xlogistic_s)(x, t, TG__ISA(tg__ew_exp_neg_s)(t, TG__FZERO(), 0, 0));
+    return TG__ISA(tg__ew_xlogistic_s)(x, t, TG__ISA(tg__ew_exp_neg_s)(t, TG__FZERO(), 0));
 }
 
 /* -2u(x) = x (A + B x^2) at x = -|x| >= -10.031 (where exp(-2u) is flushed), as t + tl to ~2^-40
@@ -3098,7 +3113,7 @@ TG__VFN TG__FV TG__ISA(tg__ew_gelu_tanh_s)(TG__FV x)
     wl = TG__FADD(wl, TG__FFMA(b, sl, TG__FFMA(blo, s, alo)));
     t = TG__FMUL(xn, w);
     tl = TG__FFMA(xn, wl, TG__FFMS(xn, w, t));
-    return TG__ISA(tg__ew_xlogistic_s)(x, xn, TG__ISA(tg__ew_exp_neg_s)(t, tl, 1, 1));
+    return TG__ISA(tg__ew_xlogistic_s)(x, xn, TG__ISA(tg__ew_exp_neg_s)(t, tl, 1));
 }
 
 /* GELU erf = 0.5 x erfc(-x / sqrt2), from E = erfc(y) at y = |x| / sqrt2: 0.5 x E for x < 0, and
@@ -3127,7 +3142,7 @@ TG__VFN TG__FV TG__ISA(tg__ew_gelu_erf_s)(TG__FV x)
     const TG__FV k = TG__F1((float)(4.0 / TG__SQRT1_2));
     TG__FV xn = TG__ISA(tg__ew_negabs_s)(x, TG__FLUSH_ERF_S), y, t, p;
     TG__FV h = TG__FHALF(xn), my2 = TG__FFNMA(xn, h, TG__FZERO());   /* -y^2 = -(xn h) + ... */
-    TG__FV e = TG__ISA(tg__ew_exp_neg_s)(my2, TG__FFNMS(xn, h, my2), 1, 0); /* ... its error */
+    TG__FV e = TG__ISA(tg__ew_exp_neg_s)(my2, TG__FFNMS(xn, h, my2), 1); /* ... its error */
     y = TG__FMAX(xn, TG__F1((float)(-6.0 / TG__SQRT1_2)));
     t = TG__FDIV(TG__FADD(y, k), TG__FSUB(y, k));
     {
@@ -3231,21 +3246,21 @@ TG__VFN TG__ISA(tg__ew_dq) TG__ISA(tg__ew_exp_d)(TG__DV r, TG__DV k, const doubl
 
 /* c exp(t + tl) for t in [-746, 0] (or NaN) and tl below t's ulp, with tab the table of c 2^(j/8)
  * (exp's own, c = 1, or GELU erf's): tl joins r after the reduction. n = S t / ln2 rounded to an
- * integer, held as n/S (k's constant 1.5 2^52 / S puts its ulp at 1/S), and r = t - (n/S) ln2 for
- * S = TG__DEXP_SPLIT; fma forms t - (n/S) hi exactly: (n/S) hi is a multiple of 2^-54/S, as t is
+ * integer, held as n/S (k's constant 1.5 2^52 / S puts its ulp at 1/S), and r = t - (n/S) ln2 for S
+ * = TG__DEXP_SPLIT; fma forms t - (n/S) hi exactly: (n/S) hi is a multiple of 2^-54/S, as t is
  * wherever n is not 0, and |r| < 0.5/S. has_tl is a constant at every call: sigmoid's t is exact,
  * and adding its zero tl would cost an addition on exp's critical path (r + 0 = r but for r = -0,
  * where exp gives 1 either way). So is scaled: an argument formed times hi / ln2 (GELU tanh's,
  * whose constants carry the factor, which costs it nothing: elementwise_act_coeffs.h) needs no
- * second step of the reduction, t - (n/S) hi being r hi / ln2 itself, off r by 3.3e-17 relative
- * (float: 2.7e-9), which moves exp(r) by r times that, below 10^-17 (float: 1.2e-10, 0.002 ulp).
- * That step, (n/S) lo, was an operation on the multiply-add units: Zen 5, act_speed side by side,
- * L2, one thread, GELU tanh AVX2 forced float 0.91 the time, double 0.94; AVX-512 0.94 and 0.95;
- * 2^27 elements, 2 threads, alternately three times, GB/s, AVX2 forced: float 35.8-36.2 ->
- * 39.6-40.0, tg_bias_act 35.8-36.4 -> 39.1-39.7, double 32.6-32.9 -> 34.4-34.9, tg_bias_act
- * 31.6-32.4 -> 35.0-35.2; AVX-512 at the memory's pace, 1.00-1.07x (double tg_bias_act 63.9-65.4 ->
- * 65.3-68.8). Worst sweep errors: double AVX2 4.48 -> 4.38 ulp, the others the same (float 3.77,
- * AVX-512 3.92). */
+ * second step of the reduction, t - (n/S) hi being r hi / ln2 itself, off r by 3.3e-17 relative,
+ * which moves exp(r) by r times that, below 10^-17 (float's GELU tanh constants carry the factor
+ * too: its one-step reduction, above, is then off by at most 1.2e-10). That step, (n/S) lo, was an
+ * operation on the multiply-add units: Zen 5, act_speed side by side, L2, one thread, GELU tanh
+ * AVX2 forced float 0.91 the time, double 0.94; AVX-512 0.94 and 0.95; 2^27 elements, 2 threads,
+ * alternately three times, GB/s, AVX2 forced: float 35.8-36.2 -> 39.6-40.0, tg_bias_act 35.8-36.4
+ * -> 39.1-39.7, double 32.6-32.9 -> 34.4-34.9, tg_bias_act 31.6-32.4 -> 35.0-35.2; AVX-512 at the
+ * memory's pace, 1.00-1.07x (double tg_bias_act 63.9-65.4 -> 65.3-68.8). Worst sweep errors: double
+ * AVX2 4.48 -> 4.38 ulp, the others the same (float 3.77, AVX-512 3.92). */
 TG__VFN TG__ISA(tg__ew_dq) TG__ISA(tg__ew_exp_neg_d)(TG__DV t, TG__DV tl, int has_tl, int scaled,
                                                      const double *tab)
 {
