@@ -1717,7 +1717,7 @@ TG__PRIVATE void tg__ew_act_d(tg_act act, int64_t n, double *z)
 #define TG__ISA(x) x##_avx2
 #define TG__TARGET "avx2,fma"
 #define TG__DEXP_SPLIT 2 /* double exp's form (elementwise_act_simd.inc) */
-#define TG__FU_TANH 4 /* float GELU tanh's vectors a turn (elementwise_simd_run.inc) */
+#define TG__FU_TANH 3 /* float GELU tanh's vectors a turn (elementwise_simd_run.inc) */
 #define TG__FU_ERF 2 /* float GELU erf's */
 #define TG__DU_TANH 3 /* double GELU tanh's: 8 spill 16 registers (1.15 the time) */
 #define TG__DU_SIGMOID 4 /* and double sigmoid's and SiLU's (elementwise_simd_run.inc) */
@@ -2386,7 +2386,10 @@ TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const T
  * sigmoid and SiLU the same with two (47.5-52.0 against 48.9-52.0) and keep one. Once GELU
  * tanh's w took two fmas (elementwise_act_simd.inc), AVX-512's double GELU tanh six: in L2 0.96
  * the time against eight, as four; at 2^27 six and four the same (52.3-53.9 GB/s, tg_bias_act
- * 59.7-61.1).
+ * 59.7-61.1). And once its constants carried hi / ln2 and float's reduction took one step, AVX2's
+ * float GELU tanh three (AVX2 forced, L2 0.97 the time against four; two 0.96, six 0.97; at 2^27,
+ * alternately three times, 41.4-42.2 GB/s against 40.4-40.7, tg_bias_act 40.1-40.8 against
+ * 40.0-40.3; two 40.7-42.7 and 39.9-41.7).
  * The GELUs read x ahead by
  * software prefetch, TG__EW_AHEAD bytes (a page): busy with arithmetic for as long as memory takes,
  * their loops had the hardware's prefetcher run out of lead and waited on loads. Zen 5, 2 threads,
@@ -2611,7 +2614,10 @@ TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const T
  * sigmoid and SiLU the same with two (47.5-52.0 against 48.9-52.0) and keep one. Once GELU
  * tanh's w took two fmas (elementwise_act_simd.inc), AVX-512's double GELU tanh six: in L2 0.96
  * the time against eight, as four; at 2^27 six and four the same (52.3-53.9 GB/s, tg_bias_act
- * 59.7-61.1).
+ * 59.7-61.1). And once its constants carried hi / ln2 and float's reduction took one step, AVX2's
+ * float GELU tanh three (AVX2 forced, L2 0.97 the time against four; two 0.96, six 0.97; at 2^27,
+ * alternately three times, 41.4-42.2 GB/s against 40.4-40.7, tg_bias_act 40.1-40.8 against
+ * 40.0-40.3; two 40.7-42.7 and 39.9-41.7).
  * The GELUs read x ahead by
  * software prefetch, TG__EW_AHEAD bytes (a page): busy with arithmetic for as long as memory takes,
  * their loops had the hardware's prefetcher run out of lead and waited on loads. Zen 5, 2 threads,
@@ -3508,7 +3514,10 @@ TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const T
  * sigmoid and SiLU the same with two (47.5-52.0 against 48.9-52.0) and keep one. Once GELU
  * tanh's w took two fmas (elementwise_act_simd.inc), AVX-512's double GELU tanh six: in L2 0.96
  * the time against eight, as four; at 2^27 six and four the same (52.3-53.9 GB/s, tg_bias_act
- * 59.7-61.1).
+ * 59.7-61.1). And once its constants carried hi / ln2 and float's reduction took one step, AVX2's
+ * float GELU tanh three (AVX2 forced, L2 0.97 the time against four; two 0.96, six 0.97; at 2^27,
+ * alternately three times, 41.4-42.2 GB/s against 40.4-40.7, tg_bias_act 40.1-40.8 against
+ * 40.0-40.3; two 40.7-42.7 and 39.9-41.7).
  * The GELUs read x ahead by
  * software prefetch, TG__EW_AHEAD bytes (a page): busy with arithmetic for as long as memory takes,
  * their loops had the hardware's prefetcher run out of lead and waited on loads. Zen 5, 2 threads,
@@ -3733,7 +3742,10 @@ TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const T
  * sigmoid and SiLU the same with two (47.5-52.0 against 48.9-52.0) and keep one. Once GELU
  * tanh's w took two fmas (elementwise_act_simd.inc), AVX-512's double GELU tanh six: in L2 0.96
  * the time against eight, as four; at 2^27 six and four the same (52.3-53.9 GB/s, tg_bias_act
- * 59.7-61.1).
+ * 59.7-61.1). And once its constants carried hi / ln2 and float's reduction took one step, AVX2's
+ * float GELU tanh three (AVX2 forced, L2 0.97 the time against four; two 0.96, six 0.97; at 2^27,
+ * alternately three times, 41.4-42.2 GB/s against 40.4-40.7, tg_bias_act 40.1-40.8 against
+ * 40.0-40.3; two 40.7-42.7 and 39.9-41.7).
  * The GELUs read x ahead by
  * software prefetch, TG__EW_AHEAD bytes (a page): busy with arithmetic for as long as memory takes,
  * their loops had the hardware's prefetcher run out of lead and waited on loads. Zen 5, 2 threads,
