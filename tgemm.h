@@ -1719,7 +1719,7 @@ TG__PRIVATE void tg__ew_act_d(tg_act act, int64_t n, double *z)
 #define TG__DEXP_SPLIT 2 /* double exp's form (elementwise_act_simd.inc) */
 #define TG__FU_TANH 3 /* float GELU tanh's vectors a turn (elementwise_simd_run.inc) */
 #define TG__FU_ERF 2 /* float GELU erf's */
-#define TG__DU_TANH 3 /* double GELU tanh's: 8 spill 16 registers (1.15 the time) */
+#define TG__DU_TANH 4 /* double GELU tanh's: 8 spill 16 registers (1.15 the time) */
 #define TG__DU_SIGMOID 4 /* and double sigmoid's and SiLU's (elementwise_simd_run.inc) */
 #define TG__VBYTES 32
 #define TG__FV __m256
@@ -2389,7 +2389,9 @@ TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const T
  * 59.7-61.1). And once its constants carried hi / ln2 and float's reduction took one step, AVX2's
  * float GELU tanh three (AVX2 forced, L2 0.97 the time against four; two 0.96, six 0.97; at 2^27,
  * alternately three times, 41.4-42.2 GB/s against 40.4-40.7, tg_bias_act 40.1-40.8 against
- * 40.0-40.3; two 40.7-42.7 and 39.9-41.7).
+ * 40.0-40.3; two 40.7-42.7 and 39.9-41.7), and its double GELU tanh four again (L2 0.94-0.95 the
+ * time against three, two 1.10; at 2^27 35.7-36.7 -> 37.6-38.7 GB/s, tg_bias_act the same,
+ * 35.1-37.3 against 36.0-37.2).
  * The GELUs read x ahead by
  * software prefetch, TG__EW_AHEAD bytes (a page): busy with arithmetic for as long as memory takes,
  * their loops had the hardware's prefetcher run out of lead and waited on loads. Zen 5, 2 threads,
@@ -2617,7 +2619,9 @@ TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const T
  * 59.7-61.1). And once its constants carried hi / ln2 and float's reduction took one step, AVX2's
  * float GELU tanh three (AVX2 forced, L2 0.97 the time against four; two 0.96, six 0.97; at 2^27,
  * alternately three times, 41.4-42.2 GB/s against 40.4-40.7, tg_bias_act 40.1-40.8 against
- * 40.0-40.3; two 40.7-42.7 and 39.9-41.7).
+ * 40.0-40.3; two 40.7-42.7 and 39.9-41.7), and its double GELU tanh four again (L2 0.94-0.95 the
+ * time against three, two 1.10; at 2^27 35.7-36.7 -> 37.6-38.7 GB/s, tg_bias_act the same,
+ * 35.1-37.3 against 36.0-37.2).
  * The GELUs read x ahead by
  * software prefetch, TG__EW_AHEAD bytes (a page): busy with arithmetic for as long as memory takes,
  * their loops had the hardware's prefetcher run out of lead and waited on loads. Zen 5, 2 threads,
@@ -3517,7 +3521,9 @@ TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const T
  * 59.7-61.1). And once its constants carried hi / ln2 and float's reduction took one step, AVX2's
  * float GELU tanh three (AVX2 forced, L2 0.97 the time against four; two 0.96, six 0.97; at 2^27,
  * alternately three times, 41.4-42.2 GB/s against 40.4-40.7, tg_bias_act 40.1-40.8 against
- * 40.0-40.3; two 40.7-42.7 and 39.9-41.7).
+ * 40.0-40.3; two 40.7-42.7 and 39.9-41.7), and its double GELU tanh four again (L2 0.94-0.95 the
+ * time against three, two 1.10; at 2^27 35.7-36.7 -> 37.6-38.7 GB/s, tg_bias_act the same,
+ * 35.1-37.3 against 36.0-37.2).
  * The GELUs read x ahead by
  * software prefetch, TG__EW_AHEAD bytes (a page): busy with arithmetic for as long as memory takes,
  * their loops had the hardware's prefetcher run out of lead and waited on loads. Zen 5, 2 threads,
@@ -3745,7 +3751,9 @@ TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const T
  * 59.7-61.1). And once its constants carried hi / ln2 and float's reduction took one step, AVX2's
  * float GELU tanh three (AVX2 forced, L2 0.97 the time against four; two 0.96, six 0.97; at 2^27,
  * alternately three times, 41.4-42.2 GB/s against 40.4-40.7, tg_bias_act 40.1-40.8 against
- * 40.0-40.3; two 40.7-42.7 and 39.9-41.7).
+ * 40.0-40.3; two 40.7-42.7 and 39.9-41.7), and its double GELU tanh four again (L2 0.94-0.95 the
+ * time against three, two 1.10; at 2^27 35.7-36.7 -> 37.6-38.7 GB/s, tg_bias_act the same,
+ * 35.1-37.3 against 36.0-37.2).
  * The GELUs read x ahead by
  * software prefetch, TG__EW_AHEAD bytes (a page): busy with arithmetic for as long as memory takes,
  * their loops had the hardware's prefetcher run out of lead and waited on loads. Zen 5, 2 threads,

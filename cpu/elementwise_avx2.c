@@ -14,7 +14,7 @@
 #define TG__DEXP_SPLIT 2 /* double exp's form (elementwise_act_simd.inc) */
 #define TG__FU_TANH 3 /* float GELU tanh's vectors a turn (elementwise_simd_run.inc) */
 #define TG__FU_ERF 2 /* float GELU erf's */
-#define TG__DU_TANH 3 /* double GELU tanh's: 8 spill 16 registers (1.15 the time) */
+#define TG__DU_TANH 4 /* double GELU tanh's: 8 spill 16 registers (1.15 the time) */
 #define TG__DU_SIGMOID 4 /* and double sigmoid's and SiLU's (elementwise_simd_run.inc) */
 #define TG__VBYTES 32
 #define TG__FV __m256
