@@ -1,8 +1,8 @@
 /* `tgemm-bench machine`: what is being measured, as one JSON object, and the machine's slug.
  *
  * The slug names results/<slug>/ (e.g. "amd-epyc-zen3-2c"): the CPU model from /proc/cpuinfo cut to
- * its distinctive words, the AMD core generation from CPUID where the model name omits it (virtual
- * machines often report a bare "AMD EPYC"), and the number of CPUs this process may use. The
+ * its distinctive words, the core generation from CPUID where the model name omits it (virtual
+ * machines often report a bare "AMD EPYC" or "Intel(R) Xeon(R) Processor"), and the number of CPUs this process may use. The
  * compiler, flags and commit are those of the build (build/harness/stamp.h, written by harness.mk);
  * the date is when the command ran.
  */
@@ -45,18 +45,28 @@ static int cores(void)
     return n > 0 ? (int)n : 1;
 }
 
-/* AMD's Zen generation from CPUID family/model; NULL when unknown or not AMD. */
-static const char *amd_generation(void)
+/* The core generation from CPUID family/model, for AMD's Zen and Intel's server parts; NULL when
+ * unknown. Intel's Skylake, Cascade and Cooper Lake servers share model 0x55, told apart by stepping. */
+static const char *cpu_generation(void)
 {
 #if defined(__x86_64__) || defined(__i386__)
-    unsigned a, b, c, d;
-    if (!__get_cpuid(0, &a, &b, &c, &d) || b != 0x68747541) return NULL; /* "Auth"enticAMD */
-    if (!__get_cpuid(1, &a, &b, &c, &d)) return NULL;
+    unsigned a, b, c, d, vendor;
+    if (!__get_cpuid(0, &a, &vendor, &c, &d) || !__get_cpuid(1, &a, &b, &c, &d)) return NULL;
     unsigned family = ((a >> 8) & 0xf) + ((a >> 20) & 0xff);
-    unsigned model = ((a >> 4) & 0xf) | ((a >> 12) & 0xf0);
-    if (family == 0x17) return model < 0x30 ? "zen" : "zen2";
-    if (family == 0x19) return (model >= 0x10 && model < 0x20) || model >= 0x60 ? "zen4" : "zen3";
-    if (family == 0x1a) return "zen5";
+    unsigned model = ((a >> 4) & 0xf) | ((a >> 12) & 0xf0), stepping = a & 0xf;
+    if (vendor == 0x68747541) { /* "Auth"enticAMD */
+        if (family == 0x17) return model < 0x30 ? "zen" : "zen2";
+        if (family == 0x19) return (model >= 0x10 && model < 0x20) || model >= 0x60 ? "zen4" : "zen3";
+        if (family == 0x1a) return "zen5";
+    } else if (vendor == 0x756e6547 && family == 6) { /* "Genu"ineIntel */
+        switch (model) {
+        case 0x55: return stepping >= 10 ? "cpx" : stepping >= 5 ? "clx" : "skx";
+        case 0x6a: case 0x6c: return "icx";
+        case 0x8f: return "spr";
+        case 0xcf: return "emr";
+        case 0xad: case 0xae: return "gnr";
+        }
+    }
 #endif
     return NULL;
 }
@@ -82,7 +92,7 @@ const char *tg__machine_slug(void)
         used += (size_t)snprintf(slug + used, sizeof slug - used, "%s%s", used ? "-" : "", word);
         if (used >= sizeof slug - 32) break;
     }
-    const char *gen = amd_generation();
+    const char *gen = cpu_generation();
     if (gen && !strstr(slug, gen) && used < sizeof slug - 32)
         used += (size_t)snprintf(slug + used, sizeof slug - used, "-%s", gen);
     snprintf(slug + used, sizeof slug - used, "%s%dc", used ? "-" : "", cores());
