@@ -4835,11 +4835,13 @@ TG__FN(tg__store_vec)(TG__T *c, TG__V v, int64_t live, TG__T beta, TG__V vb)
         TG__STORE_PART(c, v, live, beta);
 }
 
-/* One tile, m <= 6 rows: inlined into the panel's loop below (tg__panel). */
+/* One tile, m <= 6 rows: inlined into the panel's loop below (tg__panel). next: NULL, or the line
+ * of the next packed panel of B from which a full packed tile brings one line a k step into L2
+ * (tg__panel says why). */
 __attribute__((target(TG__TARGET), always_inline)) static inline void
 TG__FN(tg__tile)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t cs_a, const TG__T *b,
                  int64_t rs_b, TG__T beta, TG__T *c, int64_t rs_c, int64_t cs_c, int64_t m, int64_t n,
-                 const int masked)
+                 const int masked, const char *next)
 {
     /* Offsets of A's six rows; rows past m repeat the last live one, so a caller's unpadded A is
      * never read out of bounds (their results are computed and dropped). One base pointer plus
@@ -4859,10 +4861,15 @@ TG__FN(tg__tile)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t 
     /* A packed A panel (the blocked path): six rows side by side along k. */
     const int packed_a = rs_a == 1 && cs_a == 6;
     /* Over a packed A (the blocked path, whose tiles of C come from memory), bring this tile of C
-     * towards L1 while the k loop runs; it is needed only at the end. The small path's C is
-     * mostly in the caches already, and there the prefetches cost 1-7% of 16^3-64^3 products. */
+     * towards L1 while the k loop runs; it is needed only at the end. Both ends of each row: a
+     * row of 2W is two lines in zmm (Intel Emerald Rapids, 1 thread, side by side, the second
+     * line too: sgemm 2048^3 1.02-1.04x, dgemm 1.06x). The small path's C is mostly in the caches
+     * already, and there the prefetches cost 1-7% of 16^3-64^3 products. */
     if (packed_a)
-        for (int64_t i = 0; i < m; i++) _mm_prefetch((const char *)(c + i * rs_c), _MM_HINT_T0);
+        for (int64_t i = 0; i < m; i++) {
+            _mm_prefetch((const char *)(c + i * rs_c), _MM_HINT_T0);
+            _mm_prefetch((const char *)(c + i * rs_c + 2 * TG__W - 1), _MM_HINT_T0);
+        }
 
 #define TG__ROW(i, off)                                                                            \
     ai = TG__BCAST(a + (off));                                                                     \
@@ -4966,7 +4973,10 @@ TG__FN(tg__tile)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t 
     /* A packed panel (the blocked path) gets constant offsets, so the loop keeps every address in
      * one register plus an immediate; the general loop serves the small path's in-place A. */
     } else if (packed_a && m == 6) {
-        TG__LOOP(1, 2, 3, 4, 5, 6, (void)0)
+        if (next)
+            TG__LOOP(1, 2, 3, 4, 5, 6, _mm_prefetch(next + p * 64, _MM_HINT_T1))
+        else
+            TG__LOOP(1, 2, 3, 4, 5, 6, (void)0)
     } else if (rs_b != 2 * TG__W) {
         /* B read in place (the small path: short A, or a B whose k block fits in L1) is one
          * cache line per k step, for a wide B each in its own page: no hardware prefetcher
@@ -5190,10 +5200,20 @@ TG__FN(tg__panel)(int64_t kc, const TG__T *alpha, const TG__T *a, int64_t rs_a, 
         TG__FN(tg__tall_panel)(kc, alpha, a, rs_a, cs_a, b, rs_b, beta, c, rs_c, m, n, masked);
         return;
     }
-    for (int64_t i = 0, h; i < m; i += h) {
+    /* Over packed panels (the blocked path) the next panel of B follows this one, and the first
+     * tiles bring it from L3 into L2, one line a k step, before its first tile needs it: that tile
+     * would otherwise wait on the whole panel at L3's speed, which on an Intel mesh is a fraction
+     * of L2's (Emerald Rapids: 27 GB/s a core, where the tile reads B at up to 60). Emerald
+     * Rapids, 1 thread, side by side with the same build without it, over four runs: sgemm
+     * 2048^3 1.04-1.12x, 4000^3 1.04-1.10x, dgemm 2048^3 1.03-1.14x. Past the last panel it reads nothing that matters
+     * (a prefetch never faults). */
+    const char *next = (const char *)(b + kc * rs_b);
+    const int64_t next_lines = kc * rs_b * (int64_t)sizeof(TG__T) / 64;
+    for (int64_t i = 0, h, t = 0; i < m; i += h, t++) {
         h = packed_a ? (m - i < 6 ? m - i : 6) : TG__FN(tg__tile_rows)(m - i);
         TG__FN(tg__tile)(kc, *alpha, a + i * ts_a, rs_a, cs_a, b, rs_b, *beta, c + i * rs_c,
-                         rs_c, cs_c, h, n, masked);
+                         rs_c, cs_c, h, n, masked,
+                         packed_a && t * kc < next_lines ? next + t * kc * 64 : NULL);
     }
 }
 
@@ -5599,11 +5619,13 @@ TG__FN(tg__store_vec)(TG__T *c, TG__V v, int64_t live, TG__T beta, TG__V vb)
         TG__STORE_PART(c, v, live, beta);
 }
 
-/* One tile, m <= 6 rows: inlined into the panel's loop below (tg__panel). */
+/* One tile, m <= 6 rows: inlined into the panel's loop below (tg__panel). next: NULL, or the line
+ * of the next packed panel of B from which a full packed tile brings one line a k step into L2
+ * (tg__panel says why). */
 __attribute__((target(TG__TARGET), always_inline)) static inline void
 TG__FN(tg__tile)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t cs_a, const TG__T *b,
                  int64_t rs_b, TG__T beta, TG__T *c, int64_t rs_c, int64_t cs_c, int64_t m, int64_t n,
-                 const int masked)
+                 const int masked, const char *next)
 {
     /* Offsets of A's six rows; rows past m repeat the last live one, so a caller's unpadded A is
      * never read out of bounds (their results are computed and dropped). One base pointer plus
@@ -5623,10 +5645,15 @@ TG__FN(tg__tile)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t 
     /* A packed A panel (the blocked path): six rows side by side along k. */
     const int packed_a = rs_a == 1 && cs_a == 6;
     /* Over a packed A (the blocked path, whose tiles of C come from memory), bring this tile of C
-     * towards L1 while the k loop runs; it is needed only at the end. The small path's C is
-     * mostly in the caches already, and there the prefetches cost 1-7% of 16^3-64^3 products. */
+     * towards L1 while the k loop runs; it is needed only at the end. Both ends of each row: a
+     * row of 2W is two lines in zmm (Intel Emerald Rapids, 1 thread, side by side, the second
+     * line too: sgemm 2048^3 1.02-1.04x, dgemm 1.06x). The small path's C is mostly in the caches
+     * already, and there the prefetches cost 1-7% of 16^3-64^3 products. */
     if (packed_a)
-        for (int64_t i = 0; i < m; i++) _mm_prefetch((const char *)(c + i * rs_c), _MM_HINT_T0);
+        for (int64_t i = 0; i < m; i++) {
+            _mm_prefetch((const char *)(c + i * rs_c), _MM_HINT_T0);
+            _mm_prefetch((const char *)(c + i * rs_c + 2 * TG__W - 1), _MM_HINT_T0);
+        }
 
 #define TG__ROW(i, off)                                                                            \
     ai = TG__BCAST(a + (off));                                                                     \
@@ -5730,7 +5757,10 @@ TG__FN(tg__tile)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t 
     /* A packed panel (the blocked path) gets constant offsets, so the loop keeps every address in
      * one register plus an immediate; the general loop serves the small path's in-place A. */
     } else if (packed_a && m == 6) {
-        TG__LOOP(1, 2, 3, 4, 5, 6, (void)0)
+        if (next)
+            TG__LOOP(1, 2, 3, 4, 5, 6, _mm_prefetch(next + p * 64, _MM_HINT_T1))
+        else
+            TG__LOOP(1, 2, 3, 4, 5, 6, (void)0)
     } else if (rs_b != 2 * TG__W) {
         /* B read in place (the small path: short A, or a B whose k block fits in L1) is one
          * cache line per k step, for a wide B each in its own page: no hardware prefetcher
@@ -5954,10 +5984,20 @@ TG__FN(tg__panel)(int64_t kc, const TG__T *alpha, const TG__T *a, int64_t rs_a, 
         TG__FN(tg__tall_panel)(kc, alpha, a, rs_a, cs_a, b, rs_b, beta, c, rs_c, m, n, masked);
         return;
     }
-    for (int64_t i = 0, h; i < m; i += h) {
+    /* Over packed panels (the blocked path) the next panel of B follows this one, and the first
+     * tiles bring it from L3 into L2, one line a k step, before its first tile needs it: that tile
+     * would otherwise wait on the whole panel at L3's speed, which on an Intel mesh is a fraction
+     * of L2's (Emerald Rapids: 27 GB/s a core, where the tile reads B at up to 60). Emerald
+     * Rapids, 1 thread, side by side with the same build without it, over four runs: sgemm
+     * 2048^3 1.04-1.12x, 4000^3 1.04-1.10x, dgemm 2048^3 1.03-1.14x. Past the last panel it reads nothing that matters
+     * (a prefetch never faults). */
+    const char *next = (const char *)(b + kc * rs_b);
+    const int64_t next_lines = kc * rs_b * (int64_t)sizeof(TG__T) / 64;
+    for (int64_t i = 0, h, t = 0; i < m; i += h, t++) {
         h = packed_a ? (m - i < 6 ? m - i : 6) : TG__FN(tg__tile_rows)(m - i);
         TG__FN(tg__tile)(kc, *alpha, a + i * ts_a, rs_a, cs_a, b, rs_b, *beta, c + i * rs_c,
-                         rs_c, cs_c, h, n, masked);
+                         rs_c, cs_c, h, n, masked,
+                         packed_a && t * kc < next_lines ? next + t * kc * 64 : NULL);
     }
 }
 
@@ -6362,11 +6402,13 @@ TG__FN(tg__store_vec)(TG__T *c, TG__V v, int64_t live, TG__T beta, TG__V vb)
         TG__STORE_PART(c, v, live, beta);
 }
 
-/* One tile, m <= 6 rows: inlined into the panel's loop below (tg__panel). */
+/* One tile, m <= 6 rows: inlined into the panel's loop below (tg__panel). next: NULL, or the line
+ * of the next packed panel of B from which a full packed tile brings one line a k step into L2
+ * (tg__panel says why). */
 __attribute__((target(TG__TARGET), always_inline)) static inline void
 TG__FN(tg__tile)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t cs_a, const TG__T *b,
                  int64_t rs_b, TG__T beta, TG__T *c, int64_t rs_c, int64_t cs_c, int64_t m, int64_t n,
-                 const int masked)
+                 const int masked, const char *next)
 {
     /* Offsets of A's six rows; rows past m repeat the last live one, so a caller's unpadded A is
      * never read out of bounds (their results are computed and dropped). One base pointer plus
@@ -6386,10 +6428,15 @@ TG__FN(tg__tile)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t 
     /* A packed A panel (the blocked path): six rows side by side along k. */
     const int packed_a = rs_a == 1 && cs_a == 6;
     /* Over a packed A (the blocked path, whose tiles of C come from memory), bring this tile of C
-     * towards L1 while the k loop runs; it is needed only at the end. The small path's C is
-     * mostly in the caches already, and there the prefetches cost 1-7% of 16^3-64^3 products. */
+     * towards L1 while the k loop runs; it is needed only at the end. Both ends of each row: a
+     * row of 2W is two lines in zmm (Intel Emerald Rapids, 1 thread, side by side, the second
+     * line too: sgemm 2048^3 1.02-1.04x, dgemm 1.06x). The small path's C is mostly in the caches
+     * already, and there the prefetches cost 1-7% of 16^3-64^3 products. */
     if (packed_a)
-        for (int64_t i = 0; i < m; i++) _mm_prefetch((const char *)(c + i * rs_c), _MM_HINT_T0);
+        for (int64_t i = 0; i < m; i++) {
+            _mm_prefetch((const char *)(c + i * rs_c), _MM_HINT_T0);
+            _mm_prefetch((const char *)(c + i * rs_c + 2 * TG__W - 1), _MM_HINT_T0);
+        }
 
 #define TG__ROW(i, off)                                                                            \
     ai = TG__BCAST(a + (off));                                                                     \
@@ -6493,7 +6540,10 @@ TG__FN(tg__tile)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t 
     /* A packed panel (the blocked path) gets constant offsets, so the loop keeps every address in
      * one register plus an immediate; the general loop serves the small path's in-place A. */
     } else if (packed_a && m == 6) {
-        TG__LOOP(1, 2, 3, 4, 5, 6, (void)0)
+        if (next)
+            TG__LOOP(1, 2, 3, 4, 5, 6, _mm_prefetch(next + p * 64, _MM_HINT_T1))
+        else
+            TG__LOOP(1, 2, 3, 4, 5, 6, (void)0)
     } else if (rs_b != 2 * TG__W) {
         /* B read in place (the small path: short A, or a B whose k block fits in L1) is one
          * cache line per k step, for a wide B each in its own page: no hardware prefetcher
@@ -6717,10 +6767,20 @@ TG__FN(tg__panel)(int64_t kc, const TG__T *alpha, const TG__T *a, int64_t rs_a, 
         TG__FN(tg__tall_panel)(kc, alpha, a, rs_a, cs_a, b, rs_b, beta, c, rs_c, m, n, masked);
         return;
     }
-    for (int64_t i = 0, h; i < m; i += h) {
+    /* Over packed panels (the blocked path) the next panel of B follows this one, and the first
+     * tiles bring it from L3 into L2, one line a k step, before its first tile needs it: that tile
+     * would otherwise wait on the whole panel at L3's speed, which on an Intel mesh is a fraction
+     * of L2's (Emerald Rapids: 27 GB/s a core, where the tile reads B at up to 60). Emerald
+     * Rapids, 1 thread, side by side with the same build without it, over four runs: sgemm
+     * 2048^3 1.04-1.12x, 4000^3 1.04-1.10x, dgemm 2048^3 1.03-1.14x. Past the last panel it reads nothing that matters
+     * (a prefetch never faults). */
+    const char *next = (const char *)(b + kc * rs_b);
+    const int64_t next_lines = kc * rs_b * (int64_t)sizeof(TG__T) / 64;
+    for (int64_t i = 0, h, t = 0; i < m; i += h, t++) {
         h = packed_a ? (m - i < 6 ? m - i : 6) : TG__FN(tg__tile_rows)(m - i);
         TG__FN(tg__tile)(kc, *alpha, a + i * ts_a, rs_a, cs_a, b, rs_b, *beta, c + i * rs_c,
-                         rs_c, cs_c, h, n, masked);
+                         rs_c, cs_c, h, n, masked,
+                         packed_a && t * kc < next_lines ? next + t * kc * 64 : NULL);
     }
 }
 
@@ -7125,11 +7185,13 @@ TG__FN(tg__store_vec)(TG__T *c, TG__V v, int64_t live, TG__T beta, TG__V vb)
         TG__STORE_PART(c, v, live, beta);
 }
 
-/* One tile, m <= 6 rows: inlined into the panel's loop below (tg__panel). */
+/* One tile, m <= 6 rows: inlined into the panel's loop below (tg__panel). next: NULL, or the line
+ * of the next packed panel of B from which a full packed tile brings one line a k step into L2
+ * (tg__panel says why). */
 __attribute__((target(TG__TARGET), always_inline)) static inline void
 TG__FN(tg__tile)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t cs_a, const TG__T *b,
                  int64_t rs_b, TG__T beta, TG__T *c, int64_t rs_c, int64_t cs_c, int64_t m, int64_t n,
-                 const int masked)
+                 const int masked, const char *next)
 {
     /* Offsets of A's six rows; rows past m repeat the last live one, so a caller's unpadded A is
      * never read out of bounds (their results are computed and dropped). One base pointer plus
@@ -7149,10 +7211,15 @@ TG__FN(tg__tile)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t 
     /* A packed A panel (the blocked path): six rows side by side along k. */
     const int packed_a = rs_a == 1 && cs_a == 6;
     /* Over a packed A (the blocked path, whose tiles of C come from memory), bring this tile of C
-     * towards L1 while the k loop runs; it is needed only at the end. The small path's C is
-     * mostly in the caches already, and there the prefetches cost 1-7% of 16^3-64^3 products. */
+     * towards L1 while the k loop runs; it is needed only at the end. Both ends of each row: a
+     * row of 2W is two lines in zmm (Intel Emerald Rapids, 1 thread, side by side, the second
+     * line too: sgemm 2048^3 1.02-1.04x, dgemm 1.06x). The small path's C is mostly in the caches
+     * already, and there the prefetches cost 1-7% of 16^3-64^3 products. */
     if (packed_a)
-        for (int64_t i = 0; i < m; i++) _mm_prefetch((const char *)(c + i * rs_c), _MM_HINT_T0);
+        for (int64_t i = 0; i < m; i++) {
+            _mm_prefetch((const char *)(c + i * rs_c), _MM_HINT_T0);
+            _mm_prefetch((const char *)(c + i * rs_c + 2 * TG__W - 1), _MM_HINT_T0);
+        }
 
 #define TG__ROW(i, off)                                                                            \
     ai = TG__BCAST(a + (off));                                                                     \
@@ -7256,7 +7323,10 @@ TG__FN(tg__tile)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t 
     /* A packed panel (the blocked path) gets constant offsets, so the loop keeps every address in
      * one register plus an immediate; the general loop serves the small path's in-place A. */
     } else if (packed_a && m == 6) {
-        TG__LOOP(1, 2, 3, 4, 5, 6, (void)0)
+        if (next)
+            TG__LOOP(1, 2, 3, 4, 5, 6, _mm_prefetch(next + p * 64, _MM_HINT_T1))
+        else
+            TG__LOOP(1, 2, 3, 4, 5, 6, (void)0)
     } else if (rs_b != 2 * TG__W) {
         /* B read in place (the small path: short A, or a B whose k block fits in L1) is one
          * cache line per k step, for a wide B each in its own page: no hardware prefetcher
@@ -7480,10 +7550,20 @@ TG__FN(tg__panel)(int64_t kc, const TG__T *alpha, const TG__T *a, int64_t rs_a, 
         TG__FN(tg__tall_panel)(kc, alpha, a, rs_a, cs_a, b, rs_b, beta, c, rs_c, m, n, masked);
         return;
     }
-    for (int64_t i = 0, h; i < m; i += h) {
+    /* Over packed panels (the blocked path) the next panel of B follows this one, and the first
+     * tiles bring it from L3 into L2, one line a k step, before its first tile needs it: that tile
+     * would otherwise wait on the whole panel at L3's speed, which on an Intel mesh is a fraction
+     * of L2's (Emerald Rapids: 27 GB/s a core, where the tile reads B at up to 60). Emerald
+     * Rapids, 1 thread, side by side with the same build without it, over four runs: sgemm
+     * 2048^3 1.04-1.12x, 4000^3 1.04-1.10x, dgemm 2048^3 1.03-1.14x. Past the last panel it reads nothing that matters
+     * (a prefetch never faults). */
+    const char *next = (const char *)(b + kc * rs_b);
+    const int64_t next_lines = kc * rs_b * (int64_t)sizeof(TG__T) / 64;
+    for (int64_t i = 0, h, t = 0; i < m; i += h, t++) {
         h = packed_a ? (m - i < 6 ? m - i : 6) : TG__FN(tg__tile_rows)(m - i);
         TG__FN(tg__tile)(kc, *alpha, a + i * ts_a, rs_a, cs_a, b, rs_b, *beta, c + i * rs_c,
-                         rs_c, cs_c, h, n, masked);
+                         rs_c, cs_c, h, n, masked,
+                         packed_a && t * kc < next_lines ? next + t * kc * 64 : NULL);
     }
 }
 
