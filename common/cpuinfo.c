@@ -92,6 +92,10 @@ TG__PRIVATE const tg__cpuinfo *tg__cpu(void)
     info.l1d = tg__cache_size(1, 32 << 10);
     info.l2 = tg__cache_size(2, 512 << 10);
     info.l3 = tg__cache_size(3, 8 << 20);
+    /* A VM's reported L3 can be the whole socket's, shared by every core and tenant on it (an
+     * Intel Emerald Rapids VM of 2 vCPUs reports 260 MiB): what a call can count on keeping there
+     * is far less. 32 MiB, one AMD core complex's. */
+    info.l3_plan = info.l3 < (32 << 20) ? info.l3 : 32 << 20;
     TG__STORE_RELEASE(&ready, 1);
     return &info;
 }

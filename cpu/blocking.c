@@ -10,8 +10,8 @@
  *     79.5 / 83.6 / 86.1 (86.5), dgemm 4096x64x4096 42.8 / 44.9 / 46.3 (45.6).
  * MC: the packed mc x kc block of A stays in L2 across the whole jr loop: a quarter of L2 (on the same
  *     core mc = 60 against 252 gained another 2-4%: the B panels streaming through L2 need room).
- * NC: the packed kc x nc block of B lives in L3 (shared by the threads), capped at 32 MiB because a
- *     VM's reported L3 can be the whole socket's. How much of L3 trades two costs. Every jc step
+ * NC: the packed kc x nc block of B lives in L3 (shared by the threads), counted as at most 32 MiB
+ *     (cpuinfo's l3_plan: a VM's reported L3 can be the whole socket's). How much of L3 trades two costs. Every jc step
  *     packs all of A again (from L3 or DRAM), which a wider panel amortizes over more columns; but
  *     an L3 is shared by all cores of its complex, other tenants' included, and the panel must stay
  *     there while every A block of the ic loop streams past it. A sixteenth (2 MiB of 32) by
@@ -51,7 +51,7 @@ TG__PRIVATE tg__blocks tg__block_sizes(const tg__kernel *k, int64_t depth)
     static int read;
     static int64_t env_mc, env_kc, env_nc;
     const tg__cpuinfo *cpu = tg__cpu();
-    int64_t es = (int64_t)k->es, l3 = cpu->l3, share; /* l3: cpuinfo's fallback if unknown */
+    int64_t es = (int64_t)k->es, l3 = cpu->l3_plan, share;
     tg__blocks b;
     if (!TG__LOAD_ACQUIRE(&read)) {
         env_mc = tg__env_size("TGEMM_MC");
@@ -61,7 +61,6 @@ TG__PRIVATE tg__blocks tg__block_sizes(const tg__kernel *k, int64_t depth)
     }
     b.kc = env_kc ? env_kc : tg__round_down(cpu->l1d / 64, 8);
     b.mc = tg__round_down(env_mc ? env_mc : cpu->l2 / 4 / (b.kc * es), k->mr);
-    if (l3 > (32 << 20)) l3 = 32 << 20;
     share = depth >= 256 ? k->b_share : 16;
     b.nc = tg__round_down(env_nc ? env_nc : l3 / share / (b.kc * es), k->nr);
     return b;

@@ -123,7 +123,7 @@ TG__NOINLINE static int64_t tg__small_group(const tg__kernel *kern, const tg__ge
     const int64_t group = TG__PAGE / (nr * es) > 1 ? TG__PAGE / (nr * es) : 1;
     const double bytes = (double)g->n * (double)es * (double)g->k;
     if (!paged && (g->m > 2 * (int64_t)kern->mr || g->b.cs != 1 || g->n * es < TG__PAGE ||
-                   bytes <= (g->m > kern->mr ? (double)tg__cpu()->l2 : (double)tg__cpu()->l3 / 2)))
+                   bytes <= (g->m > kern->mr ? (double)tg__cpu()->l2 : (double)tg__cpu()->l3_plan / 2)))
         return 0;
     return group < panels ? group : panels;
 }
