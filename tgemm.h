@@ -2398,28 +2398,31 @@ TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const T
  * 40.0-40.3; two 40.7-42.7 and 39.9-41.7), and its double GELU tanh four again (L2 0.94-0.95 the
  * time against three, two 1.10; at 2^27 35.7-36.7 -> 37.6-38.7 GB/s, tg_bias_act the same,
  * 35.1-37.3 against 36.0-37.2).
- * The GELUs read x ahead by
+ * The activations read x ahead by
  * software prefetch, TG__EW_AHEAD bytes (a page): busy with arithmetic for as long as memory takes,
  * their loops had the hardware's prefetcher run out of lead and waited on loads. Zen 5, 2 threads,
  * 2^27 elements, tgemm-bench alternately three times against the library without it, GB/s: fp64
  * GELU erf 41.2, 26.9, 39.8 -> 45.5, 46.5, 46.0, GELU tanh 50.0, 40.9, 47.8 -> 53.0, 53.0, 53.5,
  * bias_act GELU tanh 49.6, 38.3, 47.1 -> 53.4, 53.8, 53.1 (2048 bytes ahead 0.98-1.00 of that, 512
  * and 1024 0.96-1.00); fp32 GELU erf 1.03x, bias_act GELU tanh 1.02x, GELU tanh 1.01x (2048 ahead).
- * Sigmoid and SiLU, which keep pace with memory, take none: 0.99-1.00x here (fp64 SiLU 1.04x), and
- * on the Zen 4 prefetch cost them (one 16 KiB ahead, 2 threads, 2^27 elements, side by side:
- * without it AVX-512 fp32 sigmoid and SiLU ran in 0.86-0.95 the time, AVX2 0.93-0.96, the others
- * 0.96-1.01; it had helped on the Zen 3 only while the threads took alternate 8 KiB chunks,
- * elementwise.c). */
+ * Sigmoid and SiLU, which keep pace with memory on AMD, took none at first: 0.99-1.00x here (fp64
+ * SiLU 1.04x), and on the Zen 4 prefetch cost them (one 16 KiB ahead, 2 threads, 2^27 elements,
+ * side by side: without it AVX-512 fp32 sigmoid and SiLU ran in 0.86-0.95 the time, AVX2
+ * 0.93-0.96, the others 0.96-1.01; it had helped on the Zen 3 only while the threads took
+ * alternate 8 KiB chunks, elementwise.c). But an Intel core keeps fewer loads in flight ahead of
+ * its arithmetic: on an Emerald Rapids, 2 threads, 2^27 elements, act_speed side by side, twice,
+ * with the prefetch sigmoid and SiLU ran in 0.69-0.76 the time in fp32 and fp64 (fp32 sigmoid
+ * 26 -> 34 GB/s), and in L2 0.94-1.00; so they take it too (the Zen 4 not measured again). */
 #define TG__EW_AHEAD 4096
 /* U vectors a turn, then one at a time for the rest */
-#define TG__EW_ACT(EXPR, F, U, PF)                                                                 \
-    TG__EW_LOOP(EXPR, F, U, PF) if ((U) > 1) TG__EW_LOOP(EXPR, F, 1, PF)
+#define TG__EW_ACT(EXPR, F, U)                                                                     \
+    TG__EW_LOOP(EXPR, F, U, 1) if ((U) > 1) TG__EW_LOOP(EXPR, F, 1, 1)
 #define TG__EW_ACTS(EXPR)                                                                          \
     switch (e->act) {                                                                              \
-    case TG_ACT_GELU_TANH: TG__EW_ACT(EXPR, TG__GELU_TANH, TG__U_TANH, 1) break;                   \
-    case TG_ACT_GELU_ERF: TG__EW_ACT(EXPR, TG__GELU_ERF, TG__U_ERF, 1) break;                      \
-    case TG_ACT_SIGMOID: TG__EW_ACT(EXPR, TG__SIGMOID, TG__U_SIGMOID, 0) break;                    \
-    case TG_ACT_SILU: TG__EW_ACT(EXPR, TG__SILU, TG__U_SIGMOID, 0) break;                          \
+    case TG_ACT_GELU_TANH: TG__EW_ACT(EXPR, TG__GELU_TANH, TG__U_TANH) break;                      \
+    case TG_ACT_GELU_ERF: TG__EW_ACT(EXPR, TG__GELU_ERF, TG__U_ERF) break;                         \
+    case TG_ACT_SIGMOID: TG__EW_ACT(EXPR, TG__SIGMOID, TG__U_SIGMOID) break;                       \
+    case TG_ACT_SILU: TG__EW_ACT(EXPR, TG__SILU, TG__U_SIGMOID) break;                             \
     default: TG__EW_LOOP(EXPR, , 1, 0) break;                                                      \
     }
     switch (e->op) {
@@ -2628,28 +2631,31 @@ TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const T
  * 40.0-40.3; two 40.7-42.7 and 39.9-41.7), and its double GELU tanh four again (L2 0.94-0.95 the
  * time against three, two 1.10; at 2^27 35.7-36.7 -> 37.6-38.7 GB/s, tg_bias_act the same,
  * 35.1-37.3 against 36.0-37.2).
- * The GELUs read x ahead by
+ * The activations read x ahead by
  * software prefetch, TG__EW_AHEAD bytes (a page): busy with arithmetic for as long as memory takes,
  * their loops had the hardware's prefetcher run out of lead and waited on loads. Zen 5, 2 threads,
  * 2^27 elements, tgemm-bench alternately three times against the library without it, GB/s: fp64
  * GELU erf 41.2, 26.9, 39.8 -> 45.5, 46.5, 46.0, GELU tanh 50.0, 40.9, 47.8 -> 53.0, 53.0, 53.5,
  * bias_act GELU tanh 49.6, 38.3, 47.1 -> 53.4, 53.8, 53.1 (2048 bytes ahead 0.98-1.00 of that, 512
  * and 1024 0.96-1.00); fp32 GELU erf 1.03x, bias_act GELU tanh 1.02x, GELU tanh 1.01x (2048 ahead).
- * Sigmoid and SiLU, which keep pace with memory, take none: 0.99-1.00x here (fp64 SiLU 1.04x), and
- * on the Zen 4 prefetch cost them (one 16 KiB ahead, 2 threads, 2^27 elements, side by side:
- * without it AVX-512 fp32 sigmoid and SiLU ran in 0.86-0.95 the time, AVX2 0.93-0.96, the others
- * 0.96-1.01; it had helped on the Zen 3 only while the threads took alternate 8 KiB chunks,
- * elementwise.c). */
+ * Sigmoid and SiLU, which keep pace with memory on AMD, took none at first: 0.99-1.00x here (fp64
+ * SiLU 1.04x), and on the Zen 4 prefetch cost them (one 16 KiB ahead, 2 threads, 2^27 elements,
+ * side by side: without it AVX-512 fp32 sigmoid and SiLU ran in 0.86-0.95 the time, AVX2
+ * 0.93-0.96, the others 0.96-1.01; it had helped on the Zen 3 only while the threads took
+ * alternate 8 KiB chunks, elementwise.c). But an Intel core keeps fewer loads in flight ahead of
+ * its arithmetic: on an Emerald Rapids, 2 threads, 2^27 elements, act_speed side by side, twice,
+ * with the prefetch sigmoid and SiLU ran in 0.69-0.76 the time in fp32 and fp64 (fp32 sigmoid
+ * 26 -> 34 GB/s), and in L2 0.94-1.00; so they take it too (the Zen 4 not measured again). */
 #define TG__EW_AHEAD 4096
 /* U vectors a turn, then one at a time for the rest */
-#define TG__EW_ACT(EXPR, F, U, PF)                                                                 \
-    TG__EW_LOOP(EXPR, F, U, PF) if ((U) > 1) TG__EW_LOOP(EXPR, F, 1, PF)
+#define TG__EW_ACT(EXPR, F, U)                                                                     \
+    TG__EW_LOOP(EXPR, F, U, 1) if ((U) > 1) TG__EW_LOOP(EXPR, F, 1, 1)
 #define TG__EW_ACTS(EXPR)                                                                          \
     switch (e->act) {                                                                              \
-    case TG_ACT_GELU_TANH: TG__EW_ACT(EXPR, TG__GELU_TANH, TG__U_TANH, 1) break;                   \
-    case TG_ACT_GELU_ERF: TG__EW_ACT(EXPR, TG__GELU_ERF, TG__U_ERF, 1) break;                      \
-    case TG_ACT_SIGMOID: TG__EW_ACT(EXPR, TG__SIGMOID, TG__U_SIGMOID, 0) break;                    \
-    case TG_ACT_SILU: TG__EW_ACT(EXPR, TG__SILU, TG__U_SIGMOID, 0) break;                          \
+    case TG_ACT_GELU_TANH: TG__EW_ACT(EXPR, TG__GELU_TANH, TG__U_TANH) break;                      \
+    case TG_ACT_GELU_ERF: TG__EW_ACT(EXPR, TG__GELU_ERF, TG__U_ERF) break;                         \
+    case TG_ACT_SIGMOID: TG__EW_ACT(EXPR, TG__SIGMOID, TG__U_SIGMOID) break;                       \
+    case TG_ACT_SILU: TG__EW_ACT(EXPR, TG__SILU, TG__U_SIGMOID) break;                             \
     default: TG__EW_LOOP(EXPR, , 1, 0) break;                                                      \
     }
     switch (e->op) {
@@ -3530,28 +3536,31 @@ TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const T
  * 40.0-40.3; two 40.7-42.7 and 39.9-41.7), and its double GELU tanh four again (L2 0.94-0.95 the
  * time against three, two 1.10; at 2^27 35.7-36.7 -> 37.6-38.7 GB/s, tg_bias_act the same,
  * 35.1-37.3 against 36.0-37.2).
- * The GELUs read x ahead by
+ * The activations read x ahead by
  * software prefetch, TG__EW_AHEAD bytes (a page): busy with arithmetic for as long as memory takes,
  * their loops had the hardware's prefetcher run out of lead and waited on loads. Zen 5, 2 threads,
  * 2^27 elements, tgemm-bench alternately three times against the library without it, GB/s: fp64
  * GELU erf 41.2, 26.9, 39.8 -> 45.5, 46.5, 46.0, GELU tanh 50.0, 40.9, 47.8 -> 53.0, 53.0, 53.5,
  * bias_act GELU tanh 49.6, 38.3, 47.1 -> 53.4, 53.8, 53.1 (2048 bytes ahead 0.98-1.00 of that, 512
  * and 1024 0.96-1.00); fp32 GELU erf 1.03x, bias_act GELU tanh 1.02x, GELU tanh 1.01x (2048 ahead).
- * Sigmoid and SiLU, which keep pace with memory, take none: 0.99-1.00x here (fp64 SiLU 1.04x), and
- * on the Zen 4 prefetch cost them (one 16 KiB ahead, 2 threads, 2^27 elements, side by side:
- * without it AVX-512 fp32 sigmoid and SiLU ran in 0.86-0.95 the time, AVX2 0.93-0.96, the others
- * 0.96-1.01; it had helped on the Zen 3 only while the threads took alternate 8 KiB chunks,
- * elementwise.c). */
+ * Sigmoid and SiLU, which keep pace with memory on AMD, took none at first: 0.99-1.00x here (fp64
+ * SiLU 1.04x), and on the Zen 4 prefetch cost them (one 16 KiB ahead, 2 threads, 2^27 elements,
+ * side by side: without it AVX-512 fp32 sigmoid and SiLU ran in 0.86-0.95 the time, AVX2
+ * 0.93-0.96, the others 0.96-1.01; it had helped on the Zen 3 only while the threads took
+ * alternate 8 KiB chunks, elementwise.c). But an Intel core keeps fewer loads in flight ahead of
+ * its arithmetic: on an Emerald Rapids, 2 threads, 2^27 elements, act_speed side by side, twice,
+ * with the prefetch sigmoid and SiLU ran in 0.69-0.76 the time in fp32 and fp64 (fp32 sigmoid
+ * 26 -> 34 GB/s), and in L2 0.94-1.00; so they take it too (the Zen 4 not measured again). */
 #define TG__EW_AHEAD 4096
 /* U vectors a turn, then one at a time for the rest */
-#define TG__EW_ACT(EXPR, F, U, PF)                                                                 \
-    TG__EW_LOOP(EXPR, F, U, PF) if ((U) > 1) TG__EW_LOOP(EXPR, F, 1, PF)
+#define TG__EW_ACT(EXPR, F, U)                                                                     \
+    TG__EW_LOOP(EXPR, F, U, 1) if ((U) > 1) TG__EW_LOOP(EXPR, F, 1, 1)
 #define TG__EW_ACTS(EXPR)                                                                          \
     switch (e->act) {                                                                              \
-    case TG_ACT_GELU_TANH: TG__EW_ACT(EXPR, TG__GELU_TANH, TG__U_TANH, 1) break;                   \
-    case TG_ACT_GELU_ERF: TG__EW_ACT(EXPR, TG__GELU_ERF, TG__U_ERF, 1) break;                      \
-    case TG_ACT_SIGMOID: TG__EW_ACT(EXPR, TG__SIGMOID, TG__U_SIGMOID, 0) break;                    \
-    case TG_ACT_SILU: TG__EW_ACT(EXPR, TG__SILU, TG__U_SIGMOID, 0) break;                          \
+    case TG_ACT_GELU_TANH: TG__EW_ACT(EXPR, TG__GELU_TANH, TG__U_TANH) break;                      \
+    case TG_ACT_GELU_ERF: TG__EW_ACT(EXPR, TG__GELU_ERF, TG__U_ERF) break;                         \
+    case TG_ACT_SIGMOID: TG__EW_ACT(EXPR, TG__SIGMOID, TG__U_SIGMOID) break;                       \
+    case TG_ACT_SILU: TG__EW_ACT(EXPR, TG__SILU, TG__U_SIGMOID) break;                             \
     default: TG__EW_LOOP(EXPR, , 1, 0) break;                                                      \
     }
     switch (e->op) {
@@ -3760,28 +3769,31 @@ TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const T
  * 40.0-40.3; two 40.7-42.7 and 39.9-41.7), and its double GELU tanh four again (L2 0.94-0.95 the
  * time against three, two 1.10; at 2^27 35.7-36.7 -> 37.6-38.7 GB/s, tg_bias_act the same,
  * 35.1-37.3 against 36.0-37.2).
- * The GELUs read x ahead by
+ * The activations read x ahead by
  * software prefetch, TG__EW_AHEAD bytes (a page): busy with arithmetic for as long as memory takes,
  * their loops had the hardware's prefetcher run out of lead and waited on loads. Zen 5, 2 threads,
  * 2^27 elements, tgemm-bench alternately three times against the library without it, GB/s: fp64
  * GELU erf 41.2, 26.9, 39.8 -> 45.5, 46.5, 46.0, GELU tanh 50.0, 40.9, 47.8 -> 53.0, 53.0, 53.5,
  * bias_act GELU tanh 49.6, 38.3, 47.1 -> 53.4, 53.8, 53.1 (2048 bytes ahead 0.98-1.00 of that, 512
  * and 1024 0.96-1.00); fp32 GELU erf 1.03x, bias_act GELU tanh 1.02x, GELU tanh 1.01x (2048 ahead).
- * Sigmoid and SiLU, which keep pace with memory, take none: 0.99-1.00x here (fp64 SiLU 1.04x), and
- * on the Zen 4 prefetch cost them (one 16 KiB ahead, 2 threads, 2^27 elements, side by side:
- * without it AVX-512 fp32 sigmoid and SiLU ran in 0.86-0.95 the time, AVX2 0.93-0.96, the others
- * 0.96-1.01; it had helped on the Zen 3 only while the threads took alternate 8 KiB chunks,
- * elementwise.c). */
+ * Sigmoid and SiLU, which keep pace with memory on AMD, took none at first: 0.99-1.00x here (fp64
+ * SiLU 1.04x), and on the Zen 4 prefetch cost them (one 16 KiB ahead, 2 threads, 2^27 elements,
+ * side by side: without it AVX-512 fp32 sigmoid and SiLU ran in 0.86-0.95 the time, AVX2
+ * 0.93-0.96, the others 0.96-1.01; it had helped on the Zen 3 only while the threads took
+ * alternate 8 KiB chunks, elementwise.c). But an Intel core keeps fewer loads in flight ahead of
+ * its arithmetic: on an Emerald Rapids, 2 threads, 2^27 elements, act_speed side by side, twice,
+ * with the prefetch sigmoid and SiLU ran in 0.69-0.76 the time in fp32 and fp64 (fp32 sigmoid
+ * 26 -> 34 GB/s), and in L2 0.94-1.00; so they take it too (the Zen 4 not measured again). */
 #define TG__EW_AHEAD 4096
 /* U vectors a turn, then one at a time for the rest */
-#define TG__EW_ACT(EXPR, F, U, PF)                                                                 \
-    TG__EW_LOOP(EXPR, F, U, PF) if ((U) > 1) TG__EW_LOOP(EXPR, F, 1, PF)
+#define TG__EW_ACT(EXPR, F, U)                                                                     \
+    TG__EW_LOOP(EXPR, F, U, 1) if ((U) > 1) TG__EW_LOOP(EXPR, F, 1, 1)
 #define TG__EW_ACTS(EXPR)                                                                          \
     switch (e->act) {                                                                              \
-    case TG_ACT_GELU_TANH: TG__EW_ACT(EXPR, TG__GELU_TANH, TG__U_TANH, 1) break;                   \
-    case TG_ACT_GELU_ERF: TG__EW_ACT(EXPR, TG__GELU_ERF, TG__U_ERF, 1) break;                      \
-    case TG_ACT_SIGMOID: TG__EW_ACT(EXPR, TG__SIGMOID, TG__U_SIGMOID, 0) break;                    \
-    case TG_ACT_SILU: TG__EW_ACT(EXPR, TG__SILU, TG__U_SIGMOID, 0) break;                          \
+    case TG_ACT_GELU_TANH: TG__EW_ACT(EXPR, TG__GELU_TANH, TG__U_TANH) break;                      \
+    case TG_ACT_GELU_ERF: TG__EW_ACT(EXPR, TG__GELU_ERF, TG__U_ERF) break;                         \
+    case TG_ACT_SIGMOID: TG__EW_ACT(EXPR, TG__SIGMOID, TG__U_SIGMOID) break;                       \
+    case TG_ACT_SILU: TG__EW_ACT(EXPR, TG__SILU, TG__U_SIGMOID) break;                             \
     default: TG__EW_LOOP(EXPR, , 1, 0) break;                                                      \
     }
     switch (e->op) {
