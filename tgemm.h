@@ -836,7 +836,8 @@ TGEMM_DEF const char *tg_cpu_arch(void)
  * MC: the packed mc x kc block of A stays in L2 across the whole jr loop: a quarter of L2 (on the same
  *     core mc = 60 against 252 gained another 2-4%: the B panels streaming through L2 need room).
  * NC: the packed kc x nc block of B lives in L3 (shared by the threads), counted as at most 32 MiB
- *     (cpuinfo's l3_plan: a VM's reported L3 can be the whole socket's). How much of L3 trades two costs. Every jc step
+ *     (cpuinfo's l3_plan: a VM's reported L3 can be the whole socket's). How much of L3 trades
+ *     two costs. Every jc step
  *     packs all of A again (from L3 or DRAM), which a wider panel amortizes over more columns; but
  *     an L3 is shared by all cores of its complex, other tenants' included, and the panel must stay
  *     there while every A block of the ic loop streams past it. A sixteenth (2 MiB of 32) by
@@ -1355,7 +1356,8 @@ static void tg__ew_do(const tg__ew_job *j, int64_t lo, int64_t hi)
 
 /* Output bytes above which the output is streamed past the caches: twice the L3 (cpuinfo's l3_plan,
  * at most 32 MiB: on an Intel Emerald Rapids VM reporting the socket's 260 MiB, a 512 MiB output
- * went through the caches at 22-23 GB/s, where streamed it ran at 35-38), or
+ * went through the caches, at the speed of STREAM copy with plain stores, 22-23 GB/s against 35-38
+ * with streamed ones; streamed, fp32 activations at 2^27 ran in 0.68-0.88 the time), or
  * TGEMM_EW_STREAM_BYTES, read once per process, which the tests set low so that small arrays take
  * the streamed path too. */
 static int64_t tg__ew_stream_bytes(void)
@@ -5221,10 +5223,10 @@ TG__FN(tg__panel)(int64_t kc, const TG__T *alpha, const TG__T *a, int64_t rs_a, 
     /* Over packed panels (the blocked path) the next panel of B follows this one, and the first
      * tiles bring it from L3 into L2, one line a k step, before its first tile needs it: that tile
      * would otherwise wait on the whole panel at L3's speed, which on an Intel mesh is a fraction
-     * of L2's (Emerald Rapids: 27 GB/s a core, where the tile reads B at up to 60). Emerald
+     * of L2's (Emerald Rapids: 27 GB/s a core, where the tile reads B at up to ~58). Emerald
      * Rapids, 1 thread, side by side with the same build without it, over four runs: sgemm
-     * 2048^3 1.04-1.12x, 4000^3 1.04-1.10x, dgemm 2048^3 1.03-1.14x. Past the last panel it reads nothing that matters
-     * (a prefetch never faults). */
+     * 2048^3 1.04-1.12x, 4000^3 1.04-1.10x, dgemm 2048^3 1.03-1.14x. Past the last panel it
+     * reads nothing that matters (a prefetch never faults). */
     const char *next = (const char *)(b + kc * rs_b);
     const int64_t next_lines = kc * rs_b * (int64_t)sizeof(TG__T) / 64;
     for (int64_t i = 0, h, t = 0; i < m; i += h, t++) {
@@ -6005,10 +6007,10 @@ TG__FN(tg__panel)(int64_t kc, const TG__T *alpha, const TG__T *a, int64_t rs_a, 
     /* Over packed panels (the blocked path) the next panel of B follows this one, and the first
      * tiles bring it from L3 into L2, one line a k step, before its first tile needs it: that tile
      * would otherwise wait on the whole panel at L3's speed, which on an Intel mesh is a fraction
-     * of L2's (Emerald Rapids: 27 GB/s a core, where the tile reads B at up to 60). Emerald
+     * of L2's (Emerald Rapids: 27 GB/s a core, where the tile reads B at up to ~58). Emerald
      * Rapids, 1 thread, side by side with the same build without it, over four runs: sgemm
-     * 2048^3 1.04-1.12x, 4000^3 1.04-1.10x, dgemm 2048^3 1.03-1.14x. Past the last panel it reads nothing that matters
-     * (a prefetch never faults). */
+     * 2048^3 1.04-1.12x, 4000^3 1.04-1.10x, dgemm 2048^3 1.03-1.14x. Past the last panel it
+     * reads nothing that matters (a prefetch never faults). */
     const char *next = (const char *)(b + kc * rs_b);
     const int64_t next_lines = kc * rs_b * (int64_t)sizeof(TG__T) / 64;
     for (int64_t i = 0, h, t = 0; i < m; i += h, t++) {
@@ -6788,10 +6790,10 @@ TG__FN(tg__panel)(int64_t kc, const TG__T *alpha, const TG__T *a, int64_t rs_a, 
     /* Over packed panels (the blocked path) the next panel of B follows this one, and the first
      * tiles bring it from L3 into L2, one line a k step, before its first tile needs it: that tile
      * would otherwise wait on the whole panel at L3's speed, which on an Intel mesh is a fraction
-     * of L2's (Emerald Rapids: 27 GB/s a core, where the tile reads B at up to 60). Emerald
+     * of L2's (Emerald Rapids: 27 GB/s a core, where the tile reads B at up to ~58). Emerald
      * Rapids, 1 thread, side by side with the same build without it, over four runs: sgemm
-     * 2048^3 1.04-1.12x, 4000^3 1.04-1.10x, dgemm 2048^3 1.03-1.14x. Past the last panel it reads nothing that matters
-     * (a prefetch never faults). */
+     * 2048^3 1.04-1.12x, 4000^3 1.04-1.10x, dgemm 2048^3 1.03-1.14x. Past the last panel it
+     * reads nothing that matters (a prefetch never faults). */
     const char *next = (const char *)(b + kc * rs_b);
     const int64_t next_lines = kc * rs_b * (int64_t)sizeof(TG__T) / 64;
     for (int64_t i = 0, h, t = 0; i < m; i += h, t++) {
@@ -7571,10 +7573,10 @@ TG__FN(tg__panel)(int64_t kc, const TG__T *alpha, const TG__T *a, int64_t rs_a, 
     /* Over packed panels (the blocked path) the next panel of B follows this one, and the first
      * tiles bring it from L3 into L2, one line a k step, before its first tile needs it: that tile
      * would otherwise wait on the whole panel at L3's speed, which on an Intel mesh is a fraction
-     * of L2's (Emerald Rapids: 27 GB/s a core, where the tile reads B at up to 60). Emerald
+     * of L2's (Emerald Rapids: 27 GB/s a core, where the tile reads B at up to ~58). Emerald
      * Rapids, 1 thread, side by side with the same build without it, over four runs: sgemm
-     * 2048^3 1.04-1.12x, 4000^3 1.04-1.10x, dgemm 2048^3 1.03-1.14x. Past the last panel it reads nothing that matters
-     * (a prefetch never faults). */
+     * 2048^3 1.04-1.12x, 4000^3 1.04-1.10x, dgemm 2048^3 1.03-1.14x. Past the last panel it
+     * reads nothing that matters (a prefetch never faults). */
     const char *next = (const char *)(b + kc * rs_b);
     const int64_t next_lines = kc * rs_b * (int64_t)sizeof(TG__T) / 64;
     for (int64_t i = 0, h, t = 0; i < m; i += h, t++) {
@@ -7969,8 +7971,9 @@ TG__NOINLINE static int64_t tg__small_group(const tg__kernel *kern, const tg__ge
     const int64_t es = (int64_t)kern->es, nr = kern->nr, panels = tg__ceil_div(g->n, nr);
     const int64_t group = TG__PAGE / (nr * es) > 1 ? TG__PAGE / (nr * es) : 1;
     const double bytes = (double)g->n * (double)es * (double)g->k;
+    const tg__cpuinfo *cpu = tg__cpu();
     if (!paged && (g->m > 2 * (int64_t)kern->mr || g->b.cs != 1 || g->n * es < TG__PAGE ||
-                   bytes <= (g->m > kern->mr ? (double)tg__cpu()->l2 : (double)tg__cpu()->l3_plan / 2)))
+                   bytes <= (g->m > kern->mr ? (double)cpu->l2 : (double)cpu->l3_plan / 2)))
         return 0;
     return group < panels ? group : panels;
 }

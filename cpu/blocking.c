@@ -11,7 +11,8 @@
  * MC: the packed mc x kc block of A stays in L2 across the whole jr loop: a quarter of L2 (on the same
  *     core mc = 60 against 252 gained another 2-4%: the B panels streaming through L2 need room).
  * NC: the packed kc x nc block of B lives in L3 (shared by the threads), counted as at most 32 MiB
- *     (cpuinfo's l3_plan: a VM's reported L3 can be the whole socket's). How much of L3 trades two costs. Every jc step
+ *     (cpuinfo's l3_plan: a VM's reported L3 can be the whole socket's). How much of L3 trades
+ *     two costs. Every jc step
  *     packs all of A again (from L3 or DRAM), which a wider panel amortizes over more columns; but
  *     an L3 is shared by all cores of its complex, other tenants' included, and the panel must stay
  *     there while every A block of the ic loop streams past it. A sixteenth (2 MiB of 32) by

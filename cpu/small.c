@@ -122,8 +122,9 @@ TG__NOINLINE static int64_t tg__small_group(const tg__kernel *kern, const tg__ge
     const int64_t es = (int64_t)kern->es, nr = kern->nr, panels = tg__ceil_div(g->n, nr);
     const int64_t group = TG__PAGE / (nr * es) > 1 ? TG__PAGE / (nr * es) : 1;
     const double bytes = (double)g->n * (double)es * (double)g->k;
+    const tg__cpuinfo *cpu = tg__cpu();
     if (!paged && (g->m > 2 * (int64_t)kern->mr || g->b.cs != 1 || g->n * es < TG__PAGE ||
-                   bytes <= (g->m > kern->mr ? (double)tg__cpu()->l2 : (double)tg__cpu()->l3_plan / 2)))
+                   bytes <= (g->m > kern->mr ? (double)cpu->l2 : (double)cpu->l3_plan / 2)))
         return 0;
     return group < panels ? group : panels;
 }

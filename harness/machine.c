@@ -2,9 +2,9 @@
  *
  * The slug names results/<slug>/ (e.g. "amd-epyc-zen3-2c"): the CPU model from /proc/cpuinfo cut to
  * its distinctive words, the core generation from CPUID where the model name omits it (virtual
- * machines often report a bare "AMD EPYC" or "Intel(R) Xeon(R) Processor"), and the number of CPUs this process may use. The
- * compiler, flags and commit are those of the build (build/harness/stamp.h, written by harness.mk);
- * the date is when the command ran.
+ * machines often report a bare "AMD EPYC" or "Intel(R) Xeon(R) Processor"), and the number of CPUs
+ * this process may use. The compiler, flags and commit are those of the build
+ * (build/harness/stamp.h, written by harness.mk); the date is when the command ran.
  */
 #define _GNU_SOURCE
 #include <ctype.h>
@@ -46,7 +46,8 @@ static int cores(void)
 }
 
 /* The core generation from CPUID family/model, for AMD's Zen and Intel's server parts; NULL when
- * unknown. Intel's Skylake, Cascade and Cooper Lake servers share model 0x55, told apart by stepping. */
+ * unknown. Intel's Skylake, Cascade and Cooper Lake servers share model 0x55, told apart by
+ * stepping. */
 static const char *cpu_generation(void)
 {
 #if defined(__x86_64__) || defined(__i386__)
@@ -56,7 +57,8 @@ static const char *cpu_generation(void)
     unsigned model = ((a >> 4) & 0xf) | ((a >> 12) & 0xf0), stepping = a & 0xf;
     if (vendor == 0x68747541) { /* "Auth"enticAMD */
         if (family == 0x17) return model < 0x30 ? "zen" : "zen2";
-        if (family == 0x19) return (model >= 0x10 && model < 0x20) || model >= 0x60 ? "zen4" : "zen3";
+        if (family == 0x19)
+            return (model >= 0x10 && model < 0x20) || model >= 0x60 ? "zen4" : "zen3";
         if (family == 0x1a) return "zen5";
     } else if (vendor == 0x756e6547 && family == 6) { /* "Genu"ineIntel */
         switch (model) {
