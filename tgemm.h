@@ -1139,11 +1139,12 @@ TG__OMP(omp barrier)
 
 /* ln2 as hi + lo (hi the nearest value of the type; fma forms t - n hi exactly, since it is below
  * 0.5 and a multiple of 2^-54 in double whenever n is not 0, and t - n hi/8 in float, below 2^-4
- * and a multiple of 2^-27; float's reduction takes no second step, so has no lo), log2(e), and the rounding constants 1.5 2^23 and 1.5 2^52: t log2(e) +
- * M (8 t log2(e) + M in float) is M plus the integer n nearest to t / ln2 (8 t / ln2), which then
- * sits in M's low bits (AVX-512's double takes M / 8, whose ulp is 1/8: t log2(e) + M/8 holds n/8
- * for n = round(8 t / ln2)). Macros, not objects, so that each vector width folds them into its own
- * constants; they stay defined, since every width's instantiation uses them. */
+ * and a multiple of 2^-27; float's reduction takes no second step, so has no lo), log2(e), and the
+ * rounding constants 1.5 2^23 and 1.5 2^52: t log2(e) + M (8 t log2(e) + M in float) is M plus the
+ * integer n nearest to t / ln2 (8 t / ln2), which then sits in M's low bits (AVX-512's double takes
+ * M / 8, whose ulp is 1/8: t log2(e) + M/8 holds n/8 for n = round(8 t / ln2)). Macros, not
+ * objects, so that each vector width folds them into its own constants; they stay defined, since
+ * every width's instantiation uses them. */
 #define TG__LN2_HI_S 6.931471825e-01f
 #define TG__LN2_HI_D 6.93147180559945286e-01
 #define TG__LN2_LO_D 2.31904681384629956e-17
