@@ -4830,7 +4830,8 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
  * whole panels' kernel carries no test for it; AVX2 copies it into a zero-padded panel (small.c),
  * since vmaskmov is microcoded on Zen 3. A panel at most W wide over eight rows or more of A in
  * place goes in taller tiles of one vector a row instead (tg__tall: up to 12 rows in ymm, 16 in
- * zmm). */
+ * zmm). Over packed A, AVX-512 takes two 6-row panels at once in tiles of 12 x 2W instead
+ * (tg__tile12). */
 
 /* A prefetch of the B row two panels ahead (p + 4W), each of its lines: one in ymm, two in zmm. */
 #define TG__PREFETCH_AHEAD(p)                                                                      \
@@ -5207,6 +5208,75 @@ static inline int64_t TG__FN(tg__tile_rows)(int64_t left)
     return left == 7 || left == 8 ? 4 : left < 6 ? left : 6;
 }
 
+#if TG__PAIR
+/* Two packed 6-row panels of A at once, over a packed panel of B more than W wide: a tile of 12 rows
+ * by 2W, 24 accumulators, two vectors of B and a broadcast in AVX-512's 32 registers. Each vector
+ * of B read now feeds twelve FMAs instead of six, so B's panel, which at kc = L1 / 64 is two lines
+ * wide and twice L1 (it is fed from L2), is read from L2 half as often: ~11 bytes a cycle at full
+ * rate where the 6-row tile needs ~21 plus A's. Rows 6-11 are the next 6-row panel, 6 kc on, so A's
+ * packing is unchanged. Every element is one chain of FMAs along k, as in the 6-row tile's loop for
+ * a whole panel, so C's bits do not depend on which of the two computed a row. Emerald Rapids, 1
+ * thread, ab-gemm side by side against the 6-row tiles (a second copy of those: 0.97-1.02): sgemm
+ * 2048^3 1.03-1.08x, 4000^3 1.10x, 1000^3 1.03x, 777x1555x333 1.02x; dgemm 2048^3 1.08x, 4000^3
+ * 1.09x, 1001^3 1.12x, 4096x4096x32 1.15x (not measured on Zen 4 or 5). next: as in tg__tile, here
+ * a line a k step. */
+__attribute__((target(TG__TARGET), always_inline)) static inline void
+TG__FN(tg__tile12)(int64_t kc, const TG__T *alpha_p, const TG__T *a, const TG__T *b,
+                   const TG__T *beta_p, TG__T *c, int64_t rs_c, int64_t n, const char *next)
+{
+    const TG__T *const bend = b + kc * 2 * TG__W;
+    /* rows 6-11 through a pointer of their own: as offsets 6 kc + i from a, the compiler gave each
+     * its own index register and reloaded some of them from vector registers every k step */
+    const TG__T *a2 = a + 6 * kc;
+    TG__V acc[12][2];
+#define TG__T12_EACH(X)                                                                            \
+    X(0, a, 0) X(1, a, 1) X(2, a, 2) X(3, a, 3) X(4, a, 4) X(5, a, 5)                              \
+    X(6, a2, 0) X(7, a2, 1) X(8, a2, 2) X(9, a2, 3) X(10, a2, 4) X(11, a2, 5)
+#define TG__T12_ZERO(i, p, off) acc[i][0] = acc[i][1] = TG__ZERO();
+#define TG__T12_FMA(i, p, off)                                                                     \
+    {                                                                                              \
+        const TG__V ai = TG__BCAST(p + (off));                                                     \
+        acc[i][0] = TG__FMA(ai, b0, acc[i][0]);                                                    \
+        acc[i][1] = TG__FMA(ai, b1, acc[i][1]);                                                    \
+    }
+#define TG__T12_LOOP(prefetch)                                                                     \
+    for (; b != bend; a += 6, a2 += 6, b += 2 * TG__W) {                                          \
+        const TG__V b0 = TG__LOADU(b), b1 = TG__LOADU(b + TG__W);                                  \
+        prefetch;                                                                                  \
+        TG__T12_EACH(TG__T12_FMA)                                                                  \
+    }
+    TG__T12_EACH(TG__T12_ZERO)
+    /* this tile of C towards L1 while the k loop runs, as in tg__tile */
+    for (int i = 0; i < 12; i++) {
+        _mm_prefetch((const char *)(c + i * rs_c), _MM_HINT_T0);
+        _mm_prefetch((const char *)(c + i * rs_c + 2 * TG__W - 1), _MM_HINT_T0);
+    }
+    if (next)
+        TG__T12_LOOP((_mm_prefetch(next, _MM_HINT_T1), next += 64))
+    else
+        TG__T12_LOOP((void)0)
+    {
+        /* alpha and beta read only now, as in tg__tall */
+        const TG__T alpha = *alpha_p, beta = *beta_p;
+        const TG__V va = TG__SET1(alpha), vb = TG__SET1(beta);
+        const int64_t live = TG__FN(tg__edge_cols)(n, 2 * TG__W);
+        /* x * 1 is x exactly (NaN and -0 included): alpha = 1 skips the products */
+#define TG__T12_VEC(i, v)                                                                          \
+    TG__FN(tg__store_vec)(c + i * rs_c + v * TG__W,                                                \
+                          alpha != 1 ? TG__MUL(acc[i][v], va) : acc[i][v], live - v * TG__W, beta, \
+                          vb);
+#define TG__T12_STORE(i, p, off) TG__T12_VEC(i, 0) TG__T12_VEC(i, 1)
+        TG__T12_EACH(TG__T12_STORE)
+#undef TG__T12_VEC
+#undef TG__T12_STORE
+    }
+#undef TG__T12_EACH
+#undef TG__T12_ZERO
+#undef TG__T12_FMA
+#undef TG__T12_LOOP
+}
+#endif
+
 /* A column panel of C, tile by tile; masked: a partial one, read through masks. */
 __attribute__((target(TG__TARGET), always_inline)) static inline void
 TG__FN(tg__panel)(int64_t kc, const TG__T *alpha, const TG__T *a, int64_t rs_a, int64_t cs_a,
@@ -5231,6 +5301,14 @@ TG__FN(tg__panel)(int64_t kc, const TG__T *alpha, const TG__T *a, int64_t rs_a, 
     const char *next = (const char *)(b + kc * rs_b);
     const int64_t next_lines = kc * rs_b * (int64_t)sizeof(TG__T) / 64;
     for (int64_t i = 0, h, t = 0; i < m; i += h, t++) {
+#if TG__PAIR
+        if (packed_a && m - i >= 12 && n > TG__W && rs_b == 2 * TG__W && cs_c == 1) {
+            h = 12;
+            TG__FN(tg__tile12)(kc, alpha, a + i * ts_a, b, beta, c + i * rs_c, rs_c, n,
+                               t * kc < next_lines ? next + t * kc * 64 : NULL);
+            continue;
+        }
+#endif
         h = packed_a ? (m - i < 6 ? m - i : 6) : TG__FN(tg__tile_rows)(m - i);
         TG__FN(tg__tile)(kc, *alpha, a + i * ts_a, rs_a, cs_a, b, rs_b, *beta, c + i * rs_c,
                          rs_c, cs_c, h, n, masked,
@@ -5614,7 +5692,8 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
  * whole panels' kernel carries no test for it; AVX2 copies it into a zero-padded panel (small.c),
  * since vmaskmov is microcoded on Zen 3. A panel at most W wide over eight rows or more of A in
  * place goes in taller tiles of one vector a row instead (tg__tall: up to 12 rows in ymm, 16 in
- * zmm). */
+ * zmm). Over packed A, AVX-512 takes two 6-row panels at once in tiles of 12 x 2W instead
+ * (tg__tile12). */
 
 /* A prefetch of the B row two panels ahead (p + 4W), each of its lines: one in ymm, two in zmm. */
 #define TG__PREFETCH_AHEAD(p)                                                                      \
@@ -5991,6 +6070,75 @@ static inline int64_t TG__FN(tg__tile_rows)(int64_t left)
     return left == 7 || left == 8 ? 4 : left < 6 ? left : 6;
 }
 
+#if TG__PAIR
+/* Two packed 6-row panels of A at once, over a packed panel of B more than W wide: a tile of 12 rows
+ * by 2W, 24 accumulators, two vectors of B and a broadcast in AVX-512's 32 registers. Each vector
+ * of B read now feeds twelve FMAs instead of six, so B's panel, which at kc = L1 / 64 is two lines
+ * wide and twice L1 (it is fed from L2), is read from L2 half as often: ~11 bytes a cycle at full
+ * rate where the 6-row tile needs ~21 plus A's. Rows 6-11 are the next 6-row panel, 6 kc on, so A's
+ * packing is unchanged. Every element is one chain of FMAs along k, as in the 6-row tile's loop for
+ * a whole panel, so C's bits do not depend on which of the two computed a row. Emerald Rapids, 1
+ * thread, ab-gemm side by side against the 6-row tiles (a second copy of those: 0.97-1.02): sgemm
+ * 2048^3 1.03-1.08x, 4000^3 1.10x, 1000^3 1.03x, 777x1555x333 1.02x; dgemm 2048^3 1.08x, 4000^3
+ * 1.09x, 1001^3 1.12x, 4096x4096x32 1.15x (not measured on Zen 4 or 5). next: as in tg__tile, here
+ * a line a k step. */
+__attribute__((target(TG__TARGET), always_inline)) static inline void
+TG__FN(tg__tile12)(int64_t kc, const TG__T *alpha_p, const TG__T *a, const TG__T *b,
+                   const TG__T *beta_p, TG__T *c, int64_t rs_c, int64_t n, const char *next)
+{
+    const TG__T *const bend = b + kc * 2 * TG__W;
+    /* rows 6-11 through a pointer of their own: as offsets 6 kc + i from a, the compiler gave each
+     * its own index register and reloaded some of them from vector registers every k step */
+    const TG__T *a2 = a + 6 * kc;
+    TG__V acc[12][2];
+#define TG__T12_EACH(X)                                                                            \
+    X(0, a, 0) X(1, a, 1) X(2, a, 2) X(3, a, 3) X(4, a, 4) X(5, a, 5)                              \
+    X(6, a2, 0) X(7, a2, 1) X(8, a2, 2) X(9, a2, 3) X(10, a2, 4) X(11, a2, 5)
+#define TG__T12_ZERO(i, p, off) acc[i][0] = acc[i][1] = TG__ZERO();
+#define TG__T12_FMA(i, p, off)                                                                     \
+    {                                                                                              \
+        const TG__V ai = TG__BCAST(p + (off));                                                     \
+        acc[i][0] = TG__FMA(ai, b0, acc[i][0]);                                                    \
+        acc[i][1] = TG__FMA(ai, b1, acc[i][1]);                                                    \
+    }
+#define TG__T12_LOOP(prefetch)                                                                     \
+    for (; b != bend; a += 6, a2 += 6, b += 2 * TG__W) {                                          \
+        const TG__V b0 = TG__LOADU(b), b1 = TG__LOADU(b + TG__W);                                  \
+        prefetch;                                                                                  \
+        TG__T12_EACH(TG__T12_FMA)                                                                  \
+    }
+    TG__T12_EACH(TG__T12_ZERO)
+    /* this tile of C towards L1 while the k loop runs, as in tg__tile */
+    for (int i = 0; i < 12; i++) {
+        _mm_prefetch((const char *)(c + i * rs_c), _MM_HINT_T0);
+        _mm_prefetch((const char *)(c + i * rs_c + 2 * TG__W - 1), _MM_HINT_T0);
+    }
+    if (next)
+        TG__T12_LOOP((_mm_prefetch(next, _MM_HINT_T1), next += 64))
+    else
+        TG__T12_LOOP((void)0)
+    {
+        /* alpha and beta read only now, as in tg__tall */
+        const TG__T alpha = *alpha_p, beta = *beta_p;
+        const TG__V va = TG__SET1(alpha), vb = TG__SET1(beta);
+        const int64_t live = TG__FN(tg__edge_cols)(n, 2 * TG__W);
+        /* x * 1 is x exactly (NaN and -0 included): alpha = 1 skips the products */
+#define TG__T12_VEC(i, v)                                                                          \
+    TG__FN(tg__store_vec)(c + i * rs_c + v * TG__W,                                                \
+                          alpha != 1 ? TG__MUL(acc[i][v], va) : acc[i][v], live - v * TG__W, beta, \
+                          vb);
+#define TG__T12_STORE(i, p, off) TG__T12_VEC(i, 0) TG__T12_VEC(i, 1)
+        TG__T12_EACH(TG__T12_STORE)
+#undef TG__T12_VEC
+#undef TG__T12_STORE
+    }
+#undef TG__T12_EACH
+#undef TG__T12_ZERO
+#undef TG__T12_FMA
+#undef TG__T12_LOOP
+}
+#endif
+
 /* A column panel of C, tile by tile; masked: a partial one, read through masks. */
 __attribute__((target(TG__TARGET), always_inline)) static inline void
 TG__FN(tg__panel)(int64_t kc, const TG__T *alpha, const TG__T *a, int64_t rs_a, int64_t cs_a,
@@ -6015,6 +6163,14 @@ TG__FN(tg__panel)(int64_t kc, const TG__T *alpha, const TG__T *a, int64_t rs_a, 
     const char *next = (const char *)(b + kc * rs_b);
     const int64_t next_lines = kc * rs_b * (int64_t)sizeof(TG__T) / 64;
     for (int64_t i = 0, h, t = 0; i < m; i += h, t++) {
+#if TG__PAIR
+        if (packed_a && m - i >= 12 && n > TG__W && rs_b == 2 * TG__W && cs_c == 1) {
+            h = 12;
+            TG__FN(tg__tile12)(kc, alpha, a + i * ts_a, b, beta, c + i * rs_c, rs_c, n,
+                               t * kc < next_lines ? next + t * kc * 64 : NULL);
+            continue;
+        }
+#endif
         h = packed_a ? (m - i < 6 ? m - i : 6) : TG__FN(tg__tile_rows)(m - i);
         TG__FN(tg__tile)(kc, *alpha, a + i * ts_a, rs_a, cs_a, b, rs_b, *beta, c + i * rs_c,
                          rs_c, cs_c, h, n, masked,
@@ -6397,7 +6553,8 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
  * whole panels' kernel carries no test for it; AVX2 copies it into a zero-padded panel (small.c),
  * since vmaskmov is microcoded on Zen 3. A panel at most W wide over eight rows or more of A in
  * place goes in taller tiles of one vector a row instead (tg__tall: up to 12 rows in ymm, 16 in
- * zmm). */
+ * zmm). Over packed A, AVX-512 takes two 6-row panels at once in tiles of 12 x 2W instead
+ * (tg__tile12). */
 
 /* A prefetch of the B row two panels ahead (p + 4W), each of its lines: one in ymm, two in zmm. */
 #define TG__PREFETCH_AHEAD(p)                                                                      \
@@ -6774,6 +6931,75 @@ static inline int64_t TG__FN(tg__tile_rows)(int64_t left)
     return left == 7 || left == 8 ? 4 : left < 6 ? left : 6;
 }
 
+#if TG__PAIR
+/* Two packed 6-row panels of A at once, over a packed panel of B more than W wide: a tile of 12 rows
+ * by 2W, 24 accumulators, two vectors of B and a broadcast in AVX-512's 32 registers. Each vector
+ * of B read now feeds twelve FMAs instead of six, so B's panel, which at kc = L1 / 64 is two lines
+ * wide and twice L1 (it is fed from L2), is read from L2 half as often: ~11 bytes a cycle at full
+ * rate where the 6-row tile needs ~21 plus A's. Rows 6-11 are the next 6-row panel, 6 kc on, so A's
+ * packing is unchanged. Every element is one chain of FMAs along k, as in the 6-row tile's loop for
+ * a whole panel, so C's bits do not depend on which of the two computed a row. Emerald Rapids, 1
+ * thread, ab-gemm side by side against the 6-row tiles (a second copy of those: 0.97-1.02): sgemm
+ * 2048^3 1.03-1.08x, 4000^3 1.10x, 1000^3 1.03x, 777x1555x333 1.02x; dgemm 2048^3 1.08x, 4000^3
+ * 1.09x, 1001^3 1.12x, 4096x4096x32 1.15x (not measured on Zen 4 or 5). next: as in tg__tile, here
+ * a line a k step. */
+__attribute__((target(TG__TARGET), always_inline)) static inline void
+TG__FN(tg__tile12)(int64_t kc, const TG__T *alpha_p, const TG__T *a, const TG__T *b,
+                   const TG__T *beta_p, TG__T *c, int64_t rs_c, int64_t n, const char *next)
+{
+    const TG__T *const bend = b + kc * 2 * TG__W;
+    /* rows 6-11 through a pointer of their own: as offsets 6 kc + i from a, the compiler gave each
+     * its own index register and reloaded some of them from vector registers every k step */
+    const TG__T *a2 = a + 6 * kc;
+    TG__V acc[12][2];
+#define TG__T12_EACH(X)                                                                            \
+    X(0, a, 0) X(1, a, 1) X(2, a, 2) X(3, a, 3) X(4, a, 4) X(5, a, 5)                              \
+    X(6, a2, 0) X(7, a2, 1) X(8, a2, 2) X(9, a2, 3) X(10, a2, 4) X(11, a2, 5)
+#define TG__T12_ZERO(i, p, off) acc[i][0] = acc[i][1] = TG__ZERO();
+#define TG__T12_FMA(i, p, off)                                                                     \
+    {                                                                                              \
+        const TG__V ai = TG__BCAST(p + (off));                                                     \
+        acc[i][0] = TG__FMA(ai, b0, acc[i][0]);                                                    \
+        acc[i][1] = TG__FMA(ai, b1, acc[i][1]);                                                    \
+    }
+#define TG__T12_LOOP(prefetch)                                                                     \
+    for (; b != bend; a += 6, a2 += 6, b += 2 * TG__W) {                                          \
+        const TG__V b0 = TG__LOADU(b), b1 = TG__LOADU(b + TG__W);                                  \
+        prefetch;                                                                                  \
+        TG__T12_EACH(TG__T12_FMA)                                                                  \
+    }
+    TG__T12_EACH(TG__T12_ZERO)
+    /* this tile of C towards L1 while the k loop runs, as in tg__tile */
+    for (int i = 0; i < 12; i++) {
+        _mm_prefetch((const char *)(c + i * rs_c), _MM_HINT_T0);
+        _mm_prefetch((const char *)(c + i * rs_c + 2 * TG__W - 1), _MM_HINT_T0);
+    }
+    if (next)
+        TG__T12_LOOP((_mm_prefetch(next, _MM_HINT_T1), next += 64))
+    else
+        TG__T12_LOOP((void)0)
+    {
+        /* alpha and beta read only now, as in tg__tall */
+        const TG__T alpha = *alpha_p, beta = *beta_p;
+        const TG__V va = TG__SET1(alpha), vb = TG__SET1(beta);
+        const int64_t live = TG__FN(tg__edge_cols)(n, 2 * TG__W);
+        /* x * 1 is x exactly (NaN and -0 included): alpha = 1 skips the products */
+#define TG__T12_VEC(i, v)                                                                          \
+    TG__FN(tg__store_vec)(c + i * rs_c + v * TG__W,                                                \
+                          alpha != 1 ? TG__MUL(acc[i][v], va) : acc[i][v], live - v * TG__W, beta, \
+                          vb);
+#define TG__T12_STORE(i, p, off) TG__T12_VEC(i, 0) TG__T12_VEC(i, 1)
+        TG__T12_EACH(TG__T12_STORE)
+#undef TG__T12_VEC
+#undef TG__T12_STORE
+    }
+#undef TG__T12_EACH
+#undef TG__T12_ZERO
+#undef TG__T12_FMA
+#undef TG__T12_LOOP
+}
+#endif
+
 /* A column panel of C, tile by tile; masked: a partial one, read through masks. */
 __attribute__((target(TG__TARGET), always_inline)) static inline void
 TG__FN(tg__panel)(int64_t kc, const TG__T *alpha, const TG__T *a, int64_t rs_a, int64_t cs_a,
@@ -6798,6 +7024,14 @@ TG__FN(tg__panel)(int64_t kc, const TG__T *alpha, const TG__T *a, int64_t rs_a, 
     const char *next = (const char *)(b + kc * rs_b);
     const int64_t next_lines = kc * rs_b * (int64_t)sizeof(TG__T) / 64;
     for (int64_t i = 0, h, t = 0; i < m; i += h, t++) {
+#if TG__PAIR
+        if (packed_a && m - i >= 12 && n > TG__W && rs_b == 2 * TG__W && cs_c == 1) {
+            h = 12;
+            TG__FN(tg__tile12)(kc, alpha, a + i * ts_a, b, beta, c + i * rs_c, rs_c, n,
+                               t * kc < next_lines ? next + t * kc * 64 : NULL);
+            continue;
+        }
+#endif
         h = packed_a ? (m - i < 6 ? m - i : 6) : TG__FN(tg__tile_rows)(m - i);
         TG__FN(tg__tile)(kc, *alpha, a + i * ts_a, rs_a, cs_a, b, rs_b, *beta, c + i * rs_c,
                          rs_c, cs_c, h, n, masked,
@@ -7180,7 +7414,8 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
  * whole panels' kernel carries no test for it; AVX2 copies it into a zero-padded panel (small.c),
  * since vmaskmov is microcoded on Zen 3. A panel at most W wide over eight rows or more of A in
  * place goes in taller tiles of one vector a row instead (tg__tall: up to 12 rows in ymm, 16 in
- * zmm). */
+ * zmm). Over packed A, AVX-512 takes two 6-row panels at once in tiles of 12 x 2W instead
+ * (tg__tile12). */
 
 /* A prefetch of the B row two panels ahead (p + 4W), each of its lines: one in ymm, two in zmm. */
 #define TG__PREFETCH_AHEAD(p)                                                                      \
@@ -7557,6 +7792,75 @@ static inline int64_t TG__FN(tg__tile_rows)(int64_t left)
     return left == 7 || left == 8 ? 4 : left < 6 ? left : 6;
 }
 
+#if TG__PAIR
+/* Two packed 6-row panels of A at once, over a packed panel of B more than W wide: a tile of 12 rows
+ * by 2W, 24 accumulators, two vectors of B and a broadcast in AVX-512's 32 registers. Each vector
+ * of B read now feeds twelve FMAs instead of six, so B's panel, which at kc = L1 / 64 is two lines
+ * wide and twice L1 (it is fed from L2), is read from L2 half as often: ~11 bytes a cycle at full
+ * rate where the 6-row tile needs ~21 plus A's. Rows 6-11 are the next 6-row panel, 6 kc on, so A's
+ * packing is unchanged. Every element is one chain of FMAs along k, as in the 6-row tile's loop for
+ * a whole panel, so C's bits do not depend on which of the two computed a row. Emerald Rapids, 1
+ * thread, ab-gemm side by side against the 6-row tiles (a second copy of those: 0.97-1.02): sgemm
+ * 2048^3 1.03-1.08x, 4000^3 1.10x, 1000^3 1.03x, 777x1555x333 1.02x; dgemm 2048^3 1.08x, 4000^3
+ * 1.09x, 1001^3 1.12x, 4096x4096x32 1.15x (not measured on Zen 4 or 5). next: as in tg__tile, here
+ * a line a k step. */
+__attribute__((target(TG__TARGET), always_inline)) static inline void
+TG__FN(tg__tile12)(int64_t kc, const TG__T *alpha_p, const TG__T *a, const TG__T *b,
+                   const TG__T *beta_p, TG__T *c, int64_t rs_c, int64_t n, const char *next)
+{
+    const TG__T *const bend = b + kc * 2 * TG__W;
+    /* rows 6-11 through a pointer of their own: as offsets 6 kc + i from a, the compiler gave each
+     * its own index register and reloaded some of them from vector registers every k step */
+    const TG__T *a2 = a + 6 * kc;
+    TG__V acc[12][2];
+#define TG__T12_EACH(X)                                                                            \
+    X(0, a, 0) X(1, a, 1) X(2, a, 2) X(3, a, 3) X(4, a, 4) X(5, a, 5)                              \
+    X(6, a2, 0) X(7, a2, 1) X(8, a2, 2) X(9, a2, 3) X(10, a2, 4) X(11, a2, 5)
+#define TG__T12_ZERO(i, p, off) acc[i][0] = acc[i][1] = TG__ZERO();
+#define TG__T12_FMA(i, p, off)                                                                     \
+    {                                                                                              \
+        const TG__V ai = TG__BCAST(p + (off));                                                     \
+        acc[i][0] = TG__FMA(ai, b0, acc[i][0]);                                                    \
+        acc[i][1] = TG__FMA(ai, b1, acc[i][1]);                                                    \
+    }
+#define TG__T12_LOOP(prefetch)                                                                     \
+    for (; b != bend; a += 6, a2 += 6, b += 2 * TG__W) {                                          \
+        const TG__V b0 = TG__LOADU(b), b1 = TG__LOADU(b + TG__W);                                  \
+        prefetch;                                                                                  \
+        TG__T12_EACH(TG__T12_FMA)                                                                  \
+    }
+    TG__T12_EACH(TG__T12_ZERO)
+    /* this tile of C towards L1 while the k loop runs, as in tg__tile */
+    for (int i = 0; i < 12; i++) {
+        _mm_prefetch((const char *)(c + i * rs_c), _MM_HINT_T0);
+        _mm_prefetch((const char *)(c + i * rs_c + 2 * TG__W - 1), _MM_HINT_T0);
+    }
+    if (next)
+        TG__T12_LOOP((_mm_prefetch(next, _MM_HINT_T1), next += 64))
+    else
+        TG__T12_LOOP((void)0)
+    {
+        /* alpha and beta read only now, as in tg__tall */
+        const TG__T alpha = *alpha_p, beta = *beta_p;
+        const TG__V va = TG__SET1(alpha), vb = TG__SET1(beta);
+        const int64_t live = TG__FN(tg__edge_cols)(n, 2 * TG__W);
+        /* x * 1 is x exactly (NaN and -0 included): alpha = 1 skips the products */
+#define TG__T12_VEC(i, v)                                                                          \
+    TG__FN(tg__store_vec)(c + i * rs_c + v * TG__W,                                                \
+                          alpha != 1 ? TG__MUL(acc[i][v], va) : acc[i][v], live - v * TG__W, beta, \
+                          vb);
+#define TG__T12_STORE(i, p, off) TG__T12_VEC(i, 0) TG__T12_VEC(i, 1)
+        TG__T12_EACH(TG__T12_STORE)
+#undef TG__T12_VEC
+#undef TG__T12_STORE
+    }
+#undef TG__T12_EACH
+#undef TG__T12_ZERO
+#undef TG__T12_FMA
+#undef TG__T12_LOOP
+}
+#endif
+
 /* A column panel of C, tile by tile; masked: a partial one, read through masks. */
 __attribute__((target(TG__TARGET), always_inline)) static inline void
 TG__FN(tg__panel)(int64_t kc, const TG__T *alpha, const TG__T *a, int64_t rs_a, int64_t cs_a,
@@ -7581,6 +7885,14 @@ TG__FN(tg__panel)(int64_t kc, const TG__T *alpha, const TG__T *a, int64_t rs_a, 
     const char *next = (const char *)(b + kc * rs_b);
     const int64_t next_lines = kc * rs_b * (int64_t)sizeof(TG__T) / 64;
     for (int64_t i = 0, h, t = 0; i < m; i += h, t++) {
+#if TG__PAIR
+        if (packed_a && m - i >= 12 && n > TG__W && rs_b == 2 * TG__W && cs_c == 1) {
+            h = 12;
+            TG__FN(tg__tile12)(kc, alpha, a + i * ts_a, b, beta, c + i * rs_c, rs_c, n,
+                               t * kc < next_lines ? next + t * kc * 64 : NULL);
+            continue;
+        }
+#endif
         h = packed_a ? (m - i < 6 ? m - i : 6) : TG__FN(tg__tile_rows)(m - i);
         TG__FN(tg__tile)(kc, *alpha, a + i * ts_a, rs_a, cs_a, b, rs_b, *beta, c + i * rs_c,
                          rs_c, cs_c, h, n, masked,
