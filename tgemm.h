@@ -4828,8 +4828,8 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
  * lanes of a register into a row of C), TG__MASKED (1: masked loads are cheap enough to read a
  * partial panel of B in place, and masked stores to write an edge tile), TG__SHORT_M (the
  * descriptor's short_m), TG__TALL (the most rows of a tall tile, below), TG__PAIR (1: 32 vector
- * registers, enough for the pair kernel, below), TG__B_SHARE (the descriptor's b_share); TG__FN(x)
- * appends the family's and the type's suffix.
+ * registers, enough for the pair kernel and the 12-row tile, below), TG__B_SHARE (the descriptor's
+ * b_share); TG__FN(x) appends the family's and the type's suffix.
  *
  * Register tile 6 x 2W: 12 accumulators + 2 B vectors + 1 broadcast A value. In ymm (AVX2: 6 x 16
  * floats, 6 x 8 doubles) that is 15 of the 16 registers, and 12 independent FMA chains cover Zen
@@ -5690,8 +5690,8 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
  * lanes of a register into a row of C), TG__MASKED (1: masked loads are cheap enough to read a
  * partial panel of B in place, and masked stores to write an edge tile), TG__SHORT_M (the
  * descriptor's short_m), TG__TALL (the most rows of a tall tile, below), TG__PAIR (1: 32 vector
- * registers, enough for the pair kernel, below), TG__B_SHARE (the descriptor's b_share); TG__FN(x)
- * appends the family's and the type's suffix.
+ * registers, enough for the pair kernel and the 12-row tile, below), TG__B_SHARE (the descriptor's
+ * b_share); TG__FN(x) appends the family's and the type's suffix.
  *
  * Register tile 6 x 2W: 12 accumulators + 2 B vectors + 1 broadcast A value. In ymm (AVX2: 6 x 16
  * floats, 6 x 8 doubles) that is 15 of the 16 registers, and 12 independent FMA chains cover Zen
@@ -6551,8 +6551,8 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
  * lanes of a register into a row of C), TG__MASKED (1: masked loads are cheap enough to read a
  * partial panel of B in place, and masked stores to write an edge tile), TG__SHORT_M (the
  * descriptor's short_m), TG__TALL (the most rows of a tall tile, below), TG__PAIR (1: 32 vector
- * registers, enough for the pair kernel, below), TG__B_SHARE (the descriptor's b_share); TG__FN(x)
- * appends the family's and the type's suffix.
+ * registers, enough for the pair kernel and the 12-row tile, below), TG__B_SHARE (the descriptor's
+ * b_share); TG__FN(x) appends the family's and the type's suffix.
  *
  * Register tile 6 x 2W: 12 accumulators + 2 B vectors + 1 broadcast A value. In ymm (AVX2: 6 x 16
  * floats, 6 x 8 doubles) that is 15 of the 16 registers, and 12 independent FMA chains cover Zen
@@ -7412,8 +7412,8 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
  * lanes of a register into a row of C), TG__MASKED (1: masked loads are cheap enough to read a
  * partial panel of B in place, and masked stores to write an edge tile), TG__SHORT_M (the
  * descriptor's short_m), TG__TALL (the most rows of a tall tile, below), TG__PAIR (1: 32 vector
- * registers, enough for the pair kernel, below), TG__B_SHARE (the descriptor's b_share); TG__FN(x)
- * appends the family's and the type's suffix.
+ * registers, enough for the pair kernel and the 12-row tile, below), TG__B_SHARE (the descriptor's
+ * b_share); TG__FN(x) appends the family's and the type's suffix.
  *
  * Register tile 6 x 2W: 12 accumulators + 2 B vectors + 1 broadcast A value. In ymm (AVX2: 6 x 16
  * floats, 6 x 8 doubles) that is 15 of the 16 registers, and 12 independent FMA chains cover Zen
