@@ -889,7 +889,8 @@ TG__PRIVATE tg__blocks tg__block_sizes(const tg__kernel *k, int64_t depth)
     static int read;
     static int64_t env_mc, env_kc, env_nc;
     const tg__cpuinfo *cpu = tg__cpu();
-    int64_t es = (int64_t)k->es, l3 = cpu->l3_plan, share, nc;
+    int64_t es = (int64_t)k->es, l3 = cpu->l3_plan, share, mc, nc;
+    int shallow;
     tg__blocks b;
     if (!TG__LOAD_ACQUIRE(&read)) {
         env_mc = tg__env_size("TGEMM_MC");
@@ -898,11 +899,12 @@ TG__PRIVATE tg__blocks tg__block_sizes(const tg__kernel *k, int64_t depth)
         TG__STORE_RELEASE(&read, 1);
     }
     b.kc = env_kc ? env_kc : tg__round_down(cpu->l1d / 64, 8);
-    b.mc = tg__round_down(env_mc ? env_mc : cpu->l2 / 4 / (b.kc * es), k->mr);
-    if (!env_mc && depth <= b.kc / 4 && b.mc > 48) b.mc = 48;
+    shallow = depth <= b.kc / 4;
+    mc = cpu->l2 / 4 / (b.kc * es);
+    b.mc = tg__round_down(env_mc ? env_mc : shallow ? tg__min(mc, 48) : mc, k->mr);
     share = depth >= 256 ? k->b_share : 16;
     nc = l3 / share / (b.kc * es);
-    if (depth <= b.kc / 4 && nc < cpu->l2 / 4 / (depth * es)) nc = cpu->l2 / 4 / (depth * es);
+    if (shallow && nc < cpu->l2 / 4 / (depth * es)) nc = cpu->l2 / 4 / (depth * es);
     b.nc = tg__round_down(env_nc ? env_nc : nc, k->nr);
     return b;
 }
@@ -4873,6 +4875,25 @@ TG__FN(tg__store_vec)(TG__T *c, TG__V v, int64_t live, TG__T beta, TG__V vb)
         TG__STORE_PART(c, v, live, beta);
 }
 
+/* The first `rows` rows of a tile of C, 2W wide, towards L1 while the k loop runs (needed only at
+ * its end): both ends of each row, two lines in zmm (tg__tile says what was measured). */
+__attribute__((target(TG__TARGET), always_inline)) static inline void
+TG__FN(tg__prefetch_c)(const TG__T *c, int64_t rs_c, int64_t rows)
+{
+    for (int64_t i = 0; i < rows; i++) {
+        _mm_prefetch((const char *)(c + i * rs_c), _MM_HINT_T0);
+        _mm_prefetch((const char *)(c + i * rs_c + 2 * TG__W - 1), _MM_HINT_T0);
+    }
+}
+
+/* An accumulator acc[i][v] of a pair or 12-row tile into its row of C: columns v W on, alpha applied
+ * (x * 1 is x exactly, NaN and -0 included: alpha = 1 skips the products). Expects c, rs_c, alpha,
+ * va, beta, vb and live (the tile's columns to store) in scope. */
+#define TG__STORE_ACC(i, v)                                                                        \
+    TG__FN(tg__store_vec)(c + (i) * rs_c + (v) * TG__W,                                            \
+                          alpha != 1 ? TG__MUL(acc[i][v], va) : acc[i][v], live - (v) * TG__W,     \
+                          beta, vb);
+
 /* One tile, m <= 6 rows: inlined into the panel's loop below (tg__panel). next: NULL, or the line
  * of the next packed panel of B from which a full packed tile brings one line a k step into L2
  * (tg__panel says why). */
@@ -4903,11 +4924,7 @@ TG__FN(tg__tile)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t 
      * row of 2W is two lines in zmm (Intel Emerald Rapids, 1 thread, side by side, the second
      * line too: sgemm 2048^3 1.02-1.04x, dgemm 1.06x). The small path's C is mostly in the caches
      * already, and there the prefetches cost 1-7% of 16^3-64^3 products. */
-    if (packed_a)
-        for (int64_t i = 0; i < m; i++) {
-            _mm_prefetch((const char *)(c + i * rs_c), _MM_HINT_T0);
-            _mm_prefetch((const char *)(c + i * rs_c + 2 * TG__W - 1), _MM_HINT_T0);
-        }
+    if (packed_a) TG__FN(tg__prefetch_c)(c, rs_c, m);
 
 #define TG__ROW(i, off)                                                                            \
     ai = TG__BCAST(a + (off));                                                                     \
@@ -5262,11 +5279,7 @@ TG__FN(tg__tile12)(int64_t kc, const TG__T *alpha_p, const TG__T *a, const TG__T
         TG__T12_EACH(TG__T12_FMA)                                                                  \
     }
     TG__T12_EACH(TG__T12_ZERO)
-    /* this tile of C towards L1 while the k loop runs, as in tg__tile */
-    for (int i = 0; i < 12; i++) {
-        _mm_prefetch((const char *)(c + i * rs_c), _MM_HINT_T0);
-        _mm_prefetch((const char *)(c + i * rs_c + 2 * TG__W - 1), _MM_HINT_T0);
-    }
+    TG__FN(tg__prefetch_c)(c, rs_c, 12);
     if (next)
         TG__T12_LOOP((_mm_prefetch(next, _MM_HINT_T1), next += 64))
     else
@@ -5276,14 +5289,8 @@ TG__FN(tg__tile12)(int64_t kc, const TG__T *alpha_p, const TG__T *a, const TG__T
         const TG__T alpha = *alpha_p, beta = *beta_p;
         const TG__V va = TG__SET1(alpha), vb = TG__SET1(beta);
         const int64_t live = TG__FN(tg__edge_cols)(n, 2 * TG__W);
-        /* x * 1 is x exactly (NaN and -0 included): alpha = 1 skips the products */
-#define TG__T12_VEC(i, v)                                                                          \
-    TG__FN(tg__store_vec)(c + i * rs_c + v * TG__W,                                                \
-                          alpha != 1 ? TG__MUL(acc[i][v], va) : acc[i][v], live - v * TG__W, beta, \
-                          vb);
-#define TG__T12_STORE(i, p, off) TG__T12_VEC(i, 0) TG__T12_VEC(i, 1)
+#define TG__T12_STORE(i, p, off) TG__STORE_ACC(i, 0) TG__STORE_ACC(i, 1)
         TG__T12_EACH(TG__T12_STORE)
-#undef TG__T12_VEC
 #undef TG__T12_STORE
     }
 #undef TG__T12_EACH
@@ -5317,18 +5324,17 @@ TG__FN(tg__panel)(int64_t kc, const TG__T *alpha, const TG__T *a, int64_t rs_a, 
     const char *next = (const char *)(b + kc * rs_b);
     const int64_t next_lines = kc * rs_b * (int64_t)sizeof(TG__T) / 64;
     for (int64_t i = 0, h, t = 0; i < m; i += h, t++) {
+        const char *pf = packed_a && t * kc < next_lines ? next + t * kc * 64 : NULL;
 #if TG__PAIR
         if (packed_a && m - i >= 12 && n > TG__W && rs_b == 2 * TG__W && cs_c == 1) {
             h = 12;
-            TG__FN(tg__tile12)(kc, alpha, a + i * ts_a, b, beta, c + i * rs_c, rs_c, n,
-                               t * kc < next_lines ? next + t * kc * 64 : NULL);
+            TG__FN(tg__tile12)(kc, alpha, a + i * ts_a, b, beta, c + i * rs_c, rs_c, n, pf);
             continue;
         }
 #endif
         h = packed_a ? (m - i < 6 ? m - i : 6) : TG__FN(tg__tile_rows)(m - i);
         TG__FN(tg__tile)(kc, *alpha, a + i * ts_a, rs_a, cs_a, b, rs_b, *beta, c + i * rs_c,
-                         rs_c, cs_c, h, n, masked,
-                         packed_a && t * kc < next_lines ? next + t * kc * 64 : NULL);
+                         rs_c, cs_c, h, n, masked, pf);
     }
 }
 
@@ -5411,17 +5417,11 @@ TG__FN(tg__pair_tile)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t 
         const TG__T alpha = *alpha_p, beta = *beta_p;
         const TG__V va = TG__SET1(alpha), vb = TG__SET1(beta);
         const int64_t live = TG__FN(tg__edge_cols)(n, 4 * TG__W);
-        /* x * 1 is x exactly (NaN and -0 included): alpha = 1 skips the products */
-#define TG__PAIR_VEC(i, v)                                                                         \
-    TG__FN(tg__store_vec)(c + i * rs_c + v * TG__W,                                                \
-                          alpha != 1 ? TG__MUL(acc[i][v], va) : acc[i][v], live - v * TG__W, beta, \
-                          vb);
 #define TG__PAIR_STORE(i, off)                                                                     \
     if (i < m) {                                                                                   \
-        TG__PAIR_VEC(i, 0) TG__PAIR_VEC(i, 1) TG__PAIR_VEC(i, 2) TG__PAIR_VEC(i, 3)                \
+        TG__STORE_ACC(i, 0) TG__STORE_ACC(i, 1) TG__STORE_ACC(i, 2) TG__STORE_ACC(i, 3)            \
     }
         TG__PAIR_EACH(TG__PAIR_STORE)
-#undef TG__PAIR_VEC
     }
 #undef TG__PAIR_EACH
 #undef TG__PAIR_ZERO
@@ -5570,6 +5570,7 @@ static const tg__kernel TG__FN(tg__kernel_desc) = {
 #undef TG__MASKLOAD
 #undef TG__STORE_PART
 #undef TG__PREFETCH_AHEAD
+#undef TG__STORE_ACC
 #undef TG__NARROW
 #undef TG__MASKED
 #undef TG__UKERNEL_PART
@@ -5735,6 +5736,25 @@ TG__FN(tg__store_vec)(TG__T *c, TG__V v, int64_t live, TG__T beta, TG__V vb)
         TG__STORE_PART(c, v, live, beta);
 }
 
+/* The first `rows` rows of a tile of C, 2W wide, towards L1 while the k loop runs (needed only at
+ * its end): both ends of each row, two lines in zmm (tg__tile says what was measured). */
+__attribute__((target(TG__TARGET), always_inline)) static inline void
+TG__FN(tg__prefetch_c)(const TG__T *c, int64_t rs_c, int64_t rows)
+{
+    for (int64_t i = 0; i < rows; i++) {
+        _mm_prefetch((const char *)(c + i * rs_c), _MM_HINT_T0);
+        _mm_prefetch((const char *)(c + i * rs_c + 2 * TG__W - 1), _MM_HINT_T0);
+    }
+}
+
+/* An accumulator acc[i][v] of a pair or 12-row tile into its row of C: columns v W on, alpha applied
+ * (x * 1 is x exactly, NaN and -0 included: alpha = 1 skips the products). Expects c, rs_c, alpha,
+ * va, beta, vb and live (the tile's columns to store) in scope. */
+#define TG__STORE_ACC(i, v)                                                                        \
+    TG__FN(tg__store_vec)(c + (i) * rs_c + (v) * TG__W,                                            \
+                          alpha != 1 ? TG__MUL(acc[i][v], va) : acc[i][v], live - (v) * TG__W,     \
+                          beta, vb);
+
 /* One tile, m <= 6 rows: inlined into the panel's loop below (tg__panel). next: NULL, or the line
  * of the next packed panel of B from which a full packed tile brings one line a k step into L2
  * (tg__panel says why). */
@@ -5765,11 +5785,7 @@ TG__FN(tg__tile)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t 
      * row of 2W is two lines in zmm (Intel Emerald Rapids, 1 thread, side by side, the second
      * line too: sgemm 2048^3 1.02-1.04x, dgemm 1.06x). The small path's C is mostly in the caches
      * already, and there the prefetches cost 1-7% of 16^3-64^3 products. */
-    if (packed_a)
-        for (int64_t i = 0; i < m; i++) {
-            _mm_prefetch((const char *)(c + i * rs_c), _MM_HINT_T0);
-            _mm_prefetch((const char *)(c + i * rs_c + 2 * TG__W - 1), _MM_HINT_T0);
-        }
+    if (packed_a) TG__FN(tg__prefetch_c)(c, rs_c, m);
 
 #define TG__ROW(i, off)                                                                            \
     ai = TG__BCAST(a + (off));                                                                     \
@@ -6124,11 +6140,7 @@ TG__FN(tg__tile12)(int64_t kc, const TG__T *alpha_p, const TG__T *a, const TG__T
         TG__T12_EACH(TG__T12_FMA)                                                                  \
     }
     TG__T12_EACH(TG__T12_ZERO)
-    /* this tile of C towards L1 while the k loop runs, as in tg__tile */
-    for (int i = 0; i < 12; i++) {
-        _mm_prefetch((const char *)(c + i * rs_c), _MM_HINT_T0);
-        _mm_prefetch((const char *)(c + i * rs_c + 2 * TG__W - 1), _MM_HINT_T0);
-    }
+    TG__FN(tg__prefetch_c)(c, rs_c, 12);
     if (next)
         TG__T12_LOOP((_mm_prefetch(next, _MM_HINT_T1), next += 64))
     else
@@ -6138,14 +6150,8 @@ TG__FN(tg__tile12)(int64_t kc, const TG__T *alpha_p, const TG__T *a, const TG__T
         const TG__T alpha = *alpha_p, beta = *beta_p;
         const TG__V va = TG__SET1(alpha), vb = TG__SET1(beta);
         const int64_t live = TG__FN(tg__edge_cols)(n, 2 * TG__W);
-        /* x * 1 is x exactly (NaN and -0 included): alpha = 1 skips the products */
-#define TG__T12_VEC(i, v)                                                                          \
-    TG__FN(tg__store_vec)(c + i * rs_c + v * TG__W,                                                \
-                          alpha != 1 ? TG__MUL(acc[i][v], va) : acc[i][v], live - v * TG__W, beta, \
-                          vb);
-#define TG__T12_STORE(i, p, off) TG__T12_VEC(i, 0) TG__T12_VEC(i, 1)
+#define TG__T12_STORE(i, p, off) TG__STORE_ACC(i, 0) TG__STORE_ACC(i, 1)
         TG__T12_EACH(TG__T12_STORE)
-#undef TG__T12_VEC
 #undef TG__T12_STORE
     }
 #undef TG__T12_EACH
@@ -6179,18 +6185,17 @@ TG__FN(tg__panel)(int64_t kc, const TG__T *alpha, const TG__T *a, int64_t rs_a, 
     const char *next = (const char *)(b + kc * rs_b);
     const int64_t next_lines = kc * rs_b * (int64_t)sizeof(TG__T) / 64;
     for (int64_t i = 0, h, t = 0; i < m; i += h, t++) {
+        const char *pf = packed_a && t * kc < next_lines ? next + t * kc * 64 : NULL;
 #if TG__PAIR
         if (packed_a && m - i >= 12 && n > TG__W && rs_b == 2 * TG__W && cs_c == 1) {
             h = 12;
-            TG__FN(tg__tile12)(kc, alpha, a + i * ts_a, b, beta, c + i * rs_c, rs_c, n,
-                               t * kc < next_lines ? next + t * kc * 64 : NULL);
+            TG__FN(tg__tile12)(kc, alpha, a + i * ts_a, b, beta, c + i * rs_c, rs_c, n, pf);
             continue;
         }
 #endif
         h = packed_a ? (m - i < 6 ? m - i : 6) : TG__FN(tg__tile_rows)(m - i);
         TG__FN(tg__tile)(kc, *alpha, a + i * ts_a, rs_a, cs_a, b, rs_b, *beta, c + i * rs_c,
-                         rs_c, cs_c, h, n, masked,
-                         packed_a && t * kc < next_lines ? next + t * kc * 64 : NULL);
+                         rs_c, cs_c, h, n, masked, pf);
     }
 }
 
@@ -6273,17 +6278,11 @@ TG__FN(tg__pair_tile)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t 
         const TG__T alpha = *alpha_p, beta = *beta_p;
         const TG__V va = TG__SET1(alpha), vb = TG__SET1(beta);
         const int64_t live = TG__FN(tg__edge_cols)(n, 4 * TG__W);
-        /* x * 1 is x exactly (NaN and -0 included): alpha = 1 skips the products */
-#define TG__PAIR_VEC(i, v)                                                                         \
-    TG__FN(tg__store_vec)(c + i * rs_c + v * TG__W,                                                \
-                          alpha != 1 ? TG__MUL(acc[i][v], va) : acc[i][v], live - v * TG__W, beta, \
-                          vb);
 #define TG__PAIR_STORE(i, off)                                                                     \
     if (i < m) {                                                                                   \
-        TG__PAIR_VEC(i, 0) TG__PAIR_VEC(i, 1) TG__PAIR_VEC(i, 2) TG__PAIR_VEC(i, 3)                \
+        TG__STORE_ACC(i, 0) TG__STORE_ACC(i, 1) TG__STORE_ACC(i, 2) TG__STORE_ACC(i, 3)            \
     }
         TG__PAIR_EACH(TG__PAIR_STORE)
-#undef TG__PAIR_VEC
     }
 #undef TG__PAIR_EACH
 #undef TG__PAIR_ZERO
@@ -6432,6 +6431,7 @@ static const tg__kernel TG__FN(tg__kernel_desc) = {
 #undef TG__MASKLOAD
 #undef TG__STORE_PART
 #undef TG__PREFETCH_AHEAD
+#undef TG__STORE_ACC
 #undef TG__NARROW
 #undef TG__MASKED
 #undef TG__UKERNEL_PART
@@ -6596,6 +6596,25 @@ TG__FN(tg__store_vec)(TG__T *c, TG__V v, int64_t live, TG__T beta, TG__V vb)
         TG__STORE_PART(c, v, live, beta);
 }
 
+/* The first `rows` rows of a tile of C, 2W wide, towards L1 while the k loop runs (needed only at
+ * its end): both ends of each row, two lines in zmm (tg__tile says what was measured). */
+__attribute__((target(TG__TARGET), always_inline)) static inline void
+TG__FN(tg__prefetch_c)(const TG__T *c, int64_t rs_c, int64_t rows)
+{
+    for (int64_t i = 0; i < rows; i++) {
+        _mm_prefetch((const char *)(c + i * rs_c), _MM_HINT_T0);
+        _mm_prefetch((const char *)(c + i * rs_c + 2 * TG__W - 1), _MM_HINT_T0);
+    }
+}
+
+/* An accumulator acc[i][v] of a pair or 12-row tile into its row of C: columns v W on, alpha applied
+ * (x * 1 is x exactly, NaN and -0 included: alpha = 1 skips the products). Expects c, rs_c, alpha,
+ * va, beta, vb and live (the tile's columns to store) in scope. */
+#define TG__STORE_ACC(i, v)                                                                        \
+    TG__FN(tg__store_vec)(c + (i) * rs_c + (v) * TG__W,                                            \
+                          alpha != 1 ? TG__MUL(acc[i][v], va) : acc[i][v], live - (v) * TG__W,     \
+                          beta, vb);
+
 /* One tile, m <= 6 rows: inlined into the panel's loop below (tg__panel). next: NULL, or the line
  * of the next packed panel of B from which a full packed tile brings one line a k step into L2
  * (tg__panel says why). */
@@ -6626,11 +6645,7 @@ TG__FN(tg__tile)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t 
      * row of 2W is two lines in zmm (Intel Emerald Rapids, 1 thread, side by side, the second
      * line too: sgemm 2048^3 1.02-1.04x, dgemm 1.06x). The small path's C is mostly in the caches
      * already, and there the prefetches cost 1-7% of 16^3-64^3 products. */
-    if (packed_a)
-        for (int64_t i = 0; i < m; i++) {
-            _mm_prefetch((const char *)(c + i * rs_c), _MM_HINT_T0);
-            _mm_prefetch((const char *)(c + i * rs_c + 2 * TG__W - 1), _MM_HINT_T0);
-        }
+    if (packed_a) TG__FN(tg__prefetch_c)(c, rs_c, m);
 
 #define TG__ROW(i, off)                                                                            \
     ai = TG__BCAST(a + (off));                                                                     \
@@ -6985,11 +7000,7 @@ TG__FN(tg__tile12)(int64_t kc, const TG__T *alpha_p, const TG__T *a, const TG__T
         TG__T12_EACH(TG__T12_FMA)                                                                  \
     }
     TG__T12_EACH(TG__T12_ZERO)
-    /* this tile of C towards L1 while the k loop runs, as in tg__tile */
-    for (int i = 0; i < 12; i++) {
-        _mm_prefetch((const char *)(c + i * rs_c), _MM_HINT_T0);
-        _mm_prefetch((const char *)(c + i * rs_c + 2 * TG__W - 1), _MM_HINT_T0);
-    }
+    TG__FN(tg__prefetch_c)(c, rs_c, 12);
     if (next)
         TG__T12_LOOP((_mm_prefetch(next, _MM_HINT_T1), next += 64))
     else
@@ -6999,14 +7010,8 @@ TG__FN(tg__tile12)(int64_t kc, const TG__T *alpha_p, const TG__T *a, const TG__T
         const TG__T alpha = *alpha_p, beta = *beta_p;
         const TG__V va = TG__SET1(alpha), vb = TG__SET1(beta);
         const int64_t live = TG__FN(tg__edge_cols)(n, 2 * TG__W);
-        /* x * 1 is x exactly (NaN and -0 included): alpha = 1 skips the products */
-#define TG__T12_VEC(i, v)                                                                          \
-    TG__FN(tg__store_vec)(c + i * rs_c + v * TG__W,                                                \
-                          alpha != 1 ? TG__MUL(acc[i][v], va) : acc[i][v], live - v * TG__W, beta, \
-                          vb);
-#define TG__T12_STORE(i, p, off) TG__T12_VEC(i, 0) TG__T12_VEC(i, 1)
+#define TG__T12_STORE(i, p, off) TG__STORE_ACC(i, 0) TG__STORE_ACC(i, 1)
         TG__T12_EACH(TG__T12_STORE)
-#undef TG__T12_VEC
 #undef TG__T12_STORE
     }
 #undef TG__T12_EACH
@@ -7040,18 +7045,17 @@ TG__FN(tg__panel)(int64_t kc, const TG__T *alpha, const TG__T *a, int64_t rs_a, 
     const char *next = (const char *)(b + kc * rs_b);
     const int64_t next_lines = kc * rs_b * (int64_t)sizeof(TG__T) / 64;
     for (int64_t i = 0, h, t = 0; i < m; i += h, t++) {
+        const char *pf = packed_a && t * kc < next_lines ? next + t * kc * 64 : NULL;
 #if TG__PAIR
         if (packed_a && m - i >= 12 && n > TG__W && rs_b == 2 * TG__W && cs_c == 1) {
             h = 12;
-            TG__FN(tg__tile12)(kc, alpha, a + i * ts_a, b, beta, c + i * rs_c, rs_c, n,
-                               t * kc < next_lines ? next + t * kc * 64 : NULL);
+            TG__FN(tg__tile12)(kc, alpha, a + i * ts_a, b, beta, c + i * rs_c, rs_c, n, pf);
             continue;
         }
 #endif
         h = packed_a ? (m - i < 6 ? m - i : 6) : TG__FN(tg__tile_rows)(m - i);
         TG__FN(tg__tile)(kc, *alpha, a + i * ts_a, rs_a, cs_a, b, rs_b, *beta, c + i * rs_c,
-                         rs_c, cs_c, h, n, masked,
-                         packed_a && t * kc < next_lines ? next + t * kc * 64 : NULL);
+                         rs_c, cs_c, h, n, masked, pf);
     }
 }
 
@@ -7134,17 +7138,11 @@ TG__FN(tg__pair_tile)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t 
         const TG__T alpha = *alpha_p, beta = *beta_p;
         const TG__V va = TG__SET1(alpha), vb = TG__SET1(beta);
         const int64_t live = TG__FN(tg__edge_cols)(n, 4 * TG__W);
-        /* x * 1 is x exactly (NaN and -0 included): alpha = 1 skips the products */
-#define TG__PAIR_VEC(i, v)                                                                         \
-    TG__FN(tg__store_vec)(c + i * rs_c + v * TG__W,                                                \
-                          alpha != 1 ? TG__MUL(acc[i][v], va) : acc[i][v], live - v * TG__W, beta, \
-                          vb);
 #define TG__PAIR_STORE(i, off)                                                                     \
     if (i < m) {                                                                                   \
-        TG__PAIR_VEC(i, 0) TG__PAIR_VEC(i, 1) TG__PAIR_VEC(i, 2) TG__PAIR_VEC(i, 3)                \
+        TG__STORE_ACC(i, 0) TG__STORE_ACC(i, 1) TG__STORE_ACC(i, 2) TG__STORE_ACC(i, 3)            \
     }
         TG__PAIR_EACH(TG__PAIR_STORE)
-#undef TG__PAIR_VEC
     }
 #undef TG__PAIR_EACH
 #undef TG__PAIR_ZERO
@@ -7293,6 +7291,7 @@ static const tg__kernel TG__FN(tg__kernel_desc) = {
 #undef TG__MASKLOAD
 #undef TG__STORE_PART
 #undef TG__PREFETCH_AHEAD
+#undef TG__STORE_ACC
 #undef TG__NARROW
 #undef TG__MASKED
 #undef TG__UKERNEL_PART
@@ -7457,6 +7456,25 @@ TG__FN(tg__store_vec)(TG__T *c, TG__V v, int64_t live, TG__T beta, TG__V vb)
         TG__STORE_PART(c, v, live, beta);
 }
 
+/* The first `rows` rows of a tile of C, 2W wide, towards L1 while the k loop runs (needed only at
+ * its end): both ends of each row, two lines in zmm (tg__tile says what was measured). */
+__attribute__((target(TG__TARGET), always_inline)) static inline void
+TG__FN(tg__prefetch_c)(const TG__T *c, int64_t rs_c, int64_t rows)
+{
+    for (int64_t i = 0; i < rows; i++) {
+        _mm_prefetch((const char *)(c + i * rs_c), _MM_HINT_T0);
+        _mm_prefetch((const char *)(c + i * rs_c + 2 * TG__W - 1), _MM_HINT_T0);
+    }
+}
+
+/* An accumulator acc[i][v] of a pair or 12-row tile into its row of C: columns v W on, alpha applied
+ * (x * 1 is x exactly, NaN and -0 included: alpha = 1 skips the products). Expects c, rs_c, alpha,
+ * va, beta, vb and live (the tile's columns to store) in scope. */
+#define TG__STORE_ACC(i, v)                                                                        \
+    TG__FN(tg__store_vec)(c + (i) * rs_c + (v) * TG__W,                                            \
+                          alpha != 1 ? TG__MUL(acc[i][v], va) : acc[i][v], live - (v) * TG__W,     \
+                          beta, vb);
+
 /* One tile, m <= 6 rows: inlined into the panel's loop below (tg__panel). next: NULL, or the line
  * of the next packed panel of B from which a full packed tile brings one line a k step into L2
  * (tg__panel says why). */
@@ -7487,11 +7505,7 @@ TG__FN(tg__tile)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t 
      * row of 2W is two lines in zmm (Intel Emerald Rapids, 1 thread, side by side, the second
      * line too: sgemm 2048^3 1.02-1.04x, dgemm 1.06x). The small path's C is mostly in the caches
      * already, and there the prefetches cost 1-7% of 16^3-64^3 products. */
-    if (packed_a)
-        for (int64_t i = 0; i < m; i++) {
-            _mm_prefetch((const char *)(c + i * rs_c), _MM_HINT_T0);
-            _mm_prefetch((const char *)(c + i * rs_c + 2 * TG__W - 1), _MM_HINT_T0);
-        }
+    if (packed_a) TG__FN(tg__prefetch_c)(c, rs_c, m);
 
 #define TG__ROW(i, off)                                                                            \
     ai = TG__BCAST(a + (off));                                                                     \
@@ -7846,11 +7860,7 @@ TG__FN(tg__tile12)(int64_t kc, const TG__T *alpha_p, const TG__T *a, const TG__T
         TG__T12_EACH(TG__T12_FMA)                                                                  \
     }
     TG__T12_EACH(TG__T12_ZERO)
-    /* this tile of C towards L1 while the k loop runs, as in tg__tile */
-    for (int i = 0; i < 12; i++) {
-        _mm_prefetch((const char *)(c + i * rs_c), _MM_HINT_T0);
-        _mm_prefetch((const char *)(c + i * rs_c + 2 * TG__W - 1), _MM_HINT_T0);
-    }
+    TG__FN(tg__prefetch_c)(c, rs_c, 12);
     if (next)
         TG__T12_LOOP((_mm_prefetch(next, _MM_HINT_T1), next += 64))
     else
@@ -7860,14 +7870,8 @@ TG__FN(tg__tile12)(int64_t kc, const TG__T *alpha_p, const TG__T *a, const TG__T
         const TG__T alpha = *alpha_p, beta = *beta_p;
         const TG__V va = TG__SET1(alpha), vb = TG__SET1(beta);
         const int64_t live = TG__FN(tg__edge_cols)(n, 2 * TG__W);
-        /* x * 1 is x exactly (NaN and -0 included): alpha = 1 skips the products */
-#define TG__T12_VEC(i, v)                                                                          \
-    TG__FN(tg__store_vec)(c + i * rs_c + v * TG__W,                                                \
-                          alpha != 1 ? TG__MUL(acc[i][v], va) : acc[i][v], live - v * TG__W, beta, \
-                          vb);
-#define TG__T12_STORE(i, p, off) TG__T12_VEC(i, 0) TG__T12_VEC(i, 1)
+#define TG__T12_STORE(i, p, off) TG__STORE_ACC(i, 0) TG__STORE_ACC(i, 1)
         TG__T12_EACH(TG__T12_STORE)
-#undef TG__T12_VEC
 #undef TG__T12_STORE
     }
 #undef TG__T12_EACH
@@ -7901,18 +7905,17 @@ TG__FN(tg__panel)(int64_t kc, const TG__T *alpha, const TG__T *a, int64_t rs_a, 
     const char *next = (const char *)(b + kc * rs_b);
     const int64_t next_lines = kc * rs_b * (int64_t)sizeof(TG__T) / 64;
     for (int64_t i = 0, h, t = 0; i < m; i += h, t++) {
+        const char *pf = packed_a && t * kc < next_lines ? next + t * kc * 64 : NULL;
 #if TG__PAIR
         if (packed_a && m - i >= 12 && n > TG__W && rs_b == 2 * TG__W && cs_c == 1) {
             h = 12;
-            TG__FN(tg__tile12)(kc, alpha, a + i * ts_a, b, beta, c + i * rs_c, rs_c, n,
-                               t * kc < next_lines ? next + t * kc * 64 : NULL);
+            TG__FN(tg__tile12)(kc, alpha, a + i * ts_a, b, beta, c + i * rs_c, rs_c, n, pf);
             continue;
         }
 #endif
         h = packed_a ? (m - i < 6 ? m - i : 6) : TG__FN(tg__tile_rows)(m - i);
         TG__FN(tg__tile)(kc, *alpha, a + i * ts_a, rs_a, cs_a, b, rs_b, *beta, c + i * rs_c,
-                         rs_c, cs_c, h, n, masked,
-                         packed_a && t * kc < next_lines ? next + t * kc * 64 : NULL);
+                         rs_c, cs_c, h, n, masked, pf);
     }
 }
 
@@ -7995,17 +7998,11 @@ TG__FN(tg__pair_tile)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t 
         const TG__T alpha = *alpha_p, beta = *beta_p;
         const TG__V va = TG__SET1(alpha), vb = TG__SET1(beta);
         const int64_t live = TG__FN(tg__edge_cols)(n, 4 * TG__W);
-        /* x * 1 is x exactly (NaN and -0 included): alpha = 1 skips the products */
-#define TG__PAIR_VEC(i, v)                                                                         \
-    TG__FN(tg__store_vec)(c + i * rs_c + v * TG__W,                                                \
-                          alpha != 1 ? TG__MUL(acc[i][v], va) : acc[i][v], live - v * TG__W, beta, \
-                          vb);
 #define TG__PAIR_STORE(i, off)                                                                     \
     if (i < m) {                                                                                   \
-        TG__PAIR_VEC(i, 0) TG__PAIR_VEC(i, 1) TG__PAIR_VEC(i, 2) TG__PAIR_VEC(i, 3)                \
+        TG__STORE_ACC(i, 0) TG__STORE_ACC(i, 1) TG__STORE_ACC(i, 2) TG__STORE_ACC(i, 3)            \
     }
         TG__PAIR_EACH(TG__PAIR_STORE)
-#undef TG__PAIR_VEC
     }
 #undef TG__PAIR_EACH
 #undef TG__PAIR_ZERO
@@ -8154,6 +8151,7 @@ static const tg__kernel TG__FN(tg__kernel_desc) = {
 #undef TG__MASKLOAD
 #undef TG__STORE_PART
 #undef TG__PREFETCH_AHEAD
+#undef TG__STORE_ACC
 #undef TG__NARROW
 #undef TG__MASKED
 #undef TG__UKERNEL_PART

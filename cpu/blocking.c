@@ -65,7 +65,8 @@ TG__PRIVATE tg__blocks tg__block_sizes(const tg__kernel *k, int64_t depth)
     static int read;
     static int64_t env_mc, env_kc, env_nc;
     const tg__cpuinfo *cpu = tg__cpu();
-    int64_t es = (int64_t)k->es, l3 = cpu->l3_plan, share, nc;
+    int64_t es = (int64_t)k->es, l3 = cpu->l3_plan, share, mc, nc;
+    int shallow;
     tg__blocks b;
     if (!TG__LOAD_ACQUIRE(&read)) {
         env_mc = tg__env_size("TGEMM_MC");
@@ -74,11 +75,12 @@ TG__PRIVATE tg__blocks tg__block_sizes(const tg__kernel *k, int64_t depth)
         TG__STORE_RELEASE(&read, 1);
     }
     b.kc = env_kc ? env_kc : tg__round_down(cpu->l1d / 64, 8);
-    b.mc = tg__round_down(env_mc ? env_mc : cpu->l2 / 4 / (b.kc * es), k->mr);
-    if (!env_mc && depth <= b.kc / 4 && b.mc > 48) b.mc = 48;
+    shallow = depth <= b.kc / 4;
+    mc = cpu->l2 / 4 / (b.kc * es);
+    b.mc = tg__round_down(env_mc ? env_mc : shallow ? tg__min(mc, 48) : mc, k->mr);
     share = depth >= 256 ? k->b_share : 16;
     nc = l3 / share / (b.kc * es);
-    if (depth <= b.kc / 4 && nc < cpu->l2 / 4 / (depth * es)) nc = cpu->l2 / 4 / (depth * es);
+    if (shallow && nc < cpu->l2 / 4 / (depth * es)) nc = cpu->l2 / 4 / (depth * es);
     b.nc = tg__round_down(env_nc ? env_nc : nc, k->nr);
     return b;
 }
