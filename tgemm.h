@@ -4886,9 +4886,9 @@ TG__FN(tg__prefetch_c)(const TG__T *c, int64_t rs_c, int64_t rows)
     }
 }
 
-/* An accumulator acc[i][v] of a pair or 12-row tile into its row of C: columns v W on, alpha applied
- * (x * 1 is x exactly, NaN and -0 included: alpha = 1 skips the products). Expects c, rs_c, alpha,
- * va, beta, vb and live (the tile's columns to store) in scope. */
+/* An accumulator acc[i][v] of a pair or 12-row tile into its row of C: columns v W on, alpha
+ * applied (x * 1 is x exactly, NaN and -0 included: alpha = 1 skips the products). Expects c, rs_c,
+ * alpha, va, beta, vb and live (the tile's columns to store) in scope. */
 #define TG__STORE_ACC(i, v)                                                                        \
     TG__FN(tg__store_vec)(c + (i) * rs_c + (v) * TG__W,                                            \
                           alpha != 1 ? TG__MUL(acc[i][v], va) : acc[i][v], live - (v) * TG__W,     \
@@ -5242,17 +5242,17 @@ static inline int64_t TG__FN(tg__tile_rows)(int64_t left)
 }
 
 #if TG__PAIR
-/* Two packed 6-row panels of A at once, over a packed panel of B more than W wide: a tile of 12 rows
- * by 2W, 24 accumulators, two vectors of B and a broadcast in AVX-512's 32 registers. Each vector
- * of B read now feeds twelve FMAs instead of six, so B's panel, which at kc = L1 / 64 is two lines
- * wide and twice L1 (it is fed from L2), is read from L2 half as often: ~11 bytes a cycle at full
- * rate where the 6-row tile needs ~21 plus A's. Rows 6-11 are the next 6-row panel, 6 kc on, so A's
- * packing is unchanged. Every element is one chain of FMAs along k, as in the 6-row tile's loop for
- * a whole panel, so C's bits do not depend on which of the two computed a row. Emerald Rapids, 1
- * thread, ab-gemm side by side against the 6-row tiles (a second copy of those: 0.97-1.02): sgemm
- * 2048^3 1.03-1.08x, 4000^3 1.10x, 1000^3 1.03x, 777x1555x333 1.02x; dgemm 2048^3 1.08x, 4000^3
- * 1.09x, 1001^3 1.12x, 4096x4096x32 1.15x (not measured on Zen 4 or 5). next: as in tg__tile, here
- * a line a k step. */
+/* Two packed 6-row panels of A at once, over a packed panel of B more than W wide: a tile of 12
+ * rows by 2W, 24 accumulators, two vectors of B and a broadcast in AVX-512's 32 registers. Each
+ * vector of B read now feeds twelve FMAs instead of six, so B's panel, which at kc = L1 / 64 is two
+ * lines wide and twice L1 (it is fed from L2), is read from L2 half as often: ~11 bytes a cycle at
+ * full rate where the 6-row tile needs ~21 plus A's. Rows 6-11 are the next 6-row panel, 6 kc on,
+ * so A's packing is unchanged. Every element is one chain of FMAs along k, as in the 6-row tile's
+ * loop for a whole panel, so C's bits do not depend on which of the two computed a row. Emerald
+ * Rapids, 1 thread, ab-gemm side by side against the 6-row tiles (a second copy of those:
+ * 0.97-1.02): sgemm 2048^3 1.03-1.08x, 4000^3 1.10x, 1000^3 1.03x, 777x1555x333 1.02x; dgemm 2048^3
+ * 1.08x, 4000^3 1.09x, 1001^3 1.12x, 4096x4096x32 1.15x (not measured on Zen 4 or 5). next: as in
+ * tg__tile, here a line a k step. */
 __attribute__((target(TG__TARGET), always_inline)) static inline void
 TG__FN(tg__tile12)(int64_t kc, const TG__T *alpha_p, const TG__T *a, const TG__T *b,
                    const TG__T *beta_p, TG__T *c, int64_t rs_c, int64_t n, const char *next)
@@ -5747,9 +5747,9 @@ TG__FN(tg__prefetch_c)(const TG__T *c, int64_t rs_c, int64_t rows)
     }
 }
 
-/* An accumulator acc[i][v] of a pair or 12-row tile into its row of C: columns v W on, alpha applied
- * (x * 1 is x exactly, NaN and -0 included: alpha = 1 skips the products). Expects c, rs_c, alpha,
- * va, beta, vb and live (the tile's columns to store) in scope. */
+/* An accumulator acc[i][v] of a pair or 12-row tile into its row of C: columns v W on, alpha
+ * applied (x * 1 is x exactly, NaN and -0 included: alpha = 1 skips the products). Expects c, rs_c,
+ * alpha, va, beta, vb and live (the tile's columns to store) in scope. */
 #define TG__STORE_ACC(i, v)                                                                        \
     TG__FN(tg__store_vec)(c + (i) * rs_c + (v) * TG__W,                                            \
                           alpha != 1 ? TG__MUL(acc[i][v], va) : acc[i][v], live - (v) * TG__W,     \
@@ -6103,17 +6103,17 @@ static inline int64_t TG__FN(tg__tile_rows)(int64_t left)
 }
 
 #if TG__PAIR
-/* Two packed 6-row panels of A at once, over a packed panel of B more than W wide: a tile of 12 rows
- * by 2W, 24 accumulators, two vectors of B and a broadcast in AVX-512's 32 registers. Each vector
- * of B read now feeds twelve FMAs instead of six, so B's panel, which at kc = L1 / 64 is two lines
- * wide and twice L1 (it is fed from L2), is read from L2 half as often: ~11 bytes a cycle at full
- * rate where the 6-row tile needs ~21 plus A's. Rows 6-11 are the next 6-row panel, 6 kc on, so A's
- * packing is unchanged. Every element is one chain of FMAs along k, as in the 6-row tile's loop for
- * a whole panel, so C's bits do not depend on which of the two computed a row. Emerald Rapids, 1
- * thread, ab-gemm side by side against the 6-row tiles (a second copy of those: 0.97-1.02): sgemm
- * 2048^3 1.03-1.08x, 4000^3 1.10x, 1000^3 1.03x, 777x1555x333 1.02x; dgemm 2048^3 1.08x, 4000^3
- * 1.09x, 1001^3 1.12x, 4096x4096x32 1.15x (not measured on Zen 4 or 5). next: as in tg__tile, here
- * a line a k step. */
+/* Two packed 6-row panels of A at once, over a packed panel of B more than W wide: a tile of 12
+ * rows by 2W, 24 accumulators, two vectors of B and a broadcast in AVX-512's 32 registers. Each
+ * vector of B read now feeds twelve FMAs instead of six, so B's panel, which at kc = L1 / 64 is two
+ * lines wide and twice L1 (it is fed from L2), is read from L2 half as often: ~11 bytes a cycle at
+ * full rate where the 6-row tile needs ~21 plus A's. Rows 6-11 are the next 6-row panel, 6 kc on,
+ * so A's packing is unchanged. Every element is one chain of FMAs along k, as in the 6-row tile's
+ * loop for a whole panel, so C's bits do not depend on which of the two computed a row. Emerald
+ * Rapids, 1 thread, ab-gemm side by side against the 6-row tiles (a second copy of those:
+ * 0.97-1.02): sgemm 2048^3 1.03-1.08x, 4000^3 1.10x, 1000^3 1.03x, 777x1555x333 1.02x; dgemm 2048^3
+ * 1.08x, 4000^3 1.09x, 1001^3 1.12x, 4096x4096x32 1.15x (not measured on Zen 4 or 5). next: as in
+ * tg__tile, here a line a k step. */
 __attribute__((target(TG__TARGET), always_inline)) static inline void
 TG__FN(tg__tile12)(int64_t kc, const TG__T *alpha_p, const TG__T *a, const TG__T *b,
                    const TG__T *beta_p, TG__T *c, int64_t rs_c, int64_t n, const char *next)
@@ -6607,9 +6607,9 @@ TG__FN(tg__prefetch_c)(const TG__T *c, int64_t rs_c, int64_t rows)
     }
 }
 
-/* An accumulator acc[i][v] of a pair or 12-row tile into its row of C: columns v W on, alpha applied
- * (x * 1 is x exactly, NaN and -0 included: alpha = 1 skips the products). Expects c, rs_c, alpha,
- * va, beta, vb and live (the tile's columns to store) in scope. */
+/* An accumulator acc[i][v] of a pair or 12-row tile into its row of C: columns v W on, alpha
+ * applied (x * 1 is x exactly, NaN and -0 included: alpha = 1 skips the products). Expects c, rs_c,
+ * alpha, va, beta, vb and live (the tile's columns to store) in scope. */
 #define TG__STORE_ACC(i, v)                                                                        \
     TG__FN(tg__store_vec)(c + (i) * rs_c + (v) * TG__W,                                            \
                           alpha != 1 ? TG__MUL(acc[i][v], va) : acc[i][v], live - (v) * TG__W,     \
@@ -6963,17 +6963,17 @@ static inline int64_t TG__FN(tg__tile_rows)(int64_t left)
 }
 
 #if TG__PAIR
-/* Two packed 6-row panels of A at once, over a packed panel of B more than W wide: a tile of 12 rows
- * by 2W, 24 accumulators, two vectors of B and a broadcast in AVX-512's 32 registers. Each vector
- * of B read now feeds twelve FMAs instead of six, so B's panel, which at kc = L1 / 64 is two lines
- * wide and twice L1 (it is fed from L2), is read from L2 half as often: ~11 bytes a cycle at full
- * rate where the 6-row tile needs ~21 plus A's. Rows 6-11 are the next 6-row panel, 6 kc on, so A's
- * packing is unchanged. Every element is one chain of FMAs along k, as in the 6-row tile's loop for
- * a whole panel, so C's bits do not depend on which of the two computed a row. Emerald Rapids, 1
- * thread, ab-gemm side by side against the 6-row tiles (a second copy of those: 0.97-1.02): sgemm
- * 2048^3 1.03-1.08x, 4000^3 1.10x, 1000^3 1.03x, 777x1555x333 1.02x; dgemm 2048^3 1.08x, 4000^3
- * 1.09x, 1001^3 1.12x, 4096x4096x32 1.15x (not measured on Zen 4 or 5). next: as in tg__tile, here
- * a line a k step. */
+/* Two packed 6-row panels of A at once, over a packed panel of B more than W wide: a tile of 12
+ * rows by 2W, 24 accumulators, two vectors of B and a broadcast in AVX-512's 32 registers. Each
+ * vector of B read now feeds twelve FMAs instead of six, so B's panel, which at kc = L1 / 64 is two
+ * lines wide and twice L1 (it is fed from L2), is read from L2 half as often: ~11 bytes a cycle at
+ * full rate where the 6-row tile needs ~21 plus A's. Rows 6-11 are the next 6-row panel, 6 kc on,
+ * so A's packing is unchanged. Every element is one chain of FMAs along k, as in the 6-row tile's
+ * loop for a whole panel, so C's bits do not depend on which of the two computed a row. Emerald
+ * Rapids, 1 thread, ab-gemm side by side against the 6-row tiles (a second copy of those:
+ * 0.97-1.02): sgemm 2048^3 1.03-1.08x, 4000^3 1.10x, 1000^3 1.03x, 777x1555x333 1.02x; dgemm 2048^3
+ * 1.08x, 4000^3 1.09x, 1001^3 1.12x, 4096x4096x32 1.15x (not measured on Zen 4 or 5). next: as in
+ * tg__tile, here a line a k step. */
 __attribute__((target(TG__TARGET), always_inline)) static inline void
 TG__FN(tg__tile12)(int64_t kc, const TG__T *alpha_p, const TG__T *a, const TG__T *b,
                    const TG__T *beta_p, TG__T *c, int64_t rs_c, int64_t n, const char *next)
@@ -7467,9 +7467,9 @@ TG__FN(tg__prefetch_c)(const TG__T *c, int64_t rs_c, int64_t rows)
     }
 }
 
-/* An accumulator acc[i][v] of a pair or 12-row tile into its row of C: columns v W on, alpha applied
- * (x * 1 is x exactly, NaN and -0 included: alpha = 1 skips the products). Expects c, rs_c, alpha,
- * va, beta, vb and live (the tile's columns to store) in scope. */
+/* An accumulator acc[i][v] of a pair or 12-row tile into its row of C: columns v W on, alpha
+ * applied (x * 1 is x exactly, NaN and -0 included: alpha = 1 skips the products). Expects c, rs_c,
+ * alpha, va, beta, vb and live (the tile's columns to store) in scope. */
 #define TG__STORE_ACC(i, v)                                                                        \
     TG__FN(tg__store_vec)(c + (i) * rs_c + (v) * TG__W,                                            \
                           alpha != 1 ? TG__MUL(acc[i][v], va) : acc[i][v], live - (v) * TG__W,     \
@@ -7823,17 +7823,17 @@ static inline int64_t TG__FN(tg__tile_rows)(int64_t left)
 }
 
 #if TG__PAIR
-/* Two packed 6-row panels of A at once, over a packed panel of B more than W wide: a tile of 12 rows
- * by 2W, 24 accumulators, two vectors of B and a broadcast in AVX-512's 32 registers. Each vector
- * of B read now feeds twelve FMAs instead of six, so B's panel, which at kc = L1 / 64 is two lines
- * wide and twice L1 (it is fed from L2), is read from L2 half as often: ~11 bytes a cycle at full
- * rate where the 6-row tile needs ~21 plus A's. Rows 6-11 are the next 6-row panel, 6 kc on, so A's
- * packing is unchanged. Every element is one chain of FMAs along k, as in the 6-row tile's loop for
- * a whole panel, so C's bits do not depend on which of the two computed a row. Emerald Rapids, 1
- * thread, ab-gemm side by side against the 6-row tiles (a second copy of those: 0.97-1.02): sgemm
- * 2048^3 1.03-1.08x, 4000^3 1.10x, 1000^3 1.03x, 777x1555x333 1.02x; dgemm 2048^3 1.08x, 4000^3
- * 1.09x, 1001^3 1.12x, 4096x4096x32 1.15x (not measured on Zen 4 or 5). next: as in tg__tile, here
- * a line a k step. */
+/* Two packed 6-row panels of A at once, over a packed panel of B more than W wide: a tile of 12
+ * rows by 2W, 24 accumulators, two vectors of B and a broadcast in AVX-512's 32 registers. Each
+ * vector of B read now feeds twelve FMAs instead of six, so B's panel, which at kc = L1 / 64 is two
+ * lines wide and twice L1 (it is fed from L2), is read from L2 half as often: ~11 bytes a cycle at
+ * full rate where the 6-row tile needs ~21 plus A's. Rows 6-11 are the next 6-row panel, 6 kc on,
+ * so A's packing is unchanged. Every element is one chain of FMAs along k, as in the 6-row tile's
+ * loop for a whole panel, so C's bits do not depend on which of the two computed a row. Emerald
+ * Rapids, 1 thread, ab-gemm side by side against the 6-row tiles (a second copy of those:
+ * 0.97-1.02): sgemm 2048^3 1.03-1.08x, 4000^3 1.10x, 1000^3 1.03x, 777x1555x333 1.02x; dgemm 2048^3
+ * 1.08x, 4000^3 1.09x, 1001^3 1.12x, 4096x4096x32 1.15x (not measured on Zen 4 or 5). next: as in
+ * tg__tile, here a line a k step. */
 __attribute__((target(TG__TARGET), always_inline)) static inline void
 TG__FN(tg__tile12)(int64_t kc, const TG__T *alpha_p, const TG__T *a, const TG__T *b,
                    const TG__T *beta_p, TG__T *c, int64_t rs_c, int64_t n, const char *next)
