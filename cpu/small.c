@@ -239,9 +239,9 @@ static tg__gemm tg__rows_share(const tg__kernel *kern, const tg__gemm *g, int64_
     return part;
 }
 
-/* One thread's rows in the rows mode: chunks of rows, each through every k block and pair of
- * panels before the next. bp: B packed whole, in one block of all of k; NULL: B read in place, in
- * blocks of kb rows. */
+/* One thread's rows in the rows mode: k blocks of kb, each through every chunk of rows and pair of
+ * panels before the next. bp: B packed whole (panels of all of k, a block kb rows of each); NULL:
+ * B read in place. */
 static void tg__small_rows_run(const tg__kernel *kern, const tg__gemm *g, const void *alpha,
                                const void *beta, const char *bp, int64_t kb)
 {
@@ -251,19 +251,20 @@ static void tg__small_rows_run(const tg__kernel *kern, const tg__gemm *g, const 
      * 4096x100x1024 0.95x, d 8192x64x256 0.96x; an eighth or a half of L2 0.97-1.04x. */
     const int64_t fit = tg__cpu()->l2 / 4 / (kb * es) / kern->mr * kern->mr;
     const int64_t rows = panels <= 2 ? g->m : fit > 2 * kern->mr ? fit : 2 * kern->mr;
-    for (int64_t i0 = 0, h; i0 < g->m; i0 += h) {
-        char *c = (char *)g->c + i0 * g->rs_c * es;
-        /* the last chunk keeps the rows short of a whole one (a chunk is a whole number of tiles) */
-        h = g->m - i0 < 2 * rows ? g->m - i0 : rows;
-        for (int64_t pc = 0; pc < g->k; pc += kb) {
-            const int64_t kc = tg__min(kb, g->k - pc);
-            const void *beta_now = pc == 0 ? beta : tg__one(kern->es);
+    for (int64_t pc = 0; pc < g->k; pc += kb) {
+        const int64_t kc = tg__min(kb, g->k - pc);
+        const void *beta_now = pc == 0 ? beta : tg__one(kern->es);
+        for (int64_t i0 = 0, h; i0 < g->m; i0 += h) {
+            char *c = (char *)g->c + i0 * g->rs_c * es;
             const char *a = (const char *)g->a.p + (i0 * g->a.rs + pc * g->a.cs) * es;
+            /* the last chunk keeps the rows short of a whole one (a chunk is a whole number of
+             * tiles) */
+            h = g->m - i0 < 2 * rows ? g->m - i0 : rows;
             for (int64_t jp = 0; jp < panels; jp += 2) {
                 const int64_t n = tg__min(2 * nr, g->n - jp * nr);
-                const char *b = bp ? bp + jp * nr * kc * es
+                const char *b = bp ? bp + (jp * g->k + pc) * nr * es
                                    : (const char *)g->b.p + (pc * g->b.rs + jp * nr) * es;
-                const int64_t rs_b = bp ? nr : g->b.rs, ps_b = bp ? kc * nr : nr;
+                const int64_t rs_b = bp ? nr : g->b.rs, ps_b = bp ? g->k * nr : nr;
                 if (n > nr)
                     kern->ukernel_pair(kc, alpha, a, g->a.rs, g->a.cs, b, rs_b, ps_b, beta_now,
                                        c + jp * nr * es, g->rs_c, h, n);
@@ -277,19 +278,25 @@ static void tg__small_rows_run(const tg__kernel *kern, const tg__gemm *g, const 
 
 /* The rows mode (cpu.h's tg__small_rows_fits): A read in place a chunk of rows at a time by the
  * pair kernel, so that each element of A comes from memory once and feeds two panels' FMAs a
- * broadcast. B is read in place where cpu.h's tg__small_rows_in_place says so, in k blocks within
- * half of L2, from where every tile of a chunk reads them; otherwise packed whole, once (within
- * L2), and all of k is one block, so that a chunk's C is read and written once. Threads split the
- * rows as for one panel: every tile starts at a multiple of mr rows, as every chunk does, and the
- * pair kernel's elements are single chains along each k block, so the bits do not depend on the
- * thread count. */
+ * broadcast. B is read in place where cpu.h's tg__small_rows_in_place says so, otherwise packed
+ * whole, once (within L2); either way in k blocks within half of L2 (all of k, where B fits
+ * there, so that C is read and written once), and each block goes through all the rows before
+ * the next, so that B comes from memory or L3 once and from L2 for every chunk. Chunks through
+ * every block instead (B's blocks re-read for every chunk of a few dozen rows), with B packed
+ * whole in one block however large: Emerald Rapids (2 MiB of L2, an L3 that gives a core ~27
+ * GB/s), ab-gemm against that, 1 thread: d 4096x64x4096 1.36x (B is 2 MiB: 12-row chunks read
+ * it all from L3), d 8192x64x8192 1.28x, s 4096x128x4096 1.12x, s 8192x128x8192 1.21x; 2
+ * threads 1.24x, 1.11x, 1.05x, 1.06x; shapes whose B fits half of L2 are unchanged (0.98-1.05x).
+ * Threads split the rows as for one panel: every tile starts at a multiple of mr rows, as every
+ * chunk does, and the pair kernel's elements are single chains along each k block, so the bits
+ * do not depend on the thread count. */
 static int tg__small_rows(const char *fn, const tg__kernel *kern, const tg__gemm *g,
                           const void *alpha, const void *beta)
 {
     const int64_t es = (int64_t)kern->es, nr = kern->nr, tiles = g->m / kern->mr;
     const int in_place = tg__small_rows_in_place(kern, g);
-    const int64_t fit = tg__cpu()->l2 / 2 / (g->n * es);
-    const int64_t kb = !in_place ? g->k : fit > 0 ? fit : 1;
+    const int64_t fit = tg__cpu()->l2 / 2 / (tg__ceil_div(g->n, nr) * nr * es);
+    const int64_t kb = tg__min(g->k, fit > 0 ? fit : 1);
     char *bp = NULL;
     int nt = (int)tg__min(tg__threads_for(g->m, g->n, g->k), tiles / 2);
     if (!in_place) {

@@ -261,9 +261,10 @@ void tgt_section_edges(void)
  * two panels a depth whose rows of A go in several chunks; alpha and beta in turn. Then every
  * layout and transpose on one shape (a column-major C is computed transposed, so there the rows
  * mode sees m as the width), and long depths over a B one or two whole pairs of panels wide,
- * which the rows mode reads in place in several blocks of k (on a 1 MiB L2: 2048 steps at two
- * panels, 1024 at four), with and without a transposed A. Under the other kernel families and
- * paths these are more shapes of theirs. */
+ * which the rows mode takes in several blocks of k (on a 1 MiB L2 read in place, 2048 steps at two
+ * panels, 1024 at four; on a 2 MiB L2 the four panels packed, 2048 steps a block), each block
+ * through every chunk of rows (211 rows over four panels: several chunks), with and without a
+ * transposed A. Under the other kernel families and paths these are more shapes of theirs. */
 void tgt_section_rows(void)
 {
     uint64_t i = 1800000;
@@ -297,8 +298,9 @@ void tgt_section_rows(void)
             tgt_run_case(&c);
         }
         {
-            const int64_t longs[][3] = {{37, 2 * nr, 5000}, {40, 4 * nr, 2100}, {211, 2 * nr, 2300}};
-            for (int l = 0; l < 3; l++)
+            const int64_t longs[][3] = {
+                {37, 2 * nr, 5000}, {40, 4 * nr, 2100}, {211, 2 * nr, 2300}, {211, 4 * nr, 2100}};
+            for (int l = 0; l < 4; l++)
                 for (int ta = 0; ta < 2; ta++) {
                     tgt_case c = tgt_case_at(es, TG_ROW_MAJOR, tgt_transes[ta], TG_NO_TRANS,
                                              longs[l][0], longs[l][1], longs[l][2], i++);
