@@ -2342,19 +2342,20 @@ TG__VFN TG__DV TG__ISA(tg__ew_gelu_erf_d)(TG__DV x)
  * past the caches); inputs are loaded unaligned, since x and y need not share z's alignment. The
  * transcendental activations skip that head unless they stream, so their body may store
  * unaligned: compute bound, they lose nothing to it and would spend a whole vector's work on a
- * few elements. Memory bound: one vector per step keeps the loads and stores in flight, the loop
- * overhead hides behind them. The transcendental activations are compute bound: their loops are
- * the arithmetic. */
+ * few elements. Memory bound: one vector per step, in a loop with nothing else in it (TG__EW_MEM),
+ * keeps the loads and stores in flight. The transcendental activations are compute bound: their
+ * loops are the arithmetic. */
 
 __attribute__((target(TG__TARGET))) static void
 TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const TG__T *y, TG__T *z)
 {
     const TG__V s = TG__SET1(TG__S(e)), zero = TG__ZERO();
-    const int relu = e->act == TG_ACT_RELU, stream = e->stream;
+    const int stream = e->stream;
     int64_t i = 0;
-/* One loop per operation and activation: v = F(EXPR) at element k (F empty: none), U vectors a
- * turn, then ReLU and the stores; PF: x read ahead by prefetches, one a cache line. */
-#define TG__EW_LOOP(EXPR, F, U, PF)                                                                \
+/* One loop per operation, activation and store: v = F(EXPR) at element k (F empty: none), U vectors
+ * a turn, then ReLU where RELU is 1 and STORE(address, v); PF: x read ahead by prefetches, one a
+ * cache line. */
+#define TG__EW_LOOP(EXPR, F, U, PF, RELU, STORE)                                                   \
     for (; i + (U) * TG__W <= n; i += (U) * TG__W) {                                               \
         TG__V v[U];                                                                                \
         int j;                                                                                     \
@@ -2367,11 +2368,29 @@ TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const T
         }                                                                                          \
         TG__EW_UNROLL for (j = 0; j < (U); j++) {                                                  \
             /* max(0, NaN) is NaN, max(0, -0) is -0: as the portable run */                        \
-            if (relu) v[j] = TG__MAX(zero, v[j]);                                                  \
-            if (stream) TG__STREAM(z + i + j * TG__W, v[j]);                                       \
-            else TG__STOREU(z + i + j * TG__W, v[j]);                                              \
+            if (RELU) v[j] = TG__MAX(zero, v[j]);                                                  \
+            STORE(z + i + j * TG__W, v[j]);                                                        \
         }                                                                                          \
     }
+/* The memory-bound loops: the store is chosen outside the loop, not tested in it. Such a loop is a
+ * handful of instructions, and an Intel core keeps only as many lines in flight as its reorder
+ * window holds iterations: with the tests of the store and of ReLU inside (GCC at -O2 leaves them
+ * there), in-place scale took 7 instructions a vector against STREAM's 4. Emerald Rapids, 2
+ * threads, 2^27 elements, one process alternating the two builds and STREAM's loop, three runs,
+ * GB/s: fp32 scale 35.5-36.0 -> 41.9-44.0 (STREAM's loop 41.8-43.7), fp64 32.7-37.9 -> 42.9-47.2,
+ * axpy 33.2-35.0 -> 38.2-39.4 and 28.9-34.9 -> 36.5-41.1, tg_bias_act ReLU 30.0-32.2 -> 33.7-35.2
+ * and 24.3-34.5 -> 34.2-40.7. Two vectors a turn gain nothing more (0.97-1.08). */
+#define TG__EW_MEM(EXPR, RELU)                                                                     \
+    if (stream) {                                                                                  \
+        TG__EW_LOOP(EXPR, , 1, 0, RELU, TG__STREAM)                                                \
+    } else {                                                                                       \
+        TG__EW_LOOP(EXPR, , 1, 0, RELU, TG__STOREU)                                                \
+    }
+/* The activations' loops, bound by their arithmetic, test it at each store: written twice, their
+ * code would grow by a sixth of the library's for nothing. */
+#define TG__EW_STORE(p, v)                                                                         \
+    if (stream) TG__STREAM(p, v);                                                                  \
+    else TG__STOREU(p, v)
 /* The transcendental activations fused into the loop of the operation they follow, so that each
  * element is loaded, computed and stored once: only the operations that the public calls combine
  * with one (tg_activate's copy, tg_bias_act's two adds) get these loops. The activations whose
@@ -2437,28 +2456,32 @@ TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const T
 #define TG__EW_AHEAD 4096
 /* U vectors a turn, then one at a time for the rest */
 #define TG__EW_ACT(EXPR, F, U)                                                                     \
-    TG__EW_LOOP(EXPR, F, U, 1) if ((U) > 1) TG__EW_LOOP(EXPR, F, 1, 1)
+    TG__EW_LOOP(EXPR, F, U, 1, 0, TG__EW_STORE)                                                    \
+    if ((U) > 1) TG__EW_LOOP(EXPR, F, 1, 1, 0, TG__EW_STORE)
 #define TG__EW_ACTS(EXPR)                                                                          \
     switch (e->act) {                                                                              \
     case TG_ACT_GELU_TANH: TG__EW_ACT(EXPR, TG__GELU_TANH, TG__U_TANH) break;                      \
     case TG_ACT_GELU_ERF: TG__EW_ACT(EXPR, TG__GELU_ERF, TG__U_ERF) break;                         \
     case TG_ACT_SIGMOID: TG__EW_ACT(EXPR, TG__SIGMOID, TG__U_SIGMOID) break;                       \
     case TG_ACT_SILU: TG__EW_ACT(EXPR, TG__SILU, TG__U_SIGMOID) break;                             \
-    default: TG__EW_LOOP(EXPR, , 1, 0) break;                                                      \
+    case TG_ACT_RELU: TG__EW_MEM(EXPR, 1) break;                                                   \
+    default: TG__EW_MEM(EXPR, 0) break;                                                            \
     }
     switch (e->op) {
     case TG__EW_COPY: TG__EW_ACTS(TG__LOADU(x + k)) break;
     case TG__EW_ADD: TG__EW_ACTS(TG__ADD(TG__LOADU(x + k), TG__LOADU(y + k))) break;
-    case TG__EW_SUB: TG__EW_LOOP(TG__SUB(TG__LOADU(x + k), TG__LOADU(y + k)), , 1, 0) break;
-    case TG__EW_MUL: TG__EW_LOOP(TG__MUL(TG__LOADU(x + k), TG__LOADU(y + k)), , 1, 0) break;
+    case TG__EW_SUB: TG__EW_MEM(TG__SUB(TG__LOADU(x + k), TG__LOADU(y + k)), 0) break;
+    case TG__EW_MUL: TG__EW_MEM(TG__MUL(TG__LOADU(x + k), TG__LOADU(y + k)), 0) break;
     case TG__EW_ADDS: TG__EW_ACTS(TG__ADD(TG__LOADU(x + k), s)) break;
-    case TG__EW_SCALE: TG__EW_LOOP(TG__MUL(s, TG__LOADU(x + k)), , 1, 0) break;
-    case TG__EW_AXPY: TG__EW_LOOP(TG__FMA(s, TG__LOADU(x + k), TG__LOADU(y + k)), , 1, 0) break;
+    case TG__EW_SCALE: TG__EW_MEM(TG__MUL(s, TG__LOADU(x + k)), 0) break;
+    case TG__EW_AXPY: TG__EW_MEM(TG__FMA(s, TG__LOADU(x + k), TG__LOADU(y + k)), 0) break;
     }
 #undef TG__EW_ACTS
 #undef TG__EW_ACT
 #undef TG__EW_AHEAD
 #undef TG__EW_LOOP
+#undef TG__EW_MEM
+#undef TG__EW_STORE
     /* Streamed stores are weakly ordered: fence them before another thread may read z. */
     if (stream) _mm_sfence();
 }
@@ -2575,19 +2598,20 @@ TG__PRIVATE void TG__FN(TG__ISA(tg__ew_run))(const tg__ew *e, int64_t n, const v
  * past the caches); inputs are loaded unaligned, since x and y need not share z's alignment. The
  * transcendental activations skip that head unless they stream, so their body may store
  * unaligned: compute bound, they lose nothing to it and would spend a whole vector's work on a
- * few elements. Memory bound: one vector per step keeps the loads and stores in flight, the loop
- * overhead hides behind them. The transcendental activations are compute bound: their loops are
- * the arithmetic. */
+ * few elements. Memory bound: one vector per step, in a loop with nothing else in it (TG__EW_MEM),
+ * keeps the loads and stores in flight. The transcendental activations are compute bound: their
+ * loops are the arithmetic. */
 
 __attribute__((target(TG__TARGET))) static void
 TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const TG__T *y, TG__T *z)
 {
     const TG__V s = TG__SET1(TG__S(e)), zero = TG__ZERO();
-    const int relu = e->act == TG_ACT_RELU, stream = e->stream;
+    const int stream = e->stream;
     int64_t i = 0;
-/* One loop per operation and activation: v = F(EXPR) at element k (F empty: none), U vectors a
- * turn, then ReLU and the stores; PF: x read ahead by prefetches, one a cache line. */
-#define TG__EW_LOOP(EXPR, F, U, PF)                                                                \
+/* One loop per operation, activation and store: v = F(EXPR) at element k (F empty: none), U vectors
+ * a turn, then ReLU where RELU is 1 and STORE(address, v); PF: x read ahead by prefetches, one a
+ * cache line. */
+#define TG__EW_LOOP(EXPR, F, U, PF, RELU, STORE)                                                   \
     for (; i + (U) * TG__W <= n; i += (U) * TG__W) {                                               \
         TG__V v[U];                                                                                \
         int j;                                                                                     \
@@ -2600,11 +2624,29 @@ TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const T
         }                                                                                          \
         TG__EW_UNROLL for (j = 0; j < (U); j++) {                                                  \
             /* max(0, NaN) is NaN, max(0, -0) is -0: as the portable run */                        \
-            if (relu) v[j] = TG__MAX(zero, v[j]);                                                  \
-            if (stream) TG__STREAM(z + i + j * TG__W, v[j]);                                       \
-            else TG__STOREU(z + i + j * TG__W, v[j]);                                              \
+            if (RELU) v[j] = TG__MAX(zero, v[j]);                                                  \
+            STORE(z + i + j * TG__W, v[j]);                                                        \
         }                                                                                          \
     }
+/* The memory-bound loops: the store is chosen outside the loop, not tested in it. Such a loop is a
+ * handful of instructions, and an Intel core keeps only as many lines in flight as its reorder
+ * window holds iterations: with the tests of the store and of ReLU inside (GCC at -O2 leaves them
+ * there), in-place scale took 7 instructions a vector against STREAM's 4. Emerald Rapids, 2
+ * threads, 2^27 elements, one process alternating the two builds and STREAM's loop, three runs,
+ * GB/s: fp32 scale 35.5-36.0 -> 41.9-44.0 (STREAM's loop 41.8-43.7), fp64 32.7-37.9 -> 42.9-47.2,
+ * axpy 33.2-35.0 -> 38.2-39.4 and 28.9-34.9 -> 36.5-41.1, tg_bias_act ReLU 30.0-32.2 -> 33.7-35.2
+ * and 24.3-34.5 -> 34.2-40.7. Two vectors a turn gain nothing more (0.97-1.08). */
+#define TG__EW_MEM(EXPR, RELU)                                                                     \
+    if (stream) {                                                                                  \
+        TG__EW_LOOP(EXPR, , 1, 0, RELU, TG__STREAM)                                                \
+    } else {                                                                                       \
+        TG__EW_LOOP(EXPR, , 1, 0, RELU, TG__STOREU)                                                \
+    }
+/* The activations' loops, bound by their arithmetic, test it at each store: written twice, their
+ * code would grow by a sixth of the library's for nothing. */
+#define TG__EW_STORE(p, v)                                                                         \
+    if (stream) TG__STREAM(p, v);                                                                  \
+    else TG__STOREU(p, v)
 /* The transcendental activations fused into the loop of the operation they follow, so that each
  * element is loaded, computed and stored once: only the operations that the public calls combine
  * with one (tg_activate's copy, tg_bias_act's two adds) get these loops. The activations whose
@@ -2670,28 +2712,32 @@ TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const T
 #define TG__EW_AHEAD 4096
 /* U vectors a turn, then one at a time for the rest */
 #define TG__EW_ACT(EXPR, F, U)                                                                     \
-    TG__EW_LOOP(EXPR, F, U, 1) if ((U) > 1) TG__EW_LOOP(EXPR, F, 1, 1)
+    TG__EW_LOOP(EXPR, F, U, 1, 0, TG__EW_STORE)                                                    \
+    if ((U) > 1) TG__EW_LOOP(EXPR, F, 1, 1, 0, TG__EW_STORE)
 #define TG__EW_ACTS(EXPR)                                                                          \
     switch (e->act) {                                                                              \
     case TG_ACT_GELU_TANH: TG__EW_ACT(EXPR, TG__GELU_TANH, TG__U_TANH) break;                      \
     case TG_ACT_GELU_ERF: TG__EW_ACT(EXPR, TG__GELU_ERF, TG__U_ERF) break;                         \
     case TG_ACT_SIGMOID: TG__EW_ACT(EXPR, TG__SIGMOID, TG__U_SIGMOID) break;                       \
     case TG_ACT_SILU: TG__EW_ACT(EXPR, TG__SILU, TG__U_SIGMOID) break;                             \
-    default: TG__EW_LOOP(EXPR, , 1, 0) break;                                                      \
+    case TG_ACT_RELU: TG__EW_MEM(EXPR, 1) break;                                                   \
+    default: TG__EW_MEM(EXPR, 0) break;                                                            \
     }
     switch (e->op) {
     case TG__EW_COPY: TG__EW_ACTS(TG__LOADU(x + k)) break;
     case TG__EW_ADD: TG__EW_ACTS(TG__ADD(TG__LOADU(x + k), TG__LOADU(y + k))) break;
-    case TG__EW_SUB: TG__EW_LOOP(TG__SUB(TG__LOADU(x + k), TG__LOADU(y + k)), , 1, 0) break;
-    case TG__EW_MUL: TG__EW_LOOP(TG__MUL(TG__LOADU(x + k), TG__LOADU(y + k)), , 1, 0) break;
+    case TG__EW_SUB: TG__EW_MEM(TG__SUB(TG__LOADU(x + k), TG__LOADU(y + k)), 0) break;
+    case TG__EW_MUL: TG__EW_MEM(TG__MUL(TG__LOADU(x + k), TG__LOADU(y + k)), 0) break;
     case TG__EW_ADDS: TG__EW_ACTS(TG__ADD(TG__LOADU(x + k), s)) break;
-    case TG__EW_SCALE: TG__EW_LOOP(TG__MUL(s, TG__LOADU(x + k)), , 1, 0) break;
-    case TG__EW_AXPY: TG__EW_LOOP(TG__FMA(s, TG__LOADU(x + k), TG__LOADU(y + k)), , 1, 0) break;
+    case TG__EW_SCALE: TG__EW_MEM(TG__MUL(s, TG__LOADU(x + k)), 0) break;
+    case TG__EW_AXPY: TG__EW_MEM(TG__FMA(s, TG__LOADU(x + k), TG__LOADU(y + k)), 0) break;
     }
 #undef TG__EW_ACTS
 #undef TG__EW_ACT
 #undef TG__EW_AHEAD
 #undef TG__EW_LOOP
+#undef TG__EW_MEM
+#undef TG__EW_STORE
     /* Streamed stores are weakly ordered: fence them before another thread may read z. */
     if (stream) _mm_sfence();
 }
@@ -3480,19 +3526,20 @@ TG__VFN TG__DV TG__ISA(tg__ew_gelu_erf_d)(TG__DV x)
  * past the caches); inputs are loaded unaligned, since x and y need not share z's alignment. The
  * transcendental activations skip that head unless they stream, so their body may store
  * unaligned: compute bound, they lose nothing to it and would spend a whole vector's work on a
- * few elements. Memory bound: one vector per step keeps the loads and stores in flight, the loop
- * overhead hides behind them. The transcendental activations are compute bound: their loops are
- * the arithmetic. */
+ * few elements. Memory bound: one vector per step, in a loop with nothing else in it (TG__EW_MEM),
+ * keeps the loads and stores in flight. The transcendental activations are compute bound: their
+ * loops are the arithmetic. */
 
 __attribute__((target(TG__TARGET))) static void
 TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const TG__T *y, TG__T *z)
 {
     const TG__V s = TG__SET1(TG__S(e)), zero = TG__ZERO();
-    const int relu = e->act == TG_ACT_RELU, stream = e->stream;
+    const int stream = e->stream;
     int64_t i = 0;
-/* One loop per operation and activation: v = F(EXPR) at element k (F empty: none), U vectors a
- * turn, then ReLU and the stores; PF: x read ahead by prefetches, one a cache line. */
-#define TG__EW_LOOP(EXPR, F, U, PF)                                                                \
+/* One loop per operation, activation and store: v = F(EXPR) at element k (F empty: none), U vectors
+ * a turn, then ReLU where RELU is 1 and STORE(address, v); PF: x read ahead by prefetches, one a
+ * cache line. */
+#define TG__EW_LOOP(EXPR, F, U, PF, RELU, STORE)                                                   \
     for (; i + (U) * TG__W <= n; i += (U) * TG__W) {                                               \
         TG__V v[U];                                                                                \
         int j;                                                                                     \
@@ -3505,11 +3552,29 @@ TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const T
         }                                                                                          \
         TG__EW_UNROLL for (j = 0; j < (U); j++) {                                                  \
             /* max(0, NaN) is NaN, max(0, -0) is -0: as the portable run */                        \
-            if (relu) v[j] = TG__MAX(zero, v[j]);                                                  \
-            if (stream) TG__STREAM(z + i + j * TG__W, v[j]);                                       \
-            else TG__STOREU(z + i + j * TG__W, v[j]);                                              \
+            if (RELU) v[j] = TG__MAX(zero, v[j]);                                                  \
+            STORE(z + i + j * TG__W, v[j]);                                                        \
         }                                                                                          \
     }
+/* The memory-bound loops: the store is chosen outside the loop, not tested in it. Such a loop is a
+ * handful of instructions, and an Intel core keeps only as many lines in flight as its reorder
+ * window holds iterations: with the tests of the store and of ReLU inside (GCC at -O2 leaves them
+ * there), in-place scale took 7 instructions a vector against STREAM's 4. Emerald Rapids, 2
+ * threads, 2^27 elements, one process alternating the two builds and STREAM's loop, three runs,
+ * GB/s: fp32 scale 35.5-36.0 -> 41.9-44.0 (STREAM's loop 41.8-43.7), fp64 32.7-37.9 -> 42.9-47.2,
+ * axpy 33.2-35.0 -> 38.2-39.4 and 28.9-34.9 -> 36.5-41.1, tg_bias_act ReLU 30.0-32.2 -> 33.7-35.2
+ * and 24.3-34.5 -> 34.2-40.7. Two vectors a turn gain nothing more (0.97-1.08). */
+#define TG__EW_MEM(EXPR, RELU)                                                                     \
+    if (stream) {                                                                                  \
+        TG__EW_LOOP(EXPR, , 1, 0, RELU, TG__STREAM)                                                \
+    } else {                                                                                       \
+        TG__EW_LOOP(EXPR, , 1, 0, RELU, TG__STOREU)                                                \
+    }
+/* The activations' loops, bound by their arithmetic, test it at each store: written twice, their
+ * code would grow by a sixth of the library's for nothing. */
+#define TG__EW_STORE(p, v)                                                                         \
+    if (stream) TG__STREAM(p, v);                                                                  \
+    else TG__STOREU(p, v)
 /* The transcendental activations fused into the loop of the operation they follow, so that each
  * element is loaded, computed and stored once: only the operations that the public calls combine
  * with one (tg_activate's copy, tg_bias_act's two adds) get these loops. The activations whose
@@ -3575,28 +3640,32 @@ TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const T
 #define TG__EW_AHEAD 4096
 /* U vectors a turn, then one at a time for the rest */
 #define TG__EW_ACT(EXPR, F, U)                                                                     \
-    TG__EW_LOOP(EXPR, F, U, 1) if ((U) > 1) TG__EW_LOOP(EXPR, F, 1, 1)
+    TG__EW_LOOP(EXPR, F, U, 1, 0, TG__EW_STORE)                                                    \
+    if ((U) > 1) TG__EW_LOOP(EXPR, F, 1, 1, 0, TG__EW_STORE)
 #define TG__EW_ACTS(EXPR)                                                                          \
     switch (e->act) {                                                                              \
     case TG_ACT_GELU_TANH: TG__EW_ACT(EXPR, TG__GELU_TANH, TG__U_TANH) break;                      \
     case TG_ACT_GELU_ERF: TG__EW_ACT(EXPR, TG__GELU_ERF, TG__U_ERF) break;                         \
     case TG_ACT_SIGMOID: TG__EW_ACT(EXPR, TG__SIGMOID, TG__U_SIGMOID) break;                       \
     case TG_ACT_SILU: TG__EW_ACT(EXPR, TG__SILU, TG__U_SIGMOID) break;                             \
-    default: TG__EW_LOOP(EXPR, , 1, 0) break;                                                      \
+    case TG_ACT_RELU: TG__EW_MEM(EXPR, 1) break;                                                   \
+    default: TG__EW_MEM(EXPR, 0) break;                                                            \
     }
     switch (e->op) {
     case TG__EW_COPY: TG__EW_ACTS(TG__LOADU(x + k)) break;
     case TG__EW_ADD: TG__EW_ACTS(TG__ADD(TG__LOADU(x + k), TG__LOADU(y + k))) break;
-    case TG__EW_SUB: TG__EW_LOOP(TG__SUB(TG__LOADU(x + k), TG__LOADU(y + k)), , 1, 0) break;
-    case TG__EW_MUL: TG__EW_LOOP(TG__MUL(TG__LOADU(x + k), TG__LOADU(y + k)), , 1, 0) break;
+    case TG__EW_SUB: TG__EW_MEM(TG__SUB(TG__LOADU(x + k), TG__LOADU(y + k)), 0) break;
+    case TG__EW_MUL: TG__EW_MEM(TG__MUL(TG__LOADU(x + k), TG__LOADU(y + k)), 0) break;
     case TG__EW_ADDS: TG__EW_ACTS(TG__ADD(TG__LOADU(x + k), s)) break;
-    case TG__EW_SCALE: TG__EW_LOOP(TG__MUL(s, TG__LOADU(x + k)), , 1, 0) break;
-    case TG__EW_AXPY: TG__EW_LOOP(TG__FMA(s, TG__LOADU(x + k), TG__LOADU(y + k)), , 1, 0) break;
+    case TG__EW_SCALE: TG__EW_MEM(TG__MUL(s, TG__LOADU(x + k)), 0) break;
+    case TG__EW_AXPY: TG__EW_MEM(TG__FMA(s, TG__LOADU(x + k), TG__LOADU(y + k)), 0) break;
     }
 #undef TG__EW_ACTS
 #undef TG__EW_ACT
 #undef TG__EW_AHEAD
 #undef TG__EW_LOOP
+#undef TG__EW_MEM
+#undef TG__EW_STORE
     /* Streamed stores are weakly ordered: fence them before another thread may read z. */
     if (stream) _mm_sfence();
 }
@@ -3713,19 +3782,20 @@ TG__PRIVATE void TG__FN(TG__ISA(tg__ew_run))(const tg__ew *e, int64_t n, const v
  * past the caches); inputs are loaded unaligned, since x and y need not share z's alignment. The
  * transcendental activations skip that head unless they stream, so their body may store
  * unaligned: compute bound, they lose nothing to it and would spend a whole vector's work on a
- * few elements. Memory bound: one vector per step keeps the loads and stores in flight, the loop
- * overhead hides behind them. The transcendental activations are compute bound: their loops are
- * the arithmetic. */
+ * few elements. Memory bound: one vector per step, in a loop with nothing else in it (TG__EW_MEM),
+ * keeps the loads and stores in flight. The transcendental activations are compute bound: their
+ * loops are the arithmetic. */
 
 __attribute__((target(TG__TARGET))) static void
 TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const TG__T *y, TG__T *z)
 {
     const TG__V s = TG__SET1(TG__S(e)), zero = TG__ZERO();
-    const int relu = e->act == TG_ACT_RELU, stream = e->stream;
+    const int stream = e->stream;
     int64_t i = 0;
-/* One loop per operation and activation: v = F(EXPR) at element k (F empty: none), U vectors a
- * turn, then ReLU and the stores; PF: x read ahead by prefetches, one a cache line. */
-#define TG__EW_LOOP(EXPR, F, U, PF)                                                                \
+/* One loop per operation, activation and store: v = F(EXPR) at element k (F empty: none), U vectors
+ * a turn, then ReLU where RELU is 1 and STORE(address, v); PF: x read ahead by prefetches, one a
+ * cache line. */
+#define TG__EW_LOOP(EXPR, F, U, PF, RELU, STORE)                                                   \
     for (; i + (U) * TG__W <= n; i += (U) * TG__W) {                                               \
         TG__V v[U];                                                                                \
         int j;                                                                                     \
@@ -3738,11 +3808,29 @@ TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const T
         }                                                                                          \
         TG__EW_UNROLL for (j = 0; j < (U); j++) {                                                  \
             /* max(0, NaN) is NaN, max(0, -0) is -0: as the portable run */                        \
-            if (relu) v[j] = TG__MAX(zero, v[j]);                                                  \
-            if (stream) TG__STREAM(z + i + j * TG__W, v[j]);                                       \
-            else TG__STOREU(z + i + j * TG__W, v[j]);                                              \
+            if (RELU) v[j] = TG__MAX(zero, v[j]);                                                  \
+            STORE(z + i + j * TG__W, v[j]);                                                        \
         }                                                                                          \
     }
+/* The memory-bound loops: the store is chosen outside the loop, not tested in it. Such a loop is a
+ * handful of instructions, and an Intel core keeps only as many lines in flight as its reorder
+ * window holds iterations: with the tests of the store and of ReLU inside (GCC at -O2 leaves them
+ * there), in-place scale took 7 instructions a vector against STREAM's 4. Emerald Rapids, 2
+ * threads, 2^27 elements, one process alternating the two builds and STREAM's loop, three runs,
+ * GB/s: fp32 scale 35.5-36.0 -> 41.9-44.0 (STREAM's loop 41.8-43.7), fp64 32.7-37.9 -> 42.9-47.2,
+ * axpy 33.2-35.0 -> 38.2-39.4 and 28.9-34.9 -> 36.5-41.1, tg_bias_act ReLU 30.0-32.2 -> 33.7-35.2
+ * and 24.3-34.5 -> 34.2-40.7. Two vectors a turn gain nothing more (0.97-1.08). */
+#define TG__EW_MEM(EXPR, RELU)                                                                     \
+    if (stream) {                                                                                  \
+        TG__EW_LOOP(EXPR, , 1, 0, RELU, TG__STREAM)                                                \
+    } else {                                                                                       \
+        TG__EW_LOOP(EXPR, , 1, 0, RELU, TG__STOREU)                                                \
+    }
+/* The activations' loops, bound by their arithmetic, test it at each store: written twice, their
+ * code would grow by a sixth of the library's for nothing. */
+#define TG__EW_STORE(p, v)                                                                         \
+    if (stream) TG__STREAM(p, v);                                                                  \
+    else TG__STOREU(p, v)
 /* The transcendental activations fused into the loop of the operation they follow, so that each
  * element is loaded, computed and stored once: only the operations that the public calls combine
  * with one (tg_activate's copy, tg_bias_act's two adds) get these loops. The activations whose
@@ -3808,28 +3896,32 @@ TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const T
 #define TG__EW_AHEAD 4096
 /* U vectors a turn, then one at a time for the rest */
 #define TG__EW_ACT(EXPR, F, U)                                                                     \
-    TG__EW_LOOP(EXPR, F, U, 1) if ((U) > 1) TG__EW_LOOP(EXPR, F, 1, 1)
+    TG__EW_LOOP(EXPR, F, U, 1, 0, TG__EW_STORE)                                                    \
+    if ((U) > 1) TG__EW_LOOP(EXPR, F, 1, 1, 0, TG__EW_STORE)
 #define TG__EW_ACTS(EXPR)                                                                          \
     switch (e->act) {                                                                              \
     case TG_ACT_GELU_TANH: TG__EW_ACT(EXPR, TG__GELU_TANH, TG__U_TANH) break;                      \
     case TG_ACT_GELU_ERF: TG__EW_ACT(EXPR, TG__GELU_ERF, TG__U_ERF) break;                         \
     case TG_ACT_SIGMOID: TG__EW_ACT(EXPR, TG__SIGMOID, TG__U_SIGMOID) break;                       \
     case TG_ACT_SILU: TG__EW_ACT(EXPR, TG__SILU, TG__U_SIGMOID) break;                             \
-    default: TG__EW_LOOP(EXPR, , 1, 0) break;                                                      \
+    case TG_ACT_RELU: TG__EW_MEM(EXPR, 1) break;                                                   \
+    default: TG__EW_MEM(EXPR, 0) break;                                                            \
     }
     switch (e->op) {
     case TG__EW_COPY: TG__EW_ACTS(TG__LOADU(x + k)) break;
     case TG__EW_ADD: TG__EW_ACTS(TG__ADD(TG__LOADU(x + k), TG__LOADU(y + k))) break;
-    case TG__EW_SUB: TG__EW_LOOP(TG__SUB(TG__LOADU(x + k), TG__LOADU(y + k)), , 1, 0) break;
-    case TG__EW_MUL: TG__EW_LOOP(TG__MUL(TG__LOADU(x + k), TG__LOADU(y + k)), , 1, 0) break;
+    case TG__EW_SUB: TG__EW_MEM(TG__SUB(TG__LOADU(x + k), TG__LOADU(y + k)), 0) break;
+    case TG__EW_MUL: TG__EW_MEM(TG__MUL(TG__LOADU(x + k), TG__LOADU(y + k)), 0) break;
     case TG__EW_ADDS: TG__EW_ACTS(TG__ADD(TG__LOADU(x + k), s)) break;
-    case TG__EW_SCALE: TG__EW_LOOP(TG__MUL(s, TG__LOADU(x + k)), , 1, 0) break;
-    case TG__EW_AXPY: TG__EW_LOOP(TG__FMA(s, TG__LOADU(x + k), TG__LOADU(y + k)), , 1, 0) break;
+    case TG__EW_SCALE: TG__EW_MEM(TG__MUL(s, TG__LOADU(x + k)), 0) break;
+    case TG__EW_AXPY: TG__EW_MEM(TG__FMA(s, TG__LOADU(x + k), TG__LOADU(y + k)), 0) break;
     }
 #undef TG__EW_ACTS
 #undef TG__EW_ACT
 #undef TG__EW_AHEAD
 #undef TG__EW_LOOP
+#undef TG__EW_MEM
+#undef TG__EW_STORE
     /* Streamed stores are weakly ordered: fence them before another thread may read z. */
     if (stream) _mm_sfence();
 }
@@ -8415,9 +8507,9 @@ static tg__gemm tg__rows_share(const tg__kernel *kern, const tg__gemm *g, int64_
     return part;
 }
 
-/* One thread's rows in the rows mode: chunks of rows, each through every k block and pair of
- * panels before the next. bp: B packed whole, in one block of all of k; NULL: B read in place, in
- * blocks of kb rows. */
+/* One thread's rows in the rows mode: k blocks of kb, each through every chunk of rows and pair of
+ * panels before the next. bp: B packed whole (panels of all of k, a block kb rows of each); NULL:
+ * B read in place. */
 static void tg__small_rows_run(const tg__kernel *kern, const tg__gemm *g, const void *alpha,
                                const void *beta, const char *bp, int64_t kb)
 {
@@ -8427,19 +8519,20 @@ static void tg__small_rows_run(const tg__kernel *kern, const tg__gemm *g, const 
      * 4096x100x1024 0.95x, d 8192x64x256 0.96x; an eighth or a half of L2 0.97-1.04x. */
     const int64_t fit = tg__cpu()->l2 / 4 / (kb * es) / kern->mr * kern->mr;
     const int64_t rows = panels <= 2 ? g->m : fit > 2 * kern->mr ? fit : 2 * kern->mr;
-    for (int64_t i0 = 0, h; i0 < g->m; i0 += h) {
-        char *c = (char *)g->c + i0 * g->rs_c * es;
-        /* the last chunk keeps the rows short of a whole one (a chunk is a whole number of tiles) */
-        h = g->m - i0 < 2 * rows ? g->m - i0 : rows;
-        for (int64_t pc = 0; pc < g->k; pc += kb) {
-            const int64_t kc = tg__min(kb, g->k - pc);
-            const void *beta_now = pc == 0 ? beta : tg__one(kern->es);
+    for (int64_t pc = 0; pc < g->k; pc += kb) {
+        const int64_t kc = tg__min(kb, g->k - pc);
+        const void *beta_now = pc == 0 ? beta : tg__one(kern->es);
+        for (int64_t i0 = 0, h; i0 < g->m; i0 += h) {
+            char *c = (char *)g->c + i0 * g->rs_c * es;
             const char *a = (const char *)g->a.p + (i0 * g->a.rs + pc * g->a.cs) * es;
+            /* the last chunk keeps the rows short of a whole one (a chunk is a whole number of
+             * tiles) */
+            h = g->m - i0 < 2 * rows ? g->m - i0 : rows;
             for (int64_t jp = 0; jp < panels; jp += 2) {
                 const int64_t n = tg__min(2 * nr, g->n - jp * nr);
-                const char *b = bp ? bp + jp * nr * kc * es
+                const char *b = bp ? bp + (jp * g->k + pc) * nr * es
                                    : (const char *)g->b.p + (pc * g->b.rs + jp * nr) * es;
-                const int64_t rs_b = bp ? nr : g->b.rs, ps_b = bp ? kc * nr : nr;
+                const int64_t rs_b = bp ? nr : g->b.rs, ps_b = bp ? g->k * nr : nr;
                 if (n > nr)
                     kern->ukernel_pair(kc, alpha, a, g->a.rs, g->a.cs, b, rs_b, ps_b, beta_now,
                                        c + jp * nr * es, g->rs_c, h, n);
@@ -8453,19 +8546,25 @@ static void tg__small_rows_run(const tg__kernel *kern, const tg__gemm *g, const 
 
 /* The rows mode (cpu.h's tg__small_rows_fits): A read in place a chunk of rows at a time by the
  * pair kernel, so that each element of A comes from memory once and feeds two panels' FMAs a
- * broadcast. B is read in place where cpu.h's tg__small_rows_in_place says so, in k blocks within
- * half of L2, from where every tile of a chunk reads them; otherwise packed whole, once (within
- * L2), and all of k is one block, so that a chunk's C is read and written once. Threads split the
- * rows as for one panel: every tile starts at a multiple of mr rows, as every chunk does, and the
- * pair kernel's elements are single chains along each k block, so the bits do not depend on the
- * thread count. */
+ * broadcast. B is read in place where cpu.h's tg__small_rows_in_place says so, otherwise packed
+ * whole, once (within L2); either way in k blocks within half of L2 (all of k, where B fits
+ * there, so that C is read and written once), and each block goes through all the rows before
+ * the next, so that B comes from memory or L3 once and from L2 for every chunk. Chunks through
+ * every block instead (B's blocks re-read for every chunk of a few dozen rows), with B packed
+ * whole in one block however large: Emerald Rapids (2 MiB of L2, an L3 that gives a core ~27
+ * GB/s), ab-gemm against that, 1 thread: d 4096x64x4096 1.36x (B is 2 MiB: 12-row chunks read
+ * it all from L3), d 8192x64x8192 1.28x, s 4096x128x4096 1.12x, s 8192x128x8192 1.21x; 2
+ * threads 1.24x, 1.11x, 1.05x, 1.06x; shapes whose B fits half of L2 are unchanged (0.98-1.05x).
+ * Threads split the rows as for one panel: every tile starts at a multiple of mr rows, as every
+ * chunk does, and the pair kernel's elements are single chains along each k block, so the bits
+ * do not depend on the thread count. */
 static int tg__small_rows(const char *fn, const tg__kernel *kern, const tg__gemm *g,
                           const void *alpha, const void *beta)
 {
     const int64_t es = (int64_t)kern->es, nr = kern->nr, tiles = g->m / kern->mr;
     const int in_place = tg__small_rows_in_place(kern, g);
-    const int64_t fit = tg__cpu()->l2 / 2 / (g->n * es);
-    const int64_t kb = !in_place ? g->k : fit > 0 ? fit : 1;
+    const int64_t fit = tg__cpu()->l2 / 2 / (tg__ceil_div(g->n, nr) * nr * es);
+    const int64_t kb = tg__min(g->k, fit > 0 ? fit : 1);
     char *bp = NULL;
     int nt = (int)tg__min(tg__threads_for(g->m, g->n, g->k), tiles / 2);
     if (!in_place) {
