@@ -2375,11 +2375,12 @@ TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const T
 /* The memory-bound loops: the store is chosen outside the loop, not tested in it. Such a loop is a
  * handful of instructions, and an Intel core keeps only as many lines in flight as its reorder
  * window holds iterations: with the tests of the store and of ReLU inside (GCC at -O2 leaves them
- * there), in-place scale took 7 instructions a vector against STREAM's 4. Emerald Rapids, 2
- * threads, 2^27 elements, one process alternating the two builds and STREAM's loop, three runs,
- * GB/s: fp32 scale 35.5-36.0 -> 41.9-44.0 (STREAM's loop 41.8-43.7), fp64 32.7-37.9 -> 42.9-47.2,
- * axpy 33.2-35.0 -> 38.2-39.4 and 28.9-34.9 -> 36.5-41.1, tg_bias_act ReLU 30.0-32.2 -> 33.7-35.2
- * and 24.3-34.5 -> 34.2-40.7. Two vectors a turn gain nothing more (0.97-1.08). */
+ * there), in-place scale took 10 instructions (7 micro-ops) a vector against STREAM's 5 (4).
+ * Emerald Rapids, 2 threads, 2^27 elements, one process alternating the two builds and STREAM's
+ * loop, three runs, GB/s: fp32 scale 35.5-36.0 -> 41.9-44.0 (STREAM's loop 41.8-43.7), fp64
+ * 32.7-37.9 -> 42.9-47.2, axpy 33.2-35.0 -> 38.2-39.4 and 28.9-34.9 -> 36.5-41.1, tg_bias_act
+ * ReLU 30.0-32.2 -> 33.7-35.2 and 24.3-34.5 -> 34.2-40.7. Two vectors a turn gain nothing more
+ * (0.97-1.08). */
 #define TG__EW_MEM(EXPR, RELU)                                                                     \
     if (stream) {                                                                                  \
         TG__EW_LOOP(EXPR, , 1, 0, RELU, TG__STREAM)                                                \
@@ -2631,11 +2632,12 @@ TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const T
 /* The memory-bound loops: the store is chosen outside the loop, not tested in it. Such a loop is a
  * handful of instructions, and an Intel core keeps only as many lines in flight as its reorder
  * window holds iterations: with the tests of the store and of ReLU inside (GCC at -O2 leaves them
- * there), in-place scale took 7 instructions a vector against STREAM's 4. Emerald Rapids, 2
- * threads, 2^27 elements, one process alternating the two builds and STREAM's loop, three runs,
- * GB/s: fp32 scale 35.5-36.0 -> 41.9-44.0 (STREAM's loop 41.8-43.7), fp64 32.7-37.9 -> 42.9-47.2,
- * axpy 33.2-35.0 -> 38.2-39.4 and 28.9-34.9 -> 36.5-41.1, tg_bias_act ReLU 30.0-32.2 -> 33.7-35.2
- * and 24.3-34.5 -> 34.2-40.7. Two vectors a turn gain nothing more (0.97-1.08). */
+ * there), in-place scale took 10 instructions (7 micro-ops) a vector against STREAM's 5 (4).
+ * Emerald Rapids, 2 threads, 2^27 elements, one process alternating the two builds and STREAM's
+ * loop, three runs, GB/s: fp32 scale 35.5-36.0 -> 41.9-44.0 (STREAM's loop 41.8-43.7), fp64
+ * 32.7-37.9 -> 42.9-47.2, axpy 33.2-35.0 -> 38.2-39.4 and 28.9-34.9 -> 36.5-41.1, tg_bias_act
+ * ReLU 30.0-32.2 -> 33.7-35.2 and 24.3-34.5 -> 34.2-40.7. Two vectors a turn gain nothing more
+ * (0.97-1.08). */
 #define TG__EW_MEM(EXPR, RELU)                                                                     \
     if (stream) {                                                                                  \
         TG__EW_LOOP(EXPR, , 1, 0, RELU, TG__STREAM)                                                \
@@ -3559,11 +3561,12 @@ TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const T
 /* The memory-bound loops: the store is chosen outside the loop, not tested in it. Such a loop is a
  * handful of instructions, and an Intel core keeps only as many lines in flight as its reorder
  * window holds iterations: with the tests of the store and of ReLU inside (GCC at -O2 leaves them
- * there), in-place scale took 7 instructions a vector against STREAM's 4. Emerald Rapids, 2
- * threads, 2^27 elements, one process alternating the two builds and STREAM's loop, three runs,
- * GB/s: fp32 scale 35.5-36.0 -> 41.9-44.0 (STREAM's loop 41.8-43.7), fp64 32.7-37.9 -> 42.9-47.2,
- * axpy 33.2-35.0 -> 38.2-39.4 and 28.9-34.9 -> 36.5-41.1, tg_bias_act ReLU 30.0-32.2 -> 33.7-35.2
- * and 24.3-34.5 -> 34.2-40.7. Two vectors a turn gain nothing more (0.97-1.08). */
+ * there), in-place scale took 10 instructions (7 micro-ops) a vector against STREAM's 5 (4).
+ * Emerald Rapids, 2 threads, 2^27 elements, one process alternating the two builds and STREAM's
+ * loop, three runs, GB/s: fp32 scale 35.5-36.0 -> 41.9-44.0 (STREAM's loop 41.8-43.7), fp64
+ * 32.7-37.9 -> 42.9-47.2, axpy 33.2-35.0 -> 38.2-39.4 and 28.9-34.9 -> 36.5-41.1, tg_bias_act
+ * ReLU 30.0-32.2 -> 33.7-35.2 and 24.3-34.5 -> 34.2-40.7. Two vectors a turn gain nothing more
+ * (0.97-1.08). */
 #define TG__EW_MEM(EXPR, RELU)                                                                     \
     if (stream) {                                                                                  \
         TG__EW_LOOP(EXPR, , 1, 0, RELU, TG__STREAM)                                                \
@@ -3815,11 +3818,12 @@ TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const T
 /* The memory-bound loops: the store is chosen outside the loop, not tested in it. Such a loop is a
  * handful of instructions, and an Intel core keeps only as many lines in flight as its reorder
  * window holds iterations: with the tests of the store and of ReLU inside (GCC at -O2 leaves them
- * there), in-place scale took 7 instructions a vector against STREAM's 4. Emerald Rapids, 2
- * threads, 2^27 elements, one process alternating the two builds and STREAM's loop, three runs,
- * GB/s: fp32 scale 35.5-36.0 -> 41.9-44.0 (STREAM's loop 41.8-43.7), fp64 32.7-37.9 -> 42.9-47.2,
- * axpy 33.2-35.0 -> 38.2-39.4 and 28.9-34.9 -> 36.5-41.1, tg_bias_act ReLU 30.0-32.2 -> 33.7-35.2
- * and 24.3-34.5 -> 34.2-40.7. Two vectors a turn gain nothing more (0.97-1.08). */
+ * there), in-place scale took 10 instructions (7 micro-ops) a vector against STREAM's 5 (4).
+ * Emerald Rapids, 2 threads, 2^27 elements, one process alternating the two builds and STREAM's
+ * loop, three runs, GB/s: fp32 scale 35.5-36.0 -> 41.9-44.0 (STREAM's loop 41.8-43.7), fp64
+ * 32.7-37.9 -> 42.9-47.2, axpy 33.2-35.0 -> 38.2-39.4 and 28.9-34.9 -> 36.5-41.1, tg_bias_act
+ * ReLU 30.0-32.2 -> 33.7-35.2 and 24.3-34.5 -> 34.2-40.7. Two vectors a turn gain nothing more
+ * (0.97-1.08). */
 #define TG__EW_MEM(EXPR, RELU)                                                                     \
     if (stream) {                                                                                  \
         TG__EW_LOOP(EXPR, , 1, 0, RELU, TG__STREAM)                                                \
