@@ -80,7 +80,10 @@ TG__PRIVATE tg__blocks tg__block_sizes(const tg__kernel *k, int64_t depth)
     b.mc = tg__round_down(env_mc ? env_mc : shallow ? tg__min(mc, 48) : mc, k->mr);
     share = depth >= 256 ? k->b_share : 16;
     nc = l3 / share / (b.kc * es);
-    if (shallow && nc < cpu->l2 / 4 / (depth * es)) nc = cpu->l2 / 4 / (depth * es);
+    if (shallow) {
+        const int64_t quarter_l2 = cpu->l2 / 4 / (depth * es); /* columns at the product's depth */
+        if (nc < quarter_l2) nc = quarter_l2;
+    }
     b.nc = tg__round_down(env_nc ? env_nc : nc, k->nr);
     return b;
 }

@@ -295,12 +295,13 @@ static int tg__small_rows(const char *fn, const tg__kernel *kern, const tg__gemm
 {
     const int64_t es = (int64_t)kern->es, nr = kern->nr, tiles = g->m / kern->mr;
     const int in_place = tg__small_rows_in_place(kern, g);
-    const int64_t fit = tg__cpu()->l2 / 2 / (tg__ceil_div(g->n, nr) * nr * es);
+    const int64_t b_row = tg__ceil_div(g->n, nr) * nr * es; /* bytes of one k step of B packed */
+    const int64_t fit = tg__cpu()->l2 / 2 / b_row;
     const int64_t kb = tg__min(g->k, fit > 0 ? fit : 1);
     char *bp = NULL;
     int nt = (int)tg__min(tg__threads_for(g->m, g->n, g->k), tiles / 2);
     if (!in_place) {
-        bp = (char *)tg__alloc((size_t)(g->k * tg__ceil_div(g->n, nr) * nr * es));
+        bp = (char *)tg__alloc((size_t)(g->k * b_row));
         if (!bp) return tg__fail(TG_ERR_NOMEM, fn, "no memory for the packed panels of B");
         kern->pack_b(g->n, g->k, g->b.p, g->b.rs, g->b.cs, bp);
     }
