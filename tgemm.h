@@ -694,7 +694,8 @@ struct tg__kernel {
     int nr_part;           /* a last panel exactly this wide is read in place too (the kernel reads
                               no column past it); nr where only whole panels are */
     int short_m;           /* a short A: at most this many rows take the small path at any size
-                              (gemm.c) and read B's rows in place whatever their stride (small.c) */
+                              (gemm.c) and read B's rows in place whatever their stride, but for
+                              small.c's exceptions (tg__small_pack_all) */
     tg__ukernel_fn ukernel;
     tg__ukernel_fn ukernel_part; /* NULL, or the kernel for a panel narrower than nr that reads B's
                                     partial rows through masked loads: then the small path reads
@@ -4243,7 +4244,8 @@ TG__PRIVATE void TG__FN(tg__ew_run_generic)(const tg__ew *e, int64_t n, const vo
  * rows are contiguous takes the small path at any size: each element of B serves so few tiles that
  * the blocked path's packing of a whole block for reuse cannot pay; the small path reads B in place
  * or, under two tiles and when B is large, packs it a page of each row at a time (small.c), which
- * is what streams it fastest. (AVX-512 at three and four tiles, Zen 4, against the blocked path,
+ * is what streams it fastest (and over three or four tiles of full-width AVX-512, a mid-sized B
+ * panel by panel: small.c's tg__small_pack_all). (AVX-512 at three and four tiles, Zen 4, against the blocked path,
  * side by side: s 16x4096x4096 1.29 at 1 thread, 1.48-1.54 at 2; d 1.16 / 1.32-1.43;
  * s 24x2048x2048 1.12 / 1.13, d 1.14-1.16 / 1.21; s 20x4096x1024 1.04-1.07.) A transposed B must
  * be packed either way, and there the blocked path's packing is the faster (8x4096x4096 with B
@@ -8286,11 +8288,12 @@ TG__PRIVATE const tg__kernel *tg__kernel_avx512(size_t es)
  * kernel's short_m rows: two tiles for AVX2, four for AVX-512) of any size: each element of B is
  * used by so few tiles that packing it for reuse could not pay, but under two tiles a large B is
  * packed all the same, a page of each row at a time, because that is how it streams fastest
- * (tg__small_group). Threads split the column panels, or the row tiles of a single one (a narrow B:
- * gemm.c), which needs no reduction, so results stay bitwise the same. A tall A over a few
- * panels of B (cpu.h's tg__small_rows_fits) goes the other way round, the rows mode: B packed
- * whole or read in place, A read once, a chunk of rows through every panel by the pair kernel,
- * threads splitting the rows (tg__small_rows).
+ * (tg__small_group), and over three or four a mid-sized one on a core with full-width AVX-512,
+ * whose tiles would fetch it from L2 again each (tg__small_pack_all). Threads split the column
+ * panels, or the row tiles of a single one (a narrow B: gemm.c), which needs no reduction, so
+ * results stay bitwise the same. A tall A over a few panels of B (cpu.h's tg__small_rows_fits)
+ * goes the other way round, the rows mode: B packed whole or read in place, A read once, a chunk
+ * of rows through every panel by the pair kernel, threads splitting the rows (tg__small_rows).
  */
 #ifdef _OPENMP
 #include <omp.h>
@@ -8476,6 +8479,18 @@ static void tg__small_range(const tg__kernel *kern, const tg__gemm *g, const voi
  * against two, side by side: s 16x768x768 1.18, d 1.20, s 18x512x512 1.24, d 16x64x64 1.18,
  * d 24x64x64 1.11, s 16x128x1024 1.14, d 20x128x128 1.07. AVX2 keeps two: in place lost s
  * 16x128x1024 0.83 and d 20x128x128 0.89 there, and from five tiles on it was 0.93-1.11 in zmm too.
+ * But the Zen 4 runs each zmm FMA as two halves, and a B panel that aliases in L1 (below) is
+ * fetched from L2 again for each of the three or four tiles at half the rate a full-width core
+ * needs it: on Emerald Rapids (two full 512-bit FMA units) the three and four tiles wait on those
+ * loads (perf: the samples pile up on the FMAs after B's loads). There they pack where B is wider
+ * than two panels and larger than L1 but within half of L3: ab-gemm, 1 thread, against in place
+ * (a copy of that build: 0.97-1.05): s 16x768x768 1.07-1.19, d 1.06-1.16, s 24x768x256 1.29,
+ * s 24x2048x2048 1.13, s 20x4096x1024 1.14, s 20x96x512 1.13, s and d 16x128x128 1.26 and 1.24,
+ * d 24x128x128 1.27, d 16x256x256 1.23, d 20x512x512 1.22; 2 threads s 16x768x768 1.13, d 1.11,
+ * s 24x768x256 1.17, d 20x512x512 1.25. Outside those bounds packing lost: B two panels wide,
+ * whose rows lie close enough for the prefetchers (s 16x64x256 0.88-0.90, s 16x64x1024 0.88, d
+ * 16x32x512 0.89), within L1 (d 16x64x64 0.81, d 24x64x64 0.90), from DRAM (s 16x4096x4096 0.80,
+ * d 0.76). Not measured on the Zen 5 (full-width FMAs, as here), which takes the same rule.
  *
  * A taller A re-reads each panel more often, and a panel read in place (kc rows a leading
  * dimension apart, often a multiple of a large power of two) falls into a few cache sets and is
@@ -8495,8 +8510,13 @@ static void tg__small_range(const tg__kernel *kern, const tg__gemm *g, const voi
  * 1.03, d 24^3 0.92 -> 1.05, are shapes both rules read in place. */
 static int tg__small_pack_all(const tg__kernel *kern, const tg__gemm *g, int64_t kb)
 {
+    const tg__cpuinfo *cpu = tg__cpu();
     const int64_t row = g->b.rs * (int64_t)kern->es, alias = tg__min(row & -row, TG__PAGE);
-    return g->m > kern->short_m && kb * (kb > 96 ? row : alias) > tg__cpu()->l1d / 2;
+    const double bytes = (double)g->k * (double)g->n * (double)kern->es;
+    const int short_a = g->m <= kern->short_m &&
+                        (g->m <= 2 * kern->mr || cpu->zmm_split || g->n <= 2 * kern->nr ||
+                         bytes <= (double)cpu->l1d || bytes > (double)cpu->l3_plan / 2);
+    return !short_a && kb * (kb > 96 ? row : alias) > cpu->l1d / 2;
 }
 
 /* Thread tid's rows of team, split at whole tiles of mr rows, each part at least two tiles and

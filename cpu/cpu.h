@@ -52,7 +52,8 @@ struct tg__kernel {
     int nr_part;           /* a last panel exactly this wide is read in place too (the kernel reads
                               no column past it); nr where only whole panels are */
     int short_m;           /* a short A: at most this many rows take the small path at any size
-                              (gemm.c) and read B's rows in place whatever their stride (small.c) */
+                              (gemm.c) and read B's rows in place whatever their stride, but for
+                              small.c's exceptions (tg__small_pack_all) */
     tg__ukernel_fn ukernel;
     tg__ukernel_fn ukernel_part; /* NULL, or the kernel for a panel narrower than nr that reads B's
                                     partial rows through masked loads: then the small path reads

@@ -252,6 +252,20 @@ void tgt_section_edges(void)
                     c.beta = tgt_betas[3];
                     tgt_run_case(&c);
                 }
+    /* A short A (13 to 24 rows: three and four of AVX-512's tiles) over a B more than two panels
+     * wide, larger than L1 and two blocks of k deep: where the small path packs B's panels on a
+     * core with full-width AVX-512 and reads them in place elsewhere (small.c's
+     * tg__small_pack_all), the last panel a partial one; A transposed and not. */
+    for (size_t es = 4; es <= 8; es += 4)
+        for (int h = 0; h < 3; h++)
+            for (int ta = 0; ta < 2; ta++) {
+                const int64_t ms[3] = {13, 16, 24};
+                tgt_case c = tgt_case_at(es, TG_ROW_MAJOR, tgt_transes[ta], TG_NO_TRANS, ms[h],
+                                         es == 4 ? 163 : 83, 300, i++);
+                c.alpha = tgt_alphas[1 + ta];
+                c.beta = tgt_betas[(h + ta) % 4];
+                tgt_run_case(&c);
+            }
 }
 
 /* The small path's rows mode (small.c: a tall A over two to four panels of B, on AVX-512, from
