@@ -222,15 +222,19 @@ static void tg__small_range(const tg__kernel *kern, const tg__gemm *g, const voi
  * s 18x512x512 -1.4%) -- unless the block's rows spread over enough sets that nothing evicts
  * them, and the copy is pure cost. Rows R bytes apart start in 4096 / gcd(R, 4096) of the places
  * a 4 KiB span of L1 sets offers (a 32 KiB 8-way L1 indexes 4 KiB), so kb rows stack
- * kb * gcd(R, 4096) / 4096 lines deep on each set; B stays in place while that is at most half of
- * L1's ways, kb * gcd(R, 4096) within half of L1. Zen 4, 1 thread, against the previous rule (the
+ * kb * gcd(R, 4096) / 4096 lines deep on each set; B stays in place while that is under half of
+ * L1's ways, kb * gcd(R, 4096) below half of L1. Zen 4, 1 thread, against the previous rule (the
  * whole span of rows, kb * R, within half of L1), side by side: AVX-512 d 48^3 1.05-1.08, d 56^3
  * 1.05, s 80^3 1.05, d 80^3 1.03, s 96^3 1.02, s 112^3 1.02; AVX2 d 48^3 1.05-1.10, d 56^3
  * 1.04-1.05, s 80^3 1.03. Allowing the ways full (kb * gcd within all of L1) took AVX2 d 64^3 to
  * 0.90. Blocks deeper than 96 keep the previous rule: there AVX2 lost in place on sets far from
  * full (s 104^3-120^3, 0.71-0.99 from run to run; the cause is not known). Zen 3 measured neither
  * change; its figures for the previous rule, against libxsmm, s 24^3 0.80 -> 0.85, 48^3 0.96 ->
- * 1.03, d 24^3 0.92 -> 1.05, are shapes both rules read in place. */
+ * 1.03, d 24^3 0.92 -> 1.05, are shapes both rules read in place. At exactly half the ways the
+ * panel is evicted too: Emerald Rapids (12-way 48 KiB L1; 96 k steps of rows 256 bytes apart, or
+ * an odd multiple of that), 1 thread, ab-gemm, packed against in place (a copy of the in-place
+ * build: 0.99-1.03): d 96^3 1.35-1.37, d 200x96x96 1.35, d 48x160x96 1.22, s 64x192x96 1.26,
+ * s 100x320x96 1.26, s 96x64x96 1.02. */
 static int tg__small_pack_all(const tg__kernel *kern, const tg__gemm *g, int64_t kb)
 {
     const tg__cpuinfo *cpu = tg__cpu();
@@ -239,7 +243,7 @@ static int tg__small_pack_all(const tg__kernel *kern, const tg__gemm *g, int64_t
     const int short_a = g->m <= kern->short_m &&
                         (g->m <= 2 * kern->mr || cpu->zmm_split || g->n <= 2 * kern->nr ||
                          bytes <= (double)cpu->l1d || bytes > (double)cpu->l3_plan / 2);
-    return !short_a && kb * (kb > 96 ? row : alias) > cpu->l1d / 2;
+    return !short_a && kb * (kb > 96 ? row : alias) >= cpu->l1d / 2;
 }
 
 /* Thread tid's rows of team, split at whole tiles of mr rows, each part at least two tiles and
