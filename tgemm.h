@@ -4245,11 +4245,11 @@ TG__PRIVATE void TG__FN(tg__ew_run_generic)(const tg__ew *e, int64_t n, const vo
  * the blocked path's packing of a whole block for reuse cannot pay; the small path reads B in place
  * or, under two tiles and when B is large, packs it a page of each row at a time (small.c), which
  * is what streams it fastest (and over three or four tiles of full-width AVX-512, a mid-sized B
- * panel by panel: small.c's tg__small_pack_all). (AVX-512 at three and four tiles, Zen 4, against the blocked path,
- * side by side: s 16x4096x4096 1.29 at 1 thread, 1.48-1.54 at 2; d 1.16 / 1.32-1.43;
- * s 24x2048x2048 1.12 / 1.13, d 1.14-1.16 / 1.21; s 20x4096x1024 1.04-1.07.) A transposed B must
- * be packed either way, and there the blocked path's packing is the faster (8x4096x4096 with B
- * transposed: sgemm 22 against 19.5, dgemm 12.5 against 8.3).
+ * panel by panel: small.c's tg__small_pack_all). (AVX-512 at three and four tiles, Zen 4, against
+ * the blocked path, side by side: s 16x4096x4096 1.29 at 1 thread, 1.48-1.54 at 2; d 1.16 /
+ * 1.32-1.43; s 24x2048x2048 1.12 / 1.13, d 1.14-1.16 / 1.21; s 20x4096x1024 1.04-1.07.) A
+ * transposed B must be packed either way, and there the blocked path's packing is the faster
+ * (8x4096x4096 with B transposed: sgemm 22 against 19.5, dgemm 12.5 against 8.3).
  * A narrow B (n at most one panel, nr columns) takes the small path at any size too, the same
  * argument the other way round: each element of A then serves one tile, and packing A for reuse
  * is pure cost; the small path reads A in place and splits its threads over row tiles (small.c).
