@@ -111,10 +111,14 @@ TG__PRIVATE int tg__gemm_small(const char *fn, const tg__kernel *kern, const tg_
  * large to pack, 1.48x against the blocked path), d 32x32x4096 1.25x, s 4096x64x4096 1.05x, s
  * 32768x64x256 0.98x; but two pairs d 32768x64x256 0.84x, s 2048x128x512 0.95x, where each pair
  * reads every other half of B's rows, which the prefetchers follow less well. */
+/* Bytes of one k step of B packed into whole panels (the last one zero-padded). */
+TG__ALWAYS_INLINE int64_t tg__packed_b_row(const tg__kernel *kern, const tg__gemm *g)
+{
+    return tg__ceil_div(g->n, kern->nr) * kern->nr * (int64_t)kern->es;
+}
 TG__ALWAYS_INLINE int tg__small_rows_packs_in_l2(const tg__kernel *kern, const tg__gemm *g)
 {
-    return (double)g->k * (double)(tg__ceil_div(g->n, kern->nr) * kern->nr) * (double)kern->es <=
-           (double)tg__cpu()->l2;
+    return (double)g->k * (double)tg__packed_b_row(kern, g) <= (double)tg__cpu()->l2;
 }
 TG__ALWAYS_INLINE int tg__small_rows_in_place(const tg__kernel *kern, const tg__gemm *g)
 {

@@ -118,11 +118,17 @@ TG__ALWAYS_INLINE void tg__small_panel(const tg__kernel *kern, const tg__gemm *g
  * 0.85, s 4x2048x2048 0.93); from DRAM it wins there too (s 4x4096x4096 1.27, d 4x4096x4096
  * 1.06). Hence: rows of at least a page, and a B larger than L2 under two row tiles, than half of
  * L3 under one. */
+/* B's bytes, as the caller holds them: what the bounds below weigh against the caches. */
+static double tg__small_b_bytes(const tg__kernel *kern, const tg__gemm *g)
+{
+    return (double)g->k * (double)g->n * (double)kern->es;
+}
+
 TG__NOINLINE static int64_t tg__small_group(const tg__kernel *kern, const tg__gemm *g, int paged)
 {
     const int64_t es = (int64_t)kern->es, nr = kern->nr, panels = tg__ceil_div(g->n, nr);
     const int64_t group = TG__PAGE / (nr * es) > 1 ? TG__PAGE / (nr * es) : 1;
-    const double bytes = (double)g->n * (double)es * (double)g->k;
+    const double bytes = tg__small_b_bytes(kern, g);
     const tg__cpuinfo *cpu = tg__cpu();
     if (!paged && (g->m > 2 * (int64_t)kern->mr || g->b.cs != 1 || g->n * es < TG__PAGE ||
                    bytes <= (g->m > kern->mr ? (double)cpu->l2 : (double)cpu->l3_plan / 2)))
@@ -239,7 +245,7 @@ static int tg__small_pack_all(const tg__kernel *kern, const tg__gemm *g, int64_t
 {
     const tg__cpuinfo *cpu = tg__cpu();
     const int64_t row = g->b.rs * (int64_t)kern->es, alias = tg__min(row & -row, TG__PAGE);
-    const double bytes = (double)g->k * (double)g->n * (double)kern->es;
+    const double bytes = tg__small_b_bytes(kern, g);
     const int short_a = g->m <= kern->short_m &&
                         (g->m <= 2 * kern->mr || cpu->zmm_split || g->n <= 2 * kern->nr ||
                          bytes <= (double)cpu->l1d || bytes > (double)cpu->l3_plan / 2);
@@ -315,9 +321,9 @@ static void tg__small_rows_run(const tg__kernel *kern, const tg__gemm *g, const 
 static int tg__small_rows(const char *fn, const tg__kernel *kern, const tg__gemm *g,
                           const void *alpha, const void *beta)
 {
-    const int64_t es = (int64_t)kern->es, nr = kern->nr, tiles = g->m / kern->mr;
+    const int64_t tiles = g->m / kern->mr;
     const int in_place = tg__small_rows_in_place(kern, g);
-    const int64_t b_row = tg__ceil_div(g->n, nr) * nr * es; /* bytes of one k step of B packed */
+    const int64_t b_row = tg__packed_b_row(kern, g);
     const int64_t fit = tg__cpu()->l2 / 2 / b_row;
     const int64_t kb = tg__min(g->k, fit > 0 ? fit : 1);
     char *bp = NULL;

@@ -13,8 +13,9 @@
  * A over a few panels of B, whose threads split its rows in the small path's rows mode
  * (1031 x 40 x 110; 605 x 100 x 700 in fp32, whose rows go in chunks; 61 x 64 x 3000, whose B it
  * reads in place in blocks of k; 211 x 64 x 2100, whose B it takes in blocks of k, packed in fp64
- * on a 2 MiB L2, each through several chunks of rows; 604 x 90 x 80 in fp32 and 604 x 44 x 160 in fp64, a pair and a
- * last panel in 6-row tiles, whose rounding a split at arbitrary rows changes), and both layouts
+ * on a 2 MiB L2, each through several chunks of rows; 604 x 90 x 80 in fp32 and 604 x 44 x 160 in
+ * fp64, a pair and a last panel in 6-row tiles, whose rounding a split at arbitrary rows changes),
+ * and both layouts
  * and transposes. Each is also checked once against the reference, so "equal" cannot mean
  * "equally wrong". Without OpenMP (some header builds) there is only one thread, and the checks
  * still hold.
