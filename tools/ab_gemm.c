@@ -15,11 +15,16 @@
  * (build/harness/libtg_xsmm.so: tg_xsmm_sgemm / tg_xsmm_dgemm) or a CBLAS (cblas_sgemm /
  * cblas_dgemm, e.g. /usr/lib/x86_64-linux-gnu/libopenblas.so.0; set OPENBLAS_NUM_THREADS). Alpha
  * 1; from the environment: LAYOUT (row, the default, or col), TRANS (NN, the default, NT, TN, TT),
- * BETA (default 0), THREADS threads for tgemm (default 1). Not a test and not for the targets'
- * table; run it under the bench lock:
+ * BETA (default 0), THREADS threads for tgemm (default 1). A library written LIB@N runs on N threads
+ * whatever the environment says (tgemm, MKL, OpenBLAS or BLIS, each through its own call, made
+ * before every batch), so one build can be compared with itself at two thread counts in the same
+ * process: whether a second thread pays on a product too small to hide a team's start-up is a
+ * difference of a few percent, which separate processes on a shared VM cannot resolve. Not a test
+ * and not for the targets' table; run it under the bench lock:
  *     flock /tmp/bench.lock build/ab-gemm d 8x4096x4096 9 OLD.so NEW.so OLD-copy.so
+ *     flock /tmp/bench.lock build/ab-gemm s 64 15 build/libtgemm.so@1 build/libtgemm.so@2
  *
- * usage: ab-gemm s|d M[xNxK] LINES LIB [LIB...]
+ * usage: ab-gemm s|d M[xNxK] LINES LIB[@THREADS] [LIB[@THREADS]...]
  */
 #define _POSIX_C_SOURCE 200809L
 #include <dlfcn.h>
@@ -42,7 +47,10 @@ typedef void (*cblas_d_fn)(int, int, int, int, int, int, double, const double *,
 
 typedef struct {
     void *fn;
-    int cblas; /* 32-bit int dimensions */
+    int cblas;   /* 32-bit int dimensions */
+    int threads; /* from LIB@N: set before every batch; 0: left as opened */
+    void (*set_int)(int);         /* tgemm's, MKL's or OpenBLAS's thread count */
+    void (*set_i64)(int64_t);     /* BLIS's (a dim_t) */
 } lib;
 
 static double now(void)
@@ -52,16 +60,29 @@ static double now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-static int open_lib(const char *path, int dbl, int threads, lib *l)
+/* Opens LIB or LIB@N (N threads, see the top). tgemm libraries take THREADS when no @N is given;
+ * the others then keep what their own environment variables say. */
+static int open_lib(const char *arg, int dbl, int threads, lib *l)
 {
-    void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-    void (*set_threads)(int);
+    char path[4096];
+    const char *at = strrchr(arg, '@');
+    void *h;
+    int tg;
+    l->threads = 0;
+    if (at && at[1] && strspn(at + 1, "0123456789") == strlen(at + 1) && atoi(at + 1) > 0) {
+        l->threads = atoi(at + 1);
+        snprintf(path, sizeof path, "%.*s", (int)(at - arg), arg);
+    } else {
+        snprintf(path, sizeof path, "%s", arg);
+    }
+    h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
     if (!h) {
         fprintf(stderr, "ab-gemm: %s\n", dlerror());
         return -1;
     }
     l->cblas = 0;
     l->fn = dlsym(h, dbl ? "tg_dgemm" : "tg_sgemm");
+    tg = l->fn != NULL;
     if (!l->fn) l->fn = dlsym(h, dbl ? "tg_xsmm_dgemm" : "tg_xsmm_sgemm");
     if (!l->fn) {
         l->fn = dlsym(h, dbl ? "cblas_dgemm" : "cblas_sgemm");
@@ -71,9 +92,25 @@ static int open_lib(const char *path, int dbl, int threads, lib *l)
         fprintf(stderr, "ab-gemm: %s has no tg_, tg_xsmm_ or cblas_ gemm\n", path);
         return -1;
     }
-    *(void **)&set_threads = dlsym(h, "tg_set_num_threads");
-    if (set_threads) set_threads(threads);
+    *(void **)&l->set_int = dlsym(h, "tg_set_num_threads");
+    if (!l->set_int) *(void **)&l->set_int = dlsym(h, "MKL_Set_Num_Threads");
+    if (!l->set_int) *(void **)&l->set_int = dlsym(h, "openblas_set_num_threads");
+    *(void **)&l->set_i64 = l->set_int ? NULL : dlsym(h, "bli_thread_set_num_threads");
+    if (l->threads && !l->set_int && !l->set_i64) {
+        fprintf(stderr, "ab-gemm: %s: no call to set its threads\n", path);
+        return -1;
+    }
+    if (!l->threads && tg) l->threads = threads;
     return 0;
+}
+
+/* The library's thread count before each of its batches: the same library loaded twice (LIB@1
+ * LIB@2) is one handle with one process-wide setting. */
+static void set_threads(const lib *l)
+{
+    if (!l->threads) return;
+    if (l->set_int) l->set_int(l->threads);
+    else l->set_i64(l->threads);
 }
 
 /* The layout and transposes of every call (CBLAS's numbers, which tgemm shares), from LAYOUT
@@ -120,7 +157,9 @@ int main(int argc, char **argv)
     form f;
     void *a, *b, *c;
     if (argc < 6 || libs > MAX_LIBS || (strcmp(argv[1], "s") && strcmp(argv[1], "d"))) {
-        fprintf(stderr, "usage: ab-gemm s|d M[xNxK] LINES LIB LIB [LIB...] (at most %d)\n", MAX_LIBS);
+        fprintf(stderr, "usage: ab-gemm s|d M[xNxK] LINES LIB[@THREADS] LIB[@THREADS] [...] (at "
+                        "most %d)\n",
+                MAX_LIBS);
         return 2;
     }
     dbl = argv[1][0] == 'd';
@@ -166,7 +205,9 @@ int main(int argc, char **argv)
         for (int r = 0; r < ROUNDS; r++)
             for (int j = 0; j < libs; j++) {
                 int i = (j + r + t) % libs;
-                double t0 = now(), dt;
+                double t0, dt;
+                set_threads(&l[i]);
+                t0 = now();
                 for (long q = 0; q < calls; q++) call(&l[i], dbl, &f, m, n, k, beta, a, b, c);
                 dt = (now() - t0) / (double)calls;
                 if (dt < best[i]) best[i] = dt;
@@ -179,7 +220,7 @@ int main(int argc, char **argv)
             if (t == 0 || rate > hi[i]) hi[i] = rate;
         }
     }
-    printf("%s %s %s %c%c beta %g, %d thread(s), %d lines of the best of %d batches of %ld calls\n",
+    printf("%s %s %s %c%c beta %g, THREADS %d, %d lines of the best of %d batches of %ld calls\n",
            argv[1], argv[2], f.layout == 101 ? "row" : "col", f.ta == 112 ? 'T' : 'N',
            f.tb == 112 ? 'T' : 'N', beta, threads, lines, ROUNDS, calls);
     printf("  %-50s %.1f GFLOP/s\n", argv[4], gflops[0]);
