@@ -725,8 +725,11 @@ TG__PRIVATE tg__blocks tg__block_sizes(const tg__kernel *k, int64_t depth);
 TG__PRIVATE int tg__threads_team(void);
 
 /* Threads a call of this size may use: 1 below about 64^3 multiply-adds, where a team's start-up
- * and barriers cost more than they save. The size test is inline so that a small call makes no
- * call for it (as one, 5% of an 8^3 sgemm on the small path, Zen 5, perf). */
+ * and barriers cost more than they save. At 64^3 two threads ran 1.46x (s) and 1.39x (d) in the
+ * Zen 3's sweeps; on Emerald Rapids, one build at 1 and 2 threads in one process (ab-gemm LIB@N),
+ * 1.20x (s) and 1.51x (d), s 72^3 1.15x. A threshold half as large for doubles (the same time a
+ * call) lost at d 52^3 (0.86x) and 40x96x48 (0.82x) there. The size test is inline so that a
+ * small call makes no call for it (as one, 5% of an 8^3 sgemm on the small path, Zen 5, perf). */
 TG__ALWAYS_INLINE int tg__threads_for(int64_t m, int64_t n, int64_t k)
 {
     return (double)m * (double)n * (double)k < 64.0 * 64 * 64 ? 1 : tg__threads_team();
