@@ -15,10 +15,9 @@
  * reads in place in blocks of k; 211 x 64 x 2100, whose B it takes in blocks of k, packed in fp64
  * on a 2 MiB L2, each through several chunks of rows; 604 x 90 x 80 in fp32 and 604 x 44 x 160 in
  * fp64, a pair and a last panel in 6-row tiles, whose rounding a split at arbitrary rows changes),
- * and both layouts
- * and transposes. Each is also checked once against the reference, so "equal" cannot mean
- * "equally wrong". Without OpenMP (some header builds) there is only one thread, and the checks
- * still hold.
+ * and both layouts and transposes. Each is also checked once against the reference, so "equal"
+ * cannot mean "equally wrong". Without OpenMP (some header builds) there is only one thread, and
+ * the checks still hold.
  */
 #include <stdio.h>
 #include <stdlib.h>
