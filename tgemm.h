@@ -1784,6 +1784,9 @@ TG__PRIVATE void tg__ew_act_d(tg_act act, int64_t n, double *z)
 #define TG__FMIN _mm256_min_ps
 #define TG__FOR _mm256_or_ps
 #define TG__FBLENDV _mm256_blendv_ps
+/* the blend, not AVX-512's max: the max needs -0 in a register of the 16 (fp32 GELU erf, Emerald
+ * Rapids, L2, one thread, act_speed side by side: 1.02-1.08 the time) */
+#define TG__FSIGNZ(x) _mm256_blendv_ps(x, _mm256_set1_ps(-0.0f), x)
 #define TG__FTAB8(t, i) _mm256_permutevar8x32_ps(_mm256_loadu_ps(t), i)
 #define TG__FASI _mm256_castps_si256
 #define TG__IASF _mm256_castsi256_ps
@@ -1801,11 +1804,11 @@ TG__PRIVATE void tg__ew_act_d(tg_act act, int64_t n, double *z)
 #define TG__DFNMA _mm256_fnmadd_pd
 #define TG__DFMS _mm256_fmsub_pd
 #define TG__DFNMS _mm256_fnmsub_pd
-#define TG__DHALF(a) _mm256_mul_pd(a, _mm256_set1_pd(0.5))
 #define TG__DMAX _mm256_max_pd
 #define TG__DMIN _mm256_min_pd
 #define TG__DOR _mm256_or_pd
 #define TG__DBLENDV _mm256_blendv_pd
+#define TG__DSIGNZ(x) _mm256_blendv_pd(x, _mm256_set1_pd(-0.0), x)
 #define TG__DASI _mm256_castpd_si256
 #define TG__IASD _mm256_castsi256_pd
 
@@ -1828,12 +1831,13 @@ TG__PRIVATE void tg__ew_act_d(tg_act act, int64_t n, double *z)
  *   float:  TG__F1 (broadcast), TG__FZERO, TG__FLOADU, TG__FSTOREU, TG__FSTREAM, TG__FADD,
  *           TG__FSUB, TG__FMUL, TG__FDIV, TG__FFMA (a b + c), TG__FFNMA (c - a b), TG__FFMS
  *           (a b - c), TG__FFNMS (-(a b) - c), TG__FHALF (a / 2, exactly), TG__FMAX, TG__FMIN,
- *           TG__FOR, TG__FBLENDV(a, b, x) (b where x's sign bit is set, else a), TG__FTAB8(t, i)
+ *           TG__FOR, TG__FBLENDV(a, b, x) (b where x's sign bit is set, else a), TG__FSIGNZ(x)
+ *           (-0 where x's sign bit is set, else x; a NaN x may give either), TG__FTAB8(t, i)
  *           (t[i mod 8] for a table t of 8 floats), TG__FASI / TG__IASF (the bits as integers and
  *           back)
  *   double: TG__D1, TG__DZERO, TG__DLOADU, TG__DSTOREU, TG__DSTREAM, TG__DADD, TG__DSUB, TG__DMUL,
- *           TG__DDIV, TG__DFMA, TG__DFNMA, TG__DFMS (a b - c), TG__DFNMS, TG__DHALF, TG__DMAX,
- *           TG__DMIN, TG__DOR, TG__DBLENDV, TG__DASI, TG__IASD
+ *           TG__DDIV, TG__DFMA, TG__DFNMA, TG__DFMS (a b - c), TG__DFNMS, TG__DMAX, TG__DMIN,
+ *           TG__DOR, TG__DBLENDV, TG__DSIGNZ, TG__DASI, TG__IASD
  *           only where TG__DEXP_SPLIT is 8: TG__DTAB8(t, k) (t[k mod 8] for a table t of 8 doubles
  *           and k's bits as an integer), TG__DSCALEF(a, n) (a 2^floor(n), rounded once)
  *   integer: TG__I32ADD, TG__I32SLL; TG__I64ADD, TG__I64SLL only where
@@ -2032,27 +2036,30 @@ TG__VFN TG__FV TG__ISA(tg__ew_gelu_tanh_s)(TG__FV x)
     return TG__ISA(tg__ew_xlogistic_s)(x, xn, TG__ISA(tg__ew_exp_neg_s)(t, tl, 1));
 }
 
-/* GELU erf = 0.5 x erfc(-x / sqrt2), from E = erfc(y) at y = |x| / sqrt2: 0.5 x E for x < 0, and
- * x - 0.5 x E for x >= 0 (erfc(-y) = 2 - E; E <= 1 there, so nothing cancels). E = exp(-y^2) erfcx(y):
- * the argument -y^2 = -(xn (xn / 2)) is formed exactly, as a pair of the array's type (the halving
- * by the scaling instruction where there is one, AVX-512, which runs beside the FMAs: with the
- * scaling exp below, fp64 0.94 the time, Zen 5, L2, one thread, act_speed), the slowly
- * varying erfcx takes y's rounding (relative, amplified at most once). Past Y, where E is below the
- * type's concern, erfcx is held at its value at Y; x is clamped where exp(-y^2) is flushed (xn).
- * The product takes that clamped xn = -|x|: xn E / 2 is the result for x < 0 (an Inf gives -0,
- * not Inf times 0 = NaN), and x plus it for x >= 0 (one rounding where x - 0.5 x E had two, and
- * two or three operations fewer than clamping x to +-MAX: Zen 5, L2, one thread, act_speed side
- * by side, fp32 0.96 the time, fp64 1.00): one fma, of x or -0 (x's sign picks; -0 keeps a -0
+/* GELU erf = 0.5 x erfc(-x / sqrt2), from E = erfc(y) at y = |x| / sqrt2: 0.5 x E for x < 0,
+ * and x - 0.5 x E for x >= 0 (erfc(-y) = 2 - E; E <= 1 there, so nothing cancels). E = exp(-y^2)
+ * erfcx(y): the argument -y^2 = -(xn (xn / 2)) is formed exactly, as a pair of floats (double:
+ * below; the halving by the scaling instruction where there is one, AVX-512, which runs beside the
+ * FMAs: with the scaling exp below, fp64 0.94 the time, Zen 5, L2, one thread, act_speed), the
+ * slowly varying erfcx takes y's rounding (relative, amplified at most once). Past Y, where E is
+ * below the type's concern, erfcx is held at its value at Y; x is clamped where exp(-y^2) is
+ * flushed (xn). The product takes that clamped xn = -|x|: xn E / 2 is the result for x < 0 (an Inf
+ * gives -0, not Inf times 0 = NaN), and x plus it for x >= 0 (one rounding where x - 0.5 x E had
+ * two, and two or three operations fewer than clamping x to +-MAX: Zen 5, L2, one thread, act_speed
+ * side by side, fp32 0.96 the time, fp64 1.00): one fma, of x or -0 (x's sign picks; -0 keeps a -0
  * product's sign), which gives the product's own bits where x < 0 and spares a multiply unit the
- * separate product (fp32 and fp64 0.97 the time). In float, erfcx's coefficients are
- * halved (exactly), so that the polynomial gives erfcx / 2 and E / 2 needs no product by 0.5, and
- * the polynomial goes by Horner's rule, two products fewer than Estrin's scheme: Zen 5, L2,
- * side by side, the same time as Estrin's (1.01), worst sweep error 5.34 -> 5.11 ulp. t is formed
- * from xn without y, as (xc + K sqrt2) / (xc - K sqrt2) with xc = max(xn, -Y sqrt2), one product
- * fewer on the way to the division: 0.93 the time (act_speed, L2, with the fma above), worst error
- * 5.11 -> 6.11 ulp (the rounded K sqrt2 moves the point erfcx is taken at). Then K = 4 instead of
- * 3 let a polynomial of degree 8 fit as closely as 9 did (0.9 ulp against 0.3): 0.965 the time,
- * 6.35 ulp, well inside 16. */
+ * separate product (fp32 and fp64 0.97 the time). The pick is TG__FSIGNZ: AVX-512 takes it as a
+ * max(-0, x), one operation where its blend took two (a compare into a mask, then the blend), on
+ * Intel's two 512-bit ports the binding resource: Emerald Rapids, L2, one thread, act_speed side by
+ * side, fp32 0.95-0.98 the time (AVX2 keeps its one-instruction blend). In float, erfcx's
+ * coefficients are halved (exactly), so that the polynomial gives erfcx / 2 and E / 2 needs no
+ * product by 0.5, and the polynomial goes by Horner's rule, two products fewer than Estrin's
+ * scheme: Zen 5, L2, side by side, the same time as Estrin's (1.01), worst sweep error 5.34 -> 5.11
+ * ulp. t is formed from xn without y, as (xc + K sqrt2) / (xc - K sqrt2) with xc = max(xn, -Y
+ * sqrt2), one product fewer on the way to the division: 0.93 the time (act_speed, L2, with the fma
+ * above), worst error 5.11 -> 6.11 ulp (the rounded K sqrt2 moves the point erfcx is taken at).
+ * Then K = 4 instead of 3 let a polynomial of degree 8 fit as closely as 9 did (0.9 ulp against
+ * 0.3): 0.965 the time, 6.35 ulp, well inside 16. */
 TG__VFN TG__FV TG__ISA(tg__ew_gelu_erf_s)(TG__FV x)
 {
     const TG__FV k = TG__F1((float)(4.0 / TG__SQRT1_2));
@@ -2077,7 +2084,7 @@ TG__VFN TG__FV TG__ISA(tg__ew_gelu_erf_s)(TG__FV x)
 #if defined(TG__EW_PLANT) && TG__EW_PLANT == 2
     e = TG__FSUB(TG__F1(1.0f), TG__FSUB(TG__F1(1.0f), e)); /* planted: E = 1 - erf */
 #endif
-    return TG__FFMA(xn, e, TG__FBLENDV(x, TG__F1(-0.0f), x));
+    return TG__FFMA(xn, e, TG__FSIGNZ(x));
 }
 
 /* ---- double ---- */
@@ -2113,7 +2120,8 @@ typedef struct {
  * in-lane permutes and a blend, was no faster). Both forms within the same error bounds (see the
  * table above); their bits differ in the last place. */
 /* c exp(r) 2^(n/S) for |r| <= ~ln2/(2S) and k = n/S + 1.5 2^52 / S, as the quotient above: R =
- * 2 + s G(s) by Horner's rule, then T (R + r) scaled by 2^floor(n/S), by form:
+ * 2 + s G(s) by Horner's rule, then T (R + r) scaled by 2^floor(n/S), by form (given r m times
+ * over, m = 1 or 2, it forms m R, m (R + r) and m (R - r), whose quotient is the same):
  *  - AVX-512 (S = 8, floor(n/8) in [-1077, 0]): T = c 2^((n mod 8)/8) from tab, a table of eight
  *    (one permute of k's low three bits), scaled by the scaling instruction, which runs beside the
  *    FMAs where a product by a power of two built in the exponent field (three integer operations
@@ -2131,21 +2139,25 @@ typedef struct {
  *    subnormal number, below 2^-1022, well within the bound, which is absolute there. The integer
  *    scaling gained on the polynomial before (Zen 5, AVX2 forced, act_speed side by side, L2, one
  *    thread: fp64 sigmoid 0.79 the time, SiLU 0.82, GELU tanh 0.91, GELU erf 0.90). */
-TG__VFN TG__ISA(tg__ew_dq) TG__ISA(tg__ew_exp_d)(TG__DV r, TG__DV k, const double *tab)
+TG__VFN TG__ISA(tg__ew_dq) TG__ISA(tg__ew_exp_d)(TG__DV r, TG__DV k, const double *tab, double m)
 {
-#if TG__DEXP_SPLIT == 8
-    const double *g = tg__ew_expq8_cd;
-    const int deg = 2;
-#else
-    const double *g = tg__ew_expq_cd;
-    const int deg = 3;
-    TG__IV ki = TG__DASI(k);
-#endif
-    TG__DV s = TG__DMUL(r, r), rr = TG__D1(g[deg]), t;
+    /* m R by Horner's rule in s = r^2 (r being m times exp's), G's coefficient j over m^(2j + 1):
+     * constants once the call is inlined (spelt out: in a loop over j, which GCC left rolled in
+     * AVX2, it divided at run time, 1.4x the time) */
+    TG__DV s = TG__DMUL(r, r), rr, t;
     TG__ISA(tg__ew_dq) e;
-    int j;
-    for (j = deg - 1; j >= 0; j--) rr = TG__DFMA(rr, s, TG__D1(g[j]));
-    rr = TG__DFMA(rr, s, TG__D1(2.0)); /* R */
+#if TG__DEXP_SPLIT == 8
+    const double *g = tg__ew_expq8_cd; /* degree 2 */
+    rr = TG__D1(g[2] / (m * m * m * m * m));
+#else
+    const double *g = tg__ew_expq_cd; /* degree 3 */
+    TG__IV ki = TG__DASI(k);
+    rr = TG__D1(g[3] / (m * m * m * m * m * m * m));
+    rr = TG__DFMA(rr, s, TG__D1(g[2] / (m * m * m * m * m)));
+#endif
+    rr = TG__DFMA(rr, s, TG__D1(g[1] / (m * m * m)));
+    rr = TG__DFMA(rr, s, TG__D1(g[0] / m));
+    rr = TG__DFMA(rr, s, TG__D1(2.0 * m)); /* m R */
 #if TG__DEXP_SPLIT == 8
     t = TG__DTAB8(tab, k);
     /* k less its constant is n/8, the subtraction exp_neg_d makes too (the compiler merges them) */
@@ -2160,32 +2172,35 @@ TG__VFN TG__ISA(tg__ew_dq) TG__ISA(tg__ew_exp_d)(TG__DV r, TG__DV k, const doubl
     return e;
 }
 
-/* c exp(t + tl) for t in [-746, 0] (or NaN) and tl below t's ulp, with tab the table of c 2^(j/8)
- * (exp's own, c = 1, or GELU erf's): tl joins r after the reduction. n = S t / ln2 rounded to an
- * integer, held as n/S (k's constant 1.5 2^52 / S puts its ulp at 1/S), and r = t - (n/S) ln2 for S
- * = TG__DEXP_SPLIT; fma forms t - (n/S) hi exactly: (n/S) hi is a multiple of 2^-54/S, as t is
- * wherever n is not 0, and |r| < 0.5/S. has_tl is a constant at every call: sigmoid's t is exact,
- * and adding its zero tl would cost an addition on exp's critical path (r + 0 = r but for r = -0,
- * where exp gives 1 either way). So is scaled: an argument formed times hi / ln2 (GELU tanh's,
- * whose constants carry the factor, which costs it nothing: elementwise_act_coeffs.h) needs no
- * second step of the reduction, t - (n/S) hi being r hi / ln2 itself, off r by 3.3e-17 relative,
- * which moves exp(r) by r times that, below 10^-17 (float's GELU tanh constants carry the factor
- * too: its one-step reduction, above, is then off by at most 1.2e-10). That step, (n/S) lo, was an
- * operation on the multiply-add units: Zen 5, act_speed side by side, L2, one thread, GELU tanh
- * AVX2 forced float 0.91 the time, double 0.94; AVX-512 0.94 and 0.95; 2^27 elements, 2 threads,
- * alternately three times, GB/s, AVX2 forced: float 35.8-36.2 -> 39.6-40.0, tg_bias_act 35.8-36.4
- * -> 39.1-39.7, double 32.6-32.9 -> 34.4-34.9, tg_bias_act 31.6-32.4 -> 35.0-35.2; AVX-512 at the
- * memory's pace, 1.00-1.07x (double tg_bias_act 63.9-65.4 -> 65.3-68.8). Worst sweep errors: double
- * AVX2 4.48 -> 4.38 ulp, the others the same (float 3.77, AVX-512 3.92). */
+/* c exp((t + tl) / m) for (t + tl) / m in [-746, 0] (or NaN) and tl below t's ulp, with tab the
+ * table of c 2^(j/8) (exp's own, c = 1, or GELU erf's) and m = 1, or 2 where the argument is formed
+ * twice over (GELU erf's): m goes into the reduction's constants (log2e / m, m hi, m lo, exactly),
+ * which leaves r m times over, as exp_d then takes it. tl joins r after the reduction. n = S t /
+ * ln2 rounded to an integer, held as n/S (k's constant 1.5 2^52 / S puts its ulp at 1/S), and r = t
+ * - (n/S) ln2 for S = TG__DEXP_SPLIT; fma forms t - (n/S) hi exactly: (n/S) hi is a multiple of
+ * 2^-54/S, as t is wherever n is not 0, and |r| < 0.5/S. has_tl is a constant at every call:
+ * sigmoid's t is exact, and adding its zero tl would cost an addition on exp's critical path (r + 0
+ * = r but for r = -0, where exp gives 1 either way). So is scaled: an argument formed times hi /
+ * ln2 (GELU tanh's, whose constants carry the factor, which costs it nothing:
+ * elementwise_act_coeffs.h) needs no second step of the reduction, t - (n/S) hi being r hi / ln2
+ * itself, off r by 3.3e-17 relative, which moves exp(r) by r times that, below 10^-17 (float's GELU
+ * tanh constants carry the factor too: its one-step reduction, above, is then off by at most
+ * 1.2e-10). That step, (n/S) lo, was an operation on the multiply-add units: Zen 5, act_speed side
+ * by side, L2, one thread, GELU tanh AVX2 forced float 0.91 the time, double 0.94; AVX-512 0.94 and
+ * 0.95; 2^27 elements, 2 threads, alternately three times, GB/s, AVX2 forced: float 35.8-36.2 ->
+ * 39.6-40.0, tg_bias_act 35.8-36.4 -> 39.1-39.7, double 32.6-32.9 -> 34.4-34.9, tg_bias_act
+ * 31.6-32.4 -> 35.0-35.2; AVX-512 at the memory's pace, 1.00-1.07x (double tg_bias_act 63.9-65.4 ->
+ * 65.3-68.8). Worst sweep errors: double AVX2 4.48 -> 4.38 ulp, the others the same (float 3.77,
+ * AVX-512 3.92). */
 TG__VFN TG__ISA(tg__ew_dq) TG__ISA(tg__ew_exp_neg_d)(TG__DV t, TG__DV tl, int has_tl, int scaled,
-                                                     const double *tab)
+                                                     double m, const double *tab)
 {
     const TG__DV round = TG__D1(TG__ROUND_D / TG__DEXP_SPLIT);
-    TG__DV k = TG__DFMA(t, TG__D1(TG__LOG2E), round), n = TG__DSUB(k, round);
-    TG__DV r = TG__DFNMA(n, TG__D1(TG__LN2_HI_D), t);
-    if (!scaled) r = TG__DFNMA(n, TG__D1(TG__LN2_LO_D), r);
+    TG__DV k = TG__DFMA(t, TG__D1(TG__LOG2E / m), round), n = TG__DSUB(k, round);
+    TG__DV r = TG__DFNMA(n, TG__D1(m * TG__LN2_HI_D), t);
+    if (!scaled) r = TG__DFNMA(n, TG__D1(m * TG__LN2_LO_D), r);
     if (has_tl) r = TG__DADD(r, tl);
-    return TG__ISA(tg__ew_exp_d)(r, k, tab);
+    return TG__ISA(tg__ew_exp_d)(r, k, tab, m);
 }
 
 /* Each activation's clamp, by exp's form (elementwise_act_coeffs.h). */
@@ -2221,14 +2236,14 @@ TG__VFN TG__DV TG__ISA(tg__ew_negabs_d)(TG__DV x, double c)
 TG__VFN TG__DV TG__ISA(tg__ew_sigmoid_d)(TG__DV x)
 {
     TG__DV t = TG__ISA(tg__ew_negabs_d)(x, TG__CLAMP_D);
-    TG__ISA(tg__ew_dq) e = TG__ISA(tg__ew_exp_neg_d)(t, TG__DZERO(), 0, 0, tg__ew_exp_tab_d);
+    TG__ISA(tg__ew_dq) e = TG__ISA(tg__ew_exp_neg_d)(t, TG__DZERO(), 0, 0, 1.0, tg__ew_exp_tab_d);
     return TG__ISA(tg__ew_logistic_d)(x, e);
 }
 
 TG__VFN TG__DV TG__ISA(tg__ew_silu_d)(TG__DV x)
 {
     TG__DV t = TG__ISA(tg__ew_negabs_d)(x, TG__CLAMP_D);
-    TG__ISA(tg__ew_dq) e = TG__ISA(tg__ew_exp_neg_d)(t, TG__DZERO(), 0, 0, tg__ew_exp_tab_d);
+    TG__ISA(tg__ew_dq) e = TG__ISA(tg__ew_exp_neg_d)(t, TG__DZERO(), 0, 0, 1.0, tg__ew_exp_tab_d);
     return TG__ISA(tg__ew_xlogistic_d)(x, TG__CLAMP_D, e);
 }
 
@@ -2264,38 +2279,43 @@ TG__VFN TG__DV TG__ISA(tg__ew_gelu_tanh_d)(TG__DV x)
     t = TG__DMUL(xn, w);
     tl = TG__DFMA(xn, wl, TG__DFMS(xn, w, t));
     return TG__ISA(tg__ew_xlogistic_d)(x, TG__CLAMP_TANH_D,
-                                       TG__ISA(tg__ew_exp_neg_d)(t, tl, 1, 1, tg__ew_exp_tab_d));
+                                       TG__ISA(tg__ew_exp_neg_d)(t, tl, 1, 1, 1.0, tg__ew_exp_tab_d));
 }
 
-/* As in float: -y^2 = -(xn (xn/2)) and its rounding error, the product and the last fma on xn. But
- * erfcx / 2 is a rational function of xc = max(xn, -Y sqrt2) itself (act_coeffs.py: coefficients
- * with the factor 1/2 and the powers of -1/sqrt2 taken in), by Horner's rule. Degrees 9 and 10 (19
- * fmas and the division) where a polynomial in (y - 4) / (y + 4) needed degree 20 (Estrin's scheme,
- * 23 operations) and two fmas for t before the same division: Zen 5, act_speed side by side, L2,
- * one thread, AVX-512 0.86 the time, AVX2 0.80; 2^27 elements, 2 threads, 0.90-0.93; worst sweep
- * error 5.76 -> 8.68 ulp (rounding in P and Q, whose terms all share the sign of the last and so
- * never cancel). Then degrees 8 and 9, fitted to the error the tests allow, which grows past
- * y ~ 5.95 as results fall under 2^-53 (judged there in absolute terms): L2 0.95 the time,
- * tgemm-bench's fp64 GELU erf case (2^27, 2 threads, the two builds alternately three times)
- * 39.5-40.3 -> 40.8-41.7 GB/s, worst sweep error 7.12 ulp. Then P and Q monic, each's first
- * step an addition, which runs beside the FMAs, and their ratio of leading coefficients, c, taken
- * into exp's table (AVX-512; AVX2's exp has none and multiplies by c, as many operations as
- * before): L2, one thread, act_speed side by side, AVX-512 0.96 the time, AVX2 0.95; at 2^27
- * elements and 2 threads (tgemm-bench, alternately three times) it lost with four vectors a turn
- * (44.7-45.4 GB/s against 46.4-47.5: its registers spill more, and the spills' stores queue
- * behind the streamed ones) and wins with three (49.0-50.3 against 46.7-47.8; 47.9-48.7 with
- * three and the old P and Q), which fp64 GELU erf now takes (elementwise_simd_run.inc); worst
- * sweep error 7.12 -> 7.18 ulp (AVX2 7.36). Then degrees 8 and 8, within 3.5 ulp of the allowed
- * error where 8 and 9 were within 0.5 (act_coeffs.py): one fma fewer, tgemm-bench alternately
- * three times 50.5-50.8 -> 51.6-52.3 GB/s (in L2 0.96 the time), worst sweep error 7.18 -> 9.08
- * ulp (AVX2 8.65, 7.88 with its later exp), inside the bound of 16 by 7. The GPU keeps the
- * polynomial (cuda/elementwise/elementwise.cu says why). */
+/* As in float, the product and the last fma on xn; but exp's argument is taken twice over, -2y^2 =
+ * -(xn xn) and its rounding error, which exp_neg_d takes at m = 2 in its constants where float
+ * halves xn: one operation fewer, and the same bits (every scaling by 2 exact) but in exp's
+ * subnormal sliver (|x| > ~37.7, results below 2^-995, where the doubled numerator is subnormal
+ * less often). With the max for the last fma's pick (as in float), Emerald Rapids, L2, one thread,
+ * act_speed side by side, five runs: AVX-512 0.84-0.975 the time (median 0.94); AVX2 forced, where
+ * only the halving (a product) goes, 0.96-1.03 (median 1.00). erfcx / 2 is a rational function of
+ * xc = max(xn, -Y sqrt2) itself (act_coeffs.py: coefficients with the factor 1/2 and the powers of
+ * -1/sqrt2 taken in), by Horner's rule. Degrees 9 and 10 (19 fmas and the division) where a
+ * polynomial in (y - 4) / (y + 4) needed degree 20 (Estrin's scheme, 23 operations) and two fmas
+ * for t before the same division: Zen 5, act_speed side by side, L2, one thread, AVX-512 0.86 the
+ * time, AVX2 0.80; 2^27 elements, 2 threads, 0.90-0.93; worst sweep error 5.76 -> 8.68 ulp
+ * (rounding in P and Q, whose terms all share the sign of the last and so never cancel). Then
+ * degrees 8 and 9, fitted to the error the tests allow, which grows past y ~ 5.95 as results fall
+ * under 2^-53 (judged there in absolute terms): L2 0.95 the time, tgemm-bench's fp64 GELU erf case
+ * (2^27, 2 threads, the two builds alternately three times) 39.5-40.3 -> 40.8-41.7 GB/s, worst
+ * sweep error 7.12 ulp. Then P and Q monic, each's first step an addition, which runs beside the
+ * FMAs, and their ratio of leading coefficients, c, taken into exp's table (AVX-512; AVX2's exp has
+ * none and multiplies by c, as many operations as before): L2, one thread, act_speed side by side,
+ * AVX-512 0.96 the time, AVX2 0.95; at 2^27 elements and 2 threads (tgemm-bench, alternately three
+ * times) it lost with four vectors a turn (44.7-45.4 GB/s against 46.4-47.5: its registers spill
+ * more, and the spills' stores queue behind the streamed ones) and wins with three (49.0-50.3
+ * against 46.7-47.8; 47.9-48.7 with three and the old P and Q), which fp64 GELU erf now takes
+ * (elementwise_simd_run.inc); worst sweep error 7.12 -> 7.18 ulp (AVX2 7.36). Then degrees 8 and 8,
+ * within 3.5 ulp of the allowed error where 8 and 9 were within 0.5 (act_coeffs.py): one fma fewer,
+ * tgemm-bench alternately three times 50.5-50.8 -> 51.6-52.3 GB/s (in L2 0.96 the time), worst
+ * sweep error 7.18 -> 9.08 ulp (AVX2 8.65, 7.88 with its later exp), inside the bound of 16 by 7.
+ * The GPU keeps the polynomial (cuda/elementwise/elementwise.cu says why). */
 TG__VFN TG__DV TG__ISA(tg__ew_gelu_erf_d)(TG__DV x)
 {
     TG__DV xn = TG__ISA(tg__ew_negabs_d)(x, TG__CLAMP_ERF_D), xc, p, q;
-    TG__DV h = TG__DHALF(xn), my2 = TG__DFNMA(xn, h, TG__DZERO());
-    TG__ISA(tg__ew_dq) e = TG__ISA(tg__ew_exp_neg_d)(my2, TG__DFNMS(xn, h, my2), 1, 0,
-                                                    tg__ew_exp_tab_erf_d);
+    TG__DV my2 = TG__DFNMA(xn, xn, TG__DZERO()); /* -2 y^2 = -(xn xn) + ... */
+    TG__ISA(tg__ew_dq) e = TG__ISA(tg__ew_exp_neg_d)(my2, TG__DFNMS(xn, xn, my2), 1, 0, 2.0,
+                                                    tg__ew_exp_tab_erf_d); /* ... its error */
     int j;
     xc = TG__DMAX(xn, TG__D1(-9.0 / TG__SQRT1_2));
     p = TG__DADD(xc, TG__D1(tg__ew_erfcx_pd[7])); /* monic: the first step of each is an addition */
@@ -2306,7 +2326,7 @@ TG__VFN TG__DV TG__ISA(tg__ew_gelu_erf_d)(TG__DV x)
 #if defined(TG__EW_PLANT) && TG__EW_PLANT == 2
     p = TG__DSUB(TG__D1(1.0), TG__DSUB(TG__D1(1.0), p));
 #endif
-    return TG__DFMA(xn, p, TG__DBLENDV(x, TG__D1(-0.0), x));
+    return TG__DFMA(xn, p, TG__DSIGNZ(x));
 }
 #undef TG__CLAMP_D
 #undef TG__CLAMP_TANH_D
@@ -2868,6 +2888,7 @@ TG__PRIVATE void TG__FN(TG__ISA(tg__ew_run))(const tg__ew *e, int64_t n, const v
 #undef TG__FMIN
 #undef TG__FOR
 #undef TG__FBLENDV
+#undef TG__FSIGNZ
 #undef TG__FTAB8
 #undef TG__FASI
 #undef TG__IASF
@@ -2884,7 +2905,7 @@ TG__PRIVATE void TG__FN(TG__ISA(tg__ew_run))(const tg__ew *e, int64_t n, const v
 #undef TG__DFNMA
 #undef TG__DFMS
 #undef TG__DFNMS
-#undef TG__DHALF
+#undef TG__DSIGNZ
 #undef TG__DSCALEF
 #undef TG__DMAX
 #undef TG__DMIN
@@ -2962,6 +2983,9 @@ TG__PRIVATE void TG__FN(TG__ISA(tg__ew_run))(const tg__ew *e, int64_t n, const v
 #define TG__IASF _mm512_castsi512_ps
 #define TG__FOR(a, b) TG__IASF(_mm512_or_si512(TG__FASI(a), TG__FASI(b)))
 #define TG__FBLENDV(a, b, x) _mm512_mask_blend_ps(_mm512_cmplt_epi32_mask(TG__FASI(x), _mm512_setzero_si512()), a, b)
+/* one max where the blend takes a compare into a mask too: the max keeps its second operand when
+ * both are zeros or one is NaN, so it gives the blend's bits (a NaN x: a NaN either way) */
+#define TG__FSIGNZ(x) _mm512_max_ps(_mm512_set1_ps(-0.0f), x)
 /* the table of 8 in both halves of the register: the permute reads i's low four bits */
 #define TG__FTAB8(t, i)                                                                            \
     _mm512_permutexvar_ps(i, _mm512_castpd_ps(_mm512_broadcast_f64x4(_mm256_castps_pd(_mm256_loadu_ps(t)))))
@@ -2979,7 +3003,6 @@ TG__PRIVATE void TG__FN(TG__ISA(tg__ew_run))(const tg__ew *e, int64_t n, const v
 #define TG__DFNMA _mm512_fnmadd_pd
 #define TG__DFMS _mm512_fmsub_pd
 #define TG__DFNMS _mm512_fnmsub_pd
-#define TG__DHALF(a) _mm512_scalef_pd(a, _mm512_set1_pd(-1.0))
 #define TG__DSCALEF _mm512_scalef_pd
 #define TG__DMAX _mm512_max_pd
 #define TG__DMIN _mm512_min_pd
@@ -2987,6 +3010,7 @@ TG__PRIVATE void TG__FN(TG__ISA(tg__ew_run))(const tg__ew *e, int64_t n, const v
 #define TG__IASD _mm512_castsi512_pd
 #define TG__DOR(a, b) TG__IASD(_mm512_or_si512(TG__DASI(a), TG__DASI(b)))
 #define TG__DBLENDV(a, b, x) _mm512_mask_blend_pd(_mm512_cmplt_epi64_mask(TG__DASI(x), _mm512_setzero_si512()), a, b)
+#define TG__DSIGNZ(x) _mm512_max_pd(_mm512_set1_pd(-0.0), x)
 
 #define TG__I32ADD _mm512_add_epi32
 #define TG__I32SLL _mm512_slli_epi32
@@ -3014,12 +3038,13 @@ TG__PRIVATE void TG__FN(TG__ISA(tg__ew_run))(const tg__ew *e, int64_t n, const v
  *   float:  TG__F1 (broadcast), TG__FZERO, TG__FLOADU, TG__FSTOREU, TG__FSTREAM, TG__FADD,
  *           TG__FSUB, TG__FMUL, TG__FDIV, TG__FFMA (a b + c), TG__FFNMA (c - a b), TG__FFMS
  *           (a b - c), TG__FFNMS (-(a b) - c), TG__FHALF (a / 2, exactly), TG__FMAX, TG__FMIN,
- *           TG__FOR, TG__FBLENDV(a, b, x) (b where x's sign bit is set, else a), TG__FTAB8(t, i)
+ *           TG__FOR, TG__FBLENDV(a, b, x) (b where x's sign bit is set, else a), TG__FSIGNZ(x)
+ *           (-0 where x's sign bit is set, else x; a NaN x may give either), TG__FTAB8(t, i)
  *           (t[i mod 8] for a table t of 8 floats), TG__FASI / TG__IASF (the bits as integers and
  *           back)
  *   double: TG__D1, TG__DZERO, TG__DLOADU, TG__DSTOREU, TG__DSTREAM, TG__DADD, TG__DSUB, TG__DMUL,
- *           TG__DDIV, TG__DFMA, TG__DFNMA, TG__DFMS (a b - c), TG__DFNMS, TG__DHALF, TG__DMAX,
- *           TG__DMIN, TG__DOR, TG__DBLENDV, TG__DASI, TG__IASD
+ *           TG__DDIV, TG__DFMA, TG__DFNMA, TG__DFMS (a b - c), TG__DFNMS, TG__DMAX, TG__DMIN,
+ *           TG__DOR, TG__DBLENDV, TG__DSIGNZ, TG__DASI, TG__IASD
  *           only where TG__DEXP_SPLIT is 8: TG__DTAB8(t, k) (t[k mod 8] for a table t of 8 doubles
  *           and k's bits as an integer), TG__DSCALEF(a, n) (a 2^floor(n), rounded once)
  *   integer: TG__I32ADD, TG__I32SLL; TG__I64ADD, TG__I64SLL only where
@@ -3218,27 +3243,30 @@ TG__VFN TG__FV TG__ISA(tg__ew_gelu_tanh_s)(TG__FV x)
     return TG__ISA(tg__ew_xlogistic_s)(x, xn, TG__ISA(tg__ew_exp_neg_s)(t, tl, 1));
 }
 
-/* GELU erf = 0.5 x erfc(-x / sqrt2), from E = erfc(y) at y = |x| / sqrt2: 0.5 x E for x < 0, and
- * x - 0.5 x E for x >= 0 (erfc(-y) = 2 - E; E <= 1 there, so nothing cancels). E = exp(-y^2) erfcx(y):
- * the argument -y^2 = -(xn (xn / 2)) is formed exactly, as a pair of the array's type (the halving
- * by the scaling instruction where there is one, AVX-512, which runs beside the FMAs: with the
- * scaling exp below, fp64 0.94 the time, Zen 5, L2, one thread, act_speed), the slowly
- * varying erfcx takes y's rounding (relative, amplified at most once). Past Y, where E is below the
- * type's concern, erfcx is held at its value at Y; x is clamped where exp(-y^2) is flushed (xn).
- * The product takes that clamped xn = -|x|: xn E / 2 is the result for x < 0 (an Inf gives -0,
- * not Inf times 0 = NaN), and x plus it for x >= 0 (one rounding where x - 0.5 x E had two, and
- * two or three operations fewer than clamping x to +-MAX: Zen 5, L2, one thread, act_speed side
- * by side, fp32 0.96 the time, fp64 1.00): one fma, of x or -0 (x's sign picks; -0 keeps a -0
+/* GELU erf = 0.5 x erfc(-x / sqrt2), from E = erfc(y) at y = |x| / sqrt2: 0.5 x E for x < 0,
+ * and x - 0.5 x E for x >= 0 (erfc(-y) = 2 - E; E <= 1 there, so nothing cancels). E = exp(-y^2)
+ * erfcx(y): the argument -y^2 = -(xn (xn / 2)) is formed exactly, as a pair of floats (double:
+ * below; the halving by the scaling instruction where there is one, AVX-512, which runs beside the
+ * FMAs: with the scaling exp below, fp64 0.94 the time, Zen 5, L2, one thread, act_speed), the
+ * slowly varying erfcx takes y's rounding (relative, amplified at most once). Past Y, where E is
+ * below the type's concern, erfcx is held at its value at Y; x is clamped where exp(-y^2) is
+ * flushed (xn). The product takes that clamped xn = -|x|: xn E / 2 is the result for x < 0 (an Inf
+ * gives -0, not Inf times 0 = NaN), and x plus it for x >= 0 (one rounding where x - 0.5 x E had
+ * two, and two or three operations fewer than clamping x to +-MAX: Zen 5, L2, one thread, act_speed
+ * side by side, fp32 0.96 the time, fp64 1.00): one fma, of x or -0 (x's sign picks; -0 keeps a -0
  * product's sign), which gives the product's own bits where x < 0 and spares a multiply unit the
- * separate product (fp32 and fp64 0.97 the time). In float, erfcx's coefficients are
- * halved (exactly), so that the polynomial gives erfcx / 2 and E / 2 needs no product by 0.5, and
- * the polynomial goes by Horner's rule, two products fewer than Estrin's scheme: Zen 5, L2,
- * side by side, the same time as Estrin's (1.01), worst sweep error 5.34 -> 5.11 ulp. t is formed
- * from xn without y, as (xc + K sqrt2) / (xc - K sqrt2) with xc = max(xn, -Y sqrt2), one product
- * fewer on the way to the division: 0.93 the time (act_speed, L2, with the fma above), worst error
- * 5.11 -> 6.11 ulp (the rounded K sqrt2 moves the point erfcx is taken at). Then K = 4 instead of
- * 3 let a polynomial of degree 8 fit as closely as 9 did (0.9 ulp against 0.3): 0.965 the time,
- * 6.35 ulp, well inside 16. */
+ * separate product (fp32 and fp64 0.97 the time). The pick is TG__FSIGNZ: AVX-512 takes it as a
+ * max(-0, x), one operation where its blend took two (a compare into a mask, then the blend), on
+ * Intel's two 512-bit ports the binding resource: Emerald Rapids, L2, one thread, act_speed side by
+ * side, fp32 0.95-0.98 the time (AVX2 keeps its one-instruction blend). In float, erfcx's
+ * coefficients are halved (exactly), so that the polynomial gives erfcx / 2 and E / 2 needs no
+ * product by 0.5, and the polynomial goes by Horner's rule, two products fewer than Estrin's
+ * scheme: Zen 5, L2, side by side, the same time as Estrin's (1.01), worst sweep error 5.34 -> 5.11
+ * ulp. t is formed from xn without y, as (xc + K sqrt2) / (xc - K sqrt2) with xc = max(xn, -Y
+ * sqrt2), one product fewer on the way to the division: 0.93 the time (act_speed, L2, with the fma
+ * above), worst error 5.11 -> 6.11 ulp (the rounded K sqrt2 moves the point erfcx is taken at).
+ * Then K = 4 instead of 3 let a polynomial of degree 8 fit as closely as 9 did (0.9 ulp against
+ * 0.3): 0.965 the time, 6.35 ulp, well inside 16. */
 TG__VFN TG__FV TG__ISA(tg__ew_gelu_erf_s)(TG__FV x)
 {
     const TG__FV k = TG__F1((float)(4.0 / TG__SQRT1_2));
@@ -3263,7 +3291,7 @@ TG__VFN TG__FV TG__ISA(tg__ew_gelu_erf_s)(TG__FV x)
 #if defined(TG__EW_PLANT) && TG__EW_PLANT == 2
     e = TG__FSUB(TG__F1(1.0f), TG__FSUB(TG__F1(1.0f), e)); /* planted: E = 1 - erf */
 #endif
-    return TG__FFMA(xn, e, TG__FBLENDV(x, TG__F1(-0.0f), x));
+    return TG__FFMA(xn, e, TG__FSIGNZ(x));
 }
 
 /* ---- double ---- */
@@ -3299,7 +3327,8 @@ typedef struct {
  * in-lane permutes and a blend, was no faster). Both forms within the same error bounds (see the
  * table above); their bits differ in the last place. */
 /* c exp(r) 2^(n/S) for |r| <= ~ln2/(2S) and k = n/S + 1.5 2^52 / S, as the quotient above: R =
- * 2 + s G(s) by Horner's rule, then T (R + r) scaled by 2^floor(n/S), by form:
+ * 2 + s G(s) by Horner's rule, then T (R + r) scaled by 2^floor(n/S), by form (given r m times
+ * over, m = 1 or 2, it forms m R, m (R + r) and m (R - r), whose quotient is the same):
  *  - AVX-512 (S = 8, floor(n/8) in [-1077, 0]): T = c 2^((n mod 8)/8) from tab, a table of eight
  *    (one permute of k's low three bits), scaled by the scaling instruction, which runs beside the
  *    FMAs where a product by a power of two built in the exponent field (three integer operations
@@ -3317,21 +3346,25 @@ typedef struct {
  *    subnormal number, below 2^-1022, well within the bound, which is absolute there. The integer
  *    scaling gained on the polynomial before (Zen 5, AVX2 forced, act_speed side by side, L2, one
  *    thread: fp64 sigmoid 0.79 the time, SiLU 0.82, GELU tanh 0.91, GELU erf 0.90). */
-TG__VFN TG__ISA(tg__ew_dq) TG__ISA(tg__ew_exp_d)(TG__DV r, TG__DV k, const double *tab)
+TG__VFN TG__ISA(tg__ew_dq) TG__ISA(tg__ew_exp_d)(TG__DV r, TG__DV k, const double *tab, double m)
 {
-#if TG__DEXP_SPLIT == 8
-    const double *g = tg__ew_expq8_cd;
-    const int deg = 2;
-#else
-    const double *g = tg__ew_expq_cd;
-    const int deg = 3;
-    TG__IV ki = TG__DASI(k);
-#endif
-    TG__DV s = TG__DMUL(r, r), rr = TG__D1(g[deg]), t;
+    /* m R by Horner's rule in s = r^2 (r being m times exp's), G's coefficient j over m^(2j + 1):
+     * constants once the call is inlined (spelt out: in a loop over j, which GCC left rolled in
+     * AVX2, it divided at run time, 1.4x the time) */
+    TG__DV s = TG__DMUL(r, r), rr, t;
     TG__ISA(tg__ew_dq) e;
-    int j;
-    for (j = deg - 1; j >= 0; j--) rr = TG__DFMA(rr, s, TG__D1(g[j]));
-    rr = TG__DFMA(rr, s, TG__D1(2.0)); /* R */
+#if TG__DEXP_SPLIT == 8
+    const double *g = tg__ew_expq8_cd; /* degree 2 */
+    rr = TG__D1(g[2] / (m * m * m * m * m));
+#else
+    const double *g = tg__ew_expq_cd; /* degree 3 */
+    TG__IV ki = TG__DASI(k);
+    rr = TG__D1(g[3] / (m * m * m * m * m * m * m));
+    rr = TG__DFMA(rr, s, TG__D1(g[2] / (m * m * m * m * m)));
+#endif
+    rr = TG__DFMA(rr, s, TG__D1(g[1] / (m * m * m)));
+    rr = TG__DFMA(rr, s, TG__D1(g[0] / m));
+    rr = TG__DFMA(rr, s, TG__D1(2.0 * m)); /* m R */
 #if TG__DEXP_SPLIT == 8
     t = TG__DTAB8(tab, k);
     /* k less its constant is n/8, the subtraction exp_neg_d makes too (the compiler merges them) */
@@ -3346,32 +3379,35 @@ TG__VFN TG__ISA(tg__ew_dq) TG__ISA(tg__ew_exp_d)(TG__DV r, TG__DV k, const doubl
     return e;
 }
 
-/* c exp(t + tl) for t in [-746, 0] (or NaN) and tl below t's ulp, with tab the table of c 2^(j/8)
- * (exp's own, c = 1, or GELU erf's): tl joins r after the reduction. n = S t / ln2 rounded to an
- * integer, held as n/S (k's constant 1.5 2^52 / S puts its ulp at 1/S), and r = t - (n/S) ln2 for S
- * = TG__DEXP_SPLIT; fma forms t - (n/S) hi exactly: (n/S) hi is a multiple of 2^-54/S, as t is
- * wherever n is not 0, and |r| < 0.5/S. has_tl is a constant at every call: sigmoid's t is exact,
- * and adding its zero tl would cost an addition on exp's critical path (r + 0 = r but for r = -0,
- * where exp gives 1 either way). So is scaled: an argument formed times hi / ln2 (GELU tanh's,
- * whose constants carry the factor, which costs it nothing: elementwise_act_coeffs.h) needs no
- * second step of the reduction, t - (n/S) hi being r hi / ln2 itself, off r by 3.3e-17 relative,
- * which moves exp(r) by r times that, below 10^-17 (float's GELU tanh constants carry the factor
- * too: its one-step reduction, above, is then off by at most 1.2e-10). That step, (n/S) lo, was an
- * operation on the multiply-add units: Zen 5, act_speed side by side, L2, one thread, GELU tanh
- * AVX2 forced float 0.91 the time, double 0.94; AVX-512 0.94 and 0.95; 2^27 elements, 2 threads,
- * alternately three times, GB/s, AVX2 forced: float 35.8-36.2 -> 39.6-40.0, tg_bias_act 35.8-36.4
- * -> 39.1-39.7, double 32.6-32.9 -> 34.4-34.9, tg_bias_act 31.6-32.4 -> 35.0-35.2; AVX-512 at the
- * memory's pace, 1.00-1.07x (double tg_bias_act 63.9-65.4 -> 65.3-68.8). Worst sweep errors: double
- * AVX2 4.48 -> 4.38 ulp, the others the same (float 3.77, AVX-512 3.92). */
+/* c exp((t + tl) / m) for (t + tl) / m in [-746, 0] (or NaN) and tl below t's ulp, with tab the
+ * table of c 2^(j/8) (exp's own, c = 1, or GELU erf's) and m = 1, or 2 where the argument is formed
+ * twice over (GELU erf's): m goes into the reduction's constants (log2e / m, m hi, m lo, exactly),
+ * which leaves r m times over, as exp_d then takes it. tl joins r after the reduction. n = S t /
+ * ln2 rounded to an integer, held as n/S (k's constant 1.5 2^52 / S puts its ulp at 1/S), and r = t
+ * - (n/S) ln2 for S = TG__DEXP_SPLIT; fma forms t - (n/S) hi exactly: (n/S) hi is a multiple of
+ * 2^-54/S, as t is wherever n is not 0, and |r| < 0.5/S. has_tl is a constant at every call:
+ * sigmoid's t is exact, and adding its zero tl would cost an addition on exp's critical path (r + 0
+ * = r but for r = -0, where exp gives 1 either way). So is scaled: an argument formed times hi /
+ * ln2 (GELU tanh's, whose constants carry the factor, which costs it nothing:
+ * elementwise_act_coeffs.h) needs no second step of the reduction, t - (n/S) hi being r hi / ln2
+ * itself, off r by 3.3e-17 relative, which moves exp(r) by r times that, below 10^-17 (float's GELU
+ * tanh constants carry the factor too: its one-step reduction, above, is then off by at most
+ * 1.2e-10). That step, (n/S) lo, was an operation on the multiply-add units: Zen 5, act_speed side
+ * by side, L2, one thread, GELU tanh AVX2 forced float 0.91 the time, double 0.94; AVX-512 0.94 and
+ * 0.95; 2^27 elements, 2 threads, alternately three times, GB/s, AVX2 forced: float 35.8-36.2 ->
+ * 39.6-40.0, tg_bias_act 35.8-36.4 -> 39.1-39.7, double 32.6-32.9 -> 34.4-34.9, tg_bias_act
+ * 31.6-32.4 -> 35.0-35.2; AVX-512 at the memory's pace, 1.00-1.07x (double tg_bias_act 63.9-65.4 ->
+ * 65.3-68.8). Worst sweep errors: double AVX2 4.48 -> 4.38 ulp, the others the same (float 3.77,
+ * AVX-512 3.92). */
 TG__VFN TG__ISA(tg__ew_dq) TG__ISA(tg__ew_exp_neg_d)(TG__DV t, TG__DV tl, int has_tl, int scaled,
-                                                     const double *tab)
+                                                     double m, const double *tab)
 {
     const TG__DV round = TG__D1(TG__ROUND_D / TG__DEXP_SPLIT);
-    TG__DV k = TG__DFMA(t, TG__D1(TG__LOG2E), round), n = TG__DSUB(k, round);
-    TG__DV r = TG__DFNMA(n, TG__D1(TG__LN2_HI_D), t);
-    if (!scaled) r = TG__DFNMA(n, TG__D1(TG__LN2_LO_D), r);
+    TG__DV k = TG__DFMA(t, TG__D1(TG__LOG2E / m), round), n = TG__DSUB(k, round);
+    TG__DV r = TG__DFNMA(n, TG__D1(m * TG__LN2_HI_D), t);
+    if (!scaled) r = TG__DFNMA(n, TG__D1(m * TG__LN2_LO_D), r);
     if (has_tl) r = TG__DADD(r, tl);
-    return TG__ISA(tg__ew_exp_d)(r, k, tab);
+    return TG__ISA(tg__ew_exp_d)(r, k, tab, m);
 }
 
 /* Each activation's clamp, by exp's form (elementwise_act_coeffs.h). */
@@ -3407,14 +3443,14 @@ TG__VFN TG__DV TG__ISA(tg__ew_negabs_d)(TG__DV x, double c)
 TG__VFN TG__DV TG__ISA(tg__ew_sigmoid_d)(TG__DV x)
 {
     TG__DV t = TG__ISA(tg__ew_negabs_d)(x, TG__CLAMP_D);
-    TG__ISA(tg__ew_dq) e = TG__ISA(tg__ew_exp_neg_d)(t, TG__DZERO(), 0, 0, tg__ew_exp_tab_d);
+    TG__ISA(tg__ew_dq) e = TG__ISA(tg__ew_exp_neg_d)(t, TG__DZERO(), 0, 0, 1.0, tg__ew_exp_tab_d);
     return TG__ISA(tg__ew_logistic_d)(x, e);
 }
 
 TG__VFN TG__DV TG__ISA(tg__ew_silu_d)(TG__DV x)
 {
     TG__DV t = TG__ISA(tg__ew_negabs_d)(x, TG__CLAMP_D);
-    TG__ISA(tg__ew_dq) e = TG__ISA(tg__ew_exp_neg_d)(t, TG__DZERO(), 0, 0, tg__ew_exp_tab_d);
+    TG__ISA(tg__ew_dq) e = TG__ISA(tg__ew_exp_neg_d)(t, TG__DZERO(), 0, 0, 1.0, tg__ew_exp_tab_d);
     return TG__ISA(tg__ew_xlogistic_d)(x, TG__CLAMP_D, e);
 }
 
@@ -3450,38 +3486,43 @@ TG__VFN TG__DV TG__ISA(tg__ew_gelu_tanh_d)(TG__DV x)
     t = TG__DMUL(xn, w);
     tl = TG__DFMA(xn, wl, TG__DFMS(xn, w, t));
     return TG__ISA(tg__ew_xlogistic_d)(x, TG__CLAMP_TANH_D,
-                                       TG__ISA(tg__ew_exp_neg_d)(t, tl, 1, 1, tg__ew_exp_tab_d));
+                                       TG__ISA(tg__ew_exp_neg_d)(t, tl, 1, 1, 1.0, tg__ew_exp_tab_d));
 }
 
-/* As in float: -y^2 = -(xn (xn/2)) and its rounding error, the product and the last fma on xn. But
- * erfcx / 2 is a rational function of xc = max(xn, -Y sqrt2) itself (act_coeffs.py: coefficients
- * with the factor 1/2 and the powers of -1/sqrt2 taken in), by Horner's rule. Degrees 9 and 10 (19
- * fmas and the division) where a polynomial in (y - 4) / (y + 4) needed degree 20 (Estrin's scheme,
- * 23 operations) and two fmas for t before the same division: Zen 5, act_speed side by side, L2,
- * one thread, AVX-512 0.86 the time, AVX2 0.80; 2^27 elements, 2 threads, 0.90-0.93; worst sweep
- * error 5.76 -> 8.68 ulp (rounding in P and Q, whose terms all share the sign of the last and so
- * never cancel). Then degrees 8 and 9, fitted to the error the tests allow, which grows past
- * y ~ 5.95 as results fall under 2^-53 (judged there in absolute terms): L2 0.95 the time,
- * tgemm-bench's fp64 GELU erf case (2^27, 2 threads, the two builds alternately three times)
- * 39.5-40.3 -> 40.8-41.7 GB/s, worst sweep error 7.12 ulp. Then P and Q monic, each's first
- * step an addition, which runs beside the FMAs, and their ratio of leading coefficients, c, taken
- * into exp's table (AVX-512; AVX2's exp has none and multiplies by c, as many operations as
- * before): L2, one thread, act_speed side by side, AVX-512 0.96 the time, AVX2 0.95; at 2^27
- * elements and 2 threads (tgemm-bench, alternately three times) it lost with four vectors a turn
- * (44.7-45.4 GB/s against 46.4-47.5: its registers spill more, and the spills' stores queue
- * behind the streamed ones) and wins with three (49.0-50.3 against 46.7-47.8; 47.9-48.7 with
- * three and the old P and Q), which fp64 GELU erf now takes (elementwise_simd_run.inc); worst
- * sweep error 7.12 -> 7.18 ulp (AVX2 7.36). Then degrees 8 and 8, within 3.5 ulp of the allowed
- * error where 8 and 9 were within 0.5 (act_coeffs.py): one fma fewer, tgemm-bench alternately
- * three times 50.5-50.8 -> 51.6-52.3 GB/s (in L2 0.96 the time), worst sweep error 7.18 -> 9.08
- * ulp (AVX2 8.65, 7.88 with its later exp), inside the bound of 16 by 7. The GPU keeps the
- * polynomial (cuda/elementwise/elementwise.cu says why). */
+/* As in float, the product and the last fma on xn; but exp's argument is taken twice over, -2y^2 =
+ * -(xn xn) and its rounding error, which exp_neg_d takes at m = 2 in its constants where float
+ * halves xn: one operation fewer, and the same bits (every scaling by 2 exact) but in exp's
+ * subnormal sliver (|x| > ~37.7, results below 2^-995, where the doubled numerator is subnormal
+ * less often). With the max for the last fma's pick (as in float), Emerald Rapids, L2, one thread,
+ * act_speed side by side, five runs: AVX-512 0.84-0.975 the time (median 0.94); AVX2 forced, where
+ * only the halving (a product) goes, 0.96-1.03 (median 1.00). erfcx / 2 is a rational function of
+ * xc = max(xn, -Y sqrt2) itself (act_coeffs.py: coefficients with the factor 1/2 and the powers of
+ * -1/sqrt2 taken in), by Horner's rule. Degrees 9 and 10 (19 fmas and the division) where a
+ * polynomial in (y - 4) / (y + 4) needed degree 20 (Estrin's scheme, 23 operations) and two fmas
+ * for t before the same division: Zen 5, act_speed side by side, L2, one thread, AVX-512 0.86 the
+ * time, AVX2 0.80; 2^27 elements, 2 threads, 0.90-0.93; worst sweep error 5.76 -> 8.68 ulp
+ * (rounding in P and Q, whose terms all share the sign of the last and so never cancel). Then
+ * degrees 8 and 9, fitted to the error the tests allow, which grows past y ~ 5.95 as results fall
+ * under 2^-53 (judged there in absolute terms): L2 0.95 the time, tgemm-bench's fp64 GELU erf case
+ * (2^27, 2 threads, the two builds alternately three times) 39.5-40.3 -> 40.8-41.7 GB/s, worst
+ * sweep error 7.12 ulp. Then P and Q monic, each's first step an addition, which runs beside the
+ * FMAs, and their ratio of leading coefficients, c, taken into exp's table (AVX-512; AVX2's exp has
+ * none and multiplies by c, as many operations as before): L2, one thread, act_speed side by side,
+ * AVX-512 0.96 the time, AVX2 0.95; at 2^27 elements and 2 threads (tgemm-bench, alternately three
+ * times) it lost with four vectors a turn (44.7-45.4 GB/s against 46.4-47.5: its registers spill
+ * more, and the spills' stores queue behind the streamed ones) and wins with three (49.0-50.3
+ * against 46.7-47.8; 47.9-48.7 with three and the old P and Q), which fp64 GELU erf now takes
+ * (elementwise_simd_run.inc); worst sweep error 7.12 -> 7.18 ulp (AVX2 7.36). Then degrees 8 and 8,
+ * within 3.5 ulp of the allowed error where 8 and 9 were within 0.5 (act_coeffs.py): one fma fewer,
+ * tgemm-bench alternately three times 50.5-50.8 -> 51.6-52.3 GB/s (in L2 0.96 the time), worst
+ * sweep error 7.18 -> 9.08 ulp (AVX2 8.65, 7.88 with its later exp), inside the bound of 16 by 7.
+ * The GPU keeps the polynomial (cuda/elementwise/elementwise.cu says why). */
 TG__VFN TG__DV TG__ISA(tg__ew_gelu_erf_d)(TG__DV x)
 {
     TG__DV xn = TG__ISA(tg__ew_negabs_d)(x, TG__CLAMP_ERF_D), xc, p, q;
-    TG__DV h = TG__DHALF(xn), my2 = TG__DFNMA(xn, h, TG__DZERO());
-    TG__ISA(tg__ew_dq) e = TG__ISA(tg__ew_exp_neg_d)(my2, TG__DFNMS(xn, h, my2), 1, 0,
-                                                    tg__ew_exp_tab_erf_d);
+    TG__DV my2 = TG__DFNMA(xn, xn, TG__DZERO()); /* -2 y^2 = -(xn xn) + ... */
+    TG__ISA(tg__ew_dq) e = TG__ISA(tg__ew_exp_neg_d)(my2, TG__DFNMS(xn, xn, my2), 1, 0, 2.0,
+                                                    tg__ew_exp_tab_erf_d); /* ... its error */
     int j;
     xc = TG__DMAX(xn, TG__D1(-9.0 / TG__SQRT1_2));
     p = TG__DADD(xc, TG__D1(tg__ew_erfcx_pd[7])); /* monic: the first step of each is an addition */
@@ -3492,7 +3533,7 @@ TG__VFN TG__DV TG__ISA(tg__ew_gelu_erf_d)(TG__DV x)
 #if defined(TG__EW_PLANT) && TG__EW_PLANT == 2
     p = TG__DSUB(TG__D1(1.0), TG__DSUB(TG__D1(1.0), p));
 #endif
-    return TG__DFMA(xn, p, TG__DBLENDV(x, TG__D1(-0.0), x));
+    return TG__DFMA(xn, p, TG__DSIGNZ(x));
 }
 #undef TG__CLAMP_D
 #undef TG__CLAMP_TANH_D
@@ -4054,6 +4095,7 @@ TG__PRIVATE void TG__FN(TG__ISA(tg__ew_run))(const tg__ew *e, int64_t n, const v
 #undef TG__FMIN
 #undef TG__FOR
 #undef TG__FBLENDV
+#undef TG__FSIGNZ
 #undef TG__FTAB8
 #undef TG__FASI
 #undef TG__IASF
@@ -4070,7 +4112,7 @@ TG__PRIVATE void TG__FN(TG__ISA(tg__ew_run))(const tg__ew *e, int64_t n, const v
 #undef TG__DFNMA
 #undef TG__DFMS
 #undef TG__DFNMS
-#undef TG__DHALF
+#undef TG__DSIGNZ
 #undef TG__DSCALEF
 #undef TG__DMAX
 #undef TG__DMIN

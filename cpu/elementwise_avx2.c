@@ -41,6 +41,9 @@
 #define TG__FMIN _mm256_min_ps
 #define TG__FOR _mm256_or_ps
 #define TG__FBLENDV _mm256_blendv_ps
+/* the blend, not AVX-512's max: the max needs -0 in a register of the 16 (fp32 GELU erf, Emerald
+ * Rapids, L2, one thread, act_speed side by side: 1.02-1.08 the time) */
+#define TG__FSIGNZ(x) _mm256_blendv_ps(x, _mm256_set1_ps(-0.0f), x)
 #define TG__FTAB8(t, i) _mm256_permutevar8x32_ps(_mm256_loadu_ps(t), i)
 #define TG__FASI _mm256_castps_si256
 #define TG__IASF _mm256_castsi256_ps
@@ -58,11 +61,11 @@
 #define TG__DFNMA _mm256_fnmadd_pd
 #define TG__DFMS _mm256_fmsub_pd
 #define TG__DFNMS _mm256_fnmsub_pd
-#define TG__DHALF(a) _mm256_mul_pd(a, _mm256_set1_pd(0.5))
 #define TG__DMAX _mm256_max_pd
 #define TG__DMIN _mm256_min_pd
 #define TG__DOR _mm256_or_pd
 #define TG__DBLENDV _mm256_blendv_pd
+#define TG__DSIGNZ(x) _mm256_blendv_pd(x, _mm256_set1_pd(-0.0), x)
 #define TG__DASI _mm256_castpd_si256
 #define TG__IASD _mm256_castsi256_pd
 

@@ -61,6 +61,9 @@
 #define TG__IASF _mm512_castsi512_ps
 #define TG__FOR(a, b) TG__IASF(_mm512_or_si512(TG__FASI(a), TG__FASI(b)))
 #define TG__FBLENDV(a, b, x) _mm512_mask_blend_ps(_mm512_cmplt_epi32_mask(TG__FASI(x), _mm512_setzero_si512()), a, b)
+/* one max where the blend takes a compare into a mask too: the max keeps its second operand when
+ * both are zeros or one is NaN, so it gives the blend's bits (a NaN x: a NaN either way) */
+#define TG__FSIGNZ(x) _mm512_max_ps(_mm512_set1_ps(-0.0f), x)
 /* the table of 8 in both halves of the register: the permute reads i's low four bits */
 #define TG__FTAB8(t, i)                                                                            \
     _mm512_permutexvar_ps(i, _mm512_castpd_ps(_mm512_broadcast_f64x4(_mm256_castps_pd(_mm256_loadu_ps(t)))))
@@ -78,7 +81,6 @@
 #define TG__DFNMA _mm512_fnmadd_pd
 #define TG__DFMS _mm512_fmsub_pd
 #define TG__DFNMS _mm512_fnmsub_pd
-#define TG__DHALF(a) _mm512_scalef_pd(a, _mm512_set1_pd(-1.0))
 #define TG__DSCALEF _mm512_scalef_pd
 #define TG__DMAX _mm512_max_pd
 #define TG__DMIN _mm512_min_pd
@@ -86,6 +88,7 @@
 #define TG__IASD _mm512_castsi512_pd
 #define TG__DOR(a, b) TG__IASD(_mm512_or_si512(TG__DASI(a), TG__DASI(b)))
 #define TG__DBLENDV(a, b, x) _mm512_mask_blend_pd(_mm512_cmplt_epi64_mask(TG__DASI(x), _mm512_setzero_si512()), a, b)
+#define TG__DSIGNZ(x) _mm512_max_pd(_mm512_set1_pd(-0.0), x)
 
 #define TG__I32ADD _mm512_add_epi32
 #define TG__I32SLL _mm512_slli_epi32
