@@ -23,7 +23,7 @@
 
 #include "cpu.h"
 
-enum { TG__STACK_PANEL = 4096 };
+enum { TG__STACK_PANEL = 4096, TG__KB_L2_ROWS = 128 };
 /* k in blocks whose panel of B (kb x nr) fills half of L1: 256 for AVX2's 16-float and 8-double
  * panels on a 32 KiB L1, 128 for AVX-512's, twice as wide. A panel of B read in place touches one
  * row (one page, when B is wide) per k step, and a block's rows must stay in L1 and the TLB for the
@@ -33,10 +33,31 @@ enum { TG__STACK_PANEL = 4096 };
  * noisier run where 256 gave 19). With B packed a page group at a time (below), 128 and 256
  * measured the same (1.28 and 1.30 of in place). Zen 4, AVX-512, 1 thread, blocks of 128 against
  * 256 side by side (256 filled L1 with the panel alone): d 60x16x256 1.05, s 96x32x256 1.03,
- * s 8x4096x4096 1.07, s and d 16x768x768 1.02; 64 lost 2-3% at 96^3 and 128^3. */
-static int64_t tg__small_kb(const tg__kernel *kern)
+ * s 8x4096x4096 1.07, s and d 16x768x768 1.02; 64 lost 2-3% at 96^3 and 128^3.
+ *
+ * But one panel of B (a narrow B, gemm.c) over an A of TG__KB_L2_ROWS rows or more, larger than
+ * L2 and with its rows along k, takes blocks whose panel fills half of L2. Every block reads kb
+ * elements of each row of A: at L1's depth, 512 bytes (AVX-512) of each of hundreds of rows a row
+ * apart, which A, from L3 or memory, delivers at a fraction of its streaming rate; at L2's, each
+ * tile reads its six rows in long runs, for a panel read from L2 rather than L1. Emerald Rapids,
+ * ab-gemm against L1's depth (a copy of that build: 0.96-1.03), 1 thread: s 4096x32x4096
+ * 1.79-2.19, s 1024x32x32768 1.90, d 1024x16x32768 1.43, d 8192x16x512 1.22-1.39, d 8192x8x512
+ * 1.33-1.34, d 2048x16x512 1.11-1.17, s 8192x20x512 1.09, s 192x32x4096 1.12, d 96x16x4096
+ * 1.00-1.14, s 2048x32x512 1.02-1.05, s 100000x16x64 1.01; B transposed (packed) s 4096x32x4096
+ * 2.04, d 8192x16x512 1.35; AVX2 forced s 4096x16x4096 1.65, d 8192x8x512 1.12; 2 threads s
+ * 4096x32x4096 2.01, d 8192x16x512 1.25, d 2048x16x512 1.22. It lost over fewer rows, whose runs
+ * the prefetchers follow either way (s 8x32x100000 0.76, s 24x32x32768 0.86, s 36x32x16384 0.83,
+ * d 36x16x8192 0.85, s 72x32x8192 0.97; s 128x32x4096 0.95 and d 1.05), and over a transposed A,
+ * whose k steps each read a row of their own (s 4096x32x4096 0.59, s 2048x32x512 0.73, d
+ * 60x16x4096 0.79). A block's depth follows from the shape alone, never from the threads, which
+ * split the rows of that one panel (tg__rows_share). */
+static int64_t tg__small_kb(const tg__kernel *kern, const tg__gemm *g, int64_t panels)
 {
-    const int64_t kb = tg__cpu()->l1d / 2 / (kern->nr * (int64_t)kern->es);
+    const tg__cpuinfo *cpu = tg__cpu();
+    const int64_t es = (int64_t)kern->es;
+    const int deep = panels == 1 && g->a.cs == 1 && g->m >= TG__KB_L2_ROWS &&
+                     (double)g->m * (double)g->k * (double)es > (double)cpu->l2;
+    const int64_t kb = (deep ? cpu->l2 : cpu->l1d) / 2 / (kern->nr * es);
     return kb > 32 ? kb : 32;
 }
 
@@ -353,7 +374,7 @@ static int tg__small_panels_all(const char *fn, const tg__kernel *kern, const tg
 {
     const int64_t nr = kern->nr, panels = tg__ceil_div(g->n, nr), last = tg__rem(g->n, nr);
     /* (a tiny product skips the call and its division: no block is shallower than 32) */
-    const int64_t kb = g->k <= 32 ? g->k : tg__min(g->k, tg__small_kb(kern));
+    const int64_t kb = g->k <= 32 ? g->k : tg__min(g->k, tg__small_kb(kern, g, panels));
     const int pack_all = tg__small_pack_all(kern, g, kb);
     /* Rows shorter than a page are never grouped: a tiny product skips the call. */
     const int64_t group =

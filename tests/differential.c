@@ -266,6 +266,19 @@ void tgt_section_edges(void)
                 c.beta = tgt_betas[(h + ta) % 4];
                 tgt_run_case(&c);
             }
+    /* One panel of B (a narrow B: one whole AVX-512 panel, a partial one, and one of the narrow
+     * family) over a tall A larger than any L2 here (2 MiB), which the small path takes in blocks
+     * of k half of L2 deep (small.c's tg__small_kb): 8300 steps make two or more of them, 131 rows
+     * end in a partial tile; A transposed too (blocks of L1's depth), B transposed (packed). */
+    for (size_t es = 4; es <= 8; es += 4)
+        for (int v = 0; v < 4; v++) {
+            const int64_t nr = es == 4 ? 32 : 16, ns[4] = {nr, nr, nr - 3, nr / 2 - 1};
+            tgt_case c = tgt_case_at(es, TG_ROW_MAJOR, v == 1 ? TG_TRANS : TG_NO_TRANS,
+                                     v == 2 ? TG_TRANS : TG_NO_TRANS, 131, ns[v], 8300, i++);
+            c.alpha = tgt_alphas[1 + v % 3];
+            c.beta = tgt_betas[v];
+            tgt_run_case(&c);
+        }
 }
 
 /* The small path's rows mode (small.c: a tall A over two to four panels of B, on AVX-512, from

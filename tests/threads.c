@@ -15,7 +15,9 @@
  * reads in place in blocks of k; 211 x 64 x 2100, whose B it takes in blocks of k, packed in fp64
  * on a 2 MiB L2, each through several chunks of rows; 604 x 90 x 80 in fp32 and 604 x 44 x 160 in
  * fp64, a pair and a last panel in 6-row tiles, whose rounding a split at arbitrary rows changes),
- * and both layouts and transposes. Each is also checked once against the reference, so "equal"
+ * one panel of B over a tall A larger than L2, which the small path takes in blocks of k half of
+ * L2 deep, its threads splitting the rows (131 x 32 x 8300 row-major; 32 x 131 x 8300 the same
+ * column-major), and both layouts and transposes. Each is also checked once against the reference, so "equal"
  * cannot mean "equally wrong". Without OpenMP (some header builds) there is only one thread, and
  * the checks still hold.
  */
@@ -28,7 +30,7 @@
 static const int64_t tgt_thread_shapes[][3] = {
     {600, 40, 60}, {7, 1500, 90}, {97, 101, 300}, {200, 190, 130}, {8, 1100, 700}, {1030, 10, 530},
     {602, 20, 70}, {583, 8, 300}, {595, 10, 200}, {1031, 40, 110}, {605, 100, 700}, {61, 64, 3000},
-    {211, 64, 2100}, {604, 90, 80}, {604, 44, 160}};
+    {211, 64, 2100}, {604, 90, 80}, {604, 44, 160}, {32, 131, 8300}, {131, 32, 8300}};
 
 /* Runs the call on a fresh copy of C0's bytes into C (same buffers, same arguments each time). */
 static int tgt_call(const tgt_case *c, const tgt_buf *A, int64_t lda, const tgt_buf *B,
