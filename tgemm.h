@@ -2278,8 +2278,8 @@ TG__VFN TG__DV TG__ISA(tg__ew_gelu_tanh_d)(TG__DV x)
                   TG__DFMA(b, sl, TG__DFMA(TG__D1(TG__GELU_B_LO_D), s, TG__D1(TG__GELU_A1_LO_D))));
     t = TG__DMUL(xn, w);
     tl = TG__DFMA(xn, wl, TG__DFMS(xn, w, t));
-    return TG__ISA(tg__ew_xlogistic_d)(x, TG__CLAMP_TANH_D,
-                                       TG__ISA(tg__ew_exp_neg_d)(t, tl, 1, 1, 1.0, tg__ew_exp_tab_d));
+    return TG__ISA(tg__ew_xlogistic_d)(
+        x, TG__CLAMP_TANH_D, TG__ISA(tg__ew_exp_neg_d)(t, tl, 1, 1, 1.0, tg__ew_exp_tab_d));
 }
 
 /* As in float, the product and the last fma on xn; but exp's argument is taken twice over, -2y^2 =
@@ -3485,8 +3485,8 @@ TG__VFN TG__DV TG__ISA(tg__ew_gelu_tanh_d)(TG__DV x)
                   TG__DFMA(b, sl, TG__DFMA(TG__D1(TG__GELU_B_LO_D), s, TG__D1(TG__GELU_A1_LO_D))));
     t = TG__DMUL(xn, w);
     tl = TG__DFMA(xn, wl, TG__DFMS(xn, w, t));
-    return TG__ISA(tg__ew_xlogistic_d)(x, TG__CLAMP_TANH_D,
-                                       TG__ISA(tg__ew_exp_neg_d)(t, tl, 1, 1, 1.0, tg__ew_exp_tab_d));
+    return TG__ISA(tg__ew_xlogistic_d)(
+        x, TG__CLAMP_TANH_D, TG__ISA(tg__ew_exp_neg_d)(t, tl, 1, 1, 1.0, tg__ew_exp_tab_d));
 }
 
 /* As in float, the product and the last fma on xn; but exp's argument is taken twice over, -2y^2 =

@@ -9,15 +9,15 @@
  * whose threads split the rows of a tall A instead (1030 x 10 x 530 row-major and the last three,
  * whose 602, 583 and 595 rows end in tiles of 4 + 4, 4 + 3 and 4 + 3: a split at arbitrary rows
  * instead of whole tiles fails them in AVX-512 fp32 and fp64 and in AVX2 fp32, in one or two
- * transposes each, where the kernel's loop for a tile of that height rounds differently), a tall
- * A over a few panels of B, whose threads split its rows in the small path's rows mode
- * (1031 x 40 x 110; 605 x 100 x 700 in fp32, whose rows go in chunks; 61 x 64 x 3000, whose B it
- * reads in place in blocks of k; 211 x 64 x 2100, whose B it takes in blocks of k, packed in fp64
- * on a 2 MiB L2, each through several chunks of rows; 604 x 90 x 80 in fp32 and 604 x 44 x 160 in
- * fp64, a pair and a last panel in 6-row tiles, whose rounding a split at arbitrary rows changes),
- * one panel of B over a tall A larger than L2, which the small path takes in blocks of k half of
- * L2 deep, its threads splitting the rows (131 x 32 x 8300 row-major; 32 x 131 x 8300 the same
- * column-major), and both layouts and transposes. Each is also checked once against the reference, so "equal"
+ * transposes each, where the kernel's loop for a tile of that height rounds differently), a tall A
+ * over a few panels of B, whose threads split its rows in the small path's rows mode (1031 x 40 x
+ * 110; 605 x 100 x 700 in fp32, whose rows go in chunks; 61 x 64 x 3000, whose B it reads in place
+ * in blocks of k; 211 x 64 x 2100, whose B it takes in blocks of k, packed in fp64 on a 2 MiB L2,
+ * each through several chunks of rows; 604 x 90 x 80 in fp32 and 604 x 44 x 160 in fp64, a pair and
+ * a last panel in 6-row tiles, whose rounding a split at arbitrary rows changes), one panel of B
+ * over a tall A larger than L2, which the small path takes in blocks of k half of L2 deep, its
+ * threads splitting the rows (131 x 32 x 8300 row-major; 32 x 131 x 8300 the same column-major),
+ * and both layouts and transposes. Each is also checked once against the reference, so "equal"
  * cannot mean "equally wrong". Without OpenMP (some header builds) there is only one thread, and
  * the checks still hold.
  */
