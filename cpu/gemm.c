@@ -45,7 +45,17 @@
  * the most), d 1.00-1.25x.
  * A tall A over a few panels of B (up to sixteen) takes the small path too, in its rows mode,
  * where the shape fits it (cpu.h's tg__small_rows_fits has the rule and its measurements). */
-enum { TG__SMALL_M_D = 64, TG__SMALL_NR_D = 16 }; /* (TG__SMALL_MNK: cpu.h) */
+/* Past half of L2, a C that is also shallow (k under TG__SHALLOW_K) goes to the blocked path
+ * whatever its product: the small path writes C one tall panel at a time, each tile's rows a row of
+ * C apart, and with little arithmetic per element of C that writing binds. The blocked path goes
+ * through it in blocks of a few dozen rows (blocking.c). Emerald Rapids (2 MiB L2), 1 thread,
+ * ab-gemm against MKL, small path -> blocked: s 4096x4096x1 0.27 -> 0.99, 1000x1000x1 0.60 -> 1.07,
+ * 2000x2000x4 0.51 -> 0.93, 724x724x4 0.62 -> 0.95, 1000x1000x16 0.59 -> 0.93, 800x800x26 0.67 ->
+ * 0.79, 600x600x46 0.77 -> 0.82; d 512x512x4 0.48 -> 0.75, 512x512x16 0.54 -> 0.75, 2048x300x24
+ * 0.68 -> 0.81, 600x600x46 0.71 -> 0.78. A C within half of L2 keeps the small path (s 512x512x16
+ * 0.73 against 0.62 blocked, d 256x256x16 0.78 against 0.60), and so does a deeper product (d
+ * 450x450x80 0.97 against 0.87, 400x400x100 0.90 against 0.83, s 400x400x100 0.90 against 0.84). */
+enum { TG__SMALL_M_D = 64, TG__SMALL_NR_D = 16, TG__SHALLOW_K = 64 }; /* (TG__SMALL_MNK: cpu.h) */
 
 /* C = beta * C over m x n: the alpha-or-k-zero quick return. Beta zero writes zeros without reading
  * C; beta one never gets here (the caller returns at once, as the reference BLAS does). */
@@ -86,7 +96,9 @@ TG__ALWAYS_INLINE int tg__use_small_path(const tg__gemm *g, const tg__kernel *ke
     if (forced) return forced != TG__PATH_BLOCKED;
     if ((g->m <= kern->short_m && g->b.cs == 1) || g->n <= kern->nr) return 1;
     return ((double)g->m * (double)g->n * (double)g->k <= TG__SMALL_MNK &&
-            (kern->es == sizeof(float) || kern->nr >= TG__SMALL_NR_D || g->m <= TG__SMALL_M_D)) ||
+            (kern->es == sizeof(float) || kern->nr >= TG__SMALL_NR_D || g->m <= TG__SMALL_M_D) &&
+            (g->k >= TG__SHALLOW_K ||
+             (double)g->m * (double)g->n * (double)kern->es <= (double)tg__cpu()->l2 / 2)) ||
            tg__small_rows_fits(kern, g);
 }
 

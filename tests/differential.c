@@ -279,6 +279,16 @@ void tgt_section_edges(void)
             c.beta = tgt_betas[v];
             tgt_run_case(&c);
         }
+    /* A shallow product whose C is past half of any L2 here, within the small path's count of
+     * multiply-adds, which the blocked path takes (gemm.c's TG__SHALLOW_K); both layouts. */
+    for (size_t es = 4; es <= 8; es += 4)
+        for (int col = 0; col < 2; col++) {
+            tgt_case c = tgt_case_at(es, tgt_layouts[col], tgt_transes[col], TG_NO_TRANS,
+                                     es == 4 ? 1030 : 730, es == 4 ? 1031 : 731, 5 + col, i++);
+            c.alpha = tgt_alphas[3];
+            c.beta = tgt_betas[1 + col];
+            tgt_run_case(&c);
+        }
 }
 
 /* The small path's rows mode (small.c: a tall A over two to four panels of B, on AVX-512, from
