@@ -686,6 +686,16 @@ typedef void (*tg__ukernel_pair_fn)(int64_t kc, const void *alpha, const void *a
 typedef void (*tg__pack_fn)(int64_t rows, int64_t kc, const void *src, int64_t rs, int64_t cs,
                             void *dst);
 
+/* A product with one row or one column of C as y = alpha * Mᵀx + beta * y (gemv.c): y[j * incy]
+ * for j < n, from x[p * incx] and M's element (p, j) for p < k. The rows form (gemv_rows) reads M's
+ * row p as the n contiguous elements at m + p * ld; the dots form (gemv_dots) reads its column j as
+ * the k contiguous elements at m + j * ld, with x contiguous (incx 1). y is not read when beta is
+ * zero; alpha and beta point at a float or a double. */
+typedef void (*tg__gemv_fn)(int64_t n, int64_t k, const void *alpha, const void *x, int64_t incx,
+                            const void *m, int64_t ld, const void *beta, void *y, int64_t incy);
+/* Bytes of y's sums the rows form keeps in L1 while it streams M's rows across them. */
+enum { TG__GEMV_CHUNK = 8192 };
+
 typedef struct tg__kernel tg__kernel;
 struct tg__kernel {
     const char *name;
@@ -707,6 +717,7 @@ struct tg__kernel {
     tg__ukernel_pair_fn ukernel_pair; /* NULL, or two panels at once in wider tiles (AVX-512): the
                                          small path's rows mode (small.c) */
     int b_share;           /* a deep product's packed B panel takes 1/b_share of L3 (blocking.c) */
+    tg__gemv_fn gemv_rows, gemv_dots; /* one row or column of C (gemv.c) */
 };
 
 /* The kernel for this element size and family. */
@@ -750,6 +761,11 @@ TG__PRIVATE int tg__gemm_blocked(const char *fn, const tg__kernel *kern, const t
                                  const void *alpha, const void *beta);
 TG__PRIVATE int tg__gemm_small(const char *fn, const tg__kernel *kern, const tg__gemm *g,
                                const void *alpha, const void *beta, int paged);
+/* A product with one row or one column of C (m or n 1) as a GEMV (gemv.c), where one of its
+ * operands is contiguous the way a GEMV form wants: TG_OK or TG_ERR_NOMEM, or -1 (nothing done)
+ * where neither form serves it. */
+TG__PRIVATE int tg__gemm_gemv(const char *fn, const tg__kernel *kern, const tg__gemm *g,
+                              const void *alpha, const void *beta);
 /* Whether B packed whole fits L2, and whether the rows mode (small.c) reads B in place instead: its
  * rows contiguous, one whole pair of panels wide, or two pairs where B packed would not fit L2.
  * Against B packed, Zen 5, 1 thread, ab-gemm: one pair s 64x64x8192 1.42x (and 64x64x32768, too
@@ -4402,6 +4418,10 @@ TG__ALWAYS_INLINE int tg__gemm_cpu(const char *fn, size_t es, const tg__gemm *g,
         t.cs_c = 1;
     }
     forced = tg__path_forced();
+    if (!forced && (t.m == 1 || t.n == 1)) {
+        const int st = tg__gemm_gemv(fn, kern, &t, alpha, beta);
+        if (st >= 0) return st;
+    }
     return tg__use_small_path(&t, kern, forced)
                ? tg__gemm_small(fn, kern, &t, alpha, beta, forced == TG__PATH_PAGED)
                : tg__gemm_blocked(fn, kern, &t, alpha, beta);
@@ -4429,6 +4449,107 @@ TGEMM_DEF int tg_dgemm(tg_layout layout, tg_trans transa, tg_trans transb, int64
     if (st) return st;
     g = tg__gemm_views(layout, transa, transb, m, n, k, a, lda, b, ldb, c, ldc);
     return tg__gemm_cpu("tg_dgemm", sizeof(double), &g, &alpha, &beta, alpha == 0, beta == 1);
+}
+/* ---- cpu/gemv.c ---- */
+/* Products with one row or one column of C (m or n 1), as a matrix-vector product.
+ *
+ * Such a product reads each element of its matrix operand once, so its speed is the speed at which
+ * that matrix streams in, and the GEMM paths' tiles stream it badly: a short A reads B a panel (one
+ * or two cache lines of each row) at a time down k, hundreds of rows in flight that only a
+ * prefetch follows, and a narrow B reads A six rows at a time. Here the matrix goes to one of the
+ * kernel's two GEMV forms (cpu.h's tg__gemv_fn), whichever reads it along its contiguous runs:
+ * rows as long as a chunk of y (the rows form) or whole columns down k (the dots form). With C's
+ * row or column as y, the matrix is B (m = 1: y = Bᵀ · A's row) or Aᵀ (n = 1: y = A · B's
+ * column). A strided x is copied for the dots form, which loads it as vectors; threads split y,
+ * whose every element is computed the same way wherever it falls (gemv_simd.inc), so the bits do
+ * not depend on the thread count.
+ */
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#include <string.h>
+
+
+/* x on the stack up to this many bytes, so that a small call never allocates. */
+enum { TG__GEMV_STACK_X = 4096 };
+
+typedef struct {
+    int64_t n, k;
+    const char *x, *m;
+    int64_t incx, sp, sj; /* M's element (p, j) at m + p * sp + j * sj, in elements */
+    char *y;
+    int64_t incy;
+} tg__gemv;
+
+/* g as y = alpha * Mᵀx + beta * y; the form that reads M along its runs (1 rows, 2 dots), or 0. */
+static int tg__gemv_of(const tg__gemm *g, tg__gemv *v)
+{
+    const int row = g->m == 1; /* else n == 1 */
+    v->n = row ? g->n : g->m;
+    v->k = g->k;
+    v->x = (const char *)(row ? g->a.p : g->b.p);
+    v->incx = row ? g->a.cs : g->b.rs;
+    v->m = (const char *)(row ? g->b.p : g->a.p);
+    v->sp = row ? g->b.rs : g->a.cs;
+    v->sj = row ? g->b.cs : g->a.rs;
+    v->y = (char *)g->c;
+    v->incy = row ? g->cs_c : g->rs_c;
+    /* One element of y is a dot product: whichever of M's column and x is contiguous serves as
+     * the column, the other as x. */
+    if (v->n == 1 && v->sp != 1 && v->incx == 1) {
+        const char *t = v->x;
+        v->x = v->m;
+        v->m = t;
+        v->incx = v->sp;
+        v->sp = 1;
+    }
+    return v->sj == 1 && v->n > 1 ? 1 : v->sp == 1 ? 2 : 0;
+}
+
+TG__PRIVATE int tg__gemm_gemv(const char *fn, const tg__kernel *kern, const tg__gemm *g,
+                              const void *alpha, const void *beta)
+{
+    const int64_t es = (int64_t)kern->es, line = 64 / es;
+    tg__gemv v;
+    const int form = tg__gemv_of(g, &v);
+    const tg__gemv_fn run = form == 1 ? kern->gemv_rows : kern->gemv_dots;
+    /* M's rows a row apart (rows form), its columns a column apart (dots) */
+    const int64_t ld = form == 1 ? v.sp : v.sj, lines = tg__ceil_div(v.n, line);
+    double stack[TG__GEMV_STACK_X / sizeof(double)];
+    char *heap = NULL;
+    int nt;
+    if (!form) return -1;
+    /* Threads split y at multiples of a cache line's elements, four lines or more each: a
+     * thread's part is then never as narrow as the rows form's narrow rows (gemv_simd.inc), so no
+     * element of a wider y is summed their way. */
+    nt = (int)tg__min(tg__threads_for(v.n, 1, v.k), lines / 4);
+    if (form == 2 && v.incx != 1) {
+        char *xp = (char *)stack;
+        if (v.k * es > TG__GEMV_STACK_X) {
+            heap = (char *)tg__alloc((size_t)(v.k * es));
+            if (!heap) return tg__fail(TG_ERR_NOMEM, fn, "no memory for a copy of the vector");
+            xp = heap;
+        }
+        for (int64_t p = 0; p < v.k; p++) memcpy(xp + p * es, v.x + p * v.incx * es, (size_t)es);
+        v.x = xp;
+        v.incx = 1;
+    }
+    if (nt <= 1) {
+        run(v.n, v.k, alpha, v.x, v.incx, v.m, ld, beta, v.y, v.incy);
+    } else {
+        TG__OMP(omp parallel num_threads(nt))
+        {
+            const int64_t tid = TG__THREAD_NUM(), team = TG__TEAM_SIZE();
+            const int64_t j0 = tg__min(lines * tid / team * line, v.n);
+            const int64_t j1 = tg__min(lines * (tid + 1) / team * line, v.n);
+            if (j1 > j0)
+                run(j1 - j0, v.k, alpha, v.x, v.incx, v.m + j0 * v.sj * es, ld, beta,
+                    v.y + j0 * v.incy * es, v.incy);
+        }
+    }
+    tg__free(heap);
+    return TG_OK;
 }
 /* ---- cpu/kernel_generic.c ---- */
 /* The portable micro-kernels (kernel_generic.inc) for float and double, 4 x 8 register tiles. */
@@ -4553,9 +4674,45 @@ static void TG__FN(tg__pack_b)(int64_t cols, int64_t kc, const void *src, int64_
     TG__FN(tg__pack)(cols, kc, (const TG__T *)src, cs, rs, (TG__T *)dst, TG__GNR);
 }
 
+/* The GEMV forms (cpu.h's tg__gemv_fn), plainly: each element of y one sum in the order of p. */
+static void TG__FN(tg__gemv_rows)(int64_t n, int64_t k, const void *alpha_, const void *x_,
+                                  int64_t incx, const void *m_, int64_t ld, const void *beta_,
+                                  void *y_, int64_t incy)
+{
+    enum { CHUNK = TG__GEMV_CHUNK / sizeof(TG__T) };
+    const TG__T *x = (const TG__T *)x_, *mat = (const TG__T *)m_;
+    const TG__T alpha = *(const TG__T *)alpha_, beta = *(const TG__T *)beta_;
+    TG__T *y = (TG__T *)y_, acc[CHUNK];
+    for (int64_t j0 = 0; j0 < n; j0 += CHUNK) {
+        const int64_t w = tg__min(n - j0, CHUNK);
+        for (int64_t j = 0; j < w; j++) acc[j] = 0;
+        for (int64_t p = 0; p < k; p++)
+            for (int64_t j = 0; j < w; j++) acc[j] += x[p * incx] * mat[p * ld + j0 + j];
+        for (int64_t j = 0; j < w; j++) {
+            TG__T *yj = y + (j0 + j) * incy;
+            *yj = beta == 0 ? alpha * acc[j] : alpha * acc[j] + beta * *yj;
+        }
+    }
+}
+
+static void TG__FN(tg__gemv_dots)(int64_t n, int64_t k, const void *alpha_, const void *x_,
+                                  int64_t incx, const void *m_, int64_t ld, const void *beta_,
+                                  void *y_, int64_t incy)
+{
+    const TG__T *x = (const TG__T *)x_, *mat = (const TG__T *)m_;
+    const TG__T alpha = *(const TG__T *)alpha_, beta = *(const TG__T *)beta_;
+    TG__T *y = (TG__T *)y_;
+    for (int64_t j = 0; j < n; j++) {
+        TG__T s = 0, *yj = y + j * incy;
+        for (int64_t p = 0; p < k; p++) s += x[p * incx] * mat[j * ld + p];
+        *yj = beta == 0 ? alpha * s : alpha * s + beta * *yj;
+    }
+}
+
 static const tg__kernel TG__FN(tg__kernel_desc) = {
     "generic", sizeof(TG__T), TG__GMR, TG__GNR, TG__GNR, 2 * TG__GMR, TG__FN(tg__ukernel), NULL,
-    TG__FN(tg__pack_a), TG__FN(tg__pack_b), NULL, NULL, 16};
+    TG__FN(tg__pack_a), TG__FN(tg__pack_b), NULL, NULL, 16, TG__FN(tg__gemv_rows),
+    TG__FN(tg__gemv_dots)};
 #undef TG__T
 #undef TG__FN
 
@@ -4675,9 +4832,45 @@ static void TG__FN(tg__pack_b)(int64_t cols, int64_t kc, const void *src, int64_
     TG__FN(tg__pack)(cols, kc, (const TG__T *)src, cs, rs, (TG__T *)dst, TG__GNR);
 }
 
+/* The GEMV forms (cpu.h's tg__gemv_fn), plainly: each element of y one sum in the order of p. */
+static void TG__FN(tg__gemv_rows)(int64_t n, int64_t k, const void *alpha_, const void *x_,
+                                  int64_t incx, const void *m_, int64_t ld, const void *beta_,
+                                  void *y_, int64_t incy)
+{
+    enum { CHUNK = TG__GEMV_CHUNK / sizeof(TG__T) };
+    const TG__T *x = (const TG__T *)x_, *mat = (const TG__T *)m_;
+    const TG__T alpha = *(const TG__T *)alpha_, beta = *(const TG__T *)beta_;
+    TG__T *y = (TG__T *)y_, acc[CHUNK];
+    for (int64_t j0 = 0; j0 < n; j0 += CHUNK) {
+        const int64_t w = tg__min(n - j0, CHUNK);
+        for (int64_t j = 0; j < w; j++) acc[j] = 0;
+        for (int64_t p = 0; p < k; p++)
+            for (int64_t j = 0; j < w; j++) acc[j] += x[p * incx] * mat[p * ld + j0 + j];
+        for (int64_t j = 0; j < w; j++) {
+            TG__T *yj = y + (j0 + j) * incy;
+            *yj = beta == 0 ? alpha * acc[j] : alpha * acc[j] + beta * *yj;
+        }
+    }
+}
+
+static void TG__FN(tg__gemv_dots)(int64_t n, int64_t k, const void *alpha_, const void *x_,
+                                  int64_t incx, const void *m_, int64_t ld, const void *beta_,
+                                  void *y_, int64_t incy)
+{
+    const TG__T *x = (const TG__T *)x_, *mat = (const TG__T *)m_;
+    const TG__T alpha = *(const TG__T *)alpha_, beta = *(const TG__T *)beta_;
+    TG__T *y = (TG__T *)y_;
+    for (int64_t j = 0; j < n; j++) {
+        TG__T s = 0, *yj = y + j * incy;
+        for (int64_t p = 0; p < k; p++) s += x[p * incx] * mat[j * ld + p];
+        *yj = beta == 0 ? alpha * s : alpha * s + beta * *yj;
+    }
+}
+
 static const tg__kernel TG__FN(tg__kernel_desc) = {
     "generic", sizeof(TG__T), TG__GMR, TG__GNR, TG__GNR, 2 * TG__GMR, TG__FN(tg__ukernel), NULL,
-    TG__FN(tg__pack_a), TG__FN(tg__pack_b), NULL, NULL, 16};
+    TG__FN(tg__pack_a), TG__FN(tg__pack_b), NULL, NULL, 16, TG__FN(tg__gemv_rows),
+    TG__FN(tg__gemv_dots)};
 #undef TG__T
 #undef TG__FN
 
@@ -4882,6 +5075,40 @@ __attribute__((target(TG__AVX512))) static inline void tg__part512_d(double *c, 
     _mm512_mask_storeu_pd(c, k, v);
 }
 
+/* A register's lanes summed, halves first (the GEMV kernels' dot products, gemv_simd.inc). */
+__attribute__((target("avx2,fma"))) static inline float tg__hsum256_s(__m256 v)
+{
+    __m128 s = _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
+    s = _mm_add_ps(s, _mm_movehl_ps(s, s));
+    return _mm_cvtss_f32(_mm_add_ss(s, _mm_movehdup_ps(s)));
+}
+
+__attribute__((target("avx2,fma"))) static inline double tg__hsum256_d(__m256d v)
+{
+    __m128d s = _mm_add_pd(_mm256_castpd256_pd128(v), _mm256_extractf128_pd(v, 1));
+    return _mm_cvtsd_f64(_mm_add_sd(s, _mm_unpackhi_pd(s, s)));
+}
+
+/* The same for a zmm, its 256-bit halves added first. Through the zero-masking forms of the
+ * shuffle and the extract: GCC's unmasked ones (and its _mm512_reduce_add and 512-to-256 casts,
+ * built on them) pass an undefined operand that g++ warns of as uninitialized. */
+__attribute__((target(TG__AVX512))) static inline __m256d tg__low256(__m512d v)
+{
+    return _mm512_maskz_extractf64x4_pd((__mmask8)0xF, v, 0);
+}
+
+__attribute__((target(TG__AVX512))) static inline float tg__hsum512_s(__m512 v)
+{
+    v = _mm512_add_ps(v, _mm512_maskz_shuffle_f32x4((__mmask16)0xFFFF, v, v, 0x4E));
+    return tg__hsum256_s(_mm256_castpd_ps(tg__low256(_mm512_castps_pd(v))));
+}
+
+__attribute__((target(TG__AVX512))) static inline double tg__hsum512_d(__m512d v)
+{
+    v = _mm512_add_pd(v, _mm512_maskz_shuffle_f64x2((__mmask8)0xFF, v, v, 0x4E));
+    return tg__hsum256_d(tg__low256(v));
+}
+
 #define TG__T float
 #define TG__FN(x) x##_avx2_s
 /* ---- cpu/tile.inc ---- */
@@ -4983,6 +5210,7 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
 #define TG__TALL 12
 #define TG__PAIR 0
 #define TG__B_SHARE 16
+#define TG__HSUM tg__hsum256_s
 /* ---- cpu/kernel_simd.inc ---- */
 /* The x86 SIMD micro-kernel, written once for TG__T (float or double) and a vector width through
  * the macros that kernel_x86.c defines: TG__TARGET (the target attribute), TG__NAME (the family),
@@ -5706,9 +5934,220 @@ TG__FN(tg__pack_b)(int64_t cols, int64_t kc, const void *src_, int64_t rs, int64
     }
 }
 
+/* ---- cpu/gemv_simd.inc ---- */
+/* The x86 GEMV kernels (cpu.h's tg__gemv_fn; gemv.c says when they run), part of the
+ * micro-kernel template: kernel_simd.inc includes this file with its vector macros defined, once
+ * per family and type, plus TG__HSUM (a register's lanes summed).
+ *
+ * A product with one row or one column of C reads each element of its matrix once, so it runs at
+ * the speed the matrix streams in; what matters is that every load is a whole vector along a
+ * contiguous run and that the runs are long. The rows form (the matrix's rows contiguous along
+ * y) keeps a chunk of y's sums in an L1 buffer and adds four rows of the matrix into it per
+ * pass, each row read as one run of the chunk's width: four streams the prefetchers follow, and a
+ * load and a store of the buffer per four FMAs. The dots form (columns contiguous along k) takes
+ * four columns at a time as four dot products with x, two accumulators each (eight FMA chains),
+ * x loaded once for all four. Each element of y is then one sequence of operations whatever its
+ * place (chunk, group of four, or the last columns, which run the same code one at a time), so
+ * the bits never depend on how threads split y. */
+
+/* y (n elements, incy apart) as alpha * v + beta * y, from the registers of a narrow row (v0,
+ * then v1 from W on) or from the rows form's buffer. */
+__attribute__((target(TG__TARGET), always_inline)) static inline void
+TG__FN(tg__gemv_store)(TG__T *y, int64_t incy, int64_t n, const TG__T *acc, TG__T alpha, TG__T beta)
+{
+    const TG__V va = TG__SET1(alpha), vb = TG__SET1(beta);
+    /* x * 1 is x exactly (NaN and -0 included): alpha = 1 skips the products */
+    if (incy == 1) {
+        for (int64_t j = 0; j < n; j += TG__W) {
+            const TG__V v = TG__LOADU(acc + j);
+            TG__FN(tg__store_vec)(y + j, alpha != 1 ? TG__MUL(v, va) : v, n - j, beta, vb);
+        }
+    } else {
+        for (int64_t j = 0; j < n; j++) {
+            TG__T *yj = y + j * incy;
+            const TG__T v = alpha * acc[j];
+            *yj = beta == 0 ? v : v + beta * *yj;
+        }
+    }
+}
+
+/* The rows form over at most 2W columns. Through the buffer, each pass's vector would be one
+ * chain of FMAs and a store and a reload, ~21 cycles per four rows whatever the width, and s
+ * 1x8x100000 ran at 0.65 the speed of the GEMM path's panels (Emerald Rapids). Here the sums stay
+ * in registers, four of them a vector, one for each residue of p mod 4, added at the end as
+ * (0 + 1) + (2 + 3). gemv.c never lets threads split a row this narrow, so no element of a wider
+ * product is summed this way. */
+__attribute__((target(TG__TARGET))) static void
+TG__FN(tg__gemv_narrow)(int64_t n, int64_t k, const TG__T *x, int64_t incx, const TG__T *r,
+                        int64_t ld, TG__T alpha, TG__T beta, TG__T *y, int64_t incy)
+{
+    const TG__MASK m0 = TG__LANES(n), m1 = TG__LANES(n - TG__W);
+    const int two = n > TG__W;
+    TG__V s[4][2];
+    TG__T acc[2 * TG__W] __attribute__((aligned(64)));
+    int64_t p = 0;
+    /* row p + q into sum q (a constant wherever it is used, so the sums stay in registers) */
+#define TG__NARROW_ROW(q)                                                                          \
+    do {                                                                                           \
+        const TG__V xq = TG__SET1(x[(p + (q)) * incx]);                                            \
+        s[q][0] = TG__FMA(xq, TG__MASKLOAD(r + (q) * ld, m0), s[q][0]);                            \
+        if (two) s[q][1] = TG__FMA(xq, TG__MASKLOAD(r + (q) * ld + TG__W, m1), s[q][1]);           \
+    } while (0)
+    s[0][0] = s[0][1] = s[1][0] = s[1][1] = TG__ZERO();
+    s[2][0] = s[2][1] = s[3][0] = s[3][1] = TG__ZERO();
+    for (; p + 4 <= k; p += 4, r += 4 * ld) {
+        TG__NARROW_ROW(0);
+        TG__NARROW_ROW(1);
+        TG__NARROW_ROW(2);
+        TG__NARROW_ROW(3);
+    }
+    if (p < k) TG__NARROW_ROW(0);
+    if (p + 1 < k) TG__NARROW_ROW(1);
+    if (p + 2 < k) TG__NARROW_ROW(2);
+#undef TG__NARROW_ROW
+    TG__STOREU(acc, TG__ADD(TG__ADD(s[0][0], s[1][0]), TG__ADD(s[2][0], s[3][0])));
+    TG__STOREU(acc + TG__W, TG__ADD(TG__ADD(s[0][1], s[1][1]), TG__ADD(s[2][1], s[3][1])));
+    TG__FN(tg__gemv_store)(y, incy, n, acc, alpha, beta);
+}
+
+/* The rows form: y[j * incy] = alpha * sum_p x[p * incx] * m[p * ld + j] + beta * y[j * incy]. */
+__attribute__((target(TG__TARGET))) static void
+TG__FN(tg__gemv_rows)(int64_t n, int64_t k, const void *alpha_, const void *x_, int64_t incx,
+                      const void *m_, int64_t ld, const void *beta_, void *y_, int64_t incy)
+{
+    enum { CHUNK = TG__GEMV_CHUNK / sizeof(TG__T) };
+    const TG__T *x = (const TG__T *)x_, *mat = (const TG__T *)m_;
+    const TG__T alpha = *(const TG__T *)alpha_, beta = *(const TG__T *)beta_;
+    TG__T *y = (TG__T *)y_;
+    TG__T acc[CHUNK] __attribute__((aligned(64)));
+    if (n <= 2 * TG__W) {
+        TG__FN(tg__gemv_narrow)(n, k, x, incx, mat, ld, alpha, beta, y, incy);
+        return;
+    }
+    for (int64_t j0 = 0; j0 < n; j0 += CHUNK) {
+        const int64_t w = tg__min(n - j0, CHUNK), wv = w / TG__W * TG__W;
+        const TG__MASK tail = TG__LANES(w - wv);
+        const TG__T *r = mat + j0;
+        int64_t p = 0;
+        for (int64_t j = 0; j < w; j += TG__W) TG__STOREU(acc + j, TG__ZERO());
+        /* Eight rows a pass, as two chains of four products each, added to the buffer at the
+         * end: the chain that runs from pass to pass is one add and the buffer's store and reload,
+         * which a narrow y (a few vectors) would otherwise wait on. The last, partial vector reads
+         * only its live columns; the last rows of k go one at a time. */
+        for (; p + 8 <= k; p += 8, r += 8 * ld) {
+            const TG__T *xp = x + p * incx;
+            const TG__V x0 = TG__SET1(xp[0]), x1 = TG__SET1(xp[incx]);
+            const TG__V x2 = TG__SET1(xp[2 * incx]), x3 = TG__SET1(xp[3 * incx]);
+            const TG__V x4 = TG__SET1(xp[4 * incx]), x5 = TG__SET1(xp[5 * incx]);
+            const TG__V x6 = TG__SET1(xp[6 * incx]), x7 = TG__SET1(xp[7 * incx]);
+            int64_t j = 0;
+#define TG__ROWS8(LOAD)                                                                            \
+    do {                                                                                           \
+        TG__V u = TG__MUL(x0, LOAD(r + j)), v = TG__MUL(x4, LOAD(r + 4 * ld + j));                 \
+        u = TG__FMA(x1, LOAD(r + ld + j), u);                                                      \
+        v = TG__FMA(x5, LOAD(r + 5 * ld + j), v);                                                  \
+        u = TG__FMA(x2, LOAD(r + 2 * ld + j), u);                                                  \
+        v = TG__FMA(x6, LOAD(r + 6 * ld + j), v);                                                  \
+        u = TG__FMA(x3, LOAD(r + 3 * ld + j), u);                                                  \
+        v = TG__FMA(x7, LOAD(r + 7 * ld + j), v);                                                  \
+        TG__STOREU(acc + j, TG__ADD(TG__LOADU(acc + j), TG__ADD(u, v)));                           \
+    } while (0)
+#define TG__TAIL_LOAD(q) TG__MASKLOAD(q, tail)
+            for (; j < wv; j += TG__W) TG__ROWS8(TG__LOADU);
+            if (j < w) TG__ROWS8(TG__TAIL_LOAD);
+#undef TG__TAIL_LOAD
+#undef TG__ROWS8
+        }
+        for (; p < k; p++, r += ld) {
+            const TG__V x0 = TG__SET1(x[p * incx]);
+            int64_t j = 0;
+            for (; j < wv; j += TG__W)
+                TG__STOREU(acc + j, TG__FMA(x0, TG__LOADU(r + j), TG__LOADU(acc + j)));
+            if (j < w)
+                TG__STOREU(acc + j, TG__FMA(x0, TG__MASKLOAD(r + j, tail), TG__LOADU(acc + j)));
+        }
+        TG__FN(tg__gemv_store)(y + j0 * incy, incy, w, acc, alpha, beta);
+    }
+}
+
+/* One element of y from a dot product's two accumulators (the dots form). */
+#define TG__DOT_STORE(yj, a0, a1)                                                                  \
+    do {                                                                                           \
+        const TG__T s_ = alpha * TG__HSUM(TG__ADD(a0, a1));                                        \
+        *(yj) = beta == 0 ? s_ : s_ + beta * *(yj);                                                \
+    } while (0)
+
+/* The dots form: y[j * incy] = alpha * sum_p x[p] * m[j * ld + p] + beta * y[j * incy], x
+ * contiguous (gemv.c copies a strided one). Accumulator 0 takes the first W of each 2W steps of
+ * k, accumulator 1 the second; the last steps are read through masks (an empty second half
+ * skipped, the same for every column). */
+__attribute__((target(TG__TARGET))) static void
+TG__FN(tg__gemv_dots)(int64_t n, int64_t k, const void *alpha_, const void *x_, int64_t incx,
+                      const void *m_, int64_t ld, const void *beta_, void *y_, int64_t incy)
+{
+    const TG__T *x = (const TG__T *)x_, *mat = (const TG__T *)m_;
+    const TG__T alpha = *(const TG__T *)alpha_, beta = *(const TG__T *)beta_;
+    const int64_t kv = k / (2 * TG__W) * (2 * TG__W), rem = k - kv;
+    const TG__MASK lo = TG__LANES(rem), hi = TG__LANES(rem - TG__W);
+    TG__T *y = (TG__T *)y_;
+    int64_t j = 0;
+    (void)incx;
+    for (; j + 4 <= n; j += 4) {
+        const TG__T *c0 = mat + j * ld, *c1 = c0 + ld, *c2 = c1 + ld, *c3 = c2 + ld;
+        TG__V a00 = TG__ZERO(), a01 = TG__ZERO(), a10 = TG__ZERO(), a11 = TG__ZERO();
+        TG__V a20 = TG__ZERO(), a21 = TG__ZERO(), a30 = TG__ZERO(), a31 = TG__ZERO();
+        for (int64_t p = 0; p < kv; p += 2 * TG__W) {
+            const TG__V x0 = TG__LOADU(x + p), x1 = TG__LOADU(x + p + TG__W);
+            a00 = TG__FMA(TG__LOADU(c0 + p), x0, a00);
+            a01 = TG__FMA(TG__LOADU(c0 + p + TG__W), x1, a01);
+            a10 = TG__FMA(TG__LOADU(c1 + p), x0, a10);
+            a11 = TG__FMA(TG__LOADU(c1 + p + TG__W), x1, a11);
+            a20 = TG__FMA(TG__LOADU(c2 + p), x0, a20);
+            a21 = TG__FMA(TG__LOADU(c2 + p + TG__W), x1, a21);
+            a30 = TG__FMA(TG__LOADU(c3 + p), x0, a30);
+            a31 = TG__FMA(TG__LOADU(c3 + p + TG__W), x1, a31);
+        }
+        if (rem) {
+            const TG__V x0 = TG__MASKLOAD(x + kv, lo);
+            a00 = TG__FMA(TG__MASKLOAD(c0 + kv, lo), x0, a00);
+            a10 = TG__FMA(TG__MASKLOAD(c1 + kv, lo), x0, a10);
+            a20 = TG__FMA(TG__MASKLOAD(c2 + kv, lo), x0, a20);
+            a30 = TG__FMA(TG__MASKLOAD(c3 + kv, lo), x0, a30);
+            if (rem > TG__W) {
+                const TG__V x1 = TG__MASKLOAD(x + kv + TG__W, hi);
+                a01 = TG__FMA(TG__MASKLOAD(c0 + kv + TG__W, hi), x1, a01);
+                a11 = TG__FMA(TG__MASKLOAD(c1 + kv + TG__W, hi), x1, a11);
+                a21 = TG__FMA(TG__MASKLOAD(c2 + kv + TG__W, hi), x1, a21);
+                a31 = TG__FMA(TG__MASKLOAD(c3 + kv + TG__W, hi), x1, a31);
+            }
+        }
+        TG__DOT_STORE(y + j * incy, a00, a01);
+        TG__DOT_STORE(y + (j + 1) * incy, a10, a11);
+        TG__DOT_STORE(y + (j + 2) * incy, a20, a21);
+        TG__DOT_STORE(y + (j + 3) * incy, a30, a31);
+    }
+    for (; j < n; j++) {
+        const TG__T *c0 = mat + j * ld;
+        TG__V a00 = TG__ZERO(), a01 = TG__ZERO();
+        for (int64_t p = 0; p < kv; p += 2 * TG__W) {
+            a00 = TG__FMA(TG__LOADU(c0 + p), TG__LOADU(x + p), a00);
+            a01 = TG__FMA(TG__LOADU(c0 + p + TG__W), TG__LOADU(x + p + TG__W), a01);
+        }
+        if (rem) {
+            a00 = TG__FMA(TG__MASKLOAD(c0 + kv, lo), TG__MASKLOAD(x + kv, lo), a00);
+            if (rem > TG__W)
+                a01 = TG__FMA(TG__MASKLOAD(c0 + kv + TG__W, hi), TG__MASKLOAD(x + kv + TG__W, hi),
+                              a01);
+        }
+        TG__DOT_STORE(y + j * incy, a00, a01);
+    }
+}
+#undef TG__DOT_STORE
+
 static const tg__kernel TG__FN(tg__kernel_desc) = {
     TG__NAME, sizeof(TG__T), 6, 2 * TG__W, TG__W, TG__SHORT_M, TG__FN(tg__ukernel), TG__UKERNEL_PART,
-    TG__FN(tg__pack_a), TG__FN(tg__pack_b), TG__NARROW, TG__UKERNEL_PAIR, TG__B_SHARE};
+    TG__FN(tg__pack_a), TG__FN(tg__pack_b), TG__NARROW, TG__UKERNEL_PAIR, TG__B_SHARE,
+    TG__FN(tg__gemv_rows), TG__FN(tg__gemv_dots)};
 
 /* The vector macros are this template's parameters: released, so the next instantiation defines
  * its own. */
@@ -5741,6 +6180,7 @@ static const tg__kernel TG__FN(tg__kernel_desc) = {
 #undef TG__SHORT_M
 #undef TG__TALL
 #undef TG__B_SHARE
+#undef TG__HSUM
 #undef TG__T
 #undef TG__FN
 
@@ -5844,6 +6284,7 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
 #define TG__TALL 12
 #define TG__PAIR 0
 #define TG__B_SHARE 16
+#define TG__HSUM tg__hsum256_d
 /* ---- cpu/kernel_simd.inc ---- */
 /* The x86 SIMD micro-kernel, written once for TG__T (float or double) and a vector width through
  * the macros that kernel_x86.c defines: TG__TARGET (the target attribute), TG__NAME (the family),
@@ -6567,9 +7008,220 @@ TG__FN(tg__pack_b)(int64_t cols, int64_t kc, const void *src_, int64_t rs, int64
     }
 }
 
+/* ---- cpu/gemv_simd.inc ---- */
+/* The x86 GEMV kernels (cpu.h's tg__gemv_fn; gemv.c says when they run), part of the
+ * micro-kernel template: kernel_simd.inc includes this file with its vector macros defined, once
+ * per family and type, plus TG__HSUM (a register's lanes summed).
+ *
+ * A product with one row or one column of C reads each element of its matrix once, so it runs at
+ * the speed the matrix streams in; what matters is that every load is a whole vector along a
+ * contiguous run and that the runs are long. The rows form (the matrix's rows contiguous along
+ * y) keeps a chunk of y's sums in an L1 buffer and adds four rows of the matrix into it per
+ * pass, each row read as one run of the chunk's width: four streams the prefetchers follow, and a
+ * load and a store of the buffer per four FMAs. The dots form (columns contiguous along k) takes
+ * four columns at a time as four dot products with x, two accumulators each (eight FMA chains),
+ * x loaded once for all four. Each element of y is then one sequence of operations whatever its
+ * place (chunk, group of four, or the last columns, which run the same code one at a time), so
+ * the bits never depend on how threads split y. */
+
+/* y (n elements, incy apart) as alpha * v + beta * y, from the registers of a narrow row (v0,
+ * then v1 from W on) or from the rows form's buffer. */
+__attribute__((target(TG__TARGET), always_inline)) static inline void
+TG__FN(tg__gemv_store)(TG__T *y, int64_t incy, int64_t n, const TG__T *acc, TG__T alpha, TG__T beta)
+{
+    const TG__V va = TG__SET1(alpha), vb = TG__SET1(beta);
+    /* x * 1 is x exactly (NaN and -0 included): alpha = 1 skips the products */
+    if (incy == 1) {
+        for (int64_t j = 0; j < n; j += TG__W) {
+            const TG__V v = TG__LOADU(acc + j);
+            TG__FN(tg__store_vec)(y + j, alpha != 1 ? TG__MUL(v, va) : v, n - j, beta, vb);
+        }
+    } else {
+        for (int64_t j = 0; j < n; j++) {
+            TG__T *yj = y + j * incy;
+            const TG__T v = alpha * acc[j];
+            *yj = beta == 0 ? v : v + beta * *yj;
+        }
+    }
+}
+
+/* The rows form over at most 2W columns. Through the buffer, each pass's vector would be one
+ * chain of FMAs and a store and a reload, ~21 cycles per four rows whatever the width, and s
+ * 1x8x100000 ran at 0.65 the speed of the GEMM path's panels (Emerald Rapids). Here the sums stay
+ * in registers, four of them a vector, one for each residue of p mod 4, added at the end as
+ * (0 + 1) + (2 + 3). gemv.c never lets threads split a row this narrow, so no element of a wider
+ * product is summed this way. */
+__attribute__((target(TG__TARGET))) static void
+TG__FN(tg__gemv_narrow)(int64_t n, int64_t k, const TG__T *x, int64_t incx, const TG__T *r,
+                        int64_t ld, TG__T alpha, TG__T beta, TG__T *y, int64_t incy)
+{
+    const TG__MASK m0 = TG__LANES(n), m1 = TG__LANES(n - TG__W);
+    const int two = n > TG__W;
+    TG__V s[4][2];
+    TG__T acc[2 * TG__W] __attribute__((aligned(64)));
+    int64_t p = 0;
+    /* row p + q into sum q (a constant wherever it is used, so the sums stay in registers) */
+#define TG__NARROW_ROW(q)                                                                          \
+    do {                                                                                           \
+        const TG__V xq = TG__SET1(x[(p + (q)) * incx]);                                            \
+        s[q][0] = TG__FMA(xq, TG__MASKLOAD(r + (q) * ld, m0), s[q][0]);                            \
+        if (two) s[q][1] = TG__FMA(xq, TG__MASKLOAD(r + (q) * ld + TG__W, m1), s[q][1]);           \
+    } while (0)
+    s[0][0] = s[0][1] = s[1][0] = s[1][1] = TG__ZERO();
+    s[2][0] = s[2][1] = s[3][0] = s[3][1] = TG__ZERO();
+    for (; p + 4 <= k; p += 4, r += 4 * ld) {
+        TG__NARROW_ROW(0);
+        TG__NARROW_ROW(1);
+        TG__NARROW_ROW(2);
+        TG__NARROW_ROW(3);
+    }
+    if (p < k) TG__NARROW_ROW(0);
+    if (p + 1 < k) TG__NARROW_ROW(1);
+    if (p + 2 < k) TG__NARROW_ROW(2);
+#undef TG__NARROW_ROW
+    TG__STOREU(acc, TG__ADD(TG__ADD(s[0][0], s[1][0]), TG__ADD(s[2][0], s[3][0])));
+    TG__STOREU(acc + TG__W, TG__ADD(TG__ADD(s[0][1], s[1][1]), TG__ADD(s[2][1], s[3][1])));
+    TG__FN(tg__gemv_store)(y, incy, n, acc, alpha, beta);
+}
+
+/* The rows form: y[j * incy] = alpha * sum_p x[p * incx] * m[p * ld + j] + beta * y[j * incy]. */
+__attribute__((target(TG__TARGET))) static void
+TG__FN(tg__gemv_rows)(int64_t n, int64_t k, const void *alpha_, const void *x_, int64_t incx,
+                      const void *m_, int64_t ld, const void *beta_, void *y_, int64_t incy)
+{
+    enum { CHUNK = TG__GEMV_CHUNK / sizeof(TG__T) };
+    const TG__T *x = (const TG__T *)x_, *mat = (const TG__T *)m_;
+    const TG__T alpha = *(const TG__T *)alpha_, beta = *(const TG__T *)beta_;
+    TG__T *y = (TG__T *)y_;
+    TG__T acc[CHUNK] __attribute__((aligned(64)));
+    if (n <= 2 * TG__W) {
+        TG__FN(tg__gemv_narrow)(n, k, x, incx, mat, ld, alpha, beta, y, incy);
+        return;
+    }
+    for (int64_t j0 = 0; j0 < n; j0 += CHUNK) {
+        const int64_t w = tg__min(n - j0, CHUNK), wv = w / TG__W * TG__W;
+        const TG__MASK tail = TG__LANES(w - wv);
+        const TG__T *r = mat + j0;
+        int64_t p = 0;
+        for (int64_t j = 0; j < w; j += TG__W) TG__STOREU(acc + j, TG__ZERO());
+        /* Eight rows a pass, as two chains of four products each, added to the buffer at the
+         * end: the chain that runs from pass to pass is one add and the buffer's store and reload,
+         * which a narrow y (a few vectors) would otherwise wait on. The last, partial vector reads
+         * only its live columns; the last rows of k go one at a time. */
+        for (; p + 8 <= k; p += 8, r += 8 * ld) {
+            const TG__T *xp = x + p * incx;
+            const TG__V x0 = TG__SET1(xp[0]), x1 = TG__SET1(xp[incx]);
+            const TG__V x2 = TG__SET1(xp[2 * incx]), x3 = TG__SET1(xp[3 * incx]);
+            const TG__V x4 = TG__SET1(xp[4 * incx]), x5 = TG__SET1(xp[5 * incx]);
+            const TG__V x6 = TG__SET1(xp[6 * incx]), x7 = TG__SET1(xp[7 * incx]);
+            int64_t j = 0;
+#define TG__ROWS8(LOAD)                                                                            \
+    do {                                                                                           \
+        TG__V u = TG__MUL(x0, LOAD(r + j)), v = TG__MUL(x4, LOAD(r + 4 * ld + j));                 \
+        u = TG__FMA(x1, LOAD(r + ld + j), u);                                                      \
+        v = TG__FMA(x5, LOAD(r + 5 * ld + j), v);                                                  \
+        u = TG__FMA(x2, LOAD(r + 2 * ld + j), u);                                                  \
+        v = TG__FMA(x6, LOAD(r + 6 * ld + j), v);                                                  \
+        u = TG__FMA(x3, LOAD(r + 3 * ld + j), u);                                                  \
+        v = TG__FMA(x7, LOAD(r + 7 * ld + j), v);                                                  \
+        TG__STOREU(acc + j, TG__ADD(TG__LOADU(acc + j), TG__ADD(u, v)));                           \
+    } while (0)
+#define TG__TAIL_LOAD(q) TG__MASKLOAD(q, tail)
+            for (; j < wv; j += TG__W) TG__ROWS8(TG__LOADU);
+            if (j < w) TG__ROWS8(TG__TAIL_LOAD);
+#undef TG__TAIL_LOAD
+#undef TG__ROWS8
+        }
+        for (; p < k; p++, r += ld) {
+            const TG__V x0 = TG__SET1(x[p * incx]);
+            int64_t j = 0;
+            for (; j < wv; j += TG__W)
+                TG__STOREU(acc + j, TG__FMA(x0, TG__LOADU(r + j), TG__LOADU(acc + j)));
+            if (j < w)
+                TG__STOREU(acc + j, TG__FMA(x0, TG__MASKLOAD(r + j, tail), TG__LOADU(acc + j)));
+        }
+        TG__FN(tg__gemv_store)(y + j0 * incy, incy, w, acc, alpha, beta);
+    }
+}
+
+/* One element of y from a dot product's two accumulators (the dots form). */
+#define TG__DOT_STORE(yj, a0, a1)                                                                  \
+    do {                                                                                           \
+        const TG__T s_ = alpha * TG__HSUM(TG__ADD(a0, a1));                                        \
+        *(yj) = beta == 0 ? s_ : s_ + beta * *(yj);                                                \
+    } while (0)
+
+/* The dots form: y[j * incy] = alpha * sum_p x[p] * m[j * ld + p] + beta * y[j * incy], x
+ * contiguous (gemv.c copies a strided one). Accumulator 0 takes the first W of each 2W steps of
+ * k, accumulator 1 the second; the last steps are read through masks (an empty second half
+ * skipped, the same for every column). */
+__attribute__((target(TG__TARGET))) static void
+TG__FN(tg__gemv_dots)(int64_t n, int64_t k, const void *alpha_, const void *x_, int64_t incx,
+                      const void *m_, int64_t ld, const void *beta_, void *y_, int64_t incy)
+{
+    const TG__T *x = (const TG__T *)x_, *mat = (const TG__T *)m_;
+    const TG__T alpha = *(const TG__T *)alpha_, beta = *(const TG__T *)beta_;
+    const int64_t kv = k / (2 * TG__W) * (2 * TG__W), rem = k - kv;
+    const TG__MASK lo = TG__LANES(rem), hi = TG__LANES(rem - TG__W);
+    TG__T *y = (TG__T *)y_;
+    int64_t j = 0;
+    (void)incx;
+    for (; j + 4 <= n; j += 4) {
+        const TG__T *c0 = mat + j * ld, *c1 = c0 + ld, *c2 = c1 + ld, *c3 = c2 + ld;
+        TG__V a00 = TG__ZERO(), a01 = TG__ZERO(), a10 = TG__ZERO(), a11 = TG__ZERO();
+        TG__V a20 = TG__ZERO(), a21 = TG__ZERO(), a30 = TG__ZERO(), a31 = TG__ZERO();
+        for (int64_t p = 0; p < kv; p += 2 * TG__W) {
+            const TG__V x0 = TG__LOADU(x + p), x1 = TG__LOADU(x + p + TG__W);
+            a00 = TG__FMA(TG__LOADU(c0 + p), x0, a00);
+            a01 = TG__FMA(TG__LOADU(c0 + p + TG__W), x1, a01);
+            a10 = TG__FMA(TG__LOADU(c1 + p), x0, a10);
+            a11 = TG__FMA(TG__LOADU(c1 + p + TG__W), x1, a11);
+            a20 = TG__FMA(TG__LOADU(c2 + p), x0, a20);
+            a21 = TG__FMA(TG__LOADU(c2 + p + TG__W), x1, a21);
+            a30 = TG__FMA(TG__LOADU(c3 + p), x0, a30);
+            a31 = TG__FMA(TG__LOADU(c3 + p + TG__W), x1, a31);
+        }
+        if (rem) {
+            const TG__V x0 = TG__MASKLOAD(x + kv, lo);
+            a00 = TG__FMA(TG__MASKLOAD(c0 + kv, lo), x0, a00);
+            a10 = TG__FMA(TG__MASKLOAD(c1 + kv, lo), x0, a10);
+            a20 = TG__FMA(TG__MASKLOAD(c2 + kv, lo), x0, a20);
+            a30 = TG__FMA(TG__MASKLOAD(c3 + kv, lo), x0, a30);
+            if (rem > TG__W) {
+                const TG__V x1 = TG__MASKLOAD(x + kv + TG__W, hi);
+                a01 = TG__FMA(TG__MASKLOAD(c0 + kv + TG__W, hi), x1, a01);
+                a11 = TG__FMA(TG__MASKLOAD(c1 + kv + TG__W, hi), x1, a11);
+                a21 = TG__FMA(TG__MASKLOAD(c2 + kv + TG__W, hi), x1, a21);
+                a31 = TG__FMA(TG__MASKLOAD(c3 + kv + TG__W, hi), x1, a31);
+            }
+        }
+        TG__DOT_STORE(y + j * incy, a00, a01);
+        TG__DOT_STORE(y + (j + 1) * incy, a10, a11);
+        TG__DOT_STORE(y + (j + 2) * incy, a20, a21);
+        TG__DOT_STORE(y + (j + 3) * incy, a30, a31);
+    }
+    for (; j < n; j++) {
+        const TG__T *c0 = mat + j * ld;
+        TG__V a00 = TG__ZERO(), a01 = TG__ZERO();
+        for (int64_t p = 0; p < kv; p += 2 * TG__W) {
+            a00 = TG__FMA(TG__LOADU(c0 + p), TG__LOADU(x + p), a00);
+            a01 = TG__FMA(TG__LOADU(c0 + p + TG__W), TG__LOADU(x + p + TG__W), a01);
+        }
+        if (rem) {
+            a00 = TG__FMA(TG__MASKLOAD(c0 + kv, lo), TG__MASKLOAD(x + kv, lo), a00);
+            if (rem > TG__W)
+                a01 = TG__FMA(TG__MASKLOAD(c0 + kv + TG__W, hi), TG__MASKLOAD(x + kv + TG__W, hi),
+                              a01);
+        }
+        TG__DOT_STORE(y + j * incy, a00, a01);
+    }
+}
+#undef TG__DOT_STORE
+
 static const tg__kernel TG__FN(tg__kernel_desc) = {
     TG__NAME, sizeof(TG__T), 6, 2 * TG__W, TG__W, TG__SHORT_M, TG__FN(tg__ukernel), TG__UKERNEL_PART,
-    TG__FN(tg__pack_a), TG__FN(tg__pack_b), TG__NARROW, TG__UKERNEL_PAIR, TG__B_SHARE};
+    TG__FN(tg__pack_a), TG__FN(tg__pack_b), TG__NARROW, TG__UKERNEL_PAIR, TG__B_SHARE,
+    TG__FN(tg__gemv_rows), TG__FN(tg__gemv_dots)};
 
 /* The vector macros are this template's parameters: released, so the next instantiation defines
  * its own. */
@@ -6602,6 +7254,7 @@ static const tg__kernel TG__FN(tg__kernel_desc) = {
 #undef TG__SHORT_M
 #undef TG__TALL
 #undef TG__B_SHARE
+#undef TG__HSUM
 #undef TG__T
 #undef TG__FN
 
@@ -6704,6 +7357,7 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
 #define TG__TALL 16
 #define TG__PAIR 1
 #define TG__B_SHARE 4
+#define TG__HSUM tg__hsum512_s
 /* ---- cpu/kernel_simd.inc ---- */
 /* The x86 SIMD micro-kernel, written once for TG__T (float or double) and a vector width through
  * the macros that kernel_x86.c defines: TG__TARGET (the target attribute), TG__NAME (the family),
@@ -7427,9 +8081,220 @@ TG__FN(tg__pack_b)(int64_t cols, int64_t kc, const void *src_, int64_t rs, int64
     }
 }
 
+/* ---- cpu/gemv_simd.inc ---- */
+/* The x86 GEMV kernels (cpu.h's tg__gemv_fn; gemv.c says when they run), part of the
+ * micro-kernel template: kernel_simd.inc includes this file with its vector macros defined, once
+ * per family and type, plus TG__HSUM (a register's lanes summed).
+ *
+ * A product with one row or one column of C reads each element of its matrix once, so it runs at
+ * the speed the matrix streams in; what matters is that every load is a whole vector along a
+ * contiguous run and that the runs are long. The rows form (the matrix's rows contiguous along
+ * y) keeps a chunk of y's sums in an L1 buffer and adds four rows of the matrix into it per
+ * pass, each row read as one run of the chunk's width: four streams the prefetchers follow, and a
+ * load and a store of the buffer per four FMAs. The dots form (columns contiguous along k) takes
+ * four columns at a time as four dot products with x, two accumulators each (eight FMA chains),
+ * x loaded once for all four. Each element of y is then one sequence of operations whatever its
+ * place (chunk, group of four, or the last columns, which run the same code one at a time), so
+ * the bits never depend on how threads split y. */
+
+/* y (n elements, incy apart) as alpha * v + beta * y, from the registers of a narrow row (v0,
+ * then v1 from W on) or from the rows form's buffer. */
+__attribute__((target(TG__TARGET), always_inline)) static inline void
+TG__FN(tg__gemv_store)(TG__T *y, int64_t incy, int64_t n, const TG__T *acc, TG__T alpha, TG__T beta)
+{
+    const TG__V va = TG__SET1(alpha), vb = TG__SET1(beta);
+    /* x * 1 is x exactly (NaN and -0 included): alpha = 1 skips the products */
+    if (incy == 1) {
+        for (int64_t j = 0; j < n; j += TG__W) {
+            const TG__V v = TG__LOADU(acc + j);
+            TG__FN(tg__store_vec)(y + j, alpha != 1 ? TG__MUL(v, va) : v, n - j, beta, vb);
+        }
+    } else {
+        for (int64_t j = 0; j < n; j++) {
+            TG__T *yj = y + j * incy;
+            const TG__T v = alpha * acc[j];
+            *yj = beta == 0 ? v : v + beta * *yj;
+        }
+    }
+}
+
+/* The rows form over at most 2W columns. Through the buffer, each pass's vector would be one
+ * chain of FMAs and a store and a reload, ~21 cycles per four rows whatever the width, and s
+ * 1x8x100000 ran at 0.65 the speed of the GEMM path's panels (Emerald Rapids). Here the sums stay
+ * in registers, four of them a vector, one for each residue of p mod 4, added at the end as
+ * (0 + 1) + (2 + 3). gemv.c never lets threads split a row this narrow, so no element of a wider
+ * product is summed this way. */
+__attribute__((target(TG__TARGET))) static void
+TG__FN(tg__gemv_narrow)(int64_t n, int64_t k, const TG__T *x, int64_t incx, const TG__T *r,
+                        int64_t ld, TG__T alpha, TG__T beta, TG__T *y, int64_t incy)
+{
+    const TG__MASK m0 = TG__LANES(n), m1 = TG__LANES(n - TG__W);
+    const int two = n > TG__W;
+    TG__V s[4][2];
+    TG__T acc[2 * TG__W] __attribute__((aligned(64)));
+    int64_t p = 0;
+    /* row p + q into sum q (a constant wherever it is used, so the sums stay in registers) */
+#define TG__NARROW_ROW(q)                                                                          \
+    do {                                                                                           \
+        const TG__V xq = TG__SET1(x[(p + (q)) * incx]);                                            \
+        s[q][0] = TG__FMA(xq, TG__MASKLOAD(r + (q) * ld, m0), s[q][0]);                            \
+        if (two) s[q][1] = TG__FMA(xq, TG__MASKLOAD(r + (q) * ld + TG__W, m1), s[q][1]);           \
+    } while (0)
+    s[0][0] = s[0][1] = s[1][0] = s[1][1] = TG__ZERO();
+    s[2][0] = s[2][1] = s[3][0] = s[3][1] = TG__ZERO();
+    for (; p + 4 <= k; p += 4, r += 4 * ld) {
+        TG__NARROW_ROW(0);
+        TG__NARROW_ROW(1);
+        TG__NARROW_ROW(2);
+        TG__NARROW_ROW(3);
+    }
+    if (p < k) TG__NARROW_ROW(0);
+    if (p + 1 < k) TG__NARROW_ROW(1);
+    if (p + 2 < k) TG__NARROW_ROW(2);
+#undef TG__NARROW_ROW
+    TG__STOREU(acc, TG__ADD(TG__ADD(s[0][0], s[1][0]), TG__ADD(s[2][0], s[3][0])));
+    TG__STOREU(acc + TG__W, TG__ADD(TG__ADD(s[0][1], s[1][1]), TG__ADD(s[2][1], s[3][1])));
+    TG__FN(tg__gemv_store)(y, incy, n, acc, alpha, beta);
+}
+
+/* The rows form: y[j * incy] = alpha * sum_p x[p * incx] * m[p * ld + j] + beta * y[j * incy]. */
+__attribute__((target(TG__TARGET))) static void
+TG__FN(tg__gemv_rows)(int64_t n, int64_t k, const void *alpha_, const void *x_, int64_t incx,
+                      const void *m_, int64_t ld, const void *beta_, void *y_, int64_t incy)
+{
+    enum { CHUNK = TG__GEMV_CHUNK / sizeof(TG__T) };
+    const TG__T *x = (const TG__T *)x_, *mat = (const TG__T *)m_;
+    const TG__T alpha = *(const TG__T *)alpha_, beta = *(const TG__T *)beta_;
+    TG__T *y = (TG__T *)y_;
+    TG__T acc[CHUNK] __attribute__((aligned(64)));
+    if (n <= 2 * TG__W) {
+        TG__FN(tg__gemv_narrow)(n, k, x, incx, mat, ld, alpha, beta, y, incy);
+        return;
+    }
+    for (int64_t j0 = 0; j0 < n; j0 += CHUNK) {
+        const int64_t w = tg__min(n - j0, CHUNK), wv = w / TG__W * TG__W;
+        const TG__MASK tail = TG__LANES(w - wv);
+        const TG__T *r = mat + j0;
+        int64_t p = 0;
+        for (int64_t j = 0; j < w; j += TG__W) TG__STOREU(acc + j, TG__ZERO());
+        /* Eight rows a pass, as two chains of four products each, added to the buffer at the
+         * end: the chain that runs from pass to pass is one add and the buffer's store and reload,
+         * which a narrow y (a few vectors) would otherwise wait on. The last, partial vector reads
+         * only its live columns; the last rows of k go one at a time. */
+        for (; p + 8 <= k; p += 8, r += 8 * ld) {
+            const TG__T *xp = x + p * incx;
+            const TG__V x0 = TG__SET1(xp[0]), x1 = TG__SET1(xp[incx]);
+            const TG__V x2 = TG__SET1(xp[2 * incx]), x3 = TG__SET1(xp[3 * incx]);
+            const TG__V x4 = TG__SET1(xp[4 * incx]), x5 = TG__SET1(xp[5 * incx]);
+            const TG__V x6 = TG__SET1(xp[6 * incx]), x7 = TG__SET1(xp[7 * incx]);
+            int64_t j = 0;
+#define TG__ROWS8(LOAD)                                                                            \
+    do {                                                                                           \
+        TG__V u = TG__MUL(x0, LOAD(r + j)), v = TG__MUL(x4, LOAD(r + 4 * ld + j));                 \
+        u = TG__FMA(x1, LOAD(r + ld + j), u);                                                      \
+        v = TG__FMA(x5, LOAD(r + 5 * ld + j), v);                                                  \
+        u = TG__FMA(x2, LOAD(r + 2 * ld + j), u);                                                  \
+        v = TG__FMA(x6, LOAD(r + 6 * ld + j), v);                                                  \
+        u = TG__FMA(x3, LOAD(r + 3 * ld + j), u);                                                  \
+        v = TG__FMA(x7, LOAD(r + 7 * ld + j), v);                                                  \
+        TG__STOREU(acc + j, TG__ADD(TG__LOADU(acc + j), TG__ADD(u, v)));                           \
+    } while (0)
+#define TG__TAIL_LOAD(q) TG__MASKLOAD(q, tail)
+            for (; j < wv; j += TG__W) TG__ROWS8(TG__LOADU);
+            if (j < w) TG__ROWS8(TG__TAIL_LOAD);
+#undef TG__TAIL_LOAD
+#undef TG__ROWS8
+        }
+        for (; p < k; p++, r += ld) {
+            const TG__V x0 = TG__SET1(x[p * incx]);
+            int64_t j = 0;
+            for (; j < wv; j += TG__W)
+                TG__STOREU(acc + j, TG__FMA(x0, TG__LOADU(r + j), TG__LOADU(acc + j)));
+            if (j < w)
+                TG__STOREU(acc + j, TG__FMA(x0, TG__MASKLOAD(r + j, tail), TG__LOADU(acc + j)));
+        }
+        TG__FN(tg__gemv_store)(y + j0 * incy, incy, w, acc, alpha, beta);
+    }
+}
+
+/* One element of y from a dot product's two accumulators (the dots form). */
+#define TG__DOT_STORE(yj, a0, a1)                                                                  \
+    do {                                                                                           \
+        const TG__T s_ = alpha * TG__HSUM(TG__ADD(a0, a1));                                        \
+        *(yj) = beta == 0 ? s_ : s_ + beta * *(yj);                                                \
+    } while (0)
+
+/* The dots form: y[j * incy] = alpha * sum_p x[p] * m[j * ld + p] + beta * y[j * incy], x
+ * contiguous (gemv.c copies a strided one). Accumulator 0 takes the first W of each 2W steps of
+ * k, accumulator 1 the second; the last steps are read through masks (an empty second half
+ * skipped, the same for every column). */
+__attribute__((target(TG__TARGET))) static void
+TG__FN(tg__gemv_dots)(int64_t n, int64_t k, const void *alpha_, const void *x_, int64_t incx,
+                      const void *m_, int64_t ld, const void *beta_, void *y_, int64_t incy)
+{
+    const TG__T *x = (const TG__T *)x_, *mat = (const TG__T *)m_;
+    const TG__T alpha = *(const TG__T *)alpha_, beta = *(const TG__T *)beta_;
+    const int64_t kv = k / (2 * TG__W) * (2 * TG__W), rem = k - kv;
+    const TG__MASK lo = TG__LANES(rem), hi = TG__LANES(rem - TG__W);
+    TG__T *y = (TG__T *)y_;
+    int64_t j = 0;
+    (void)incx;
+    for (; j + 4 <= n; j += 4) {
+        const TG__T *c0 = mat + j * ld, *c1 = c0 + ld, *c2 = c1 + ld, *c3 = c2 + ld;
+        TG__V a00 = TG__ZERO(), a01 = TG__ZERO(), a10 = TG__ZERO(), a11 = TG__ZERO();
+        TG__V a20 = TG__ZERO(), a21 = TG__ZERO(), a30 = TG__ZERO(), a31 = TG__ZERO();
+        for (int64_t p = 0; p < kv; p += 2 * TG__W) {
+            const TG__V x0 = TG__LOADU(x + p), x1 = TG__LOADU(x + p + TG__W);
+            a00 = TG__FMA(TG__LOADU(c0 + p), x0, a00);
+            a01 = TG__FMA(TG__LOADU(c0 + p + TG__W), x1, a01);
+            a10 = TG__FMA(TG__LOADU(c1 + p), x0, a10);
+            a11 = TG__FMA(TG__LOADU(c1 + p + TG__W), x1, a11);
+            a20 = TG__FMA(TG__LOADU(c2 + p), x0, a20);
+            a21 = TG__FMA(TG__LOADU(c2 + p + TG__W), x1, a21);
+            a30 = TG__FMA(TG__LOADU(c3 + p), x0, a30);
+            a31 = TG__FMA(TG__LOADU(c3 + p + TG__W), x1, a31);
+        }
+        if (rem) {
+            const TG__V x0 = TG__MASKLOAD(x + kv, lo);
+            a00 = TG__FMA(TG__MASKLOAD(c0 + kv, lo), x0, a00);
+            a10 = TG__FMA(TG__MASKLOAD(c1 + kv, lo), x0, a10);
+            a20 = TG__FMA(TG__MASKLOAD(c2 + kv, lo), x0, a20);
+            a30 = TG__FMA(TG__MASKLOAD(c3 + kv, lo), x0, a30);
+            if (rem > TG__W) {
+                const TG__V x1 = TG__MASKLOAD(x + kv + TG__W, hi);
+                a01 = TG__FMA(TG__MASKLOAD(c0 + kv + TG__W, hi), x1, a01);
+                a11 = TG__FMA(TG__MASKLOAD(c1 + kv + TG__W, hi), x1, a11);
+                a21 = TG__FMA(TG__MASKLOAD(c2 + kv + TG__W, hi), x1, a21);
+                a31 = TG__FMA(TG__MASKLOAD(c3 + kv + TG__W, hi), x1, a31);
+            }
+        }
+        TG__DOT_STORE(y + j * incy, a00, a01);
+        TG__DOT_STORE(y + (j + 1) * incy, a10, a11);
+        TG__DOT_STORE(y + (j + 2) * incy, a20, a21);
+        TG__DOT_STORE(y + (j + 3) * incy, a30, a31);
+    }
+    for (; j < n; j++) {
+        const TG__T *c0 = mat + j * ld;
+        TG__V a00 = TG__ZERO(), a01 = TG__ZERO();
+        for (int64_t p = 0; p < kv; p += 2 * TG__W) {
+            a00 = TG__FMA(TG__LOADU(c0 + p), TG__LOADU(x + p), a00);
+            a01 = TG__FMA(TG__LOADU(c0 + p + TG__W), TG__LOADU(x + p + TG__W), a01);
+        }
+        if (rem) {
+            a00 = TG__FMA(TG__MASKLOAD(c0 + kv, lo), TG__MASKLOAD(x + kv, lo), a00);
+            if (rem > TG__W)
+                a01 = TG__FMA(TG__MASKLOAD(c0 + kv + TG__W, hi), TG__MASKLOAD(x + kv + TG__W, hi),
+                              a01);
+        }
+        TG__DOT_STORE(y + j * incy, a00, a01);
+    }
+}
+#undef TG__DOT_STORE
+
 static const tg__kernel TG__FN(tg__kernel_desc) = {
     TG__NAME, sizeof(TG__T), 6, 2 * TG__W, TG__W, TG__SHORT_M, TG__FN(tg__ukernel), TG__UKERNEL_PART,
-    TG__FN(tg__pack_a), TG__FN(tg__pack_b), TG__NARROW, TG__UKERNEL_PAIR, TG__B_SHARE};
+    TG__FN(tg__pack_a), TG__FN(tg__pack_b), TG__NARROW, TG__UKERNEL_PAIR, TG__B_SHARE,
+    TG__FN(tg__gemv_rows), TG__FN(tg__gemv_dots)};
 
 /* The vector macros are this template's parameters: released, so the next instantiation defines
  * its own. */
@@ -7462,6 +8327,7 @@ static const tg__kernel TG__FN(tg__kernel_desc) = {
 #undef TG__SHORT_M
 #undef TG__TALL
 #undef TG__B_SHARE
+#undef TG__HSUM
 #undef TG__T
 #undef TG__FN
 
@@ -7564,6 +8430,7 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
 #define TG__TALL 16
 #define TG__PAIR 1
 #define TG__B_SHARE 4
+#define TG__HSUM tg__hsum512_d
 /* ---- cpu/kernel_simd.inc ---- */
 /* The x86 SIMD micro-kernel, written once for TG__T (float or double) and a vector width through
  * the macros that kernel_x86.c defines: TG__TARGET (the target attribute), TG__NAME (the family),
@@ -8287,9 +9154,220 @@ TG__FN(tg__pack_b)(int64_t cols, int64_t kc, const void *src_, int64_t rs, int64
     }
 }
 
+/* ---- cpu/gemv_simd.inc ---- */
+/* The x86 GEMV kernels (cpu.h's tg__gemv_fn; gemv.c says when they run), part of the
+ * micro-kernel template: kernel_simd.inc includes this file with its vector macros defined, once
+ * per family and type, plus TG__HSUM (a register's lanes summed).
+ *
+ * A product with one row or one column of C reads each element of its matrix once, so it runs at
+ * the speed the matrix streams in; what matters is that every load is a whole vector along a
+ * contiguous run and that the runs are long. The rows form (the matrix's rows contiguous along
+ * y) keeps a chunk of y's sums in an L1 buffer and adds four rows of the matrix into it per
+ * pass, each row read as one run of the chunk's width: four streams the prefetchers follow, and a
+ * load and a store of the buffer per four FMAs. The dots form (columns contiguous along k) takes
+ * four columns at a time as four dot products with x, two accumulators each (eight FMA chains),
+ * x loaded once for all four. Each element of y is then one sequence of operations whatever its
+ * place (chunk, group of four, or the last columns, which run the same code one at a time), so
+ * the bits never depend on how threads split y. */
+
+/* y (n elements, incy apart) as alpha * v + beta * y, from the registers of a narrow row (v0,
+ * then v1 from W on) or from the rows form's buffer. */
+__attribute__((target(TG__TARGET), always_inline)) static inline void
+TG__FN(tg__gemv_store)(TG__T *y, int64_t incy, int64_t n, const TG__T *acc, TG__T alpha, TG__T beta)
+{
+    const TG__V va = TG__SET1(alpha), vb = TG__SET1(beta);
+    /* x * 1 is x exactly (NaN and -0 included): alpha = 1 skips the products */
+    if (incy == 1) {
+        for (int64_t j = 0; j < n; j += TG__W) {
+            const TG__V v = TG__LOADU(acc + j);
+            TG__FN(tg__store_vec)(y + j, alpha != 1 ? TG__MUL(v, va) : v, n - j, beta, vb);
+        }
+    } else {
+        for (int64_t j = 0; j < n; j++) {
+            TG__T *yj = y + j * incy;
+            const TG__T v = alpha * acc[j];
+            *yj = beta == 0 ? v : v + beta * *yj;
+        }
+    }
+}
+
+/* The rows form over at most 2W columns. Through the buffer, each pass's vector would be one
+ * chain of FMAs and a store and a reload, ~21 cycles per four rows whatever the width, and s
+ * 1x8x100000 ran at 0.65 the speed of the GEMM path's panels (Emerald Rapids). Here the sums stay
+ * in registers, four of them a vector, one for each residue of p mod 4, added at the end as
+ * (0 + 1) + (2 + 3). gemv.c never lets threads split a row this narrow, so no element of a wider
+ * product is summed this way. */
+__attribute__((target(TG__TARGET))) static void
+TG__FN(tg__gemv_narrow)(int64_t n, int64_t k, const TG__T *x, int64_t incx, const TG__T *r,
+                        int64_t ld, TG__T alpha, TG__T beta, TG__T *y, int64_t incy)
+{
+    const TG__MASK m0 = TG__LANES(n), m1 = TG__LANES(n - TG__W);
+    const int two = n > TG__W;
+    TG__V s[4][2];
+    TG__T acc[2 * TG__W] __attribute__((aligned(64)));
+    int64_t p = 0;
+    /* row p + q into sum q (a constant wherever it is used, so the sums stay in registers) */
+#define TG__NARROW_ROW(q)                                                                          \
+    do {                                                                                           \
+        const TG__V xq = TG__SET1(x[(p + (q)) * incx]);                                            \
+        s[q][0] = TG__FMA(xq, TG__MASKLOAD(r + (q) * ld, m0), s[q][0]);                            \
+        if (two) s[q][1] = TG__FMA(xq, TG__MASKLOAD(r + (q) * ld + TG__W, m1), s[q][1]);           \
+    } while (0)
+    s[0][0] = s[0][1] = s[1][0] = s[1][1] = TG__ZERO();
+    s[2][0] = s[2][1] = s[3][0] = s[3][1] = TG__ZERO();
+    for (; p + 4 <= k; p += 4, r += 4 * ld) {
+        TG__NARROW_ROW(0);
+        TG__NARROW_ROW(1);
+        TG__NARROW_ROW(2);
+        TG__NARROW_ROW(3);
+    }
+    if (p < k) TG__NARROW_ROW(0);
+    if (p + 1 < k) TG__NARROW_ROW(1);
+    if (p + 2 < k) TG__NARROW_ROW(2);
+#undef TG__NARROW_ROW
+    TG__STOREU(acc, TG__ADD(TG__ADD(s[0][0], s[1][0]), TG__ADD(s[2][0], s[3][0])));
+    TG__STOREU(acc + TG__W, TG__ADD(TG__ADD(s[0][1], s[1][1]), TG__ADD(s[2][1], s[3][1])));
+    TG__FN(tg__gemv_store)(y, incy, n, acc, alpha, beta);
+}
+
+/* The rows form: y[j * incy] = alpha * sum_p x[p * incx] * m[p * ld + j] + beta * y[j * incy]. */
+__attribute__((target(TG__TARGET))) static void
+TG__FN(tg__gemv_rows)(int64_t n, int64_t k, const void *alpha_, const void *x_, int64_t incx,
+                      const void *m_, int64_t ld, const void *beta_, void *y_, int64_t incy)
+{
+    enum { CHUNK = TG__GEMV_CHUNK / sizeof(TG__T) };
+    const TG__T *x = (const TG__T *)x_, *mat = (const TG__T *)m_;
+    const TG__T alpha = *(const TG__T *)alpha_, beta = *(const TG__T *)beta_;
+    TG__T *y = (TG__T *)y_;
+    TG__T acc[CHUNK] __attribute__((aligned(64)));
+    if (n <= 2 * TG__W) {
+        TG__FN(tg__gemv_narrow)(n, k, x, incx, mat, ld, alpha, beta, y, incy);
+        return;
+    }
+    for (int64_t j0 = 0; j0 < n; j0 += CHUNK) {
+        const int64_t w = tg__min(n - j0, CHUNK), wv = w / TG__W * TG__W;
+        const TG__MASK tail = TG__LANES(w - wv);
+        const TG__T *r = mat + j0;
+        int64_t p = 0;
+        for (int64_t j = 0; j < w; j += TG__W) TG__STOREU(acc + j, TG__ZERO());
+        /* Eight rows a pass, as two chains of four products each, added to the buffer at the
+         * end: the chain that runs from pass to pass is one add and the buffer's store and reload,
+         * which a narrow y (a few vectors) would otherwise wait on. The last, partial vector reads
+         * only its live columns; the last rows of k go one at a time. */
+        for (; p + 8 <= k; p += 8, r += 8 * ld) {
+            const TG__T *xp = x + p * incx;
+            const TG__V x0 = TG__SET1(xp[0]), x1 = TG__SET1(xp[incx]);
+            const TG__V x2 = TG__SET1(xp[2 * incx]), x3 = TG__SET1(xp[3 * incx]);
+            const TG__V x4 = TG__SET1(xp[4 * incx]), x5 = TG__SET1(xp[5 * incx]);
+            const TG__V x6 = TG__SET1(xp[6 * incx]), x7 = TG__SET1(xp[7 * incx]);
+            int64_t j = 0;
+#define TG__ROWS8(LOAD)                                                                            \
+    do {                                                                                           \
+        TG__V u = TG__MUL(x0, LOAD(r + j)), v = TG__MUL(x4, LOAD(r + 4 * ld + j));                 \
+        u = TG__FMA(x1, LOAD(r + ld + j), u);                                                      \
+        v = TG__FMA(x5, LOAD(r + 5 * ld + j), v);                                                  \
+        u = TG__FMA(x2, LOAD(r + 2 * ld + j), u);                                                  \
+        v = TG__FMA(x6, LOAD(r + 6 * ld + j), v);                                                  \
+        u = TG__FMA(x3, LOAD(r + 3 * ld + j), u);                                                  \
+        v = TG__FMA(x7, LOAD(r + 7 * ld + j), v);                                                  \
+        TG__STOREU(acc + j, TG__ADD(TG__LOADU(acc + j), TG__ADD(u, v)));                           \
+    } while (0)
+#define TG__TAIL_LOAD(q) TG__MASKLOAD(q, tail)
+            for (; j < wv; j += TG__W) TG__ROWS8(TG__LOADU);
+            if (j < w) TG__ROWS8(TG__TAIL_LOAD);
+#undef TG__TAIL_LOAD
+#undef TG__ROWS8
+        }
+        for (; p < k; p++, r += ld) {
+            const TG__V x0 = TG__SET1(x[p * incx]);
+            int64_t j = 0;
+            for (; j < wv; j += TG__W)
+                TG__STOREU(acc + j, TG__FMA(x0, TG__LOADU(r + j), TG__LOADU(acc + j)));
+            if (j < w)
+                TG__STOREU(acc + j, TG__FMA(x0, TG__MASKLOAD(r + j, tail), TG__LOADU(acc + j)));
+        }
+        TG__FN(tg__gemv_store)(y + j0 * incy, incy, w, acc, alpha, beta);
+    }
+}
+
+/* One element of y from a dot product's two accumulators (the dots form). */
+#define TG__DOT_STORE(yj, a0, a1)                                                                  \
+    do {                                                                                           \
+        const TG__T s_ = alpha * TG__HSUM(TG__ADD(a0, a1));                                        \
+        *(yj) = beta == 0 ? s_ : s_ + beta * *(yj);                                                \
+    } while (0)
+
+/* The dots form: y[j * incy] = alpha * sum_p x[p] * m[j * ld + p] + beta * y[j * incy], x
+ * contiguous (gemv.c copies a strided one). Accumulator 0 takes the first W of each 2W steps of
+ * k, accumulator 1 the second; the last steps are read through masks (an empty second half
+ * skipped, the same for every column). */
+__attribute__((target(TG__TARGET))) static void
+TG__FN(tg__gemv_dots)(int64_t n, int64_t k, const void *alpha_, const void *x_, int64_t incx,
+                      const void *m_, int64_t ld, const void *beta_, void *y_, int64_t incy)
+{
+    const TG__T *x = (const TG__T *)x_, *mat = (const TG__T *)m_;
+    const TG__T alpha = *(const TG__T *)alpha_, beta = *(const TG__T *)beta_;
+    const int64_t kv = k / (2 * TG__W) * (2 * TG__W), rem = k - kv;
+    const TG__MASK lo = TG__LANES(rem), hi = TG__LANES(rem - TG__W);
+    TG__T *y = (TG__T *)y_;
+    int64_t j = 0;
+    (void)incx;
+    for (; j + 4 <= n; j += 4) {
+        const TG__T *c0 = mat + j * ld, *c1 = c0 + ld, *c2 = c1 + ld, *c3 = c2 + ld;
+        TG__V a00 = TG__ZERO(), a01 = TG__ZERO(), a10 = TG__ZERO(), a11 = TG__ZERO();
+        TG__V a20 = TG__ZERO(), a21 = TG__ZERO(), a30 = TG__ZERO(), a31 = TG__ZERO();
+        for (int64_t p = 0; p < kv; p += 2 * TG__W) {
+            const TG__V x0 = TG__LOADU(x + p), x1 = TG__LOADU(x + p + TG__W);
+            a00 = TG__FMA(TG__LOADU(c0 + p), x0, a00);
+            a01 = TG__FMA(TG__LOADU(c0 + p + TG__W), x1, a01);
+            a10 = TG__FMA(TG__LOADU(c1 + p), x0, a10);
+            a11 = TG__FMA(TG__LOADU(c1 + p + TG__W), x1, a11);
+            a20 = TG__FMA(TG__LOADU(c2 + p), x0, a20);
+            a21 = TG__FMA(TG__LOADU(c2 + p + TG__W), x1, a21);
+            a30 = TG__FMA(TG__LOADU(c3 + p), x0, a30);
+            a31 = TG__FMA(TG__LOADU(c3 + p + TG__W), x1, a31);
+        }
+        if (rem) {
+            const TG__V x0 = TG__MASKLOAD(x + kv, lo);
+            a00 = TG__FMA(TG__MASKLOAD(c0 + kv, lo), x0, a00);
+            a10 = TG__FMA(TG__MASKLOAD(c1 + kv, lo), x0, a10);
+            a20 = TG__FMA(TG__MASKLOAD(c2 + kv, lo), x0, a20);
+            a30 = TG__FMA(TG__MASKLOAD(c3 + kv, lo), x0, a30);
+            if (rem > TG__W) {
+                const TG__V x1 = TG__MASKLOAD(x + kv + TG__W, hi);
+                a01 = TG__FMA(TG__MASKLOAD(c0 + kv + TG__W, hi), x1, a01);
+                a11 = TG__FMA(TG__MASKLOAD(c1 + kv + TG__W, hi), x1, a11);
+                a21 = TG__FMA(TG__MASKLOAD(c2 + kv + TG__W, hi), x1, a21);
+                a31 = TG__FMA(TG__MASKLOAD(c3 + kv + TG__W, hi), x1, a31);
+            }
+        }
+        TG__DOT_STORE(y + j * incy, a00, a01);
+        TG__DOT_STORE(y + (j + 1) * incy, a10, a11);
+        TG__DOT_STORE(y + (j + 2) * incy, a20, a21);
+        TG__DOT_STORE(y + (j + 3) * incy, a30, a31);
+    }
+    for (; j < n; j++) {
+        const TG__T *c0 = mat + j * ld;
+        TG__V a00 = TG__ZERO(), a01 = TG__ZERO();
+        for (int64_t p = 0; p < kv; p += 2 * TG__W) {
+            a00 = TG__FMA(TG__LOADU(c0 + p), TG__LOADU(x + p), a00);
+            a01 = TG__FMA(TG__LOADU(c0 + p + TG__W), TG__LOADU(x + p + TG__W), a01);
+        }
+        if (rem) {
+            a00 = TG__FMA(TG__MASKLOAD(c0 + kv, lo), TG__MASKLOAD(x + kv, lo), a00);
+            if (rem > TG__W)
+                a01 = TG__FMA(TG__MASKLOAD(c0 + kv + TG__W, hi), TG__MASKLOAD(x + kv + TG__W, hi),
+                              a01);
+        }
+        TG__DOT_STORE(y + j * incy, a00, a01);
+    }
+}
+#undef TG__DOT_STORE
+
 static const tg__kernel TG__FN(tg__kernel_desc) = {
     TG__NAME, sizeof(TG__T), 6, 2 * TG__W, TG__W, TG__SHORT_M, TG__FN(tg__ukernel), TG__UKERNEL_PART,
-    TG__FN(tg__pack_a), TG__FN(tg__pack_b), TG__NARROW, TG__UKERNEL_PAIR, TG__B_SHARE};
+    TG__FN(tg__pack_a), TG__FN(tg__pack_b), TG__NARROW, TG__UKERNEL_PAIR, TG__B_SHARE,
+    TG__FN(tg__gemv_rows), TG__FN(tg__gemv_dots)};
 
 /* The vector macros are this template's parameters: released, so the next instantiation defines
  * its own. */
@@ -8322,6 +9400,7 @@ static const tg__kernel TG__FN(tg__kernel_desc) = {
 #undef TG__SHORT_M
 #undef TG__TALL
 #undef TG__B_SHARE
+#undef TG__HSUM
 #undef TG__T
 #undef TG__FN
 #undef TG__AVX512

@@ -44,6 +44,16 @@ typedef void (*tg__ukernel_pair_fn)(int64_t kc, const void *alpha, const void *a
 typedef void (*tg__pack_fn)(int64_t rows, int64_t kc, const void *src, int64_t rs, int64_t cs,
                             void *dst);
 
+/* A product with one row or one column of C as y = alpha * Mᵀx + beta * y (gemv.c): y[j * incy]
+ * for j < n, from x[p * incx] and M's element (p, j) for p < k. The rows form (gemv_rows) reads M's
+ * row p as the n contiguous elements at m + p * ld; the dots form (gemv_dots) reads its column j as
+ * the k contiguous elements at m + j * ld, with x contiguous (incx 1). y is not read when beta is
+ * zero; alpha and beta point at a float or a double. */
+typedef void (*tg__gemv_fn)(int64_t n, int64_t k, const void *alpha, const void *x, int64_t incx,
+                            const void *m, int64_t ld, const void *beta, void *y, int64_t incy);
+/* Bytes of y's sums the rows form keeps in L1 while it streams M's rows across them. */
+enum { TG__GEMV_CHUNK = 8192 };
+
 typedef struct tg__kernel tg__kernel;
 struct tg__kernel {
     const char *name;
@@ -65,6 +75,7 @@ struct tg__kernel {
     tg__ukernel_pair_fn ukernel_pair; /* NULL, or two panels at once in wider tiles (AVX-512): the
                                          small path's rows mode (small.c) */
     int b_share;           /* a deep product's packed B panel takes 1/b_share of L3 (blocking.c) */
+    tg__gemv_fn gemv_rows, gemv_dots; /* one row or column of C (gemv.c) */
 };
 
 /* The kernel for this element size and family. */
@@ -108,6 +119,11 @@ TG__PRIVATE int tg__gemm_blocked(const char *fn, const tg__kernel *kern, const t
                                  const void *alpha, const void *beta);
 TG__PRIVATE int tg__gemm_small(const char *fn, const tg__kernel *kern, const tg__gemm *g,
                                const void *alpha, const void *beta, int paged);
+/* A product with one row or one column of C (m or n 1) as a GEMV (gemv.c), where one of its
+ * operands is contiguous the way a GEMV form wants: TG_OK or TG_ERR_NOMEM, or -1 (nothing done)
+ * where neither form serves it. */
+TG__PRIVATE int tg__gemm_gemv(const char *fn, const tg__kernel *kern, const tg__gemm *g,
+                              const void *alpha, const void *beta);
 /* Whether B packed whole fits L2, and whether the rows mode (small.c) reads B in place instead: its
  * rows contiguous, one whole pair of panels wide, or two pairs where B packed would not fit L2.
  * Against B packed, Zen 5, 1 thread, ab-gemm: one pair s 64x64x8192 1.42x (and 64x64x32768, too

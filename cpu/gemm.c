@@ -135,6 +135,10 @@ TG__ALWAYS_INLINE int tg__gemm_cpu(const char *fn, size_t es, const tg__gemm *g,
         t.cs_c = 1;
     }
     forced = tg__path_forced();
+    if (!forced && (t.m == 1 || t.n == 1)) {
+        const int st = tg__gemm_gemv(fn, kern, &t, alpha, beta);
+        if (st >= 0) return st;
+    }
     return tg__use_small_path(&t, kern, forced)
                ? tg__gemm_small(fn, kern, &t, alpha, beta, forced == TG__PATH_PAGED)
                : tg__gemm_blocked(fn, kern, &t, alpha, beta);

@@ -195,6 +195,40 @@ __attribute__((target(TG__AVX512))) static inline void tg__part512_d(double *c, 
     _mm512_mask_storeu_pd(c, k, v);
 }
 
+/* A register's lanes summed, halves first (the GEMV kernels' dot products, gemv_simd.inc). */
+__attribute__((target("avx2,fma"))) static inline float tg__hsum256_s(__m256 v)
+{
+    __m128 s = _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
+    s = _mm_add_ps(s, _mm_movehl_ps(s, s));
+    return _mm_cvtss_f32(_mm_add_ss(s, _mm_movehdup_ps(s)));
+}
+
+__attribute__((target("avx2,fma"))) static inline double tg__hsum256_d(__m256d v)
+{
+    __m128d s = _mm_add_pd(_mm256_castpd256_pd128(v), _mm256_extractf128_pd(v, 1));
+    return _mm_cvtsd_f64(_mm_add_sd(s, _mm_unpackhi_pd(s, s)));
+}
+
+/* The same for a zmm, its 256-bit halves added first. Through the zero-masking forms of the
+ * shuffle and the extract: GCC's unmasked ones (and its _mm512_reduce_add and 512-to-256 casts,
+ * built on them) pass an undefined operand that g++ warns of as uninitialized. */
+__attribute__((target(TG__AVX512))) static inline __m256d tg__low256(__m512d v)
+{
+    return _mm512_maskz_extractf64x4_pd((__mmask8)0xF, v, 0);
+}
+
+__attribute__((target(TG__AVX512))) static inline float tg__hsum512_s(__m512 v)
+{
+    v = _mm512_add_ps(v, _mm512_maskz_shuffle_f32x4((__mmask16)0xFFFF, v, v, 0x4E));
+    return tg__hsum256_s(_mm256_castpd_ps(tg__low256(_mm512_castps_pd(v))));
+}
+
+__attribute__((target(TG__AVX512))) static inline double tg__hsum512_d(__m512d v)
+{
+    v = _mm512_add_pd(v, _mm512_maskz_shuffle_f64x2((__mmask8)0xFF, v, v, 0x4E));
+    return tg__hsum256_d(tg__low256(v));
+}
+
 #define TG__T float
 #define TG__FN(x) x##_avx2_s
 #include "tile.inc"
@@ -225,6 +259,7 @@ __attribute__((target(TG__AVX512))) static inline void tg__part512_d(double *c, 
 #define TG__TALL 12
 #define TG__PAIR 0
 #define TG__B_SHARE 16
+#define TG__HSUM tg__hsum256_s
 #include "kernel_simd.inc"
 #undef TG__T
 #undef TG__FN
@@ -258,6 +293,7 @@ __attribute__((target(TG__AVX512))) static inline void tg__part512_d(double *c, 
 #define TG__TALL 12
 #define TG__PAIR 0
 #define TG__B_SHARE 16
+#define TG__HSUM tg__hsum256_d
 #include "kernel_simd.inc"
 #undef TG__T
 #undef TG__FN
@@ -290,6 +326,7 @@ __attribute__((target(TG__AVX512))) static inline void tg__part512_d(double *c, 
 #define TG__TALL 16
 #define TG__PAIR 1
 #define TG__B_SHARE 4
+#define TG__HSUM tg__hsum512_s
 #include "kernel_simd.inc"
 #undef TG__T
 #undef TG__FN
@@ -322,6 +359,7 @@ __attribute__((target(TG__AVX512))) static inline void tg__part512_d(double *c, 
 #define TG__TALL 16
 #define TG__PAIR 1
 #define TG__B_SHARE 4
+#define TG__HSUM tg__hsum512_d
 #include "kernel_simd.inc"
 #undef TG__T
 #undef TG__FN

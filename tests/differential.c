@@ -349,6 +349,51 @@ void tgt_section_rows(void)
     }
 }
 
+/* Products with one row or one column of C, which run as a matrix-vector product (cpu/gemv.c)
+ * in one of two forms, by which operand is contiguous how: every layout and transpose, with
+ * padded leading dimensions (strided vectors, which the dots form copies), over lengths of that
+ * row or column around the narrow rows kept in registers (up to two vectors: 16 and 32 floats
+ * under AVX-512, 8 and 16 under AVX2), the vectors of both families, and the rows form's chunk
+ * of 8 KiB (2048 floats, 1024 doubles), and depths around its eight rows a pass and the dots
+ * form's 2W-step blocks (16 and 32; 8 and 16). Then NaN and Inf in A and in C (beta zero must
+ * not read it) on a few of them. */
+void tgt_section_gemv(void)
+{
+    static const int64_t ys[] = {2,  3,  5,   7,    8,    9,    15,   16,   17,   31,   32,
+                                 33, 40, 100, 1023, 1024, 1025, 2047, 2048, 2049, 4100};
+    static const int64_t ks[] = {1, 2, 3, 7, 8, 9, 15, 16, 17, 31, 32, 33, 64, 100, 300};
+    enum { NY = sizeof ys / sizeof ys[0], NK = sizeof ks / sizeof ks[0] };
+    uint64_t i = 5000000;
+    for (size_t es = 4; es <= 8; es += 4)
+        for (int yi = 0; yi < NY; yi++)
+            for (int ki = 0; ki < NK; ki++)
+                for (int combo = 0; combo < 16; combo++) {
+                    const int64_t y = ys[yi], k = ks[ki];
+                    const int col = combo & 1; /* 1: one column of C (n = 1), else one row */
+                    tgt_case c;
+                    /* long ones: every other depth and half the layouts and transposes */
+                    if (y > 1000 && (ki % 2 || combo % 4 >= 2)) continue;
+                    c = tgt_case_at(es, tgt_layouts[combo >> 3], tgt_transes[(combo >> 2) & 1],
+                                    tgt_transes[(combo >> 1) & 1], col ? y : 1, col ? 1 : y, k,
+                                    i++);
+                    tgt_run_case(&c);
+                }
+    for (size_t es = 4; es <= 8; es += 4)
+        for (int combo = 0; combo < 16; combo++)
+            for (int special = TGT_NAN_A; special <= TGT_INF_C; special++) {
+                const int64_t y = combo % 4 == 0 ? 2049 : 37, k = combo % 3 == 0 ? 300 : 19;
+                const int col = combo & 1;
+                tgt_case c = tgt_case_at(es, tgt_layouts[combo >> 3],
+                                         tgt_transes[(combo >> 2) & 1],
+                                         tgt_transes[(combo >> 1) & 1], col ? y : 1, col ? 1 : y,
+                                         k, i++);
+                c.special = special;
+                if (c.alpha == 0) c.alpha = tgt_alphas[1 + combo % 3];
+                if (special == TGT_INF_C) c.beta = tgt_betas[combo % 2 ? 0 : 3];
+                tgt_run_case(&c);
+            }
+}
+
 /* Every layout and transpose over the widths that end inside a register (n up to 40, past two
  * AVX-512 float vectors) and a few heights and depths, with each operand's last element the last
  * before an untouchable page: the kernels' partial-panel reads (masked or through a copy) and edge

@@ -3,7 +3,7 @@
  * failed". Exits non-zero if anything failed.
  *
  *   usage: tgemm_tests [--cube N] [--random N] [section...]
- *   sections: arch cube edges scalars special pageend rows random openblas args threads callers
+ *   sections: arch cube edges scalars special pageend rows gemv random openblas args threads callers
  *             nomem,
  *             and (only when named, with TGEMM_ARCH=none) unsupported
  *
@@ -85,7 +85,7 @@ static const struct {
     {"arch", tgt_section_arch},       {"cube", tgt_cube},
     {"edges", tgt_section_edges},     {"scalars", tgt_section_scalars},
     {"special", tgt_section_special}, {"pageend", tgt_section_pageend},
-    {"rows", tgt_section_rows},
+    {"rows", tgt_section_rows},       {"gemv", tgt_section_gemv},
     {"random", tgt_random},
 #ifdef TGT_OPENBLAS
     {"openblas", tgt_openblas},

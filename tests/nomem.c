@@ -4,7 +4,9 @@
  * every working-memory allocation fail. The calls are large and have a transposed B whose width is
  * no multiple of any register tile, so that every path (blocked, or small with B panels copied)
  * needs working memory whatever TGEMM_PATH says; the second shape is one for the small path's
- * rows mode (a tall A over two or three panels of B, row-major), which packs all of B.
+ * rows mode (a tall A over two or three panels of B, row-major), which packs all of B; the last is
+ * one row of C over a transposed A, padded: a strided vector, which the matrix-vector product's
+ * dots form copies (cpu/gemv.c), longer than the copy it keeps on the stack.
  */
 #ifdef TGEMM_TESTING
 #include <stdlib.h>
@@ -13,7 +15,7 @@
 #include "../common/internal.h"
 #include "tgt.h"
 
-static void tgt_nomem_case(size_t es, int layout, int64_t m, int64_t n, int64_t k)
+static void tgt_nomem_case(size_t es, int layout, int transa, int64_t m, int64_t n, int64_t k)
 {
     int64_t av, al, bv, bl, cv, cl, wi, wj;
     uint64_t rng = 99 + es + (uint64_t)layout;
@@ -24,7 +26,7 @@ static void tgt_nomem_case(size_t es, int layout, int64_t m, int64_t n, int64_t 
     const char *fn = es == 4 ? "tg_sgemm" : "tg_dgemm";
     int st, ok = out && bound;
 
-    tgt_storage(layout, TG_NO_TRANS, m, k, &av, &al);
+    tgt_storage(layout, transa, m, k, &av, &al);
     tgt_storage(layout, TG_TRANS, k, n, &bv, &bl);
     tgt_storage(layout, TG_NO_TRANS, m, n, &cv, &cl);
     ok &= tgt_buf_init(&A, es, av, al, al + 2) & tgt_buf_init(&B, es, bv, bl, bl) &
@@ -40,8 +42,7 @@ static void tgt_nomem_case(size_t es, int layout, int64_t m, int64_t n, int64_t 
     memcpy(c0, C.mem, C.total * es);
 
     tg__test_fail_alloc = 1;
-    st = tgt_gemm(es, layout, TG_NO_TRANS, TG_TRANS, m, n, k, 1.0, A.p, A.ld, B.p, B.ld, 0.5, C.p,
-                  C.ld);
+    st = tgt_gemm(es, layout, transa, TG_TRANS, m, n, k, 1.0, A.p, A.ld, B.p, B.ld, 0.5, C.p, C.ld);
     tg__test_fail_alloc = 0;
     tgt_check(st == TG_ERR_NOMEM, "%s %s %s layout=%s: status %d (%s) while allocation fails, want "
               "TG_ERR_NOMEM", fn, tgt_config(), tg_cpu_arch(), tgt_layout_name(layout), st,
@@ -52,10 +53,9 @@ static void tgt_nomem_case(size_t es, int layout, int64_t m, int64_t n, int64_t 
               "%s: message after TG_ERR_NOMEM is \"%s\"", fn, tg_last_error());
 
     /* Memory back: the same call succeeds and is right. */
-    tg_ref_gemm(es, layout, TG_NO_TRANS, TG_TRANS, m, n, k, 1.0, A.p, A.ld, B.p, B.ld, 0.5, C.p,
-                C.ld, out, bound);
-    st = tgt_gemm(es, layout, TG_NO_TRANS, TG_TRANS, m, n, k, 1.0, A.p, A.ld, B.p, B.ld, 0.5, C.p,
-                  C.ld);
+    tg_ref_gemm(es, layout, transa, TG_TRANS, m, n, k, 1.0, A.p, A.ld, B.p, B.ld, 0.5, C.p, C.ld,
+                out, bound);
+    st = tgt_gemm(es, layout, transa, TG_TRANS, m, n, k, 1.0, A.p, A.ld, B.p, B.ld, 0.5, C.p, C.ld);
     {
         double r = tg_ref_ratio(es, layout, m, n, C.p, C.ld, out, bound, &wi, &wj);
         tgt_check(st == TG_OK && r < 16, "%s %s layout=%s after memory came back: status %d, ratio "
@@ -74,9 +74,10 @@ done:
 void tgt_section_nomem(void)
 {
     for (size_t es = 4; es <= 8; es += 4) {
-        tgt_nomem_case(es, TG_ROW_MAJOR, 150, 201, 170);
-        tgt_nomem_case(es, TG_COL_MAJOR, 150, 201, 170);
-        tgt_nomem_case(es, TG_ROW_MAJOR, 600, 40, 200);
+        tgt_nomem_case(es, TG_ROW_MAJOR, TG_NO_TRANS, 150, 201, 170);
+        tgt_nomem_case(es, TG_COL_MAJOR, TG_NO_TRANS, 150, 201, 170);
+        tgt_nomem_case(es, TG_ROW_MAJOR, TG_NO_TRANS, 600, 40, 200);
+        tgt_nomem_case(es, TG_ROW_MAJOR, TG_TRANS, 1, 300, 2000);
     }
 }
 #endif /* TGEMM_TESTING */

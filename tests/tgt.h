@@ -113,6 +113,7 @@ void tgt_section_scalars(void);    /* alpha, beta in {0, 1, -1, other}; NaN in C
 void tgt_section_special(void);    /* NaN and Inf in A */
 void tgt_section_pageend(void);    /* small shapes with every operand ending at a page's end */
 void tgt_section_rows(void);       /* the small path's rows mode: tall A, two to four panels */
+void tgt_section_gemv(void);       /* one row or column of C: the matrix-vector forms */
 void tgt_section_random(int count);/* seeded random larger shapes, padded leading dimensions */
 /* One random case of those (also the OpenBLAS section's cases). */
 tgt_case tgt_random_case(uint64_t *rng, size_t es);

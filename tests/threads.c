@@ -17,9 +17,12 @@
  * a last panel in 6-row tiles, whose rounding a split at arbitrary rows changes), one panel of B
  * over a tall A larger than L2, which the small path takes in blocks of k half of L2 deep, its
  * threads splitting the rows (131 x 32 x 8300 row-major; 32 x 131 x 8300 the same column-major),
- * and both layouts and transposes. Each is also checked once against the reference, so "equal"
- * cannot mean "equally wrong". Without OpenMP (some header builds) there is only one thread, and
- * the checks still hold.
+ * products with one row or one column of C, which run as a matrix-vector product whose threads
+ * split that row or column (cpu/gemv.c: 1 x 5000 x 300 and 1 x 3000 x 403 in each of its two
+ * forms, by type, 2500 x 1 x 700 in its rows form, 4000 x 1 x 301 in its dots form; k off the rows
+ * form's eight rows a pass), and both layouts and transposes. Each is also checked once against
+ * the reference, so "equal" cannot mean "equally wrong". Without OpenMP (some header builds) there
+ * is only one thread, and the checks still hold.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,7 +33,8 @@
 static const int64_t tgt_thread_shapes[][3] = {
     {600, 40, 60}, {7, 1500, 90}, {97, 101, 300}, {200, 190, 130}, {8, 1100, 700}, {1030, 10, 530},
     {602, 20, 70}, {583, 8, 300}, {595, 10, 200}, {1031, 40, 110}, {605, 100, 700}, {61, 64, 3000},
-    {211, 64, 2100}, {604, 90, 80}, {604, 44, 160}, {32, 131, 8300}, {131, 32, 8300}};
+    {211, 64, 2100}, {604, 90, 80}, {604, 44, 160}, {32, 131, 8300}, {131, 32, 8300},
+    {1, 5000, 300}, {2500, 1, 700}, {4000, 1, 301}, {1, 3000, 403}};
 
 /* Runs the call on a fresh copy of C0's bytes into C (same buffers, same arguments each time). */
 static int tgt_call(const tgt_case *c, const tgt_buf *A, int64_t lda, const tgt_buf *B,
