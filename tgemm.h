@@ -4460,9 +4460,10 @@ TGEMM_DEF int tg_dgemm(tg_layout layout, tg_trans transa, tg_trans transb, int64
  * kernel's two GEMV forms (cpu.h's tg__gemv_fn), whichever reads it along its contiguous runs:
  * rows as long as a chunk of y (the rows form) or whole columns down k (the dots form). With C's
  * row or column as y, the matrix is B (m = 1: y = Bᵀ · A's row) or Aᵀ (n = 1: y = A · B's
- * column). A strided x is copied for the dots form, which loads it as vectors; threads split y,
- * whose every element is computed the same way wherever it falls (gemv_simd.inc), so the bits do
- * not depend on the thread count.
+ * column). A strided x is copied for the dots form, which loads it as vectors. Threads split y,
+ * whose every element is computed the same way wherever it falls (gemv_simd.inc), or, where y is
+ * short, k in a fixed number of parts (tg__gemv_kparts): either way the bits do not depend on the
+ * thread count.
  */
 #ifdef _OPENMP
 #include <omp.h>
@@ -4471,8 +4472,20 @@ TGEMM_DEF int tg_dgemm(tg_layout layout, tg_trans transa, tg_trans transb, int64
 #include <string.h>
 
 
-/* x on the stack up to this many bytes, so that a small call never allocates. */
-enum { TG__GEMV_STACK_X = 4096 };
+/* Working memory (a copy of a strided x, the k parts' sums) on the stack up to this many bytes,
+ * so that a small call never allocates. */
+enum { TG__GEMV_STACK = 4096 };
+
+/* Where threads split k rather than y (tg__gemv_kparts): always into four parts, for a y under
+ * 128 cache lines in the rows form and under 8 in the dots form. Split among threads, y leaves
+ * each thread only part of each of M's rows in the rows form, runs of under 4 KiB far apart which
+ * stream worse than one thread's whole rows: Emerald Rapids, 2 threads, ab-gemm against the split
+ * of y: s 1x64x20000 2.1x, 1x128x8000 2.0x, 1x256x4096 1.67x, 1x400x3000 1.43x, 1x1000x1000
+ * 1.48x, 1x2000x2000 1.04x, d 1x64x20000 1.59x, 1x256x4096 1.34x, 1x400x3000 1.42x; 1 thread
+ * 0.96-1.02x. In the dots form each thread's part of y is whole columns, contiguous, and it
+ * keeps the split from eight lines on (there s 300x1x3000 0.80x split along k). Under eight lines
+ * y is not split at all (four lines a thread at least, below). */
+enum { TG__GEMV_KPARTS = 4, TG__GEMV_KSPLIT_ROWS = 128, TG__GEMV_KSPLIT_DOTS = 8 };
 
 typedef struct {
     int64_t n, k;
@@ -4507,6 +4520,38 @@ static int tg__gemv_of(const tg__gemm *g, tg__gemv *v)
     return v->sj == 1 && v->n > 1 ? 1 : v->sp == 1 ? 2 : 0;
 }
 
+/* y = alpha * ((S0 + S1) + (S2 + S3)) + beta * y over the partial sums of the k parts, y not read
+ * when beta is zero. */
+#define TG__GEMV_JOIN(T)                                                                           \
+    for (int64_t j = 0; j < v->n; j++) {                                                           \
+        const T *s = (const T *)sums, a = *(const T *)alpha, b = *(const T *)beta;                 \
+        T *yj = (T *)v->y + j * v->incy;                                                           \
+        const T r = a * ((s[j] + s[n + j]) + (s[2 * n + j] + s[3 * n + j]));                       \
+        *yj = b == 0 ? r : r + b * *yj;                                                            \
+    }
+
+/* The threads take parts of k instead of parts of y (where: above): each part summed whole by
+ * the kernel into a buffer of its own, then added in a fixed order. The parts are always four,
+ * whatever the threads, so the bits do not depend on the thread count. */
+static void tg__gemv_kparts(tg__gemv_fn run, const tg__gemv *v, int64_t ld, size_t es, int nt,
+                            const void *alpha, const void *beta, char *sums)
+{
+    static const float zero_s = 0.0f;
+    static const double zero_d = 0.0;
+    const void *one = tg__one(es), *zero = es == sizeof(float) ? (const void *)&zero_s
+                                                               : (const void *)&zero_d;
+    const int64_t n = v->n;
+    TG__OMP(omp parallel for num_threads(nt) schedule(static, 1) if (nt > 1))
+    for (int i = 0; i < TG__GEMV_KPARTS; i++) {
+        const int64_t p0 = v->k * i / TG__GEMV_KPARTS, p1 = v->k * (i + 1) / TG__GEMV_KPARTS;
+        run(n, p1 - p0, one, v->x + p0 * v->incx * (int64_t)es, v->incx,
+            v->m + p0 * v->sp * (int64_t)es, ld, zero, sums + i * n * (int64_t)es, 1);
+    }
+    if (es == sizeof(float)) TG__GEMV_JOIN(float)
+    else TG__GEMV_JOIN(double)
+}
+#undef TG__GEMV_JOIN
+
 TG__PRIVATE int tg__gemm_gemv(const char *fn, const tg__kernel *kern, const tg__gemm *g,
                               const void *alpha, const void *beta)
 {
@@ -4516,26 +4561,35 @@ TG__PRIVATE int tg__gemm_gemv(const char *fn, const tg__kernel *kern, const tg__
     const tg__gemv_fn run = form == 1 ? kern->gemv_rows : kern->gemv_dots;
     /* M's rows a row apart (rows form), its columns a column apart (dots) */
     const int64_t ld = form == 1 ? v.sp : v.sj, lines = tg__ceil_div(v.n, line);
-    double stack[TG__GEMV_STACK_X / sizeof(double)];
-    char *heap = NULL;
-    int nt;
+    double stack[TG__GEMV_STACK / sizeof(double)];
+    char *work = (char *)stack, *heap = NULL;
+    int64_t x_bytes, sum_bytes;
+    int nt, kparts;
     if (!form) return -1;
+    /* (the same 64^3 multiply-adds from which tg__threads_for uses a team, but from the shape
+     * alone) */
+    kparts = lines < (form == 1 ? TG__GEMV_KSPLIT_ROWS : TG__GEMV_KSPLIT_DOTS) &&
+             (double)v.n * (double)v.k >= 64.0 * 64 * 64;
+    nt = tg__threads_for(v.n, 1, v.k);
     /* Threads split y at multiples of a cache line's elements, four lines or more each: a
      * thread's part is then never as narrow as the rows form's narrow rows (gemv_simd.inc), so no
      * element of a wider y is summed their way. */
-    nt = (int)tg__min(tg__threads_for(v.n, 1, v.k), lines / 4);
-    if (form == 2 && v.incx != 1) {
-        char *xp = (char *)stack;
-        if (v.k * es > TG__GEMV_STACK_X) {
-            heap = (char *)tg__alloc((size_t)(v.k * es));
-            if (!heap) return tg__fail(TG_ERR_NOMEM, fn, "no memory for a copy of the vector");
-            xp = heap;
-        }
+    nt = (int)tg__min(nt, kparts ? TG__GEMV_KPARTS : lines / 4);
+    x_bytes = form == 2 && v.incx != 1 ? v.k * es : 0;
+    sum_bytes = kparts ? TG__GEMV_KPARTS * v.n * es : 0;
+    if (x_bytes + sum_bytes > TG__GEMV_STACK) {
+        work = heap = (char *)tg__alloc((size_t)(x_bytes + sum_bytes));
+        if (!heap) return tg__fail(TG_ERR_NOMEM, fn, "no memory for the matrix-vector product");
+    }
+    if (x_bytes) {
+        char *xp = work + sum_bytes;
         for (int64_t p = 0; p < v.k; p++) memcpy(xp + p * es, v.x + p * v.incx * es, (size_t)es);
         v.x = xp;
         v.incx = 1;
     }
-    if (nt <= 1) {
+    if (kparts) {
+        tg__gemv_kparts(run, &v, ld, (size_t)es, nt, alpha, beta, work);
+    } else if (nt <= 1) {
         run(v.n, v.k, alpha, v.x, v.incx, v.m, ld, beta, v.y, v.incy);
     } else {
         TG__OMP(omp parallel num_threads(nt))

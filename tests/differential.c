@@ -355,8 +355,8 @@ void tgt_section_rows(void)
  * row or column around the narrow rows kept in registers (up to two vectors: 16 and 32 floats
  * under AVX-512, 8 and 16 under AVX2), the vectors of both families, and the rows form's chunk
  * of 8 KiB (2048 floats, 1024 doubles), and depths around its eight rows a pass and the dots
- * form's 2W-step blocks (16 and 32; 8 and 16). Then NaN and Inf in A and in C (beta zero must
- * not read it) on a few of them. */
+ * form's 2W-step blocks (16 and 32; 8 and 16). Then short ones over a long k, whose k goes in
+ * parts, and NaN and Inf in A and in C (beta zero must not read it) on a few shapes. */
 void tgt_section_gemv(void)
 {
     static const int64_t ys[] = {2,  3,  5,   7,    8,    9,    15,   16,   17,   31,   32,
@@ -378,6 +378,22 @@ void tgt_section_gemv(void)
                                     i++);
                     tgt_run_case(&c);
                 }
+    /* A short row or column over a long k (past 64^3 multiply-adds, under eight cache lines; in
+     * the rows form under 128), which goes in four parts of k added at the end: a dot product, the
+     * narrow rows kept in registers, wider ones, and one whose sums take more than the stack
+     * buffer. */
+    for (size_t es = 4; es <= 8; es += 4)
+        for (int yi = 0; yi < 5; yi++)
+            for (int combo = 0; combo < 16; combo++) {
+                static const int64_t shorts[5] = {1, 3, 21, 40, 300};
+                const int64_t y = shorts[yi], k = 64 * 64 * 64 / y + 1 + combo;
+                const int col = combo & 1;
+                tgt_case c = tgt_case_at(es, tgt_layouts[combo >> 3],
+                                         tgt_transes[(combo >> 2) & 1],
+                                         tgt_transes[(combo >> 1) & 1], col ? y : 1, col ? 1 : y,
+                                         k, i++);
+                tgt_run_case(&c);
+            }
     for (size_t es = 4; es <= 8; es += 4)
         for (int combo = 0; combo < 16; combo++)
             for (int special = TGT_NAN_A; special <= TGT_INF_C; special++) {
