@@ -35,6 +35,15 @@ enum { TG__GEMV_STACK = 4096 };
  * y is not split at all (four lines a thread at least, below). */
 enum { TG__GEMV_KPARTS = 4, TG__GEMV_KSPLIT_ROWS = 128, TG__GEMV_KSPLIT_DOTS = 8 };
 
+/* A team from 256^2 multiply-adds, a quarter of where a GEMM's starts (tg__threads_for): each
+ * multiply-add of a matrix-vector product reads an element of the matrix, so its time per
+ * multiply-add is several times a GEMM's. Emerald Rapids, 2 threads against 1 below 64^3, ab-gemm:
+ * s 1x256x256 1.21x, 1x400x400 1.54x, 400x1x400 1.53x, d 1x256x256 1.55x, 256x1x256 1.55x,
+ * 64x1x1024 1.56x; from 128^2 (s 1x128x128 0.59x, 128x1x128 0.46x) it lost. k is split only from
+ * 64^3 on, as before: over fewer the four parts cost one thread 4-13% (s 1x64x1024 0.91x, d
+ * 1x256x256 0.89x) and gained two threads less than splitting y (1.04x against 1.21x there). */
+enum { TG__GEMV_TEAM_MNK = 256 * 256 };
+
 typedef struct {
     int64_t n, k;
     const char *x, *m;
@@ -114,11 +123,10 @@ TG__PRIVATE int tg__gemm_gemv(const char *fn, const tg__kernel *kern, const tg__
     int64_t x_bytes, sum_bytes;
     int nt, kparts;
     if (!form) return -1;
-    /* (the same 64^3 multiply-adds from which tg__threads_for uses a team, but from the shape
-     * alone) */
+    /* (from 64^3 multiply-adds, by the shape alone, never the threads) */
     kparts = lines < (form == 1 ? TG__GEMV_KSPLIT_ROWS : TG__GEMV_KSPLIT_DOTS) &&
              (double)v.n * (double)v.k >= 64.0 * 64 * 64;
-    nt = tg__threads_for(v.n, 1, v.k);
+    nt = (double)v.n * (double)v.k < TG__GEMV_TEAM_MNK ? 1 : tg__threads_team();
     /* Threads split y at multiples of a cache line's elements, four lines or more each: a
      * thread's part is then never as narrow as the rows form's narrow rows (gemv_simd.inc), so no
      * element of a wider y is summed their way. */
