@@ -5,8 +5,9 @@
  *    (reading neither A nor B, and not reading C either when beta is zero; beta one returns at once).
  * 3. Everything else runs on C with unit column stride (a column-major C is computed as its transpose,
  *    Cᵀ = op(B)ᵀ·op(A)ᵀ, by swapping operands and strides, no copies), with the kernel family for
- *    this CPU, on the small-matrix path or the blocked one. The choice depends on the shape alone
- *    (never the thread count) so results are bitwise the same for any number of threads.
+ *    this CPU: as a matrix-vector product where C is one row or one column (gemv.c), else on the
+ *    small-matrix path or the blocked one. The choice depends on the shape alone (never the thread
+ *    count) so results are bitwise the same for any number of threads.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -68,7 +69,7 @@ enum { TG__SMALL_M_D = 64, TG__SMALL_NR_D = 16, TG__SHALLOW_K = 64 }; /* (TG__SM
 
 /* TGEMM_PATH, read once: 0 (the shape decides), or the forced path. `paged` is the small path with
  * every panel of B packed a page group at a time (small.c), so the tests can run that packing on
- * any shape. */
+ * any shape. A forced path takes one row or column of C too, which the tests run on it. */
 enum { TG__PATH_AUTO, TG__PATH_SMALL, TG__PATH_BLOCKED, TG__PATH_PAGED };
 static int tg__path_forced_cache = -1;
 TG__NOINLINE static int tg__path_forced_read(void)
