@@ -98,6 +98,7 @@ static void tg__gemv_kparts(tg__gemv_fn run, const tg__gemv *v, int64_t ld, size
     const void *one = tg__one(es), *zero = es == sizeof(float) ? (const void *)&zero_s
                                                                : (const void *)&zero_d;
     const int64_t n = v->n;
+    (void)nt; /* (without OpenMP) */
     TG__OMP(omp parallel for num_threads(nt) schedule(static, 1) if (nt > 1))
     for (int i = 0; i < TG__GEMV_KPARTS; i++) {
         const int64_t p0 = v->k * i / TG__GEMV_KPARTS, p1 = v->k * (i + 1) / TG__GEMV_KPARTS;
@@ -130,7 +131,7 @@ TG__PRIVATE int tg__gemm_gemv(const char *fn, const tg__kernel *kern, const tg__
     /* Threads split y at multiples of a cache line's elements, four lines or more each: a
      * thread's part is then never as narrow as the rows form's narrow rows (gemv_simd.inc), so no
      * element of a wider y is summed their way. */
-    nt = (int)tg__min(nt, kparts ? TG__GEMV_KPARTS : lines / 4);
+    nt = (int)tg__min(nt, kparts ? (int64_t)TG__GEMV_KPARTS : lines / 4);
     x_bytes = form == 2 && v.incx != 1 ? v.k * es : 0;
     sum_bytes = kparts ? TG__GEMV_KPARTS * v.n * es : 0;
     if (x_bytes + sum_bytes > TG__GEMV_STACK) {
