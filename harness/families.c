@@ -40,6 +40,13 @@ static const int64_t linear[][3] = {
     {128, 4096, 4096},  {128, 11008, 4096},  {128, 4096, 11008},  {1024, 4096, 4096},
     {1024, 11008, 4096}, {1024, 4096, 11008}};
 
+/* One row or one column of C, matrix-vector products: the linear family's layers at one token (a
+ * decoding step), and square ones either way round. */
+static const int64_t gemv[][3] = {{1, 768, 768},    {1, 3072, 768},    {1, 768, 3072},
+                                  {1, 4096, 4096},  {1, 11008, 4096},  {1, 4096, 11008},
+                                  {1, 1024, 1024},  {1024, 1, 1024},   {4096, 1, 4096},
+                                  {11008, 1, 4096}};
+
 #define FAMILY(n, what, a) {n, what, a, (int)(sizeof a / sizeof a[0])}
 static const family families[] = {
     FAMILY("square", "m = n = k from 64 to 2048", square),
@@ -49,6 +56,8 @@ static const family families[] = {
     FAMILY("large-k", "m = n = 64 or 256, k = 8192 or 32768 (long dot products)", large_k),
     FAMILY("linear", "tokens x out x in of BERT/GPT-2 (768, 3072) and 7B-class (4096, 11008) "
                      "layers", linear),
+    FAMILY("gemv", "m or n = 1: those layers at one token, and square matrix-vector products",
+           gemv),
 };
 #define NFAMILIES (int)(sizeof families / sizeof families[0])
 

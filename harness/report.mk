@@ -20,7 +20,7 @@
 REPORT_PY := /usr/bin/python3
 BENCH_IMPLS   ?= tgemm,openblas,blis,mkl,libxsmm
 BENCH_DTYPES  ?= s,d
-BENCH_SIZES   ?= square,tall-skinny,large-k
+BENCH_SIZES   ?= square,tall-skinny,large-k,gemv
 BENCH_THREADS ?= 1,all
 BENCH_ARGS    ?=
 

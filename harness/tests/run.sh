@@ -71,7 +71,7 @@ check $? "lo:hi:x2 is geometric (and --opt=value works)"
 check $? "MxNxK and N"
 [ "$(list --sizes 64,128,64x64x64,square | wc -l)" = 9 ]
 check $? "a shape listed twice is planned once"
-for fam in square tall-skinny short-wide small-k large-k linear; do
+for fam in square tall-skinny short-wide small-k large-k linear gemv; do
     n=$(list --sizes "$fam" | grep -c " $fam\$")
     all=$(list --sizes "$fam" | wc -l)
     [ "$n" -ge 4 ] && [ "$n" = "$all" ]
@@ -85,6 +85,9 @@ list --sizes linear | grep -q "^s/row/NN/1024x3072x768/1 linear$" &&
     list --sizes linear | grep -q "^s/row/NN/128x11008x4096/1 linear$" &&
     list --sizes linear | grep -q "^s/row/NN/16x768x3072/1 linear$"
 check $? "linear holds BERT/GPT-2 and 7B-class layers"
+list --sizes gemv | awk -F'[/x ]' '{ if ($4 != 1 && $5 != 1) exit 1 }' &&
+    list --sizes gemv | grep -q "^s/row/NN/1x11008x4096/1 gemv$"
+check $? "gemv has m or n 1, and the 7B-class layer at one token"
 [ "$("$BENCH" --dtype s,d --trans NN,TT --layout row,col --threads 1,2 --sizes 64 --list | wc -l)" = 16 ]
 check $? "every combination of dtype, trans, layout and threads is planned"
 [ "$("$BENCH" --threads all --sizes 64 --dtype s --list)" = "s/row/NN/64x64x64/$(nproc) square" ]
@@ -93,7 +96,7 @@ check $? "--threads all is every CPU ($(nproc))"
 rc=$?
 for opt in --impl --dtype --sizes --trans --layout --threads --rounds --repetitions --min-time \
            --warmup --alpha --beta --batch --out --ceilings --list --help machine ceilings \
-           tall-skinny short-wide small-k large-k linear 64:4096:64 64:4096:x2 1000x200x3000; do
+           tall-skinny short-wide small-k large-k linear gemv 64:4096:64 64:4096:x2 1000x200x3000; do
     grep -q -- "$opt" "$T/help" || { rc=1; echo "  --help does not mention $opt"; }
 done
 check $rc "--help documents every option, family and size form"
