@@ -6046,7 +6046,8 @@ TG__FN(tg__gemv_narrow)(int64_t n, int64_t k, const TG__T *x, int64_t incx, cons
                         int64_t ld, TG__T alpha, TG__T beta, TG__T *y, int64_t incy)
 {
     const TG__MASK m0 = TG__LANES(n), m1 = TG__LANES(n - TG__W);
-    const int two = n > TG__W;
+    /* (whole vectors by plain loads: AVX2's masked ones cost more, d 1x8x100000 0.90x) */
+    const int two = n > TG__W, full0 = n >= TG__W, full1 = n == 2 * TG__W;
     TG__V s[4][2];
     TG__T acc[2 * TG__W] __attribute__((aligned(64)));
     int64_t p = 0;
@@ -6054,8 +6055,11 @@ TG__FN(tg__gemv_narrow)(int64_t n, int64_t k, const TG__T *x, int64_t incx, cons
 #define TG__NARROW_ROW(q)                                                                          \
     do {                                                                                           \
         const TG__V xq = TG__SET1(x[(p + (q)) * incx]);                                            \
-        s[q][0] = TG__FMA(xq, TG__MASKLOAD(r + (q) * ld, m0), s[q][0]);                            \
-        if (two) s[q][1] = TG__FMA(xq, TG__MASKLOAD(r + (q) * ld + TG__W, m1), s[q][1]);           \
+        const TG__T *rq = r + (q) * ld;                                                            \
+        s[q][0] = TG__FMA(xq, full0 ? TG__LOADU(rq) : TG__MASKLOAD(rq, m0), s[q][0]);              \
+        if (two)                                                                                   \
+            s[q][1] = TG__FMA(xq, full1 ? TG__LOADU(rq + TG__W) : TG__MASKLOAD(rq + TG__W, m1),    \
+                              s[q][1]);                                                            \
     } while (0)
     s[0][0] = s[0][1] = s[1][0] = s[1][1] = TG__ZERO();
     s[2][0] = s[2][1] = s[3][0] = s[3][1] = TG__ZERO();
@@ -7120,7 +7124,8 @@ TG__FN(tg__gemv_narrow)(int64_t n, int64_t k, const TG__T *x, int64_t incx, cons
                         int64_t ld, TG__T alpha, TG__T beta, TG__T *y, int64_t incy)
 {
     const TG__MASK m0 = TG__LANES(n), m1 = TG__LANES(n - TG__W);
-    const int two = n > TG__W;
+    /* (whole vectors by plain loads: AVX2's masked ones cost more, d 1x8x100000 0.90x) */
+    const int two = n > TG__W, full0 = n >= TG__W, full1 = n == 2 * TG__W;
     TG__V s[4][2];
     TG__T acc[2 * TG__W] __attribute__((aligned(64)));
     int64_t p = 0;
@@ -7128,8 +7133,11 @@ TG__FN(tg__gemv_narrow)(int64_t n, int64_t k, const TG__T *x, int64_t incx, cons
 #define TG__NARROW_ROW(q)                                                                          \
     do {                                                                                           \
         const TG__V xq = TG__SET1(x[(p + (q)) * incx]);                                            \
-        s[q][0] = TG__FMA(xq, TG__MASKLOAD(r + (q) * ld, m0), s[q][0]);                            \
-        if (two) s[q][1] = TG__FMA(xq, TG__MASKLOAD(r + (q) * ld + TG__W, m1), s[q][1]);           \
+        const TG__T *rq = r + (q) * ld;                                                            \
+        s[q][0] = TG__FMA(xq, full0 ? TG__LOADU(rq) : TG__MASKLOAD(rq, m0), s[q][0]);              \
+        if (two)                                                                                   \
+            s[q][1] = TG__FMA(xq, full1 ? TG__LOADU(rq + TG__W) : TG__MASKLOAD(rq + TG__W, m1),    \
+                              s[q][1]);                                                            \
     } while (0)
     s[0][0] = s[0][1] = s[1][0] = s[1][1] = TG__ZERO();
     s[2][0] = s[2][1] = s[3][0] = s[3][1] = TG__ZERO();
@@ -8193,7 +8201,8 @@ TG__FN(tg__gemv_narrow)(int64_t n, int64_t k, const TG__T *x, int64_t incx, cons
                         int64_t ld, TG__T alpha, TG__T beta, TG__T *y, int64_t incy)
 {
     const TG__MASK m0 = TG__LANES(n), m1 = TG__LANES(n - TG__W);
-    const int two = n > TG__W;
+    /* (whole vectors by plain loads: AVX2's masked ones cost more, d 1x8x100000 0.90x) */
+    const int two = n > TG__W, full0 = n >= TG__W, full1 = n == 2 * TG__W;
     TG__V s[4][2];
     TG__T acc[2 * TG__W] __attribute__((aligned(64)));
     int64_t p = 0;
@@ -8201,8 +8210,11 @@ TG__FN(tg__gemv_narrow)(int64_t n, int64_t k, const TG__T *x, int64_t incx, cons
 #define TG__NARROW_ROW(q)                                                                          \
     do {                                                                                           \
         const TG__V xq = TG__SET1(x[(p + (q)) * incx]);                                            \
-        s[q][0] = TG__FMA(xq, TG__MASKLOAD(r + (q) * ld, m0), s[q][0]);                            \
-        if (two) s[q][1] = TG__FMA(xq, TG__MASKLOAD(r + (q) * ld + TG__W, m1), s[q][1]);           \
+        const TG__T *rq = r + (q) * ld;                                                            \
+        s[q][0] = TG__FMA(xq, full0 ? TG__LOADU(rq) : TG__MASKLOAD(rq, m0), s[q][0]);              \
+        if (two)                                                                                   \
+            s[q][1] = TG__FMA(xq, full1 ? TG__LOADU(rq + TG__W) : TG__MASKLOAD(rq + TG__W, m1),    \
+                              s[q][1]);                                                            \
     } while (0)
     s[0][0] = s[0][1] = s[1][0] = s[1][1] = TG__ZERO();
     s[2][0] = s[2][1] = s[3][0] = s[3][1] = TG__ZERO();
@@ -9266,7 +9278,8 @@ TG__FN(tg__gemv_narrow)(int64_t n, int64_t k, const TG__T *x, int64_t incx, cons
                         int64_t ld, TG__T alpha, TG__T beta, TG__T *y, int64_t incy)
 {
     const TG__MASK m0 = TG__LANES(n), m1 = TG__LANES(n - TG__W);
-    const int two = n > TG__W;
+    /* (whole vectors by plain loads: AVX2's masked ones cost more, d 1x8x100000 0.90x) */
+    const int two = n > TG__W, full0 = n >= TG__W, full1 = n == 2 * TG__W;
     TG__V s[4][2];
     TG__T acc[2 * TG__W] __attribute__((aligned(64)));
     int64_t p = 0;
@@ -9274,8 +9287,11 @@ TG__FN(tg__gemv_narrow)(int64_t n, int64_t k, const TG__T *x, int64_t incx, cons
 #define TG__NARROW_ROW(q)                                                                          \
     do {                                                                                           \
         const TG__V xq = TG__SET1(x[(p + (q)) * incx]);                                            \
-        s[q][0] = TG__FMA(xq, TG__MASKLOAD(r + (q) * ld, m0), s[q][0]);                            \
-        if (two) s[q][1] = TG__FMA(xq, TG__MASKLOAD(r + (q) * ld + TG__W, m1), s[q][1]);           \
+        const TG__T *rq = r + (q) * ld;                                                            \
+        s[q][0] = TG__FMA(xq, full0 ? TG__LOADU(rq) : TG__MASKLOAD(rq, m0), s[q][0]);              \
+        if (two)                                                                                   \
+            s[q][1] = TG__FMA(xq, full1 ? TG__LOADU(rq + TG__W) : TG__MASKLOAD(rq + TG__W, m1),    \
+                              s[q][1]);                                                            \
     } while (0)
     s[0][0] = s[0][1] = s[1][0] = s[1][1] = TG__ZERO();
     s[2][0] = s[2][1] = s[3][0] = s[3][1] = TG__ZERO();
