@@ -6006,16 +6006,16 @@ TG__FN(tg__pack_b)(int64_t cols, int64_t kc, const void *src_, int64_t rs, int64
  * A product with one row or one column of C reads each element of its matrix once, so it runs at
  * the speed the matrix streams in; what matters is that every load is a whole vector along a
  * contiguous run and that the runs are long. The rows form (the matrix's rows contiguous along
- * y) keeps a chunk of y's sums in an L1 buffer and adds four rows of the matrix into it per
- * pass, each row read as one run of the chunk's width: four streams the prefetchers follow, and a
- * load and a store of the buffer per four FMAs. The dots form (columns contiguous along k) takes
+ * y) keeps a chunk of y's sums in an L1 buffer (cpu.h's TG__GEMV_CHUNK) and adds eight rows of
+ * the matrix into it per pass, each row read as one run of the chunk's width: eight streams the
+ * prefetchers follow, and a load and a store of the buffer per eight FMAs. The dots form (columns contiguous along k) takes
  * four columns at a time as four dot products with x, two accumulators each (eight FMA chains),
  * x loaded once for all four. Each element of y is then one sequence of operations whatever its
  * place (chunk, group of four, or the last columns, which run the same code one at a time), so
  * the bits never depend on how threads split y. */
 
-/* y (n elements, incy apart) as alpha * v + beta * y, from the registers of a narrow row (v0,
- * then v1 from W on) or from the rows form's buffer. */
+/* y (n elements, incy apart) as alpha * acc + beta * y, acc the rows form's buffer of sums (or a
+ * narrow row's, stored from its registers). */
 __attribute__((target(TG__TARGET), always_inline)) static inline void
 TG__FN(tg__gemv_store)(TG__T *y, int64_t incy, int64_t n, const TG__T *acc, TG__T alpha, TG__T beta)
 {
@@ -6035,12 +6035,12 @@ TG__FN(tg__gemv_store)(TG__T *y, int64_t incy, int64_t n, const TG__T *acc, TG__
     }
 }
 
-/* The rows form over at most 2W columns. Through the buffer, each pass's vector would be one
- * chain of FMAs and a store and a reload, ~21 cycles per four rows whatever the width, and s
- * 1x8x100000 ran at 0.65 the speed of the GEMM path's panels (Emerald Rapids). Here the sums stay
- * in registers, four of them a vector, one for each residue of p mod 4, added at the end as
- * (0 + 1) + (2 + 3). gemv.c never lets threads split a row this narrow, so no element of a wider
- * product is summed this way. */
+/* The rows form over at most 2W columns. Through the buffer (as first built, four rows a pass in
+ * one chain of FMAs), each pass's vector was one chain and a store and a reload, ~21 cycles per
+ * four rows whatever the width, and s 1x8x100000 ran at 0.65 the speed of the GEMM path's panels
+ * (Emerald Rapids; 1.1-1.3 with the registers). Here the sums stay in registers, four of them a
+ * vector, one for each residue of p mod 4, added at the end as (0 + 1) + (2 + 3). gemv.c never
+ * lets threads split a row this narrow, so no element of a wider product is summed this way. */
 __attribute__((target(TG__TARGET))) static void
 TG__FN(tg__gemv_narrow)(int64_t n, int64_t k, const TG__T *x, int64_t incx, const TG__T *r,
                         int64_t ld, TG__T alpha, TG__T beta, TG__T *y, int64_t incy)
@@ -7084,16 +7084,16 @@ TG__FN(tg__pack_b)(int64_t cols, int64_t kc, const void *src_, int64_t rs, int64
  * A product with one row or one column of C reads each element of its matrix once, so it runs at
  * the speed the matrix streams in; what matters is that every load is a whole vector along a
  * contiguous run and that the runs are long. The rows form (the matrix's rows contiguous along
- * y) keeps a chunk of y's sums in an L1 buffer and adds four rows of the matrix into it per
- * pass, each row read as one run of the chunk's width: four streams the prefetchers follow, and a
- * load and a store of the buffer per four FMAs. The dots form (columns contiguous along k) takes
+ * y) keeps a chunk of y's sums in an L1 buffer (cpu.h's TG__GEMV_CHUNK) and adds eight rows of
+ * the matrix into it per pass, each row read as one run of the chunk's width: eight streams the
+ * prefetchers follow, and a load and a store of the buffer per eight FMAs. The dots form (columns contiguous along k) takes
  * four columns at a time as four dot products with x, two accumulators each (eight FMA chains),
  * x loaded once for all four. Each element of y is then one sequence of operations whatever its
  * place (chunk, group of four, or the last columns, which run the same code one at a time), so
  * the bits never depend on how threads split y. */
 
-/* y (n elements, incy apart) as alpha * v + beta * y, from the registers of a narrow row (v0,
- * then v1 from W on) or from the rows form's buffer. */
+/* y (n elements, incy apart) as alpha * acc + beta * y, acc the rows form's buffer of sums (or a
+ * narrow row's, stored from its registers). */
 __attribute__((target(TG__TARGET), always_inline)) static inline void
 TG__FN(tg__gemv_store)(TG__T *y, int64_t incy, int64_t n, const TG__T *acc, TG__T alpha, TG__T beta)
 {
@@ -7113,12 +7113,12 @@ TG__FN(tg__gemv_store)(TG__T *y, int64_t incy, int64_t n, const TG__T *acc, TG__
     }
 }
 
-/* The rows form over at most 2W columns. Through the buffer, each pass's vector would be one
- * chain of FMAs and a store and a reload, ~21 cycles per four rows whatever the width, and s
- * 1x8x100000 ran at 0.65 the speed of the GEMM path's panels (Emerald Rapids). Here the sums stay
- * in registers, four of them a vector, one for each residue of p mod 4, added at the end as
- * (0 + 1) + (2 + 3). gemv.c never lets threads split a row this narrow, so no element of a wider
- * product is summed this way. */
+/* The rows form over at most 2W columns. Through the buffer (as first built, four rows a pass in
+ * one chain of FMAs), each pass's vector was one chain and a store and a reload, ~21 cycles per
+ * four rows whatever the width, and s 1x8x100000 ran at 0.65 the speed of the GEMM path's panels
+ * (Emerald Rapids; 1.1-1.3 with the registers). Here the sums stay in registers, four of them a
+ * vector, one for each residue of p mod 4, added at the end as (0 + 1) + (2 + 3). gemv.c never
+ * lets threads split a row this narrow, so no element of a wider product is summed this way. */
 __attribute__((target(TG__TARGET))) static void
 TG__FN(tg__gemv_narrow)(int64_t n, int64_t k, const TG__T *x, int64_t incx, const TG__T *r,
                         int64_t ld, TG__T alpha, TG__T beta, TG__T *y, int64_t incy)
@@ -8161,16 +8161,16 @@ TG__FN(tg__pack_b)(int64_t cols, int64_t kc, const void *src_, int64_t rs, int64
  * A product with one row or one column of C reads each element of its matrix once, so it runs at
  * the speed the matrix streams in; what matters is that every load is a whole vector along a
  * contiguous run and that the runs are long. The rows form (the matrix's rows contiguous along
- * y) keeps a chunk of y's sums in an L1 buffer and adds four rows of the matrix into it per
- * pass, each row read as one run of the chunk's width: four streams the prefetchers follow, and a
- * load and a store of the buffer per four FMAs. The dots form (columns contiguous along k) takes
+ * y) keeps a chunk of y's sums in an L1 buffer (cpu.h's TG__GEMV_CHUNK) and adds eight rows of
+ * the matrix into it per pass, each row read as one run of the chunk's width: eight streams the
+ * prefetchers follow, and a load and a store of the buffer per eight FMAs. The dots form (columns contiguous along k) takes
  * four columns at a time as four dot products with x, two accumulators each (eight FMA chains),
  * x loaded once for all four. Each element of y is then one sequence of operations whatever its
  * place (chunk, group of four, or the last columns, which run the same code one at a time), so
  * the bits never depend on how threads split y. */
 
-/* y (n elements, incy apart) as alpha * v + beta * y, from the registers of a narrow row (v0,
- * then v1 from W on) or from the rows form's buffer. */
+/* y (n elements, incy apart) as alpha * acc + beta * y, acc the rows form's buffer of sums (or a
+ * narrow row's, stored from its registers). */
 __attribute__((target(TG__TARGET), always_inline)) static inline void
 TG__FN(tg__gemv_store)(TG__T *y, int64_t incy, int64_t n, const TG__T *acc, TG__T alpha, TG__T beta)
 {
@@ -8190,12 +8190,12 @@ TG__FN(tg__gemv_store)(TG__T *y, int64_t incy, int64_t n, const TG__T *acc, TG__
     }
 }
 
-/* The rows form over at most 2W columns. Through the buffer, each pass's vector would be one
- * chain of FMAs and a store and a reload, ~21 cycles per four rows whatever the width, and s
- * 1x8x100000 ran at 0.65 the speed of the GEMM path's panels (Emerald Rapids). Here the sums stay
- * in registers, four of them a vector, one for each residue of p mod 4, added at the end as
- * (0 + 1) + (2 + 3). gemv.c never lets threads split a row this narrow, so no element of a wider
- * product is summed this way. */
+/* The rows form over at most 2W columns. Through the buffer (as first built, four rows a pass in
+ * one chain of FMAs), each pass's vector was one chain and a store and a reload, ~21 cycles per
+ * four rows whatever the width, and s 1x8x100000 ran at 0.65 the speed of the GEMM path's panels
+ * (Emerald Rapids; 1.1-1.3 with the registers). Here the sums stay in registers, four of them a
+ * vector, one for each residue of p mod 4, added at the end as (0 + 1) + (2 + 3). gemv.c never
+ * lets threads split a row this narrow, so no element of a wider product is summed this way. */
 __attribute__((target(TG__TARGET))) static void
 TG__FN(tg__gemv_narrow)(int64_t n, int64_t k, const TG__T *x, int64_t incx, const TG__T *r,
                         int64_t ld, TG__T alpha, TG__T beta, TG__T *y, int64_t incy)
@@ -9238,16 +9238,16 @@ TG__FN(tg__pack_b)(int64_t cols, int64_t kc, const void *src_, int64_t rs, int64
  * A product with one row or one column of C reads each element of its matrix once, so it runs at
  * the speed the matrix streams in; what matters is that every load is a whole vector along a
  * contiguous run and that the runs are long. The rows form (the matrix's rows contiguous along
- * y) keeps a chunk of y's sums in an L1 buffer and adds four rows of the matrix into it per
- * pass, each row read as one run of the chunk's width: four streams the prefetchers follow, and a
- * load and a store of the buffer per four FMAs. The dots form (columns contiguous along k) takes
+ * y) keeps a chunk of y's sums in an L1 buffer (cpu.h's TG__GEMV_CHUNK) and adds eight rows of
+ * the matrix into it per pass, each row read as one run of the chunk's width: eight streams the
+ * prefetchers follow, and a load and a store of the buffer per eight FMAs. The dots form (columns contiguous along k) takes
  * four columns at a time as four dot products with x, two accumulators each (eight FMA chains),
  * x loaded once for all four. Each element of y is then one sequence of operations whatever its
  * place (chunk, group of four, or the last columns, which run the same code one at a time), so
  * the bits never depend on how threads split y. */
 
-/* y (n elements, incy apart) as alpha * v + beta * y, from the registers of a narrow row (v0,
- * then v1 from W on) or from the rows form's buffer. */
+/* y (n elements, incy apart) as alpha * acc + beta * y, acc the rows form's buffer of sums (or a
+ * narrow row's, stored from its registers). */
 __attribute__((target(TG__TARGET), always_inline)) static inline void
 TG__FN(tg__gemv_store)(TG__T *y, int64_t incy, int64_t n, const TG__T *acc, TG__T alpha, TG__T beta)
 {
@@ -9267,12 +9267,12 @@ TG__FN(tg__gemv_store)(TG__T *y, int64_t incy, int64_t n, const TG__T *acc, TG__
     }
 }
 
-/* The rows form over at most 2W columns. Through the buffer, each pass's vector would be one
- * chain of FMAs and a store and a reload, ~21 cycles per four rows whatever the width, and s
- * 1x8x100000 ran at 0.65 the speed of the GEMM path's panels (Emerald Rapids). Here the sums stay
- * in registers, four of them a vector, one for each residue of p mod 4, added at the end as
- * (0 + 1) + (2 + 3). gemv.c never lets threads split a row this narrow, so no element of a wider
- * product is summed this way. */
+/* The rows form over at most 2W columns. Through the buffer (as first built, four rows a pass in
+ * one chain of FMAs), each pass's vector was one chain and a store and a reload, ~21 cycles per
+ * four rows whatever the width, and s 1x8x100000 ran at 0.65 the speed of the GEMM path's panels
+ * (Emerald Rapids; 1.1-1.3 with the registers). Here the sums stay in registers, four of them a
+ * vector, one for each residue of p mod 4, added at the end as (0 + 1) + (2 + 3). gemv.c never
+ * lets threads split a row this narrow, so no element of a wider product is summed this way. */
 __attribute__((target(TG__TARGET))) static void
 TG__FN(tg__gemv_narrow)(int64_t n, int64_t k, const TG__T *x, int64_t incx, const TG__T *r,
                         int64_t ld, TG__T alpha, TG__T beta, TG__T *y, int64_t incy)
