@@ -741,9 +741,10 @@ TG__PRIVATE int tg__threads_team(void);
  * 1.20x (s) and 1.51x (d), s 72^3 1.15x. A threshold half as large for doubles (the same time a
  * call) lost at d 52^3 (0.86x) and 40x96x48 (0.82x) there. The size test is inline so that a
  * small call makes no call for it (as one, 5% of an 8^3 sgemm on the small path, Zen 5, perf). */
+enum { TG__TEAM_MNK = 64 * 64 * 64 };
 TG__ALWAYS_INLINE int tg__threads_for(int64_t m, int64_t n, int64_t k)
 {
-    return (double)m * (double)n * (double)k < 64.0 * 64 * 64 ? 1 : tg__threads_team();
+    return (double)m * (double)n * (double)k < TG__TEAM_MNK ? 1 : tg__threads_team();
 }
 
 /* 1 in the type of es bytes (driver.c): the beta of every k block after the first, which adds to
@@ -4577,9 +4578,9 @@ TG__PRIVATE int tg__gemm_gemv(const char *fn, const tg__kernel *kern, const tg__
     int64_t x_bytes, sum_bytes;
     int nt, kparts;
     if (!form) return -1;
-    /* (from 64^3 multiply-adds, by the shape alone, never the threads) */
+    /* (from a GEMM's team size, by the shape alone, never the threads) */
     kparts = lines < (form == 1 ? TG__GEMV_KSPLIT_ROWS : TG__GEMV_KSPLIT_DOTS) &&
-             (double)v.n * (double)v.k >= 64.0 * 64 * 64;
+             (double)v.n * (double)v.k >= TG__TEAM_MNK;
     nt = (double)v.n * (double)v.k < TG__GEMV_TEAM_MNK ? 1 : tg__threads_team();
     /* Threads split y at multiples of a cache line's elements, four lines or more each: a
      * thread's part is then never as narrow as the rows form's narrow rows (gemv_simd.inc), so no

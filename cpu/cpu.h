@@ -99,9 +99,10 @@ TG__PRIVATE int tg__threads_team(void);
  * 1.20x (s) and 1.51x (d), s 72^3 1.15x. A threshold half as large for doubles (the same time a
  * call) lost at d 52^3 (0.86x) and 40x96x48 (0.82x) there. The size test is inline so that a
  * small call makes no call for it (as one, 5% of an 8^3 sgemm on the small path, Zen 5, perf). */
+enum { TG__TEAM_MNK = 64 * 64 * 64 };
 TG__ALWAYS_INLINE int tg__threads_for(int64_t m, int64_t n, int64_t k)
 {
-    return (double)m * (double)n * (double)k < 64.0 * 64 * 64 ? 1 : tg__threads_team();
+    return (double)m * (double)n * (double)k < TG__TEAM_MNK ? 1 : tg__threads_team();
 }
 
 /* 1 in the type of es bytes (driver.c): the beta of every k block after the first, which adds to

@@ -124,9 +124,9 @@ TG__PRIVATE int tg__gemm_gemv(const char *fn, const tg__kernel *kern, const tg__
     int64_t x_bytes, sum_bytes;
     int nt, kparts;
     if (!form) return -1;
-    /* (from 64^3 multiply-adds, by the shape alone, never the threads) */
+    /* (from a GEMM's team size, by the shape alone, never the threads) */
     kparts = lines < (form == 1 ? TG__GEMV_KSPLIT_ROWS : TG__GEMV_KSPLIT_DOTS) &&
-             (double)v.n * (double)v.k >= 64.0 * 64 * 64;
+             (double)v.n * (double)v.k >= TG__TEAM_MNK;
     nt = (double)v.n * (double)v.k < TG__GEMV_TEAM_MNK ? 1 : tg__threads_team();
     /* Threads split y at multiples of a cache line's elements, four lines or more each: a
      * thread's part is then never as narrow as the rows form's narrow rows (gemv_simd.inc), so no

@@ -357,6 +357,15 @@ void tgt_section_rows(void)
  * of 8 KiB (2048 floats, 1024 doubles), and depths around its eight rows a pass and the dots
  * form's 2W-step blocks (16 and 32; 8 and 16). Then short ones over a long k, whose k goes in
  * parts, and NaN and Inf in A and in C (beta zero must not read it) on a few shapes. */
+/* One of them: combo's bit 0 picks one column of C (n = 1) over one row, bits 1 to 3 B's and A's
+ * transposes and the layout; y is that row's or column's length. */
+static tgt_case tgt_gemv_case(size_t es, int combo, int64_t y, int64_t k, uint64_t i)
+{
+    const int col = combo & 1;
+    return tgt_case_at(es, tgt_layouts[combo >> 3], tgt_transes[(combo >> 2) & 1],
+                       tgt_transes[(combo >> 1) & 1], col ? y : 1, col ? 1 : y, k, i);
+}
+
 void tgt_section_gemv(void)
 {
     static const int64_t ys[] = {2,  3,  5,   7,    8,    9,    15,   16,   17,   31,   32,
@@ -368,14 +377,10 @@ void tgt_section_gemv(void)
         for (int yi = 0; yi < NY; yi++)
             for (int ki = 0; ki < NK; ki++)
                 for (int combo = 0; combo < 16; combo++) {
-                    const int64_t y = ys[yi], k = ks[ki];
-                    const int col = combo & 1; /* 1: one column of C (n = 1), else one row */
                     tgt_case c;
                     /* long ones: every other depth and half the layouts and transposes */
-                    if (y > 1000 && (ki % 2 || combo % 4 >= 2)) continue;
-                    c = tgt_case_at(es, tgt_layouts[combo >> 3], tgt_transes[(combo >> 2) & 1],
-                                    tgt_transes[(combo >> 1) & 1], col ? y : 1, col ? 1 : y, k,
-                                    i++);
+                    if (ys[yi] > 1000 && (ki % 2 || combo % 4 >= 2)) continue;
+                    c = tgt_gemv_case(es, combo, ys[yi], ks[ki], i++);
                     tgt_run_case(&c);
                 }
     /* A short row or column over a long k (past 64^3 multiply-adds, under eight cache lines; in
@@ -386,23 +391,15 @@ void tgt_section_gemv(void)
         for (int yi = 0; yi < 5; yi++)
             for (int combo = 0; combo < 16; combo++) {
                 static const int64_t shorts[5] = {1, 3, 21, 40, 300};
-                const int64_t y = shorts[yi], k = 64 * 64 * 64 / y + 1 + combo;
-                const int col = combo & 1;
-                tgt_case c = tgt_case_at(es, tgt_layouts[combo >> 3],
-                                         tgt_transes[(combo >> 2) & 1],
-                                         tgt_transes[(combo >> 1) & 1], col ? y : 1, col ? 1 : y,
-                                         k, i++);
+                tgt_case c = tgt_gemv_case(es, combo, shorts[yi],
+                                           64 * 64 * 64 / shorts[yi] + 1 + combo, i++);
                 tgt_run_case(&c);
             }
     for (size_t es = 4; es <= 8; es += 4)
         for (int combo = 0; combo < 16; combo++)
             for (int special = TGT_NAN_A; special <= TGT_INF_C; special++) {
-                const int64_t y = combo % 4 == 0 ? 2049 : 37, k = combo % 3 == 0 ? 300 : 19;
-                const int col = combo & 1;
-                tgt_case c = tgt_case_at(es, tgt_layouts[combo >> 3],
-                                         tgt_transes[(combo >> 2) & 1],
-                                         tgt_transes[(combo >> 1) & 1], col ? y : 1, col ? 1 : y,
-                                         k, i++);
+                tgt_case c = tgt_gemv_case(es, combo, combo % 4 == 0 ? 2049 : 37,
+                                           combo % 3 == 0 ? 300 : 19, i++);
                 c.special = special;
                 if (c.alpha == 0) c.alpha = tgt_alphas[1 + combo % 3];
                 if (special == TGT_INF_C) c.beta = tgt_betas[combo % 2 ? 0 : 3];
