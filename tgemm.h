@@ -690,9 +690,15 @@ typedef void (*tg__pack_fn)(int64_t rows, int64_t kc, const void *src, int64_t r
  * for j < n, from x[p * incx] and M's element (p, j) for p < k. The rows form (gemv_rows) reads M's
  * row p as the n contiguous elements at m + p * ld; the dots form (gemv_dots) reads its column j as
  * the k contiguous elements at m + j * ld, with x contiguous (incx 1). y is not read when beta is
- * zero; alpha and beta point at a float or a double. */
+ * zero; alpha and beta point at a float or a double. The rows form takes up to TG__GEMV_ROWS such
+ * products over the same M at once (a short C: x's and y's row i at x + i * ldx and y + i * ldy),
+ * M read once for all of them. */
 typedef void (*tg__gemv_fn)(int64_t n, int64_t k, const void *alpha, const void *x, int64_t incx,
                             const void *m, int64_t ld, const void *beta, void *y, int64_t incy);
+typedef void (*tg__gemv_rows_fn)(int r, int64_t n, int64_t k, const void *alpha, const void *x,
+                                 int64_t incx, int64_t ldx, const void *m, int64_t ld,
+                                 const void *beta, void *y, int64_t incy, int64_t ldy);
+enum { TG__GEMV_ROWS = 4 };
 /* Bytes of y's sums the rows form keeps in L1 while it streams M's rows across them. */
 enum { TG__GEMV_CHUNK = 8192 };
 
@@ -717,7 +723,8 @@ struct tg__kernel {
     tg__ukernel_pair_fn ukernel_pair; /* NULL, or two panels at once in wider tiles (AVX-512): the
                                          small path's rows mode (small.c) */
     int b_share;           /* a deep product's packed B panel takes 1/b_share of L3 (blocking.c) */
-    tg__gemv_fn gemv_rows, gemv_dots; /* one row or column of C (gemv.c) */
+    tg__gemv_rows_fn gemv_rows; /* a few rows or columns of C (gemv.c) */
+    tg__gemv_fn gemv_dots;      /* one row or column of C (gemv.c) */
 };
 
 /* The kernel for this element size and family. */
@@ -4420,7 +4427,7 @@ TG__ALWAYS_INLINE int tg__gemm_cpu(const char *fn, size_t es, const tg__gemm *g,
         t.cs_c = 1;
     }
     forced = tg__path_forced();
-    if (!forced && (t.m == 1 || t.n == 1)) {
+    if (!forced && (t.m <= TG__GEMV_ROWS || t.n <= TG__GEMV_ROWS)) {
         const int st = tg__gemm_gemv(fn, kern, &t, alpha, beta);
         if (st >= 0) return st;
     }
@@ -4499,26 +4506,50 @@ enum { TG__GEMV_KPARTS = 4, TG__GEMV_KSPLIT_ROWS = 128, TG__GEMV_KSPLIT_DOTS = 8
 enum { TG__GEMV_TEAM_MNK = 256 * 256 };
 
 typedef struct {
+    int r; /* rows of x and of y: products over the same M (the rows form's; 1 in the dots form) */
     int64_t n, k;
     const char *x, *m;
-    int64_t incx, sp, sj; /* M's element (p, j) at m + p * sp + j * sj, in elements */
+    int64_t incx, ldx, sp, sj; /* M's element (p, j) at m + p * sp + j * sj, in elements */
     char *y;
-    int64_t incy;
+    int64_t incy, ldy;
 } tg__gemv;
 
-/* g as y = alpha * Mᵀx + beta * y; the form that reads M along its runs (1 rows, 2 dots), or 0. */
-static int tg__gemv_of(const tg__gemm *g, tg__gemv *v)
+/* How many rows of y the rows form takes at most over an M of k x n elements (a short C's rows or
+ * columns; gemv.c's other products go to the GEMM's tiles): where M streams from beyond L2, up to
+ * four over rows of 64 elements or more, else two over an M of 128^2 elements or more, else one.
+ * The bounds are where the small path's tiles stopped losing to it (Emerald Rapids, 1 thread,
+ * ab-gemm, rows form / small path): AVX2 forced s 4x256x256 0.63, 4x1024x256 0.67-0.77,
+ * 3x512x512 0.87-0.96, 2x64x128 0.81, 2x96x96 0.82 (2x128x128 1.33), d 4x40x20000 0.86, 2x96x96
+ * 0.84-0.90; AVX-512 s 4x256x256 0.72, 4x1024x256 0.78-0.81 (its 2x64x128 at 1.36-1.77 and
+ * 3x200x200 at 1.6-1.8 given up with them). */
+static int64_t tg__gemv_rows_max(int64_t k, int64_t n, int64_t es)
 {
-    const int row = g->m == 1; /* else n == 1 */
+    return (double)k * (double)n * (double)es > (double)tg__cpu()->l2 && n >= 64 ? TG__GEMV_ROWS
+           : (double)k * (double)n >= 128 * 128                                  ? 2
+                                                                                 : 1;
+}
+
+/* g as y = alpha * Mᵀx + beta * y; the form that reads M along its runs (1 rows, 2 dots), or 0.
+ * A C of one row or column is y; one of a few rows (columns) over more than `wide` columns
+ * (rows) is r of them, where M's rows are contiguous along them, for the rows form. */
+static int tg__gemv_of(const tg__gemm *g, int64_t wide, int64_t es, tg__gemv *v)
+{
+    const int one = g->m == 1 || g->n == 1;
+    const int64_t r_max = tg__gemv_rows_max(g->k, g->m < g->n ? g->n : g->m, es);
+    const int row = one ? g->m == 1 : g->m <= r_max && g->b.cs == 1 && g->n > wide;
+    if (!one && !row && !(g->n <= r_max && g->a.rs == 1 && g->m > wide)) return 0;
+    v->r = (int)(one ? 1 : row ? g->m : g->n);
     v->n = row ? g->n : g->m;
     v->k = g->k;
     v->x = (const char *)(row ? g->a.p : g->b.p);
     v->incx = row ? g->a.cs : g->b.rs;
+    v->ldx = row ? g->a.rs : g->b.cs;
     v->m = (const char *)(row ? g->b.p : g->a.p);
     v->sp = row ? g->b.rs : g->a.cs;
     v->sj = row ? g->b.cs : g->a.rs;
     v->y = (char *)g->c;
     v->incy = row ? g->cs_c : g->rs_c;
+    v->ldy = row ? g->rs_c : g->cs_c;
     /* One element of y is a dot product: whichever of M's column and x is contiguous serves as
      * the column, the other as x. */
     if (v->n == 1 && v->sp != 1 && v->incx == 1) {
@@ -4528,36 +4559,56 @@ static int tg__gemv_of(const tg__gemm *g, tg__gemv *v)
         v->incx = v->sp;
         v->sp = 1;
     }
-    return v->sj == 1 && v->n > 1 ? 1 : v->sp == 1 ? 2 : 0;
+    return v->sj == 1 && v->n > 1 ? 1 : v->sp == 1 && v->r == 1 ? 2 : 0;
 }
 
-/* y = alpha * ((S0 + S1) + (S2 + S3)) + beta * y over the partial sums of the k parts, y not read
- * when beta is zero. */
+/* y = alpha * Mᵀx + beta * y through the kernel's form (1 rows, 2 dots), M's rows (columns) ld
+ * apart. */
+static void tg__gemv_run(const tg__kernel *kern, int form, const tg__gemv *v, int64_t ld,
+                         const void *alpha, const void *beta)
+{
+    if (form == 1)
+        kern->gemv_rows(v->r, v->n, v->k, alpha, v->x, v->incx, v->ldx, v->m, ld, beta, v->y,
+                        v->incy, v->ldy);
+    else
+        kern->gemv_dots(v->n, v->k, alpha, v->x, v->incx, v->m, ld, beta, v->y, v->incy);
+}
+
+/* y = alpha * ((S0 + S1) + (S2 + S3)) + beta * y over the partial sums of the k parts (each part
+ * r rows of n), y not read when beta is zero. */
 #define TG__GEMV_JOIN(T)                                                                           \
-    for (int64_t j = 0; j < v->n; j++) {                                                           \
-        const T *s = (const T *)sums, a = *(const T *)alpha, b = *(const T *)beta;                 \
-        T *yj = (T *)v->y + j * v->incy;                                                           \
-        const T r = a * ((s[j] + s[n + j]) + (s[2 * n + j] + s[3 * n + j]));                       \
-        *yj = b == 0 ? r : r + b * *yj;                                                            \
-    }
+    for (int64_t i = 0; i < v->r; i++)                                                             \
+        for (int64_t j = 0; j < v->n; j++) {                                                       \
+            const T *s = (const T *)sums + i * n + j, a = *(const T *)alpha;                       \
+            const T b = *(const T *)beta;                                                          \
+            T *yj = (T *)v->y + i * v->ldy + j * v->incy;                                          \
+            const T r = a * ((s[0] + s[part]) + (s[2 * part] + s[3 * part]));                     \
+            *yj = b == 0 ? r : r + b * *yj;                                                        \
+        }
 
 /* The threads take parts of k instead of parts of y (where: above): each part summed whole by
  * the kernel into a buffer of its own, then added in a fixed order. The parts are always four,
  * whatever the threads, so the bits do not depend on the thread count. */
-static void tg__gemv_kparts(tg__gemv_fn run, const tg__gemv *v, int64_t ld, size_t es, int nt,
-                            const void *alpha, const void *beta, char *sums)
+static void tg__gemv_kparts(const tg__kernel *kern, int form, const tg__gemv *v, int64_t ld,
+                            int nt, const void *alpha, const void *beta, char *sums)
 {
     static const float zero_s = 0.0f;
     static const double zero_d = 0.0;
-    const void *one = tg__one(es), *zero = es == sizeof(float) ? (const void *)&zero_s
-                                                               : (const void *)&zero_d;
-    const int64_t n = v->n;
+    const int64_t es = (int64_t)kern->es, n = v->n, part = v->r * n;
+    const void *one = tg__one(kern->es), *zero = es == sizeof(float) ? (const void *)&zero_s
+                                                                      : (const void *)&zero_d;
     (void)nt; /* (without OpenMP) */
     TG__OMP(omp parallel for num_threads(nt) schedule(static, 1) if (nt > 1))
     for (int i = 0; i < TG__GEMV_KPARTS; i++) {
         const int64_t p0 = v->k * i / TG__GEMV_KPARTS, p1 = v->k * (i + 1) / TG__GEMV_KPARTS;
-        run(n, p1 - p0, one, v->x + p0 * v->incx * (int64_t)es, v->incx,
-            v->m + p0 * v->sp * (int64_t)es, ld, zero, sums + i * n * (int64_t)es, 1);
+        tg__gemv u = *v;
+        u.k = p1 - p0;
+        u.x += p0 * v->incx * es;
+        u.m += p0 * v->sp * es;
+        u.y = sums + i * part * es;
+        u.incy = 1;
+        u.ldy = n;
+        tg__gemv_run(kern, form, &u, ld, one, zero);
     }
     if (es == sizeof(float)) TG__GEMV_JOIN(float)
     else TG__GEMV_JOIN(double)
@@ -4569,25 +4620,27 @@ TG__PRIVATE int tg__gemm_gemv(const char *fn, const tg__kernel *kern, const tg__
 {
     const int64_t es = (int64_t)kern->es, line = 64 / es;
     tg__gemv v;
-    const int form = tg__gemv_of(g, &v);
-    const tg__gemv_fn run = form == 1 ? kern->gemv_rows : kern->gemv_dots;
-    /* M's rows a row apart (rows form), its columns a column apart (dots) */
-    const int64_t ld = form == 1 ? v.sp : v.sj, lines = tg__ceil_div(v.n, line);
+    /* (a few rows of y over at most two AVX-512 vectors, 128 bytes, take the GEMM's tiles) */
+    const int form = tg__gemv_of(g, 128 / es, es, &v);
     double stack[TG__GEMV_STACK / sizeof(double)];
     char *work = (char *)stack, *heap = NULL;
-    int64_t x_bytes, sum_bytes;
+    int64_t ld, lines, x_bytes, sum_bytes;
+    double mnk;
     int nt, kparts;
     if (!form) return -1;
+    ld = form == 1 ? v.sp : v.sj; /* M's rows a row apart (rows form), its columns a column apart */
+    lines = tg__ceil_div(v.n, line);
+    mnk = (double)v.r * (double)v.n * (double)v.k;
     /* (from a GEMM's team size, by the shape alone, never the threads) */
     kparts = lines < (form == 1 ? TG__GEMV_KSPLIT_ROWS : TG__GEMV_KSPLIT_DOTS) &&
-             (double)v.n * (double)v.k >= TG__TEAM_MNK;
-    nt = (double)v.n * (double)v.k < TG__GEMV_TEAM_MNK ? 1 : tg__threads_team();
+             mnk >= TG__TEAM_MNK;
+    nt = mnk < TG__GEMV_TEAM_MNK ? 1 : tg__threads_team();
     /* Threads split y at multiples of a cache line's elements, four lines or more each: a
      * thread's part is then never as narrow as the rows form's narrow rows (gemv_simd.inc), so no
      * element of a wider y is summed their way. */
     nt = (int)tg__min(nt, kparts ? (int64_t)TG__GEMV_KPARTS : lines / 4);
     x_bytes = form == 2 && v.incx != 1 ? v.k * es : 0;
-    sum_bytes = kparts ? TG__GEMV_KPARTS * v.n * es : 0;
+    sum_bytes = kparts ? TG__GEMV_KPARTS * v.r * v.n * es : 0;
     if (x_bytes + sum_bytes > TG__GEMV_STACK) {
         work = heap = (char *)tg__alloc((size_t)(x_bytes + sum_bytes));
         if (!heap) return tg__fail(TG_ERR_NOMEM, fn, "no memory for the matrix-vector product");
@@ -4599,18 +4652,20 @@ TG__PRIVATE int tg__gemm_gemv(const char *fn, const tg__kernel *kern, const tg__
         v.incx = 1;
     }
     if (kparts) {
-        tg__gemv_kparts(run, &v, ld, (size_t)es, nt, alpha, beta, work);
+        tg__gemv_kparts(kern, form, &v, ld, nt, alpha, beta, work);
     } else if (nt <= 1) {
-        run(v.n, v.k, alpha, v.x, v.incx, v.m, ld, beta, v.y, v.incy);
+        tg__gemv_run(kern, form, &v, ld, alpha, beta);
     } else {
         TG__OMP(omp parallel num_threads(nt))
         {
             const int64_t tid = TG__THREAD_NUM(), team = TG__TEAM_SIZE();
             const int64_t j0 = tg__min(lines * tid / team * line, v.n);
             const int64_t j1 = tg__min(lines * (tid + 1) / team * line, v.n);
-            if (j1 > j0)
-                run(j1 - j0, v.k, alpha, v.x, v.incx, v.m + j0 * v.sj * es, ld, beta,
-                    v.y + j0 * v.incy * es, v.incy);
+            tg__gemv u = v;
+            u.n = j1 - j0;
+            u.m += j0 * v.sj * es;
+            u.y += j0 * v.incy * es;
+            if (j1 > j0) tg__gemv_run(kern, form, &u, ld, alpha, beta);
         }
     }
     tg__free(heap);
@@ -4740,22 +4795,27 @@ static void TG__FN(tg__pack_b)(int64_t cols, int64_t kc, const void *src, int64_
 }
 
 /* The GEMV forms (cpu.h's tg__gemv_fn), plainly: each element of y one sum in the order of p. */
-static void TG__FN(tg__gemv_rows)(int64_t n, int64_t k, const void *alpha_, const void *x_,
-                                  int64_t incx, const void *m_, int64_t ld, const void *beta_,
-                                  void *y_, int64_t incy)
+static void TG__FN(tg__gemv_rows)(int r, int64_t n, int64_t k, const void *alpha_,
+                                  const void *x_, int64_t incx, int64_t ldx, const void *m_,
+                                  int64_t ld, const void *beta_, void *y_, int64_t incy,
+                                  int64_t ldy)
 {
     enum { CHUNK = TG__GEMV_CHUNK / sizeof(TG__T) };
-    const TG__T *x = (const TG__T *)x_, *mat = (const TG__T *)m_;
+    const TG__T *mat = (const TG__T *)m_;
     const TG__T alpha = *(const TG__T *)alpha_, beta = *(const TG__T *)beta_;
-    TG__T *y = (TG__T *)y_, acc[CHUNK];
-    for (int64_t j0 = 0; j0 < n; j0 += CHUNK) {
-        const int64_t w = tg__min(n - j0, CHUNK);
-        for (int64_t j = 0; j < w; j++) acc[j] = 0;
-        for (int64_t p = 0; p < k; p++)
-            for (int64_t j = 0; j < w; j++) acc[j] += x[p * incx] * mat[p * ld + j0 + j];
-        for (int64_t j = 0; j < w; j++) {
-            TG__T *yj = y + (j0 + j) * incy;
-            *yj = beta == 0 ? alpha * acc[j] : alpha * acc[j] + beta * *yj;
+    TG__T acc[CHUNK];
+    for (int i = 0; i < r; i++) {
+        const TG__T *x = (const TG__T *)x_ + i * ldx;
+        TG__T *y = (TG__T *)y_ + i * ldy;
+        for (int64_t j0 = 0; j0 < n; j0 += CHUNK) {
+            const int64_t w = tg__min(n - j0, CHUNK);
+            for (int64_t j = 0; j < w; j++) acc[j] = 0;
+            for (int64_t p = 0; p < k; p++)
+                for (int64_t j = 0; j < w; j++) acc[j] += x[p * incx] * mat[p * ld + j0 + j];
+            for (int64_t j = 0; j < w; j++) {
+                TG__T *yj = y + (j0 + j) * incy;
+                *yj = beta == 0 ? alpha * acc[j] : alpha * acc[j] + beta * *yj;
+            }
         }
     }
 }
@@ -4898,22 +4958,27 @@ static void TG__FN(tg__pack_b)(int64_t cols, int64_t kc, const void *src, int64_
 }
 
 /* The GEMV forms (cpu.h's tg__gemv_fn), plainly: each element of y one sum in the order of p. */
-static void TG__FN(tg__gemv_rows)(int64_t n, int64_t k, const void *alpha_, const void *x_,
-                                  int64_t incx, const void *m_, int64_t ld, const void *beta_,
-                                  void *y_, int64_t incy)
+static void TG__FN(tg__gemv_rows)(int r, int64_t n, int64_t k, const void *alpha_,
+                                  const void *x_, int64_t incx, int64_t ldx, const void *m_,
+                                  int64_t ld, const void *beta_, void *y_, int64_t incy,
+                                  int64_t ldy)
 {
     enum { CHUNK = TG__GEMV_CHUNK / sizeof(TG__T) };
-    const TG__T *x = (const TG__T *)x_, *mat = (const TG__T *)m_;
+    const TG__T *mat = (const TG__T *)m_;
     const TG__T alpha = *(const TG__T *)alpha_, beta = *(const TG__T *)beta_;
-    TG__T *y = (TG__T *)y_, acc[CHUNK];
-    for (int64_t j0 = 0; j0 < n; j0 += CHUNK) {
-        const int64_t w = tg__min(n - j0, CHUNK);
-        for (int64_t j = 0; j < w; j++) acc[j] = 0;
-        for (int64_t p = 0; p < k; p++)
-            for (int64_t j = 0; j < w; j++) acc[j] += x[p * incx] * mat[p * ld + j0 + j];
-        for (int64_t j = 0; j < w; j++) {
-            TG__T *yj = y + (j0 + j) * incy;
-            *yj = beta == 0 ? alpha * acc[j] : alpha * acc[j] + beta * *yj;
+    TG__T acc[CHUNK];
+    for (int i = 0; i < r; i++) {
+        const TG__T *x = (const TG__T *)x_ + i * ldx;
+        TG__T *y = (TG__T *)y_ + i * ldy;
+        for (int64_t j0 = 0; j0 < n; j0 += CHUNK) {
+            const int64_t w = tg__min(n - j0, CHUNK);
+            for (int64_t j = 0; j < w; j++) acc[j] = 0;
+            for (int64_t p = 0; p < k; p++)
+                for (int64_t j = 0; j < w; j++) acc[j] += x[p * incx] * mat[p * ld + j0 + j];
+            for (int64_t j = 0; j < w; j++) {
+                TG__T *yj = y + (j0 + j) * incy;
+                *yj = beta == 0 ? alpha * acc[j] : alpha * acc[j] + beta * *yj;
+            }
         }
     }
 }
@@ -6079,47 +6144,48 @@ TG__FN(tg__gemv_narrow)(int64_t n, int64_t k, const TG__T *x, int64_t incx, cons
     TG__FN(tg__gemv_store)(y, incy, n, acc, alpha, beta);
 }
 
-/* The rows form: y[j * incy] = alpha * sum_p x[p * incx] * m[p * ld + j] + beta * y[j * incy]. */
-__attribute__((target(TG__TARGET))) static void
-TG__FN(tg__gemv_rows)(int64_t n, int64_t k, const void *alpha_, const void *x_, int64_t incx,
-                      const void *m_, int64_t ld, const void *beta_, void *y_, int64_t incy)
+/* The rows form for R rows of x and of y (R constant where inlined, 1 to TG__GEMV_ROWS): each
+ * pass loads eight rows of the matrix once for all R, and each row of y takes them in the same
+ * operations it would alone. The buffer holds R chunks of y's sums. */
+__attribute__((target(TG__TARGET), always_inline)) static inline void
+TG__FN(tg__gemv_rows_r)(const int R, int64_t n, int64_t k, const TG__T *x, int64_t incx,
+                        int64_t ldx, const TG__T *mat, int64_t ld, TG__T alpha, TG__T beta,
+                        TG__T *y, int64_t incy, int64_t ldy)
 {
     enum { CHUNK = TG__GEMV_CHUNK / sizeof(TG__T) };
-    const TG__T *x = (const TG__T *)x_, *mat = (const TG__T *)m_;
-    const TG__T alpha = *(const TG__T *)alpha_, beta = *(const TG__T *)beta_;
-    TG__T *y = (TG__T *)y_;
-    TG__T acc[CHUNK] __attribute__((aligned(64)));
-    if (n <= 2 * TG__W) {
-        TG__FN(tg__gemv_narrow)(n, k, x, incx, mat, ld, alpha, beta, y, incy);
-        return;
-    }
+    TG__T acc[TG__GEMV_ROWS][CHUNK] __attribute__((aligned(64)));
     for (int64_t j0 = 0; j0 < n; j0 += CHUNK) {
         const int64_t w = tg__min(n - j0, CHUNK), wv = w / TG__W * TG__W;
         const TG__MASK tail = TG__LANES(w - wv);
         const TG__T *r = mat + j0;
         int64_t p = 0;
-        for (int64_t j = 0; j < w; j += TG__W) TG__STOREU(acc + j, TG__ZERO());
+        for (int i = 0; i < R; i++)
+            for (int64_t j = 0; j < w; j += TG__W) TG__STOREU(acc[i] + j, TG__ZERO());
         /* Eight rows a pass, as two chains of four products each, added to the buffer at the
          * end: the chain that runs from pass to pass is one add and the buffer's store and reload,
          * which a narrow y (a few vectors) would otherwise wait on. The last, partial vector reads
          * only its live columns; the last rows of k go one at a time. */
         for (; p + 8 <= k; p += 8, r += 8 * ld) {
-            const TG__T *xp = x + p * incx;
-            const TG__V x0 = TG__SET1(xp[0]), x1 = TG__SET1(xp[incx]);
-            const TG__V x2 = TG__SET1(xp[2 * incx]), x3 = TG__SET1(xp[3 * incx]);
-            const TG__V x4 = TG__SET1(xp[4 * incx]), x5 = TG__SET1(xp[5 * incx]);
-            const TG__V x6 = TG__SET1(xp[6 * incx]), x7 = TG__SET1(xp[7 * incx]);
+            TG__V xs[TG__GEMV_ROWS][8];
             int64_t j = 0;
+            for (int i = 0; i < R; i++)
+                for (int q = 0; q < 8; q++) xs[i][q] = TG__SET1(x[i * ldx + (p + q) * incx]);
 #define TG__ROWS8(LOAD)                                                                            \
     do {                                                                                           \
-        TG__V u = TG__MUL(x0, LOAD(r + j)), v = TG__MUL(x4, LOAD(r + 4 * ld + j));                 \
-        u = TG__FMA(x1, LOAD(r + ld + j), u);                                                      \
-        v = TG__FMA(x5, LOAD(r + 5 * ld + j), v);                                                  \
-        u = TG__FMA(x2, LOAD(r + 2 * ld + j), u);                                                  \
-        v = TG__FMA(x6, LOAD(r + 6 * ld + j), v);                                                  \
-        u = TG__FMA(x3, LOAD(r + 3 * ld + j), u);                                                  \
-        v = TG__FMA(x7, LOAD(r + 7 * ld + j), v);                                                  \
-        TG__STOREU(acc + j, TG__ADD(TG__LOADU(acc + j), TG__ADD(u, v)));                           \
+        const TG__V m0 = LOAD(r + j), m1 = LOAD(r + ld + j), m2 = LOAD(r + 2 * ld + j);            \
+        const TG__V m3 = LOAD(r + 3 * ld + j), m4 = LOAD(r + 4 * ld + j);                          \
+        const TG__V m5 = LOAD(r + 5 * ld + j), m6 = LOAD(r + 6 * ld + j);                          \
+        const TG__V m7 = LOAD(r + 7 * ld + j);                                                     \
+        for (int i = 0; i < R; i++) {                                                              \
+            TG__V u = TG__MUL(xs[i][0], m0), v = TG__MUL(xs[i][4], m4);                            \
+            u = TG__FMA(xs[i][1], m1, u);                                                          \
+            v = TG__FMA(xs[i][5], m5, v);                                                          \
+            u = TG__FMA(xs[i][2], m2, u);                                                          \
+            v = TG__FMA(xs[i][6], m6, v);                                                          \
+            u = TG__FMA(xs[i][3], m3, u);                                                          \
+            v = TG__FMA(xs[i][7], m7, v);                                                          \
+            TG__STOREU(acc[i] + j, TG__ADD(TG__LOADU(acc[i] + j), TG__ADD(u, v)));                 \
+        }                                                                                          \
     } while (0)
 #define TG__TAIL_LOAD(q) TG__MASKLOAD(q, tail)
             for (; j < wv; j += TG__W) TG__ROWS8(TG__LOADU);
@@ -6127,16 +6193,37 @@ TG__FN(tg__gemv_rows)(int64_t n, int64_t k, const void *alpha_, const void *x_, 
 #undef TG__TAIL_LOAD
 #undef TG__ROWS8
         }
-        for (; p < k; p++, r += ld) {
-            const TG__V x0 = TG__SET1(x[p * incx]);
-            int64_t j = 0;
-            for (; j < wv; j += TG__W)
-                TG__STOREU(acc + j, TG__FMA(x0, TG__LOADU(r + j), TG__LOADU(acc + j)));
-            if (j < w)
-                TG__STOREU(acc + j, TG__FMA(x0, TG__MASKLOAD(r + j, tail), TG__LOADU(acc + j)));
-        }
-        TG__FN(tg__gemv_store)(y + j0 * incy, incy, w, acc, alpha, beta);
+        for (; p < k; p++, r += ld)
+            for (int i = 0; i < R; i++) {
+                const TG__V x0 = TG__SET1(x[i * ldx + p * incx]);
+                int64_t j = 0;
+                for (; j < wv; j += TG__W)
+                    TG__STOREU(acc[i] + j, TG__FMA(x0, TG__LOADU(r + j), TG__LOADU(acc[i] + j)));
+                if (j < w)
+                    TG__STOREU(acc[i] + j,
+                               TG__FMA(x0, TG__MASKLOAD(r + j, tail), TG__LOADU(acc[i] + j)));
+            }
+        for (int i = 0; i < R; i++)
+            TG__FN(tg__gemv_store)(y + i * ldy + j0 * incy, incy, w, acc[i], alpha, beta);
     }
+}
+
+/* The rows form: y[i * ldy + j * incy] = alpha * sum_p x[i * ldx + p * incx] * m[p * ld + j] +
+ * beta * y[i * ldy + j * incy] for i < r. */
+__attribute__((target(TG__TARGET))) static void
+TG__FN(tg__gemv_rows)(int r, int64_t n, int64_t k, const void *alpha_, const void *x_,
+                      int64_t incx, int64_t ldx, const void *m_, int64_t ld, const void *beta_,
+                      void *y_, int64_t incy, int64_t ldy)
+{
+    const TG__T *x = (const TG__T *)x_, *mat = (const TG__T *)m_;
+    const TG__T alpha = *(const TG__T *)alpha_, beta = *(const TG__T *)beta_;
+    TG__T *y = (TG__T *)y_;
+    if (r == 1 && n <= 2 * TG__W)
+        TG__FN(tg__gemv_narrow)(n, k, x, incx, mat, ld, alpha, beta, y, incy);
+    else if (r == 1)
+        TG__FN(tg__gemv_rows_r)(1, n, k, x, incx, ldx, mat, ld, alpha, beta, y, incy, ldy);
+    else
+        TG__FN(tg__gemv_rows_r)(r, n, k, x, incx, ldx, mat, ld, alpha, beta, y, incy, ldy);
 }
 
 /* One element of y from a dot product's two accumulators (the dots form). */
@@ -7157,47 +7244,48 @@ TG__FN(tg__gemv_narrow)(int64_t n, int64_t k, const TG__T *x, int64_t incx, cons
     TG__FN(tg__gemv_store)(y, incy, n, acc, alpha, beta);
 }
 
-/* The rows form: y[j * incy] = alpha * sum_p x[p * incx] * m[p * ld + j] + beta * y[j * incy]. */
-__attribute__((target(TG__TARGET))) static void
-TG__FN(tg__gemv_rows)(int64_t n, int64_t k, const void *alpha_, const void *x_, int64_t incx,
-                      const void *m_, int64_t ld, const void *beta_, void *y_, int64_t incy)
+/* The rows form for R rows of x and of y (R constant where inlined, 1 to TG__GEMV_ROWS): each
+ * pass loads eight rows of the matrix once for all R, and each row of y takes them in the same
+ * operations it would alone. The buffer holds R chunks of y's sums. */
+__attribute__((target(TG__TARGET), always_inline)) static inline void
+TG__FN(tg__gemv_rows_r)(const int R, int64_t n, int64_t k, const TG__T *x, int64_t incx,
+                        int64_t ldx, const TG__T *mat, int64_t ld, TG__T alpha, TG__T beta,
+                        TG__T *y, int64_t incy, int64_t ldy)
 {
     enum { CHUNK = TG__GEMV_CHUNK / sizeof(TG__T) };
-    const TG__T *x = (const TG__T *)x_, *mat = (const TG__T *)m_;
-    const TG__T alpha = *(const TG__T *)alpha_, beta = *(const TG__T *)beta_;
-    TG__T *y = (TG__T *)y_;
-    TG__T acc[CHUNK] __attribute__((aligned(64)));
-    if (n <= 2 * TG__W) {
-        TG__FN(tg__gemv_narrow)(n, k, x, incx, mat, ld, alpha, beta, y, incy);
-        return;
-    }
+    TG__T acc[TG__GEMV_ROWS][CHUNK] __attribute__((aligned(64)));
     for (int64_t j0 = 0; j0 < n; j0 += CHUNK) {
         const int64_t w = tg__min(n - j0, CHUNK), wv = w / TG__W * TG__W;
         const TG__MASK tail = TG__LANES(w - wv);
         const TG__T *r = mat + j0;
         int64_t p = 0;
-        for (int64_t j = 0; j < w; j += TG__W) TG__STOREU(acc + j, TG__ZERO());
+        for (int i = 0; i < R; i++)
+            for (int64_t j = 0; j < w; j += TG__W) TG__STOREU(acc[i] + j, TG__ZERO());
         /* Eight rows a pass, as two chains of four products each, added to the buffer at the
          * end: the chain that runs from pass to pass is one add and the buffer's store and reload,
          * which a narrow y (a few vectors) would otherwise wait on. The last, partial vector reads
          * only its live columns; the last rows of k go one at a time. */
         for (; p + 8 <= k; p += 8, r += 8 * ld) {
-            const TG__T *xp = x + p * incx;
-            const TG__V x0 = TG__SET1(xp[0]), x1 = TG__SET1(xp[incx]);
-            const TG__V x2 = TG__SET1(xp[2 * incx]), x3 = TG__SET1(xp[3 * incx]);
-            const TG__V x4 = TG__SET1(xp[4 * incx]), x5 = TG__SET1(xp[5 * incx]);
-            const TG__V x6 = TG__SET1(xp[6 * incx]), x7 = TG__SET1(xp[7 * incx]);
+            TG__V xs[TG__GEMV_ROWS][8];
             int64_t j = 0;
+            for (int i = 0; i < R; i++)
+                for (int q = 0; q < 8; q++) xs[i][q] = TG__SET1(x[i * ldx + (p + q) * incx]);
 #define TG__ROWS8(LOAD)                                                                            \
     do {                                                                                           \
-        TG__V u = TG__MUL(x0, LOAD(r + j)), v = TG__MUL(x4, LOAD(r + 4 * ld + j));                 \
-        u = TG__FMA(x1, LOAD(r + ld + j), u);                                                      \
-        v = TG__FMA(x5, LOAD(r + 5 * ld + j), v);                                                  \
-        u = TG__FMA(x2, LOAD(r + 2 * ld + j), u);                                                  \
-        v = TG__FMA(x6, LOAD(r + 6 * ld + j), v);                                                  \
-        u = TG__FMA(x3, LOAD(r + 3 * ld + j), u);                                                  \
-        v = TG__FMA(x7, LOAD(r + 7 * ld + j), v);                                                  \
-        TG__STOREU(acc + j, TG__ADD(TG__LOADU(acc + j), TG__ADD(u, v)));                           \
+        const TG__V m0 = LOAD(r + j), m1 = LOAD(r + ld + j), m2 = LOAD(r + 2 * ld + j);            \
+        const TG__V m3 = LOAD(r + 3 * ld + j), m4 = LOAD(r + 4 * ld + j);                          \
+        const TG__V m5 = LOAD(r + 5 * ld + j), m6 = LOAD(r + 6 * ld + j);                          \
+        const TG__V m7 = LOAD(r + 7 * ld + j);                                                     \
+        for (int i = 0; i < R; i++) {                                                              \
+            TG__V u = TG__MUL(xs[i][0], m0), v = TG__MUL(xs[i][4], m4);                            \
+            u = TG__FMA(xs[i][1], m1, u);                                                          \
+            v = TG__FMA(xs[i][5], m5, v);                                                          \
+            u = TG__FMA(xs[i][2], m2, u);                                                          \
+            v = TG__FMA(xs[i][6], m6, v);                                                          \
+            u = TG__FMA(xs[i][3], m3, u);                                                          \
+            v = TG__FMA(xs[i][7], m7, v);                                                          \
+            TG__STOREU(acc[i] + j, TG__ADD(TG__LOADU(acc[i] + j), TG__ADD(u, v)));                 \
+        }                                                                                          \
     } while (0)
 #define TG__TAIL_LOAD(q) TG__MASKLOAD(q, tail)
             for (; j < wv; j += TG__W) TG__ROWS8(TG__LOADU);
@@ -7205,16 +7293,37 @@ TG__FN(tg__gemv_rows)(int64_t n, int64_t k, const void *alpha_, const void *x_, 
 #undef TG__TAIL_LOAD
 #undef TG__ROWS8
         }
-        for (; p < k; p++, r += ld) {
-            const TG__V x0 = TG__SET1(x[p * incx]);
-            int64_t j = 0;
-            for (; j < wv; j += TG__W)
-                TG__STOREU(acc + j, TG__FMA(x0, TG__LOADU(r + j), TG__LOADU(acc + j)));
-            if (j < w)
-                TG__STOREU(acc + j, TG__FMA(x0, TG__MASKLOAD(r + j, tail), TG__LOADU(acc + j)));
-        }
-        TG__FN(tg__gemv_store)(y + j0 * incy, incy, w, acc, alpha, beta);
+        for (; p < k; p++, r += ld)
+            for (int i = 0; i < R; i++) {
+                const TG__V x0 = TG__SET1(x[i * ldx + p * incx]);
+                int64_t j = 0;
+                for (; j < wv; j += TG__W)
+                    TG__STOREU(acc[i] + j, TG__FMA(x0, TG__LOADU(r + j), TG__LOADU(acc[i] + j)));
+                if (j < w)
+                    TG__STOREU(acc[i] + j,
+                               TG__FMA(x0, TG__MASKLOAD(r + j, tail), TG__LOADU(acc[i] + j)));
+            }
+        for (int i = 0; i < R; i++)
+            TG__FN(tg__gemv_store)(y + i * ldy + j0 * incy, incy, w, acc[i], alpha, beta);
     }
+}
+
+/* The rows form: y[i * ldy + j * incy] = alpha * sum_p x[i * ldx + p * incx] * m[p * ld + j] +
+ * beta * y[i * ldy + j * incy] for i < r. */
+__attribute__((target(TG__TARGET))) static void
+TG__FN(tg__gemv_rows)(int r, int64_t n, int64_t k, const void *alpha_, const void *x_,
+                      int64_t incx, int64_t ldx, const void *m_, int64_t ld, const void *beta_,
+                      void *y_, int64_t incy, int64_t ldy)
+{
+    const TG__T *x = (const TG__T *)x_, *mat = (const TG__T *)m_;
+    const TG__T alpha = *(const TG__T *)alpha_, beta = *(const TG__T *)beta_;
+    TG__T *y = (TG__T *)y_;
+    if (r == 1 && n <= 2 * TG__W)
+        TG__FN(tg__gemv_narrow)(n, k, x, incx, mat, ld, alpha, beta, y, incy);
+    else if (r == 1)
+        TG__FN(tg__gemv_rows_r)(1, n, k, x, incx, ldx, mat, ld, alpha, beta, y, incy, ldy);
+    else
+        TG__FN(tg__gemv_rows_r)(r, n, k, x, incx, ldx, mat, ld, alpha, beta, y, incy, ldy);
 }
 
 /* One element of y from a dot product's two accumulators (the dots form). */
@@ -8234,47 +8343,48 @@ TG__FN(tg__gemv_narrow)(int64_t n, int64_t k, const TG__T *x, int64_t incx, cons
     TG__FN(tg__gemv_store)(y, incy, n, acc, alpha, beta);
 }
 
-/* The rows form: y[j * incy] = alpha * sum_p x[p * incx] * m[p * ld + j] + beta * y[j * incy]. */
-__attribute__((target(TG__TARGET))) static void
-TG__FN(tg__gemv_rows)(int64_t n, int64_t k, const void *alpha_, const void *x_, int64_t incx,
-                      const void *m_, int64_t ld, const void *beta_, void *y_, int64_t incy)
+/* The rows form for R rows of x and of y (R constant where inlined, 1 to TG__GEMV_ROWS): each
+ * pass loads eight rows of the matrix once for all R, and each row of y takes them in the same
+ * operations it would alone. The buffer holds R chunks of y's sums. */
+__attribute__((target(TG__TARGET), always_inline)) static inline void
+TG__FN(tg__gemv_rows_r)(const int R, int64_t n, int64_t k, const TG__T *x, int64_t incx,
+                        int64_t ldx, const TG__T *mat, int64_t ld, TG__T alpha, TG__T beta,
+                        TG__T *y, int64_t incy, int64_t ldy)
 {
     enum { CHUNK = TG__GEMV_CHUNK / sizeof(TG__T) };
-    const TG__T *x = (const TG__T *)x_, *mat = (const TG__T *)m_;
-    const TG__T alpha = *(const TG__T *)alpha_, beta = *(const TG__T *)beta_;
-    TG__T *y = (TG__T *)y_;
-    TG__T acc[CHUNK] __attribute__((aligned(64)));
-    if (n <= 2 * TG__W) {
-        TG__FN(tg__gemv_narrow)(n, k, x, incx, mat, ld, alpha, beta, y, incy);
-        return;
-    }
+    TG__T acc[TG__GEMV_ROWS][CHUNK] __attribute__((aligned(64)));
     for (int64_t j0 = 0; j0 < n; j0 += CHUNK) {
         const int64_t w = tg__min(n - j0, CHUNK), wv = w / TG__W * TG__W;
         const TG__MASK tail = TG__LANES(w - wv);
         const TG__T *r = mat + j0;
         int64_t p = 0;
-        for (int64_t j = 0; j < w; j += TG__W) TG__STOREU(acc + j, TG__ZERO());
+        for (int i = 0; i < R; i++)
+            for (int64_t j = 0; j < w; j += TG__W) TG__STOREU(acc[i] + j, TG__ZERO());
         /* Eight rows a pass, as two chains of four products each, added to the buffer at the
          * end: the chain that runs from pass to pass is one add and the buffer's store and reload,
          * which a narrow y (a few vectors) would otherwise wait on. The last, partial vector reads
          * only its live columns; the last rows of k go one at a time. */
         for (; p + 8 <= k; p += 8, r += 8 * ld) {
-            const TG__T *xp = x + p * incx;
-            const TG__V x0 = TG__SET1(xp[0]), x1 = TG__SET1(xp[incx]);
-            const TG__V x2 = TG__SET1(xp[2 * incx]), x3 = TG__SET1(xp[3 * incx]);
-            const TG__V x4 = TG__SET1(xp[4 * incx]), x5 = TG__SET1(xp[5 * incx]);
-            const TG__V x6 = TG__SET1(xp[6 * incx]), x7 = TG__SET1(xp[7 * incx]);
+            TG__V xs[TG__GEMV_ROWS][8];
             int64_t j = 0;
+            for (int i = 0; i < R; i++)
+                for (int q = 0; q < 8; q++) xs[i][q] = TG__SET1(x[i * ldx + (p + q) * incx]);
 #define TG__ROWS8(LOAD)                                                                            \
     do {                                                                                           \
-        TG__V u = TG__MUL(x0, LOAD(r + j)), v = TG__MUL(x4, LOAD(r + 4 * ld + j));                 \
-        u = TG__FMA(x1, LOAD(r + ld + j), u);                                                      \
-        v = TG__FMA(x5, LOAD(r + 5 * ld + j), v);                                                  \
-        u = TG__FMA(x2, LOAD(r + 2 * ld + j), u);                                                  \
-        v = TG__FMA(x6, LOAD(r + 6 * ld + j), v);                                                  \
-        u = TG__FMA(x3, LOAD(r + 3 * ld + j), u);                                                  \
-        v = TG__FMA(x7, LOAD(r + 7 * ld + j), v);                                                  \
-        TG__STOREU(acc + j, TG__ADD(TG__LOADU(acc + j), TG__ADD(u, v)));                           \
+        const TG__V m0 = LOAD(r + j), m1 = LOAD(r + ld + j), m2 = LOAD(r + 2 * ld + j);            \
+        const TG__V m3 = LOAD(r + 3 * ld + j), m4 = LOAD(r + 4 * ld + j);                          \
+        const TG__V m5 = LOAD(r + 5 * ld + j), m6 = LOAD(r + 6 * ld + j);                          \
+        const TG__V m7 = LOAD(r + 7 * ld + j);                                                     \
+        for (int i = 0; i < R; i++) {                                                              \
+            TG__V u = TG__MUL(xs[i][0], m0), v = TG__MUL(xs[i][4], m4);                            \
+            u = TG__FMA(xs[i][1], m1, u);                                                          \
+            v = TG__FMA(xs[i][5], m5, v);                                                          \
+            u = TG__FMA(xs[i][2], m2, u);                                                          \
+            v = TG__FMA(xs[i][6], m6, v);                                                          \
+            u = TG__FMA(xs[i][3], m3, u);                                                          \
+            v = TG__FMA(xs[i][7], m7, v);                                                          \
+            TG__STOREU(acc[i] + j, TG__ADD(TG__LOADU(acc[i] + j), TG__ADD(u, v)));                 \
+        }                                                                                          \
     } while (0)
 #define TG__TAIL_LOAD(q) TG__MASKLOAD(q, tail)
             for (; j < wv; j += TG__W) TG__ROWS8(TG__LOADU);
@@ -8282,16 +8392,37 @@ TG__FN(tg__gemv_rows)(int64_t n, int64_t k, const void *alpha_, const void *x_, 
 #undef TG__TAIL_LOAD
 #undef TG__ROWS8
         }
-        for (; p < k; p++, r += ld) {
-            const TG__V x0 = TG__SET1(x[p * incx]);
-            int64_t j = 0;
-            for (; j < wv; j += TG__W)
-                TG__STOREU(acc + j, TG__FMA(x0, TG__LOADU(r + j), TG__LOADU(acc + j)));
-            if (j < w)
-                TG__STOREU(acc + j, TG__FMA(x0, TG__MASKLOAD(r + j, tail), TG__LOADU(acc + j)));
-        }
-        TG__FN(tg__gemv_store)(y + j0 * incy, incy, w, acc, alpha, beta);
+        for (; p < k; p++, r += ld)
+            for (int i = 0; i < R; i++) {
+                const TG__V x0 = TG__SET1(x[i * ldx + p * incx]);
+                int64_t j = 0;
+                for (; j < wv; j += TG__W)
+                    TG__STOREU(acc[i] + j, TG__FMA(x0, TG__LOADU(r + j), TG__LOADU(acc[i] + j)));
+                if (j < w)
+                    TG__STOREU(acc[i] + j,
+                               TG__FMA(x0, TG__MASKLOAD(r + j, tail), TG__LOADU(acc[i] + j)));
+            }
+        for (int i = 0; i < R; i++)
+            TG__FN(tg__gemv_store)(y + i * ldy + j0 * incy, incy, w, acc[i], alpha, beta);
     }
+}
+
+/* The rows form: y[i * ldy + j * incy] = alpha * sum_p x[i * ldx + p * incx] * m[p * ld + j] +
+ * beta * y[i * ldy + j * incy] for i < r. */
+__attribute__((target(TG__TARGET))) static void
+TG__FN(tg__gemv_rows)(int r, int64_t n, int64_t k, const void *alpha_, const void *x_,
+                      int64_t incx, int64_t ldx, const void *m_, int64_t ld, const void *beta_,
+                      void *y_, int64_t incy, int64_t ldy)
+{
+    const TG__T *x = (const TG__T *)x_, *mat = (const TG__T *)m_;
+    const TG__T alpha = *(const TG__T *)alpha_, beta = *(const TG__T *)beta_;
+    TG__T *y = (TG__T *)y_;
+    if (r == 1 && n <= 2 * TG__W)
+        TG__FN(tg__gemv_narrow)(n, k, x, incx, mat, ld, alpha, beta, y, incy);
+    else if (r == 1)
+        TG__FN(tg__gemv_rows_r)(1, n, k, x, incx, ldx, mat, ld, alpha, beta, y, incy, ldy);
+    else
+        TG__FN(tg__gemv_rows_r)(r, n, k, x, incx, ldx, mat, ld, alpha, beta, y, incy, ldy);
 }
 
 /* One element of y from a dot product's two accumulators (the dots form). */
@@ -9311,47 +9442,48 @@ TG__FN(tg__gemv_narrow)(int64_t n, int64_t k, const TG__T *x, int64_t incx, cons
     TG__FN(tg__gemv_store)(y, incy, n, acc, alpha, beta);
 }
 
-/* The rows form: y[j * incy] = alpha * sum_p x[p * incx] * m[p * ld + j] + beta * y[j * incy]. */
-__attribute__((target(TG__TARGET))) static void
-TG__FN(tg__gemv_rows)(int64_t n, int64_t k, const void *alpha_, const void *x_, int64_t incx,
-                      const void *m_, int64_t ld, const void *beta_, void *y_, int64_t incy)
+/* The rows form for R rows of x and of y (R constant where inlined, 1 to TG__GEMV_ROWS): each
+ * pass loads eight rows of the matrix once for all R, and each row of y takes them in the same
+ * operations it would alone. The buffer holds R chunks of y's sums. */
+__attribute__((target(TG__TARGET), always_inline)) static inline void
+TG__FN(tg__gemv_rows_r)(const int R, int64_t n, int64_t k, const TG__T *x, int64_t incx,
+                        int64_t ldx, const TG__T *mat, int64_t ld, TG__T alpha, TG__T beta,
+                        TG__T *y, int64_t incy, int64_t ldy)
 {
     enum { CHUNK = TG__GEMV_CHUNK / sizeof(TG__T) };
-    const TG__T *x = (const TG__T *)x_, *mat = (const TG__T *)m_;
-    const TG__T alpha = *(const TG__T *)alpha_, beta = *(const TG__T *)beta_;
-    TG__T *y = (TG__T *)y_;
-    TG__T acc[CHUNK] __attribute__((aligned(64)));
-    if (n <= 2 * TG__W) {
-        TG__FN(tg__gemv_narrow)(n, k, x, incx, mat, ld, alpha, beta, y, incy);
-        return;
-    }
+    TG__T acc[TG__GEMV_ROWS][CHUNK] __attribute__((aligned(64)));
     for (int64_t j0 = 0; j0 < n; j0 += CHUNK) {
         const int64_t w = tg__min(n - j0, CHUNK), wv = w / TG__W * TG__W;
         const TG__MASK tail = TG__LANES(w - wv);
         const TG__T *r = mat + j0;
         int64_t p = 0;
-        for (int64_t j = 0; j < w; j += TG__W) TG__STOREU(acc + j, TG__ZERO());
+        for (int i = 0; i < R; i++)
+            for (int64_t j = 0; j < w; j += TG__W) TG__STOREU(acc[i] + j, TG__ZERO());
         /* Eight rows a pass, as two chains of four products each, added to the buffer at the
          * end: the chain that runs from pass to pass is one add and the buffer's store and reload,
          * which a narrow y (a few vectors) would otherwise wait on. The last, partial vector reads
          * only its live columns; the last rows of k go one at a time. */
         for (; p + 8 <= k; p += 8, r += 8 * ld) {
-            const TG__T *xp = x + p * incx;
-            const TG__V x0 = TG__SET1(xp[0]), x1 = TG__SET1(xp[incx]);
-            const TG__V x2 = TG__SET1(xp[2 * incx]), x3 = TG__SET1(xp[3 * incx]);
-            const TG__V x4 = TG__SET1(xp[4 * incx]), x5 = TG__SET1(xp[5 * incx]);
-            const TG__V x6 = TG__SET1(xp[6 * incx]), x7 = TG__SET1(xp[7 * incx]);
+            TG__V xs[TG__GEMV_ROWS][8];
             int64_t j = 0;
+            for (int i = 0; i < R; i++)
+                for (int q = 0; q < 8; q++) xs[i][q] = TG__SET1(x[i * ldx + (p + q) * incx]);
 #define TG__ROWS8(LOAD)                                                                            \
     do {                                                                                           \
-        TG__V u = TG__MUL(x0, LOAD(r + j)), v = TG__MUL(x4, LOAD(r + 4 * ld + j));                 \
-        u = TG__FMA(x1, LOAD(r + ld + j), u);                                                      \
-        v = TG__FMA(x5, LOAD(r + 5 * ld + j), v);                                                  \
-        u = TG__FMA(x2, LOAD(r + 2 * ld + j), u);                                                  \
-        v = TG__FMA(x6, LOAD(r + 6 * ld + j), v);                                                  \
-        u = TG__FMA(x3, LOAD(r + 3 * ld + j), u);                                                  \
-        v = TG__FMA(x7, LOAD(r + 7 * ld + j), v);                                                  \
-        TG__STOREU(acc + j, TG__ADD(TG__LOADU(acc + j), TG__ADD(u, v)));                           \
+        const TG__V m0 = LOAD(r + j), m1 = LOAD(r + ld + j), m2 = LOAD(r + 2 * ld + j);            \
+        const TG__V m3 = LOAD(r + 3 * ld + j), m4 = LOAD(r + 4 * ld + j);                          \
+        const TG__V m5 = LOAD(r + 5 * ld + j), m6 = LOAD(r + 6 * ld + j);                          \
+        const TG__V m7 = LOAD(r + 7 * ld + j);                                                     \
+        for (int i = 0; i < R; i++) {                                                              \
+            TG__V u = TG__MUL(xs[i][0], m0), v = TG__MUL(xs[i][4], m4);                            \
+            u = TG__FMA(xs[i][1], m1, u);                                                          \
+            v = TG__FMA(xs[i][5], m5, v);                                                          \
+            u = TG__FMA(xs[i][2], m2, u);                                                          \
+            v = TG__FMA(xs[i][6], m6, v);                                                          \
+            u = TG__FMA(xs[i][3], m3, u);                                                          \
+            v = TG__FMA(xs[i][7], m7, v);                                                          \
+            TG__STOREU(acc[i] + j, TG__ADD(TG__LOADU(acc[i] + j), TG__ADD(u, v)));                 \
+        }                                                                                          \
     } while (0)
 #define TG__TAIL_LOAD(q) TG__MASKLOAD(q, tail)
             for (; j < wv; j += TG__W) TG__ROWS8(TG__LOADU);
@@ -9359,16 +9491,37 @@ TG__FN(tg__gemv_rows)(int64_t n, int64_t k, const void *alpha_, const void *x_, 
 #undef TG__TAIL_LOAD
 #undef TG__ROWS8
         }
-        for (; p < k; p++, r += ld) {
-            const TG__V x0 = TG__SET1(x[p * incx]);
-            int64_t j = 0;
-            for (; j < wv; j += TG__W)
-                TG__STOREU(acc + j, TG__FMA(x0, TG__LOADU(r + j), TG__LOADU(acc + j)));
-            if (j < w)
-                TG__STOREU(acc + j, TG__FMA(x0, TG__MASKLOAD(r + j, tail), TG__LOADU(acc + j)));
-        }
-        TG__FN(tg__gemv_store)(y + j0 * incy, incy, w, acc, alpha, beta);
+        for (; p < k; p++, r += ld)
+            for (int i = 0; i < R; i++) {
+                const TG__V x0 = TG__SET1(x[i * ldx + p * incx]);
+                int64_t j = 0;
+                for (; j < wv; j += TG__W)
+                    TG__STOREU(acc[i] + j, TG__FMA(x0, TG__LOADU(r + j), TG__LOADU(acc[i] + j)));
+                if (j < w)
+                    TG__STOREU(acc[i] + j,
+                               TG__FMA(x0, TG__MASKLOAD(r + j, tail), TG__LOADU(acc[i] + j)));
+            }
+        for (int i = 0; i < R; i++)
+            TG__FN(tg__gemv_store)(y + i * ldy + j0 * incy, incy, w, acc[i], alpha, beta);
     }
+}
+
+/* The rows form: y[i * ldy + j * incy] = alpha * sum_p x[i * ldx + p * incx] * m[p * ld + j] +
+ * beta * y[i * ldy + j * incy] for i < r. */
+__attribute__((target(TG__TARGET))) static void
+TG__FN(tg__gemv_rows)(int r, int64_t n, int64_t k, const void *alpha_, const void *x_,
+                      int64_t incx, int64_t ldx, const void *m_, int64_t ld, const void *beta_,
+                      void *y_, int64_t incy, int64_t ldy)
+{
+    const TG__T *x = (const TG__T *)x_, *mat = (const TG__T *)m_;
+    const TG__T alpha = *(const TG__T *)alpha_, beta = *(const TG__T *)beta_;
+    TG__T *y = (TG__T *)y_;
+    if (r == 1 && n <= 2 * TG__W)
+        TG__FN(tg__gemv_narrow)(n, k, x, incx, mat, ld, alpha, beta, y, incy);
+    else if (r == 1)
+        TG__FN(tg__gemv_rows_r)(1, n, k, x, incx, ldx, mat, ld, alpha, beta, y, incy, ldy);
+    else
+        TG__FN(tg__gemv_rows_r)(r, n, k, x, incx, ldx, mat, ld, alpha, beta, y, incy, ldy);
 }
 
 /* One element of y from a dot product's two accumulators (the dots form). */

@@ -48,9 +48,15 @@ typedef void (*tg__pack_fn)(int64_t rows, int64_t kc, const void *src, int64_t r
  * for j < n, from x[p * incx] and M's element (p, j) for p < k. The rows form (gemv_rows) reads M's
  * row p as the n contiguous elements at m + p * ld; the dots form (gemv_dots) reads its column j as
  * the k contiguous elements at m + j * ld, with x contiguous (incx 1). y is not read when beta is
- * zero; alpha and beta point at a float or a double. */
+ * zero; alpha and beta point at a float or a double. The rows form takes up to TG__GEMV_ROWS such
+ * products over the same M at once (a short C: x's and y's row i at x + i * ldx and y + i * ldy),
+ * M read once for all of them. */
 typedef void (*tg__gemv_fn)(int64_t n, int64_t k, const void *alpha, const void *x, int64_t incx,
                             const void *m, int64_t ld, const void *beta, void *y, int64_t incy);
+typedef void (*tg__gemv_rows_fn)(int r, int64_t n, int64_t k, const void *alpha, const void *x,
+                                 int64_t incx, int64_t ldx, const void *m, int64_t ld,
+                                 const void *beta, void *y, int64_t incy, int64_t ldy);
+enum { TG__GEMV_ROWS = 4 };
 /* Bytes of y's sums the rows form keeps in L1 while it streams M's rows across them. */
 enum { TG__GEMV_CHUNK = 8192 };
 
@@ -75,7 +81,8 @@ struct tg__kernel {
     tg__ukernel_pair_fn ukernel_pair; /* NULL, or two panels at once in wider tiles (AVX-512): the
                                          small path's rows mode (small.c) */
     int b_share;           /* a deep product's packed B panel takes 1/b_share of L3 (blocking.c) */
-    tg__gemv_fn gemv_rows, gemv_dots; /* one row or column of C (gemv.c) */
+    tg__gemv_rows_fn gemv_rows; /* a few rows or columns of C (gemv.c) */
+    tg__gemv_fn gemv_dots;      /* one row or column of C (gemv.c) */
 };
 
 /* The kernel for this element size and family. */

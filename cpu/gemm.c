@@ -136,7 +136,7 @@ TG__ALWAYS_INLINE int tg__gemm_cpu(const char *fn, size_t es, const tg__gemm *g,
         t.cs_c = 1;
     }
     forced = tg__path_forced();
-    if (!forced && (t.m == 1 || t.n == 1)) {
+    if (!forced && (t.m <= TG__GEMV_ROWS || t.n <= TG__GEMV_ROWS)) {
         const int st = tg__gemm_gemv(fn, kern, &t, alpha, beta);
         if (st >= 0) return st;
     }

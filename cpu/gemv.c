@@ -45,26 +45,50 @@ enum { TG__GEMV_KPARTS = 4, TG__GEMV_KSPLIT_ROWS = 128, TG__GEMV_KSPLIT_DOTS = 8
 enum { TG__GEMV_TEAM_MNK = 256 * 256 };
 
 typedef struct {
+    int r; /* rows of x and of y: products over the same M (the rows form's; 1 in the dots form) */
     int64_t n, k;
     const char *x, *m;
-    int64_t incx, sp, sj; /* M's element (p, j) at m + p * sp + j * sj, in elements */
+    int64_t incx, ldx, sp, sj; /* M's element (p, j) at m + p * sp + j * sj, in elements */
     char *y;
-    int64_t incy;
+    int64_t incy, ldy;
 } tg__gemv;
 
-/* g as y = alpha * Mᵀx + beta * y; the form that reads M along its runs (1 rows, 2 dots), or 0. */
-static int tg__gemv_of(const tg__gemm *g, tg__gemv *v)
+/* How many rows of y the rows form takes at most over an M of k x n elements (a short C's rows or
+ * columns; gemv.c's other products go to the GEMM's tiles): where M streams from beyond L2, up to
+ * four over rows of 64 elements or more, else two over an M of 128^2 elements or more, else one.
+ * The bounds are where the small path's tiles stopped losing to it (Emerald Rapids, 1 thread,
+ * ab-gemm, rows form / small path): AVX2 forced s 4x256x256 0.63, 4x1024x256 0.67-0.77,
+ * 3x512x512 0.87-0.96, 2x64x128 0.81, 2x96x96 0.82 (2x128x128 1.33), d 4x40x20000 0.86, 2x96x96
+ * 0.84-0.90; AVX-512 s 4x256x256 0.72, 4x1024x256 0.78-0.81 (its 2x64x128 at 1.36-1.77 and
+ * 3x200x200 at 1.6-1.8 given up with them). */
+static int64_t tg__gemv_rows_max(int64_t k, int64_t n, int64_t es)
 {
-    const int row = g->m == 1; /* else n == 1 */
+    return (double)k * (double)n * (double)es > (double)tg__cpu()->l2 && n >= 64 ? TG__GEMV_ROWS
+           : (double)k * (double)n >= 128 * 128                                  ? 2
+                                                                                 : 1;
+}
+
+/* g as y = alpha * Mᵀx + beta * y; the form that reads M along its runs (1 rows, 2 dots), or 0.
+ * A C of one row or column is y; one of a few rows (columns) over more than `wide` columns
+ * (rows) is r of them, where M's rows are contiguous along them, for the rows form. */
+static int tg__gemv_of(const tg__gemm *g, int64_t wide, int64_t es, tg__gemv *v)
+{
+    const int one = g->m == 1 || g->n == 1;
+    const int64_t r_max = tg__gemv_rows_max(g->k, g->m < g->n ? g->n : g->m, es);
+    const int row = one ? g->m == 1 : g->m <= r_max && g->b.cs == 1 && g->n > wide;
+    if (!one && !row && !(g->n <= r_max && g->a.rs == 1 && g->m > wide)) return 0;
+    v->r = (int)(one ? 1 : row ? g->m : g->n);
     v->n = row ? g->n : g->m;
     v->k = g->k;
     v->x = (const char *)(row ? g->a.p : g->b.p);
     v->incx = row ? g->a.cs : g->b.rs;
+    v->ldx = row ? g->a.rs : g->b.cs;
     v->m = (const char *)(row ? g->b.p : g->a.p);
     v->sp = row ? g->b.rs : g->a.cs;
     v->sj = row ? g->b.cs : g->a.rs;
     v->y = (char *)g->c;
     v->incy = row ? g->cs_c : g->rs_c;
+    v->ldy = row ? g->rs_c : g->cs_c;
     /* One element of y is a dot product: whichever of M's column and x is contiguous serves as
      * the column, the other as x. */
     if (v->n == 1 && v->sp != 1 && v->incx == 1) {
@@ -74,36 +98,56 @@ static int tg__gemv_of(const tg__gemm *g, tg__gemv *v)
         v->incx = v->sp;
         v->sp = 1;
     }
-    return v->sj == 1 && v->n > 1 ? 1 : v->sp == 1 ? 2 : 0;
+    return v->sj == 1 && v->n > 1 ? 1 : v->sp == 1 && v->r == 1 ? 2 : 0;
 }
 
-/* y = alpha * ((S0 + S1) + (S2 + S3)) + beta * y over the partial sums of the k parts, y not read
- * when beta is zero. */
+/* y = alpha * Mᵀx + beta * y through the kernel's form (1 rows, 2 dots), M's rows (columns) ld
+ * apart. */
+static void tg__gemv_run(const tg__kernel *kern, int form, const tg__gemv *v, int64_t ld,
+                         const void *alpha, const void *beta)
+{
+    if (form == 1)
+        kern->gemv_rows(v->r, v->n, v->k, alpha, v->x, v->incx, v->ldx, v->m, ld, beta, v->y,
+                        v->incy, v->ldy);
+    else
+        kern->gemv_dots(v->n, v->k, alpha, v->x, v->incx, v->m, ld, beta, v->y, v->incy);
+}
+
+/* y = alpha * ((S0 + S1) + (S2 + S3)) + beta * y over the partial sums of the k parts (each part
+ * r rows of n), y not read when beta is zero. */
 #define TG__GEMV_JOIN(T)                                                                           \
-    for (int64_t j = 0; j < v->n; j++) {                                                           \
-        const T *s = (const T *)sums, a = *(const T *)alpha, b = *(const T *)beta;                 \
-        T *yj = (T *)v->y + j * v->incy;                                                           \
-        const T r = a * ((s[j] + s[n + j]) + (s[2 * n + j] + s[3 * n + j]));                       \
-        *yj = b == 0 ? r : r + b * *yj;                                                            \
-    }
+    for (int64_t i = 0; i < v->r; i++)                                                             \
+        for (int64_t j = 0; j < v->n; j++) {                                                       \
+            const T *s = (const T *)sums + i * n + j, a = *(const T *)alpha;                       \
+            const T b = *(const T *)beta;                                                          \
+            T *yj = (T *)v->y + i * v->ldy + j * v->incy;                                          \
+            const T r = a * ((s[0] + s[part]) + (s[2 * part] + s[3 * part]));                     \
+            *yj = b == 0 ? r : r + b * *yj;                                                        \
+        }
 
 /* The threads take parts of k instead of parts of y (where: above): each part summed whole by
  * the kernel into a buffer of its own, then added in a fixed order. The parts are always four,
  * whatever the threads, so the bits do not depend on the thread count. */
-static void tg__gemv_kparts(tg__gemv_fn run, const tg__gemv *v, int64_t ld, size_t es, int nt,
-                            const void *alpha, const void *beta, char *sums)
+static void tg__gemv_kparts(const tg__kernel *kern, int form, const tg__gemv *v, int64_t ld,
+                            int nt, const void *alpha, const void *beta, char *sums)
 {
     static const float zero_s = 0.0f;
     static const double zero_d = 0.0;
-    const void *one = tg__one(es), *zero = es == sizeof(float) ? (const void *)&zero_s
-                                                               : (const void *)&zero_d;
-    const int64_t n = v->n;
+    const int64_t es = (int64_t)kern->es, n = v->n, part = v->r * n;
+    const void *one = tg__one(kern->es), *zero = es == sizeof(float) ? (const void *)&zero_s
+                                                                      : (const void *)&zero_d;
     (void)nt; /* (without OpenMP) */
     TG__OMP(omp parallel for num_threads(nt) schedule(static, 1) if (nt > 1))
     for (int i = 0; i < TG__GEMV_KPARTS; i++) {
         const int64_t p0 = v->k * i / TG__GEMV_KPARTS, p1 = v->k * (i + 1) / TG__GEMV_KPARTS;
-        run(n, p1 - p0, one, v->x + p0 * v->incx * (int64_t)es, v->incx,
-            v->m + p0 * v->sp * (int64_t)es, ld, zero, sums + i * n * (int64_t)es, 1);
+        tg__gemv u = *v;
+        u.k = p1 - p0;
+        u.x += p0 * v->incx * es;
+        u.m += p0 * v->sp * es;
+        u.y = sums + i * part * es;
+        u.incy = 1;
+        u.ldy = n;
+        tg__gemv_run(kern, form, &u, ld, one, zero);
     }
     if (es == sizeof(float)) TG__GEMV_JOIN(float)
     else TG__GEMV_JOIN(double)
@@ -115,25 +159,27 @@ TG__PRIVATE int tg__gemm_gemv(const char *fn, const tg__kernel *kern, const tg__
 {
     const int64_t es = (int64_t)kern->es, line = 64 / es;
     tg__gemv v;
-    const int form = tg__gemv_of(g, &v);
-    const tg__gemv_fn run = form == 1 ? kern->gemv_rows : kern->gemv_dots;
-    /* M's rows a row apart (rows form), its columns a column apart (dots) */
-    const int64_t ld = form == 1 ? v.sp : v.sj, lines = tg__ceil_div(v.n, line);
+    /* (a few rows of y over at most two AVX-512 vectors, 128 bytes, take the GEMM's tiles) */
+    const int form = tg__gemv_of(g, 128 / es, es, &v);
     double stack[TG__GEMV_STACK / sizeof(double)];
     char *work = (char *)stack, *heap = NULL;
-    int64_t x_bytes, sum_bytes;
+    int64_t ld, lines, x_bytes, sum_bytes;
+    double mnk;
     int nt, kparts;
     if (!form) return -1;
+    ld = form == 1 ? v.sp : v.sj; /* M's rows a row apart (rows form), its columns a column apart */
+    lines = tg__ceil_div(v.n, line);
+    mnk = (double)v.r * (double)v.n * (double)v.k;
     /* (from a GEMM's team size, by the shape alone, never the threads) */
     kparts = lines < (form == 1 ? TG__GEMV_KSPLIT_ROWS : TG__GEMV_KSPLIT_DOTS) &&
-             (double)v.n * (double)v.k >= TG__TEAM_MNK;
-    nt = (double)v.n * (double)v.k < TG__GEMV_TEAM_MNK ? 1 : tg__threads_team();
+             mnk >= TG__TEAM_MNK;
+    nt = mnk < TG__GEMV_TEAM_MNK ? 1 : tg__threads_team();
     /* Threads split y at multiples of a cache line's elements, four lines or more each: a
      * thread's part is then never as narrow as the rows form's narrow rows (gemv_simd.inc), so no
      * element of a wider y is summed their way. */
     nt = (int)tg__min(nt, kparts ? (int64_t)TG__GEMV_KPARTS : lines / 4);
     x_bytes = form == 2 && v.incx != 1 ? v.k * es : 0;
-    sum_bytes = kparts ? TG__GEMV_KPARTS * v.n * es : 0;
+    sum_bytes = kparts ? TG__GEMV_KPARTS * v.r * v.n * es : 0;
     if (x_bytes + sum_bytes > TG__GEMV_STACK) {
         work = heap = (char *)tg__alloc((size_t)(x_bytes + sum_bytes));
         if (!heap) return tg__fail(TG_ERR_NOMEM, fn, "no memory for the matrix-vector product");
@@ -145,18 +191,20 @@ TG__PRIVATE int tg__gemm_gemv(const char *fn, const tg__kernel *kern, const tg__
         v.incx = 1;
     }
     if (kparts) {
-        tg__gemv_kparts(run, &v, ld, (size_t)es, nt, alpha, beta, work);
+        tg__gemv_kparts(kern, form, &v, ld, nt, alpha, beta, work);
     } else if (nt <= 1) {
-        run(v.n, v.k, alpha, v.x, v.incx, v.m, ld, beta, v.y, v.incy);
+        tg__gemv_run(kern, form, &v, ld, alpha, beta);
     } else {
         TG__OMP(omp parallel num_threads(nt))
         {
             const int64_t tid = TG__THREAD_NUM(), team = TG__TEAM_SIZE();
             const int64_t j0 = tg__min(lines * tid / team * line, v.n);
             const int64_t j1 = tg__min(lines * (tid + 1) / team * line, v.n);
-            if (j1 > j0)
-                run(j1 - j0, v.k, alpha, v.x, v.incx, v.m + j0 * v.sj * es, ld, beta,
-                    v.y + j0 * v.incy * es, v.incy);
+            tg__gemv u = v;
+            u.n = j1 - j0;
+            u.m += j0 * v.sj * es;
+            u.y += j0 * v.incy * es;
+            if (j1 > j0) tg__gemv_run(kern, form, &u, ld, alpha, beta);
         }
     }
     tg__free(heap);

@@ -356,14 +356,15 @@ void tgt_section_rows(void)
  * under AVX-512, 8 and 16 under AVX2), the vectors of both families, and the rows form's chunk
  * of 8 KiB (2048 floats, 1024 doubles), and depths around its eight rows a pass and the dots
  * form's 2W-step blocks (16 and 32; 8 and 16). Then short ones over a long k, whose k goes in
- * parts, and NaN and Inf in A and in C (beta zero must not read it) on a few shapes. */
-/* One of them: combo's bit 0 picks one column of C (n = 1) over one row, bits 1 to 3 B's and A's
- * transposes and the layout; y is that row's or column's length. */
-static tgt_case tgt_gemv_case(size_t es, int combo, int64_t y, int64_t k, uint64_t i)
+ * parts, C of two to four rows or columns (the rows form's several rows of y), and NaN and Inf in
+ * A and in C (beta zero must not read it) on a few shapes. */
+/* One of them, or of a C of r rows or columns: combo's bit 0 picks columns of C (n = r) over
+ * rows, bits 1 to 3 B's and A's transposes and the layout; y is those rows' or columns' length. */
+static tgt_case tgt_gemv_case(size_t es, int combo, int64_t r, int64_t y, int64_t k, uint64_t i)
 {
     const int col = combo & 1;
     return tgt_case_at(es, tgt_layouts[combo >> 3], tgt_transes[(combo >> 2) & 1],
-                       tgt_transes[(combo >> 1) & 1], col ? y : 1, col ? 1 : y, k, i);
+                       tgt_transes[(combo >> 1) & 1], col ? y : r, col ? r : y, k, i);
 }
 
 void tgt_section_gemv(void)
@@ -380,7 +381,7 @@ void tgt_section_gemv(void)
                     tgt_case c;
                     /* long ones: every other depth and half the layouts and transposes */
                     if (ys[yi] > 1000 && (ki % 2 || combo % 4 >= 2)) continue;
-                    c = tgt_gemv_case(es, combo, ys[yi], ks[ki], i++);
+                    c = tgt_gemv_case(es, combo, 1, ys[yi], ks[ki], i++);
                     tgt_run_case(&c);
                 }
     /* A short row or column over a long k (past 64^3 multiply-adds, under eight cache lines; in
@@ -391,15 +392,33 @@ void tgt_section_gemv(void)
         for (int yi = 0; yi < 5; yi++)
             for (int combo = 0; combo < 16; combo++) {
                 static const int64_t shorts[5] = {1, 3, 21, 40, 300};
-                tgt_case c = tgt_gemv_case(es, combo, shorts[yi],
+                tgt_case c = tgt_gemv_case(es, combo, 1, shorts[yi],
                                            64 * 64 * 64 / shorts[yi] + 1 + combo, i++);
+                tgt_run_case(&c);
+            }
+    /* A C of two to four rows or columns, which the rows form takes over the same M where it
+     * has 128^2 elements or more (two) or is larger than L2 (up to four; 1100 x 520 doubles,
+     * 2100 x 300 floats: larger than any L2 here): lengths around the chunk and a vector's end,
+     * depths around the pass of eight rows, and the k parts (a long k under 128 cache lines of
+     * y). */
+    for (size_t es = 4; es <= 8; es += 4)
+        for (int64_t r = 2; r <= 4; r++)
+            for (int combo = 0; combo < 16; combo++) {
+                static const int64_t yk[][2] = {{130, 130}, {129, 131}, {2049, 9}, {1023, 17},
+                                                {300, 301}, {100, 2000}, {40, 5000}};
+                tgt_case c;
+                for (int s = 0; s < 7; s++) {
+                    c = tgt_gemv_case(es, combo, r, yk[s][0], yk[s][1] + combo % 3, i++);
+                    tgt_run_case(&c);
+                }
+                c = tgt_gemv_case(es, combo, r, es == 4 ? 2100 : 1100, es == 4 ? 300 : 520, i++);
                 tgt_run_case(&c);
             }
     for (size_t es = 4; es <= 8; es += 4)
         for (int combo = 0; combo < 16; combo++)
             for (int special = TGT_NAN_A; special <= TGT_INF_C; special++) {
-                tgt_case c = tgt_gemv_case(es, combo, combo % 4 == 0 ? 2049 : 37,
-                                           combo % 3 == 0 ? 300 : 19, i++);
+                tgt_case c = tgt_gemv_case(es, combo, 1 + combo % 3, combo % 4 == 0 ? 2049 : 150,
+                                           combo % 3 == 0 ? 300 : 119, i++);
                 c.special = special;
                 if (c.alpha == 0) c.alpha = tgt_alphas[1 + combo % 3];
                 if (special == TGT_INF_C) c.beta = tgt_betas[combo % 2 ? 0 : 3];

@@ -7,7 +7,8 @@
  * rows mode (a tall A over two or three panels of B, row-major), which packs all of B; the last is
  * one row of C over a transposed A, padded: a strided vector, which the matrix-vector product's
  * dots form copies (cpu/gemv.c), longer than the copy it keeps on the stack; and one row of C
- * column-major, which its rows form takes in parts of k whose sums do not fit that copy either.
+ * column-major, which its rows form takes in parts of k whose sums do not fit that copy either,
+ * and two columns of C the same way.
  */
 #ifdef TGEMM_TESTING
 #include <stdlib.h>
@@ -80,6 +81,7 @@ void tgt_section_nomem(void)
         tgt_nomem_case(es, TG_ROW_MAJOR, TG_NO_TRANS, 600, 40, 200);
         tgt_nomem_case(es, TG_ROW_MAJOR, TG_TRANS, 1, 300, 2000);
         tgt_nomem_case(es, TG_COL_MAJOR, TG_NO_TRANS, 1, 300, 2000);
+        tgt_nomem_case(es, TG_COL_MAJOR, TG_NO_TRANS, 300, 2, 2000);
     }
 }
 #endif /* TGEMM_TESTING */
