@@ -769,9 +769,9 @@ TG__PRIVATE int tg__gemm_blocked(const char *fn, const tg__kernel *kern, const t
                                  const void *alpha, const void *beta);
 TG__PRIVATE int tg__gemm_small(const char *fn, const tg__kernel *kern, const tg__gemm *g,
                                const void *alpha, const void *beta, int paged);
-/* A product with one row or one column of C (m or n 1) as a GEMV (gemv.c), where one of its
- * operands is contiguous the way a GEMV form wants: TG_OK or TG_ERR_NOMEM, or -1 (nothing done)
- * where neither form serves it. */
+/* A product with one row or one column of C (m or n 1) as a GEMV (gemv.c), or with a few as
+ * several over the same matrix, where one of its operands is contiguous the way a GEMV form
+ * wants: TG_OK or TG_ERR_NOMEM, or -1 (nothing done) where neither form serves it. */
 TG__PRIVATE int tg__gemm_gemv(const char *fn, const tg__kernel *kern, const tg__gemm *g,
                               const void *alpha, const void *beta);
 /* Whether B packed whole fits L2, and whether the rows mode (small.c) reads B in place instead: its
@@ -4297,8 +4297,8 @@ TG__PRIVATE void TG__FN(tg__ew_run_generic)(const tg__ew *e, int64_t n, const vo
  *    (reading neither A nor B, and not reading C either when beta is zero; beta one returns at once).
  * 3. Everything else runs on C with unit column stride (a column-major C is computed as its transpose,
  *    Cᵀ = op(B)ᵀ·op(A)ᵀ, by swapping operands and strides, no copies), with the kernel family for
- *    this CPU: as a matrix-vector product where C is one row or one column (gemv.c), else on the
- *    small-matrix path or the blocked one. The choice depends on the shape alone (never the thread
+ *    this CPU: as a matrix-vector product where C is one row or one column, or a few over a large
+ *    enough operand (gemv.c), else on the small-matrix path or the blocked one. The choice depends on the shape alone (never the thread
  *    count) so results are bitwise the same for any number of threads.
  */
 #include <stdlib.h>
@@ -4460,19 +4460,23 @@ TGEMM_DEF int tg_dgemm(tg_layout layout, tg_trans transa, tg_trans transb, int64
     return tg__gemm_cpu("tg_dgemm", sizeof(double), &g, &alpha, &beta, alpha == 0, beta == 1);
 }
 /* ---- cpu/gemv.c ---- */
-/* Products with one row or one column of C (m or n 1), as a matrix-vector product.
+/* Products with one row or one column of C (m or n 1), as a matrix-vector product; and with a
+ * few (two to four), as that many over the same matrix.
  *
- * Such a product reads each element of its matrix operand once, so its speed is the speed at which
- * that matrix streams in, and the GEMM paths' tiles stream it badly: a short A reads B a panel (one
- * or two cache lines of each row) at a time down k, hundreds of rows in flight that only a
- * prefetch follows, and a narrow B reads A six rows at a time. Here the matrix goes to one of the
- * kernel's two GEMV forms (cpu.h's tg__gemv_fn), whichever reads it along its contiguous runs:
- * rows as long as a chunk of y (the rows form) or whole columns down k (the dots form). With C's
- * row or column as y, the matrix is B (m = 1: y = Bᵀ · A's row) or Aᵀ (n = 1: y = A · B's
- * column). A strided x is copied for the dots form, which loads it as vectors. Threads split y,
- * whose every element is computed the same way wherever it falls (gemv_simd.inc), or, where y is
- * short, k in a fixed number of parts (tg__gemv_kparts): either way the bits do not depend on the
- * thread count.
+ * Such a product reads each element of its matrix operand once (or a few times over), so its speed
+ * is the speed at which that matrix streams in, and the GEMM paths' tiles stream it badly: a short
+ * A reads B a panel (one or two cache lines of each row) at a time down k, hundreds of rows in
+ * flight that only a prefetch follows, and a narrow B reads A six rows at a time. Here the matrix
+ * goes to one of the kernel's two GEMV forms (cpu.h's tg__gemv_fn), whichever reads it along its
+ * contiguous runs: rows as long as a chunk of y (the rows form) or whole columns down k (the dots
+ * form). With C's row or column as y, the matrix is B (m = 1: y = Bᵀ · A's row) or Aᵀ (n = 1: y =
+ * A · B's column). A C of two to four rows (columns) is as many y's, which the rows form takes at
+ * once where the matrix's rows run along them, each row of the matrix loaded once for all
+ * (tg__gemv_rows_max says from what size: below it, and where only the dots form would serve, the
+ * GEMM's tiles do as well or better). A strided x is copied for the dots form, which loads it as
+ * vectors. Threads split y, whose every element is computed the same way wherever it falls
+ * (gemv_simd.inc), or, where y is short, k in a fixed number of parts (tg__gemv_kparts): either way
+ * the bits do not depend on the thread count.
  */
 #ifdef _OPENMP
 #include <omp.h>
@@ -4516,17 +4520,19 @@ typedef struct {
 
 /* How many rows of y the rows form takes at most over an M of k x n elements (a short C's rows or
  * columns; gemv.c's other products go to the GEMM's tiles): where M streams from beyond L2, up to
- * four over rows of 64 elements or more, else two over an M of 128^2 elements or more, else one.
+ * four over rows of 512 bytes or more, else two over an M of 128^2 elements or more, else one.
  * The bounds are where the small path's tiles stopped losing to it (Emerald Rapids, 1 thread,
  * ab-gemm, rows form / small path): AVX2 forced s 4x256x256 0.63, 4x1024x256 0.67-0.77,
- * 3x512x512 0.87-0.96, 2x64x128 0.81, 2x96x96 0.82 (2x128x128 1.33), d 4x40x20000 0.86, 2x96x96
- * 0.84-0.90; AVX-512 s 4x256x256 0.72, 4x1024x256 0.78-0.81 (its 2x64x128 at 1.36-1.77 and
- * 3x200x200 at 1.6-1.8 given up with them). */
+ * 3x512x512 0.87-0.96, 4x64x20000 0.88-0.95 (d 1.26), 2x64x128 0.81, 2x96x96 0.82 (2x128x128
+ * 1.33), d 4x40x20000 0.86, 2x96x96 0.84-0.90; AVX-512 s 4x256x256 0.72, 4x1024x256 0.78-0.81
+ * (its s 4x64x20000 at 1.22, 2x64x128 at 1.36-1.77 and 3x200x200 at 1.6-1.8 given up with
+ * them). */
 static int64_t tg__gemv_rows_max(int64_t k, int64_t n, int64_t es)
 {
-    return (double)k * (double)n * (double)es > (double)tg__cpu()->l2 && n >= 64 ? TG__GEMV_ROWS
-           : (double)k * (double)n >= 128 * 128                                  ? 2
-                                                                                 : 1;
+    return (double)k * (double)n * (double)es > (double)tg__cpu()->l2 && n * es >= 512
+               ? TG__GEMV_ROWS
+           : (double)k * (double)n >= 128 * 128 ? 2
+                                                : 1;
 }
 
 /* g as y = alpha * Mᵀx + beta * y; the form that reads M along its runs (1 rows, 2 dots), or 0.
@@ -6074,9 +6080,10 @@ TG__FN(tg__pack_b)(int64_t cols, int64_t kc, const void *src_, int64_t rs, int64
  * contiguous run and that the runs are long. The rows form (the matrix's rows contiguous along
  * y) keeps a chunk of y's sums in an L1 buffer (cpu.h's TG__GEMV_CHUNK) and adds eight rows of
  * the matrix into it per pass, each row read as one run of the chunk's width: eight streams the
- * prefetchers follow, and a load and a store of the buffer per eight FMAs. The dots form (columns contiguous along k) takes
- * four columns at a time as four dot products with x, two accumulators each (eight FMA chains),
- * x loaded once for all four. Each element of y is then one sequence of operations whatever its
+ * prefetchers follow, and a load and a store of the buffer per eight FMAs. Over several rows of y
+ * (a short C), it keeps a buffer for each and loads each pass's vectors of the matrix once for
+ * all of them. The dots form (columns contiguous along k) takes four columns at a time as four dot
+ * products with x, two accumulators each (eight FMA chains), x loaded once for all four. Each element of y is then one sequence of operations whatever its
  * place (chunk, group of four, or the last columns, which run the same code one at a time), so
  * the bits never depend on how threads split y. */
 
@@ -6144,9 +6151,15 @@ TG__FN(tg__gemv_narrow)(int64_t n, int64_t k, const TG__T *x, int64_t incx, cons
     TG__FN(tg__gemv_store)(y, incy, n, acc, alpha, beta);
 }
 
-/* The rows form for R rows of x and of y (R constant where inlined, 1 to TG__GEMV_ROWS): each
- * pass loads eight rows of the matrix once for all R, and each row of y takes them in the same
- * operations it would alone. The buffer holds R chunks of y's sums. */
+/* The rows form for R rows of x and of y, 1 to TG__GEMV_ROWS: each pass loads eight rows of the
+ * matrix once for all R, and each row of y takes them in the same operations it would alone. The
+ * buffer holds R chunks of y's sums. R is 1 where inlined for one row, with its eight broadcasts of
+ * x in registers; for several the loop over them stays a loop (R at run time), each row's
+ * broadcasts read from the stack and the matrix's vectors held in registers. Spelt out for R
+ * constant, GCC let those broadcasts take the registers and read each vector of the matrix R
+ * times from memory: Emerald Rapids, 1 thread, ab-gemm, L2-resident, s 2x512x512 0.89 the speed,
+ * 3x512x512 0.83-0.85, d 0.83-0.91 (4x512x512 1.05-1.10, larger shapes even). Nor did one chain
+ * of FMAs into the buffer instead of two added to it gain (0.90-1.05). */
 __attribute__((target(TG__TARGET), always_inline)) static inline void
 TG__FN(tg__gemv_rows_r)(const int R, int64_t n, int64_t k, const TG__T *x, int64_t incx,
                         int64_t ldx, const TG__T *mat, int64_t ld, TG__T alpha, TG__T beta,
@@ -7174,9 +7187,10 @@ TG__FN(tg__pack_b)(int64_t cols, int64_t kc, const void *src_, int64_t rs, int64
  * contiguous run and that the runs are long. The rows form (the matrix's rows contiguous along
  * y) keeps a chunk of y's sums in an L1 buffer (cpu.h's TG__GEMV_CHUNK) and adds eight rows of
  * the matrix into it per pass, each row read as one run of the chunk's width: eight streams the
- * prefetchers follow, and a load and a store of the buffer per eight FMAs. The dots form (columns contiguous along k) takes
- * four columns at a time as four dot products with x, two accumulators each (eight FMA chains),
- * x loaded once for all four. Each element of y is then one sequence of operations whatever its
+ * prefetchers follow, and a load and a store of the buffer per eight FMAs. Over several rows of y
+ * (a short C), it keeps a buffer for each and loads each pass's vectors of the matrix once for
+ * all of them. The dots form (columns contiguous along k) takes four columns at a time as four dot
+ * products with x, two accumulators each (eight FMA chains), x loaded once for all four. Each element of y is then one sequence of operations whatever its
  * place (chunk, group of four, or the last columns, which run the same code one at a time), so
  * the bits never depend on how threads split y. */
 
@@ -7244,9 +7258,15 @@ TG__FN(tg__gemv_narrow)(int64_t n, int64_t k, const TG__T *x, int64_t incx, cons
     TG__FN(tg__gemv_store)(y, incy, n, acc, alpha, beta);
 }
 
-/* The rows form for R rows of x and of y (R constant where inlined, 1 to TG__GEMV_ROWS): each
- * pass loads eight rows of the matrix once for all R, and each row of y takes them in the same
- * operations it would alone. The buffer holds R chunks of y's sums. */
+/* The rows form for R rows of x and of y, 1 to TG__GEMV_ROWS: each pass loads eight rows of the
+ * matrix once for all R, and each row of y takes them in the same operations it would alone. The
+ * buffer holds R chunks of y's sums. R is 1 where inlined for one row, with its eight broadcasts of
+ * x in registers; for several the loop over them stays a loop (R at run time), each row's
+ * broadcasts read from the stack and the matrix's vectors held in registers. Spelt out for R
+ * constant, GCC let those broadcasts take the registers and read each vector of the matrix R
+ * times from memory: Emerald Rapids, 1 thread, ab-gemm, L2-resident, s 2x512x512 0.89 the speed,
+ * 3x512x512 0.83-0.85, d 0.83-0.91 (4x512x512 1.05-1.10, larger shapes even). Nor did one chain
+ * of FMAs into the buffer instead of two added to it gain (0.90-1.05). */
 __attribute__((target(TG__TARGET), always_inline)) static inline void
 TG__FN(tg__gemv_rows_r)(const int R, int64_t n, int64_t k, const TG__T *x, int64_t incx,
                         int64_t ldx, const TG__T *mat, int64_t ld, TG__T alpha, TG__T beta,
@@ -8273,9 +8293,10 @@ TG__FN(tg__pack_b)(int64_t cols, int64_t kc, const void *src_, int64_t rs, int64
  * contiguous run and that the runs are long. The rows form (the matrix's rows contiguous along
  * y) keeps a chunk of y's sums in an L1 buffer (cpu.h's TG__GEMV_CHUNK) and adds eight rows of
  * the matrix into it per pass, each row read as one run of the chunk's width: eight streams the
- * prefetchers follow, and a load and a store of the buffer per eight FMAs. The dots form (columns contiguous along k) takes
- * four columns at a time as four dot products with x, two accumulators each (eight FMA chains),
- * x loaded once for all four. Each element of y is then one sequence of operations whatever its
+ * prefetchers follow, and a load and a store of the buffer per eight FMAs. Over several rows of y
+ * (a short C), it keeps a buffer for each and loads each pass's vectors of the matrix once for
+ * all of them. The dots form (columns contiguous along k) takes four columns at a time as four dot
+ * products with x, two accumulators each (eight FMA chains), x loaded once for all four. Each element of y is then one sequence of operations whatever its
  * place (chunk, group of four, or the last columns, which run the same code one at a time), so
  * the bits never depend on how threads split y. */
 
@@ -8343,9 +8364,15 @@ TG__FN(tg__gemv_narrow)(int64_t n, int64_t k, const TG__T *x, int64_t incx, cons
     TG__FN(tg__gemv_store)(y, incy, n, acc, alpha, beta);
 }
 
-/* The rows form for R rows of x and of y (R constant where inlined, 1 to TG__GEMV_ROWS): each
- * pass loads eight rows of the matrix once for all R, and each row of y takes them in the same
- * operations it would alone. The buffer holds R chunks of y's sums. */
+/* The rows form for R rows of x and of y, 1 to TG__GEMV_ROWS: each pass loads eight rows of the
+ * matrix once for all R, and each row of y takes them in the same operations it would alone. The
+ * buffer holds R chunks of y's sums. R is 1 where inlined for one row, with its eight broadcasts of
+ * x in registers; for several the loop over them stays a loop (R at run time), each row's
+ * broadcasts read from the stack and the matrix's vectors held in registers. Spelt out for R
+ * constant, GCC let those broadcasts take the registers and read each vector of the matrix R
+ * times from memory: Emerald Rapids, 1 thread, ab-gemm, L2-resident, s 2x512x512 0.89 the speed,
+ * 3x512x512 0.83-0.85, d 0.83-0.91 (4x512x512 1.05-1.10, larger shapes even). Nor did one chain
+ * of FMAs into the buffer instead of two added to it gain (0.90-1.05). */
 __attribute__((target(TG__TARGET), always_inline)) static inline void
 TG__FN(tg__gemv_rows_r)(const int R, int64_t n, int64_t k, const TG__T *x, int64_t incx,
                         int64_t ldx, const TG__T *mat, int64_t ld, TG__T alpha, TG__T beta,
@@ -9372,9 +9399,10 @@ TG__FN(tg__pack_b)(int64_t cols, int64_t kc, const void *src_, int64_t rs, int64
  * contiguous run and that the runs are long. The rows form (the matrix's rows contiguous along
  * y) keeps a chunk of y's sums in an L1 buffer (cpu.h's TG__GEMV_CHUNK) and adds eight rows of
  * the matrix into it per pass, each row read as one run of the chunk's width: eight streams the
- * prefetchers follow, and a load and a store of the buffer per eight FMAs. The dots form (columns contiguous along k) takes
- * four columns at a time as four dot products with x, two accumulators each (eight FMA chains),
- * x loaded once for all four. Each element of y is then one sequence of operations whatever its
+ * prefetchers follow, and a load and a store of the buffer per eight FMAs. Over several rows of y
+ * (a short C), it keeps a buffer for each and loads each pass's vectors of the matrix once for
+ * all of them. The dots form (columns contiguous along k) takes four columns at a time as four dot
+ * products with x, two accumulators each (eight FMA chains), x loaded once for all four. Each element of y is then one sequence of operations whatever its
  * place (chunk, group of four, or the last columns, which run the same code one at a time), so
  * the bits never depend on how threads split y. */
 
@@ -9442,9 +9470,15 @@ TG__FN(tg__gemv_narrow)(int64_t n, int64_t k, const TG__T *x, int64_t incx, cons
     TG__FN(tg__gemv_store)(y, incy, n, acc, alpha, beta);
 }
 
-/* The rows form for R rows of x and of y (R constant where inlined, 1 to TG__GEMV_ROWS): each
- * pass loads eight rows of the matrix once for all R, and each row of y takes them in the same
- * operations it would alone. The buffer holds R chunks of y's sums. */
+/* The rows form for R rows of x and of y, 1 to TG__GEMV_ROWS: each pass loads eight rows of the
+ * matrix once for all R, and each row of y takes them in the same operations it would alone. The
+ * buffer holds R chunks of y's sums. R is 1 where inlined for one row, with its eight broadcasts of
+ * x in registers; for several the loop over them stays a loop (R at run time), each row's
+ * broadcasts read from the stack and the matrix's vectors held in registers. Spelt out for R
+ * constant, GCC let those broadcasts take the registers and read each vector of the matrix R
+ * times from memory: Emerald Rapids, 1 thread, ab-gemm, L2-resident, s 2x512x512 0.89 the speed,
+ * 3x512x512 0.83-0.85, d 0.83-0.91 (4x512x512 1.05-1.10, larger shapes even). Nor did one chain
+ * of FMAs into the buffer instead of two added to it gain (0.90-1.05). */
 __attribute__((target(TG__TARGET), always_inline)) static inline void
 TG__FN(tg__gemv_rows_r)(const int R, int64_t n, int64_t k, const TG__T *x, int64_t incx,
                         int64_t ldx, const TG__T *mat, int64_t ld, TG__T alpha, TG__T beta,

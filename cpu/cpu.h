@@ -127,9 +127,9 @@ TG__PRIVATE int tg__gemm_blocked(const char *fn, const tg__kernel *kern, const t
                                  const void *alpha, const void *beta);
 TG__PRIVATE int tg__gemm_small(const char *fn, const tg__kernel *kern, const tg__gemm *g,
                                const void *alpha, const void *beta, int paged);
-/* A product with one row or one column of C (m or n 1) as a GEMV (gemv.c), where one of its
- * operands is contiguous the way a GEMV form wants: TG_OK or TG_ERR_NOMEM, or -1 (nothing done)
- * where neither form serves it. */
+/* A product with one row or one column of C (m or n 1) as a GEMV (gemv.c), or with a few as
+ * several over the same matrix, where one of its operands is contiguous the way a GEMV form
+ * wants: TG_OK or TG_ERR_NOMEM, or -1 (nothing done) where neither form serves it. */
 TG__PRIVATE int tg__gemm_gemv(const char *fn, const tg__kernel *kern, const tg__gemm *g,
                               const void *alpha, const void *beta);
 /* Whether B packed whole fits L2, and whether the rows mode (small.c) reads B in place instead: its

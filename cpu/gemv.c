@@ -1,16 +1,20 @@
-/* Products with one row or one column of C (m or n 1), as a matrix-vector product.
+/* Products with one row or one column of C (m or n 1), as a matrix-vector product; and with a
+ * few (two to four), as that many over the same matrix.
  *
- * Such a product reads each element of its matrix operand once, so its speed is the speed at which
- * that matrix streams in, and the GEMM paths' tiles stream it badly: a short A reads B a panel (one
- * or two cache lines of each row) at a time down k, hundreds of rows in flight that only a
- * prefetch follows, and a narrow B reads A six rows at a time. Here the matrix goes to one of the
- * kernel's two GEMV forms (cpu.h's tg__gemv_fn), whichever reads it along its contiguous runs:
- * rows as long as a chunk of y (the rows form) or whole columns down k (the dots form). With C's
- * row or column as y, the matrix is B (m = 1: y = Bᵀ · A's row) or Aᵀ (n = 1: y = A · B's
- * column). A strided x is copied for the dots form, which loads it as vectors. Threads split y,
- * whose every element is computed the same way wherever it falls (gemv_simd.inc), or, where y is
- * short, k in a fixed number of parts (tg__gemv_kparts): either way the bits do not depend on the
- * thread count.
+ * Such a product reads each element of its matrix operand once (or a few times over), so its speed
+ * is the speed at which that matrix streams in, and the GEMM paths' tiles stream it badly: a short
+ * A reads B a panel (one or two cache lines of each row) at a time down k, hundreds of rows in
+ * flight that only a prefetch follows, and a narrow B reads A six rows at a time. Here the matrix
+ * goes to one of the kernel's two GEMV forms (cpu.h's tg__gemv_fn), whichever reads it along its
+ * contiguous runs: rows as long as a chunk of y (the rows form) or whole columns down k (the dots
+ * form). With C's row or column as y, the matrix is B (m = 1: y = Bᵀ · A's row) or Aᵀ (n = 1: y =
+ * A · B's column). A C of two to four rows (columns) is as many y's, which the rows form takes at
+ * once where the matrix's rows run along them, each row of the matrix loaded once for all
+ * (tg__gemv_rows_max says from what size: below it, and where only the dots form would serve, the
+ * GEMM's tiles do as well or better). A strided x is copied for the dots form, which loads it as
+ * vectors. Threads split y, whose every element is computed the same way wherever it falls
+ * (gemv_simd.inc), or, where y is short, k in a fixed number of parts (tg__gemv_kparts): either way
+ * the bits do not depend on the thread count.
  */
 #ifdef _OPENMP
 #include <omp.h>
@@ -55,17 +59,19 @@ typedef struct {
 
 /* How many rows of y the rows form takes at most over an M of k x n elements (a short C's rows or
  * columns; gemv.c's other products go to the GEMM's tiles): where M streams from beyond L2, up to
- * four over rows of 64 elements or more, else two over an M of 128^2 elements or more, else one.
+ * four over rows of 512 bytes or more, else two over an M of 128^2 elements or more, else one.
  * The bounds are where the small path's tiles stopped losing to it (Emerald Rapids, 1 thread,
  * ab-gemm, rows form / small path): AVX2 forced s 4x256x256 0.63, 4x1024x256 0.67-0.77,
- * 3x512x512 0.87-0.96, 2x64x128 0.81, 2x96x96 0.82 (2x128x128 1.33), d 4x40x20000 0.86, 2x96x96
- * 0.84-0.90; AVX-512 s 4x256x256 0.72, 4x1024x256 0.78-0.81 (its 2x64x128 at 1.36-1.77 and
- * 3x200x200 at 1.6-1.8 given up with them). */
+ * 3x512x512 0.87-0.96, 4x64x20000 0.88-0.95 (d 1.26), 2x64x128 0.81, 2x96x96 0.82 (2x128x128
+ * 1.33), d 4x40x20000 0.86, 2x96x96 0.84-0.90; AVX-512 s 4x256x256 0.72, 4x1024x256 0.78-0.81
+ * (its s 4x64x20000 at 1.22, 2x64x128 at 1.36-1.77 and 3x200x200 at 1.6-1.8 given up with
+ * them). */
 static int64_t tg__gemv_rows_max(int64_t k, int64_t n, int64_t es)
 {
-    return (double)k * (double)n * (double)es > (double)tg__cpu()->l2 && n >= 64 ? TG__GEMV_ROWS
-           : (double)k * (double)n >= 128 * 128                                  ? 2
-                                                                                 : 1;
+    return (double)k * (double)n * (double)es > (double)tg__cpu()->l2 && n * es >= 512
+               ? TG__GEMV_ROWS
+           : (double)k * (double)n >= 128 * 128 ? 2
+                                                : 1;
 }
 
 /* g as y = alpha * Mᵀx + beta * y; the form that reads M along its runs (1 rows, 2 dots), or 0.
