@@ -8,7 +8,7 @@
  * one row of C over a transposed A, padded: a strided vector, which the matrix-vector product's
  * dots form copies (cpu/gemv.c), longer than the copy it keeps on the stack; and one row of C
  * column-major, which its rows form takes in parts of k whose sums do not fit that copy either,
- * and two columns of C the same way.
+ * and two rows of C over a transposed A the same way (a call the small path also needs memory for).
  */
 #ifdef TGEMM_TESTING
 #include <stdlib.h>
@@ -81,7 +81,7 @@ void tgt_section_nomem(void)
         tgt_nomem_case(es, TG_ROW_MAJOR, TG_NO_TRANS, 600, 40, 200);
         tgt_nomem_case(es, TG_ROW_MAJOR, TG_TRANS, 1, 300, 2000);
         tgt_nomem_case(es, TG_COL_MAJOR, TG_NO_TRANS, 1, 300, 2000);
-        tgt_nomem_case(es, TG_COL_MAJOR, TG_NO_TRANS, 300, 2, 2000);
+        tgt_nomem_case(es, TG_ROW_MAJOR, TG_TRANS, 2, 300, 2000);
     }
 }
 #endif /* TGEMM_TESTING */
