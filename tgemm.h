@@ -6083,9 +6083,10 @@ TG__FN(tg__pack_b)(int64_t cols, int64_t kc, const void *src_, int64_t rs, int64
  * prefetchers follow, and a load and a store of the buffer per eight FMAs. Over several rows of y
  * (a short C), it keeps a buffer for each and loads each pass's vectors of the matrix once for
  * all of them. The dots form (columns contiguous along k) takes four columns at a time as four dot
- * products with x, two accumulators each (eight FMA chains), x loaded once for all four. Each element of y is then one sequence of operations whatever its
- * place (chunk, group of four, or the last columns, which run the same code one at a time), so
- * the bits never depend on how threads split y. */
+ * products with x, two accumulators each (eight FMA chains), x loaded once for all four. Each
+ * element of y is then one sequence of operations whatever its place (chunk, group of four, or the
+ * last columns, which run the same code one at a time), so the bits never depend on how threads
+ * split y. */
 
 /* y (n elements, incy apart) as alpha * acc + beta * y, acc the rows form's buffer of sums (or a
  * narrow row's, stored from its registers). */
@@ -7190,9 +7191,10 @@ TG__FN(tg__pack_b)(int64_t cols, int64_t kc, const void *src_, int64_t rs, int64
  * prefetchers follow, and a load and a store of the buffer per eight FMAs. Over several rows of y
  * (a short C), it keeps a buffer for each and loads each pass's vectors of the matrix once for
  * all of them. The dots form (columns contiguous along k) takes four columns at a time as four dot
- * products with x, two accumulators each (eight FMA chains), x loaded once for all four. Each element of y is then one sequence of operations whatever its
- * place (chunk, group of four, or the last columns, which run the same code one at a time), so
- * the bits never depend on how threads split y. */
+ * products with x, two accumulators each (eight FMA chains), x loaded once for all four. Each
+ * element of y is then one sequence of operations whatever its place (chunk, group of four, or the
+ * last columns, which run the same code one at a time), so the bits never depend on how threads
+ * split y. */
 
 /* y (n elements, incy apart) as alpha * acc + beta * y, acc the rows form's buffer of sums (or a
  * narrow row's, stored from its registers). */
@@ -8296,9 +8298,10 @@ TG__FN(tg__pack_b)(int64_t cols, int64_t kc, const void *src_, int64_t rs, int64
  * prefetchers follow, and a load and a store of the buffer per eight FMAs. Over several rows of y
  * (a short C), it keeps a buffer for each and loads each pass's vectors of the matrix once for
  * all of them. The dots form (columns contiguous along k) takes four columns at a time as four dot
- * products with x, two accumulators each (eight FMA chains), x loaded once for all four. Each element of y is then one sequence of operations whatever its
- * place (chunk, group of four, or the last columns, which run the same code one at a time), so
- * the bits never depend on how threads split y. */
+ * products with x, two accumulators each (eight FMA chains), x loaded once for all four. Each
+ * element of y is then one sequence of operations whatever its place (chunk, group of four, or the
+ * last columns, which run the same code one at a time), so the bits never depend on how threads
+ * split y. */
 
 /* y (n elements, incy apart) as alpha * acc + beta * y, acc the rows form's buffer of sums (or a
  * narrow row's, stored from its registers). */
@@ -9402,9 +9405,10 @@ TG__FN(tg__pack_b)(int64_t cols, int64_t kc, const void *src_, int64_t rs, int64
  * prefetchers follow, and a load and a store of the buffer per eight FMAs. Over several rows of y
  * (a short C), it keeps a buffer for each and loads each pass's vectors of the matrix once for
  * all of them. The dots form (columns contiguous along k) takes four columns at a time as four dot
- * products with x, two accumulators each (eight FMA chains), x loaded once for all four. Each element of y is then one sequence of operations whatever its
- * place (chunk, group of four, or the last columns, which run the same code one at a time), so
- * the bits never depend on how threads split y. */
+ * products with x, two accumulators each (eight FMA chains), x loaded once for all four. Each
+ * element of y is then one sequence of operations whatever its place (chunk, group of four, or the
+ * last columns, which run the same code one at a time), so the bits never depend on how threads
+ * split y. */
 
 /* y (n elements, incy apart) as alpha * acc + beta * y, acc the rows form's buffer of sums (or a
  * narrow row's, stored from its registers). */
