@@ -4298,8 +4298,9 @@ TG__PRIVATE void TG__FN(tg__ew_run_generic)(const tg__ew *e, int64_t n, const vo
  * 3. Everything else runs on C with unit column stride (a column-major C is computed as its transpose,
  *    Cᵀ = op(B)ᵀ·op(A)ᵀ, by swapping operands and strides, no copies), with the kernel family for
  *    this CPU: as a matrix-vector product where C is one row or one column, or a few over a large
- *    enough operand (gemv.c), else on the small-matrix path or the blocked one. The choice depends on the shape alone (never the thread
- *    count) so results are bitwise the same for any number of threads.
+ *    enough operand (gemv.c), else on the small-matrix path or the blocked one. The choice depends
+ *    on the shape alone (never the thread count) so results are bitwise the same for any number of
+ *    threads.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -4536,10 +4537,12 @@ static int64_t tg__gemv_rows_max(int64_t k, int64_t n, int64_t es)
 }
 
 /* g as y = alpha * Mᵀx + beta * y; the form that reads M along its runs (1 rows, 2 dots), or 0.
- * A C of one row or column is y; one of a few rows (columns) over more than `wide` columns
- * (rows) is r of them, where M's rows are contiguous along them, for the rows form. */
-static int tg__gemv_of(const tg__gemm *g, int64_t wide, int64_t es, tg__gemv *v)
+ * A C of one row or column is y; one of a few rows (columns) is r of them, where M's rows are
+ * contiguous along them, for the rows form, over more than 128 bytes (a few rows over at most two
+ * AVX-512 vectors take the GEMM's tiles). */
+static int tg__gemv_of(const tg__gemm *g, int64_t es, tg__gemv *v)
 {
+    const int64_t wide = 128 / es;
     const int one = g->m == 1 || g->n == 1;
     const int64_t r_max = tg__gemv_rows_max(g->k, g->m < g->n ? g->n : g->m, es);
     const int row = one ? g->m == 1 : g->m <= r_max && g->b.cs == 1 && g->n > wide;
@@ -4626,8 +4629,7 @@ TG__PRIVATE int tg__gemm_gemv(const char *fn, const tg__kernel *kern, const tg__
 {
     const int64_t es = (int64_t)kern->es, line = 64 / es;
     tg__gemv v;
-    /* (a few rows of y over at most two AVX-512 vectors, 128 bytes, take the GEMM's tiles) */
-    const int form = tg__gemv_of(g, 128 / es, es, &v);
+    const int form = tg__gemv_of(g, es, &v);
     double stack[TG__GEMV_STACK / sizeof(double)];
     char *work = (char *)stack, *heap = NULL;
     int64_t ld, lines, x_bytes, sum_bytes;

@@ -6,8 +6,9 @@
  * 3. Everything else runs on C with unit column stride (a column-major C is computed as its transpose,
  *    Cᵀ = op(B)ᵀ·op(A)ᵀ, by swapping operands and strides, no copies), with the kernel family for
  *    this CPU: as a matrix-vector product where C is one row or one column, or a few over a large
- *    enough operand (gemv.c), else on the small-matrix path or the blocked one. The choice depends on the shape alone (never the thread
- *    count) so results are bitwise the same for any number of threads.
+ *    enough operand (gemv.c), else on the small-matrix path or the blocked one. The choice depends
+ *    on the shape alone (never the thread count) so results are bitwise the same for any number of
+ *    threads.
  */
 #include <stdlib.h>
 #include <string.h>

@@ -75,10 +75,12 @@ static int64_t tg__gemv_rows_max(int64_t k, int64_t n, int64_t es)
 }
 
 /* g as y = alpha * Mᵀx + beta * y; the form that reads M along its runs (1 rows, 2 dots), or 0.
- * A C of one row or column is y; one of a few rows (columns) over more than `wide` columns
- * (rows) is r of them, where M's rows are contiguous along them, for the rows form. */
-static int tg__gemv_of(const tg__gemm *g, int64_t wide, int64_t es, tg__gemv *v)
+ * A C of one row or column is y; one of a few rows (columns) is r of them, where M's rows are
+ * contiguous along them, for the rows form, over more than 128 bytes (a few rows over at most two
+ * AVX-512 vectors take the GEMM's tiles). */
+static int tg__gemv_of(const tg__gemm *g, int64_t es, tg__gemv *v)
 {
+    const int64_t wide = 128 / es;
     const int one = g->m == 1 || g->n == 1;
     const int64_t r_max = tg__gemv_rows_max(g->k, g->m < g->n ? g->n : g->m, es);
     const int row = one ? g->m == 1 : g->m <= r_max && g->b.cs == 1 && g->n > wide;
@@ -165,8 +167,7 @@ TG__PRIVATE int tg__gemm_gemv(const char *fn, const tg__kernel *kern, const tg__
 {
     const int64_t es = (int64_t)kern->es, line = 64 / es;
     tg__gemv v;
-    /* (a few rows of y over at most two AVX-512 vectors, 128 bytes, take the GEMM's tiles) */
-    const int form = tg__gemv_of(g, 128 / es, es, &v);
+    const int form = tg__gemv_of(g, es, &v);
     double stack[TG__GEMV_STACK / sizeof(double)];
     char *work = (char *)stack, *heap = NULL;
     int64_t ld, lines, x_bytes, sum_bytes;

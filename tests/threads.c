@@ -21,8 +21,8 @@
  * split that row or column (cpu/gemv.c: 1 x 5000 x 300 and 1 x 3000 x 403 in each of its two
  * forms, by type, 2500 x 1 x 700 in its rows form, 4000 x 1 x 301 in its dots form; k off the rows
  * form's eight rows a pass; 1 x 64 x 20001, 8 x 1 x 100003 and, in its rows form, 1 x 1000 x 700
- * split along k instead, where y is short; 700 x 1 x 1000 in the dots form, split along y; 1 x 400 x
- * 401, under 64^3 multiply-adds, whose k is never split; and over several rows or columns of C at
+ * split along k instead, where y is short; 700 x 1 x 1000 in the dots form, split along y; 1 x 400
+ * x 401, under 64^3 multiply-adds, whose k is never split; and over several rows or columns of C at
  * once, 2 x 5000 x 300 and 3000 x 4 x 403 split along y, 2 x 1000 x 700 along k), and both
  * layouts and transposes. Each is also checked once against the reference, so "equal" cannot
  * mean "equally wrong". Without OpenMP (some header builds) there is only one thread, and the
