@@ -725,6 +725,8 @@ struct tg__kernel {
     int b_share;           /* a deep product's packed B panel takes 1/b_share of L3 (blocking.c) */
     tg__gemv_rows_fn gemv_rows; /* a few rows or columns of C (gemv.c) */
     tg__gemv_fn gemv_dots;      /* one row or column of C (gemv.c) */
+    int gemv_near; /* 1: the rows form takes two or three rows of y within L2 too, where this
+                      family's tiles do worse on them (gemv.c's tg__gemv_rows_max) */
 };
 
 /* The kernel for this element size and family. */
@@ -4521,30 +4523,39 @@ typedef struct {
 
 /* How many rows of y the rows form takes at most over an M of k x n elements (a short C's rows or
  * columns; gemv.c's other products go to the GEMM's tiles): where M streams from beyond L2, up to
- * four over rows of 512 bytes or more, else two over an M of 128^2 elements or more, else one.
- * The bounds are where the small path's tiles stopped losing to it (Emerald Rapids, 1 thread,
- * ab-gemm, rows form / small path): AVX2 forced s 4x256x256 0.63, 4x1024x256 0.67-0.77,
- * 3x512x512 0.87-0.96, 4x64x20000 0.88-0.95 (d 1.26), 2x64x128 0.81, 2x96x96 0.82 (2x128x128
- * 1.33), d 4x40x20000 0.86, 2x96x96 0.84-0.90; AVX-512 s 4x256x256 0.72, 4x1024x256 0.78-0.81
- * (its s 4x64x20000 at 1.22, 2x64x128 at 1.36-1.77 and 3x200x200 at 1.6-1.8 given up with
- * them). */
-static int64_t tg__gemv_rows_max(int64_t k, int64_t n, int64_t es)
+ * four over rows of 512 bytes or more; in a family whose tiles do worse on two or three rows
+ * (gemv_near), over rows of 384 bytes or more, three over an M of 64 KiB or more and two over any;
+ * else two over an M of 128^2 elements or more, else one. The bounds are where the small path's
+ * tiles stopped losing to it (Emerald Rapids, 1 thread, ab-gemm, rows form / small path): AVX2
+ * forced s 4x256x256 0.63, 4x1024x256 0.67-0.77, 3x512x512 0.87-0.96, 4x64x20000 0.88-0.95 (d
+ * 1.26), 2x64x128 0.81, 2x96x96 0.82 (2x128x128 1.33), d 4x40x20000 0.86, 2x96x96 0.84-0.90.
+ * AVX-512 (cpu/ab-gemv-near/ in the Emerald Rapids results): four rows lose within L2 (s and d
+ * 4x48..1024 x 64..2048 0.46-1.17, most under 0.9); three win over rows of 384 bytes from 64 KiB
+ * (s 3x96..1024 x 64..512 1.02-1.98 in the sweep, d 3x48..1024 0.99-1.83; neutral where M
+ * outgrows L2), not over shorter rows (s 3x48 0.77-0.88, d 3x24 0.76-0.96, d 3x32 and s 3x64
+ * 0.86-1.11) nor a smaller M (s 3x96x64, d 3x48x128: 0.79-0.89 in later runs); two win over
+ * rows of 384 bytes at any size (s 2x100x100 1.45-1.51, d 2x100x20 1.27-1.34, d 2x48x64
+ * 1.07-1.12), not over shorter ones (s 2x48x128 0.88-1.05, d 2x32x100 0.80-0.98). 2 threads,
+ * column-major and a transposed A the same (s 3x256x256 2.06 at 2 threads). */
+static int64_t tg__gemv_rows_max(const tg__kernel *kern, int64_t k, int64_t n)
 {
-    return (double)k * (double)n * (double)es > (double)tg__cpu()->l2 && n * es >= 512
-               ? TG__GEMV_ROWS
-           : (double)k * (double)n >= 128 * 128 ? 2
-                                                : 1;
+    const int64_t es = (int64_t)kern->es;
+    if ((double)k * (double)n * (double)es > (double)tg__cpu()->l2 && n * es >= 512)
+        return TG__GEMV_ROWS;
+    if (kern->gemv_near && n * es >= 384)
+        return (double)k * (double)n * (double)es >= 65536 ? 3 : 2;
+    return (double)k * (double)n >= 128 * 128 ? 2 : 1;
 }
 
 /* g as y = alpha * Mᵀx + beta * y; the form that reads M along its runs (1 rows, 2 dots), or 0.
  * A C of one row or column is y; one of a few rows (columns) is r of them, where M's rows are
  * contiguous along them, for the rows form, over more than 128 bytes (a few rows over at most two
  * AVX-512 vectors take the GEMM's tiles). */
-static int tg__gemv_of(const tg__gemm *g, int64_t es, tg__gemv *v)
+static int tg__gemv_of(const tg__kernel *kern, const tg__gemm *g, tg__gemv *v)
 {
-    const int64_t wide = 128 / es;
+    const int64_t es = (int64_t)kern->es, wide = 128 / es;
     const int one = g->m == 1 || g->n == 1;
-    const int64_t r_max = tg__gemv_rows_max(g->k, g->m < g->n ? g->n : g->m, es);
+    const int64_t r_max = tg__gemv_rows_max(kern, g->k, g->m < g->n ? g->n : g->m);
     const int row = one ? g->m == 1 : g->m <= r_max && g->b.cs == 1 && g->n > wide;
     if (!one && !row && !(g->n <= r_max && g->a.rs == 1 && g->m > wide)) return 0;
     v->r = (int)(one ? 1 : row ? g->m : g->n);
@@ -4629,7 +4640,7 @@ TG__PRIVATE int tg__gemm_gemv(const char *fn, const tg__kernel *kern, const tg__
 {
     const int64_t es = (int64_t)kern->es, line = 64 / es;
     tg__gemv v;
-    const int form = tg__gemv_of(g, es, &v);
+    const int form = tg__gemv_of(kern, g, &v);
     double stack[TG__GEMV_STACK / sizeof(double)];
     char *work = (char *)stack, *heap = NULL;
     int64_t ld, lines, x_bytes, sum_bytes;
@@ -4845,7 +4856,7 @@ static void TG__FN(tg__gemv_dots)(int64_t n, int64_t k, const void *alpha_, cons
 static const tg__kernel TG__FN(tg__kernel_desc) = {
     "generic", sizeof(TG__T), TG__GMR, TG__GNR, TG__GNR, 2 * TG__GMR, TG__FN(tg__ukernel), NULL,
     TG__FN(tg__pack_a), TG__FN(tg__pack_b), NULL, NULL, 16, TG__FN(tg__gemv_rows),
-    TG__FN(tg__gemv_dots)};
+    TG__FN(tg__gemv_dots), 0};
 #undef TG__T
 #undef TG__FN
 
@@ -5008,7 +5019,7 @@ static void TG__FN(tg__gemv_dots)(int64_t n, int64_t k, const void *alpha_, cons
 static const tg__kernel TG__FN(tg__kernel_desc) = {
     "generic", sizeof(TG__T), TG__GMR, TG__GNR, TG__GNR, 2 * TG__GMR, TG__FN(tg__ukernel), NULL,
     TG__FN(tg__pack_a), TG__FN(tg__pack_b), NULL, NULL, 16, TG__FN(tg__gemv_rows),
-    TG__FN(tg__gemv_dots)};
+    TG__FN(tg__gemv_dots), 0};
 #undef TG__T
 #undef TG__FN
 
@@ -5348,6 +5359,7 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
 #define TG__TALL 12
 #define TG__PAIR 0
 #define TG__B_SHARE 16
+#define TG__GEMV_NEAR 0
 #define TG__HSUM tg__hsum256_s
 /* ---- cpu/kernel_simd.inc ---- */
 /* The x86 SIMD micro-kernel, written once for TG__T (float or double) and a vector width through
@@ -5359,7 +5371,7 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
  * partial panel of B in place, and masked stores to write an edge tile), TG__SHORT_M (the
  * descriptor's short_m), TG__TALL (the most rows of a tall tile, below), TG__PAIR (1: 32 vector
  * registers, enough for the pair kernel and the 12-row tile, below), TG__B_SHARE (the descriptor's
- * b_share); TG__FN(x) appends the family's and the type's suffix.
+ * b_share), TG__GEMV_NEAR (its gemv_near); TG__FN(x) appends the family's and the type's suffix.
  *
  * Register tile 6 x 2W: 12 accumulators + 2 B vectors + 1 broadcast A value. In ymm (AVX2: 6 x 16
  * floats, 6 x 8 doubles) that is 15 of the 16 registers, and 12 independent FMA chains cover Zen
@@ -6319,7 +6331,7 @@ TG__FN(tg__gemv_dots)(int64_t n, int64_t k, const void *alpha_, const void *x_, 
 static const tg__kernel TG__FN(tg__kernel_desc) = {
     TG__NAME, sizeof(TG__T), 6, 2 * TG__W, TG__W, TG__SHORT_M, TG__FN(tg__ukernel), TG__UKERNEL_PART,
     TG__FN(tg__pack_a), TG__FN(tg__pack_b), TG__NARROW, TG__UKERNEL_PAIR, TG__B_SHARE,
-    TG__FN(tg__gemv_rows), TG__FN(tg__gemv_dots)};
+    TG__FN(tg__gemv_rows), TG__FN(tg__gemv_dots), TG__GEMV_NEAR};
 
 /* The vector macros are this template's parameters: released, so the next instantiation defines
  * its own. */
@@ -6352,6 +6364,7 @@ static const tg__kernel TG__FN(tg__kernel_desc) = {
 #undef TG__SHORT_M
 #undef TG__TALL
 #undef TG__B_SHARE
+#undef TG__GEMV_NEAR
 #undef TG__HSUM
 #undef TG__T
 #undef TG__FN
@@ -6456,6 +6469,7 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
 #define TG__TALL 12
 #define TG__PAIR 0
 #define TG__B_SHARE 16
+#define TG__GEMV_NEAR 0
 #define TG__HSUM tg__hsum256_d
 /* ---- cpu/kernel_simd.inc ---- */
 /* The x86 SIMD micro-kernel, written once for TG__T (float or double) and a vector width through
@@ -6467,7 +6481,7 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
  * partial panel of B in place, and masked stores to write an edge tile), TG__SHORT_M (the
  * descriptor's short_m), TG__TALL (the most rows of a tall tile, below), TG__PAIR (1: 32 vector
  * registers, enough for the pair kernel and the 12-row tile, below), TG__B_SHARE (the descriptor's
- * b_share); TG__FN(x) appends the family's and the type's suffix.
+ * b_share), TG__GEMV_NEAR (its gemv_near); TG__FN(x) appends the family's and the type's suffix.
  *
  * Register tile 6 x 2W: 12 accumulators + 2 B vectors + 1 broadcast A value. In ymm (AVX2: 6 x 16
  * floats, 6 x 8 doubles) that is 15 of the 16 registers, and 12 independent FMA chains cover Zen
@@ -7427,7 +7441,7 @@ TG__FN(tg__gemv_dots)(int64_t n, int64_t k, const void *alpha_, const void *x_, 
 static const tg__kernel TG__FN(tg__kernel_desc) = {
     TG__NAME, sizeof(TG__T), 6, 2 * TG__W, TG__W, TG__SHORT_M, TG__FN(tg__ukernel), TG__UKERNEL_PART,
     TG__FN(tg__pack_a), TG__FN(tg__pack_b), TG__NARROW, TG__UKERNEL_PAIR, TG__B_SHARE,
-    TG__FN(tg__gemv_rows), TG__FN(tg__gemv_dots)};
+    TG__FN(tg__gemv_rows), TG__FN(tg__gemv_dots), TG__GEMV_NEAR};
 
 /* The vector macros are this template's parameters: released, so the next instantiation defines
  * its own. */
@@ -7460,6 +7474,7 @@ static const tg__kernel TG__FN(tg__kernel_desc) = {
 #undef TG__SHORT_M
 #undef TG__TALL
 #undef TG__B_SHARE
+#undef TG__GEMV_NEAR
 #undef TG__HSUM
 #undef TG__T
 #undef TG__FN
@@ -7563,6 +7578,7 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
 #define TG__TALL 16
 #define TG__PAIR 1
 #define TG__B_SHARE 4
+#define TG__GEMV_NEAR 1
 #define TG__HSUM tg__hsum512_s
 /* ---- cpu/kernel_simd.inc ---- */
 /* The x86 SIMD micro-kernel, written once for TG__T (float or double) and a vector width through
@@ -7574,7 +7590,7 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
  * partial panel of B in place, and masked stores to write an edge tile), TG__SHORT_M (the
  * descriptor's short_m), TG__TALL (the most rows of a tall tile, below), TG__PAIR (1: 32 vector
  * registers, enough for the pair kernel and the 12-row tile, below), TG__B_SHARE (the descriptor's
- * b_share); TG__FN(x) appends the family's and the type's suffix.
+ * b_share), TG__GEMV_NEAR (its gemv_near); TG__FN(x) appends the family's and the type's suffix.
  *
  * Register tile 6 x 2W: 12 accumulators + 2 B vectors + 1 broadcast A value. In ymm (AVX2: 6 x 16
  * floats, 6 x 8 doubles) that is 15 of the 16 registers, and 12 independent FMA chains cover Zen
@@ -8534,7 +8550,7 @@ TG__FN(tg__gemv_dots)(int64_t n, int64_t k, const void *alpha_, const void *x_, 
 static const tg__kernel TG__FN(tg__kernel_desc) = {
     TG__NAME, sizeof(TG__T), 6, 2 * TG__W, TG__W, TG__SHORT_M, TG__FN(tg__ukernel), TG__UKERNEL_PART,
     TG__FN(tg__pack_a), TG__FN(tg__pack_b), TG__NARROW, TG__UKERNEL_PAIR, TG__B_SHARE,
-    TG__FN(tg__gemv_rows), TG__FN(tg__gemv_dots)};
+    TG__FN(tg__gemv_rows), TG__FN(tg__gemv_dots), TG__GEMV_NEAR};
 
 /* The vector macros are this template's parameters: released, so the next instantiation defines
  * its own. */
@@ -8567,6 +8583,7 @@ static const tg__kernel TG__FN(tg__kernel_desc) = {
 #undef TG__SHORT_M
 #undef TG__TALL
 #undef TG__B_SHARE
+#undef TG__GEMV_NEAR
 #undef TG__HSUM
 #undef TG__T
 #undef TG__FN
@@ -8670,6 +8687,7 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
 #define TG__TALL 16
 #define TG__PAIR 1
 #define TG__B_SHARE 4
+#define TG__GEMV_NEAR 1
 #define TG__HSUM tg__hsum512_d
 /* ---- cpu/kernel_simd.inc ---- */
 /* The x86 SIMD micro-kernel, written once for TG__T (float or double) and a vector width through
@@ -8681,7 +8699,7 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
  * partial panel of B in place, and masked stores to write an edge tile), TG__SHORT_M (the
  * descriptor's short_m), TG__TALL (the most rows of a tall tile, below), TG__PAIR (1: 32 vector
  * registers, enough for the pair kernel and the 12-row tile, below), TG__B_SHARE (the descriptor's
- * b_share); TG__FN(x) appends the family's and the type's suffix.
+ * b_share), TG__GEMV_NEAR (its gemv_near); TG__FN(x) appends the family's and the type's suffix.
  *
  * Register tile 6 x 2W: 12 accumulators + 2 B vectors + 1 broadcast A value. In ymm (AVX2: 6 x 16
  * floats, 6 x 8 doubles) that is 15 of the 16 registers, and 12 independent FMA chains cover Zen
@@ -9641,7 +9659,7 @@ TG__FN(tg__gemv_dots)(int64_t n, int64_t k, const void *alpha_, const void *x_, 
 static const tg__kernel TG__FN(tg__kernel_desc) = {
     TG__NAME, sizeof(TG__T), 6, 2 * TG__W, TG__W, TG__SHORT_M, TG__FN(tg__ukernel), TG__UKERNEL_PART,
     TG__FN(tg__pack_a), TG__FN(tg__pack_b), TG__NARROW, TG__UKERNEL_PAIR, TG__B_SHARE,
-    TG__FN(tg__gemv_rows), TG__FN(tg__gemv_dots)};
+    TG__FN(tg__gemv_rows), TG__FN(tg__gemv_dots), TG__GEMV_NEAR};
 
 /* The vector macros are this template's parameters: released, so the next instantiation defines
  * its own. */
@@ -9674,6 +9692,7 @@ static const tg__kernel TG__FN(tg__kernel_desc) = {
 #undef TG__SHORT_M
 #undef TG__TALL
 #undef TG__B_SHARE
+#undef TG__GEMV_NEAR
 #undef TG__HSUM
 #undef TG__T
 #undef TG__FN

@@ -59,30 +59,39 @@ typedef struct {
 
 /* How many rows of y the rows form takes at most over an M of k x n elements (a short C's rows or
  * columns; gemv.c's other products go to the GEMM's tiles): where M streams from beyond L2, up to
- * four over rows of 512 bytes or more, else two over an M of 128^2 elements or more, else one.
- * The bounds are where the small path's tiles stopped losing to it (Emerald Rapids, 1 thread,
- * ab-gemm, rows form / small path): AVX2 forced s 4x256x256 0.63, 4x1024x256 0.67-0.77,
- * 3x512x512 0.87-0.96, 4x64x20000 0.88-0.95 (d 1.26), 2x64x128 0.81, 2x96x96 0.82 (2x128x128
- * 1.33), d 4x40x20000 0.86, 2x96x96 0.84-0.90; AVX-512 s 4x256x256 0.72, 4x1024x256 0.78-0.81
- * (its s 4x64x20000 at 1.22, 2x64x128 at 1.36-1.77 and 3x200x200 at 1.6-1.8 given up with
- * them). */
-static int64_t tg__gemv_rows_max(int64_t k, int64_t n, int64_t es)
+ * four over rows of 512 bytes or more; in a family whose tiles do worse on two or three rows
+ * (gemv_near), over rows of 384 bytes or more, three over an M of 64 KiB or more and two over any;
+ * else two over an M of 128^2 elements or more, else one. The bounds are where the small path's
+ * tiles stopped losing to it (Emerald Rapids, 1 thread, ab-gemm, rows form / small path): AVX2
+ * forced s 4x256x256 0.63, 4x1024x256 0.67-0.77, 3x512x512 0.87-0.96, 4x64x20000 0.88-0.95 (d
+ * 1.26), 2x64x128 0.81, 2x96x96 0.82 (2x128x128 1.33), d 4x40x20000 0.86, 2x96x96 0.84-0.90.
+ * AVX-512 (cpu/ab-gemv-near/ in the Emerald Rapids results): four rows lose within L2 (s and d
+ * 4x48..1024 x 64..2048 0.46-1.17, most under 0.9); three win over rows of 384 bytes from 64 KiB
+ * (s 3x96..1024 x 64..512 1.02-1.98 in the sweep, d 3x48..1024 0.99-1.83; neutral where M
+ * outgrows L2), not over shorter rows (s 3x48 0.77-0.88, d 3x24 0.76-0.96, d 3x32 and s 3x64
+ * 0.86-1.11) nor a smaller M (s 3x96x64, d 3x48x128: 0.79-0.89 in later runs); two win over
+ * rows of 384 bytes at any size (s 2x100x100 1.45-1.51, d 2x100x20 1.27-1.34, d 2x48x64
+ * 1.07-1.12), not over shorter ones (s 2x48x128 0.88-1.05, d 2x32x100 0.80-0.98). 2 threads,
+ * column-major and a transposed A the same (s 3x256x256 2.06 at 2 threads). */
+static int64_t tg__gemv_rows_max(const tg__kernel *kern, int64_t k, int64_t n)
 {
-    return (double)k * (double)n * (double)es > (double)tg__cpu()->l2 && n * es >= 512
-               ? TG__GEMV_ROWS
-           : (double)k * (double)n >= 128 * 128 ? 2
-                                                : 1;
+    const int64_t es = (int64_t)kern->es;
+    if ((double)k * (double)n * (double)es > (double)tg__cpu()->l2 && n * es >= 512)
+        return TG__GEMV_ROWS;
+    if (kern->gemv_near && n * es >= 384)
+        return (double)k * (double)n * (double)es >= 65536 ? 3 : 2;
+    return (double)k * (double)n >= 128 * 128 ? 2 : 1;
 }
 
 /* g as y = alpha * Mᵀx + beta * y; the form that reads M along its runs (1 rows, 2 dots), or 0.
  * A C of one row or column is y; one of a few rows (columns) is r of them, where M's rows are
  * contiguous along them, for the rows form, over more than 128 bytes (a few rows over at most two
  * AVX-512 vectors take the GEMM's tiles). */
-static int tg__gemv_of(const tg__gemm *g, int64_t es, tg__gemv *v)
+static int tg__gemv_of(const tg__kernel *kern, const tg__gemm *g, tg__gemv *v)
 {
-    const int64_t wide = 128 / es;
+    const int64_t es = (int64_t)kern->es, wide = 128 / es;
     const int one = g->m == 1 || g->n == 1;
-    const int64_t r_max = tg__gemv_rows_max(g->k, g->m < g->n ? g->n : g->m, es);
+    const int64_t r_max = tg__gemv_rows_max(kern, g->k, g->m < g->n ? g->n : g->m);
     const int row = one ? g->m == 1 : g->m <= r_max && g->b.cs == 1 && g->n > wide;
     if (!one && !row && !(g->n <= r_max && g->a.rs == 1 && g->m > wide)) return 0;
     v->r = (int)(one ? 1 : row ? g->m : g->n);
@@ -167,7 +176,7 @@ TG__PRIVATE int tg__gemm_gemv(const char *fn, const tg__kernel *kern, const tg__
 {
     const int64_t es = (int64_t)kern->es, line = 64 / es;
     tg__gemv v;
-    const int form = tg__gemv_of(g, es, &v);
+    const int form = tg__gemv_of(kern, g, &v);
     double stack[TG__GEMV_STACK / sizeof(double)];
     char *work = (char *)stack, *heap = NULL;
     int64_t ld, lines, x_bytes, sum_bytes;
