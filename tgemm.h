@@ -5492,14 +5492,28 @@ TG__FN(tg__tile)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t 
     ai = TG__BCAST(a2 + (off));                                                                    \
     c##i##0 = TG__FMA(ai, b0, c##i##0);                                                            \
     c##i##1 = TG__FMA(ai, b1, c##i##1)
+/* v pinned in a register for the FMAs after it: without it GCC 12 folds the load of each vector of
+ * B into every FMA that uses it (a micro-fused memory operand, which its cost model counts free),
+ * so three rows loaded each vector three times, with the broadcasts and prefetches nine to eleven
+ * loads a k step against two 512-bit loads a cycle: the loop waited on loads, not FMAs. The empty
+ * asm tells the compiler the register may have changed, so it keeps the one load. Emerald Rapids,
+ * 1 thread, ab-gemm side by side: d 3x48x128 1.60-1.63x, s 3x96x64 1.34x, s 13x512x512 (a last
+ * tile of one row) 1.07x; the same in the other loops (six and four rows, the pair and 12-row
+ * tiles, the tall and half-panel ones) changed nothing (0.98-1.02): GCC keeps B in registers
+ * there. */
+#define TG__IN_REG(v) __asm__("" : "+v"(v))
 #define TG__SPLIT3(prefetch)                                                                       \
     for (; p + 1 < kc; p += 2, a += 2 * cs_a, a2 += 2 * cs_a, b += 2 * rs_b) {                     \
         prefetch;                                                                                  \
         b0 = TG__LOADU(b);                                                                         \
         b1 = TG__LD1(b + TG__W);                                                                   \
+        TG__IN_REG(b0);                                                                            \
+        TG__IN_REG(b1);                                                                            \
         TG__ROW(0, 0); TG__ROW(1, o1); TG__ROW(2, o2);                                             \
         b0 = TG__LOADU(b + rs_b);                                                                  \
         b1 = TG__LD1(b + rs_b + TG__W);                                                            \
+        TG__IN_REG(b0);                                                                            \
+        TG__IN_REG(b1);                                                                            \
         TG__ROW2(3, 0); TG__ROW2(4, o1); TG__ROW2(5, o2);                                          \
     }
 #define TG__LOOP4(prefetch)                                                                        \
@@ -5589,6 +5603,7 @@ TG__FN(tg__tile)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t 
 #undef TG__HROW
 #undef TG__ROW2
 #undef TG__SPLIT3
+#undef TG__IN_REG
 #undef TG__LOOP4
 #undef TG__LD0
 #undef TG__LD1
@@ -6602,14 +6617,28 @@ TG__FN(tg__tile)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t 
     ai = TG__BCAST(a2 + (off));                                                                    \
     c##i##0 = TG__FMA(ai, b0, c##i##0);                                                            \
     c##i##1 = TG__FMA(ai, b1, c##i##1)
+/* v pinned in a register for the FMAs after it: without it GCC 12 folds the load of each vector of
+ * B into every FMA that uses it (a micro-fused memory operand, which its cost model counts free),
+ * so three rows loaded each vector three times, with the broadcasts and prefetches nine to eleven
+ * loads a k step against two 512-bit loads a cycle: the loop waited on loads, not FMAs. The empty
+ * asm tells the compiler the register may have changed, so it keeps the one load. Emerald Rapids,
+ * 1 thread, ab-gemm side by side: d 3x48x128 1.60-1.63x, s 3x96x64 1.34x, s 13x512x512 (a last
+ * tile of one row) 1.07x; the same in the other loops (six and four rows, the pair and 12-row
+ * tiles, the tall and half-panel ones) changed nothing (0.98-1.02): GCC keeps B in registers
+ * there. */
+#define TG__IN_REG(v) __asm__("" : "+v"(v))
 #define TG__SPLIT3(prefetch)                                                                       \
     for (; p + 1 < kc; p += 2, a += 2 * cs_a, a2 += 2 * cs_a, b += 2 * rs_b) {                     \
         prefetch;                                                                                  \
         b0 = TG__LOADU(b);                                                                         \
         b1 = TG__LD1(b + TG__W);                                                                   \
+        TG__IN_REG(b0);                                                                            \
+        TG__IN_REG(b1);                                                                            \
         TG__ROW(0, 0); TG__ROW(1, o1); TG__ROW(2, o2);                                             \
         b0 = TG__LOADU(b + rs_b);                                                                  \
         b1 = TG__LD1(b + rs_b + TG__W);                                                            \
+        TG__IN_REG(b0);                                                                            \
+        TG__IN_REG(b1);                                                                            \
         TG__ROW2(3, 0); TG__ROW2(4, o1); TG__ROW2(5, o2);                                          \
     }
 #define TG__LOOP4(prefetch)                                                                        \
@@ -6699,6 +6728,7 @@ TG__FN(tg__tile)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t 
 #undef TG__HROW
 #undef TG__ROW2
 #undef TG__SPLIT3
+#undef TG__IN_REG
 #undef TG__LOOP4
 #undef TG__LD0
 #undef TG__LD1
@@ -7711,14 +7741,28 @@ TG__FN(tg__tile)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t 
     ai = TG__BCAST(a2 + (off));                                                                    \
     c##i##0 = TG__FMA(ai, b0, c##i##0);                                                            \
     c##i##1 = TG__FMA(ai, b1, c##i##1)
+/* v pinned in a register for the FMAs after it: without it GCC 12 folds the load of each vector of
+ * B into every FMA that uses it (a micro-fused memory operand, which its cost model counts free),
+ * so three rows loaded each vector three times, with the broadcasts and prefetches nine to eleven
+ * loads a k step against two 512-bit loads a cycle: the loop waited on loads, not FMAs. The empty
+ * asm tells the compiler the register may have changed, so it keeps the one load. Emerald Rapids,
+ * 1 thread, ab-gemm side by side: d 3x48x128 1.60-1.63x, s 3x96x64 1.34x, s 13x512x512 (a last
+ * tile of one row) 1.07x; the same in the other loops (six and four rows, the pair and 12-row
+ * tiles, the tall and half-panel ones) changed nothing (0.98-1.02): GCC keeps B in registers
+ * there. */
+#define TG__IN_REG(v) __asm__("" : "+v"(v))
 #define TG__SPLIT3(prefetch)                                                                       \
     for (; p + 1 < kc; p += 2, a += 2 * cs_a, a2 += 2 * cs_a, b += 2 * rs_b) {                     \
         prefetch;                                                                                  \
         b0 = TG__LOADU(b);                                                                         \
         b1 = TG__LD1(b + TG__W);                                                                   \
+        TG__IN_REG(b0);                                                                            \
+        TG__IN_REG(b1);                                                                            \
         TG__ROW(0, 0); TG__ROW(1, o1); TG__ROW(2, o2);                                             \
         b0 = TG__LOADU(b + rs_b);                                                                  \
         b1 = TG__LD1(b + rs_b + TG__W);                                                            \
+        TG__IN_REG(b0);                                                                            \
+        TG__IN_REG(b1);                                                                            \
         TG__ROW2(3, 0); TG__ROW2(4, o1); TG__ROW2(5, o2);                                          \
     }
 #define TG__LOOP4(prefetch)                                                                        \
@@ -7808,6 +7852,7 @@ TG__FN(tg__tile)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t 
 #undef TG__HROW
 #undef TG__ROW2
 #undef TG__SPLIT3
+#undef TG__IN_REG
 #undef TG__LOOP4
 #undef TG__LD0
 #undef TG__LD1
@@ -8820,14 +8865,28 @@ TG__FN(tg__tile)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t 
     ai = TG__BCAST(a2 + (off));                                                                    \
     c##i##0 = TG__FMA(ai, b0, c##i##0);                                                            \
     c##i##1 = TG__FMA(ai, b1, c##i##1)
+/* v pinned in a register for the FMAs after it: without it GCC 12 folds the load of each vector of
+ * B into every FMA that uses it (a micro-fused memory operand, which its cost model counts free),
+ * so three rows loaded each vector three times, with the broadcasts and prefetches nine to eleven
+ * loads a k step against two 512-bit loads a cycle: the loop waited on loads, not FMAs. The empty
+ * asm tells the compiler the register may have changed, so it keeps the one load. Emerald Rapids,
+ * 1 thread, ab-gemm side by side: d 3x48x128 1.60-1.63x, s 3x96x64 1.34x, s 13x512x512 (a last
+ * tile of one row) 1.07x; the same in the other loops (six and four rows, the pair and 12-row
+ * tiles, the tall and half-panel ones) changed nothing (0.98-1.02): GCC keeps B in registers
+ * there. */
+#define TG__IN_REG(v) __asm__("" : "+v"(v))
 #define TG__SPLIT3(prefetch)                                                                       \
     for (; p + 1 < kc; p += 2, a += 2 * cs_a, a2 += 2 * cs_a, b += 2 * rs_b) {                     \
         prefetch;                                                                                  \
         b0 = TG__LOADU(b);                                                                         \
         b1 = TG__LD1(b + TG__W);                                                                   \
+        TG__IN_REG(b0);                                                                            \
+        TG__IN_REG(b1);                                                                            \
         TG__ROW(0, 0); TG__ROW(1, o1); TG__ROW(2, o2);                                             \
         b0 = TG__LOADU(b + rs_b);                                                                  \
         b1 = TG__LD1(b + rs_b + TG__W);                                                            \
+        TG__IN_REG(b0);                                                                            \
+        TG__IN_REG(b1);                                                                            \
         TG__ROW2(3, 0); TG__ROW2(4, o1); TG__ROW2(5, o2);                                          \
     }
 #define TG__LOOP4(prefetch)                                                                        \
@@ -8917,6 +8976,7 @@ TG__FN(tg__tile)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t 
 #undef TG__HROW
 #undef TG__ROW2
 #undef TG__SPLIT3
+#undef TG__IN_REG
 #undef TG__LOOP4
 #undef TG__LD0
 #undef TG__LD1
