@@ -725,8 +725,8 @@ struct tg__kernel {
     int b_share;           /* a deep product's packed B panel takes 1/b_share of L3 (blocking.c) */
     tg__gemv_rows_fn gemv_rows; /* a few rows or columns of C (gemv.c) */
     tg__gemv_fn gemv_dots;      /* one row or column of C (gemv.c) */
-    int gemv_near; /* 1: the rows form takes two or three rows of y within L2 too, where this
-                      family's tiles do worse on them (gemv.c's tg__gemv_rows_max) */
+    int gemv_rule; /* which rule sends a C of two or three rows to the rows form within L2,
+                      by its tiles (gemv.c's tg__gemv_rows_max: 0 AVX2's, 1 AVX-512's) */
 };
 
 /* The kernel for this element size and family. */
@@ -4522,29 +4522,30 @@ typedef struct {
 } tg__gemv;
 
 /* How many rows of y the rows form takes at most over an M of k x n elements (a short C's rows or
- * columns; gemv.c's other products go to the GEMM's tiles): where M streams from beyond L2, up to
- * four over rows of 512 bytes or more; in a family whose tiles do worse on two or three rows
- * (gemv_near), over rows of 384 bytes or more, three over an M of 64 KiB or more and two over any;
- * else two over an M of 128^2 elements or more, else one. The bounds are where the small path's
+ * columns; gemv.c's other products go to the GEMM's tiles). Where M streams from beyond L2, up to
+ * four over rows of 512 bytes or more. Else, by the family's rule (gemv_rule): 0 (AVX2, and the
+ * portable family) two over an M of 128^2 elements or more, else one; 1 (AVX-512) three over rows
+ * of 384 bytes or more and an M of 64 KiB or more, two over rows of 1 KiB or more at any size or
+ * of 384 bytes or more from 128^2 elements, else one. The bounds are where the small path's
  * tiles stopped losing to it (Emerald Rapids, 1 thread, ab-gemm, rows form / small path): AVX2
  * forced s 4x256x256 0.63, 4x1024x256 0.67-0.77, 3x512x512 0.87-0.96, 4x64x20000 0.88-0.95 (d
  * 1.26), 2x64x128 0.81, 2x96x96 0.82 (2x128x128 1.33), d 4x40x20000 0.86, 2x96x96 0.84-0.90.
- * AVX-512 (cpu/ab-gemv-near/ in the Emerald Rapids results): four rows lose within L2 (s and d
- * 4x48..1024 x 64..2048 0.46-1.17, most under 0.9); three win over rows of 384 bytes from 64 KiB
- * (s 3x96..1024 x 64..512 1.02-1.98 in the sweep, d 3x48..1024 0.99-1.83; neutral where M
- * outgrows L2), not over shorter rows (s 3x48 0.77-0.88, d 3x24 0.76-0.96, d 3x32 and s 3x64
- * 0.86-1.11) nor a smaller M (s 3x96x64, d 3x48x128: 0.79-0.89 in later runs); two win over
- * rows of 384 bytes at any size (s 2x100x100 1.45-1.51, d 2x100x20 1.27-1.34, d 2x48x64
- * 1.07-1.12), not over shorter ones (s 2x48x128 0.88-1.05, d 2x32x100 0.80-0.98). 2 threads,
- * column-major and a transposed A the same (s 3x256x256 2.06 at 2 threads). */
+ * AVX-512 (cpu/ab-gemv-rule/ in the Emerald Rapids results: n 48-1024, k 32-512, each form
+ * forced): two rows won over rows of 1 KiB or more (s 2x256..1024 0.93-1.49, d 2x128..1024
+ * 0.93-1.46, most above 1.1) and over rows of 384 bytes or more from 128^2 elements (s
+ * 1.00-1.19, d 0.95-1.36), not over shorter rows (s 2x48 and 2x64 0.62-0.95 at every depth) nor
+ * a smaller M (s 2x96..200 x 32..64 0.75-0.98); three rows from 64 KiB came out even at 1 thread
+ * (s 0.75-1.23, d 0.78-1.26) and ahead at 2 (the small path took s 3x256x256 and d 3x256x256 at
+ * 0.69 and 0.58 of the rows form's speed: its team starts at four times the multiply-adds), and
+ * lost under it (s 3x96x64 0.59, d 3x48x128 0.71); four lost (0.50-1.18, most under 0.9). */
 static int64_t tg__gemv_rows_max(const tg__kernel *kern, int64_t k, int64_t n)
 {
-    const int64_t es = (int64_t)kern->es;
-    if ((double)k * (double)n * (double)es > (double)tg__cpu()->l2 && n * es >= 512)
-        return TG__GEMV_ROWS;
-    if (kern->gemv_near && n * es >= 384)
-        return (double)k * (double)n * (double)es >= 65536 ? 3 : 2;
-    return (double)k * (double)n >= 128 * 128 ? 2 : 1;
+    const int64_t es = (int64_t)kern->es, row = n * es;
+    const double elems = (double)k * (double)n, bytes = elems * (double)es;
+    if (bytes > (double)tg__cpu()->l2 && row >= 512) return TG__GEMV_ROWS;
+    if (!kern->gemv_rule) return elems >= 128 * 128 ? 2 : 1;
+    if (row >= 384 && bytes >= 65536) return 3;
+    return row >= 1024 || (row >= 384 && elems >= 128 * 128) ? 2 : 1;
 }
 
 /* g as y = alpha * Mᵀx + beta * y; the form that reads M along its runs (1 rows, 2 dots), or 0.
@@ -5359,7 +5360,7 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
 #define TG__TALL 12
 #define TG__PAIR 0
 #define TG__B_SHARE 16
-#define TG__GEMV_NEAR 0
+#define TG__GEMV_RULE 0
 #define TG__HSUM tg__hsum256_s
 /* ---- cpu/kernel_simd.inc ---- */
 /* The x86 SIMD micro-kernel, written once for TG__T (float or double) and a vector width through
@@ -5371,7 +5372,7 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
  * partial panel of B in place, and masked stores to write an edge tile), TG__SHORT_M (the
  * descriptor's short_m), TG__TALL (the most rows of a tall tile, below), TG__PAIR (1: 32 vector
  * registers, enough for the pair kernel and the 12-row tile, below), TG__B_SHARE (the descriptor's
- * b_share), TG__GEMV_NEAR (its gemv_near); TG__FN(x) appends the family's and the type's suffix.
+ * b_share), TG__GEMV_RULE (its gemv_rule); TG__FN(x) appends the family's and the type's suffix.
  *
  * Register tile 6 x 2W: 12 accumulators + 2 B vectors + 1 broadcast A value. In ymm (AVX2: 6 x 16
  * floats, 6 x 8 doubles) that is 15 of the 16 registers, and 12 independent FMA chains cover Zen
@@ -6346,7 +6347,7 @@ TG__FN(tg__gemv_dots)(int64_t n, int64_t k, const void *alpha_, const void *x_, 
 static const tg__kernel TG__FN(tg__kernel_desc) = {
     TG__NAME, sizeof(TG__T), 6, 2 * TG__W, TG__W, TG__SHORT_M, TG__FN(tg__ukernel), TG__UKERNEL_PART,
     TG__FN(tg__pack_a), TG__FN(tg__pack_b), TG__NARROW, TG__UKERNEL_PAIR, TG__B_SHARE,
-    TG__FN(tg__gemv_rows), TG__FN(tg__gemv_dots), TG__GEMV_NEAR};
+    TG__FN(tg__gemv_rows), TG__FN(tg__gemv_dots), TG__GEMV_RULE};
 
 /* The vector macros are this template's parameters: released, so the next instantiation defines
  * its own. */
@@ -6379,7 +6380,7 @@ static const tg__kernel TG__FN(tg__kernel_desc) = {
 #undef TG__SHORT_M
 #undef TG__TALL
 #undef TG__B_SHARE
-#undef TG__GEMV_NEAR
+#undef TG__GEMV_RULE
 #undef TG__HSUM
 #undef TG__T
 #undef TG__FN
@@ -6484,7 +6485,7 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
 #define TG__TALL 12
 #define TG__PAIR 0
 #define TG__B_SHARE 16
-#define TG__GEMV_NEAR 0
+#define TG__GEMV_RULE 0
 #define TG__HSUM tg__hsum256_d
 /* ---- cpu/kernel_simd.inc ---- */
 /* The x86 SIMD micro-kernel, written once for TG__T (float or double) and a vector width through
@@ -6496,7 +6497,7 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
  * partial panel of B in place, and masked stores to write an edge tile), TG__SHORT_M (the
  * descriptor's short_m), TG__TALL (the most rows of a tall tile, below), TG__PAIR (1: 32 vector
  * registers, enough for the pair kernel and the 12-row tile, below), TG__B_SHARE (the descriptor's
- * b_share), TG__GEMV_NEAR (its gemv_near); TG__FN(x) appends the family's and the type's suffix.
+ * b_share), TG__GEMV_RULE (its gemv_rule); TG__FN(x) appends the family's and the type's suffix.
  *
  * Register tile 6 x 2W: 12 accumulators + 2 B vectors + 1 broadcast A value. In ymm (AVX2: 6 x 16
  * floats, 6 x 8 doubles) that is 15 of the 16 registers, and 12 independent FMA chains cover Zen
@@ -7471,7 +7472,7 @@ TG__FN(tg__gemv_dots)(int64_t n, int64_t k, const void *alpha_, const void *x_, 
 static const tg__kernel TG__FN(tg__kernel_desc) = {
     TG__NAME, sizeof(TG__T), 6, 2 * TG__W, TG__W, TG__SHORT_M, TG__FN(tg__ukernel), TG__UKERNEL_PART,
     TG__FN(tg__pack_a), TG__FN(tg__pack_b), TG__NARROW, TG__UKERNEL_PAIR, TG__B_SHARE,
-    TG__FN(tg__gemv_rows), TG__FN(tg__gemv_dots), TG__GEMV_NEAR};
+    TG__FN(tg__gemv_rows), TG__FN(tg__gemv_dots), TG__GEMV_RULE};
 
 /* The vector macros are this template's parameters: released, so the next instantiation defines
  * its own. */
@@ -7504,7 +7505,7 @@ static const tg__kernel TG__FN(tg__kernel_desc) = {
 #undef TG__SHORT_M
 #undef TG__TALL
 #undef TG__B_SHARE
-#undef TG__GEMV_NEAR
+#undef TG__GEMV_RULE
 #undef TG__HSUM
 #undef TG__T
 #undef TG__FN
@@ -7608,7 +7609,7 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
 #define TG__TALL 16
 #define TG__PAIR 1
 #define TG__B_SHARE 4
-#define TG__GEMV_NEAR 1
+#define TG__GEMV_RULE 1
 #define TG__HSUM tg__hsum512_s
 /* ---- cpu/kernel_simd.inc ---- */
 /* The x86 SIMD micro-kernel, written once for TG__T (float or double) and a vector width through
@@ -7620,7 +7621,7 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
  * partial panel of B in place, and masked stores to write an edge tile), TG__SHORT_M (the
  * descriptor's short_m), TG__TALL (the most rows of a tall tile, below), TG__PAIR (1: 32 vector
  * registers, enough for the pair kernel and the 12-row tile, below), TG__B_SHARE (the descriptor's
- * b_share), TG__GEMV_NEAR (its gemv_near); TG__FN(x) appends the family's and the type's suffix.
+ * b_share), TG__GEMV_RULE (its gemv_rule); TG__FN(x) appends the family's and the type's suffix.
  *
  * Register tile 6 x 2W: 12 accumulators + 2 B vectors + 1 broadcast A value. In ymm (AVX2: 6 x 16
  * floats, 6 x 8 doubles) that is 15 of the 16 registers, and 12 independent FMA chains cover Zen
@@ -8595,7 +8596,7 @@ TG__FN(tg__gemv_dots)(int64_t n, int64_t k, const void *alpha_, const void *x_, 
 static const tg__kernel TG__FN(tg__kernel_desc) = {
     TG__NAME, sizeof(TG__T), 6, 2 * TG__W, TG__W, TG__SHORT_M, TG__FN(tg__ukernel), TG__UKERNEL_PART,
     TG__FN(tg__pack_a), TG__FN(tg__pack_b), TG__NARROW, TG__UKERNEL_PAIR, TG__B_SHARE,
-    TG__FN(tg__gemv_rows), TG__FN(tg__gemv_dots), TG__GEMV_NEAR};
+    TG__FN(tg__gemv_rows), TG__FN(tg__gemv_dots), TG__GEMV_RULE};
 
 /* The vector macros are this template's parameters: released, so the next instantiation defines
  * its own. */
@@ -8628,7 +8629,7 @@ static const tg__kernel TG__FN(tg__kernel_desc) = {
 #undef TG__SHORT_M
 #undef TG__TALL
 #undef TG__B_SHARE
-#undef TG__GEMV_NEAR
+#undef TG__GEMV_RULE
 #undef TG__HSUM
 #undef TG__T
 #undef TG__FN
@@ -8732,7 +8733,7 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
 #define TG__TALL 16
 #define TG__PAIR 1
 #define TG__B_SHARE 4
-#define TG__GEMV_NEAR 1
+#define TG__GEMV_RULE 1
 #define TG__HSUM tg__hsum512_d
 /* ---- cpu/kernel_simd.inc ---- */
 /* The x86 SIMD micro-kernel, written once for TG__T (float or double) and a vector width through
@@ -8744,7 +8745,7 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
  * partial panel of B in place, and masked stores to write an edge tile), TG__SHORT_M (the
  * descriptor's short_m), TG__TALL (the most rows of a tall tile, below), TG__PAIR (1: 32 vector
  * registers, enough for the pair kernel and the 12-row tile, below), TG__B_SHARE (the descriptor's
- * b_share), TG__GEMV_NEAR (its gemv_near); TG__FN(x) appends the family's and the type's suffix.
+ * b_share), TG__GEMV_RULE (its gemv_rule); TG__FN(x) appends the family's and the type's suffix.
  *
  * Register tile 6 x 2W: 12 accumulators + 2 B vectors + 1 broadcast A value. In ymm (AVX2: 6 x 16
  * floats, 6 x 8 doubles) that is 15 of the 16 registers, and 12 independent FMA chains cover Zen
@@ -9719,7 +9720,7 @@ TG__FN(tg__gemv_dots)(int64_t n, int64_t k, const void *alpha_, const void *x_, 
 static const tg__kernel TG__FN(tg__kernel_desc) = {
     TG__NAME, sizeof(TG__T), 6, 2 * TG__W, TG__W, TG__SHORT_M, TG__FN(tg__ukernel), TG__UKERNEL_PART,
     TG__FN(tg__pack_a), TG__FN(tg__pack_b), TG__NARROW, TG__UKERNEL_PAIR, TG__B_SHARE,
-    TG__FN(tg__gemv_rows), TG__FN(tg__gemv_dots), TG__GEMV_NEAR};
+    TG__FN(tg__gemv_rows), TG__FN(tg__gemv_dots), TG__GEMV_RULE};
 
 /* The vector macros are this template's parameters: released, so the next instantiation defines
  * its own. */
@@ -9752,7 +9753,7 @@ static const tg__kernel TG__FN(tg__kernel_desc) = {
 #undef TG__SHORT_M
 #undef TG__TALL
 #undef TG__B_SHARE
-#undef TG__GEMV_NEAR
+#undef TG__GEMV_RULE
 #undef TG__HSUM
 #undef TG__T
 #undef TG__FN

@@ -58,29 +58,30 @@ typedef struct {
 } tg__gemv;
 
 /* How many rows of y the rows form takes at most over an M of k x n elements (a short C's rows or
- * columns; gemv.c's other products go to the GEMM's tiles): where M streams from beyond L2, up to
- * four over rows of 512 bytes or more; in a family whose tiles do worse on two or three rows
- * (gemv_near), over rows of 384 bytes or more, three over an M of 64 KiB or more and two over any;
- * else two over an M of 128^2 elements or more, else one. The bounds are where the small path's
+ * columns; gemv.c's other products go to the GEMM's tiles). Where M streams from beyond L2, up to
+ * four over rows of 512 bytes or more. Else, by the family's rule (gemv_rule): 0 (AVX2, and the
+ * portable family) two over an M of 128^2 elements or more, else one; 1 (AVX-512) three over rows
+ * of 384 bytes or more and an M of 64 KiB or more, two over rows of 1 KiB or more at any size or
+ * of 384 bytes or more from 128^2 elements, else one. The bounds are where the small path's
  * tiles stopped losing to it (Emerald Rapids, 1 thread, ab-gemm, rows form / small path): AVX2
  * forced s 4x256x256 0.63, 4x1024x256 0.67-0.77, 3x512x512 0.87-0.96, 4x64x20000 0.88-0.95 (d
  * 1.26), 2x64x128 0.81, 2x96x96 0.82 (2x128x128 1.33), d 4x40x20000 0.86, 2x96x96 0.84-0.90.
- * AVX-512 (cpu/ab-gemv-near/ in the Emerald Rapids results): four rows lose within L2 (s and d
- * 4x48..1024 x 64..2048 0.46-1.17, most under 0.9); three win over rows of 384 bytes from 64 KiB
- * (s 3x96..1024 x 64..512 1.02-1.98 in the sweep, d 3x48..1024 0.99-1.83; neutral where M
- * outgrows L2), not over shorter rows (s 3x48 0.77-0.88, d 3x24 0.76-0.96, d 3x32 and s 3x64
- * 0.86-1.11) nor a smaller M (s 3x96x64, d 3x48x128: 0.79-0.89 in later runs); two win over
- * rows of 384 bytes at any size (s 2x100x100 1.45-1.51, d 2x100x20 1.27-1.34, d 2x48x64
- * 1.07-1.12), not over shorter ones (s 2x48x128 0.88-1.05, d 2x32x100 0.80-0.98). 2 threads,
- * column-major and a transposed A the same (s 3x256x256 2.06 at 2 threads). */
+ * AVX-512 (cpu/ab-gemv-rule/ in the Emerald Rapids results: n 48-1024, k 32-512, each form
+ * forced): two rows won over rows of 1 KiB or more (s 2x256..1024 0.93-1.49, d 2x128..1024
+ * 0.93-1.46, most above 1.1) and over rows of 384 bytes or more from 128^2 elements (s
+ * 1.00-1.19, d 0.95-1.36), not over shorter rows (s 2x48 and 2x64 0.62-0.95 at every depth) nor
+ * a smaller M (s 2x96..200 x 32..64 0.75-0.98); three rows from 64 KiB came out even at 1 thread
+ * (s 0.75-1.23, d 0.78-1.26) and ahead at 2 (the small path took s 3x256x256 and d 3x256x256 at
+ * 0.69 and 0.58 of the rows form's speed: its team starts at four times the multiply-adds), and
+ * lost under it (s 3x96x64 0.59, d 3x48x128 0.71); four lost (0.50-1.18, most under 0.9). */
 static int64_t tg__gemv_rows_max(const tg__kernel *kern, int64_t k, int64_t n)
 {
-    const int64_t es = (int64_t)kern->es;
-    if ((double)k * (double)n * (double)es > (double)tg__cpu()->l2 && n * es >= 512)
-        return TG__GEMV_ROWS;
-    if (kern->gemv_near && n * es >= 384)
-        return (double)k * (double)n * (double)es >= 65536 ? 3 : 2;
-    return (double)k * (double)n >= 128 * 128 ? 2 : 1;
+    const int64_t es = (int64_t)kern->es, row = n * es;
+    const double elems = (double)k * (double)n, bytes = elems * (double)es;
+    if (bytes > (double)tg__cpu()->l2 && row >= 512) return TG__GEMV_ROWS;
+    if (!kern->gemv_rule) return elems >= 128 * 128 ? 2 : 1;
+    if (row >= 384 && bytes >= 65536) return 3;
+    return row >= 1024 || (row >= 384 && elems >= 128 * 128) ? 2 : 1;
 }
 
 /* g as y = alpha * Mᵀx + beta * y; the form that reads M along its runs (1 rows, 2 dots), or 0.

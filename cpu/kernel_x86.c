@@ -259,7 +259,7 @@ __attribute__((target(TG__AVX512))) static inline double tg__hsum512_d(__m512d v
 #define TG__TALL 12
 #define TG__PAIR 0
 #define TG__B_SHARE 16
-#define TG__GEMV_NEAR 0
+#define TG__GEMV_RULE 0
 #define TG__HSUM tg__hsum256_s
 #include "kernel_simd.inc"
 #undef TG__T
@@ -294,7 +294,7 @@ __attribute__((target(TG__AVX512))) static inline double tg__hsum512_d(__m512d v
 #define TG__TALL 12
 #define TG__PAIR 0
 #define TG__B_SHARE 16
-#define TG__GEMV_NEAR 0
+#define TG__GEMV_RULE 0
 #define TG__HSUM tg__hsum256_d
 #include "kernel_simd.inc"
 #undef TG__T
@@ -328,7 +328,7 @@ __attribute__((target(TG__AVX512))) static inline double tg__hsum512_d(__m512d v
 #define TG__TALL 16
 #define TG__PAIR 1
 #define TG__B_SHARE 4
-#define TG__GEMV_NEAR 1
+#define TG__GEMV_RULE 1
 #define TG__HSUM tg__hsum512_s
 #include "kernel_simd.inc"
 #undef TG__T
@@ -362,7 +362,7 @@ __attribute__((target(TG__AVX512))) static inline double tg__hsum512_d(__m512d v
 #define TG__TALL 16
 #define TG__PAIR 1
 #define TG__B_SHARE 4
-#define TG__GEMV_NEAR 1
+#define TG__GEMV_RULE 1
 #define TG__HSUM tg__hsum512_d
 #include "kernel_simd.inc"
 #undef TG__T

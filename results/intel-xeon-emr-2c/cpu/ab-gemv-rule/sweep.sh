@@ -1,5 +1,5 @@
 #!/bin/sh
-# The sweep behind gemv.c's rule for AVX-512 (gemv_near): a C of r = 2, 3, 4 rows, row-major NN,
+# The first sweep, behind b44bc63's AVX-512 rule (gemv_near): a C of r = 2, 3, 4 rows, row-major NN,
 # 1 thread, the rows form forced at every size against the rule before (c9dc155: the rows form
 # only over an M of 128^2 elements or more for two rows, only beyond L2 for three or four; else
 # the small path's tiles), side by side in one process. FORCED is c9dc155 built with
