@@ -5358,6 +5358,7 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
 #define TG__MASKED 0
 #define TG__SHORT_M 12
 #define TG__TALL 12
+#define TG__PREFETCH_SHORT 1
 #define TG__PAIR 0
 #define TG__B_SHARE 16
 #define TG__GEMV_RULE 0
@@ -5371,8 +5372,9 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
  * lanes of a register into a row of C), TG__MASKED (1: masked loads are cheap enough to read a
  * partial panel of B in place, and masked stores to write an edge tile), TG__SHORT_M (the
  * descriptor's short_m), TG__TALL (the most rows of a tall tile, below), TG__PAIR (1: 32 vector
- * registers, enough for the pair kernel and the 12-row tile, below), TG__B_SHARE (the descriptor's
- * b_share), TG__GEMV_RULE (its gemv_rule); TG__FN(x) appends the family's and the type's suffix.
+ * registers, enough for the pair kernel and the 12-row tile, below), TG__PREFETCH_SHORT (1: tiles
+ * of one to three rows prefetch B read in place, below), TG__B_SHARE (the descriptor's b_share),
+ * TG__GEMV_RULE (its gemv_rule); TG__FN(x) appends the family's and the type's suffix.
  *
  * Register tile 6 x 2W: 12 accumulators + 2 B vectors + 1 broadcast A value. In ymm (AVX2: 6 x 16
  * floats, 6 x 8 doubles) that is 15 of the 16 registers, and 12 independent FMA chains cover Zen
@@ -5558,10 +5560,17 @@ TG__FN(tg__tile)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t 
     } else if (m <= 3) {
         /* The same for a tile at most three rows high (the last of an m that leaves 1 to 3): rows
          * 0-2 at even k steps go into c0?-c2?, at odd ones into c3?-c5?. B read in place gets the
-         * prefetch of the loops below (see there) for both rows of a step. */
+         * prefetch of the loops below (see there) for both rows of a step, where the family keeps
+         * it (TG__PREFETCH_SHORT). In zmm each k step here is two loads of B, three broadcasts
+         * and two prefetches for six FMAs, more than two 512-bit loads a cycle: AVX-512 takes no
+         * prefetch here (Emerald Rapids, 1 thread, ab-gemm against it: d 3x48x128 1.11-1.27x, s
+         * 9x128x128 1.11-1.22x, s 3x96x64 1.06-1.08x, d 3x40x300 1.06x; over a B streamed from
+         * memory 0.99-1.03x: d 3x40x100000, s 3x64x100000, s 9x64x50000, d 2x32x200000). A tile
+         * this short comes after the taller ones over the same panel, or alone over a narrow B:
+         * AVX2 forced on the same core lost there (d 3x40x100000 0.93x) and keeps it. */
         int64_t p = 0;
         const TG__T *a2 = a + cs_a;
-        if (rs_b == 2 * TG__W)
+        if (rs_b == 2 * TG__W || !TG__PREFETCH_SHORT)
             TG__SPLIT3((void)0)
         else
             TG__SPLIT3((TG__PREFETCH_AHEAD(b), TG__PREFETCH_AHEAD(b + rs_b)))
@@ -6379,6 +6388,7 @@ static const tg__kernel TG__FN(tg__kernel_desc) = {
 #undef TG__PAIR
 #undef TG__SHORT_M
 #undef TG__TALL
+#undef TG__PREFETCH_SHORT
 #undef TG__B_SHARE
 #undef TG__GEMV_RULE
 #undef TG__HSUM
@@ -6483,6 +6493,7 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
 #define TG__MASKED 0
 #define TG__SHORT_M 12
 #define TG__TALL 12
+#define TG__PREFETCH_SHORT 1
 #define TG__PAIR 0
 #define TG__B_SHARE 16
 #define TG__GEMV_RULE 0
@@ -6496,8 +6507,9 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
  * lanes of a register into a row of C), TG__MASKED (1: masked loads are cheap enough to read a
  * partial panel of B in place, and masked stores to write an edge tile), TG__SHORT_M (the
  * descriptor's short_m), TG__TALL (the most rows of a tall tile, below), TG__PAIR (1: 32 vector
- * registers, enough for the pair kernel and the 12-row tile, below), TG__B_SHARE (the descriptor's
- * b_share), TG__GEMV_RULE (its gemv_rule); TG__FN(x) appends the family's and the type's suffix.
+ * registers, enough for the pair kernel and the 12-row tile, below), TG__PREFETCH_SHORT (1: tiles
+ * of one to three rows prefetch B read in place, below), TG__B_SHARE (the descriptor's b_share),
+ * TG__GEMV_RULE (its gemv_rule); TG__FN(x) appends the family's and the type's suffix.
  *
  * Register tile 6 x 2W: 12 accumulators + 2 B vectors + 1 broadcast A value. In ymm (AVX2: 6 x 16
  * floats, 6 x 8 doubles) that is 15 of the 16 registers, and 12 independent FMA chains cover Zen
@@ -6683,10 +6695,17 @@ TG__FN(tg__tile)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t 
     } else if (m <= 3) {
         /* The same for a tile at most three rows high (the last of an m that leaves 1 to 3): rows
          * 0-2 at even k steps go into c0?-c2?, at odd ones into c3?-c5?. B read in place gets the
-         * prefetch of the loops below (see there) for both rows of a step. */
+         * prefetch of the loops below (see there) for both rows of a step, where the family keeps
+         * it (TG__PREFETCH_SHORT). In zmm each k step here is two loads of B, three broadcasts
+         * and two prefetches for six FMAs, more than two 512-bit loads a cycle: AVX-512 takes no
+         * prefetch here (Emerald Rapids, 1 thread, ab-gemm against it: d 3x48x128 1.11-1.27x, s
+         * 9x128x128 1.11-1.22x, s 3x96x64 1.06-1.08x, d 3x40x300 1.06x; over a B streamed from
+         * memory 0.99-1.03x: d 3x40x100000, s 3x64x100000, s 9x64x50000, d 2x32x200000). A tile
+         * this short comes after the taller ones over the same panel, or alone over a narrow B:
+         * AVX2 forced on the same core lost there (d 3x40x100000 0.93x) and keeps it. */
         int64_t p = 0;
         const TG__T *a2 = a + cs_a;
-        if (rs_b == 2 * TG__W)
+        if (rs_b == 2 * TG__W || !TG__PREFETCH_SHORT)
             TG__SPLIT3((void)0)
         else
             TG__SPLIT3((TG__PREFETCH_AHEAD(b), TG__PREFETCH_AHEAD(b + rs_b)))
@@ -7504,6 +7523,7 @@ static const tg__kernel TG__FN(tg__kernel_desc) = {
 #undef TG__PAIR
 #undef TG__SHORT_M
 #undef TG__TALL
+#undef TG__PREFETCH_SHORT
 #undef TG__B_SHARE
 #undef TG__GEMV_RULE
 #undef TG__HSUM
@@ -7607,6 +7627,7 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
 #define TG__MASKED 1
 #define TG__SHORT_M 24
 #define TG__TALL 16
+#define TG__PREFETCH_SHORT 0
 #define TG__PAIR 1
 #define TG__B_SHARE 4
 #define TG__GEMV_RULE 1
@@ -7620,8 +7641,9 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
  * lanes of a register into a row of C), TG__MASKED (1: masked loads are cheap enough to read a
  * partial panel of B in place, and masked stores to write an edge tile), TG__SHORT_M (the
  * descriptor's short_m), TG__TALL (the most rows of a tall tile, below), TG__PAIR (1: 32 vector
- * registers, enough for the pair kernel and the 12-row tile, below), TG__B_SHARE (the descriptor's
- * b_share), TG__GEMV_RULE (its gemv_rule); TG__FN(x) appends the family's and the type's suffix.
+ * registers, enough for the pair kernel and the 12-row tile, below), TG__PREFETCH_SHORT (1: tiles
+ * of one to three rows prefetch B read in place, below), TG__B_SHARE (the descriptor's b_share),
+ * TG__GEMV_RULE (its gemv_rule); TG__FN(x) appends the family's and the type's suffix.
  *
  * Register tile 6 x 2W: 12 accumulators + 2 B vectors + 1 broadcast A value. In ymm (AVX2: 6 x 16
  * floats, 6 x 8 doubles) that is 15 of the 16 registers, and 12 independent FMA chains cover Zen
@@ -7807,10 +7829,17 @@ TG__FN(tg__tile)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t 
     } else if (m <= 3) {
         /* The same for a tile at most three rows high (the last of an m that leaves 1 to 3): rows
          * 0-2 at even k steps go into c0?-c2?, at odd ones into c3?-c5?. B read in place gets the
-         * prefetch of the loops below (see there) for both rows of a step. */
+         * prefetch of the loops below (see there) for both rows of a step, where the family keeps
+         * it (TG__PREFETCH_SHORT). In zmm each k step here is two loads of B, three broadcasts
+         * and two prefetches for six FMAs, more than two 512-bit loads a cycle: AVX-512 takes no
+         * prefetch here (Emerald Rapids, 1 thread, ab-gemm against it: d 3x48x128 1.11-1.27x, s
+         * 9x128x128 1.11-1.22x, s 3x96x64 1.06-1.08x, d 3x40x300 1.06x; over a B streamed from
+         * memory 0.99-1.03x: d 3x40x100000, s 3x64x100000, s 9x64x50000, d 2x32x200000). A tile
+         * this short comes after the taller ones over the same panel, or alone over a narrow B:
+         * AVX2 forced on the same core lost there (d 3x40x100000 0.93x) and keeps it. */
         int64_t p = 0;
         const TG__T *a2 = a + cs_a;
-        if (rs_b == 2 * TG__W)
+        if (rs_b == 2 * TG__W || !TG__PREFETCH_SHORT)
             TG__SPLIT3((void)0)
         else
             TG__SPLIT3((TG__PREFETCH_AHEAD(b), TG__PREFETCH_AHEAD(b + rs_b)))
@@ -8628,6 +8657,7 @@ static const tg__kernel TG__FN(tg__kernel_desc) = {
 #undef TG__PAIR
 #undef TG__SHORT_M
 #undef TG__TALL
+#undef TG__PREFETCH_SHORT
 #undef TG__B_SHARE
 #undef TG__GEMV_RULE
 #undef TG__HSUM
@@ -8731,6 +8761,7 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
 #define TG__MASKED 1
 #define TG__SHORT_M 24
 #define TG__TALL 16
+#define TG__PREFETCH_SHORT 0
 #define TG__PAIR 1
 #define TG__B_SHARE 4
 #define TG__GEMV_RULE 1
@@ -8744,8 +8775,9 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
  * lanes of a register into a row of C), TG__MASKED (1: masked loads are cheap enough to read a
  * partial panel of B in place, and masked stores to write an edge tile), TG__SHORT_M (the
  * descriptor's short_m), TG__TALL (the most rows of a tall tile, below), TG__PAIR (1: 32 vector
- * registers, enough for the pair kernel and the 12-row tile, below), TG__B_SHARE (the descriptor's
- * b_share), TG__GEMV_RULE (its gemv_rule); TG__FN(x) appends the family's and the type's suffix.
+ * registers, enough for the pair kernel and the 12-row tile, below), TG__PREFETCH_SHORT (1: tiles
+ * of one to three rows prefetch B read in place, below), TG__B_SHARE (the descriptor's b_share),
+ * TG__GEMV_RULE (its gemv_rule); TG__FN(x) appends the family's and the type's suffix.
  *
  * Register tile 6 x 2W: 12 accumulators + 2 B vectors + 1 broadcast A value. In ymm (AVX2: 6 x 16
  * floats, 6 x 8 doubles) that is 15 of the 16 registers, and 12 independent FMA chains cover Zen
@@ -8931,10 +8963,17 @@ TG__FN(tg__tile)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t 
     } else if (m <= 3) {
         /* The same for a tile at most three rows high (the last of an m that leaves 1 to 3): rows
          * 0-2 at even k steps go into c0?-c2?, at odd ones into c3?-c5?. B read in place gets the
-         * prefetch of the loops below (see there) for both rows of a step. */
+         * prefetch of the loops below (see there) for both rows of a step, where the family keeps
+         * it (TG__PREFETCH_SHORT). In zmm each k step here is two loads of B, three broadcasts
+         * and two prefetches for six FMAs, more than two 512-bit loads a cycle: AVX-512 takes no
+         * prefetch here (Emerald Rapids, 1 thread, ab-gemm against it: d 3x48x128 1.11-1.27x, s
+         * 9x128x128 1.11-1.22x, s 3x96x64 1.06-1.08x, d 3x40x300 1.06x; over a B streamed from
+         * memory 0.99-1.03x: d 3x40x100000, s 3x64x100000, s 9x64x50000, d 2x32x200000). A tile
+         * this short comes after the taller ones over the same panel, or alone over a narrow B:
+         * AVX2 forced on the same core lost there (d 3x40x100000 0.93x) and keeps it. */
         int64_t p = 0;
         const TG__T *a2 = a + cs_a;
-        if (rs_b == 2 * TG__W)
+        if (rs_b == 2 * TG__W || !TG__PREFETCH_SHORT)
             TG__SPLIT3((void)0)
         else
             TG__SPLIT3((TG__PREFETCH_AHEAD(b), TG__PREFETCH_AHEAD(b + rs_b)))
@@ -9752,6 +9791,7 @@ static const tg__kernel TG__FN(tg__kernel_desc) = {
 #undef TG__PAIR
 #undef TG__SHORT_M
 #undef TG__TALL
+#undef TG__PREFETCH_SHORT
 #undef TG__B_SHARE
 #undef TG__GEMV_RULE
 #undef TG__HSUM

@@ -257,6 +257,7 @@ __attribute__((target(TG__AVX512))) static inline double tg__hsum512_d(__m512d v
 #define TG__MASKED 0
 #define TG__SHORT_M 12
 #define TG__TALL 12
+#define TG__PREFETCH_SHORT 1
 #define TG__PAIR 0
 #define TG__B_SHARE 16
 #define TG__GEMV_RULE 0
@@ -292,6 +293,7 @@ __attribute__((target(TG__AVX512))) static inline double tg__hsum512_d(__m512d v
 #define TG__MASKED 0
 #define TG__SHORT_M 12
 #define TG__TALL 12
+#define TG__PREFETCH_SHORT 1
 #define TG__PAIR 0
 #define TG__B_SHARE 16
 #define TG__GEMV_RULE 0
@@ -326,6 +328,7 @@ __attribute__((target(TG__AVX512))) static inline double tg__hsum512_d(__m512d v
 #define TG__MASKED 1
 #define TG__SHORT_M 24
 #define TG__TALL 16
+#define TG__PREFETCH_SHORT 0
 #define TG__PAIR 1
 #define TG__B_SHARE 4
 #define TG__GEMV_RULE 1
@@ -360,6 +363,7 @@ __attribute__((target(TG__AVX512))) static inline double tg__hsum512_d(__m512d v
 #define TG__MASKED 1
 #define TG__SHORT_M 24
 #define TG__TALL 16
+#define TG__PREFETCH_SHORT 0
 #define TG__PAIR 1
 #define TG__B_SHARE 4
 #define TG__GEMV_RULE 1
