@@ -5497,10 +5497,10 @@ TG__FN(tg__tile)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t 
  * so three rows loaded each vector three times, with the broadcasts and prefetches nine to eleven
  * loads a k step against two 512-bit loads a cycle: the loop waited on loads, not FMAs. The empty
  * asm tells the compiler the register may have changed, so it keeps the one load. Emerald Rapids,
- * 1 thread, ab-gemm side by side: d 3x48x128 1.60-1.63x, s 3x96x64 1.34x, s 13x512x512 (a last
- * tile of one row) 1.07x; the same in the other loops (six and four rows, the pair and 12-row
- * tiles, the tall and half-panel ones) changed nothing (0.98-1.02): GCC keeps B in registers
- * there. */
+ * 1 thread, ab-gemm side by side: d 3x48x128 1.43-1.63x, d 3x40x300 1.50x, s 3x33x100 1.35x, s
+ * 13x512x512 (a last tile of one row) 1.07x; the same in the other loops (six and four rows, the
+ * pair and 12-row tiles, the tall and half-panel ones) changed nothing (0.98-1.02): GCC keeps B in
+ * registers there. */
 #define TG__IN_REG(v) __asm__("" : "+v"(v))
 #define TG__SPLIT3(prefetch)                                                                       \
     for (; p + 1 < kc; p += 2, a += 2 * cs_a, a2 += 2 * cs_a, b += 2 * rs_b) {                     \
@@ -5560,8 +5560,8 @@ TG__FN(tg__tile)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t 
          * prefetch of the loops below (see there) for both rows of a step, where the family keeps
          * it (TG__PREFETCH_SHORT). In zmm each k step here is two loads of B, three broadcasts
          * and two prefetches for six FMAs, more than two 512-bit loads a cycle: AVX-512 takes no
-         * prefetch here (Emerald Rapids, 1 thread, ab-gemm against it: d 3x48x128 1.11-1.27x, s
-         * 9x128x128 1.11-1.22x, s 3x96x64 1.06-1.08x, d 3x40x300 1.06x; over a B streamed from
+         * prefetch here (Emerald Rapids, 1 thread, ab-gemm against it: d 3x48x128 1.08-1.27x, s
+         * 9x128x128 1.11-1.22x, s 3x96x64 1.06-1.11x, d 3x40x300 1.06x; over a B streamed from
          * memory 0.99-1.03x: d 3x40x100000, s 3x64x100000, s 9x64x50000, d 2x32x200000). A tile
          * this short comes after the taller ones over the same panel, or alone over a narrow B:
          * AVX2 forced on the same core lost there (d 3x40x100000 0.93x) and keeps it. */
@@ -6632,10 +6632,10 @@ TG__FN(tg__tile)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t 
  * so three rows loaded each vector three times, with the broadcasts and prefetches nine to eleven
  * loads a k step against two 512-bit loads a cycle: the loop waited on loads, not FMAs. The empty
  * asm tells the compiler the register may have changed, so it keeps the one load. Emerald Rapids,
- * 1 thread, ab-gemm side by side: d 3x48x128 1.60-1.63x, s 3x96x64 1.34x, s 13x512x512 (a last
- * tile of one row) 1.07x; the same in the other loops (six and four rows, the pair and 12-row
- * tiles, the tall and half-panel ones) changed nothing (0.98-1.02): GCC keeps B in registers
- * there. */
+ * 1 thread, ab-gemm side by side: d 3x48x128 1.43-1.63x, d 3x40x300 1.50x, s 3x33x100 1.35x, s
+ * 13x512x512 (a last tile of one row) 1.07x; the same in the other loops (six and four rows, the
+ * pair and 12-row tiles, the tall and half-panel ones) changed nothing (0.98-1.02): GCC keeps B in
+ * registers there. */
 #define TG__IN_REG(v) __asm__("" : "+v"(v))
 #define TG__SPLIT3(prefetch)                                                                       \
     for (; p + 1 < kc; p += 2, a += 2 * cs_a, a2 += 2 * cs_a, b += 2 * rs_b) {                     \
@@ -6695,8 +6695,8 @@ TG__FN(tg__tile)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t 
          * prefetch of the loops below (see there) for both rows of a step, where the family keeps
          * it (TG__PREFETCH_SHORT). In zmm each k step here is two loads of B, three broadcasts
          * and two prefetches for six FMAs, more than two 512-bit loads a cycle: AVX-512 takes no
-         * prefetch here (Emerald Rapids, 1 thread, ab-gemm against it: d 3x48x128 1.11-1.27x, s
-         * 9x128x128 1.11-1.22x, s 3x96x64 1.06-1.08x, d 3x40x300 1.06x; over a B streamed from
+         * prefetch here (Emerald Rapids, 1 thread, ab-gemm against it: d 3x48x128 1.08-1.27x, s
+         * 9x128x128 1.11-1.22x, s 3x96x64 1.06-1.11x, d 3x40x300 1.06x; over a B streamed from
          * memory 0.99-1.03x: d 3x40x100000, s 3x64x100000, s 9x64x50000, d 2x32x200000). A tile
          * this short comes after the taller ones over the same panel, or alone over a narrow B:
          * AVX2 forced on the same core lost there (d 3x40x100000 0.93x) and keeps it. */
@@ -7766,10 +7766,10 @@ TG__FN(tg__tile)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t 
  * so three rows loaded each vector three times, with the broadcasts and prefetches nine to eleven
  * loads a k step against two 512-bit loads a cycle: the loop waited on loads, not FMAs. The empty
  * asm tells the compiler the register may have changed, so it keeps the one load. Emerald Rapids,
- * 1 thread, ab-gemm side by side: d 3x48x128 1.60-1.63x, s 3x96x64 1.34x, s 13x512x512 (a last
- * tile of one row) 1.07x; the same in the other loops (six and four rows, the pair and 12-row
- * tiles, the tall and half-panel ones) changed nothing (0.98-1.02): GCC keeps B in registers
- * there. */
+ * 1 thread, ab-gemm side by side: d 3x48x128 1.43-1.63x, d 3x40x300 1.50x, s 3x33x100 1.35x, s
+ * 13x512x512 (a last tile of one row) 1.07x; the same in the other loops (six and four rows, the
+ * pair and 12-row tiles, the tall and half-panel ones) changed nothing (0.98-1.02): GCC keeps B in
+ * registers there. */
 #define TG__IN_REG(v) __asm__("" : "+v"(v))
 #define TG__SPLIT3(prefetch)                                                                       \
     for (; p + 1 < kc; p += 2, a += 2 * cs_a, a2 += 2 * cs_a, b += 2 * rs_b) {                     \
@@ -7829,8 +7829,8 @@ TG__FN(tg__tile)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t 
          * prefetch of the loops below (see there) for both rows of a step, where the family keeps
          * it (TG__PREFETCH_SHORT). In zmm each k step here is two loads of B, three broadcasts
          * and two prefetches for six FMAs, more than two 512-bit loads a cycle: AVX-512 takes no
-         * prefetch here (Emerald Rapids, 1 thread, ab-gemm against it: d 3x48x128 1.11-1.27x, s
-         * 9x128x128 1.11-1.22x, s 3x96x64 1.06-1.08x, d 3x40x300 1.06x; over a B streamed from
+         * prefetch here (Emerald Rapids, 1 thread, ab-gemm against it: d 3x48x128 1.08-1.27x, s
+         * 9x128x128 1.11-1.22x, s 3x96x64 1.06-1.11x, d 3x40x300 1.06x; over a B streamed from
          * memory 0.99-1.03x: d 3x40x100000, s 3x64x100000, s 9x64x50000, d 2x32x200000). A tile
          * this short comes after the taller ones over the same panel, or alone over a narrow B:
          * AVX2 forced on the same core lost there (d 3x40x100000 0.93x) and keeps it. */
@@ -8900,10 +8900,10 @@ TG__FN(tg__tile)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t 
  * so three rows loaded each vector three times, with the broadcasts and prefetches nine to eleven
  * loads a k step against two 512-bit loads a cycle: the loop waited on loads, not FMAs. The empty
  * asm tells the compiler the register may have changed, so it keeps the one load. Emerald Rapids,
- * 1 thread, ab-gemm side by side: d 3x48x128 1.60-1.63x, s 3x96x64 1.34x, s 13x512x512 (a last
- * tile of one row) 1.07x; the same in the other loops (six and four rows, the pair and 12-row
- * tiles, the tall and half-panel ones) changed nothing (0.98-1.02): GCC keeps B in registers
- * there. */
+ * 1 thread, ab-gemm side by side: d 3x48x128 1.43-1.63x, d 3x40x300 1.50x, s 3x33x100 1.35x, s
+ * 13x512x512 (a last tile of one row) 1.07x; the same in the other loops (six and four rows, the
+ * pair and 12-row tiles, the tall and half-panel ones) changed nothing (0.98-1.02): GCC keeps B in
+ * registers there. */
 #define TG__IN_REG(v) __asm__("" : "+v"(v))
 #define TG__SPLIT3(prefetch)                                                                       \
     for (; p + 1 < kc; p += 2, a += 2 * cs_a, a2 += 2 * cs_a, b += 2 * rs_b) {                     \
@@ -8963,8 +8963,8 @@ TG__FN(tg__tile)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t 
          * prefetch of the loops below (see there) for both rows of a step, where the family keeps
          * it (TG__PREFETCH_SHORT). In zmm each k step here is two loads of B, three broadcasts
          * and two prefetches for six FMAs, more than two 512-bit loads a cycle: AVX-512 takes no
-         * prefetch here (Emerald Rapids, 1 thread, ab-gemm against it: d 3x48x128 1.11-1.27x, s
-         * 9x128x128 1.11-1.22x, s 3x96x64 1.06-1.08x, d 3x40x300 1.06x; over a B streamed from
+         * prefetch here (Emerald Rapids, 1 thread, ab-gemm against it: d 3x48x128 1.08-1.27x, s
+         * 9x128x128 1.11-1.22x, s 3x96x64 1.06-1.11x, d 3x40x300 1.06x; over a B streamed from
          * memory 0.99-1.03x: d 3x40x100000, s 3x64x100000, s 9x64x50000, d 2x32x200000). A tile
          * this short comes after the taller ones over the same panel, or alone over a narrow B:
          * AVX2 forced on the same core lost there (d 3x40x100000 0.93x) and keeps it. */
