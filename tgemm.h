@@ -725,8 +725,8 @@ struct tg__kernel {
     int b_share;           /* a deep product's packed B panel takes 1/b_share of L3 (blocking.c) */
     tg__gemv_rows_fn gemv_rows; /* a few rows or columns of C (gemv.c) */
     tg__gemv_fn gemv_dots;      /* one row or column of C (gemv.c) */
-    int gemv_rule; /* which rule sends a C of two rows to the rows form within L2, by how its
-                      tiles do on them (gemv.c's tg__gemv_rows_max: 0 AVX2's, 1 AVX-512's) */
+    int gemv_rule; /* 1: no C of two rows goes to the rows form within L2, where this family's
+                      tiles do better on it (gemv.c's tg__gemv_rows_max; 0: from 128^2 elements) */
 };
 
 /* The kernel for this element size and family. */
@@ -4524,25 +4524,23 @@ typedef struct {
 /* How many rows of y the rows form takes at most over an M of k x n elements (a short C's rows or
  * columns; gemv.c's other products go to the GEMM's tiles). Where M streams from beyond L2, up to
  * four over rows of 512 bytes or more. Else, by the family's rule (gemv_rule): 0 (AVX2, and the
- * portable family) two over an M of 128^2 elements or more; 1 (AVX-512) two over rows of 1 KiB or
- * more, at any size; else one. The bounds are where the small path's tiles stopped losing to it
- * (Emerald Rapids, 1 thread, ab-gemm, rows form / small path): AVX2 forced s 4x256x256 0.63,
- * 4x1024x256 0.67-0.77, 3x512x512 0.87-0.96, 4x64x20000 0.88-0.95 (d 1.26), 2x64x128 0.81, 2x96x96
- * 0.82 (2x128x128 1.33), d 4x40x20000 0.86, 2x96x96 0.84-0.90. AVX-512 (cpu/ab-gemv-rule/ in the
- * Emerald Rapids results: n 48-1024, k 32-512, each form forced, over 17ec388's tiles): two rows
- * won over rows of 1 KiB or more (s 2x256..1024 0.92-1.25, most 1.07 or more; d 2x128..1024
- * 0.93-1.41) and at 2 threads (s 2x256x256 1.39, d 2x128x256 1.34), even or behind over rows of
- * 512-1023 bytes (0.76-1.06), behind over shorter ones (s 2x48..96 0.73-1.01); three rows lost
- * within L2 at 1 thread (s 0.53-1.07, d 0.61-1.17) and at 2 threads won or lost by where the
- * small path's team starts (64^3 multiply-adds, the rows form's at 256^2: s 3x512x128 1.31, d
- * 3x256x256 1.50, but s 3x1000x100 0.38), four lost (0.50-1.18, most under 0.9). */
+ * portable family) two over an M of 128^2 elements or more, else one; 1 (AVX-512) one: its tiles
+ * over a short A take B's panels two at a time (small.c's tg__small_pairs) and beat the rows form
+ * within L2. The bounds are where the small path's tiles stopped losing to it (Emerald Rapids,
+ * ab-gemm, rows form / small path): AVX2 forced, 1 thread, s 4x256x256 0.63, 4x1024x256
+ * 0.67-0.77, 3x512x512 0.87-0.96, 4x64x20000 0.88-0.95 (d 1.26), 2x64x128 0.81, 2x96x96 0.82
+ * (2x128x128 1.33), d 4x40x20000 0.86, 2x96x96 0.84-0.90. AVX-512 (cpu/ab-gemv-rule/ and
+ * cpu/ab-short-pairs/ in the Emerald Rapids results): over the pair tiles, two rows of 1 KiB or
+ * more s 2x256x256 0.90, 2x1024x128 0.83, 2x256x512 0.80, d 2x128x256 0.83 at 1 thread; at 2,
+ * 0.47-0.82 where the small path runs two threads (s 2x1024x128 0.47), 1.09-1.11 where it runs one
+ * (s 2x256x256, d 2x128x256: under 64^3 multiply-adds); three rows lost before the pairs already
+ * (s 0.53-1.07, d 0.61-1.17), four lost (0.50-1.18). */
 static int64_t tg__gemv_rows_max(const tg__kernel *kern, int64_t k, int64_t n)
 {
     const int64_t es = (int64_t)kern->es, row = n * es;
     const double elems = (double)k * (double)n;
     if (elems * (double)es > (double)tg__cpu()->l2 && row >= 512) return TG__GEMV_ROWS;
-    if (kern->gemv_rule) return row >= 1024 ? 2 : 1;
-    return elems >= 128 * 128 ? 2 : 1;
+    return !kern->gemv_rule && elems >= 128 * 128 ? 2 : 1;
 }
 
 /* g as y = alpha * Mᵀx + beta * y; the form that reads M along its runs (1 rows, 2 dots), or 0.
@@ -5391,6 +5389,16 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
  * zmm). Over packed A, AVX-512 takes two 6-row panels at once in tiles of 12 x 2W instead
  * (tg__tile12). */
 
+/* v pinned in a register for the FMAs after it: without it GCC 12 folds the load of each vector of
+ * B into every FMA that uses it (a micro-fused memory operand, which its cost model counts free),
+ * so three rows loaded each vector three times, with the broadcasts and prefetches nine to eleven
+ * loads a k step against two 512-bit loads a cycle: the loop waited on loads, not FMAs. The empty
+ * asm tells the compiler the register may have changed, so it keeps the one load. Emerald Rapids,
+ * 1 thread, ab-gemm side by side: d 3x48x128 1.43-1.63x, d 3x40x300 1.50x, s 3x33x100 1.35x, s
+ * 13x512x512 (a last tile of one row) 1.07x; the same in the other loops (six and four rows, the
+ * pair and 12-row tiles, the tall and half-panel ones) changed nothing (0.98-1.02): GCC keeps B in
+ * registers there. The pair tile over one to three rows (small.c's short A) needs it too. */
+#define TG__IN_REG(v) __asm__("" : "+v"(v))
 /* A prefetch of the B row two panels ahead (p + 4W), each of its lines: one in ymm, two in zmm. */
 #define TG__PREFETCH_AHEAD(p)                                                                      \
     (_mm_prefetch((const char *)((p) + 4 * TG__W), _MM_HINT_T0),                                   \
@@ -5492,16 +5500,6 @@ TG__FN(tg__tile)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t 
     ai = TG__BCAST(a2 + (off));                                                                    \
     c##i##0 = TG__FMA(ai, b0, c##i##0);                                                            \
     c##i##1 = TG__FMA(ai, b1, c##i##1)
-/* v pinned in a register for the FMAs after it: without it GCC 12 folds the load of each vector of
- * B into every FMA that uses it (a micro-fused memory operand, which its cost model counts free),
- * so three rows loaded each vector three times, with the broadcasts and prefetches nine to eleven
- * loads a k step against two 512-bit loads a cycle: the loop waited on loads, not FMAs. The empty
- * asm tells the compiler the register may have changed, so it keeps the one load. Emerald Rapids,
- * 1 thread, ab-gemm side by side: d 3x48x128 1.43-1.63x, d 3x40x300 1.50x, s 3x33x100 1.35x, s
- * 13x512x512 (a last tile of one row) 1.07x; the same in the other loops (six and four rows, the
- * pair and 12-row tiles, the tall and half-panel ones) changed nothing (0.98-1.02): GCC keeps B in
- * registers there. */
-#define TG__IN_REG(v) __asm__("" : "+v"(v))
 #define TG__SPLIT3(prefetch)                                                                       \
     for (; p + 1 < kc; p += 2, a += 2 * cs_a, a2 += 2 * cs_a, b += 2 * rs_b) {                     \
         prefetch;                                                                                  \
@@ -5610,7 +5608,6 @@ TG__FN(tg__tile)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t 
 #undef TG__HROW
 #undef TG__ROW2
 #undef TG__SPLIT3
-#undef TG__IN_REG
 #undef TG__LOOP4
 #undef TG__LD0
 #undef TG__LD1
@@ -5933,26 +5930,30 @@ TG__FN(tg__ukernel_masked)(int64_t kc, const void *alpha_, const void *a_, int64
 #endif
 
 #if TG__PAIR
-/* Two column panels at once (the descriptor's ukernel_pair): C[0:m, 0:n] for nr < n <= 2 nr, tiles
- * of 6 rows by 4W columns, 24 accumulators and four vectors of B in AVX-512's 32 registers. Each
+/* Two column panels at once (the descriptor's ukernel_pair): C[0:h, 0:n] for nr < n <= 2 nr, h <= 6
+ * rows (a constant where inlined) by 4W columns, up to 24 accumulators and four vectors of B in
+ * AVX-512's 32 registers. Each
  * broadcast element of A feeds four FMAs instead of two, so A streams at half the rate the 6 x 2W
  * tile needs: where A is tall and read once, from memory, in place (the small path's rows mode),
  * that rate is what binds (s 32768x64x256 in 6 x 2W tiles read A at ~6 GB/s and ran at 106 GFLOP/s,
  * the blocked path, packing A, at 153). Every column of B's 4W is readable (cpu.h), so every
- * load is whole. Rows past m repeat the last one and are not stored; every element is one chain
- * of FMAs along k, as in the 6-row tile's whole-panel loop. */
+ * load is whole. Over a short A in place (small.c) the same tile reads each row of B's two panels
+ * as four lines side by side, which L2 streams into L1 faster than the two of one panel. Every
+ * element is one chain of FMAs along k, as in the 6-row tile's whole-panel loop and the 4-row one.
+ */
 __attribute__((target(TG__TARGET), always_inline)) static inline void
 TG__FN(tg__pair_tile)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t rs_a, int64_t cs_a,
                       const TG__T *b, int64_t rs_b, int64_t ps_b, const TG__T *beta_p, TG__T *c,
-                      int64_t rs_c, int64_t m, int64_t n)
+                      int64_t rs_c, const int h, int64_t n)
 {
-    TG__SIX_ROWS(m, rs_a);
+    TG__SIX_ROWS(h, rs_a);
     const TG__T *const bend = b + kc * rs_b;
     TG__V acc[6][4];
 #define TG__PAIR_EACH(X) X(0, 0) X(1, o1) X(2, o2) X(3, o3) X(4, o4) X(5, o5)
-#define TG__PAIR_ZERO(i, off) acc[i][0] = acc[i][1] = acc[i][2] = acc[i][3] = TG__ZERO();
+#define TG__PAIR_ZERO(i, off)                                                                      \
+    if ((i) < h) acc[i][0] = acc[i][1] = acc[i][2] = acc[i][3] = TG__ZERO();
 #define TG__PAIR_FMA(i, off)                                                                       \
-    {                                                                                              \
+    if ((i) < h) {                                                                                 \
         const TG__V ai = TG__BCAST(a + (off));                                                     \
         acc[i][0] = TG__FMA(ai, b0, acc[i][0]);                                                    \
         acc[i][1] = TG__FMA(ai, b1, acc[i][1]);                                                    \
@@ -5962,8 +5963,12 @@ TG__FN(tg__pair_tile)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t 
     TG__PAIR_EACH(TG__PAIR_ZERO)
 #define TG__PAIR_STEP                                                                              \
     {                                                                                              \
-        const TG__V b0 = TG__LOADU(b), b1 = TG__LOADU(b + TG__W);                                  \
-        const TG__V b2 = TG__LOADU(b + ps_b), b3 = TG__LOADU(b + ps_b + TG__W);                    \
+        TG__V b0 = TG__LOADU(b), b1 = TG__LOADU(b + TG__W);                                        \
+        TG__V b2 = TG__LOADU(b + ps_b), b3 = TG__LOADU(b + ps_b + TG__W);                          \
+        TG__IN_REG(b0);                                                                            \
+        TG__IN_REG(b1);                                                                            \
+        TG__IN_REG(b2);                                                                            \
+        TG__IN_REG(b3);                                                                            \
         TG__PAIR_EACH(TG__PAIR_FMA)                                                                \
         a += cs_a;                                                                                 \
         b += rs_b;                                                                                 \
@@ -5980,7 +5985,7 @@ TG__FN(tg__pair_tile)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t 
         const TG__V va = TG__SET1(alpha), vb = TG__SET1(beta);
         const int64_t live = TG__FN(tg__edge_cols)(n, 4 * TG__W);
 #define TG__PAIR_STORE(i, off)                                                                     \
-    if (i < m) {                                                                                   \
+    if ((i) < h) {                                                                                 \
         TG__STORE_ACC(i, 0) TG__STORE_ACC(i, 1) TG__STORE_ACC(i, 2) TG__STORE_ACC(i, 3)            \
     }
         TG__PAIR_EACH(TG__PAIR_STORE)
@@ -5991,18 +5996,30 @@ TG__FN(tg__pair_tile)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t 
 #undef TG__PAIR_STORE
 }
 
-/* The descriptor's ukernel_pair (cpu.h), in tiles of six rows from the first. */
+/* The descriptor's ukernel_pair (cpu.h), in tiles of six rows from the first; the last one, of
+ * one to five rows, computes only those (a short A's tile is all of it: small.c). */
 __attribute__((target(TG__TARGET))) static void
 TG__FN(tg__ukernel_pair)(int64_t kc, const void *alpha, const void *a_, int64_t rs_a, int64_t cs_a,
                          const void *b_, int64_t rs_b, int64_t ps_b, const void *beta, void *c_,
                          int64_t rs_c, int64_t m, int64_t n)
 {
-    const TG__T *a = (const TG__T *)a_;
+    const TG__T *a = (const TG__T *)a_, *b = (const TG__T *)b_;
+    const TG__T *al = (const TG__T *)alpha, *be = (const TG__T *)beta;
     TG__T *c = (TG__T *)c_;
-    for (int64_t i = 0; i < m; i += 6)
-        TG__FN(tg__pair_tile)(kc, (const TG__T *)alpha, a + i * rs_a, rs_a, cs_a, (const TG__T *)b_,
-                              rs_b, ps_b, (const TG__T *)beta, c + i * rs_c, rs_c,
-                              m - i < 6 ? m - i : 6, n);
+    for (int64_t i = 0; i < m; i += 6) {
+#define TG__PAIR_H(h)                                                                              \
+    TG__FN(tg__pair_tile)(kc, al, a + i * rs_a, rs_a, cs_a, b, rs_b, ps_b, be, c + i * rs_c,       \
+                          rs_c, h, n)
+        switch (m - i < 6 ? m - i : 6) {
+        case 1: TG__PAIR_H(1); break;
+        case 2: TG__PAIR_H(2); break;
+        case 3: TG__PAIR_H(3); break;
+        case 4: TG__PAIR_H(4); break;
+        case 5: TG__PAIR_H(5); break;
+        default: TG__PAIR_H(6); break;
+        }
+#undef TG__PAIR_H
+    }
 }
 #define TG__UKERNEL_PAIR TG__FN(tg__ukernel_pair)
 #else
@@ -6389,6 +6406,7 @@ static const tg__kernel TG__FN(tg__kernel_desc) = {
 #undef TG__B_SHARE
 #undef TG__GEMV_RULE
 #undef TG__HSUM
+#undef TG__IN_REG
 #undef TG__T
 #undef TG__FN
 
@@ -6526,6 +6544,16 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
  * zmm). Over packed A, AVX-512 takes two 6-row panels at once in tiles of 12 x 2W instead
  * (tg__tile12). */
 
+/* v pinned in a register for the FMAs after it: without it GCC 12 folds the load of each vector of
+ * B into every FMA that uses it (a micro-fused memory operand, which its cost model counts free),
+ * so three rows loaded each vector three times, with the broadcasts and prefetches nine to eleven
+ * loads a k step against two 512-bit loads a cycle: the loop waited on loads, not FMAs. The empty
+ * asm tells the compiler the register may have changed, so it keeps the one load. Emerald Rapids,
+ * 1 thread, ab-gemm side by side: d 3x48x128 1.43-1.63x, d 3x40x300 1.50x, s 3x33x100 1.35x, s
+ * 13x512x512 (a last tile of one row) 1.07x; the same in the other loops (six and four rows, the
+ * pair and 12-row tiles, the tall and half-panel ones) changed nothing (0.98-1.02): GCC keeps B in
+ * registers there. The pair tile over one to three rows (small.c's short A) needs it too. */
+#define TG__IN_REG(v) __asm__("" : "+v"(v))
 /* A prefetch of the B row two panels ahead (p + 4W), each of its lines: one in ymm, two in zmm. */
 #define TG__PREFETCH_AHEAD(p)                                                                      \
     (_mm_prefetch((const char *)((p) + 4 * TG__W), _MM_HINT_T0),                                   \
@@ -6627,16 +6655,6 @@ TG__FN(tg__tile)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t 
     ai = TG__BCAST(a2 + (off));                                                                    \
     c##i##0 = TG__FMA(ai, b0, c##i##0);                                                            \
     c##i##1 = TG__FMA(ai, b1, c##i##1)
-/* v pinned in a register for the FMAs after it: without it GCC 12 folds the load of each vector of
- * B into every FMA that uses it (a micro-fused memory operand, which its cost model counts free),
- * so three rows loaded each vector three times, with the broadcasts and prefetches nine to eleven
- * loads a k step against two 512-bit loads a cycle: the loop waited on loads, not FMAs. The empty
- * asm tells the compiler the register may have changed, so it keeps the one load. Emerald Rapids,
- * 1 thread, ab-gemm side by side: d 3x48x128 1.43-1.63x, d 3x40x300 1.50x, s 3x33x100 1.35x, s
- * 13x512x512 (a last tile of one row) 1.07x; the same in the other loops (six and four rows, the
- * pair and 12-row tiles, the tall and half-panel ones) changed nothing (0.98-1.02): GCC keeps B in
- * registers there. */
-#define TG__IN_REG(v) __asm__("" : "+v"(v))
 #define TG__SPLIT3(prefetch)                                                                       \
     for (; p + 1 < kc; p += 2, a += 2 * cs_a, a2 += 2 * cs_a, b += 2 * rs_b) {                     \
         prefetch;                                                                                  \
@@ -6745,7 +6763,6 @@ TG__FN(tg__tile)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t 
 #undef TG__HROW
 #undef TG__ROW2
 #undef TG__SPLIT3
-#undef TG__IN_REG
 #undef TG__LOOP4
 #undef TG__LD0
 #undef TG__LD1
@@ -7068,26 +7085,30 @@ TG__FN(tg__ukernel_masked)(int64_t kc, const void *alpha_, const void *a_, int64
 #endif
 
 #if TG__PAIR
-/* Two column panels at once (the descriptor's ukernel_pair): C[0:m, 0:n] for nr < n <= 2 nr, tiles
- * of 6 rows by 4W columns, 24 accumulators and four vectors of B in AVX-512's 32 registers. Each
+/* Two column panels at once (the descriptor's ukernel_pair): C[0:h, 0:n] for nr < n <= 2 nr, h <= 6
+ * rows (a constant where inlined) by 4W columns, up to 24 accumulators and four vectors of B in
+ * AVX-512's 32 registers. Each
  * broadcast element of A feeds four FMAs instead of two, so A streams at half the rate the 6 x 2W
  * tile needs: where A is tall and read once, from memory, in place (the small path's rows mode),
  * that rate is what binds (s 32768x64x256 in 6 x 2W tiles read A at ~6 GB/s and ran at 106 GFLOP/s,
  * the blocked path, packing A, at 153). Every column of B's 4W is readable (cpu.h), so every
- * load is whole. Rows past m repeat the last one and are not stored; every element is one chain
- * of FMAs along k, as in the 6-row tile's whole-panel loop. */
+ * load is whole. Over a short A in place (small.c) the same tile reads each row of B's two panels
+ * as four lines side by side, which L2 streams into L1 faster than the two of one panel. Every
+ * element is one chain of FMAs along k, as in the 6-row tile's whole-panel loop and the 4-row one.
+ */
 __attribute__((target(TG__TARGET), always_inline)) static inline void
 TG__FN(tg__pair_tile)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t rs_a, int64_t cs_a,
                       const TG__T *b, int64_t rs_b, int64_t ps_b, const TG__T *beta_p, TG__T *c,
-                      int64_t rs_c, int64_t m, int64_t n)
+                      int64_t rs_c, const int h, int64_t n)
 {
-    TG__SIX_ROWS(m, rs_a);
+    TG__SIX_ROWS(h, rs_a);
     const TG__T *const bend = b + kc * rs_b;
     TG__V acc[6][4];
 #define TG__PAIR_EACH(X) X(0, 0) X(1, o1) X(2, o2) X(3, o3) X(4, o4) X(5, o5)
-#define TG__PAIR_ZERO(i, off) acc[i][0] = acc[i][1] = acc[i][2] = acc[i][3] = TG__ZERO();
+#define TG__PAIR_ZERO(i, off)                                                                      \
+    if ((i) < h) acc[i][0] = acc[i][1] = acc[i][2] = acc[i][3] = TG__ZERO();
 #define TG__PAIR_FMA(i, off)                                                                       \
-    {                                                                                              \
+    if ((i) < h) {                                                                                 \
         const TG__V ai = TG__BCAST(a + (off));                                                     \
         acc[i][0] = TG__FMA(ai, b0, acc[i][0]);                                                    \
         acc[i][1] = TG__FMA(ai, b1, acc[i][1]);                                                    \
@@ -7097,8 +7118,12 @@ TG__FN(tg__pair_tile)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t 
     TG__PAIR_EACH(TG__PAIR_ZERO)
 #define TG__PAIR_STEP                                                                              \
     {                                                                                              \
-        const TG__V b0 = TG__LOADU(b), b1 = TG__LOADU(b + TG__W);                                  \
-        const TG__V b2 = TG__LOADU(b + ps_b), b3 = TG__LOADU(b + ps_b + TG__W);                    \
+        TG__V b0 = TG__LOADU(b), b1 = TG__LOADU(b + TG__W);                                        \
+        TG__V b2 = TG__LOADU(b + ps_b), b3 = TG__LOADU(b + ps_b + TG__W);                          \
+        TG__IN_REG(b0);                                                                            \
+        TG__IN_REG(b1);                                                                            \
+        TG__IN_REG(b2);                                                                            \
+        TG__IN_REG(b3);                                                                            \
         TG__PAIR_EACH(TG__PAIR_FMA)                                                                \
         a += cs_a;                                                                                 \
         b += rs_b;                                                                                 \
@@ -7115,7 +7140,7 @@ TG__FN(tg__pair_tile)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t 
         const TG__V va = TG__SET1(alpha), vb = TG__SET1(beta);
         const int64_t live = TG__FN(tg__edge_cols)(n, 4 * TG__W);
 #define TG__PAIR_STORE(i, off)                                                                     \
-    if (i < m) {                                                                                   \
+    if ((i) < h) {                                                                                 \
         TG__STORE_ACC(i, 0) TG__STORE_ACC(i, 1) TG__STORE_ACC(i, 2) TG__STORE_ACC(i, 3)            \
     }
         TG__PAIR_EACH(TG__PAIR_STORE)
@@ -7126,18 +7151,30 @@ TG__FN(tg__pair_tile)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t 
 #undef TG__PAIR_STORE
 }
 
-/* The descriptor's ukernel_pair (cpu.h), in tiles of six rows from the first. */
+/* The descriptor's ukernel_pair (cpu.h), in tiles of six rows from the first; the last one, of
+ * one to five rows, computes only those (a short A's tile is all of it: small.c). */
 __attribute__((target(TG__TARGET))) static void
 TG__FN(tg__ukernel_pair)(int64_t kc, const void *alpha, const void *a_, int64_t rs_a, int64_t cs_a,
                          const void *b_, int64_t rs_b, int64_t ps_b, const void *beta, void *c_,
                          int64_t rs_c, int64_t m, int64_t n)
 {
-    const TG__T *a = (const TG__T *)a_;
+    const TG__T *a = (const TG__T *)a_, *b = (const TG__T *)b_;
+    const TG__T *al = (const TG__T *)alpha, *be = (const TG__T *)beta;
     TG__T *c = (TG__T *)c_;
-    for (int64_t i = 0; i < m; i += 6)
-        TG__FN(tg__pair_tile)(kc, (const TG__T *)alpha, a + i * rs_a, rs_a, cs_a, (const TG__T *)b_,
-                              rs_b, ps_b, (const TG__T *)beta, c + i * rs_c, rs_c,
-                              m - i < 6 ? m - i : 6, n);
+    for (int64_t i = 0; i < m; i += 6) {
+#define TG__PAIR_H(h)                                                                              \
+    TG__FN(tg__pair_tile)(kc, al, a + i * rs_a, rs_a, cs_a, b, rs_b, ps_b, be, c + i * rs_c,       \
+                          rs_c, h, n)
+        switch (m - i < 6 ? m - i : 6) {
+        case 1: TG__PAIR_H(1); break;
+        case 2: TG__PAIR_H(2); break;
+        case 3: TG__PAIR_H(3); break;
+        case 4: TG__PAIR_H(4); break;
+        case 5: TG__PAIR_H(5); break;
+        default: TG__PAIR_H(6); break;
+        }
+#undef TG__PAIR_H
+    }
 }
 #define TG__UKERNEL_PAIR TG__FN(tg__ukernel_pair)
 #else
@@ -7524,6 +7561,7 @@ static const tg__kernel TG__FN(tg__kernel_desc) = {
 #undef TG__B_SHARE
 #undef TG__GEMV_RULE
 #undef TG__HSUM
+#undef TG__IN_REG
 #undef TG__T
 #undef TG__FN
 
@@ -7660,6 +7698,16 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
  * zmm). Over packed A, AVX-512 takes two 6-row panels at once in tiles of 12 x 2W instead
  * (tg__tile12). */
 
+/* v pinned in a register for the FMAs after it: without it GCC 12 folds the load of each vector of
+ * B into every FMA that uses it (a micro-fused memory operand, which its cost model counts free),
+ * so three rows loaded each vector three times, with the broadcasts and prefetches nine to eleven
+ * loads a k step against two 512-bit loads a cycle: the loop waited on loads, not FMAs. The empty
+ * asm tells the compiler the register may have changed, so it keeps the one load. Emerald Rapids,
+ * 1 thread, ab-gemm side by side: d 3x48x128 1.43-1.63x, d 3x40x300 1.50x, s 3x33x100 1.35x, s
+ * 13x512x512 (a last tile of one row) 1.07x; the same in the other loops (six and four rows, the
+ * pair and 12-row tiles, the tall and half-panel ones) changed nothing (0.98-1.02): GCC keeps B in
+ * registers there. The pair tile over one to three rows (small.c's short A) needs it too. */
+#define TG__IN_REG(v) __asm__("" : "+v"(v))
 /* A prefetch of the B row two panels ahead (p + 4W), each of its lines: one in ymm, two in zmm. */
 #define TG__PREFETCH_AHEAD(p)                                                                      \
     (_mm_prefetch((const char *)((p) + 4 * TG__W), _MM_HINT_T0),                                   \
@@ -7761,16 +7809,6 @@ TG__FN(tg__tile)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t 
     ai = TG__BCAST(a2 + (off));                                                                    \
     c##i##0 = TG__FMA(ai, b0, c##i##0);                                                            \
     c##i##1 = TG__FMA(ai, b1, c##i##1)
-/* v pinned in a register for the FMAs after it: without it GCC 12 folds the load of each vector of
- * B into every FMA that uses it (a micro-fused memory operand, which its cost model counts free),
- * so three rows loaded each vector three times, with the broadcasts and prefetches nine to eleven
- * loads a k step against two 512-bit loads a cycle: the loop waited on loads, not FMAs. The empty
- * asm tells the compiler the register may have changed, so it keeps the one load. Emerald Rapids,
- * 1 thread, ab-gemm side by side: d 3x48x128 1.43-1.63x, d 3x40x300 1.50x, s 3x33x100 1.35x, s
- * 13x512x512 (a last tile of one row) 1.07x; the same in the other loops (six and four rows, the
- * pair and 12-row tiles, the tall and half-panel ones) changed nothing (0.98-1.02): GCC keeps B in
- * registers there. */
-#define TG__IN_REG(v) __asm__("" : "+v"(v))
 #define TG__SPLIT3(prefetch)                                                                       \
     for (; p + 1 < kc; p += 2, a += 2 * cs_a, a2 += 2 * cs_a, b += 2 * rs_b) {                     \
         prefetch;                                                                                  \
@@ -7879,7 +7917,6 @@ TG__FN(tg__tile)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t 
 #undef TG__HROW
 #undef TG__ROW2
 #undef TG__SPLIT3
-#undef TG__IN_REG
 #undef TG__LOOP4
 #undef TG__LD0
 #undef TG__LD1
@@ -8202,26 +8239,30 @@ TG__FN(tg__ukernel_masked)(int64_t kc, const void *alpha_, const void *a_, int64
 #endif
 
 #if TG__PAIR
-/* Two column panels at once (the descriptor's ukernel_pair): C[0:m, 0:n] for nr < n <= 2 nr, tiles
- * of 6 rows by 4W columns, 24 accumulators and four vectors of B in AVX-512's 32 registers. Each
+/* Two column panels at once (the descriptor's ukernel_pair): C[0:h, 0:n] for nr < n <= 2 nr, h <= 6
+ * rows (a constant where inlined) by 4W columns, up to 24 accumulators and four vectors of B in
+ * AVX-512's 32 registers. Each
  * broadcast element of A feeds four FMAs instead of two, so A streams at half the rate the 6 x 2W
  * tile needs: where A is tall and read once, from memory, in place (the small path's rows mode),
  * that rate is what binds (s 32768x64x256 in 6 x 2W tiles read A at ~6 GB/s and ran at 106 GFLOP/s,
  * the blocked path, packing A, at 153). Every column of B's 4W is readable (cpu.h), so every
- * load is whole. Rows past m repeat the last one and are not stored; every element is one chain
- * of FMAs along k, as in the 6-row tile's whole-panel loop. */
+ * load is whole. Over a short A in place (small.c) the same tile reads each row of B's two panels
+ * as four lines side by side, which L2 streams into L1 faster than the two of one panel. Every
+ * element is one chain of FMAs along k, as in the 6-row tile's whole-panel loop and the 4-row one.
+ */
 __attribute__((target(TG__TARGET), always_inline)) static inline void
 TG__FN(tg__pair_tile)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t rs_a, int64_t cs_a,
                       const TG__T *b, int64_t rs_b, int64_t ps_b, const TG__T *beta_p, TG__T *c,
-                      int64_t rs_c, int64_t m, int64_t n)
+                      int64_t rs_c, const int h, int64_t n)
 {
-    TG__SIX_ROWS(m, rs_a);
+    TG__SIX_ROWS(h, rs_a);
     const TG__T *const bend = b + kc * rs_b;
     TG__V acc[6][4];
 #define TG__PAIR_EACH(X) X(0, 0) X(1, o1) X(2, o2) X(3, o3) X(4, o4) X(5, o5)
-#define TG__PAIR_ZERO(i, off) acc[i][0] = acc[i][1] = acc[i][2] = acc[i][3] = TG__ZERO();
+#define TG__PAIR_ZERO(i, off)                                                                      \
+    if ((i) < h) acc[i][0] = acc[i][1] = acc[i][2] = acc[i][3] = TG__ZERO();
 #define TG__PAIR_FMA(i, off)                                                                       \
-    {                                                                                              \
+    if ((i) < h) {                                                                                 \
         const TG__V ai = TG__BCAST(a + (off));                                                     \
         acc[i][0] = TG__FMA(ai, b0, acc[i][0]);                                                    \
         acc[i][1] = TG__FMA(ai, b1, acc[i][1]);                                                    \
@@ -8231,8 +8272,12 @@ TG__FN(tg__pair_tile)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t 
     TG__PAIR_EACH(TG__PAIR_ZERO)
 #define TG__PAIR_STEP                                                                              \
     {                                                                                              \
-        const TG__V b0 = TG__LOADU(b), b1 = TG__LOADU(b + TG__W);                                  \
-        const TG__V b2 = TG__LOADU(b + ps_b), b3 = TG__LOADU(b + ps_b + TG__W);                    \
+        TG__V b0 = TG__LOADU(b), b1 = TG__LOADU(b + TG__W);                                        \
+        TG__V b2 = TG__LOADU(b + ps_b), b3 = TG__LOADU(b + ps_b + TG__W);                          \
+        TG__IN_REG(b0);                                                                            \
+        TG__IN_REG(b1);                                                                            \
+        TG__IN_REG(b2);                                                                            \
+        TG__IN_REG(b3);                                                                            \
         TG__PAIR_EACH(TG__PAIR_FMA)                                                                \
         a += cs_a;                                                                                 \
         b += rs_b;                                                                                 \
@@ -8249,7 +8294,7 @@ TG__FN(tg__pair_tile)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t 
         const TG__V va = TG__SET1(alpha), vb = TG__SET1(beta);
         const int64_t live = TG__FN(tg__edge_cols)(n, 4 * TG__W);
 #define TG__PAIR_STORE(i, off)                                                                     \
-    if (i < m) {                                                                                   \
+    if ((i) < h) {                                                                                 \
         TG__STORE_ACC(i, 0) TG__STORE_ACC(i, 1) TG__STORE_ACC(i, 2) TG__STORE_ACC(i, 3)            \
     }
         TG__PAIR_EACH(TG__PAIR_STORE)
@@ -8260,18 +8305,30 @@ TG__FN(tg__pair_tile)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t 
 #undef TG__PAIR_STORE
 }
 
-/* The descriptor's ukernel_pair (cpu.h), in tiles of six rows from the first. */
+/* The descriptor's ukernel_pair (cpu.h), in tiles of six rows from the first; the last one, of
+ * one to five rows, computes only those (a short A's tile is all of it: small.c). */
 __attribute__((target(TG__TARGET))) static void
 TG__FN(tg__ukernel_pair)(int64_t kc, const void *alpha, const void *a_, int64_t rs_a, int64_t cs_a,
                          const void *b_, int64_t rs_b, int64_t ps_b, const void *beta, void *c_,
                          int64_t rs_c, int64_t m, int64_t n)
 {
-    const TG__T *a = (const TG__T *)a_;
+    const TG__T *a = (const TG__T *)a_, *b = (const TG__T *)b_;
+    const TG__T *al = (const TG__T *)alpha, *be = (const TG__T *)beta;
     TG__T *c = (TG__T *)c_;
-    for (int64_t i = 0; i < m; i += 6)
-        TG__FN(tg__pair_tile)(kc, (const TG__T *)alpha, a + i * rs_a, rs_a, cs_a, (const TG__T *)b_,
-                              rs_b, ps_b, (const TG__T *)beta, c + i * rs_c, rs_c,
-                              m - i < 6 ? m - i : 6, n);
+    for (int64_t i = 0; i < m; i += 6) {
+#define TG__PAIR_H(h)                                                                              \
+    TG__FN(tg__pair_tile)(kc, al, a + i * rs_a, rs_a, cs_a, b, rs_b, ps_b, be, c + i * rs_c,       \
+                          rs_c, h, n)
+        switch (m - i < 6 ? m - i : 6) {
+        case 1: TG__PAIR_H(1); break;
+        case 2: TG__PAIR_H(2); break;
+        case 3: TG__PAIR_H(3); break;
+        case 4: TG__PAIR_H(4); break;
+        case 5: TG__PAIR_H(5); break;
+        default: TG__PAIR_H(6); break;
+        }
+#undef TG__PAIR_H
+    }
 }
 #define TG__UKERNEL_PAIR TG__FN(tg__ukernel_pair)
 #else
@@ -8658,6 +8715,7 @@ static const tg__kernel TG__FN(tg__kernel_desc) = {
 #undef TG__B_SHARE
 #undef TG__GEMV_RULE
 #undef TG__HSUM
+#undef TG__IN_REG
 #undef TG__T
 #undef TG__FN
 
@@ -8794,6 +8852,16 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
  * zmm). Over packed A, AVX-512 takes two 6-row panels at once in tiles of 12 x 2W instead
  * (tg__tile12). */
 
+/* v pinned in a register for the FMAs after it: without it GCC 12 folds the load of each vector of
+ * B into every FMA that uses it (a micro-fused memory operand, which its cost model counts free),
+ * so three rows loaded each vector three times, with the broadcasts and prefetches nine to eleven
+ * loads a k step against two 512-bit loads a cycle: the loop waited on loads, not FMAs. The empty
+ * asm tells the compiler the register may have changed, so it keeps the one load. Emerald Rapids,
+ * 1 thread, ab-gemm side by side: d 3x48x128 1.43-1.63x, d 3x40x300 1.50x, s 3x33x100 1.35x, s
+ * 13x512x512 (a last tile of one row) 1.07x; the same in the other loops (six and four rows, the
+ * pair and 12-row tiles, the tall and half-panel ones) changed nothing (0.98-1.02): GCC keeps B in
+ * registers there. The pair tile over one to three rows (small.c's short A) needs it too. */
+#define TG__IN_REG(v) __asm__("" : "+v"(v))
 /* A prefetch of the B row two panels ahead (p + 4W), each of its lines: one in ymm, two in zmm. */
 #define TG__PREFETCH_AHEAD(p)                                                                      \
     (_mm_prefetch((const char *)((p) + 4 * TG__W), _MM_HINT_T0),                                   \
@@ -8895,16 +8963,6 @@ TG__FN(tg__tile)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t 
     ai = TG__BCAST(a2 + (off));                                                                    \
     c##i##0 = TG__FMA(ai, b0, c##i##0);                                                            \
     c##i##1 = TG__FMA(ai, b1, c##i##1)
-/* v pinned in a register for the FMAs after it: without it GCC 12 folds the load of each vector of
- * B into every FMA that uses it (a micro-fused memory operand, which its cost model counts free),
- * so three rows loaded each vector three times, with the broadcasts and prefetches nine to eleven
- * loads a k step against two 512-bit loads a cycle: the loop waited on loads, not FMAs. The empty
- * asm tells the compiler the register may have changed, so it keeps the one load. Emerald Rapids,
- * 1 thread, ab-gemm side by side: d 3x48x128 1.43-1.63x, d 3x40x300 1.50x, s 3x33x100 1.35x, s
- * 13x512x512 (a last tile of one row) 1.07x; the same in the other loops (six and four rows, the
- * pair and 12-row tiles, the tall and half-panel ones) changed nothing (0.98-1.02): GCC keeps B in
- * registers there. */
-#define TG__IN_REG(v) __asm__("" : "+v"(v))
 #define TG__SPLIT3(prefetch)                                                                       \
     for (; p + 1 < kc; p += 2, a += 2 * cs_a, a2 += 2 * cs_a, b += 2 * rs_b) {                     \
         prefetch;                                                                                  \
@@ -9013,7 +9071,6 @@ TG__FN(tg__tile)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t 
 #undef TG__HROW
 #undef TG__ROW2
 #undef TG__SPLIT3
-#undef TG__IN_REG
 #undef TG__LOOP4
 #undef TG__LD0
 #undef TG__LD1
@@ -9336,26 +9393,30 @@ TG__FN(tg__ukernel_masked)(int64_t kc, const void *alpha_, const void *a_, int64
 #endif
 
 #if TG__PAIR
-/* Two column panels at once (the descriptor's ukernel_pair): C[0:m, 0:n] for nr < n <= 2 nr, tiles
- * of 6 rows by 4W columns, 24 accumulators and four vectors of B in AVX-512's 32 registers. Each
+/* Two column panels at once (the descriptor's ukernel_pair): C[0:h, 0:n] for nr < n <= 2 nr, h <= 6
+ * rows (a constant where inlined) by 4W columns, up to 24 accumulators and four vectors of B in
+ * AVX-512's 32 registers. Each
  * broadcast element of A feeds four FMAs instead of two, so A streams at half the rate the 6 x 2W
  * tile needs: where A is tall and read once, from memory, in place (the small path's rows mode),
  * that rate is what binds (s 32768x64x256 in 6 x 2W tiles read A at ~6 GB/s and ran at 106 GFLOP/s,
  * the blocked path, packing A, at 153). Every column of B's 4W is readable (cpu.h), so every
- * load is whole. Rows past m repeat the last one and are not stored; every element is one chain
- * of FMAs along k, as in the 6-row tile's whole-panel loop. */
+ * load is whole. Over a short A in place (small.c) the same tile reads each row of B's two panels
+ * as four lines side by side, which L2 streams into L1 faster than the two of one panel. Every
+ * element is one chain of FMAs along k, as in the 6-row tile's whole-panel loop and the 4-row one.
+ */
 __attribute__((target(TG__TARGET), always_inline)) static inline void
 TG__FN(tg__pair_tile)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t rs_a, int64_t cs_a,
                       const TG__T *b, int64_t rs_b, int64_t ps_b, const TG__T *beta_p, TG__T *c,
-                      int64_t rs_c, int64_t m, int64_t n)
+                      int64_t rs_c, const int h, int64_t n)
 {
-    TG__SIX_ROWS(m, rs_a);
+    TG__SIX_ROWS(h, rs_a);
     const TG__T *const bend = b + kc * rs_b;
     TG__V acc[6][4];
 #define TG__PAIR_EACH(X) X(0, 0) X(1, o1) X(2, o2) X(3, o3) X(4, o4) X(5, o5)
-#define TG__PAIR_ZERO(i, off) acc[i][0] = acc[i][1] = acc[i][2] = acc[i][3] = TG__ZERO();
+#define TG__PAIR_ZERO(i, off)                                                                      \
+    if ((i) < h) acc[i][0] = acc[i][1] = acc[i][2] = acc[i][3] = TG__ZERO();
 #define TG__PAIR_FMA(i, off)                                                                       \
-    {                                                                                              \
+    if ((i) < h) {                                                                                 \
         const TG__V ai = TG__BCAST(a + (off));                                                     \
         acc[i][0] = TG__FMA(ai, b0, acc[i][0]);                                                    \
         acc[i][1] = TG__FMA(ai, b1, acc[i][1]);                                                    \
@@ -9365,8 +9426,12 @@ TG__FN(tg__pair_tile)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t 
     TG__PAIR_EACH(TG__PAIR_ZERO)
 #define TG__PAIR_STEP                                                                              \
     {                                                                                              \
-        const TG__V b0 = TG__LOADU(b), b1 = TG__LOADU(b + TG__W);                                  \
-        const TG__V b2 = TG__LOADU(b + ps_b), b3 = TG__LOADU(b + ps_b + TG__W);                    \
+        TG__V b0 = TG__LOADU(b), b1 = TG__LOADU(b + TG__W);                                        \
+        TG__V b2 = TG__LOADU(b + ps_b), b3 = TG__LOADU(b + ps_b + TG__W);                          \
+        TG__IN_REG(b0);                                                                            \
+        TG__IN_REG(b1);                                                                            \
+        TG__IN_REG(b2);                                                                            \
+        TG__IN_REG(b3);                                                                            \
         TG__PAIR_EACH(TG__PAIR_FMA)                                                                \
         a += cs_a;                                                                                 \
         b += rs_b;                                                                                 \
@@ -9383,7 +9448,7 @@ TG__FN(tg__pair_tile)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t 
         const TG__V va = TG__SET1(alpha), vb = TG__SET1(beta);
         const int64_t live = TG__FN(tg__edge_cols)(n, 4 * TG__W);
 #define TG__PAIR_STORE(i, off)                                                                     \
-    if (i < m) {                                                                                   \
+    if ((i) < h) {                                                                                 \
         TG__STORE_ACC(i, 0) TG__STORE_ACC(i, 1) TG__STORE_ACC(i, 2) TG__STORE_ACC(i, 3)            \
     }
         TG__PAIR_EACH(TG__PAIR_STORE)
@@ -9394,18 +9459,30 @@ TG__FN(tg__pair_tile)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t 
 #undef TG__PAIR_STORE
 }
 
-/* The descriptor's ukernel_pair (cpu.h), in tiles of six rows from the first. */
+/* The descriptor's ukernel_pair (cpu.h), in tiles of six rows from the first; the last one, of
+ * one to five rows, computes only those (a short A's tile is all of it: small.c). */
 __attribute__((target(TG__TARGET))) static void
 TG__FN(tg__ukernel_pair)(int64_t kc, const void *alpha, const void *a_, int64_t rs_a, int64_t cs_a,
                          const void *b_, int64_t rs_b, int64_t ps_b, const void *beta, void *c_,
                          int64_t rs_c, int64_t m, int64_t n)
 {
-    const TG__T *a = (const TG__T *)a_;
+    const TG__T *a = (const TG__T *)a_, *b = (const TG__T *)b_;
+    const TG__T *al = (const TG__T *)alpha, *be = (const TG__T *)beta;
     TG__T *c = (TG__T *)c_;
-    for (int64_t i = 0; i < m; i += 6)
-        TG__FN(tg__pair_tile)(kc, (const TG__T *)alpha, a + i * rs_a, rs_a, cs_a, (const TG__T *)b_,
-                              rs_b, ps_b, (const TG__T *)beta, c + i * rs_c, rs_c,
-                              m - i < 6 ? m - i : 6, n);
+    for (int64_t i = 0; i < m; i += 6) {
+#define TG__PAIR_H(h)                                                                              \
+    TG__FN(tg__pair_tile)(kc, al, a + i * rs_a, rs_a, cs_a, b, rs_b, ps_b, be, c + i * rs_c,       \
+                          rs_c, h, n)
+        switch (m - i < 6 ? m - i : 6) {
+        case 1: TG__PAIR_H(1); break;
+        case 2: TG__PAIR_H(2); break;
+        case 3: TG__PAIR_H(3); break;
+        case 4: TG__PAIR_H(4); break;
+        case 5: TG__PAIR_H(5); break;
+        default: TG__PAIR_H(6); break;
+        }
+#undef TG__PAIR_H
+    }
 }
 #define TG__UKERNEL_PAIR TG__FN(tg__ukernel_pair)
 #else
@@ -9792,6 +9869,7 @@ static const tg__kernel TG__FN(tg__kernel_desc) = {
 #undef TG__B_SHARE
 #undef TG__GEMV_RULE
 #undef TG__HSUM
+#undef TG__IN_REG
 #undef TG__T
 #undef TG__FN
 #undef TG__AVX512
@@ -9976,18 +10054,41 @@ TG__ALWAYS_INLINE void tg__small_column(const tg__kernel *k, const tg__gemm *g, 
                         pack_all);
 }
 
+/* Whether a short A's whole column panels of B, read in place, go two at a time to the pair
+ * kernel (kernel_simd.inc's tg__pair_tile, one to four rows by 4W): each k step then reads four
+ * lines side by side from each row of B instead of two, and where B comes from L2 that is what
+ * binds a tile this short (rows 1 KiB and more apart, one or two lines each, reach L1 at ~14 bytes
+ * a cycle on Emerald Rapids). Emerald Rapids, 1 thread, ab-gemm, against the 2W tiles: s 4x256x256
+ * 1.32, d 4x256x256 1.27, s 4x1024x256 1.30, d 4x128x512 1.41, s 3x256x256 1.14 (with six rows of
+ * FMAs for four useful: a first trial); from memory even (s 4x4096x4096 1.01). Where they pair,
+ * threads split the panels at pairs (tg__small_panels_all), so that every panel is computed the
+ * same way whatever the thread count (the 1-3-row tile sums k in two chains, the pair in one). */
+static int tg__small_pairs(const tg__kernel *kern, const tg__gemm *g, int pack_all)
+{
+    return kern->ukernel_pair && g->m <= 4 && !pack_all && g->b.cs == 1;
+}
+
 /* Column panels [jp0, jp1) of C, k in blocks of kb; panel is scratch for one kb-deep packed panel
  * of B. */
 static void tg__small_panels(const tg__kernel *kern, const tg__gemm *g, const void *alpha,
                              const void *beta, int64_t jp0, int64_t jp1, int64_t kb, char *panel,
                              int pack_all)
 {
-    const int64_t nr = kern->nr;
+    const int64_t nr = kern->nr, es = (int64_t)kern->es;
+    const int pairs = tg__small_pairs(kern, g, pack_all);
     for (int64_t pc = 0; pc < g->k; pc += kb) {
         const int64_t kc = g->k - pc < kb ? g->k - pc : kb;
         const void *beta_now = pc == 0 ? beta : tg__one(kern->es);
         for (int64_t jp = jp0; jp < jp1; jp++) {
             const int64_t j = jp * nr, n = tg__min(nr, g->n - j);
+            if (pairs && jp + 1 < jp1 && g->n - j >= 2 * nr) {
+                kern->ukernel_pair(kc, alpha, (const char *)g->a.p + pc * g->a.cs * es, g->a.rs,
+                                   g->a.cs, (const char *)g->b.p + (pc * g->b.rs + j) * es,
+                                   g->b.rs, nr, beta_now, (char *)g->c + j * es, g->rs_c, g->m,
+                                   2 * nr);
+                jp++;
+                continue;
+            }
             tg__small_column(tg__use_narrow(kern, n) ? kern->narrow : kern, g, alpha, beta_now, pc,
                              kc, j, n, panel, pack_all);
         }
@@ -10228,6 +10329,11 @@ static int tg__small_panels_all(const char *fn, const tg__kernel *kern, const tg
             if (panels > 1) {
                 jp0 = panels * tid / team;
                 jp1 = panels * (tid + 1) / team;
+                if (tg__small_pairs(kern, g, pack_all)) { /* at pairs: tg__small_pairs */
+                    const int64_t units = (panels + 1) / 2;
+                    jp0 = tg__min(2 * (units * tid / team), panels);
+                    jp1 = tg__min(2 * (units * (tid + 1) / team), panels);
+                }
             }
             tg__small_range(kern, &part, alpha, beta, jp0, jp1, kb, buf + tid * panel_bytes,
                             pack_all, group);

@@ -83,8 +83,8 @@ struct tg__kernel {
     int b_share;           /* a deep product's packed B panel takes 1/b_share of L3 (blocking.c) */
     tg__gemv_rows_fn gemv_rows; /* a few rows or columns of C (gemv.c) */
     tg__gemv_fn gemv_dots;      /* one row or column of C (gemv.c) */
-    int gemv_rule; /* which rule sends a C of two rows to the rows form within L2, by how its
-                      tiles do on them (gemv.c's tg__gemv_rows_max: 0 AVX2's, 1 AVX-512's) */
+    int gemv_rule; /* 1: no C of two rows goes to the rows form within L2, where this family's
+                      tiles do better on it (gemv.c's tg__gemv_rows_max; 0: from 128^2 elements) */
 };
 
 /* The kernel for this element size and family. */

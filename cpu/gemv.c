@@ -60,25 +60,23 @@ typedef struct {
 /* How many rows of y the rows form takes at most over an M of k x n elements (a short C's rows or
  * columns; gemv.c's other products go to the GEMM's tiles). Where M streams from beyond L2, up to
  * four over rows of 512 bytes or more. Else, by the family's rule (gemv_rule): 0 (AVX2, and the
- * portable family) two over an M of 128^2 elements or more; 1 (AVX-512) two over rows of 1 KiB or
- * more, at any size; else one. The bounds are where the small path's tiles stopped losing to it
- * (Emerald Rapids, 1 thread, ab-gemm, rows form / small path): AVX2 forced s 4x256x256 0.63,
- * 4x1024x256 0.67-0.77, 3x512x512 0.87-0.96, 4x64x20000 0.88-0.95 (d 1.26), 2x64x128 0.81, 2x96x96
- * 0.82 (2x128x128 1.33), d 4x40x20000 0.86, 2x96x96 0.84-0.90. AVX-512 (cpu/ab-gemv-rule/ in the
- * Emerald Rapids results: n 48-1024, k 32-512, each form forced, over 17ec388's tiles): two rows
- * won over rows of 1 KiB or more (s 2x256..1024 0.92-1.25, most 1.07 or more; d 2x128..1024
- * 0.93-1.41) and at 2 threads (s 2x256x256 1.39, d 2x128x256 1.34), even or behind over rows of
- * 512-1023 bytes (0.76-1.06), behind over shorter ones (s 2x48..96 0.73-1.01); three rows lost
- * within L2 at 1 thread (s 0.53-1.07, d 0.61-1.17) and at 2 threads won or lost by where the
- * small path's team starts (64^3 multiply-adds, the rows form's at 256^2: s 3x512x128 1.31, d
- * 3x256x256 1.50, but s 3x1000x100 0.38), four lost (0.50-1.18, most under 0.9). */
+ * portable family) two over an M of 128^2 elements or more, else one; 1 (AVX-512) one: its tiles
+ * over a short A take B's panels two at a time (small.c's tg__small_pairs) and beat the rows form
+ * within L2. The bounds are where the small path's tiles stopped losing to it (Emerald Rapids,
+ * ab-gemm, rows form / small path): AVX2 forced, 1 thread, s 4x256x256 0.63, 4x1024x256
+ * 0.67-0.77, 3x512x512 0.87-0.96, 4x64x20000 0.88-0.95 (d 1.26), 2x64x128 0.81, 2x96x96 0.82
+ * (2x128x128 1.33), d 4x40x20000 0.86, 2x96x96 0.84-0.90. AVX-512 (cpu/ab-gemv-rule/ and
+ * cpu/ab-short-pairs/ in the Emerald Rapids results): over the pair tiles, two rows of 1 KiB or
+ * more s 2x256x256 0.90, 2x1024x128 0.83, 2x256x512 0.80, d 2x128x256 0.83 at 1 thread; at 2,
+ * 0.47-0.82 where the small path runs two threads (s 2x1024x128 0.47), 1.09-1.11 where it runs one
+ * (s 2x256x256, d 2x128x256: under 64^3 multiply-adds); three rows lost before the pairs already
+ * (s 0.53-1.07, d 0.61-1.17), four lost (0.50-1.18). */
 static int64_t tg__gemv_rows_max(const tg__kernel *kern, int64_t k, int64_t n)
 {
     const int64_t es = (int64_t)kern->es, row = n * es;
     const double elems = (double)k * (double)n;
     if (elems * (double)es > (double)tg__cpu()->l2 && row >= 512) return TG__GEMV_ROWS;
-    if (kern->gemv_rule) return row >= 1024 ? 2 : 1;
-    return elems >= 128 * 128 ? 2 : 1;
+    return !kern->gemv_rule && elems >= 128 * 128 ? 2 : 1;
 }
 
 /* g as y = alpha * Mᵀx + beta * y; the form that reads M along its runs (1 rows, 2 dots), or 0.

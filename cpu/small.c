@@ -168,18 +168,41 @@ TG__ALWAYS_INLINE void tg__small_column(const tg__kernel *k, const tg__gemm *g, 
                         pack_all);
 }
 
+/* Whether a short A's whole column panels of B, read in place, go two at a time to the pair
+ * kernel (kernel_simd.inc's tg__pair_tile, one to four rows by 4W): each k step then reads four
+ * lines side by side from each row of B instead of two, and where B comes from L2 that is what
+ * binds a tile this short (rows 1 KiB and more apart, one or two lines each, reach L1 at ~14 bytes
+ * a cycle on Emerald Rapids). Emerald Rapids, 1 thread, ab-gemm, against the 2W tiles: s 4x256x256
+ * 1.32, d 4x256x256 1.27, s 4x1024x256 1.30, d 4x128x512 1.41, s 3x256x256 1.14 (with six rows of
+ * FMAs for four useful: a first trial); from memory even (s 4x4096x4096 1.01). Where they pair,
+ * threads split the panels at pairs (tg__small_panels_all), so that every panel is computed the
+ * same way whatever the thread count (the 1-3-row tile sums k in two chains, the pair in one). */
+static int tg__small_pairs(const tg__kernel *kern, const tg__gemm *g, int pack_all)
+{
+    return kern->ukernel_pair && g->m <= 4 && !pack_all && g->b.cs == 1;
+}
+
 /* Column panels [jp0, jp1) of C, k in blocks of kb; panel is scratch for one kb-deep packed panel
  * of B. */
 static void tg__small_panels(const tg__kernel *kern, const tg__gemm *g, const void *alpha,
                              const void *beta, int64_t jp0, int64_t jp1, int64_t kb, char *panel,
                              int pack_all)
 {
-    const int64_t nr = kern->nr;
+    const int64_t nr = kern->nr, es = (int64_t)kern->es;
+    const int pairs = tg__small_pairs(kern, g, pack_all);
     for (int64_t pc = 0; pc < g->k; pc += kb) {
         const int64_t kc = g->k - pc < kb ? g->k - pc : kb;
         const void *beta_now = pc == 0 ? beta : tg__one(kern->es);
         for (int64_t jp = jp0; jp < jp1; jp++) {
             const int64_t j = jp * nr, n = tg__min(nr, g->n - j);
+            if (pairs && jp + 1 < jp1 && g->n - j >= 2 * nr) {
+                kern->ukernel_pair(kc, alpha, (const char *)g->a.p + pc * g->a.cs * es, g->a.rs,
+                                   g->a.cs, (const char *)g->b.p + (pc * g->b.rs + j) * es,
+                                   g->b.rs, nr, beta_now, (char *)g->c + j * es, g->rs_c, g->m,
+                                   2 * nr);
+                jp++;
+                continue;
+            }
             tg__small_column(tg__use_narrow(kern, n) ? kern->narrow : kern, g, alpha, beta_now, pc,
                              kc, j, n, panel, pack_all);
         }
@@ -420,6 +443,11 @@ static int tg__small_panels_all(const char *fn, const tg__kernel *kern, const tg
             if (panels > 1) {
                 jp0 = panels * tid / team;
                 jp1 = panels * (tid + 1) / team;
+                if (tg__small_pairs(kern, g, pack_all)) { /* at pairs: tg__small_pairs */
+                    const int64_t units = (panels + 1) / 2;
+                    jp0 = tg__min(2 * (units * tid / team), panels);
+                    jp1 = tg__min(2 * (units * (tid + 1) / team), panels);
+                }
             }
             tg__small_range(kern, &part, alpha, beta, jp0, jp1, kb, buf + tid * panel_bytes,
                             pack_all, group);
