@@ -168,18 +168,23 @@ TG__ALWAYS_INLINE void tg__small_column(const tg__kernel *k, const tg__gemm *g, 
                         pack_all);
 }
 
-/* Whether a short A's whole column panels of B, read in place, go two at a time to the pair
- * kernel (kernel_simd.inc's tg__pair_tile, one to four rows by 4W): each k step then reads four
+/* Whether a short A's whole column panels of B, read in place, go two at a time to the pair kernel
+ * (kernel_simd.inc's tg__pair_tile, tiles of up to six rows by 4W): each k step then reads four
  * lines side by side from each row of B instead of two, and where B comes from L2 that is what
  * binds a tile this short (rows 1 KiB and more apart, one or two lines each, reach L1 at ~14 bytes
  * a cycle on Emerald Rapids). Emerald Rapids, 1 thread, ab-gemm, against the 2W tiles: s 4x256x256
  * 1.32, d 4x256x256 1.27, s 4x1024x256 1.30, d 4x128x512 1.41, s 3x256x256 1.14 (with six rows of
- * FMAs for four useful: a first trial); from memory even (s 4x4096x4096 1.01). Where they pair,
- * threads split the panels at pairs (tg__small_panels_all), so that every panel is computed the
- * same way whatever the thread count (the 1-3-row tile sums k in two chains, the pair in one). */
+ * FMAs for four useful: a first trial); from memory even (s 4x4096x4096 1.01). Up to two 6-row
+ * tiles: s 5x256x256 1.53, s 6x256x256 1.44, d 6x256x256 1.41, s 8x512x256 1.40, s 12x256x256 1.46,
+ * d 10x200x200 1.40, at 2 threads 1.25-1.32; over a B in L3 0.95-1.16 (d 6x1000x1000, s
+ * 6x2048x1024). From 13 rows B's panels are mostly packed (tg__small_pack_all), and where they are
+ * not, over a B streamed from memory, the pairs lost the tiles' prefetch (s 16x4096x4096 0.66).
+ * Where they pair, threads split the panels at pairs (tg__small_panels_all), so that every panel is
+ * computed the same way whatever the thread count (the 1-3-row tile sums k in two chains, the pair
+ * in one). */
 static int tg__small_pairs(const tg__kernel *kern, const tg__gemm *g, int pack_all)
 {
-    return kern->ukernel_pair && g->m <= 4 && !pack_all && g->b.cs == 1;
+    return kern->ukernel_pair && g->m <= 2 * kern->mr && !pack_all && g->b.cs == 1;
 }
 
 /* Column panels [jp0, jp1) of C, k in blocks of kb; panel is scratch for one kb-deep packed panel

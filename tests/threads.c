@@ -23,14 +23,13 @@
  * form's eight rows a pass; 1 x 64 x 20001, 8 x 1 x 100003 and, in its rows form, 1 x 1000 x 700
  * split along k instead, where y is short; 700 x 1 x 1000 in the dots form, split along y; 1 x 400
  * x 401, under 64^3 multiply-adds, whose k is never split; and over several rows or columns of C at
- * once, 2 x 5000 x 300 and 3000 x 4 x 403 split along y, 2 x 1000 x 700 along k), a short A of
- * three or four rows whose B's panels AVX-512 takes two at a time, the threads splitting them at
- * pairs (4 x 700 x 300; 3 x 900 x 200 in fp64 and 900 x 3 x 200 column-major in fp32, where B's
- * rows run along C's: odd counts of whole panels, a partial last one; a split inside a pair gives
- * its second panel the 1-3-row tile's two chains of k instead of one), and both layouts and
- * transposes. Each is also checked once against the reference, so "equal" cannot
- * mean "equally wrong". Without OpenMP (some header builds) there is only one thread, and the
- * checks still hold.
+ * once, 2 x 5000 x 300 and 3000 x 4 x 403 split along y, 2 x 1000 x 700 along k), a short A whose
+ * B's panels AVX-512 takes two at a time, the threads splitting them at pairs (4 x 700 x 300, 9 x
+ * 700 x 300; 3 x 900 x 200 in fp64 and 900 x 3 x 200 column-major in fp32, where B's rows run along
+ * C's: odd counts of whole panels, a partial last one; a split inside a pair gives its second panel
+ * the 1-3-row tile's two chains of k instead of one), and both layouts and transposes. Each is
+ * also checked once against the reference, so "equal" cannot mean "equally wrong". Without OpenMP
+ * (some header builds) there is only one thread, and the checks still hold.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,7 +43,8 @@ static const int64_t tgt_thread_shapes[][3] = {
     {211, 64, 2100}, {604, 90, 80}, {604, 44, 160}, {32, 131, 8300}, {131, 32, 8300},
     {1, 5000, 300}, {2500, 1, 700}, {4000, 1, 301}, {1, 3000, 403}, {1, 64, 20001},
     {8, 1, 100003}, {700, 1, 1000}, {1, 1000, 700}, {1, 400, 401}, {2, 5000, 300},
-    {3000, 4, 403}, {2, 1000, 700}, {4, 700, 300}, {3, 900, 200}, {900, 3, 200}};
+    {3000, 4, 403}, {2, 1000, 700}, {4, 700, 300}, {3, 900, 200}, {900, 3, 200},
+    {9, 700, 300}};
 
 /* Runs the call on a fresh copy of C0's bytes into C (same buffers, same arguments each time). */
 static int tgt_call(const tgt_case *c, const tgt_buf *A, int64_t lda, const tgt_buf *B,
