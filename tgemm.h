@@ -5932,12 +5932,11 @@ TG__FN(tg__ukernel_masked)(int64_t kc, const void *alpha_, const void *a_, int64
 #if TG__PAIR
 /* Two column panels at once (the descriptor's ukernel_pair): C[0:h, 0:n] for nr < n <= 2 nr, h <= 6
  * rows (a constant where inlined) by 4W columns, up to 24 accumulators and four vectors of B in
- * AVX-512's 32 registers. Each
- * broadcast element of A feeds four FMAs instead of two, so A streams at half the rate the 6 x 2W
- * tile needs: where A is tall and read once, from memory, in place (the small path's rows mode),
- * that rate is what binds (s 32768x64x256 in 6 x 2W tiles read A at ~6 GB/s and ran at 106 GFLOP/s,
- * the blocked path, packing A, at 153). Every column of B's 4W is readable (cpu.h), so every
- * load is whole. Over a short A in place (small.c) the same tile reads each row of B's two panels
+ * AVX-512's 32 registers. Each broadcast element of A feeds four FMAs instead of two, so A streams
+ * at half the rate the 6 x 2W tile needs: where A is tall and read once, from memory, in place
+ * (the small path's rows mode), that rate is what binds (s 32768x64x256 in 6 x 2W tiles read A at
+ * ~6 GB/s and ran at 106 GFLOP/s, the blocked path, packing A, at 153). Every column of B's 4W is
+ * readable (cpu.h), so every load is whole. Over a short A in place (small.c) the same tile reads each row of B's two panels
  * as four lines side by side, which L2 streams into L1 faster than the two of one panel. Every
  * element is one chain of FMAs along k, as in the 6-row tile's whole-panel loop and the 4-row one.
  */
@@ -7087,12 +7086,11 @@ TG__FN(tg__ukernel_masked)(int64_t kc, const void *alpha_, const void *a_, int64
 #if TG__PAIR
 /* Two column panels at once (the descriptor's ukernel_pair): C[0:h, 0:n] for nr < n <= 2 nr, h <= 6
  * rows (a constant where inlined) by 4W columns, up to 24 accumulators and four vectors of B in
- * AVX-512's 32 registers. Each
- * broadcast element of A feeds four FMAs instead of two, so A streams at half the rate the 6 x 2W
- * tile needs: where A is tall and read once, from memory, in place (the small path's rows mode),
- * that rate is what binds (s 32768x64x256 in 6 x 2W tiles read A at ~6 GB/s and ran at 106 GFLOP/s,
- * the blocked path, packing A, at 153). Every column of B's 4W is readable (cpu.h), so every
- * load is whole. Over a short A in place (small.c) the same tile reads each row of B's two panels
+ * AVX-512's 32 registers. Each broadcast element of A feeds four FMAs instead of two, so A streams
+ * at half the rate the 6 x 2W tile needs: where A is tall and read once, from memory, in place
+ * (the small path's rows mode), that rate is what binds (s 32768x64x256 in 6 x 2W tiles read A at
+ * ~6 GB/s and ran at 106 GFLOP/s, the blocked path, packing A, at 153). Every column of B's 4W is
+ * readable (cpu.h), so every load is whole. Over a short A in place (small.c) the same tile reads each row of B's two panels
  * as four lines side by side, which L2 streams into L1 faster than the two of one panel. Every
  * element is one chain of FMAs along k, as in the 6-row tile's whole-panel loop and the 4-row one.
  */
@@ -8241,12 +8239,11 @@ TG__FN(tg__ukernel_masked)(int64_t kc, const void *alpha_, const void *a_, int64
 #if TG__PAIR
 /* Two column panels at once (the descriptor's ukernel_pair): C[0:h, 0:n] for nr < n <= 2 nr, h <= 6
  * rows (a constant where inlined) by 4W columns, up to 24 accumulators and four vectors of B in
- * AVX-512's 32 registers. Each
- * broadcast element of A feeds four FMAs instead of two, so A streams at half the rate the 6 x 2W
- * tile needs: where A is tall and read once, from memory, in place (the small path's rows mode),
- * that rate is what binds (s 32768x64x256 in 6 x 2W tiles read A at ~6 GB/s and ran at 106 GFLOP/s,
- * the blocked path, packing A, at 153). Every column of B's 4W is readable (cpu.h), so every
- * load is whole. Over a short A in place (small.c) the same tile reads each row of B's two panels
+ * AVX-512's 32 registers. Each broadcast element of A feeds four FMAs instead of two, so A streams
+ * at half the rate the 6 x 2W tile needs: where A is tall and read once, from memory, in place
+ * (the small path's rows mode), that rate is what binds (s 32768x64x256 in 6 x 2W tiles read A at
+ * ~6 GB/s and ran at 106 GFLOP/s, the blocked path, packing A, at 153). Every column of B's 4W is
+ * readable (cpu.h), so every load is whole. Over a short A in place (small.c) the same tile reads each row of B's two panels
  * as four lines side by side, which L2 streams into L1 faster than the two of one panel. Every
  * element is one chain of FMAs along k, as in the 6-row tile's whole-panel loop and the 4-row one.
  */
@@ -9395,12 +9392,11 @@ TG__FN(tg__ukernel_masked)(int64_t kc, const void *alpha_, const void *a_, int64
 #if TG__PAIR
 /* Two column panels at once (the descriptor's ukernel_pair): C[0:h, 0:n] for nr < n <= 2 nr, h <= 6
  * rows (a constant where inlined) by 4W columns, up to 24 accumulators and four vectors of B in
- * AVX-512's 32 registers. Each
- * broadcast element of A feeds four FMAs instead of two, so A streams at half the rate the 6 x 2W
- * tile needs: where A is tall and read once, from memory, in place (the small path's rows mode),
- * that rate is what binds (s 32768x64x256 in 6 x 2W tiles read A at ~6 GB/s and ran at 106 GFLOP/s,
- * the blocked path, packing A, at 153). Every column of B's 4W is readable (cpu.h), so every
- * load is whole. Over a short A in place (small.c) the same tile reads each row of B's two panels
+ * AVX-512's 32 registers. Each broadcast element of A feeds four FMAs instead of two, so A streams
+ * at half the rate the 6 x 2W tile needs: where A is tall and read once, from memory, in place
+ * (the small path's rows mode), that rate is what binds (s 32768x64x256 in 6 x 2W tiles read A at
+ * ~6 GB/s and ran at 106 GFLOP/s, the blocked path, packing A, at 153). Every column of B's 4W is
+ * readable (cpu.h), so every load is whole. Over a short A in place (small.c) the same tile reads each row of B's two panels
  * as four lines side by side, which L2 streams into L1 faster than the two of one panel. Every
  * element is one chain of FMAs along k, as in the 6-row tile's whole-panel loop and the 4-row one.
  */
@@ -10299,8 +10295,11 @@ static int tg__small_panels_all(const char *fn, const tg__kernel *kern, const tg
     const int64_t last_part = tg__rem(last, last_kern->nr);
     const int packs = group || tg__small_packs(kern, g, nr, pack_all) ||
                       (last_part && tg__small_packs(last_kern, g, last_part, pack_all));
-    /* (threads split panels, or one panel's row tiles two or more a thread: see below) */
+    /* (threads split panels, or one panel's row tiles two or more a thread: see below; panels at
+     * pairs where they pair, tg__small_pairs) */
     const int64_t tiles = panels == 1 ? g->m / kern->mr : 0, most = panels == 1 ? tiles / 2 : panels;
+    const int64_t unit = tg__small_pairs(kern, g, pack_all) ? 2 : 1;
+    const int64_t units = tg__ceil_div(panels, unit);
     int nt;
     double stack[TG__STACK_PANEL / sizeof(double)];
     char *heap = NULL, *buf = (char *)stack;
@@ -10332,13 +10331,8 @@ static int tg__small_panels_all(const char *fn, const tg__kernel *kern, const tg
             int64_t jp0 = 0, jp1 = panels;
             const tg__gemm part = panels == 1 ? tg__rows_share(kern, g, tid, team, tiles) : *g;
             if (panels > 1) {
-                jp0 = panels * tid / team;
-                jp1 = panels * (tid + 1) / team;
-                if (tg__small_pairs(kern, g, pack_all)) { /* at pairs: tg__small_pairs */
-                    const int64_t units = (panels + 1) / 2;
-                    jp0 = tg__min(2 * (units * tid / team), panels);
-                    jp1 = tg__min(2 * (units * (tid + 1) / team), panels);
-                }
+                jp0 = tg__min(unit * (units * tid / team), panels);
+                jp1 = tg__min(unit * (units * (tid + 1) / team), panels);
             }
             tg__small_range(kern, &part, alpha, beta, jp0, jp1, kb, buf + tid * panel_bytes,
                             pack_all, group);

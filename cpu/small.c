@@ -413,8 +413,11 @@ static int tg__small_panels_all(const char *fn, const tg__kernel *kern, const tg
     const int64_t last_part = tg__rem(last, last_kern->nr);
     const int packs = group || tg__small_packs(kern, g, nr, pack_all) ||
                       (last_part && tg__small_packs(last_kern, g, last_part, pack_all));
-    /* (threads split panels, or one panel's row tiles two or more a thread: see below) */
+    /* (threads split panels, or one panel's row tiles two or more a thread: see below; panels at
+     * pairs where they pair, tg__small_pairs) */
     const int64_t tiles = panels == 1 ? g->m / kern->mr : 0, most = panels == 1 ? tiles / 2 : panels;
+    const int64_t unit = tg__small_pairs(kern, g, pack_all) ? 2 : 1;
+    const int64_t units = tg__ceil_div(panels, unit);
     int nt;
     double stack[TG__STACK_PANEL / sizeof(double)];
     char *heap = NULL, *buf = (char *)stack;
@@ -446,13 +449,8 @@ static int tg__small_panels_all(const char *fn, const tg__kernel *kern, const tg
             int64_t jp0 = 0, jp1 = panels;
             const tg__gemm part = panels == 1 ? tg__rows_share(kern, g, tid, team, tiles) : *g;
             if (panels > 1) {
-                jp0 = panels * tid / team;
-                jp1 = panels * (tid + 1) / team;
-                if (tg__small_pairs(kern, g, pack_all)) { /* at pairs: tg__small_pairs */
-                    const int64_t units = (panels + 1) / 2;
-                    jp0 = tg__min(2 * (units * tid / team), panels);
-                    jp1 = tg__min(2 * (units * (tid + 1) / team), panels);
-                }
+                jp0 = tg__min(unit * (units * tid / team), panels);
+                jp1 = tg__min(unit * (units * (tid + 1) / team), panels);
             }
             tg__small_range(kern, &part, alpha, beta, jp0, jp1, kb, buf + tid * panel_bytes,
                             pack_all, group);
