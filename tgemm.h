@@ -681,6 +681,11 @@ typedef void (*tg__ukernel_fn)(int64_t kc, const void *alpha, const void *a, int
 typedef void (*tg__ukernel_pair_fn)(int64_t kc, const void *alpha, const void *a, int64_t rs_a,
                                     int64_t cs_a, const void *b, int64_t rs_b, int64_t ps_b,
                                     const void *beta, void *c, int64_t rs_c, int64_t m, int64_t n);
+/* C[0:m, 0:3 nr] as above for three whole adjacent column panels of a B in place: B's row p is the
+ * 3 nr elements at b + p * rs_b. */
+typedef void (*tg__ukernel_triple_fn)(int64_t kc, const void *alpha, const void *a, int64_t rs_a,
+                                      int64_t cs_a, const void *b, int64_t rs_b, const void *beta,
+                                      void *c, int64_t rs_c, int64_t m);
 /* Copies the rows x kc block of a view starting at src into MR-row panels (pack_a) or the kc x cols
  * block into NR-column panels (pack_b), zero-padding the last panel to a whole tile. */
 typedef void (*tg__pack_fn)(int64_t rows, int64_t kc, const void *src, int64_t rs, int64_t cs,
@@ -722,6 +727,8 @@ struct tg__kernel {
                                  this one): AVX-512's is AVX2's, which reads more of them in place */
     tg__ukernel_pair_fn ukernel_pair; /* NULL, or two panels at once in wider tiles (AVX-512): the
                                          small path's rows mode (small.c) */
+    tg__ukernel_triple_fn ukernel_triple; /* NULL, or three panels at once in tiles of eight rows
+                                             (AVX-512): a short A (small.c's tg__small_triples) */
     int b_share;           /* a deep product's packed B panel takes 1/b_share of L3 (blocking.c) */
     tg__gemv_rows_fn gemv_rows; /* a few rows or columns of C (gemv.c) */
     tg__gemv_fn gemv_dots;      /* one row or column of C (gemv.c) */
@@ -4851,7 +4858,7 @@ static void TG__FN(tg__gemv_dots)(int64_t n, int64_t k, const void *alpha_, cons
 
 static const tg__kernel TG__FN(tg__kernel_desc) = {
     "generic", sizeof(TG__T), TG__GMR, TG__GNR, TG__GNR, 2 * TG__GMR, TG__FN(tg__ukernel), NULL,
-    TG__FN(tg__pack_a), TG__FN(tg__pack_b), NULL, NULL, 16, TG__FN(tg__gemv_rows),
+    TG__FN(tg__pack_a), TG__FN(tg__pack_b), NULL, NULL, NULL, 16, TG__FN(tg__gemv_rows),
     TG__FN(tg__gemv_dots), 0};
 #undef TG__T
 #undef TG__FN
@@ -5014,7 +5021,7 @@ static void TG__FN(tg__gemv_dots)(int64_t n, int64_t k, const void *alpha_, cons
 
 static const tg__kernel TG__FN(tg__kernel_desc) = {
     "generic", sizeof(TG__T), TG__GMR, TG__GNR, TG__GNR, 2 * TG__GMR, TG__FN(tg__ukernel), NULL,
-    TG__FN(tg__pack_a), TG__FN(tg__pack_b), NULL, NULL, 16, TG__FN(tg__gemv_rows),
+    TG__FN(tg__pack_a), TG__FN(tg__pack_b), NULL, NULL, NULL, 16, TG__FN(tg__gemv_rows),
     TG__FN(tg__gemv_dots), 0};
 #undef TG__T
 #undef TG__FN
@@ -6021,8 +6028,104 @@ TG__FN(tg__ukernel_pair)(int64_t kc, const void *alpha, const void *a_, int64_t 
     }
 }
 #define TG__UKERNEL_PAIR TG__FN(tg__ukernel_pair)
+
+/* A tile of h <= 8 rows (a constant where inlined) by 3W columns of a B read in place (small.c's
+ * short A, tg__small_triples): 24 accumulators and three vectors of B in AVX-512's 32 registers.
+ * Where 8-row tiles take fewer passes over B than the pair's 6-row ones (7-8, 13-16, 19-24 rows),
+ * B streams from L2 or L3 once less, and each k step reads three lines of a row side by side. B's
+ * rows here are a leading dimension apart and a 3W strip of them is read once, so the tile fetches
+ * the row eight k steps ahead (Emerald Rapids, 1 thread, a standalone first trial against c1fc3ba:
+ * s 16x768x768 1.23 with it, 1.00 without, s 13x512x512 1.26 and 1.16; sixteen ahead, 0.94 on s
+ * 13x512x512, whose rows 2 KiB apart alias in L1). Every element is one chain of FMAs along k, as
+ * in the pair tile. */
+__attribute__((target(TG__TARGET), always_inline)) static inline void
+TG__FN(tg__triple_tile)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t rs_a,
+                        int64_t cs_a, const TG__T *b, int64_t rs_b, const TG__T *beta_p, TG__T *c,
+                        int64_t rs_c, const int h)
+{
+    const TG__T *const bend = b + kc * rs_b;
+    const int64_t ahead = 8 * rs_b;
+    TG__V acc[8][3];
+#define TG__TRIPLE_EACH(X) X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(7)
+#define TG__TRIPLE_ZERO(i)                                                                         \
+    if ((i) < h) acc[i][0] = acc[i][1] = acc[i][2] = TG__ZERO();
+#define TG__TRIPLE_FMA(i)                                                                          \
+    if ((i) < h) {                                                                                 \
+        const TG__V ai = TG__BCAST(a + (i) * rs_a);                                                \
+        acc[i][0] = TG__FMA(ai, b0, acc[i][0]);                                                    \
+        acc[i][1] = TG__FMA(ai, b1, acc[i][1]);                                                    \
+        acc[i][2] = TG__FMA(ai, b2, acc[i][2]);                                                    \
+    }
+    TG__TRIPLE_EACH(TG__TRIPLE_ZERO)
+#define TG__TRIPLE_STEP                                                                            \
+    {                                                                                              \
+        TG__V b0 = TG__LOADU(b), b1 = TG__LOADU(b + TG__W), b2 = TG__LOADU(b + 2 * TG__W);         \
+        TG__IN_REG(b0);                                                                            \
+        TG__IN_REG(b1);                                                                            \
+        TG__IN_REG(b2);                                                                            \
+        _mm_prefetch((const char *)(b + ahead), _MM_HINT_T0);                                      \
+        _mm_prefetch((const char *)(b + ahead + TG__W), _MM_HINT_T0);                              \
+        _mm_prefetch((const char *)(b + ahead + 2 * TG__W), _MM_HINT_T0);                          \
+        TG__TRIPLE_EACH(TG__TRIPLE_FMA)                                                            \
+        a += cs_a;                                                                                 \
+        b += rs_b;                                                                                 \
+    }
+    if (kc & 1) TG__TRIPLE_STEP
+    while (b != bend) {
+        TG__TRIPLE_STEP
+        TG__TRIPLE_STEP
+    }
+#undef TG__TRIPLE_STEP
+    {
+        /* alpha and beta read only now, as in tg__tall */
+        const TG__T alpha = *alpha_p, beta = *beta_p;
+        const TG__V va = TG__SET1(alpha), vb = TG__SET1(beta);
+        const int64_t live = 3 * TG__W;
+#define TG__TRIPLE_STORE(i)                                                                        \
+    if ((i) < h) {                                                                                 \
+        TG__STORE_ACC(i, 0) TG__STORE_ACC(i, 1) TG__STORE_ACC(i, 2)                                \
+    }
+        TG__TRIPLE_EACH(TG__TRIPLE_STORE)
+    }
+#undef TG__TRIPLE_EACH
+#undef TG__TRIPLE_ZERO
+#undef TG__TRIPLE_FMA
+#undef TG__TRIPLE_STORE
+}
+
+/* The descriptor's ukernel_triple (cpu.h): three whole panels, 6W columns, as two tiles of 3W
+ * side by side, each in tiles of eight rows from the first (the last of one to seven computes
+ * only those). A tile's strip of B, kb x 3W, is in L1 for the next row tile of the same strip. */
+__attribute__((target(TG__TARGET))) static void
+TG__FN(tg__ukernel_triple)(int64_t kc, const void *alpha, const void *a_, int64_t rs_a,
+                           int64_t cs_a, const void *b_, int64_t rs_b, const void *beta, void *c_,
+                           int64_t rs_c, int64_t m)
+{
+    const TG__T *a = (const TG__T *)a_, *b = (const TG__T *)b_;
+    const TG__T *al = (const TG__T *)alpha, *be = (const TG__T *)beta;
+    TG__T *c = (TG__T *)c_;
+    for (int64_t j = 0; j < 6 * TG__W; j += 3 * TG__W)
+        for (int64_t i = 0; i < m; i += 8) {
+#define TG__TRIPLE_H(h)                                                                            \
+    TG__FN(tg__triple_tile)(kc, al, a + i * rs_a, rs_a, cs_a, b + j, rs_b, be, c + i * rs_c + j,   \
+                            rs_c, h)
+            switch (m - i < 8 ? m - i : 8) {
+            case 1: TG__TRIPLE_H(1); break;
+            case 2: TG__TRIPLE_H(2); break;
+            case 3: TG__TRIPLE_H(3); break;
+            case 4: TG__TRIPLE_H(4); break;
+            case 5: TG__TRIPLE_H(5); break;
+            case 6: TG__TRIPLE_H(6); break;
+            case 7: TG__TRIPLE_H(7); break;
+            default: TG__TRIPLE_H(8); break;
+            }
+#undef TG__TRIPLE_H
+        }
+}
+#define TG__UKERNEL_TRIPLE TG__FN(tg__ukernel_triple)
 #else
 #define TG__UKERNEL_PAIR NULL
+#define TG__UKERNEL_TRIPLE NULL
 #endif
 
 /* A's rows go into 6-row panels. The common case, rows contiguous along k (a row-major A, not
@@ -6368,7 +6471,8 @@ TG__FN(tg__gemv_dots)(int64_t n, int64_t k, const void *alpha_, const void *x_, 
 
 static const tg__kernel TG__FN(tg__kernel_desc) = {
     TG__NAME, sizeof(TG__T), 6, 2 * TG__W, TG__W, TG__SHORT_M, TG__FN(tg__ukernel), TG__UKERNEL_PART,
-    TG__FN(tg__pack_a), TG__FN(tg__pack_b), TG__NARROW, TG__UKERNEL_PAIR, TG__B_SHARE,
+    TG__FN(tg__pack_a), TG__FN(tg__pack_b), TG__NARROW, TG__UKERNEL_PAIR, TG__UKERNEL_TRIPLE,
+    TG__B_SHARE,
     TG__FN(tg__gemv_rows), TG__FN(tg__gemv_dots), TG__GEMV_RULE};
 
 /* The vector macros are this template's parameters: released, so the next instantiation defines
@@ -6398,6 +6502,7 @@ static const tg__kernel TG__FN(tg__kernel_desc) = {
 #undef TG__MASKED
 #undef TG__UKERNEL_PART
 #undef TG__UKERNEL_PAIR
+#undef TG__UKERNEL_TRIPLE
 #undef TG__PAIR
 #undef TG__SHORT_M
 #undef TG__TALL
@@ -7175,8 +7280,104 @@ TG__FN(tg__ukernel_pair)(int64_t kc, const void *alpha, const void *a_, int64_t 
     }
 }
 #define TG__UKERNEL_PAIR TG__FN(tg__ukernel_pair)
+
+/* A tile of h <= 8 rows (a constant where inlined) by 3W columns of a B read in place (small.c's
+ * short A, tg__small_triples): 24 accumulators and three vectors of B in AVX-512's 32 registers.
+ * Where 8-row tiles take fewer passes over B than the pair's 6-row ones (7-8, 13-16, 19-24 rows),
+ * B streams from L2 or L3 once less, and each k step reads three lines of a row side by side. B's
+ * rows here are a leading dimension apart and a 3W strip of them is read once, so the tile fetches
+ * the row eight k steps ahead (Emerald Rapids, 1 thread, a standalone first trial against c1fc3ba:
+ * s 16x768x768 1.23 with it, 1.00 without, s 13x512x512 1.26 and 1.16; sixteen ahead, 0.94 on s
+ * 13x512x512, whose rows 2 KiB apart alias in L1). Every element is one chain of FMAs along k, as
+ * in the pair tile. */
+__attribute__((target(TG__TARGET), always_inline)) static inline void
+TG__FN(tg__triple_tile)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t rs_a,
+                        int64_t cs_a, const TG__T *b, int64_t rs_b, const TG__T *beta_p, TG__T *c,
+                        int64_t rs_c, const int h)
+{
+    const TG__T *const bend = b + kc * rs_b;
+    const int64_t ahead = 8 * rs_b;
+    TG__V acc[8][3];
+#define TG__TRIPLE_EACH(X) X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(7)
+#define TG__TRIPLE_ZERO(i)                                                                         \
+    if ((i) < h) acc[i][0] = acc[i][1] = acc[i][2] = TG__ZERO();
+#define TG__TRIPLE_FMA(i)                                                                          \
+    if ((i) < h) {                                                                                 \
+        const TG__V ai = TG__BCAST(a + (i) * rs_a);                                                \
+        acc[i][0] = TG__FMA(ai, b0, acc[i][0]);                                                    \
+        acc[i][1] = TG__FMA(ai, b1, acc[i][1]);                                                    \
+        acc[i][2] = TG__FMA(ai, b2, acc[i][2]);                                                    \
+    }
+    TG__TRIPLE_EACH(TG__TRIPLE_ZERO)
+#define TG__TRIPLE_STEP                                                                            \
+    {                                                                                              \
+        TG__V b0 = TG__LOADU(b), b1 = TG__LOADU(b + TG__W), b2 = TG__LOADU(b + 2 * TG__W);         \
+        TG__IN_REG(b0);                                                                            \
+        TG__IN_REG(b1);                                                                            \
+        TG__IN_REG(b2);                                                                            \
+        _mm_prefetch((const char *)(b + ahead), _MM_HINT_T0);                                      \
+        _mm_prefetch((const char *)(b + ahead + TG__W), _MM_HINT_T0);                              \
+        _mm_prefetch((const char *)(b + ahead + 2 * TG__W), _MM_HINT_T0);                          \
+        TG__TRIPLE_EACH(TG__TRIPLE_FMA)                                                            \
+        a += cs_a;                                                                                 \
+        b += rs_b;                                                                                 \
+    }
+    if (kc & 1) TG__TRIPLE_STEP
+    while (b != bend) {
+        TG__TRIPLE_STEP
+        TG__TRIPLE_STEP
+    }
+#undef TG__TRIPLE_STEP
+    {
+        /* alpha and beta read only now, as in tg__tall */
+        const TG__T alpha = *alpha_p, beta = *beta_p;
+        const TG__V va = TG__SET1(alpha), vb = TG__SET1(beta);
+        const int64_t live = 3 * TG__W;
+#define TG__TRIPLE_STORE(i)                                                                        \
+    if ((i) < h) {                                                                                 \
+        TG__STORE_ACC(i, 0) TG__STORE_ACC(i, 1) TG__STORE_ACC(i, 2)                                \
+    }
+        TG__TRIPLE_EACH(TG__TRIPLE_STORE)
+    }
+#undef TG__TRIPLE_EACH
+#undef TG__TRIPLE_ZERO
+#undef TG__TRIPLE_FMA
+#undef TG__TRIPLE_STORE
+}
+
+/* The descriptor's ukernel_triple (cpu.h): three whole panels, 6W columns, as two tiles of 3W
+ * side by side, each in tiles of eight rows from the first (the last of one to seven computes
+ * only those). A tile's strip of B, kb x 3W, is in L1 for the next row tile of the same strip. */
+__attribute__((target(TG__TARGET))) static void
+TG__FN(tg__ukernel_triple)(int64_t kc, const void *alpha, const void *a_, int64_t rs_a,
+                           int64_t cs_a, const void *b_, int64_t rs_b, const void *beta, void *c_,
+                           int64_t rs_c, int64_t m)
+{
+    const TG__T *a = (const TG__T *)a_, *b = (const TG__T *)b_;
+    const TG__T *al = (const TG__T *)alpha, *be = (const TG__T *)beta;
+    TG__T *c = (TG__T *)c_;
+    for (int64_t j = 0; j < 6 * TG__W; j += 3 * TG__W)
+        for (int64_t i = 0; i < m; i += 8) {
+#define TG__TRIPLE_H(h)                                                                            \
+    TG__FN(tg__triple_tile)(kc, al, a + i * rs_a, rs_a, cs_a, b + j, rs_b, be, c + i * rs_c + j,   \
+                            rs_c, h)
+            switch (m - i < 8 ? m - i : 8) {
+            case 1: TG__TRIPLE_H(1); break;
+            case 2: TG__TRIPLE_H(2); break;
+            case 3: TG__TRIPLE_H(3); break;
+            case 4: TG__TRIPLE_H(4); break;
+            case 5: TG__TRIPLE_H(5); break;
+            case 6: TG__TRIPLE_H(6); break;
+            case 7: TG__TRIPLE_H(7); break;
+            default: TG__TRIPLE_H(8); break;
+            }
+#undef TG__TRIPLE_H
+        }
+}
+#define TG__UKERNEL_TRIPLE TG__FN(tg__ukernel_triple)
 #else
 #define TG__UKERNEL_PAIR NULL
+#define TG__UKERNEL_TRIPLE NULL
 #endif
 
 /* A's rows go into 6-row panels. The common case, rows contiguous along k (a row-major A, not
@@ -7522,7 +7723,8 @@ TG__FN(tg__gemv_dots)(int64_t n, int64_t k, const void *alpha_, const void *x_, 
 
 static const tg__kernel TG__FN(tg__kernel_desc) = {
     TG__NAME, sizeof(TG__T), 6, 2 * TG__W, TG__W, TG__SHORT_M, TG__FN(tg__ukernel), TG__UKERNEL_PART,
-    TG__FN(tg__pack_a), TG__FN(tg__pack_b), TG__NARROW, TG__UKERNEL_PAIR, TG__B_SHARE,
+    TG__FN(tg__pack_a), TG__FN(tg__pack_b), TG__NARROW, TG__UKERNEL_PAIR, TG__UKERNEL_TRIPLE,
+    TG__B_SHARE,
     TG__FN(tg__gemv_rows), TG__FN(tg__gemv_dots), TG__GEMV_RULE};
 
 /* The vector macros are this template's parameters: released, so the next instantiation defines
@@ -7552,6 +7754,7 @@ static const tg__kernel TG__FN(tg__kernel_desc) = {
 #undef TG__MASKED
 #undef TG__UKERNEL_PART
 #undef TG__UKERNEL_PAIR
+#undef TG__UKERNEL_TRIPLE
 #undef TG__PAIR
 #undef TG__SHORT_M
 #undef TG__TALL
@@ -8328,8 +8531,104 @@ TG__FN(tg__ukernel_pair)(int64_t kc, const void *alpha, const void *a_, int64_t 
     }
 }
 #define TG__UKERNEL_PAIR TG__FN(tg__ukernel_pair)
+
+/* A tile of h <= 8 rows (a constant where inlined) by 3W columns of a B read in place (small.c's
+ * short A, tg__small_triples): 24 accumulators and three vectors of B in AVX-512's 32 registers.
+ * Where 8-row tiles take fewer passes over B than the pair's 6-row ones (7-8, 13-16, 19-24 rows),
+ * B streams from L2 or L3 once less, and each k step reads three lines of a row side by side. B's
+ * rows here are a leading dimension apart and a 3W strip of them is read once, so the tile fetches
+ * the row eight k steps ahead (Emerald Rapids, 1 thread, a standalone first trial against c1fc3ba:
+ * s 16x768x768 1.23 with it, 1.00 without, s 13x512x512 1.26 and 1.16; sixteen ahead, 0.94 on s
+ * 13x512x512, whose rows 2 KiB apart alias in L1). Every element is one chain of FMAs along k, as
+ * in the pair tile. */
+__attribute__((target(TG__TARGET), always_inline)) static inline void
+TG__FN(tg__triple_tile)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t rs_a,
+                        int64_t cs_a, const TG__T *b, int64_t rs_b, const TG__T *beta_p, TG__T *c,
+                        int64_t rs_c, const int h)
+{
+    const TG__T *const bend = b + kc * rs_b;
+    const int64_t ahead = 8 * rs_b;
+    TG__V acc[8][3];
+#define TG__TRIPLE_EACH(X) X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(7)
+#define TG__TRIPLE_ZERO(i)                                                                         \
+    if ((i) < h) acc[i][0] = acc[i][1] = acc[i][2] = TG__ZERO();
+#define TG__TRIPLE_FMA(i)                                                                          \
+    if ((i) < h) {                                                                                 \
+        const TG__V ai = TG__BCAST(a + (i) * rs_a);                                                \
+        acc[i][0] = TG__FMA(ai, b0, acc[i][0]);                                                    \
+        acc[i][1] = TG__FMA(ai, b1, acc[i][1]);                                                    \
+        acc[i][2] = TG__FMA(ai, b2, acc[i][2]);                                                    \
+    }
+    TG__TRIPLE_EACH(TG__TRIPLE_ZERO)
+#define TG__TRIPLE_STEP                                                                            \
+    {                                                                                              \
+        TG__V b0 = TG__LOADU(b), b1 = TG__LOADU(b + TG__W), b2 = TG__LOADU(b + 2 * TG__W);         \
+        TG__IN_REG(b0);                                                                            \
+        TG__IN_REG(b1);                                                                            \
+        TG__IN_REG(b2);                                                                            \
+        _mm_prefetch((const char *)(b + ahead), _MM_HINT_T0);                                      \
+        _mm_prefetch((const char *)(b + ahead + TG__W), _MM_HINT_T0);                              \
+        _mm_prefetch((const char *)(b + ahead + 2 * TG__W), _MM_HINT_T0);                          \
+        TG__TRIPLE_EACH(TG__TRIPLE_FMA)                                                            \
+        a += cs_a;                                                                                 \
+        b += rs_b;                                                                                 \
+    }
+    if (kc & 1) TG__TRIPLE_STEP
+    while (b != bend) {
+        TG__TRIPLE_STEP
+        TG__TRIPLE_STEP
+    }
+#undef TG__TRIPLE_STEP
+    {
+        /* alpha and beta read only now, as in tg__tall */
+        const TG__T alpha = *alpha_p, beta = *beta_p;
+        const TG__V va = TG__SET1(alpha), vb = TG__SET1(beta);
+        const int64_t live = 3 * TG__W;
+#define TG__TRIPLE_STORE(i)                                                                        \
+    if ((i) < h) {                                                                                 \
+        TG__STORE_ACC(i, 0) TG__STORE_ACC(i, 1) TG__STORE_ACC(i, 2)                                \
+    }
+        TG__TRIPLE_EACH(TG__TRIPLE_STORE)
+    }
+#undef TG__TRIPLE_EACH
+#undef TG__TRIPLE_ZERO
+#undef TG__TRIPLE_FMA
+#undef TG__TRIPLE_STORE
+}
+
+/* The descriptor's ukernel_triple (cpu.h): three whole panels, 6W columns, as two tiles of 3W
+ * side by side, each in tiles of eight rows from the first (the last of one to seven computes
+ * only those). A tile's strip of B, kb x 3W, is in L1 for the next row tile of the same strip. */
+__attribute__((target(TG__TARGET))) static void
+TG__FN(tg__ukernel_triple)(int64_t kc, const void *alpha, const void *a_, int64_t rs_a,
+                           int64_t cs_a, const void *b_, int64_t rs_b, const void *beta, void *c_,
+                           int64_t rs_c, int64_t m)
+{
+    const TG__T *a = (const TG__T *)a_, *b = (const TG__T *)b_;
+    const TG__T *al = (const TG__T *)alpha, *be = (const TG__T *)beta;
+    TG__T *c = (TG__T *)c_;
+    for (int64_t j = 0; j < 6 * TG__W; j += 3 * TG__W)
+        for (int64_t i = 0; i < m; i += 8) {
+#define TG__TRIPLE_H(h)                                                                            \
+    TG__FN(tg__triple_tile)(kc, al, a + i * rs_a, rs_a, cs_a, b + j, rs_b, be, c + i * rs_c + j,   \
+                            rs_c, h)
+            switch (m - i < 8 ? m - i : 8) {
+            case 1: TG__TRIPLE_H(1); break;
+            case 2: TG__TRIPLE_H(2); break;
+            case 3: TG__TRIPLE_H(3); break;
+            case 4: TG__TRIPLE_H(4); break;
+            case 5: TG__TRIPLE_H(5); break;
+            case 6: TG__TRIPLE_H(6); break;
+            case 7: TG__TRIPLE_H(7); break;
+            default: TG__TRIPLE_H(8); break;
+            }
+#undef TG__TRIPLE_H
+        }
+}
+#define TG__UKERNEL_TRIPLE TG__FN(tg__ukernel_triple)
 #else
 #define TG__UKERNEL_PAIR NULL
+#define TG__UKERNEL_TRIPLE NULL
 #endif
 
 /* A's rows go into 6-row panels. The common case, rows contiguous along k (a row-major A, not
@@ -8675,7 +8974,8 @@ TG__FN(tg__gemv_dots)(int64_t n, int64_t k, const void *alpha_, const void *x_, 
 
 static const tg__kernel TG__FN(tg__kernel_desc) = {
     TG__NAME, sizeof(TG__T), 6, 2 * TG__W, TG__W, TG__SHORT_M, TG__FN(tg__ukernel), TG__UKERNEL_PART,
-    TG__FN(tg__pack_a), TG__FN(tg__pack_b), TG__NARROW, TG__UKERNEL_PAIR, TG__B_SHARE,
+    TG__FN(tg__pack_a), TG__FN(tg__pack_b), TG__NARROW, TG__UKERNEL_PAIR, TG__UKERNEL_TRIPLE,
+    TG__B_SHARE,
     TG__FN(tg__gemv_rows), TG__FN(tg__gemv_dots), TG__GEMV_RULE};
 
 /* The vector macros are this template's parameters: released, so the next instantiation defines
@@ -8705,6 +9005,7 @@ static const tg__kernel TG__FN(tg__kernel_desc) = {
 #undef TG__MASKED
 #undef TG__UKERNEL_PART
 #undef TG__UKERNEL_PAIR
+#undef TG__UKERNEL_TRIPLE
 #undef TG__PAIR
 #undef TG__SHORT_M
 #undef TG__TALL
@@ -9481,8 +9782,104 @@ TG__FN(tg__ukernel_pair)(int64_t kc, const void *alpha, const void *a_, int64_t 
     }
 }
 #define TG__UKERNEL_PAIR TG__FN(tg__ukernel_pair)
+
+/* A tile of h <= 8 rows (a constant where inlined) by 3W columns of a B read in place (small.c's
+ * short A, tg__small_triples): 24 accumulators and three vectors of B in AVX-512's 32 registers.
+ * Where 8-row tiles take fewer passes over B than the pair's 6-row ones (7-8, 13-16, 19-24 rows),
+ * B streams from L2 or L3 once less, and each k step reads three lines of a row side by side. B's
+ * rows here are a leading dimension apart and a 3W strip of them is read once, so the tile fetches
+ * the row eight k steps ahead (Emerald Rapids, 1 thread, a standalone first trial against c1fc3ba:
+ * s 16x768x768 1.23 with it, 1.00 without, s 13x512x512 1.26 and 1.16; sixteen ahead, 0.94 on s
+ * 13x512x512, whose rows 2 KiB apart alias in L1). Every element is one chain of FMAs along k, as
+ * in the pair tile. */
+__attribute__((target(TG__TARGET), always_inline)) static inline void
+TG__FN(tg__triple_tile)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t rs_a,
+                        int64_t cs_a, const TG__T *b, int64_t rs_b, const TG__T *beta_p, TG__T *c,
+                        int64_t rs_c, const int h)
+{
+    const TG__T *const bend = b + kc * rs_b;
+    const int64_t ahead = 8 * rs_b;
+    TG__V acc[8][3];
+#define TG__TRIPLE_EACH(X) X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(7)
+#define TG__TRIPLE_ZERO(i)                                                                         \
+    if ((i) < h) acc[i][0] = acc[i][1] = acc[i][2] = TG__ZERO();
+#define TG__TRIPLE_FMA(i)                                                                          \
+    if ((i) < h) {                                                                                 \
+        const TG__V ai = TG__BCAST(a + (i) * rs_a);                                                \
+        acc[i][0] = TG__FMA(ai, b0, acc[i][0]);                                                    \
+        acc[i][1] = TG__FMA(ai, b1, acc[i][1]);                                                    \
+        acc[i][2] = TG__FMA(ai, b2, acc[i][2]);                                                    \
+    }
+    TG__TRIPLE_EACH(TG__TRIPLE_ZERO)
+#define TG__TRIPLE_STEP                                                                            \
+    {                                                                                              \
+        TG__V b0 = TG__LOADU(b), b1 = TG__LOADU(b + TG__W), b2 = TG__LOADU(b + 2 * TG__W);         \
+        TG__IN_REG(b0);                                                                            \
+        TG__IN_REG(b1);                                                                            \
+        TG__IN_REG(b2);                                                                            \
+        _mm_prefetch((const char *)(b + ahead), _MM_HINT_T0);                                      \
+        _mm_prefetch((const char *)(b + ahead + TG__W), _MM_HINT_T0);                              \
+        _mm_prefetch((const char *)(b + ahead + 2 * TG__W), _MM_HINT_T0);                          \
+        TG__TRIPLE_EACH(TG__TRIPLE_FMA)                                                            \
+        a += cs_a;                                                                                 \
+        b += rs_b;                                                                                 \
+    }
+    if (kc & 1) TG__TRIPLE_STEP
+    while (b != bend) {
+        TG__TRIPLE_STEP
+        TG__TRIPLE_STEP
+    }
+#undef TG__TRIPLE_STEP
+    {
+        /* alpha and beta read only now, as in tg__tall */
+        const TG__T alpha = *alpha_p, beta = *beta_p;
+        const TG__V va = TG__SET1(alpha), vb = TG__SET1(beta);
+        const int64_t live = 3 * TG__W;
+#define TG__TRIPLE_STORE(i)                                                                        \
+    if ((i) < h) {                                                                                 \
+        TG__STORE_ACC(i, 0) TG__STORE_ACC(i, 1) TG__STORE_ACC(i, 2)                                \
+    }
+        TG__TRIPLE_EACH(TG__TRIPLE_STORE)
+    }
+#undef TG__TRIPLE_EACH
+#undef TG__TRIPLE_ZERO
+#undef TG__TRIPLE_FMA
+#undef TG__TRIPLE_STORE
+}
+
+/* The descriptor's ukernel_triple (cpu.h): three whole panels, 6W columns, as two tiles of 3W
+ * side by side, each in tiles of eight rows from the first (the last of one to seven computes
+ * only those). A tile's strip of B, kb x 3W, is in L1 for the next row tile of the same strip. */
+__attribute__((target(TG__TARGET))) static void
+TG__FN(tg__ukernel_triple)(int64_t kc, const void *alpha, const void *a_, int64_t rs_a,
+                           int64_t cs_a, const void *b_, int64_t rs_b, const void *beta, void *c_,
+                           int64_t rs_c, int64_t m)
+{
+    const TG__T *a = (const TG__T *)a_, *b = (const TG__T *)b_;
+    const TG__T *al = (const TG__T *)alpha, *be = (const TG__T *)beta;
+    TG__T *c = (TG__T *)c_;
+    for (int64_t j = 0; j < 6 * TG__W; j += 3 * TG__W)
+        for (int64_t i = 0; i < m; i += 8) {
+#define TG__TRIPLE_H(h)                                                                            \
+    TG__FN(tg__triple_tile)(kc, al, a + i * rs_a, rs_a, cs_a, b + j, rs_b, be, c + i * rs_c + j,   \
+                            rs_c, h)
+            switch (m - i < 8 ? m - i : 8) {
+            case 1: TG__TRIPLE_H(1); break;
+            case 2: TG__TRIPLE_H(2); break;
+            case 3: TG__TRIPLE_H(3); break;
+            case 4: TG__TRIPLE_H(4); break;
+            case 5: TG__TRIPLE_H(5); break;
+            case 6: TG__TRIPLE_H(6); break;
+            case 7: TG__TRIPLE_H(7); break;
+            default: TG__TRIPLE_H(8); break;
+            }
+#undef TG__TRIPLE_H
+        }
+}
+#define TG__UKERNEL_TRIPLE TG__FN(tg__ukernel_triple)
 #else
 #define TG__UKERNEL_PAIR NULL
+#define TG__UKERNEL_TRIPLE NULL
 #endif
 
 /* A's rows go into 6-row panels. The common case, rows contiguous along k (a row-major A, not
@@ -9828,7 +10225,8 @@ TG__FN(tg__gemv_dots)(int64_t n, int64_t k, const void *alpha_, const void *x_, 
 
 static const tg__kernel TG__FN(tg__kernel_desc) = {
     TG__NAME, sizeof(TG__T), 6, 2 * TG__W, TG__W, TG__SHORT_M, TG__FN(tg__ukernel), TG__UKERNEL_PART,
-    TG__FN(tg__pack_a), TG__FN(tg__pack_b), TG__NARROW, TG__UKERNEL_PAIR, TG__B_SHARE,
+    TG__FN(tg__pack_a), TG__FN(tg__pack_b), TG__NARROW, TG__UKERNEL_PAIR, TG__UKERNEL_TRIPLE,
+    TG__B_SHARE,
     TG__FN(tg__gemv_rows), TG__FN(tg__gemv_dots), TG__GEMV_RULE};
 
 /* The vector macros are this template's parameters: released, so the next instantiation defines
@@ -9858,6 +10256,7 @@ static const tg__kernel TG__FN(tg__kernel_desc) = {
 #undef TG__MASKED
 #undef TG__UKERNEL_PART
 #undef TG__UKERNEL_PAIR
+#undef TG__UKERNEL_TRIPLE
 #undef TG__PAIR
 #undef TG__SHORT_M
 #undef TG__TALL
@@ -10069,6 +10468,29 @@ static int tg__small_pairs(const tg__kernel *kern, const tg__gemm *g, int pack_a
     return kern->ukernel_pair && g->m <= 2 * kern->mr && !pack_all && g->b.cs == 1;
 }
 
+/* Whether a short A's whole column panels of B, read in place, go three at a time to the triple
+ * kernel (kernel_simd.inc's tg__triple_tile, tiles of up to eight rows by 3W): where tiles of eight
+ * rows take fewer passes over B than the pair's tiles of six (7-8, 13-16, 19-24 rows), on a core
+ * with full-width AVX-512 (not measured on the Zen 4, which splits each zmm FMA in two, nor on the
+ * Zen 5). Emerald Rapids, 1 thread, ab-gemm against c1fc3ba (a copy of it: 0.98-1.04): s
+ * 8x512x256 1.49, s 7x1000x100 1.25, s 8x1024x1024 1.62, s 7x2048x2048 1.64, s 13x512x512 1.28, s
+ * 16x768x768 1.42, s 24x768x768 1.29, d 7x256x256 1.57, d 8x1024x1024 1.66, d 14x256x256 1.35, d
+ * 16x240x256 1.42, d 21x256x256 1.19. Over a larger B, a first trial lost to the page groups or
+ * packed panels: read once (up to eight rows), past half of L3's share (d 7x2048x2048, 32 MiB,
+ * 0.66, s 8x4096x4096 0.70); read two or three times, past twice L2 (d 13x768x768, 4.6 MiB, 0.93,
+ * d 14x1024x1024 0.92). Where they apply, B is neither packed nor grouped, and the threads split
+ * the panels at triples. */
+static int tg__small_triples(const tg__kernel *kern, const tg__gemm *g)
+{
+    const tg__cpuinfo *cpu;
+    if (!kern->ukernel_triple || g->b.cs != 1 || g->m > kern->short_m ||
+        (g->m + 7) / 8 >= (g->m + 5) / 6 || g->n < 3 * (int64_t)kern->nr)
+        return 0;
+    cpu = tg__cpu();
+    return !cpu->zmm_split && tg__small_b_bytes(kern, g) <= (g->m <= 8 ? (double)cpu->l3_plan / 2
+                                                                       : 2 * (double)cpu->l2);
+}
+
 /* Column panels [jp0, jp1) of C, k in blocks of kb; panel is scratch for one kb-deep packed panel
  * of B. */
 static void tg__small_panels(const tg__kernel *kern, const tg__gemm *g, const void *alpha,
@@ -10077,11 +10499,19 @@ static void tg__small_panels(const tg__kernel *kern, const tg__gemm *g, const vo
 {
     const int64_t nr = kern->nr, es = (int64_t)kern->es;
     const int pairs = tg__small_pairs(kern, g, pack_all);
+    const int triples = !pack_all && tg__small_triples(kern, g);
     for (int64_t pc = 0; pc < g->k; pc += kb) {
         const int64_t kc = g->k - pc < kb ? g->k - pc : kb;
         const void *beta_now = pc == 0 ? beta : tg__one(kern->es);
         for (int64_t jp = jp0; jp < jp1; jp++) {
             const int64_t j = jp * nr, n = tg__min(nr, g->n - j);
+            if (triples && jp + 2 < jp1 && g->n - j >= 3 * nr) {
+                kern->ukernel_triple(kc, alpha, (const char *)g->a.p + pc * g->a.cs * es, g->a.rs,
+                                     g->a.cs, (const char *)g->b.p + (pc * g->b.rs + j) * es,
+                                     g->b.rs, beta_now, (char *)g->c + j * es, g->rs_c, g->m);
+                jp += 2;
+                continue;
+            }
             if (pairs && jp + 1 < jp1 && g->n - j >= 2 * nr) {
                 kern->ukernel_pair(kc, alpha, (const char *)g->a.p + pc * g->a.cs * es, g->a.rs,
                                    g->a.cs, (const char *)g->b.p + (pc * g->b.rs + j) * es,
@@ -10285,10 +10715,12 @@ static int tg__small_panels_all(const char *fn, const tg__kernel *kern, const tg
     const int64_t nr = kern->nr, panels = tg__ceil_div(g->n, nr), last = tg__rem(g->n, nr);
     /* (a tiny product skips the call and its division: no block is shallower than 32) */
     const int64_t kb = g->k <= 32 ? g->k : tg__min(g->k, tg__small_kb(kern, g, panels));
-    const int pack_all = tg__small_pack_all(kern, g, kb);
+    const int triples = !paged && tg__small_triples(kern, g);
+    const int pack_all = !triples && tg__small_pack_all(kern, g, kb);
     /* Rows shorter than a page are never grouped: a tiny product skips the call. */
-    const int64_t group =
-        paged || g->n * (int64_t)kern->es >= TG__PAGE ? tg__small_group(kern, g, paged) : 0;
+    const int64_t group = !triples && (paged || g->n * (int64_t)kern->es >= TG__PAGE)
+                              ? tg__small_group(kern, g, paged)
+                              : 0;
     const int64_t panel_bytes = kb * nr * (int64_t)kern->es * (group ? group : 1);
     /* (the kernel of the last panel, and so of the only one when there is one) */
     const tg__kernel *last_kern = last && tg__use_narrow(kern, last) ? kern->narrow : kern;
@@ -10298,7 +10730,7 @@ static int tg__small_panels_all(const char *fn, const tg__kernel *kern, const tg
     /* (threads split panels, or one panel's row tiles two or more a thread: see below; panels at
      * pairs where they pair, tg__small_pairs) */
     const int64_t tiles = panels == 1 ? g->m / kern->mr : 0, most = panels == 1 ? tiles / 2 : panels;
-    const int64_t unit = tg__small_pairs(kern, g, pack_all) ? 2 : 1;
+    const int64_t unit = triples ? 3 : tg__small_pairs(kern, g, pack_all) ? 2 : 1;
     const int64_t units = tg__ceil_div(panels, unit);
     int nt;
     double stack[TG__STACK_PANEL / sizeof(double)];

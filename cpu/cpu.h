@@ -39,6 +39,11 @@ typedef void (*tg__ukernel_fn)(int64_t kc, const void *alpha, const void *a, int
 typedef void (*tg__ukernel_pair_fn)(int64_t kc, const void *alpha, const void *a, int64_t rs_a,
                                     int64_t cs_a, const void *b, int64_t rs_b, int64_t ps_b,
                                     const void *beta, void *c, int64_t rs_c, int64_t m, int64_t n);
+/* C[0:m, 0:3 nr] as above for three whole adjacent column panels of a B in place: B's row p is the
+ * 3 nr elements at b + p * rs_b. */
+typedef void (*tg__ukernel_triple_fn)(int64_t kc, const void *alpha, const void *a, int64_t rs_a,
+                                      int64_t cs_a, const void *b, int64_t rs_b, const void *beta,
+                                      void *c, int64_t rs_c, int64_t m);
 /* Copies the rows x kc block of a view starting at src into MR-row panels (pack_a) or the kc x cols
  * block into NR-column panels (pack_b), zero-padding the last panel to a whole tile. */
 typedef void (*tg__pack_fn)(int64_t rows, int64_t kc, const void *src, int64_t rs, int64_t cs,
@@ -80,6 +85,8 @@ struct tg__kernel {
                                  this one): AVX-512's is AVX2's, which reads more of them in place */
     tg__ukernel_pair_fn ukernel_pair; /* NULL, or two panels at once in wider tiles (AVX-512): the
                                          small path's rows mode (small.c) */
+    tg__ukernel_triple_fn ukernel_triple; /* NULL, or three panels at once in tiles of eight rows
+                                             (AVX-512): a short A (small.c's tg__small_triples) */
     int b_share;           /* a deep product's packed B panel takes 1/b_share of L3 (blocking.c) */
     tg__gemv_rows_fn gemv_rows; /* a few rows or columns of C (gemv.c) */
     tg__gemv_fn gemv_dots;      /* one row or column of C (gemv.c) */

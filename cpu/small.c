@@ -187,6 +187,29 @@ static int tg__small_pairs(const tg__kernel *kern, const tg__gemm *g, int pack_a
     return kern->ukernel_pair && g->m <= 2 * kern->mr && !pack_all && g->b.cs == 1;
 }
 
+/* Whether a short A's whole column panels of B, read in place, go three at a time to the triple
+ * kernel (kernel_simd.inc's tg__triple_tile, tiles of up to eight rows by 3W): where tiles of eight
+ * rows take fewer passes over B than the pair's tiles of six (7-8, 13-16, 19-24 rows), on a core
+ * with full-width AVX-512 (not measured on the Zen 4, which splits each zmm FMA in two, nor on the
+ * Zen 5). Emerald Rapids, 1 thread, ab-gemm against c1fc3ba (a copy of it: 0.98-1.04): s
+ * 8x512x256 1.49, s 7x1000x100 1.25, s 8x1024x1024 1.62, s 7x2048x2048 1.64, s 13x512x512 1.28, s
+ * 16x768x768 1.42, s 24x768x768 1.29, d 7x256x256 1.57, d 8x1024x1024 1.66, d 14x256x256 1.35, d
+ * 16x240x256 1.42, d 21x256x256 1.19. Over a larger B, a first trial lost to the page groups or
+ * packed panels: read once (up to eight rows), past half of L3's share (d 7x2048x2048, 32 MiB,
+ * 0.66, s 8x4096x4096 0.70); read two or three times, past twice L2 (d 13x768x768, 4.6 MiB, 0.93,
+ * d 14x1024x1024 0.92). Where they apply, B is neither packed nor grouped, and the threads split
+ * the panels at triples. */
+static int tg__small_triples(const tg__kernel *kern, const tg__gemm *g)
+{
+    const tg__cpuinfo *cpu;
+    if (!kern->ukernel_triple || g->b.cs != 1 || g->m > kern->short_m ||
+        (g->m + 7) / 8 >= (g->m + 5) / 6 || g->n < 3 * (int64_t)kern->nr)
+        return 0;
+    cpu = tg__cpu();
+    return !cpu->zmm_split && tg__small_b_bytes(kern, g) <= (g->m <= 8 ? (double)cpu->l3_plan / 2
+                                                                       : 2 * (double)cpu->l2);
+}
+
 /* Column panels [jp0, jp1) of C, k in blocks of kb; panel is scratch for one kb-deep packed panel
  * of B. */
 static void tg__small_panels(const tg__kernel *kern, const tg__gemm *g, const void *alpha,
@@ -195,11 +218,19 @@ static void tg__small_panels(const tg__kernel *kern, const tg__gemm *g, const vo
 {
     const int64_t nr = kern->nr, es = (int64_t)kern->es;
     const int pairs = tg__small_pairs(kern, g, pack_all);
+    const int triples = !pack_all && tg__small_triples(kern, g);
     for (int64_t pc = 0; pc < g->k; pc += kb) {
         const int64_t kc = g->k - pc < kb ? g->k - pc : kb;
         const void *beta_now = pc == 0 ? beta : tg__one(kern->es);
         for (int64_t jp = jp0; jp < jp1; jp++) {
             const int64_t j = jp * nr, n = tg__min(nr, g->n - j);
+            if (triples && jp + 2 < jp1 && g->n - j >= 3 * nr) {
+                kern->ukernel_triple(kc, alpha, (const char *)g->a.p + pc * g->a.cs * es, g->a.rs,
+                                     g->a.cs, (const char *)g->b.p + (pc * g->b.rs + j) * es,
+                                     g->b.rs, beta_now, (char *)g->c + j * es, g->rs_c, g->m);
+                jp += 2;
+                continue;
+            }
             if (pairs && jp + 1 < jp1 && g->n - j >= 2 * nr) {
                 kern->ukernel_pair(kc, alpha, (const char *)g->a.p + pc * g->a.cs * es, g->a.rs,
                                    g->a.cs, (const char *)g->b.p + (pc * g->b.rs + j) * es,
@@ -403,10 +434,12 @@ static int tg__small_panels_all(const char *fn, const tg__kernel *kern, const tg
     const int64_t nr = kern->nr, panels = tg__ceil_div(g->n, nr), last = tg__rem(g->n, nr);
     /* (a tiny product skips the call and its division: no block is shallower than 32) */
     const int64_t kb = g->k <= 32 ? g->k : tg__min(g->k, tg__small_kb(kern, g, panels));
-    const int pack_all = tg__small_pack_all(kern, g, kb);
+    const int triples = !paged && tg__small_triples(kern, g);
+    const int pack_all = !triples && tg__small_pack_all(kern, g, kb);
     /* Rows shorter than a page are never grouped: a tiny product skips the call. */
-    const int64_t group =
-        paged || g->n * (int64_t)kern->es >= TG__PAGE ? tg__small_group(kern, g, paged) : 0;
+    const int64_t group = !triples && (paged || g->n * (int64_t)kern->es >= TG__PAGE)
+                              ? tg__small_group(kern, g, paged)
+                              : 0;
     const int64_t panel_bytes = kb * nr * (int64_t)kern->es * (group ? group : 1);
     /* (the kernel of the last panel, and so of the only one when there is one) */
     const tg__kernel *last_kern = last && tg__use_narrow(kern, last) ? kern->narrow : kern;
@@ -416,7 +449,7 @@ static int tg__small_panels_all(const char *fn, const tg__kernel *kern, const tg
     /* (threads split panels, or one panel's row tiles two or more a thread: see below; panels at
      * pairs where they pair, tg__small_pairs) */
     const int64_t tiles = panels == 1 ? g->m / kern->mr : 0, most = panels == 1 ? tiles / 2 : panels;
-    const int64_t unit = tg__small_pairs(kern, g, pack_all) ? 2 : 1;
+    const int64_t unit = triples ? 3 : tg__small_pairs(kern, g, pack_all) ? 2 : 1;
     const int64_t units = tg__ceil_div(panels, unit);
     int nt;
     double stack[TG__STACK_PANEL / sizeof(double)];

@@ -4,7 +4,7 @@
  * The shapes are big enough to be split across threads on every path: several blocks of A (tall),
  * one block of A whose B panels are split instead (short and wide), k deeper than a KC block (so
  * partial sums are carried across blocks), a short A over a B large enough that the small path
- * packs it a page group at a time (8 x 1100 x 700 and 1030 x 10 x 530: fp64 row-major, and both
+ * packs it a page group at a time (9 x 1100 x 700 and 1030 x 10 x 530: fp64 row-major, and both
  * types column-major, where the problem is computed transposed), a B narrow enough to be one panel,
  * whose threads split the rows of a tall A instead (1030 x 10 x 530 row-major and the last three,
  * whose 602, 583 and 595 rows end in tiles of 4 + 4, 4 + 3 and 4 + 3: a split at arbitrary rows
@@ -27,9 +27,12 @@
  * B's panels AVX-512 takes two at a time, the threads splitting them at pairs (4 x 700 x 300, 9 x
  * 700 x 300; 3 x 900 x 200 in fp64 and 900 x 3 x 200 column-major in fp32, where B's rows run along
  * C's: odd counts of whole panels, a partial last one; a split inside a pair gives its second panel
- * the 1-3-row tile's two chains of k instead of one), and both layouts and transposes. Each is
- * also checked once against the reference, so "equal" cannot mean "equally wrong". Without OpenMP
- * (some header builds) there is only one thread, and the checks still hold.
+ * the 1-3-row tile's two chains of k instead of one) or, on a core with full-width AVX-512, three at
+ * a time in tiles of eight rows, the threads splitting them at triples (21 x 500 x 100 in fp64,
+ * where a split inside a triple gives the last rows the 3-row tile's two chains, and 1100 x 8 x 300
+ * column-major: a partial unit last), and both layouts and transposes. Each is also checked once
+ * against the reference, so "equal" cannot mean "equally wrong". Without OpenMP (some header
+ * builds) there is only one thread, and the checks still hold.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,13 +41,13 @@
 #include "tgt.h"
 
 static const int64_t tgt_thread_shapes[][3] = {
-    {600, 40, 60}, {7, 1500, 90}, {97, 101, 300}, {200, 190, 130}, {8, 1100, 700}, {1030, 10, 530},
+    {600, 40, 60}, {7, 1500, 90}, {97, 101, 300}, {200, 190, 130}, {9, 1100, 700}, {1030, 10, 530},
     {602, 20, 70}, {583, 8, 300}, {595, 10, 200}, {1031, 40, 110}, {605, 100, 700}, {61, 64, 3000},
     {211, 64, 2100}, {604, 90, 80}, {604, 44, 160}, {32, 131, 8300}, {131, 32, 8300},
     {1, 5000, 300}, {2500, 1, 700}, {4000, 1, 301}, {1, 3000, 403}, {1, 64, 20001},
     {8, 1, 100003}, {700, 1, 1000}, {1, 1000, 700}, {1, 400, 401}, {2, 5000, 300},
     {3000, 4, 403}, {2, 1000, 700}, {4, 700, 300}, {3, 900, 200}, {900, 3, 200},
-    {9, 700, 300}};
+    {9, 700, 300}, {1100, 8, 300}, {21, 500, 100}};
 
 /* Runs the call on a fresh copy of C0's bytes into C (same buffers, same arguments each time). */
 static int tgt_call(const tgt_case *c, const tgt_buf *A, int64_t lda, const tgt_buf *B,
