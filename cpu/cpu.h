@@ -84,7 +84,7 @@ struct tg__kernel {
     const tg__kernel *narrow; /* the small path's kernel for a last panel narrower than nr (NULL:
                                  this one): AVX-512's is AVX2's, which reads more of them in place */
     tg__ukernel_pair_fn ukernel_pair; /* NULL, or two panels at once in wider tiles (AVX-512): the
-                                         small path's rows mode (small.c) */
+                                         small path's rows mode and a short A (small.c) */
     tg__ukernel_triple_fn ukernel_triple; /* NULL, or three panels at once in tiles of eight rows
                                              (AVX-512): a short A (small.c's tg__small_triples) */
     int b_share;           /* a deep product's packed B panel takes 1/b_share of L3 (blocking.c) */

@@ -11,9 +11,11 @@
  * used by so few tiles that packing it for reuse could not pay, but under two tiles a large B is
  * packed all the same, a page of each row at a time, because that is how it streams fastest
  * (tg__small_group), and over three or four a mid-sized one on a core with full-width AVX-512,
- * whose tiles would fetch it from L2 again each (tg__small_pack_all). Threads split the column
- * panels, or the row tiles of a single one (a narrow B: gemm.c), which needs no reduction, so
- * results stay bitwise the same. A tall A over a few panels of B (cpu.h's tg__small_rows_fits)
+ * whose tiles would fetch it from L2 again each (tg__small_pack_all). AVX-512 takes a short A's
+ * panels of B in place two at a time up to two tiles (tg__small_pairs) or, where tiles of eight
+ * rows pass over B fewer times than tiles of six, three at a time (tg__small_triples, which then
+ * packs nothing). Threads split the column panels, or the row tiles of a single one (a narrow B:
+ * gemm.c), which needs no reduction, so results stay bitwise the same. A tall A over a few panels of B (cpu.h's tg__small_rows_fits)
  * goes the other way round, the rows mode: B packed whole or read in place, A read once, a chunk
  * of rows through every panel by the pair kernel, threads splitting the rows (tg__small_rows).
  */
@@ -191,10 +193,12 @@ static int tg__small_pairs(const tg__kernel *kern, const tg__gemm *g, int pack_a
  * kernel (kernel_simd.inc's tg__triple_tile, tiles of up to eight rows by 3W): where tiles of eight
  * rows take fewer passes over B than the pair's tiles of six (7-8, 13-16, 19-24 rows), on a core
  * with full-width AVX-512 (not measured on the Zen 4, which splits each zmm FMA in two, nor on the
- * Zen 5). Emerald Rapids, 1 thread, ab-gemm against c1fc3ba (a copy of it: 0.98-1.04): s
- * 8x512x256 1.49, s 7x1000x100 1.25, s 8x1024x1024 1.62, s 7x2048x2048 1.64, s 13x512x512 1.28, s
- * 16x768x768 1.42, s 24x768x768 1.29, d 7x256x256 1.57, d 8x1024x1024 1.66, d 14x256x256 1.35, d
- * 16x240x256 1.42, d 21x256x256 1.19. Over a larger B, a first trial lost to the page groups or
+ * Zen 5). Emerald Rapids, ab-gemm against c1fc3ba, 1 thread: 1.10-1.66x in a first run (a copy
+ * of c1fc3ba: 0.98-1.04; s 8x512x256 1.49, s 16x768x768 1.42, d 7x256x256 1.57, d 8x1024x1024
+ * 1.66), 1.05-1.47x in a noisier one (0.95-1.11; results/.../cpu/ab-short-triples/: s 8x1024x1024
+ * 1.46, d 16x240x256 1.47, s 13x512x512 1.26, s 24x768x768 1.24); at 2 threads 0.87-1.54x, the
+ * losses over B eight panels wide, which splits 3 + 5 at triples where pairs split it 4 + 4 (s
+ * 7x256x256 0.87, s 21x256x256 0.88). Over a larger B, a first trial lost to the page groups or
  * packed panels: read once (up to eight rows), past half of L3's share (d 7x2048x2048, 32 MiB,
  * 0.66, s 8x4096x4096 0.70); read two or three times, past twice L2 (d 13x768x768, 4.6 MiB, 0.93,
  * d 14x1024x1024 0.92). Where they apply, B is neither packed nor grouped, and the threads split
@@ -299,7 +303,9 @@ static void tg__small_range(const tg__kernel *kern, const tg__gemm *g, const voi
  * s 24x768x256 1.17, d 20x512x512 1.25. Outside those bounds packing lost: B two panels wide,
  * whose rows lie close enough for the prefetchers (s 16x64x256 0.88-0.90, s 16x64x1024 0.88, d
  * 16x32x512 0.89), within L1 (d 16x64x64 0.81, d 24x64x64 0.90), from DRAM (s 16x4096x4096 0.80,
- * d 0.76). Not measured on the Zen 5 (full-width FMAs, as here), which takes the same rule.
+ * d 0.76). Not measured on the Zen 5 (full-width FMAs, as here), which takes the same rule. Where
+ * the triple kernel applies (tg__small_triples: 13-16 and 19-24 rows within twice L2) it reads B in
+ * place and beats both (s 16x768x768 1.42 over the packed panels).
  *
  * A taller A re-reads each panel more often, and a panel read in place (kc rows a leading
  * dimension apart, often a multiple of a large power of two) falls into a few cache sets and is
@@ -447,7 +453,7 @@ static int tg__small_panels_all(const char *fn, const tg__kernel *kern, const tg
     const int packs = group || tg__small_packs(kern, g, nr, pack_all) ||
                       (last_part && tg__small_packs(last_kern, g, last_part, pack_all));
     /* (threads split panels, or one panel's row tiles two or more a thread: see below; panels at
-     * pairs where they pair, tg__small_pairs) */
+     * triples or pairs where they go so, tg__small_triples and tg__small_pairs) */
     const int64_t tiles = panels == 1 ? g->m / kern->mr : 0, most = panels == 1 ? tiles / 2 : panels;
     const int64_t unit = triples ? 3 : tg__small_pairs(kern, g, pack_all) ? 2 : 1;
     const int64_t units = tg__ceil_div(panels, unit);
