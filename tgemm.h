@@ -10301,9 +10301,10 @@ TG__PRIVATE const tg__kernel *tg__kernel_avx512(size_t es)
  * panels of B in place two at a time up to two tiles (tg__small_pairs) or, where tiles of eight
  * rows pass over B fewer times than tiles of six, three at a time (tg__small_triples, which then
  * packs nothing). Threads split the column panels, or the row tiles of a single one (a narrow B:
- * gemm.c), which needs no reduction, so results stay bitwise the same. A tall A over a few panels of B (cpu.h's tg__small_rows_fits)
- * goes the other way round, the rows mode: B packed whole or read in place, A read once, a chunk
- * of rows through every panel by the pair kernel, threads splitting the rows (tg__small_rows).
+ * gemm.c), which needs no reduction, so results stay bitwise the same. A tall A over a few panels
+ * of B (cpu.h's tg__small_rows_fits) goes the other way round, the rows mode: B packed whole or
+ * read in place, A read once, a chunk of rows through every panel by the pair kernel, threads
+ * splitting the rows (tg__small_rows).
  */
 #ifdef _OPENMP
 #include <omp.h>

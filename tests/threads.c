@@ -27,11 +27,11 @@
  * B's panels AVX-512 takes two at a time, the threads splitting them at pairs (4 x 700 x 300, 9 x
  * 700 x 300; 3 x 900 x 200 in fp64 and 900 x 3 x 200 column-major in fp32, where B's rows run along
  * C's: odd counts of whole panels, a partial last one; a split inside a pair gives its second panel
- * the 1-3-row tile's two chains of k instead of one) or, on a core with full-width AVX-512, three at
- * a time in tiles of eight rows, the threads splitting them at triples (21 x 500 x 100 in fp64,
- * where a split inside a triple gives the last rows the 3-row tile's two chains, and 1100 x 8 x 300
- * column-major: a partial unit last), and both layouts and transposes. Each is also checked once
- * against the reference, so "equal" cannot mean "equally wrong". Without OpenMP (some header
+ * the 1-3-row tile's two chains of k instead of one) or, on a core with full-width AVX-512, three
+ * at a time in tiles of eight rows, the threads splitting them at triples (21 x 500 x 100 in fp64,
+ * where a split inside a triple gives the last rows the 3-row tile's two chains, and 1100 x 8 x
+ * 300 column-major: a partial unit last), and both layouts and transposes. Each is also checked
+ * once against the reference, so "equal" cannot mean "equally wrong". Without OpenMP (some header
  * builds) there is only one thread, and the checks still hold.
  */
 #include <stdio.h>
