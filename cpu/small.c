@@ -227,20 +227,21 @@ static void tg__small_panels(const tg__kernel *kern, const tg__gemm *g, const vo
     for (int64_t pc = 0; pc < g->k; pc += kb) {
         const int64_t kc = g->k - pc < kb ? g->k - pc : kb;
         const void *beta_now = pc == 0 ? beta : tg__one(kern->es);
+        /* A's k block, for the triples and pairs, which read A and B in place */
+        const char *a = (const char *)g->a.p + pc * g->a.cs * es;
         for (int64_t jp = jp0; jp < jp1; jp++) {
             const int64_t j = jp * nr, n = tg__min(nr, g->n - j);
+            const char *b = (const char *)g->b.p + (pc * g->b.rs + j) * es;
+            char *c = (char *)g->c + j * es;
             if (triples && jp + 2 < jp1 && g->n - j >= 3 * nr) {
-                kern->ukernel_triple(kc, alpha, (const char *)g->a.p + pc * g->a.cs * es, g->a.rs,
-                                     g->a.cs, (const char *)g->b.p + (pc * g->b.rs + j) * es,
-                                     g->b.rs, beta_now, (char *)g->c + j * es, g->rs_c, g->m);
+                kern->ukernel_triple(kc, alpha, a, g->a.rs, g->a.cs, b, g->b.rs, beta_now, c,
+                                     g->rs_c, g->m);
                 jp += 2;
                 continue;
             }
             if (pairs && jp + 1 < jp1 && g->n - j >= 2 * nr) {
-                kern->ukernel_pair(kc, alpha, (const char *)g->a.p + pc * g->a.cs * es, g->a.rs,
-                                   g->a.cs, (const char *)g->b.p + (pc * g->b.rs + j) * es,
-                                   g->b.rs, nr, beta_now, (char *)g->c + j * es, g->rs_c, g->m,
-                                   2 * nr);
+                kern->ukernel_pair(kc, alpha, a, g->a.rs, g->a.cs, b, g->b.rs, nr, beta_now, c,
+                                   g->rs_c, g->m, 2 * nr);
                 jp++;
                 continue;
             }
