@@ -5374,9 +5374,10 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
  * lanes of a register into a row of C), TG__MASKED (1: masked loads are cheap enough to read a
  * partial panel of B in place, and masked stores to write an edge tile), TG__SHORT_M (the
  * descriptor's short_m), TG__TALL (the most rows of a tall tile, below), TG__PAIR (1: 32 vector
- * registers, enough for the pair kernel and the 12-row tile, below), TG__PREFETCH_SHORT (1: tiles
- * of one to three rows prefetch B read in place, below), TG__B_SHARE (the descriptor's b_share),
- * TG__GEMV_RULE (its gemv_rule); TG__FN(x) appends the family's and the type's suffix.
+ * registers, enough for the pair and triple kernels and the 12-row tile, below),
+ * TG__PREFETCH_SHORT (1: tiles of one to three rows prefetch B read in place, below), TG__B_SHARE
+ * (the descriptor's b_share), TG__GEMV_RULE (its gemv_rule); TG__FN(x) appends the family's and the
+ * type's suffix.
  *
  * Register tile 6 x 2W: 12 accumulators + 2 B vectors + 1 broadcast A value. In ymm (AVX2: 6 x 16
  * floats, 6 x 8 doubles) that is 15 of the 16 registers, and 12 independent FMA chains cover Zen
@@ -5394,7 +5395,8 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
  * since vmaskmov is microcoded on Zen 3. A panel at most W wide over eight rows or more of A in
  * place goes in taller tiles of one vector a row instead (tg__tall: up to 12 rows in ymm, 16 in
  * zmm). Over packed A, AVX-512 takes two 6-row panels at once in tiles of 12 x 2W instead
- * (tg__tile12). */
+ * (tg__tile12); over a short A in place, two or three panels of B at once in tiles of 6 x 4W
+ * (tg__pair_tile) or 8 x 3W (tg__triple_tile). */
 
 /* v pinned in a register for the FMAs after it: without it GCC 12 folds the load of each vector of
  * B into every FMA that uses it (a micro-fused memory operand, which its cost model counts free),
@@ -6627,9 +6629,10 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
  * lanes of a register into a row of C), TG__MASKED (1: masked loads are cheap enough to read a
  * partial panel of B in place, and masked stores to write an edge tile), TG__SHORT_M (the
  * descriptor's short_m), TG__TALL (the most rows of a tall tile, below), TG__PAIR (1: 32 vector
- * registers, enough for the pair kernel and the 12-row tile, below), TG__PREFETCH_SHORT (1: tiles
- * of one to three rows prefetch B read in place, below), TG__B_SHARE (the descriptor's b_share),
- * TG__GEMV_RULE (its gemv_rule); TG__FN(x) appends the family's and the type's suffix.
+ * registers, enough for the pair and triple kernels and the 12-row tile, below),
+ * TG__PREFETCH_SHORT (1: tiles of one to three rows prefetch B read in place, below), TG__B_SHARE
+ * (the descriptor's b_share), TG__GEMV_RULE (its gemv_rule); TG__FN(x) appends the family's and the
+ * type's suffix.
  *
  * Register tile 6 x 2W: 12 accumulators + 2 B vectors + 1 broadcast A value. In ymm (AVX2: 6 x 16
  * floats, 6 x 8 doubles) that is 15 of the 16 registers, and 12 independent FMA chains cover Zen
@@ -6647,7 +6650,8 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
  * since vmaskmov is microcoded on Zen 3. A panel at most W wide over eight rows or more of A in
  * place goes in taller tiles of one vector a row instead (tg__tall: up to 12 rows in ymm, 16 in
  * zmm). Over packed A, AVX-512 takes two 6-row panels at once in tiles of 12 x 2W instead
- * (tg__tile12). */
+ * (tg__tile12); over a short A in place, two or three panels of B at once in tiles of 6 x 4W
+ * (tg__pair_tile) or 8 x 3W (tg__triple_tile). */
 
 /* v pinned in a register for the FMAs after it: without it GCC 12 folds the load of each vector of
  * B into every FMA that uses it (a micro-fused memory operand, which its cost model counts free),
@@ -7879,9 +7883,10 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
  * lanes of a register into a row of C), TG__MASKED (1: masked loads are cheap enough to read a
  * partial panel of B in place, and masked stores to write an edge tile), TG__SHORT_M (the
  * descriptor's short_m), TG__TALL (the most rows of a tall tile, below), TG__PAIR (1: 32 vector
- * registers, enough for the pair kernel and the 12-row tile, below), TG__PREFETCH_SHORT (1: tiles
- * of one to three rows prefetch B read in place, below), TG__B_SHARE (the descriptor's b_share),
- * TG__GEMV_RULE (its gemv_rule); TG__FN(x) appends the family's and the type's suffix.
+ * registers, enough for the pair and triple kernels and the 12-row tile, below),
+ * TG__PREFETCH_SHORT (1: tiles of one to three rows prefetch B read in place, below), TG__B_SHARE
+ * (the descriptor's b_share), TG__GEMV_RULE (its gemv_rule); TG__FN(x) appends the family's and the
+ * type's suffix.
  *
  * Register tile 6 x 2W: 12 accumulators + 2 B vectors + 1 broadcast A value. In ymm (AVX2: 6 x 16
  * floats, 6 x 8 doubles) that is 15 of the 16 registers, and 12 independent FMA chains cover Zen
@@ -7899,7 +7904,8 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
  * since vmaskmov is microcoded on Zen 3. A panel at most W wide over eight rows or more of A in
  * place goes in taller tiles of one vector a row instead (tg__tall: up to 12 rows in ymm, 16 in
  * zmm). Over packed A, AVX-512 takes two 6-row panels at once in tiles of 12 x 2W instead
- * (tg__tile12). */
+ * (tg__tile12); over a short A in place, two or three panels of B at once in tiles of 6 x 4W
+ * (tg__pair_tile) or 8 x 3W (tg__triple_tile). */
 
 /* v pinned in a register for the FMAs after it: without it GCC 12 folds the load of each vector of
  * B into every FMA that uses it (a micro-fused memory operand, which its cost model counts free),
@@ -9131,9 +9137,10 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
  * lanes of a register into a row of C), TG__MASKED (1: masked loads are cheap enough to read a
  * partial panel of B in place, and masked stores to write an edge tile), TG__SHORT_M (the
  * descriptor's short_m), TG__TALL (the most rows of a tall tile, below), TG__PAIR (1: 32 vector
- * registers, enough for the pair kernel and the 12-row tile, below), TG__PREFETCH_SHORT (1: tiles
- * of one to three rows prefetch B read in place, below), TG__B_SHARE (the descriptor's b_share),
- * TG__GEMV_RULE (its gemv_rule); TG__FN(x) appends the family's and the type's suffix.
+ * registers, enough for the pair and triple kernels and the 12-row tile, below),
+ * TG__PREFETCH_SHORT (1: tiles of one to three rows prefetch B read in place, below), TG__B_SHARE
+ * (the descriptor's b_share), TG__GEMV_RULE (its gemv_rule); TG__FN(x) appends the family's and the
+ * type's suffix.
  *
  * Register tile 6 x 2W: 12 accumulators + 2 B vectors + 1 broadcast A value. In ymm (AVX2: 6 x 16
  * floats, 6 x 8 doubles) that is 15 of the 16 registers, and 12 independent FMA chains cover Zen
@@ -9151,7 +9158,8 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
  * since vmaskmov is microcoded on Zen 3. A panel at most W wide over eight rows or more of A in
  * place goes in taller tiles of one vector a row instead (tg__tall: up to 12 rows in ymm, 16 in
  * zmm). Over packed A, AVX-512 takes two 6-row panels at once in tiles of 12 x 2W instead
- * (tg__tile12). */
+ * (tg__tile12); over a short A in place, two or three panels of B at once in tiles of 6 x 4W
+ * (tg__pair_tile) or 8 x 3W (tg__triple_tile). */
 
 /* v pinned in a register for the FMAs after it: without it GCC 12 folds the load of each vector of
  * B into every FMA that uses it (a micro-fused memory operand, which its cost model counts free),
