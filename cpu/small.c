@@ -204,11 +204,12 @@ static int tg__small_pairs(const tg__kernel *kern, const tg__gemm *g, int pack_a
  * 0.66, s 8x4096x4096 0.70); read two or three times, past twice L2 (d 13x768x768, 4.6 MiB, 0.93,
  * d 14x1024x1024 0.92). Where they apply, B is neither packed nor grouped, and the threads split
  * the panels at triples. */
-static int tg__small_triples(const tg__kernel *kern, const tg__gemm *g)
+TG__ALWAYS_INLINE int tg__small_triples(const tg__kernel *kern, const tg__gemm *g)
 {
     const tg__cpuinfo *cpu;
-    if (!kern->ukernel_triple || g->b.cs != 1 || g->m > kern->short_m ||
-        (g->m + 7) / 8 >= (g->m + 5) / 6 || g->n < 3 * (int64_t)kern->nr)
+    /* (the width first: a tiny product's call returns at the first test) */
+    if (g->n < 3 * (int64_t)kern->nr || !kern->ukernel_triple || g->b.cs != 1 ||
+        g->m > kern->short_m || (g->m + 7) / 8 >= (g->m + 5) / 6)
         return 0;
     cpu = tg__cpu();
     return !cpu->zmm_split && tg__small_b_bytes(kern, g) <= (g->m <= 8 ? (double)cpu->l3_plan / 2
