@@ -10489,14 +10489,14 @@ static int tg__small_pairs(const tg__kernel *kern, const tg__gemm *g, int pack_a
  * with full-width AVX-512 (not measured on the Zen 4, which splits each zmm FMA in two, nor on the
  * Zen 5). Emerald Rapids, ab-gemm against c1fc3ba, 1 thread: 1.10-1.66x in a first run (a copy
  * of c1fc3ba: 0.98-1.04; s 8x512x256 1.49, s 16x768x768 1.42, d 7x256x256 1.57, d 8x1024x1024
- * 1.66), 1.05-1.47x in a noisier one (0.95-1.11; results/.../cpu/ab-short-triples/: s 8x1024x1024
- * 1.46, d 16x240x256 1.47, s 13x512x512 1.26, s 24x768x768 1.24); at 2 threads 0.87-1.54x, the
- * losses over B eight panels wide, which splits 3 + 5 at triples where pairs split it 4 + 4 (s
- * 7x256x256 0.87, s 21x256x256 0.88). Over a larger B, a first trial lost to the page groups or
- * packed panels: read once (up to eight rows), past half of L3's share (d 7x2048x2048, 32 MiB,
- * 0.66, s 8x4096x4096 0.70); read two or three times, past twice L2 (d 13x768x768, 4.6 MiB, 0.93,
- * d 14x1024x1024 0.92). Where they apply, B is neither packed nor grouped, and the threads split
- * the panels at triples. */
+ * 1.66), 0.99-1.47x in a noisier one (0.95-1.11; results/.../cpu/ab-short-triples/: s 8x1024x1024
+ * 1.46, d 16x240x256 1.47, s 13x512x512 1.26, s 21x256x256 0.99, 1.11 in a rerun); at 2 threads
+ * 0.87-1.54x, the losses over B eight panels wide, which splits 3 + 5 at triples where pairs split
+ * it 4 + 4 (s 7x256x256 0.87, s 21x256x256 0.88). Over a larger B, a first trial lost to the page
+ * groups or packed panels: read once (up to eight rows), past half of L3's share (d 7x2048x2048, 32
+ * MiB, 0.66, s 8x4096x4096 0.70); read two or three times, past twice L2 (d 13x768x768, 4.6 MiB,
+ * 0.93, d 14x1024x1024 0.92). Where they apply, B is neither packed nor grouped, and the threads
+ * split the panels at triples. */
 TG__ALWAYS_INLINE int tg__small_triples(const tg__kernel *kern, const tg__gemm *g)
 {
     const tg__cpuinfo *cpu;
