@@ -681,11 +681,11 @@ typedef void (*tg__ukernel_fn)(int64_t kc, const void *alpha, const void *a, int
 typedef void (*tg__ukernel_pair_fn)(int64_t kc, const void *alpha, const void *a, int64_t rs_a,
                                     int64_t cs_a, const void *b, int64_t rs_b, int64_t ps_b,
                                     const void *beta, void *c, int64_t rs_c, int64_t m, int64_t n);
-/* C[0:m, 0:3 nr] as above for three whole adjacent column panels of a B in place: B's row p is the
- * 3 nr elements at b + p * rs_b. */
+/* C[0:m, 0:n] as above for up to three adjacent column panels of a B in place, 0 < n <= 3 nr: B's
+ * row p is the n elements at b + p * rs_b, and nothing past them is read. */
 typedef void (*tg__ukernel_triple_fn)(int64_t kc, const void *alpha, const void *a, int64_t rs_a,
                                       int64_t cs_a, const void *b, int64_t rs_b, const void *beta,
-                                      void *c, int64_t rs_c, int64_t m);
+                                      void *c, int64_t rs_c, int64_t m, int64_t n);
 /* Copies the rows x kc block of a view starting at src into MR-row panels (pack_a) or the kc x cols
  * block into NR-column panels (pack_b), zero-padding the last panel to a whole tile. */
 typedef void (*tg__pack_fn)(int64_t rows, int64_t kc, const void *src, int64_t rs, int64_t cs,
@@ -6044,10 +6044,16 @@ TG__FN(tg__ukernel_pair)(int64_t kc, const void *alpha, const void *a_, int64_t 
 __attribute__((target(TG__TARGET), always_inline)) static inline void
 TG__FN(tg__triple_tile)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t rs_a,
                         int64_t cs_a, const TG__T *b, int64_t rs_b, const TG__T *beta_p, TG__T *c,
-                        int64_t rs_c, const int h)
+                        int64_t rs_c, const int h, int64_t n, const int masked)
 {
     const TG__T *const bend = b + kc * rs_b;
     const int64_t ahead = 10 * rs_b;
+    /* A partial tile (masked, a constant after inlining; n < 3W) reads B's rows through masks,
+     * nothing past column n. The whole tiles keep plain loads: masked ones with every lane set
+     * cost them 4-21% (Emerald Rapids, ab-gemm side by side: s 24x150x150 0.79, d 8x100x256 0.83,
+     * s 8x512x256 0.92). */
+    const TG__MASK m0 = TG__LANES(n), m1 = TG__LANES(n - TG__W), m2 = TG__LANES(n - 2 * TG__W);
+#define TG__TRIPLE_LD(p, mk) (masked ? TG__MASKLOAD(p, mk) : TG__LOADU(p))
     TG__V acc[8][3];
 #define TG__TRIPLE_EACH(X) X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(7)
 #define TG__TRIPLE_ZERO(i)                                                                         \
@@ -6062,7 +6068,8 @@ TG__FN(tg__triple_tile)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_
     TG__TRIPLE_EACH(TG__TRIPLE_ZERO)
 #define TG__TRIPLE_STEP                                                                            \
     {                                                                                              \
-        TG__V b0 = TG__LOADU(b), b1 = TG__LOADU(b + TG__W), b2 = TG__LOADU(b + 2 * TG__W);         \
+        TG__V b0 = TG__TRIPLE_LD(b, m0), b1 = TG__TRIPLE_LD(b + TG__W, m1);                        \
+        TG__V b2 = TG__TRIPLE_LD(b + 2 * TG__W, m2);                                               \
         TG__IN_REG(b0);                                                                            \
         TG__IN_REG(b1);                                                                            \
         TG__IN_REG(b2);                                                                            \
@@ -6083,35 +6090,41 @@ TG__FN(tg__triple_tile)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_
         /* alpha and beta read only now, as in tg__tall */
         const TG__T alpha = *alpha_p, beta = *beta_p;
         const TG__V va = TG__SET1(alpha), vb = TG__SET1(beta);
-        const int64_t live = 3 * TG__W;
+        const int64_t live = n;
 #define TG__TRIPLE_STORE(i)                                                                        \
     if ((i) < h) {                                                                                 \
         TG__STORE_ACC(i, 0) TG__STORE_ACC(i, 1) TG__STORE_ACC(i, 2)                                \
     }
         TG__TRIPLE_EACH(TG__TRIPLE_STORE)
     }
+#undef TG__TRIPLE_LD
 #undef TG__TRIPLE_EACH
 #undef TG__TRIPLE_ZERO
 #undef TG__TRIPLE_FMA
 #undef TG__TRIPLE_STORE
 }
 
-/* The descriptor's ukernel_triple (cpu.h): three whole panels, 6W columns, as two tiles of 3W
- * side by side, each in tiles of eight rows from the first (the last of one to seven computes
- * only those). A tile's strip of B, kb x 3W, is in L1 for the next row tile of the same strip. */
+/* The descriptor's ukernel_triple (cpu.h): up to three panels, 6W columns, as two tiles of 3W
+ * side by side (the second, or both, partial at the end of B), each in tiles of eight rows from
+ * the first (the last of one to seven computes only those). A tile's strip of B, kb x 3W, is in
+ * L1 for the next row tile of the same strip. */
 __attribute__((target(TG__TARGET))) static void
 TG__FN(tg__ukernel_triple)(int64_t kc, const void *alpha, const void *a_, int64_t rs_a,
                            int64_t cs_a, const void *b_, int64_t rs_b, const void *beta, void *c_,
-                           int64_t rs_c, int64_t m)
+                           int64_t rs_c, int64_t m, int64_t n)
 {
     const TG__T *a = (const TG__T *)a_, *b = (const TG__T *)b_;
     const TG__T *al = (const TG__T *)alpha, *be = (const TG__T *)beta;
     TG__T *c = (TG__T *)c_;
-    for (int64_t j = 0; j < 6 * TG__W; j += 3 * TG__W)
+    for (int64_t j = 0; j < n; j += 3 * TG__W)
         for (int64_t i = 0; i < m; i += 8) {
 #define TG__TRIPLE_H(h)                                                                            \
-    TG__FN(tg__triple_tile)(kc, al, a + i * rs_a, rs_a, cs_a, b + j, rs_b, be, c + i * rs_c + j,   \
-                            rs_c, h)
+    if (n - j >= 3 * TG__W)                                                                        \
+        TG__FN(tg__triple_tile)(kc, al, a + i * rs_a, rs_a, cs_a, b + j, rs_b, be,                 \
+                                c + i * rs_c + j, rs_c, h, 3 * TG__W, 0);                          \
+    else                                                                                           \
+        TG__FN(tg__triple_tile)(kc, al, a + i * rs_a, rs_a, cs_a, b + j, rs_b, be,                 \
+                                c + i * rs_c + j, rs_c, h, n - j, 1)
             switch (m - i < 8 ? m - i : 8) {
             case 1: TG__TRIPLE_H(1); break;
             case 2: TG__TRIPLE_H(2); break;
@@ -7299,10 +7312,16 @@ TG__FN(tg__ukernel_pair)(int64_t kc, const void *alpha, const void *a_, int64_t 
 __attribute__((target(TG__TARGET), always_inline)) static inline void
 TG__FN(tg__triple_tile)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t rs_a,
                         int64_t cs_a, const TG__T *b, int64_t rs_b, const TG__T *beta_p, TG__T *c,
-                        int64_t rs_c, const int h)
+                        int64_t rs_c, const int h, int64_t n, const int masked)
 {
     const TG__T *const bend = b + kc * rs_b;
     const int64_t ahead = 10 * rs_b;
+    /* A partial tile (masked, a constant after inlining; n < 3W) reads B's rows through masks,
+     * nothing past column n. The whole tiles keep plain loads: masked ones with every lane set
+     * cost them 4-21% (Emerald Rapids, ab-gemm side by side: s 24x150x150 0.79, d 8x100x256 0.83,
+     * s 8x512x256 0.92). */
+    const TG__MASK m0 = TG__LANES(n), m1 = TG__LANES(n - TG__W), m2 = TG__LANES(n - 2 * TG__W);
+#define TG__TRIPLE_LD(p, mk) (masked ? TG__MASKLOAD(p, mk) : TG__LOADU(p))
     TG__V acc[8][3];
 #define TG__TRIPLE_EACH(X) X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(7)
 #define TG__TRIPLE_ZERO(i)                                                                         \
@@ -7317,7 +7336,8 @@ TG__FN(tg__triple_tile)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_
     TG__TRIPLE_EACH(TG__TRIPLE_ZERO)
 #define TG__TRIPLE_STEP                                                                            \
     {                                                                                              \
-        TG__V b0 = TG__LOADU(b), b1 = TG__LOADU(b + TG__W), b2 = TG__LOADU(b + 2 * TG__W);         \
+        TG__V b0 = TG__TRIPLE_LD(b, m0), b1 = TG__TRIPLE_LD(b + TG__W, m1);                        \
+        TG__V b2 = TG__TRIPLE_LD(b + 2 * TG__W, m2);                                               \
         TG__IN_REG(b0);                                                                            \
         TG__IN_REG(b1);                                                                            \
         TG__IN_REG(b2);                                                                            \
@@ -7338,35 +7358,41 @@ TG__FN(tg__triple_tile)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_
         /* alpha and beta read only now, as in tg__tall */
         const TG__T alpha = *alpha_p, beta = *beta_p;
         const TG__V va = TG__SET1(alpha), vb = TG__SET1(beta);
-        const int64_t live = 3 * TG__W;
+        const int64_t live = n;
 #define TG__TRIPLE_STORE(i)                                                                        \
     if ((i) < h) {                                                                                 \
         TG__STORE_ACC(i, 0) TG__STORE_ACC(i, 1) TG__STORE_ACC(i, 2)                                \
     }
         TG__TRIPLE_EACH(TG__TRIPLE_STORE)
     }
+#undef TG__TRIPLE_LD
 #undef TG__TRIPLE_EACH
 #undef TG__TRIPLE_ZERO
 #undef TG__TRIPLE_FMA
 #undef TG__TRIPLE_STORE
 }
 
-/* The descriptor's ukernel_triple (cpu.h): three whole panels, 6W columns, as two tiles of 3W
- * side by side, each in tiles of eight rows from the first (the last of one to seven computes
- * only those). A tile's strip of B, kb x 3W, is in L1 for the next row tile of the same strip. */
+/* The descriptor's ukernel_triple (cpu.h): up to three panels, 6W columns, as two tiles of 3W
+ * side by side (the second, or both, partial at the end of B), each in tiles of eight rows from
+ * the first (the last of one to seven computes only those). A tile's strip of B, kb x 3W, is in
+ * L1 for the next row tile of the same strip. */
 __attribute__((target(TG__TARGET))) static void
 TG__FN(tg__ukernel_triple)(int64_t kc, const void *alpha, const void *a_, int64_t rs_a,
                            int64_t cs_a, const void *b_, int64_t rs_b, const void *beta, void *c_,
-                           int64_t rs_c, int64_t m)
+                           int64_t rs_c, int64_t m, int64_t n)
 {
     const TG__T *a = (const TG__T *)a_, *b = (const TG__T *)b_;
     const TG__T *al = (const TG__T *)alpha, *be = (const TG__T *)beta;
     TG__T *c = (TG__T *)c_;
-    for (int64_t j = 0; j < 6 * TG__W; j += 3 * TG__W)
+    for (int64_t j = 0; j < n; j += 3 * TG__W)
         for (int64_t i = 0; i < m; i += 8) {
 #define TG__TRIPLE_H(h)                                                                            \
-    TG__FN(tg__triple_tile)(kc, al, a + i * rs_a, rs_a, cs_a, b + j, rs_b, be, c + i * rs_c + j,   \
-                            rs_c, h)
+    if (n - j >= 3 * TG__W)                                                                        \
+        TG__FN(tg__triple_tile)(kc, al, a + i * rs_a, rs_a, cs_a, b + j, rs_b, be,                 \
+                                c + i * rs_c + j, rs_c, h, 3 * TG__W, 0);                          \
+    else                                                                                           \
+        TG__FN(tg__triple_tile)(kc, al, a + i * rs_a, rs_a, cs_a, b + j, rs_b, be,                 \
+                                c + i * rs_c + j, rs_c, h, n - j, 1)
             switch (m - i < 8 ? m - i : 8) {
             case 1: TG__TRIPLE_H(1); break;
             case 2: TG__TRIPLE_H(2); break;
@@ -8553,10 +8579,16 @@ TG__FN(tg__ukernel_pair)(int64_t kc, const void *alpha, const void *a_, int64_t 
 __attribute__((target(TG__TARGET), always_inline)) static inline void
 TG__FN(tg__triple_tile)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t rs_a,
                         int64_t cs_a, const TG__T *b, int64_t rs_b, const TG__T *beta_p, TG__T *c,
-                        int64_t rs_c, const int h)
+                        int64_t rs_c, const int h, int64_t n, const int masked)
 {
     const TG__T *const bend = b + kc * rs_b;
     const int64_t ahead = 10 * rs_b;
+    /* A partial tile (masked, a constant after inlining; n < 3W) reads B's rows through masks,
+     * nothing past column n. The whole tiles keep plain loads: masked ones with every lane set
+     * cost them 4-21% (Emerald Rapids, ab-gemm side by side: s 24x150x150 0.79, d 8x100x256 0.83,
+     * s 8x512x256 0.92). */
+    const TG__MASK m0 = TG__LANES(n), m1 = TG__LANES(n - TG__W), m2 = TG__LANES(n - 2 * TG__W);
+#define TG__TRIPLE_LD(p, mk) (masked ? TG__MASKLOAD(p, mk) : TG__LOADU(p))
     TG__V acc[8][3];
 #define TG__TRIPLE_EACH(X) X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(7)
 #define TG__TRIPLE_ZERO(i)                                                                         \
@@ -8571,7 +8603,8 @@ TG__FN(tg__triple_tile)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_
     TG__TRIPLE_EACH(TG__TRIPLE_ZERO)
 #define TG__TRIPLE_STEP                                                                            \
     {                                                                                              \
-        TG__V b0 = TG__LOADU(b), b1 = TG__LOADU(b + TG__W), b2 = TG__LOADU(b + 2 * TG__W);         \
+        TG__V b0 = TG__TRIPLE_LD(b, m0), b1 = TG__TRIPLE_LD(b + TG__W, m1);                        \
+        TG__V b2 = TG__TRIPLE_LD(b + 2 * TG__W, m2);                                               \
         TG__IN_REG(b0);                                                                            \
         TG__IN_REG(b1);                                                                            \
         TG__IN_REG(b2);                                                                            \
@@ -8592,35 +8625,41 @@ TG__FN(tg__triple_tile)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_
         /* alpha and beta read only now, as in tg__tall */
         const TG__T alpha = *alpha_p, beta = *beta_p;
         const TG__V va = TG__SET1(alpha), vb = TG__SET1(beta);
-        const int64_t live = 3 * TG__W;
+        const int64_t live = n;
 #define TG__TRIPLE_STORE(i)                                                                        \
     if ((i) < h) {                                                                                 \
         TG__STORE_ACC(i, 0) TG__STORE_ACC(i, 1) TG__STORE_ACC(i, 2)                                \
     }
         TG__TRIPLE_EACH(TG__TRIPLE_STORE)
     }
+#undef TG__TRIPLE_LD
 #undef TG__TRIPLE_EACH
 #undef TG__TRIPLE_ZERO
 #undef TG__TRIPLE_FMA
 #undef TG__TRIPLE_STORE
 }
 
-/* The descriptor's ukernel_triple (cpu.h): three whole panels, 6W columns, as two tiles of 3W
- * side by side, each in tiles of eight rows from the first (the last of one to seven computes
- * only those). A tile's strip of B, kb x 3W, is in L1 for the next row tile of the same strip. */
+/* The descriptor's ukernel_triple (cpu.h): up to three panels, 6W columns, as two tiles of 3W
+ * side by side (the second, or both, partial at the end of B), each in tiles of eight rows from
+ * the first (the last of one to seven computes only those). A tile's strip of B, kb x 3W, is in
+ * L1 for the next row tile of the same strip. */
 __attribute__((target(TG__TARGET))) static void
 TG__FN(tg__ukernel_triple)(int64_t kc, const void *alpha, const void *a_, int64_t rs_a,
                            int64_t cs_a, const void *b_, int64_t rs_b, const void *beta, void *c_,
-                           int64_t rs_c, int64_t m)
+                           int64_t rs_c, int64_t m, int64_t n)
 {
     const TG__T *a = (const TG__T *)a_, *b = (const TG__T *)b_;
     const TG__T *al = (const TG__T *)alpha, *be = (const TG__T *)beta;
     TG__T *c = (TG__T *)c_;
-    for (int64_t j = 0; j < 6 * TG__W; j += 3 * TG__W)
+    for (int64_t j = 0; j < n; j += 3 * TG__W)
         for (int64_t i = 0; i < m; i += 8) {
 #define TG__TRIPLE_H(h)                                                                            \
-    TG__FN(tg__triple_tile)(kc, al, a + i * rs_a, rs_a, cs_a, b + j, rs_b, be, c + i * rs_c + j,   \
-                            rs_c, h)
+    if (n - j >= 3 * TG__W)                                                                        \
+        TG__FN(tg__triple_tile)(kc, al, a + i * rs_a, rs_a, cs_a, b + j, rs_b, be,                 \
+                                c + i * rs_c + j, rs_c, h, 3 * TG__W, 0);                          \
+    else                                                                                           \
+        TG__FN(tg__triple_tile)(kc, al, a + i * rs_a, rs_a, cs_a, b + j, rs_b, be,                 \
+                                c + i * rs_c + j, rs_c, h, n - j, 1)
             switch (m - i < 8 ? m - i : 8) {
             case 1: TG__TRIPLE_H(1); break;
             case 2: TG__TRIPLE_H(2); break;
@@ -9807,10 +9846,16 @@ TG__FN(tg__ukernel_pair)(int64_t kc, const void *alpha, const void *a_, int64_t 
 __attribute__((target(TG__TARGET), always_inline)) static inline void
 TG__FN(tg__triple_tile)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t rs_a,
                         int64_t cs_a, const TG__T *b, int64_t rs_b, const TG__T *beta_p, TG__T *c,
-                        int64_t rs_c, const int h)
+                        int64_t rs_c, const int h, int64_t n, const int masked)
 {
     const TG__T *const bend = b + kc * rs_b;
     const int64_t ahead = 10 * rs_b;
+    /* A partial tile (masked, a constant after inlining; n < 3W) reads B's rows through masks,
+     * nothing past column n. The whole tiles keep plain loads: masked ones with every lane set
+     * cost them 4-21% (Emerald Rapids, ab-gemm side by side: s 24x150x150 0.79, d 8x100x256 0.83,
+     * s 8x512x256 0.92). */
+    const TG__MASK m0 = TG__LANES(n), m1 = TG__LANES(n - TG__W), m2 = TG__LANES(n - 2 * TG__W);
+#define TG__TRIPLE_LD(p, mk) (masked ? TG__MASKLOAD(p, mk) : TG__LOADU(p))
     TG__V acc[8][3];
 #define TG__TRIPLE_EACH(X) X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(7)
 #define TG__TRIPLE_ZERO(i)                                                                         \
@@ -9825,7 +9870,8 @@ TG__FN(tg__triple_tile)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_
     TG__TRIPLE_EACH(TG__TRIPLE_ZERO)
 #define TG__TRIPLE_STEP                                                                            \
     {                                                                                              \
-        TG__V b0 = TG__LOADU(b), b1 = TG__LOADU(b + TG__W), b2 = TG__LOADU(b + 2 * TG__W);         \
+        TG__V b0 = TG__TRIPLE_LD(b, m0), b1 = TG__TRIPLE_LD(b + TG__W, m1);                        \
+        TG__V b2 = TG__TRIPLE_LD(b + 2 * TG__W, m2);                                               \
         TG__IN_REG(b0);                                                                            \
         TG__IN_REG(b1);                                                                            \
         TG__IN_REG(b2);                                                                            \
@@ -9846,35 +9892,41 @@ TG__FN(tg__triple_tile)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_
         /* alpha and beta read only now, as in tg__tall */
         const TG__T alpha = *alpha_p, beta = *beta_p;
         const TG__V va = TG__SET1(alpha), vb = TG__SET1(beta);
-        const int64_t live = 3 * TG__W;
+        const int64_t live = n;
 #define TG__TRIPLE_STORE(i)                                                                        \
     if ((i) < h) {                                                                                 \
         TG__STORE_ACC(i, 0) TG__STORE_ACC(i, 1) TG__STORE_ACC(i, 2)                                \
     }
         TG__TRIPLE_EACH(TG__TRIPLE_STORE)
     }
+#undef TG__TRIPLE_LD
 #undef TG__TRIPLE_EACH
 #undef TG__TRIPLE_ZERO
 #undef TG__TRIPLE_FMA
 #undef TG__TRIPLE_STORE
 }
 
-/* The descriptor's ukernel_triple (cpu.h): three whole panels, 6W columns, as two tiles of 3W
- * side by side, each in tiles of eight rows from the first (the last of one to seven computes
- * only those). A tile's strip of B, kb x 3W, is in L1 for the next row tile of the same strip. */
+/* The descriptor's ukernel_triple (cpu.h): up to three panels, 6W columns, as two tiles of 3W
+ * side by side (the second, or both, partial at the end of B), each in tiles of eight rows from
+ * the first (the last of one to seven computes only those). A tile's strip of B, kb x 3W, is in
+ * L1 for the next row tile of the same strip. */
 __attribute__((target(TG__TARGET))) static void
 TG__FN(tg__ukernel_triple)(int64_t kc, const void *alpha, const void *a_, int64_t rs_a,
                            int64_t cs_a, const void *b_, int64_t rs_b, const void *beta, void *c_,
-                           int64_t rs_c, int64_t m)
+                           int64_t rs_c, int64_t m, int64_t n)
 {
     const TG__T *a = (const TG__T *)a_, *b = (const TG__T *)b_;
     const TG__T *al = (const TG__T *)alpha, *be = (const TG__T *)beta;
     TG__T *c = (TG__T *)c_;
-    for (int64_t j = 0; j < 6 * TG__W; j += 3 * TG__W)
+    for (int64_t j = 0; j < n; j += 3 * TG__W)
         for (int64_t i = 0; i < m; i += 8) {
 #define TG__TRIPLE_H(h)                                                                            \
-    TG__FN(tg__triple_tile)(kc, al, a + i * rs_a, rs_a, cs_a, b + j, rs_b, be, c + i * rs_c + j,   \
-                            rs_c, h)
+    if (n - j >= 3 * TG__W)                                                                        \
+        TG__FN(tg__triple_tile)(kc, al, a + i * rs_a, rs_a, cs_a, b + j, rs_b, be,                 \
+                                c + i * rs_c + j, rs_c, h, 3 * TG__W, 0);                          \
+    else                                                                                           \
+        TG__FN(tg__triple_tile)(kc, al, a + i * rs_a, rs_a, cs_a, b + j, rs_b, be,                 \
+                                c + i * rs_c + j, rs_c, h, n - j, 1)
             switch (m - i < 8 ? m - i : 8) {
             case 1: TG__TRIPLE_H(1); break;
             case 2: TG__TRIPLE_H(2); break;
@@ -10527,11 +10579,32 @@ static void tg__small_panels(const tg__kernel *kern, const tg__gemm *g, const vo
             const int64_t j = jp * nr, n = tg__min(nr, g->n - j);
             const char *b = (const char *)g->b.p + (pc * g->b.rs + j) * es;
             char *c = (char *)g->c + j * es;
-            if (triples && jp + 2 < jp1 && g->n - j >= 3 * nr) {
+            if (triples && g->n - j >= 3 * nr) {
                 kern->ukernel_triple(kc, alpha, a, g->a.rs, g->a.cs, b, g->b.rs, beta_now, c,
-                                     g->rs_c, g->m);
+                                     g->rs_c, g->m, 3 * nr);
                 jp += 2;
                 continue;
+            }
+            if (triples) {
+                /* The last range ends in fewer than three panels: tiles of 3W where at most a
+                 * vector of theirs is idle (a partial one reads B through masks), the rest, at
+                 * most a panel, by this family's kernel, which reads a partial panel in place
+                 * through masks too (so never into the scratch panel, sized for the last panel
+                 * alone). Emerald Rapids, 1 thread, ab-gemm against whole triples and then
+                 * panels (a copy of that build: 0.99-1.02): s 8x282x256 1.18, s 16x240x256 1.10, s
+                 * 24x150x150 1.09, s 8x256x256 1.07, d 8x130x256 1.04, others 0.98-1.03. */
+                const int64_t w = nr / 2, left = g->n - j;
+                const int64_t take = left > 5 * w    ? left
+                                     : left >= 3 * w ? 3 * w
+                                     : left > 2 * w  ? left
+                                                     : 0;
+                if (take)
+                    kern->ukernel_triple(kc, alpha, a, g->a.rs, g->a.cs, b, g->b.rs, beta_now, c,
+                                         g->rs_c, g->m, take);
+                if (left > take)
+                    tg__small_column(kern, g, alpha, beta_now, pc, kc, j + take, left - take,
+                                     panel, pack_all);
+                break;
             }
             if (pairs && jp + 1 < jp1 && g->n - j >= 2 * nr) {
                 kern->ukernel_pair(kc, alpha, a, g->a.rs, g->a.cs, b, g->b.rs, nr, beta_now, c,

@@ -39,11 +39,11 @@ typedef void (*tg__ukernel_fn)(int64_t kc, const void *alpha, const void *a, int
 typedef void (*tg__ukernel_pair_fn)(int64_t kc, const void *alpha, const void *a, int64_t rs_a,
                                     int64_t cs_a, const void *b, int64_t rs_b, int64_t ps_b,
                                     const void *beta, void *c, int64_t rs_c, int64_t m, int64_t n);
-/* C[0:m, 0:3 nr] as above for three whole adjacent column panels of a B in place: B's row p is the
- * 3 nr elements at b + p * rs_b. */
+/* C[0:m, 0:n] as above for up to three adjacent column panels of a B in place, 0 < n <= 3 nr: B's
+ * row p is the n elements at b + p * rs_b, and nothing past them is read. */
 typedef void (*tg__ukernel_triple_fn)(int64_t kc, const void *alpha, const void *a, int64_t rs_a,
                                       int64_t cs_a, const void *b, int64_t rs_b, const void *beta,
-                                      void *c, int64_t rs_c, int64_t m);
+                                      void *c, int64_t rs_c, int64_t m, int64_t n);
 /* Copies the rows x kc block of a view starting at src into MR-row panels (pack_a) or the kc x cols
  * block into NR-column panels (pack_b), zero-padding the last panel to a whole tile. */
 typedef void (*tg__pack_fn)(int64_t rows, int64_t kc, const void *src, int64_t rs, int64_t cs,

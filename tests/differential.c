@@ -252,18 +252,20 @@ void tgt_section_edges(void)
                     c.beta = tgt_betas[3];
                     tgt_run_case(&c);
                 }
-    /* A short A over a B seven whole panels and a partial one wide (AVX-512's), larger than L1
-     * and two blocks of k deep: on a core with full-width AVX-512, 7, 8, 13, 16, 21 and 24 rows
-     * take B's panels three at a time in tiles of eight rows (small.c's tg__small_triples; two
-     * triples, then a whole panel and the partial one), 17 rows pack B's panels
-     * (tg__small_pack_all); elsewhere B is read in place a panel at a time; A transposed and
-     * not. */
+    /* A short A over a B six panels wide and then some (AVX-512's), larger than L1 and two
+     * blocks of k deep: on a core with full-width AVX-512, 7, 8, 13, 16, 21 and 24 rows take B's
+     * panels three at a time in tiles of eight rows (small.c's tg__small_triples; two triples,
+     * then what is left, about 2.5, 4.5, 5.6 and 0.5 vectors: a partial 3W tile; a whole one and
+     * a partial panel; a whole and a partial 3W tile; a partial panel alone), 17 rows pack B's
+     * panels (tg__small_pack_all); elsewhere B is read in place a panel at a time; A transposed
+     * and not. */
     for (size_t es = 4; es <= 8; es += 4)
         for (int h = 0; h < 7; h++)
             for (int ta = 0; ta < 2; ta++) {
                 const int64_t ms[7] = {7, 8, 13, 16, 17, 21, 24};
+                const int64_t ns[4] = {231, 263, 282, 200}, nd[4] = {117, 133, 141, 100};
                 tgt_case c = tgt_case_at(es, TG_ROW_MAJOR, tgt_transes[ta], TG_NO_TRANS, ms[h],
-                                         es == 4 ? 231 : 117, 300, i++);
+                                         es == 4 ? ns[(h + ta) % 4] : nd[(h + ta) % 4], 300, i++);
                 c.alpha = tgt_alphas[1 + ta];
                 c.beta = tgt_betas[(h + ta) % 4];
                 tgt_run_case(&c);
