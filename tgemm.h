@@ -5945,10 +5945,10 @@ TG__FN(tg__ukernel_masked)(int64_t kc, const void *alpha_, const void *a_, int64
  * at half the rate the 6 x 2W tile needs: where A is tall and read once, from memory, in place
  * (the small path's rows mode), that rate is what binds (s 32768x64x256 in 6 x 2W tiles read A at
  * ~6 GB/s and ran at 106 GFLOP/s, the blocked path, packing A, at 153). Every column of B's 4W is
- * readable (cpu.h), so every load is whole. Over a short A in place (small.c) the same tile reads each row of B's two panels
- * as four lines side by side, which L2 streams into L1 faster than the two of one panel. Every
- * element is one chain of FMAs along k, as in the 6-row tile's whole-panel loop and the 4-row one.
- */
+ * readable (cpu.h), so every load is whole. Over a short A in place (small.c) the same tile reads
+ * each row of B's two panels as four lines side by side, which L2 streams into L1 faster than the
+ * two of one panel. Every element is one chain of FMAs along k, as in the 6-row tile's whole-panel
+ * loop and the 4-row one. */
 __attribute__((target(TG__TARGET), always_inline)) static inline void
 TG__FN(tg__pair_tile)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t rs_a, int64_t cs_a,
                       const TG__T *b, int64_t rs_b, int64_t ps_b, const TG__T *beta_p, TG__T *c,
@@ -7213,10 +7213,10 @@ TG__FN(tg__ukernel_masked)(int64_t kc, const void *alpha_, const void *a_, int64
  * at half the rate the 6 x 2W tile needs: where A is tall and read once, from memory, in place
  * (the small path's rows mode), that rate is what binds (s 32768x64x256 in 6 x 2W tiles read A at
  * ~6 GB/s and ran at 106 GFLOP/s, the blocked path, packing A, at 153). Every column of B's 4W is
- * readable (cpu.h), so every load is whole. Over a short A in place (small.c) the same tile reads each row of B's two panels
- * as four lines side by side, which L2 streams into L1 faster than the two of one panel. Every
- * element is one chain of FMAs along k, as in the 6-row tile's whole-panel loop and the 4-row one.
- */
+ * readable (cpu.h), so every load is whole. Over a short A in place (small.c) the same tile reads
+ * each row of B's two panels as four lines side by side, which L2 streams into L1 faster than the
+ * two of one panel. Every element is one chain of FMAs along k, as in the 6-row tile's whole-panel
+ * loop and the 4-row one. */
 __attribute__((target(TG__TARGET), always_inline)) static inline void
 TG__FN(tg__pair_tile)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t rs_a, int64_t cs_a,
                       const TG__T *b, int64_t rs_b, int64_t ps_b, const TG__T *beta_p, TG__T *c,
@@ -8480,10 +8480,10 @@ TG__FN(tg__ukernel_masked)(int64_t kc, const void *alpha_, const void *a_, int64
  * at half the rate the 6 x 2W tile needs: where A is tall and read once, from memory, in place
  * (the small path's rows mode), that rate is what binds (s 32768x64x256 in 6 x 2W tiles read A at
  * ~6 GB/s and ran at 106 GFLOP/s, the blocked path, packing A, at 153). Every column of B's 4W is
- * readable (cpu.h), so every load is whole. Over a short A in place (small.c) the same tile reads each row of B's two panels
- * as four lines side by side, which L2 streams into L1 faster than the two of one panel. Every
- * element is one chain of FMAs along k, as in the 6-row tile's whole-panel loop and the 4-row one.
- */
+ * readable (cpu.h), so every load is whole. Over a short A in place (small.c) the same tile reads
+ * each row of B's two panels as four lines side by side, which L2 streams into L1 faster than the
+ * two of one panel. Every element is one chain of FMAs along k, as in the 6-row tile's whole-panel
+ * loop and the 4-row one. */
 __attribute__((target(TG__TARGET), always_inline)) static inline void
 TG__FN(tg__pair_tile)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t rs_a, int64_t cs_a,
                       const TG__T *b, int64_t rs_b, int64_t ps_b, const TG__T *beta_p, TG__T *c,
@@ -9747,10 +9747,10 @@ TG__FN(tg__ukernel_masked)(int64_t kc, const void *alpha_, const void *a_, int64
  * at half the rate the 6 x 2W tile needs: where A is tall and read once, from memory, in place
  * (the small path's rows mode), that rate is what binds (s 32768x64x256 in 6 x 2W tiles read A at
  * ~6 GB/s and ran at 106 GFLOP/s, the blocked path, packing A, at 153). Every column of B's 4W is
- * readable (cpu.h), so every load is whole. Over a short A in place (small.c) the same tile reads each row of B's two panels
- * as four lines side by side, which L2 streams into L1 faster than the two of one panel. Every
- * element is one chain of FMAs along k, as in the 6-row tile's whole-panel loop and the 4-row one.
- */
+ * readable (cpu.h), so every load is whole. Over a short A in place (small.c) the same tile reads
+ * each row of B's two panels as four lines side by side, which L2 streams into L1 faster than the
+ * two of one panel. Every element is one chain of FMAs along k, as in the 6-row tile's whole-panel
+ * loop and the 4-row one. */
 __attribute__((target(TG__TARGET), always_inline)) static inline void
 TG__FN(tg__pair_tile)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t rs_a, int64_t cs_a,
                       const TG__T *b, int64_t rs_b, int64_t ps_b, const TG__T *beta_p, TG__T *c,
@@ -10579,28 +10579,27 @@ static void tg__small_panels(const tg__kernel *kern, const tg__gemm *g, const vo
             const int64_t j = jp * nr, n = tg__min(nr, g->n - j);
             const char *b = (const char *)g->b.p + (pc * g->b.rs + j) * es;
             char *c = (char *)g->c + j * es;
-            if (triples && g->n - j >= 3 * nr) {
-                kern->ukernel_triple(kc, alpha, a, g->a.rs, g->a.cs, b, g->b.rs, beta_now, c,
-                                     g->rs_c, g->m, 3 * nr);
-                jp += 2;
-                continue;
-            }
             if (triples) {
-                /* The last range ends in fewer than three panels: tiles of 3W where at most a
-                 * vector of theirs is idle (a partial one reads B through masks), the rest, at
-                 * most a panel, by this family's kernel, which reads a partial panel in place
-                 * through masks too (so never into the scratch panel, sized for the last panel
-                 * alone). Emerald Rapids, 1 thread, ab-gemm against whole triples and then
-                 * panels (a copy of that build: 0.99-1.02): s 8x282x256 1.18, s 16x240x256 1.10, s
-                 * 24x150x150 1.09, s 8x256x256 1.07, d 8x130x256 1.04, others 0.98-1.03. */
+                /* Three whole panels in two 3W tiles; where the last range ends in fewer than
+                 * three, tiles of 3W where at most a vector of theirs is idle (a partial one reads
+                 * B through masks), the rest, at most a panel, by this family's kernel, which reads
+                 * a partial panel in place through masks too (so never into the scratch panel,
+                 * sized for the last panel alone). Emerald Rapids, 1 thread, ab-gemm, that end
+                 * against whole triples and then panels (a copy of that build: 0.99-1.02): s
+                 * 8x282x256 1.18, s 16x240x256 1.10, s 24x150x150 1.09, s 8x256x256 1.07, d
+                 * 8x130x256 1.04, others 0.98-1.03. */
                 const int64_t w = nr / 2, left = g->n - j;
-                const int64_t take = left > 5 * w    ? left
+                const int64_t take = left > 5 * w    ? tg__min(left, 6 * w)
                                      : left >= 3 * w ? 3 * w
                                      : left > 2 * w  ? left
                                                      : 0;
                 if (take)
                     kern->ukernel_triple(kc, alpha, a, g->a.rs, g->a.cs, b, g->b.rs, beta_now, c,
                                          g->rs_c, g->m, take);
+                if (left >= 6 * w) {
+                    jp += 2;
+                    continue;
+                }
                 if (left > take)
                     tg__small_column(kern, g, alpha, beta_now, pc, kc, j + take, left - take,
                                      panel, pack_all);
