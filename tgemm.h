@@ -5819,8 +5819,8 @@ static inline int64_t TG__FN(tg__tile_rows)(int64_t left)
  * loop for a whole panel, so C's bits do not depend on which of the two computed a row. Emerald
  * Rapids, 1 thread, ab-gemm side by side against the 6-row tiles (a second copy of those:
  * 0.97-1.02): sgemm 2048^3 1.03-1.08x, 4000^3 1.10x, 1000^3 1.03x, 777x1555x333 1.02x; dgemm 2048^3
- * 1.08x, 4000^3 1.09x, 1001^3 1.12x, 4096x4096x32 1.15x (not measured on Zen 4 or 5). next: as in
- * tg__tile, here a line a k step. */
+ * 1.08x, 4000^3 1.09x, 1001^3 1.12x, 4096x4096x32 1.15x (Zen 5 unmeasured; on Zen 4 it lost and
+ * is not taken: tg__panel). next: as in tg__tile, here a line a k step. */
 __attribute__((target(TG__TARGET), always_inline)) static inline void
 TG__FN(tg__tile12)(int64_t kc, const TG__T *alpha_p, const TG__T *a, const TG__T *b,
                    const TG__T *beta_p, TG__T *c, int64_t rs_c, int64_t n, const char *next)
@@ -5891,10 +5891,20 @@ TG__FN(tg__panel)(int64_t kc, const TG__T *alpha, const TG__T *a, int64_t rs_a, 
      * reads nothing that matters (a prefetch never faults). */
     const char *next = (const char *)(b + kc * rs_b);
     const int64_t next_lines = kc * rs_b * (int64_t)sizeof(TG__T) / 64;
+#if TG__PAIR
+    /* Not where zmm is split (Zen 4): there the 12-row tile loses to two 6-row tiles, as it did
+     * over A in place. Zen 4, ab-gemm side by side, 1 thread: compiled out, sgemm 2048^3 1.01x,
+     * 4096x4096x32 1.03-1.05x, dgemm 4000^3 1.01x, 1001^3 1.01x, 4096x4096x32 1.02-1.05x (2
+     * threads, d 2048^3 1.01x), but the small path's s and d 64^3 0.97-0.98x (code placement);
+     * skipped by this test, 1.005-1.015x on those shapes and 64^3 unchanged (a copy 0.99-1.01).
+     * The next-panel prefetch changed nothing there (0.99-1.02). */
+    const int tile12 = packed_a && n > TG__W && rs_b == 2 * TG__W && cs_c == 1 &&
+                       !tg__cpu()->zmm_split;
+#endif
     for (int64_t i = 0, h, t = 0; i < m; i += h, t++) {
         const char *pf = packed_a && t * kc < next_lines ? next + t * kc * 64 : NULL;
 #if TG__PAIR
-        if (packed_a && m - i >= 12 && n > TG__W && rs_b == 2 * TG__W && cs_c == 1) {
+        if (tile12 && m - i >= 12) {
             h = 12;
             TG__FN(tg__tile12)(kc, alpha, a + i * ts_a, b, beta, c + i * rs_c, rs_c, n, pf);
             continue;
@@ -7087,8 +7097,8 @@ static inline int64_t TG__FN(tg__tile_rows)(int64_t left)
  * loop for a whole panel, so C's bits do not depend on which of the two computed a row. Emerald
  * Rapids, 1 thread, ab-gemm side by side against the 6-row tiles (a second copy of those:
  * 0.97-1.02): sgemm 2048^3 1.03-1.08x, 4000^3 1.10x, 1000^3 1.03x, 777x1555x333 1.02x; dgemm 2048^3
- * 1.08x, 4000^3 1.09x, 1001^3 1.12x, 4096x4096x32 1.15x (not measured on Zen 4 or 5). next: as in
- * tg__tile, here a line a k step. */
+ * 1.08x, 4000^3 1.09x, 1001^3 1.12x, 4096x4096x32 1.15x (Zen 5 unmeasured; on Zen 4 it lost and
+ * is not taken: tg__panel). next: as in tg__tile, here a line a k step. */
 __attribute__((target(TG__TARGET), always_inline)) static inline void
 TG__FN(tg__tile12)(int64_t kc, const TG__T *alpha_p, const TG__T *a, const TG__T *b,
                    const TG__T *beta_p, TG__T *c, int64_t rs_c, int64_t n, const char *next)
@@ -7159,10 +7169,20 @@ TG__FN(tg__panel)(int64_t kc, const TG__T *alpha, const TG__T *a, int64_t rs_a, 
      * reads nothing that matters (a prefetch never faults). */
     const char *next = (const char *)(b + kc * rs_b);
     const int64_t next_lines = kc * rs_b * (int64_t)sizeof(TG__T) / 64;
+#if TG__PAIR
+    /* Not where zmm is split (Zen 4): there the 12-row tile loses to two 6-row tiles, as it did
+     * over A in place. Zen 4, ab-gemm side by side, 1 thread: compiled out, sgemm 2048^3 1.01x,
+     * 4096x4096x32 1.03-1.05x, dgemm 4000^3 1.01x, 1001^3 1.01x, 4096x4096x32 1.02-1.05x (2
+     * threads, d 2048^3 1.01x), but the small path's s and d 64^3 0.97-0.98x (code placement);
+     * skipped by this test, 1.005-1.015x on those shapes and 64^3 unchanged (a copy 0.99-1.01).
+     * The next-panel prefetch changed nothing there (0.99-1.02). */
+    const int tile12 = packed_a && n > TG__W && rs_b == 2 * TG__W && cs_c == 1 &&
+                       !tg__cpu()->zmm_split;
+#endif
     for (int64_t i = 0, h, t = 0; i < m; i += h, t++) {
         const char *pf = packed_a && t * kc < next_lines ? next + t * kc * 64 : NULL;
 #if TG__PAIR
-        if (packed_a && m - i >= 12 && n > TG__W && rs_b == 2 * TG__W && cs_c == 1) {
+        if (tile12 && m - i >= 12) {
             h = 12;
             TG__FN(tg__tile12)(kc, alpha, a + i * ts_a, b, beta, c + i * rs_c, rs_c, n, pf);
             continue;
@@ -8354,8 +8374,8 @@ static inline int64_t TG__FN(tg__tile_rows)(int64_t left)
  * loop for a whole panel, so C's bits do not depend on which of the two computed a row. Emerald
  * Rapids, 1 thread, ab-gemm side by side against the 6-row tiles (a second copy of those:
  * 0.97-1.02): sgemm 2048^3 1.03-1.08x, 4000^3 1.10x, 1000^3 1.03x, 777x1555x333 1.02x; dgemm 2048^3
- * 1.08x, 4000^3 1.09x, 1001^3 1.12x, 4096x4096x32 1.15x (not measured on Zen 4 or 5). next: as in
- * tg__tile, here a line a k step. */
+ * 1.08x, 4000^3 1.09x, 1001^3 1.12x, 4096x4096x32 1.15x (Zen 5 unmeasured; on Zen 4 it lost and
+ * is not taken: tg__panel). next: as in tg__tile, here a line a k step. */
 __attribute__((target(TG__TARGET), always_inline)) static inline void
 TG__FN(tg__tile12)(int64_t kc, const TG__T *alpha_p, const TG__T *a, const TG__T *b,
                    const TG__T *beta_p, TG__T *c, int64_t rs_c, int64_t n, const char *next)
@@ -8426,10 +8446,20 @@ TG__FN(tg__panel)(int64_t kc, const TG__T *alpha, const TG__T *a, int64_t rs_a, 
      * reads nothing that matters (a prefetch never faults). */
     const char *next = (const char *)(b + kc * rs_b);
     const int64_t next_lines = kc * rs_b * (int64_t)sizeof(TG__T) / 64;
+#if TG__PAIR
+    /* Not where zmm is split (Zen 4): there the 12-row tile loses to two 6-row tiles, as it did
+     * over A in place. Zen 4, ab-gemm side by side, 1 thread: compiled out, sgemm 2048^3 1.01x,
+     * 4096x4096x32 1.03-1.05x, dgemm 4000^3 1.01x, 1001^3 1.01x, 4096x4096x32 1.02-1.05x (2
+     * threads, d 2048^3 1.01x), but the small path's s and d 64^3 0.97-0.98x (code placement);
+     * skipped by this test, 1.005-1.015x on those shapes and 64^3 unchanged (a copy 0.99-1.01).
+     * The next-panel prefetch changed nothing there (0.99-1.02). */
+    const int tile12 = packed_a && n > TG__W && rs_b == 2 * TG__W && cs_c == 1 &&
+                       !tg__cpu()->zmm_split;
+#endif
     for (int64_t i = 0, h, t = 0; i < m; i += h, t++) {
         const char *pf = packed_a && t * kc < next_lines ? next + t * kc * 64 : NULL;
 #if TG__PAIR
-        if (packed_a && m - i >= 12 && n > TG__W && rs_b == 2 * TG__W && cs_c == 1) {
+        if (tile12 && m - i >= 12) {
             h = 12;
             TG__FN(tg__tile12)(kc, alpha, a + i * ts_a, b, beta, c + i * rs_c, rs_c, n, pf);
             continue;
@@ -9621,8 +9651,8 @@ static inline int64_t TG__FN(tg__tile_rows)(int64_t left)
  * loop for a whole panel, so C's bits do not depend on which of the two computed a row. Emerald
  * Rapids, 1 thread, ab-gemm side by side against the 6-row tiles (a second copy of those:
  * 0.97-1.02): sgemm 2048^3 1.03-1.08x, 4000^3 1.10x, 1000^3 1.03x, 777x1555x333 1.02x; dgemm 2048^3
- * 1.08x, 4000^3 1.09x, 1001^3 1.12x, 4096x4096x32 1.15x (not measured on Zen 4 or 5). next: as in
- * tg__tile, here a line a k step. */
+ * 1.08x, 4000^3 1.09x, 1001^3 1.12x, 4096x4096x32 1.15x (Zen 5 unmeasured; on Zen 4 it lost and
+ * is not taken: tg__panel). next: as in tg__tile, here a line a k step. */
 __attribute__((target(TG__TARGET), always_inline)) static inline void
 TG__FN(tg__tile12)(int64_t kc, const TG__T *alpha_p, const TG__T *a, const TG__T *b,
                    const TG__T *beta_p, TG__T *c, int64_t rs_c, int64_t n, const char *next)
@@ -9693,10 +9723,20 @@ TG__FN(tg__panel)(int64_t kc, const TG__T *alpha, const TG__T *a, int64_t rs_a, 
      * reads nothing that matters (a prefetch never faults). */
     const char *next = (const char *)(b + kc * rs_b);
     const int64_t next_lines = kc * rs_b * (int64_t)sizeof(TG__T) / 64;
+#if TG__PAIR
+    /* Not where zmm is split (Zen 4): there the 12-row tile loses to two 6-row tiles, as it did
+     * over A in place. Zen 4, ab-gemm side by side, 1 thread: compiled out, sgemm 2048^3 1.01x,
+     * 4096x4096x32 1.03-1.05x, dgemm 4000^3 1.01x, 1001^3 1.01x, 4096x4096x32 1.02-1.05x (2
+     * threads, d 2048^3 1.01x), but the small path's s and d 64^3 0.97-0.98x (code placement);
+     * skipped by this test, 1.005-1.015x on those shapes and 64^3 unchanged (a copy 0.99-1.01).
+     * The next-panel prefetch changed nothing there (0.99-1.02). */
+    const int tile12 = packed_a && n > TG__W && rs_b == 2 * TG__W && cs_c == 1 &&
+                       !tg__cpu()->zmm_split;
+#endif
     for (int64_t i = 0, h, t = 0; i < m; i += h, t++) {
         const char *pf = packed_a && t * kc < next_lines ? next + t * kc * 64 : NULL;
 #if TG__PAIR
-        if (packed_a && m - i >= 12 && n > TG__W && rs_b == 2 * TG__W && cs_c == 1) {
+        if (tile12 && m - i >= 12) {
             h = 12;
             TG__FN(tg__tile12)(kc, alpha, a + i * ts_a, b, beta, c + i * rs_c, rs_c, n, pf);
             continue;
