@@ -10734,7 +10734,12 @@ static void tg__small_range(const tg__kernel *kern, const tg__gemm *g, const voi
  * panel is evicted too: Emerald Rapids (12-way 48 KiB L1; 96 k steps of rows 256 bytes apart, or
  * an odd multiple of that), 1 thread, ab-gemm, packed against in place (a copy of the in-place
  * build: 0.99-1.03): d 96^3 1.35-1.37, d 200x96x96 1.35, d 48x160x96 1.22, s 64x192x96 1.26,
- * s 100x320x96 1.26, s 96x64x96 1.02. */
+ * s 100x320x96 1.26, s 96x64x96 1.02. But a block whose whole span, kb R, is half of L1 stays in
+ * place (its rows are adjacent lines, which the prefetchers follow): Zen 4 (8-way 32 KiB L1), 1
+ * thread, ab-gemm, in place against packed (a copy of the packing build: 0.99-1.01): s 32x32x4096
+ * 1.11, s 48x32x128 1.06, s 64^3 1.04, d 64x32x64 1.04, d 64x64x32 1.01; AVX2 forced s 64^3
+ * 1.035, d 64x32x64 1.045, s 48x32x128 1.05. Zen 4 would keep stacked rows at exactly half in
+ * place too (s 64x192x64 1.03, d 96x96x64 1.02), Emerald Rapids not; they are packed. */
 static int tg__small_pack_all(const tg__kernel *kern, const tg__gemm *g, int64_t kb)
 {
     const tg__cpuinfo *cpu = tg__cpu();
@@ -10743,7 +10748,8 @@ static int tg__small_pack_all(const tg__kernel *kern, const tg__gemm *g, int64_t
     const int short_a = g->m <= kern->short_m &&
                         (g->m <= 2 * kern->mr || cpu->zmm_split || g->n <= 2 * kern->nr ||
                          bytes <= (double)cpu->l1d || bytes > (double)cpu->l3_plan / 2);
-    return !short_a && kb * (kb > 96 ? row : alias) >= cpu->l1d / 2;
+    const int64_t half = cpu->l1d / 2;
+    return !short_a && kb * (kb > 96 ? row : alias) >= half && kb * row > half;
 }
 
 /* Thread tid's rows of team, split at whole tiles of mr rows, each part at least two tiles and
