@@ -6014,8 +6014,11 @@ TG__FN(tg__pair_tile)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t 
 #undef TG__PAIR_STORE
 }
 
-/* The descriptor's ukernel_pair (cpu.h), in tiles of six rows from the first; the last one, of
- * one to five rows, computes only those (a short A's tile is all of it: small.c). */
+/* The descriptor's ukernel_pair (cpu.h), in tiles of six rows from the first but for the last seven
+ * or eight, which go as two of four (tg__tile_rows, as over one panel); a last one of one to five
+ * rows computes only those (a short A's tile is all of it: small.c). Zen 4, 1 thread, ab-gemm
+ * against 6 + 1 and 6 + 2 rows: s 7x512x256 1.30, d 8x512x256 1.21, d 7x1000x100 1.21, s
+ * 8x768x768 1.12 (where Emerald Rapids and the Zen 5 take the triple kernel instead). */
 __attribute__((target(TG__TARGET))) static void
 TG__FN(tg__ukernel_pair)(int64_t kc, const void *alpha, const void *a_, int64_t rs_a, int64_t cs_a,
                          const void *b_, int64_t rs_b, int64_t ps_b, const void *beta, void *c_,
@@ -6024,11 +6027,11 @@ TG__FN(tg__ukernel_pair)(int64_t kc, const void *alpha, const void *a_, int64_t 
     const TG__T *a = (const TG__T *)a_, *b = (const TG__T *)b_;
     const TG__T *al = (const TG__T *)alpha, *be = (const TG__T *)beta;
     TG__T *c = (TG__T *)c_;
-    for (int64_t i = 0; i < m; i += 6) {
+    for (int64_t i = 0, h; i < m; i += h) {
 #define TG__PAIR_H(h)                                                                              \
     TG__FN(tg__pair_tile)(kc, al, a + i * rs_a, rs_a, cs_a, b, rs_b, ps_b, be, c + i * rs_c,       \
                           rs_c, h, n)
-        switch (m - i < 6 ? m - i : 6) {
+        switch (h = TG__FN(tg__tile_rows)(m - i)) {
         case 1: TG__PAIR_H(1); break;
         case 2: TG__PAIR_H(2); break;
         case 3: TG__PAIR_H(3); break;
@@ -7292,8 +7295,11 @@ TG__FN(tg__pair_tile)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t 
 #undef TG__PAIR_STORE
 }
 
-/* The descriptor's ukernel_pair (cpu.h), in tiles of six rows from the first; the last one, of
- * one to five rows, computes only those (a short A's tile is all of it: small.c). */
+/* The descriptor's ukernel_pair (cpu.h), in tiles of six rows from the first but for the last seven
+ * or eight, which go as two of four (tg__tile_rows, as over one panel); a last one of one to five
+ * rows computes only those (a short A's tile is all of it: small.c). Zen 4, 1 thread, ab-gemm
+ * against 6 + 1 and 6 + 2 rows: s 7x512x256 1.30, d 8x512x256 1.21, d 7x1000x100 1.21, s
+ * 8x768x768 1.12 (where Emerald Rapids and the Zen 5 take the triple kernel instead). */
 __attribute__((target(TG__TARGET))) static void
 TG__FN(tg__ukernel_pair)(int64_t kc, const void *alpha, const void *a_, int64_t rs_a, int64_t cs_a,
                          const void *b_, int64_t rs_b, int64_t ps_b, const void *beta, void *c_,
@@ -7302,11 +7308,11 @@ TG__FN(tg__ukernel_pair)(int64_t kc, const void *alpha, const void *a_, int64_t 
     const TG__T *a = (const TG__T *)a_, *b = (const TG__T *)b_;
     const TG__T *al = (const TG__T *)alpha, *be = (const TG__T *)beta;
     TG__T *c = (TG__T *)c_;
-    for (int64_t i = 0; i < m; i += 6) {
+    for (int64_t i = 0, h; i < m; i += h) {
 #define TG__PAIR_H(h)                                                                              \
     TG__FN(tg__pair_tile)(kc, al, a + i * rs_a, rs_a, cs_a, b, rs_b, ps_b, be, c + i * rs_c,       \
                           rs_c, h, n)
-        switch (m - i < 6 ? m - i : 6) {
+        switch (h = TG__FN(tg__tile_rows)(m - i)) {
         case 1: TG__PAIR_H(1); break;
         case 2: TG__PAIR_H(2); break;
         case 3: TG__PAIR_H(3); break;
@@ -8569,8 +8575,11 @@ TG__FN(tg__pair_tile)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t 
 #undef TG__PAIR_STORE
 }
 
-/* The descriptor's ukernel_pair (cpu.h), in tiles of six rows from the first; the last one, of
- * one to five rows, computes only those (a short A's tile is all of it: small.c). */
+/* The descriptor's ukernel_pair (cpu.h), in tiles of six rows from the first but for the last seven
+ * or eight, which go as two of four (tg__tile_rows, as over one panel); a last one of one to five
+ * rows computes only those (a short A's tile is all of it: small.c). Zen 4, 1 thread, ab-gemm
+ * against 6 + 1 and 6 + 2 rows: s 7x512x256 1.30, d 8x512x256 1.21, d 7x1000x100 1.21, s
+ * 8x768x768 1.12 (where Emerald Rapids and the Zen 5 take the triple kernel instead). */
 __attribute__((target(TG__TARGET))) static void
 TG__FN(tg__ukernel_pair)(int64_t kc, const void *alpha, const void *a_, int64_t rs_a, int64_t cs_a,
                          const void *b_, int64_t rs_b, int64_t ps_b, const void *beta, void *c_,
@@ -8579,11 +8588,11 @@ TG__FN(tg__ukernel_pair)(int64_t kc, const void *alpha, const void *a_, int64_t 
     const TG__T *a = (const TG__T *)a_, *b = (const TG__T *)b_;
     const TG__T *al = (const TG__T *)alpha, *be = (const TG__T *)beta;
     TG__T *c = (TG__T *)c_;
-    for (int64_t i = 0; i < m; i += 6) {
+    for (int64_t i = 0, h; i < m; i += h) {
 #define TG__PAIR_H(h)                                                                              \
     TG__FN(tg__pair_tile)(kc, al, a + i * rs_a, rs_a, cs_a, b, rs_b, ps_b, be, c + i * rs_c,       \
                           rs_c, h, n)
-        switch (m - i < 6 ? m - i : 6) {
+        switch (h = TG__FN(tg__tile_rows)(m - i)) {
         case 1: TG__PAIR_H(1); break;
         case 2: TG__PAIR_H(2); break;
         case 3: TG__PAIR_H(3); break;
@@ -9846,8 +9855,11 @@ TG__FN(tg__pair_tile)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t 
 #undef TG__PAIR_STORE
 }
 
-/* The descriptor's ukernel_pair (cpu.h), in tiles of six rows from the first; the last one, of
- * one to five rows, computes only those (a short A's tile is all of it: small.c). */
+/* The descriptor's ukernel_pair (cpu.h), in tiles of six rows from the first but for the last seven
+ * or eight, which go as two of four (tg__tile_rows, as over one panel); a last one of one to five
+ * rows computes only those (a short A's tile is all of it: small.c). Zen 4, 1 thread, ab-gemm
+ * against 6 + 1 and 6 + 2 rows: s 7x512x256 1.30, d 8x512x256 1.21, d 7x1000x100 1.21, s
+ * 8x768x768 1.12 (where Emerald Rapids and the Zen 5 take the triple kernel instead). */
 __attribute__((target(TG__TARGET))) static void
 TG__FN(tg__ukernel_pair)(int64_t kc, const void *alpha, const void *a_, int64_t rs_a, int64_t cs_a,
                          const void *b_, int64_t rs_b, int64_t ps_b, const void *beta, void *c_,
@@ -9856,11 +9868,11 @@ TG__FN(tg__ukernel_pair)(int64_t kc, const void *alpha, const void *a_, int64_t 
     const TG__T *a = (const TG__T *)a_, *b = (const TG__T *)b_;
     const TG__T *al = (const TG__T *)alpha, *be = (const TG__T *)beta;
     TG__T *c = (TG__T *)c_;
-    for (int64_t i = 0; i < m; i += 6) {
+    for (int64_t i = 0, h; i < m; i += h) {
 #define TG__PAIR_H(h)                                                                              \
     TG__FN(tg__pair_tile)(kc, al, a + i * rs_a, rs_a, cs_a, b, rs_b, ps_b, be, c + i * rs_c,       \
                           rs_c, h, n)
-        switch (m - i < 6 ? m - i : 6) {
+        switch (h = TG__FN(tg__tile_rows)(m - i)) {
         case 1: TG__PAIR_H(1); break;
         case 2: TG__PAIR_H(2); break;
         case 3: TG__PAIR_H(3); break;
@@ -10398,7 +10410,8 @@ TG__PRIVATE const tg__kernel *tg__kernel_avx512(size_t es)
  * packed all the same, a page of each row at a time, because that is how it streams fastest
  * (tg__small_group), and over three or four a mid-sized one on a core with full-width AVX-512,
  * whose tiles would fetch it from L2 again each (tg__small_pack_all). AVX-512 takes a short A's
- * panels of B in place two at a time up to two tiles (tg__small_pairs) or, where tiles of eight
+ * panels of B in place two at a time up to two tiles (tg__small_pairs; where zmm is split, any A's
+ * within a quarter of L3, threads then splitting the rows) or, where tiles of eight
  * rows pass over B fewer times than tiles of six, three at a time (tg__small_triples, which then
  * packs nothing). Threads split the column panels, or the row tiles of a single one (a narrow B:
  * gemm.c), which needs no reduction, so results stay bitwise the same. A tall A over a few panels
@@ -10569,10 +10582,25 @@ TG__ALWAYS_INLINE void tg__small_column(const tg__kernel *k, const tg__gemm *g, 
  * not, over a B streamed from memory, the pairs lost the tiles' prefetch (s 16x4096x4096 0.66).
  * Where they pair, threads split the panels at pairs (tg__small_panels_all), so that every panel is
  * computed the same way whatever the thread count (the 1-3-row tile sums k in two chains, the pair
- * in one). */
+ * in one).
+ *
+ * Where zmm is split (Zen 4) a taller A pairs too, B in place whether or not its single panels
+ * would be packed (up to a quarter of L3: from memory the pairs lose the tiles' prefetch there as
+ * well, s 16x4096x4096 0.76): each k step's four lines of B and six broadcasts feed 24 FMAs where
+ * the 2W tile has two and six for 12, and no panel is copied. Threads split the rows
+ * (tg__rows_share) unless each would have as many pairs. Zen 4, ab-gemm against the 2W tiles and
+ * their split of the panels (a copy of that build: 0.99-1.01), 1 thread: s 64^3 1.02, d 1.07, d
+ * 32^3 1.06, 96^3 1.03, 128^3 1.03, s 64x256x256 1.05, d 1.07, s 16x768x768 1.10, d 1.12, s
+ * 16x1024x1024 1.24, d 1.28, s 7x512x256 1.28, d 8x512x256 1.24 (4 + 4 rows: tg__ukernel_pair),
+ * others 0.99-1.02; 2 threads: s 64^3 1.08, s 96^3 1.28, s 64x256x256 1.20, d 1.08, d 72^3 1.06,
+ * s 16x1024x1024 1.24, d 1.30, d 200x96x96 0.98, others 0.99-1.05. */
 static int tg__small_pairs(const tg__kernel *kern, const tg__gemm *g, int pack_all)
 {
-    return kern->ukernel_pair && g->m <= 2 * kern->mr && !pack_all && g->b.cs == 1;
+    const tg__cpuinfo *cpu;
+    if (!kern->ukernel_pair || g->b.cs != 1) return 0;
+    if (g->m <= 2 * kern->mr) return !pack_all;
+    cpu = tg__cpu();
+    return cpu->zmm_split && tg__small_b_bytes(kern, g) <= (double)cpu->l3_plan / 4;
 }
 
 /* Whether a short A's whole column panels of B, read in place, go three at a time to the triple
@@ -10602,14 +10630,14 @@ TG__ALWAYS_INLINE int tg__small_triples(const tg__kernel *kern, const tg__gemm *
 }
 
 /* Column panels [jp0, jp1) of C, k in blocks of kb; panel is scratch for one kb-deep packed panel
- * of B. */
+ * of B. unit: whole panels of B read in place three (tg__small_triples) or two (tg__small_pairs)
+ * at a time, or one, as chosen once for the whole product (g may be a thread's rows of it). */
 static void tg__small_panels(const tg__kernel *kern, const tg__gemm *g, const void *alpha,
                              const void *beta, int64_t jp0, int64_t jp1, int64_t kb, char *panel,
-                             int pack_all)
+                             int pack_all, int64_t unit)
 {
     const int64_t nr = kern->nr, es = (int64_t)kern->es;
-    const int pairs = tg__small_pairs(kern, g, pack_all);
-    const int triples = !pack_all && tg__small_triples(kern, g);
+    const int pairs = unit == 2, triples = unit == 3;
     for (int64_t pc = 0; pc < g->k; pc += kb) {
         const int64_t kc = g->k - pc < kb ? g->k - pc : kb;
         const void *beta_now = pc == 0 ? beta : tg__one(kern->es);
@@ -10685,12 +10713,12 @@ TG__NOINLINE static void tg__small_groups(const tg__kernel *kern, const tg__gemm
 /* One thread's share, panels [jp0, jp1), in whichever way B is read. */
 static void tg__small_range(const tg__kernel *kern, const tg__gemm *g, const void *alpha,
                             const void *beta, int64_t jp0, int64_t jp1, int64_t kb, char *buf,
-                            int pack_all, int64_t group)
+                            int pack_all, int64_t group, int64_t unit)
 {
     if (group)
         tg__small_groups(kern, g, alpha, beta, jp0, jp1, kb, buf, group);
     else
-        tg__small_panels(kern, g, alpha, beta, jp0, jp1, kb, buf, pack_all);
+        tg__small_panels(kern, g, alpha, beta, jp0, jp1, kb, buf, pack_all, unit);
 }
 
 /* Whether every panel of B is copied (pack_all).
@@ -10866,18 +10894,22 @@ static int tg__small_panels_all(const char *fn, const tg__kernel *kern, const tg
     const int64_t last_part = tg__rem(last, last_kern->nr);
     const int packs = group || tg__small_packs(kern, g, nr, pack_all) ||
                       (last_part && tg__small_packs(last_kern, g, last_part, pack_all));
-    /* (threads split panels, or one panel's row tiles two or more a thread: see below; panels at
-     * triples or pairs where they go so, tg__small_triples and tg__small_pairs) */
-    const int64_t tiles = panels == 1 ? g->m / kern->mr : 0, most = panels == 1 ? tiles / 2 : panels;
+    /* (threads split panels, at triples or pairs where they go so, tg__small_triples and
+     * tg__small_pairs; or row tiles, two or more a thread, of one panel or of a taller A's pairs) */
     const int64_t unit = triples ? 3 : tg__small_pairs(kern, g, pack_all) ? 2 : 1;
     const int64_t units = tg__ceil_div(panels, unit);
+    const int threads = tg__threads_for(g->m, g->n, g->k);
+    const int by_rows = panels == 1 || (unit == 2 && g->m > kern->short_m && !group &&
+                                         panels % (2 * threads) != 0);
+    const int64_t tiles = by_rows ? g->m / kern->mr : 0, most = by_rows ? tiles / 2 : panels;
     int nt;
     double stack[TG__STACK_PANEL / sizeof(double)];
     char *heap = NULL, *buf = (char *)stack;
 
-    /* The threads split the panels of B; one panel (a narrow B over a tall A, gemm.c) they split
-     * by rows instead (tg__rows_share). */
-    nt = most > 1 ? (int)tg__min(tg__threads_for(g->m, g->n, g->k), most) : 1;
+    /* The threads split the panels of B; one panel (a narrow B over a tall A, gemm.c), or a taller
+     * A's pairs unless each thread would have as many, they split by rows instead
+     * (tg__rows_share). */
+    nt = most > 1 ? (int)tg__min(threads, most) : 1;
     /* One panel of B read in place, in one block of k, on one thread (so no buffer): straight to
      * the kernel. The set-up below cost an 8^3 sgemm a fifth of its time (Zen 4, 1 thread: 1.25x
      * with the kernel called directly). */
@@ -10893,20 +10925,20 @@ static int tg__small_panels_all(const char *fn, const tg__kernel *kern, const tg
     /* Even a parallel region that runs on one thread costs as much as a tiny product: enter one
      * only when there is a team to use. */
     if (nt <= 1) {
-        tg__small_range(kern, g, alpha, beta, 0, panels, kb, buf, pack_all, group);
+        tg__small_range(kern, g, alpha, beta, 0, panels, kb, buf, pack_all, group, unit);
     } else {
         TG__OMP(omp parallel num_threads(nt))
         {
             const int64_t tid = TG__THREAD_NUM(), team = TG__TEAM_SIZE();
-            /* this thread's panels of B, or of one panel its rows */
+            /* this thread's panels of B, or its rows */
             int64_t jp0 = 0, jp1 = panels;
-            const tg__gemm part = panels == 1 ? tg__rows_share(kern, g, tid, team, tiles) : *g;
-            if (panels > 1) {
+            const tg__gemm part = by_rows ? tg__rows_share(kern, g, tid, team, tiles) : *g;
+            if (!by_rows) {
                 jp0 = tg__min(unit * (units * tid / team), panels);
                 jp1 = tg__min(unit * (units * (tid + 1) / team), panels);
             }
             tg__small_range(kern, &part, alpha, beta, jp0, jp1, kb, buf + tid * panel_bytes,
-                            pack_all, group);
+                            pack_all, group, unit);
         }
     }
     tg__free(heap);
