@@ -10895,7 +10895,7 @@ static int tg__small_panels_all(const char *fn, const tg__kernel *kern, const tg
     const int packs = group || tg__small_packs(kern, g, nr, pack_all) ||
                       (last_part && tg__small_packs(last_kern, g, last_part, pack_all));
     /* (threads split panels, at triples or pairs where they go so, tg__small_triples and
-     * tg__small_pairs; or row tiles, two or more a thread, of one panel or of a taller A's pairs) */
+     * tg__small_pairs; or row tiles, two or more a thread, of one panel or a taller A's pairs) */
     const int64_t unit = triples ? 3 : tg__small_pairs(kern, g, pack_all) ? 2 : 1;
     const int64_t units = tg__ceil_div(panels, unit);
     const int threads = tg__threads_for(g->m, g->n, g->k);
