@@ -10606,8 +10606,7 @@ static int tg__small_pairs(const tg__kernel *kern, const tg__gemm *g, int pack_a
 /* Whether a short A's whole column panels of B, read in place, go three at a time to the triple
  * kernel (kernel_simd.inc's tg__triple_tile, tiles of up to eight rows by 3W): where tiles of eight
  * rows take fewer passes over B than the pair's tiles of six (7-8, 13-16, 19-24 rows), on a core
- * with full-width AVX-512 (not measured on the Zen 4, which splits each zmm FMA in two, nor on the
- * Zen 5). Emerald Rapids, ab-gemm against c1fc3ba, 1 thread: 1.10-1.66x in a first run (a copy
+ * with full-width AVX-512 (not measured on the Zen 5). Emerald Rapids, ab-gemm against c1fc3ba, 1 thread: 1.10-1.66x in a first run (a copy
  * of c1fc3ba: 0.98-1.04; s 8x512x256 1.49, s 16x768x768 1.42, d 7x256x256 1.57, d 8x1024x1024
  * 1.66), 0.99-1.47x in a noisier one (0.95-1.11; results/.../cpu/ab-short-triples/: s 8x1024x1024
  * 1.46, d 16x240x256 1.47, s 13x512x512 1.26, s 21x256x256 0.99, 1.11 in a rerun); at 2 threads
@@ -10616,17 +10615,26 @@ static int tg__small_pairs(const tg__kernel *kern, const tg__gemm *g, int pack_a
  * groups or packed panels: read once (up to eight rows), past half of L3's share (d 7x2048x2048, 32
  * MiB, 0.66, s 8x4096x4096 0.70); read two or three times, past twice L2 (d 13x768x768, 4.6 MiB,
  * 0.93, d 14x1024x1024 0.92). Where they apply, B is neither packed nor grouped, and the threads
- * split the panels at triples. */
+ * split the panels at triples.
+ *
+ * Where zmm is split (Zen 4) the pairs serve as well from L2 (ab-gemm, 1 thread, triples against
+ * them: s 8x512x256 0.96, s 16x768x768 1.00, s 14x256x256 0.98, d 24x300x300 0.98), and only 7-8
+ * rows over a B past L2, which would go in page groups, take the triples (one pass over B from
+ * L3 instead of a packing one): 1 thread d 8x700x700 1.49, d 8x1024x1024 1.40, s 7x4096x512 1.40,
+ * d 8x512x512 1.38, s 8x1024x1024 1.34; 2 threads 1.27-1.40 (s 8x768x768, not grouped, 0.99-1.00). */
 TG__ALWAYS_INLINE int tg__small_triples(const tg__kernel *kern, const tg__gemm *g)
 {
     const tg__cpuinfo *cpu;
+    double bytes;
     /* (the width first: a tiny product's call returns at the first test) */
     if (g->n < 3 * (int64_t)kern->nr || !kern->ukernel_triple || g->b.cs != 1 ||
         g->m > kern->short_m || (g->m + 7) / 8 >= (g->m + 5) / 6)
         return 0;
     cpu = tg__cpu();
-    return !cpu->zmm_split && tg__small_b_bytes(kern, g) <= (g->m <= 8 ? (double)cpu->l3_plan / 2
-                                                                       : 2 * (double)cpu->l2);
+    bytes = tg__small_b_bytes(kern, g);
+    if (cpu->zmm_split)
+        return g->m <= 8 && bytes > (double)cpu->l2 && bytes <= (double)cpu->l3_plan / 2;
+    return bytes <= (g->m <= 8 ? (double)cpu->l3_plan / 2 : 2 * (double)cpu->l2);
 }
 
 /* Column panels [jp0, jp1) of C, k in blocks of kb; panel is scratch for one kb-deep packed panel
