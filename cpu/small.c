@@ -1,25 +1,25 @@
 /* The small-matrix path: no packing of A, packing of B only where it pays, no blocks but along k.
  *
  * For small products the blocked path's packing and buffers cost as much as the arithmetic (64^3 is
- * ~8k cycles of FMAs against ~2k cycles to pack A alone). Here the micro-kernel reads A straight from
- * the caller's matrix, whatever its strides, and reads B's rows in place when they are contiguous and
- * a whole register tile wide (or as wide as the kernel's nr_part, or any width where the kernel
- * reads partial rows through masks); only a transposed B or a partial column panel otherwise is
- * copied into a zero-padded panel (on the stack when it is small, so tiny calls never allocate),
- * and so is every panel when A is tall enough to reuse it. The same path serves a short A (the
- * kernel's short_m rows: two tiles for AVX2, four for AVX-512) of any size: each element of B is
- * used by so few tiles that packing it for reuse could not pay, but under two tiles a large B is
- * packed all the same, a page of each row at a time, because that is how it streams fastest
+ * ~8k cycles of FMAs against ~2k cycles to pack A alone). Here the micro-kernel reads A straight
+ * from the caller's matrix, whatever its strides, and reads B's rows in place when they are
+ * contiguous and a whole register tile wide (or as wide as the kernel's nr_part, or any width where
+ * the kernel reads partial rows through masks); only a transposed B or a partial column panel
+ * otherwise is copied into a zero-padded panel (on the stack when it is small, so tiny calls never
+ * allocate), and so is every panel when A is tall enough to reuse it. The same path serves a short
+ * A (the kernel's short_m rows: two tiles for AVX2, four for AVX-512) of any size: each element of
+ * B is used by so few tiles that packing it for reuse could not pay, but under two tiles a large B
+ * is packed all the same, a page of each row at a time, because that is how it streams fastest
  * (tg__small_group), and over three or four a mid-sized one on a core with full-width AVX-512,
  * whose tiles would fetch it from L2 again each (tg__small_pack_all). AVX-512 takes a short A's
  * panels of B in place two at a time up to two tiles (tg__small_pairs; where zmm is split, any A's
- * within a quarter of L3, threads then splitting the rows) or, where tiles of eight
- * rows pass over B fewer times than tiles of six, three at a time (tg__small_triples, which then
- * packs nothing). Threads split the column panels, or the row tiles of a single one (a narrow B:
- * gemm.c), which needs no reduction, so results stay bitwise the same. A tall A over a few panels
- * of B (cpu.h's tg__small_rows_fits) goes the other way round, the rows mode: B packed whole or
- * read in place, A read once, a chunk of rows through every panel by the pair kernel, threads
- * splitting the rows (tg__small_rows).
+ * within a quarter of L3, threads then splitting the rows) or, where tiles of eight rows pass over
+ * B fewer times than tiles of six, three at a time (tg__small_triples, which then packs nothing).
+ * Threads split the column panels, or the row tiles of a single one (a narrow B: gemm.c), which
+ * needs no reduction, so results stay bitwise the same. A tall A over a few panels of B (cpu.h's
+ * tg__small_rows_fits) goes the other way round, the rows mode: B packed whole or read in place, A
+ * read once, a chunk of rows through every panel by the pair kernel, threads splitting the rows
+ * (tg__small_rows).
  */
 #ifdef _OPENMP
 #include <omp.h>
@@ -142,7 +142,12 @@ TG__ALWAYS_INLINE void tg__small_panel(const tg__kernel *kern, const tg__gemm *g
  * holds, where in-place reads keep up with so few FMAs per line (d 6x1024x1024 0.82, d 4x1024x1024
  * 0.85, s 4x2048x2048 0.93); from DRAM it wins there too (s 4x4096x4096 1.27, d 4x4096x4096
  * 1.06). Hence: rows of at least a page, and a B larger than L2 under two row tiles, than half of
- * L3 under one. */
+ * L3 under one. But where zmm is split (Zen 4) AVX-512 reads two row tiles' B in place from L3
+ * faster (the pairs, four lines of each row a k step, or for 7-8 rows the triples: small.c's
+ * tg__small_triples): ab-gemm, 1 thread, in place against groups, d 12x1024x1024 1.44, s
+ * 10x2048x1024 1.45, s 12x1024x1024 1.40, d 9x700x700 1.43, s 11x4096x512 1.55; from DRAM groups
+ * still win (in place: s 8x4096x4096 0.80, d 12x2048x2048 0.82), so there the bound is half of L3
+ * for both (against the L2 bound, 2 threads: 1.38-1.56 on those shapes). */
 /* B's bytes, as the caller holds them: what the bounds below weigh against the caches. */
 static double tg__small_b_bytes(const tg__kernel *kern, const tg__gemm *g)
 {
@@ -155,8 +160,9 @@ TG__NOINLINE static int64_t tg__small_group(const tg__kernel *kern, const tg__ge
     const int64_t group = TG__PAGE / (nr * es) > 1 ? TG__PAGE / (nr * es) : 1;
     const double bytes = tg__small_b_bytes(kern, g);
     const tg__cpuinfo *cpu = tg__cpu();
+    const int two_tiles = g->m > kern->mr && !(cpu->zmm_split && kern->ukernel_pair);
     if (!paged && (g->m > 2 * (int64_t)kern->mr || g->b.cs != 1 || g->n * es < TG__PAGE ||
-                   bytes <= (g->m > kern->mr ? (double)cpu->l2 : (double)cpu->l3_plan / 2)))
+                   bytes <= (two_tiles ? (double)cpu->l2 : (double)cpu->l3_plan / 2)))
         return 0;
     return group < panels ? group : panels;
 }
@@ -209,22 +215,23 @@ static int tg__small_pairs(const tg__kernel *kern, const tg__gemm *g, int pack_a
 /* Whether a short A's whole column panels of B, read in place, go three at a time to the triple
  * kernel (kernel_simd.inc's tg__triple_tile, tiles of up to eight rows by 3W): where tiles of eight
  * rows take fewer passes over B than the pair's tiles of six (7-8, 13-16, 19-24 rows), on a core
- * with full-width AVX-512 (not measured on the Zen 5). Emerald Rapids, ab-gemm against c1fc3ba, 1 thread: 1.10-1.66x in a first run (a copy
- * of c1fc3ba: 0.98-1.04; s 8x512x256 1.49, s 16x768x768 1.42, d 7x256x256 1.57, d 8x1024x1024
- * 1.66), 0.99-1.47x in a noisier one (0.95-1.11; results/.../cpu/ab-short-triples/: s 8x1024x1024
- * 1.46, d 16x240x256 1.47, s 13x512x512 1.26, s 21x256x256 0.99, 1.11 in a rerun); at 2 threads
- * 0.87-1.54x, the losses over B eight panels wide, which splits 3 + 5 at triples where pairs split
- * it 4 + 4 (s 7x256x256 0.87, s 21x256x256 0.88). Over a larger B, a first trial lost to the page
- * groups or packed panels: read once (up to eight rows), past half of L3's share (d 7x2048x2048, 32
- * MiB, 0.66, s 8x4096x4096 0.70); read two or three times, past twice L2 (d 13x768x768, 4.6 MiB,
- * 0.93, d 14x1024x1024 0.92). Where they apply, B is neither packed nor grouped, and the threads
- * split the panels at triples.
+ * with full-width AVX-512 (not measured on the Zen 5). Emerald Rapids, ab-gemm against c1fc3ba, 1
+ * thread: 1.10-1.66x in a first run (a copy of c1fc3ba: 0.98-1.04; s 8x512x256 1.49, s 16x768x768
+ * 1.42, d 7x256x256 1.57, d 8x1024x1024 1.66), 0.99-1.47x in a noisier one (0.95-1.11;
+ * results/.../cpu/ab-short-triples/: s 8x1024x1024 1.46, d 16x240x256 1.47, s 13x512x512 1.26, s
+ * 21x256x256 0.99, 1.11 in a rerun); at 2 threads 0.87-1.54x, the losses over B eight panels wide,
+ * which splits 3 + 5 at triples where pairs split it 4 + 4 (s 7x256x256 0.87, s 21x256x256 0.88).
+ * Over a larger B, a first trial lost to the page groups or packed panels: read once (up to eight
+ * rows), past half of L3's share (d 7x2048x2048, 32 MiB, 0.66, s 8x4096x4096 0.70); read two or
+ * three times, past twice L2 (d 13x768x768, 4.6 MiB, 0.93, d 14x1024x1024 0.92). Where they apply,
+ * B is neither packed nor grouped, and the threads split the panels at triples.
  *
  * Where zmm is split (Zen 4) the pairs serve as well from L2 (ab-gemm, 1 thread, triples against
  * them: s 8x512x256 0.96, s 16x768x768 1.00, s 14x256x256 0.98, d 24x300x300 0.98), and only 7-8
- * rows over a B past L2, which would go in page groups, take the triples (one pass over B from
- * L3 instead of a packing one): 1 thread d 8x700x700 1.49, d 8x1024x1024 1.40, s 7x4096x512 1.40,
- * d 8x512x512 1.38, s 8x1024x1024 1.34; 2 threads 1.27-1.40 (s 8x768x768, not grouped, 0.99-1.00). */
+ * rows over a B past L2, which would go in page groups, take the triples (one pass over B from L3
+ * instead of a packing one): 1 thread d 8x700x700 1.49, d 8x1024x1024 1.40, s 7x4096x512 1.40, d
+ * 8x512x512 1.38, s 8x1024x1024 1.34; 2 threads 1.27-1.40 (s 8x768x768, not grouped, 0.99-1.00).
+ */
 TG__ALWAYS_INLINE int tg__small_triples(const tg__kernel *kern, const tg__gemm *g)
 {
     const tg__cpuinfo *cpu;

@@ -5,10 +5,11 @@
  * one block of A whose B panels are split instead (short and wide), k deeper than a KC block (so
  * partial sums are carried across blocks), a short A over a B large enough that the small path
  * packs it a page group at a time (9 x 1100 x 700 and 1030 x 10 x 530: fp64 row-major, and both
- * types column-major, where the problem is computed transposed), a B narrow enough to be one panel,
- * whose threads split the rows of a tall A instead (1030 x 10 x 530 row-major and the last three,
- * whose 602, 583 and 595 rows end in tiles of 4 + 4, 4 + 3 and 4 + 3: a split at arbitrary rows
- * instead of whole tiles fails them in AVX-512 fp32 and fp64 and in AVX2 fp32, in one or two
+ * types column-major, where the problem is computed transposed; but not where zmm is split, whose
+ * AVX-512 reads such a B in place from L3: TGEMM_PATH=paged groups it), a B narrow enough to be one
+ * panel, whose threads split the rows of a tall A instead (1030 x 10 x 530 row-major and the last
+ * three, whose 602, 583 and 595 rows end in tiles of 4 + 4, 4 + 3 and 4 + 3: a split at arbitrary
+ * rows instead of whole tiles fails them in AVX-512 fp32 and fp64 and in AVX2 fp32, in one or two
  * transposes each, where the kernel's loop for a tile of that height rounds differently), a tall A
  * over a few panels of B, whose threads split its rows in the small path's rows mode (1031 x 40 x
  * 110; 605 x 100 x 700 in fp32, whose rows go in chunks; 61 x 64 x 3000, whose B it reads in place
@@ -18,24 +19,24 @@
  * over a tall A larger than L2, which the small path takes in blocks of k half of L2 deep, its
  * threads splitting the rows (131 x 32 x 8300 row-major; 32 x 131 x 8300 the same column-major),
  * products with one row or one column of C, which run as a matrix-vector product whose threads
- * split that row or column (cpu/gemv.c: 1 x 5000 x 300 and 1 x 3000 x 403 in each of its two
- * forms, by type, 2500 x 1 x 700 in its rows form, 4000 x 1 x 301 in its dots form; k off the rows
- * form's eight rows a pass; 1 x 64 x 20001, 8 x 1 x 100003 and, in its rows form, 1 x 1000 x 700
- * split along k instead, where y is short; 700 x 1 x 1000 in the dots form, split along y; 1 x 400
- * x 401, under 64^3 multiply-adds, whose k is never split; and over several rows or columns of C at
- * once, 2 x 5000 x 300 and 3000 x 4 x 403 split along y, 2 x 1000 x 700 along k), a short A whose
- * B's panels AVX-512 takes two at a time, the threads splitting them at pairs (4 x 700 x 300, 9 x
- * 700 x 300; 3 x 900 x 200 in fp64 and 900 x 3 x 200 column-major in fp32, where B's rows run along
- * C's: odd counts of whole panels, a partial last one; a split inside a pair gives its second panel
- * the 1-3-row tile's two chains of k instead of one) or, on a core with full-width AVX-512, three
- * at a time in tiles of eight rows, the threads splitting them at triples (21 x 500 x 100 in fp64,
- * where a split inside a triple gives the last rows the 3-row tile's two chains, and 1100 x 8 x
- * 300 column-major: a partial unit last), a taller A whose B's panels AVX-512 takes two at a time
- * where zmm is split (Zen 4), the threads splitting the pairs where each gets as many and the rows
- * otherwise (98 x 96 x 70: fp32 a pair and a panel, fp64 three pairs; 100 x 128 x 60: two pairs
- * in fp32, four in fp64), and both layouts and transposes. Each is also checked
- * once against the reference, so "equal" cannot mean "equally wrong". Without OpenMP (some header
- * builds) there is only one thread, and the checks still hold.
+ * split that row or column (cpu/gemv.c: 1 x 5000 x 300 and 1 x 3000 x 403 in each of its two forms,
+ * by type, 2500 x 1 x 700 in its rows form, 4000 x 1 x 301 in its dots form; k off the rows form's
+ * eight rows a pass; 1 x 64 x 20001, 8 x 1 x 100003 and, in its rows form, 1 x 1000 x 700 split
+ * along k instead, where y is short; 700 x 1 x 1000 in the dots form, split along y; 1 x 400 x 401,
+ * under 64^3 multiply-adds, whose k is never split; and over several rows or columns of C at once,
+ * 2 x 5000 x 300 and 3000 x 4 x 403 split along y, 2 x 1000 x 700 along k), a short A whose B's
+ * panels AVX-512 takes two at a time, the threads splitting them at pairs (4 x 700 x 300, 9 x 700 x
+ * 300; 3 x 900 x 200 in fp64 and 900 x 3 x 200 column-major in fp32, where B's rows run along C's:
+ * odd counts of whole panels, a partial last one; a split inside a pair gives its second panel the
+ * 1-3-row tile's two chains of k instead of one) or, on a core with full-width AVX-512, three at a
+ * time in tiles of eight rows, the threads splitting them at triples (21 x 500 x 100 in fp64, where
+ * a split inside a triple gives the last rows the 3-row tile's two chains, and 1100 x 8 x 300
+ * column-major: a partial unit last), a taller A whose B's panels AVX-512 takes two at a time where
+ * zmm is split (Zen 4), the threads splitting the pairs where each gets as many and the rows
+ * otherwise (98 x 96 x 70: fp32 a pair and a panel, fp64 three pairs; 100 x 128 x 60: two pairs in
+ * fp32, four in fp64), and both layouts and transposes. Each is also checked once against the
+ * reference, so "equal" cannot mean "equally wrong". Without OpenMP (some header builds) there is
+ * only one thread, and the checks still hold.
  */
 #include <stdio.h>
 #include <stdlib.h>
