@@ -10909,29 +10909,27 @@ static int tg__small_panels_all(const char *fn, const tg__kernel *kern, const tg
     const int64_t last_part = tg__rem(last, last_kern->nr);
     const int packs = group || tg__small_packs(kern, g, nr, pack_all) ||
                       (last_part && tg__small_packs(last_kern, g, last_part, pack_all));
+    const int threads = tg__threads_for(g->m, g->n, g->k);
+    /* One panel of B read in place, in one block of k, below a team's size (so no buffer):
+     * straight to the kernel, before the divisions below. The set-up below cost an 8^3 sgemm a
+     * fifth of its time (Zen 4, 1 thread: 1.25x with the kernel called directly). */
+    if (threads == 1 && panels == 1 && kb == g->k && !packs) {
+        tg__small_column(last_kern, g, alpha, beta, 0, kb, 0, g->n, NULL, pack_all);
+        return TG_OK;
+    }
     /* (threads split panels, at triples or pairs where they go so, tg__small_triples and
      * tg__small_pairs; or row tiles, two or more a thread, of one panel or a taller A's pairs) */
     const int64_t unit = triples ? 3 : tg__small_pairs(kern, g, pack_all) ? 2 : 1;
     const int64_t units = tg__ceil_div(panels, unit);
-    const int threads = tg__threads_for(g->m, g->n, g->k);
     const int by_rows = panels == 1 || (unit == 2 && g->m > kern->short_m && !group &&
                                          panels % (2 * threads) != 0);
     const int64_t tiles = by_rows ? g->m / kern->mr : 0, most = by_rows ? tiles / 2 : panels;
-    int nt;
     double stack[TG__STACK_PANEL / sizeof(double)];
     char *heap = NULL, *buf = (char *)stack;
-
     /* The threads split the panels of B; one panel (a narrow B over a tall A, gemm.c), or a taller
      * A's pairs unless each thread would have as many, they split by rows instead
      * (tg__rows_share). */
-    nt = most > 1 ? (int)tg__min(threads, most) : 1;
-    /* One panel of B read in place, in one block of k, on one thread (so no buffer): straight to
-     * the kernel. The set-up below cost an 8^3 sgemm a fifth of its time (Zen 4, 1 thread: 1.25x
-     * with the kernel called directly). */
-    if (nt == 1 && panels == 1 && kb == g->k && !packs) {
-        tg__small_column(last_kern, g, alpha, beta, 0, kb, 0, g->n, NULL, pack_all);
-        return TG_OK;
-    }
+    const int nt = most > 1 ? (int)tg__min(threads, most) : 1;
     if (packs && (nt > 1 || panel_bytes > TG__STACK_PANEL)) {
         heap = (char *)tg__alloc((size_t)(nt * panel_bytes));
         if (!heap) return tg__fail(TG_ERR_NOMEM, fn, "no memory for packed panels of B");
