@@ -10557,9 +10557,10 @@ TG__NOINLINE static int64_t tg__small_group(const tg__kernel *kern, const tg__ge
     const int64_t group = TG__PAGE / (nr * es) > 1 ? TG__PAGE / (nr * es) : 1;
     const double bytes = tg__small_b_bytes(kern, g);
     const tg__cpuinfo *cpu = tg__cpu();
-    const int two_tiles = g->m > kern->mr && !(cpu->zmm_split && kern->ukernel_pair);
+    /* (two row tiles group a B past L2, but where zmm is split: see above) */
+    const int from_l2 = g->m > kern->mr && !(cpu->zmm_split && kern->ukernel_pair);
     if (!paged && (g->m > 2 * (int64_t)kern->mr || g->b.cs != 1 || g->n * es < TG__PAGE ||
-                   bytes <= (two_tiles ? (double)cpu->l2 : (double)cpu->l3_plan / 2)))
+                   bytes <= (from_l2 ? (double)cpu->l2 : (double)cpu->l3_plan / 2)))
         return 0;
     return group < panels ? group : panels;
 }

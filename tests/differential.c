@@ -257,8 +257,9 @@ void tgt_section_edges(void)
      * panels three at a time in tiles of eight rows (small.c's tg__small_triples; two triples,
      * then what is left, about 2.5, 4.5, 5.6 and 0.5 vectors: a partial 3W tile; a whole one and
      * a partial panel; a whole and a partial 3W tile; a partial panel alone), 17 rows pack B's
-     * panels (tg__small_pack_all); elsewhere B is read in place a panel at a time; A transposed
-     * and not. */
+     * panels (tg__small_pack_all); where zmm is split (Zen 4) every count of rows takes them two
+     * at a time in place (tg__small_pairs); elsewhere B is read in place a panel at a time; A
+     * transposed and not. */
     for (size_t es = 4; es <= 8; es += 4)
         for (int h = 0; h < 7; h++)
             for (int ta = 0; ta < 2; ta++) {

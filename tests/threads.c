@@ -31,12 +31,12 @@
  * 1-3-row tile's two chains of k instead of one) or, on a core with full-width AVX-512, three at a
  * time in tiles of eight rows, the threads splitting them at triples (21 x 500 x 100 in fp64, where
  * a split inside a triple gives the last rows the 3-row tile's two chains, and 1100 x 8 x 300
- * column-major: a partial unit last), a taller A whose B's panels AVX-512 takes two at a time where
- * zmm is split (Zen 4), the threads splitting the pairs where each gets as many and the rows
- * otherwise (98 x 96 x 70: fp32 a pair and a panel, fp64 three pairs; 100 x 128 x 60: two pairs in
- * fp32, four in fp64), and both layouts and transposes. Each is also checked once against the
- * reference, so "equal" cannot mean "equally wrong". Without OpenMP (some header builds) there is
- * only one thread, and the checks still hold.
+ * column-major: a partial unit last; the Zen 4 takes that one so too, its B past L2), a taller A
+ * whose B's panels AVX-512 takes two at a time where zmm is split (Zen 4), the threads splitting
+ * the pairs where each gets as many and the rows otherwise (98 x 96 x 70: fp32 a pair and a panel,
+ * fp64 three pairs; 100 x 128 x 60: two pairs in fp32, four in fp64), and both layouts and
+ * transposes. Each is also checked once against the reference, so "equal" cannot mean "equally
+ * wrong". Without OpenMP (some header builds) there is only one thread, and the checks still hold.
  */
 #include <stdio.h>
 #include <stdlib.h>
