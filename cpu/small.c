@@ -65,6 +65,13 @@ static int64_t tg__small_kb(const tg__kernel *kern, const tg__gemm *g, int64_t p
     return kb > 32 ? kb : 32;
 }
 
+/* The depth of k's blocks: all of k up to 32 (no block is shallower), which spares a tiny product
+ * tg__small_kb's call and its division. */
+TG__ALWAYS_INLINE int64_t tg__small_block(const tg__kernel *kern, const tg__gemm *g, int64_t panels)
+{
+    return g->k <= 32 ? g->k : tg__min(g->k, tg__small_kb(kern, g, panels));
+}
+
 /* Whether a panel n wide is a partial one: narrower than the kernel's panels, and not exactly
  * nr_part, which the kernel reads in whole vectors. */
 static int tg__partial(const tg__kernel *kern, int64_t n)
@@ -499,8 +506,7 @@ static int tg__small_panels_all(const char *fn, const tg__kernel *kern, const tg
                                 const void *alpha, const void *beta, int paged)
 {
     const int64_t nr = kern->nr, panels = tg__ceil_div(g->n, nr), last = tg__rem(g->n, nr);
-    /* (a tiny product skips the call and its division: no block is shallower than 32) */
-    const int64_t kb = g->k <= 32 ? g->k : tg__min(g->k, tg__small_kb(kern, g, panels));
+    const int64_t kb = tg__small_block(kern, g, panels);
     const int triples = !paged && tg__small_triples(kern, g);
     const int pack_all = !triples && tg__small_pack_all(kern, g, kb);
     /* Rows shorter than a page are never grouped: a tiny product skips the call. */
@@ -514,13 +520,6 @@ static int tg__small_panels_all(const char *fn, const tg__kernel *kern, const tg
     const int packs = group || tg__small_packs(kern, g, nr, pack_all) ||
                       (last_part && tg__small_packs(last_kern, g, last_part, pack_all));
     const int threads = tg__threads_for(g->m, g->n, g->k);
-    /* One panel of B read in place, in one block of k, below a team's size (so no buffer):
-     * straight to the kernel, before the divisions below. The set-up below cost an 8^3 sgemm a
-     * fifth of its time (Zen 4, 1 thread: 1.25x with the kernel called directly). */
-    if (threads == 1 && panels == 1 && kb == g->k && !packs) {
-        tg__small_column(last_kern, g, alpha, beta, 0, kb, 0, g->n, NULL, pack_all);
-        return TG_OK;
-    }
     /* (threads split panels, at triples or pairs where they go so, tg__small_triples and
      * tg__small_pairs; or row tiles, two or more a thread, of one panel or a taller A's pairs) */
     const int64_t unit = triples ? 3 : tg__small_pairs(kern, g, pack_all) ? 2 : 1;
@@ -562,10 +561,35 @@ static int tg__small_panels_all(const char *fn, const tg__kernel *kern, const tg
     return TG_OK;
 }
 
+/* One panel of B (or the narrow family's one or two) read in place, in one block of k, below a
+ * team's size: straight to the kernel, before anything else of the path is formed, each test as
+ * soon as what it needs is known (tg__small_panels_all would make the same call, with no buffer).
+ * The set-up there cost an 8^3 sgemm a fifth of its time (Zen 4, 1 thread: 1.25x with the kernel
+ * called directly); this test, first in the path, against the same shortcut taken after that
+ * set-up had been formed (Zen 4, 1 thread, ab-gemm, a copy of the old build 0.99-1.00): s 8^3
+ * 1.07-1.08, s 12^3 1.035-1.05, s 16^3 1.02-1.03, d 8^3 1.06-1.07, d 12^3 1.02-1.03, d 16^3
+ * 1.01-1.05, s 8x8x64 1.02; a product it turns away pays for its tests (s 20^3, whose last
+ * columns the narrow family packs, 0.98-0.99). 0: not such a product. */
+TG__ALWAYS_INLINE int tg__small_direct(const tg__kernel *kern, const tg__gemm *g, const void *alpha,
+                                       const void *beta)
+{
+    const tg__kernel *k;
+    int64_t kb, part;
+    if (g->n > kern->nr || g->b.cs != 1 || tg__threads_for(g->m, g->n, g->k) != 1) return 0;
+    k = tg__use_narrow(kern, g->n) ? kern->narrow : kern;
+    part = tg__rem(g->n, k->nr);
+    if (part && tg__small_packs(k, g, part, 0)) return 0;
+    kb = tg__small_block(kern, g, 1);
+    if (kb != g->k || tg__small_pack_all(kern, g, kb)) return 0;
+    tg__small_column(k, g, alpha, beta, 0, kb, 0, g->n, NULL, 0);
+    return 1;
+}
+
 TG__PRIVATE int tg__gemm_small(const char *fn, const tg__kernel *kern, const tg__gemm *g,
                                const void *alpha, const void *beta, int paged)
 {
-    return !paged && tg__small_rows_fits(kern, g) ? tg__small_rows(fn, kern, g, alpha, beta)
-                                                  : tg__small_panels_all(fn, kern, g, alpha, beta,
-                                                                         paged);
+    if (paged) return tg__small_panels_all(fn, kern, g, alpha, beta, 1);
+    if (tg__small_direct(kern, g, alpha, beta)) return TG_OK;
+    return tg__small_rows_fits(kern, g) ? tg__small_rows(fn, kern, g, alpha, beta)
+                                        : tg__small_panels_all(fn, kern, g, alpha, beta, 0);
 }
