@@ -46,11 +46,11 @@ $(CUDA_OBJ)/%.o: %.cu $(CUDA_HDRS) cuda/cuda.mk
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVCCFLAGS) -Xptxas -v -c $< -o $@ 2> $@.ptxas || { cat $@.ptxas; rm -f $@; exit 1; }
 
-$(BUILD)/libtgemm_cuda.a: $(CUDA_OBJS) $(LIB_OBJS)
+$(BUILD)/libtgemm_cuda.a: $(CUDA_OBJS) $(LIB_UNITY)
 	@rm -f $@
 	ar rcs $@ $^
 
-$(BUILD)/libtgemm_cuda.so: $(CUDA_OBJS) $(LIB_OBJS)
+$(BUILD)/libtgemm_cuda.so: $(CUDA_OBJS) $(LIB_UNITY)
 	$(NVCC) -shared --cudart shared -Xlinker -soname,libtgemm_cuda.so.0 -Xcompiler -fopenmp \
 	    -o $(BUILD)/libtgemm_cuda.so.0 $^ -lm
 	ln -sf libtgemm_cuda.so.0 $@
