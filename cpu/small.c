@@ -526,12 +526,14 @@ static int tg__small_panels_all(const char *fn, const tg__kernel *kern, const tg
     const int64_t units = tg__ceil_div(panels, unit);
     const int by_rows = panels == 1 || (unit == 2 && g->m > kern->short_m && !group &&
                                          panels % (2 * threads) != 0);
-    const int64_t tiles = by_rows ? g->m / kern->mr : 0, most = by_rows ? tiles / 2 : panels;
+    const int64_t tiles = by_rows ? g->m / kern->mr : 0, most = by_rows ? tiles / 2 : units;
     double stack[TG__STACK_PANEL / sizeof(double)];
     char *heap = NULL, *buf = (char *)stack;
-    /* The threads split the panels of B; one panel (a narrow B over a tall A, gemm.c), or a taller
-     * A's pairs unless each thread would have as many, they split by rows instead
-     * (tg__rows_share). */
+    /* The threads split the panels of B, at most one a unit (at most as many threads as units: a
+     * team over one pair left a thread with nothing to do, and cost the call its start-up, Zen 4,
+     * 2 threads against 1: s 16x64x1024 0.92, s 24x64x512 0.93, d 8x32x2048 0.95); one panel (a
+     * narrow B over a tall A, gemm.c), or a taller A's pairs unless each thread would have as
+     * many, they split by rows instead (tg__rows_share). */
     const int nt = most > 1 ? (int)tg__min(threads, most) : 1;
     if (packs && (nt > 1 || panel_bytes > TG__STACK_PANEL)) {
         heap = (char *)tg__alloc((size_t)(nt * panel_bytes));
