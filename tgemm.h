@@ -755,12 +755,20 @@ TG__PRIVATE int tg__threads_team(void);
  * and barriers cost more than they save. At 64^3 two threads ran 1.46x (s) and 1.39x (d) in the
  * Zen 3's sweeps; on Emerald Rapids, one build at 1 and 2 threads in one process (ab-gemm LIB@N),
  * 1.20x (s) and 1.51x (d), s 72^3 1.15x. A threshold half as large for doubles (the same time a
- * call) lost at d 52^3 (0.86x) and 40x96x48 (0.82x) there. The size test is inline so that a
- * small call makes no call for it (as one, 5% of an 8^3 sgemm on the small path, Zen 5, perf). */
-enum { TG__TEAM_MNK = 64 * 64 * 64 };
-TG__ALWAYS_INLINE int tg__threads_for(int64_t m, int64_t n, int64_t k)
+ * call) lost at d 52^3 (0.86x) and 40x96x48 (0.82x) there. The Zen 4 (zmm_split) starts a team
+ * for less: from 2^19 bytes' worth of multiply-adds (mnk es: 2^17 in float, 2^16 in double, the
+ * same time a call). There, the same build at 2 threads against 1 (ab-gemm, side by side): d 48^3
+ * 1.42, d 56^3 1.31, s 56^3 1.35, d 40x96x48 1.43, d 64x32x32 1.18; below the bound it lost or
+ * tied (s 40^3 0.96, s 46^3 1.01, d 32^3 1.00, d 24x48x48 0.89, whose three panels split two to
+ * one), though d 40^3 ran 1.28 and s 48^3 1.16. The size test is inline so that a small call
+ * makes no call for it (as one, 5% of an 8^3 sgemm on the small path, Zen 5, perf). */
+enum { TG__TEAM_MNK = 64 * 64 * 64, TG__TEAM_BYTES_SPLIT = 1 << 19 };
+TG__ALWAYS_INLINE int tg__threads_for(int64_t m, int64_t n, int64_t k, size_t es)
 {
-    return (double)m * (double)n * (double)k < TG__TEAM_MNK ? 1 : tg__threads_team();
+    const double mnk = (double)m * (double)n * (double)k;
+    return mnk >= TG__TEAM_MNK || (mnk * (double)es >= TG__TEAM_BYTES_SPLIT && tg__cpu()->zmm_split)
+               ? tg__threads_team()
+               : 1;
 }
 
 /* 1 in the type of es bytes (driver.c): the beta of every k block after the first, which adds to
@@ -1022,7 +1030,7 @@ TG__PRIVATE int tg__gemm_blocked(const char *fn, const tg__kernel *kern, const t
     mc_max = tg__min(tg__ceil_div(g.m, mr) * mr, bs.mc);
     kc_max = tg__min(g.k, bs.kc);
     nc_max = tg__min(tg__ceil_div(g.n, nr) * nr, bs.nc);
-    nt = tg__threads_for(g.m, g.n, g.k);
+    nt = tg__threads_for(g.m, g.n, g.k, kern->es);
     /* One block for the packed B, every thread's packed A and the items' flags (memory.c keeps one
      * block between calls); B's part is rounded to whole cache lines so A's panels start on one. */
     b_bytes = tg__ceil_div(kc_max * nc_max * es, 64) * 64;
@@ -10602,7 +10610,8 @@ TG__ALWAYS_INLINE void tg__small_column(const tg__kernel *k, const tg__gemm *g, 
  * would be packed (up to a quarter of L3: from memory the pairs lose the tiles' prefetch there as
  * well, s 16x4096x4096 0.76): each k step's four lines of B and six broadcasts feed 24 FMAs where
  * the 2W tile has two and six for 12, and no panel is copied. Threads split the rows
- * (tg__rows_share) unless each would have as many pairs. Zen 4, ab-gemm against the 2W tiles and
+ * (tg__rows_share) unless each would have as many pairs over a B past L1
+ * (tg__small_panels_all). Zen 4, ab-gemm against the 2W tiles and
  * their split of the panels (a copy of that build: 0.99-1.01), 1 thread: s 64^3 1.02, d 1.07, d
  * 32^3 1.06, 96^3 1.03, 128^3 1.03, s 64x256x256 1.05, d 1.07, s 16x768x768 1.10, d 1.12, s
  * 16x1024x1024 1.24, d 1.28, s 7x512x256 1.28, d 8x512x256 1.24 (4 + 4 rows: tg__ukernel_pair),
@@ -10878,7 +10887,7 @@ static int tg__small_rows(const char *fn, const tg__kernel *kern, const tg__gemm
     const int64_t fit = tg__cpu()->l2 / 2 / b_row;
     const int64_t kb = tg__min(g->k, fit > 0 ? fit : 1);
     char *bp = NULL;
-    int nt = (int)tg__min(tg__threads_for(g->m, g->n, g->k), tiles / 2);
+    int nt = (int)tg__min(tg__threads_for(g->m, g->n, g->k, kern->es), tiles / 2);
     if (!in_place) {
         bp = (char *)tg__alloc((size_t)(g->k * b_row));
         if (!bp) return tg__fail(TG_ERR_NOMEM, fn, "no memory for the packed panels of B");
@@ -10916,21 +10925,29 @@ static int tg__small_panels_all(const char *fn, const tg__kernel *kern, const tg
     const int64_t last_part = tg__rem(last, last_kern->nr);
     const int packs = group || tg__small_packs(kern, g, nr, pack_all) ||
                       (last_part && tg__small_packs(last_kern, g, last_part, pack_all));
-    const int threads = tg__threads_for(g->m, g->n, g->k);
+    const int threads = tg__threads_for(g->m, g->n, g->k, kern->es);
     /* (threads split panels, at triples or pairs where they go so, tg__small_triples and
      * tg__small_pairs; or row tiles, two or more a thread, of one panel or a taller A's pairs) */
     const int64_t unit = triples ? 3 : tg__small_pairs(kern, g, pack_all) ? 2 : 1;
     const int64_t units = tg__ceil_div(panels, unit);
-    const int by_rows = panels == 1 || (unit == 2 && g->m > kern->short_m && !group &&
-                                         panels % (2 * threads) != 0);
-    const int64_t tiles = by_rows ? g->m / kern->mr : 0, most = by_rows ? tiles / 2 : units;
-    double stack[TG__STACK_PANEL / sizeof(double)];
-    char *heap = NULL, *buf = (char *)stack;
     /* The threads split the panels of B, at most one a unit (at most as many threads as units: a
      * team over one pair left a thread with nothing to do, and cost the call its start-up, Zen 4,
      * 2 threads against 1: s 16x64x1024 0.92, s 24x64x512 0.93, d 8x32x2048 0.95); one panel (a
-     * narrow B over a tall A, gemm.c), or a taller A's pairs unless each thread would have as
-     * many, they split by rows instead (tg__rows_share). */
+     * narrow B over a tall A, gemm.c), or a taller A's pairs, they split by rows instead
+     * (tg__rows_share), the pairs unless each thread would have as many and B is larger than L1.
+     * Split by panels, each thread writes a strip of every row of C; rows give it whole rows, for
+     * a read of all of B, which within L1 costs nothing. Zen 4, 2 threads, ab-gemm, rows against
+     * the panels' split over B within L1: s 1000x128x8 3.12 (the split had run 0.59x as fast as
+     * one thread), d 300x64x8 2.91 (0.55x), s 256x256x4 1.72 (0.80x), d 64x64x16 1.50, d
+     * 128x64x32 1.20, d 72x64x64 1.07, d 64^3 1.05, s 512x256x16 1.05, s 100x128x64 1.05; past
+     * L1 the panels' split stays ahead (rows: d 128^3 0.95, s and d 64x256x256 0.94, d 80x64x96
+     * 0.97, s 128^3 0.985). */
+    const int by_rows = panels == 1 || (unit == 2 && g->m > kern->short_m && !group &&
+                                         (panels % (2 * threads) != 0 ||
+                                          tg__small_b_bytes(kern, g) <= (double)tg__cpu()->l1d));
+    const int64_t tiles = by_rows ? g->m / kern->mr : 0, most = by_rows ? tiles / 2 : units;
+    double stack[TG__STACK_PANEL / sizeof(double)];
+    char *heap = NULL, *buf = (char *)stack;
     const int nt = most > 1 ? (int)tg__min(threads, most) : 1;
     if (packs && (nt > 1 || panel_bytes > TG__STACK_PANEL)) {
         heap = (char *)tg__alloc((size_t)(nt * panel_bytes));
@@ -10974,7 +10991,8 @@ TG__ALWAYS_INLINE int tg__small_direct(const tg__kernel *kern, const tg__gemm *g
 {
     const tg__kernel *k;
     int64_t kb, part;
-    if (g->n > kern->nr || g->b.cs != 1 || tg__threads_for(g->m, g->n, g->k) != 1) return 0;
+    if (g->n > kern->nr || g->b.cs != 1 || tg__threads_for(g->m, g->n, g->k, kern->es) != 1)
+        return 0;
     k = tg__use_narrow(kern, g->n) ? kern->narrow : kern;
     part = tg__rem(g->n, k->nr);
     if (part && tg__small_packs(k, g, part, 0)) return 0;

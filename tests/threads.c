@@ -33,9 +33,10 @@
  * a split inside a triple gives the last rows the 3-row tile's two chains, and 1100 x 8 x 300
  * column-major: a partial unit last; the Zen 4 takes that one so too, its B past L2), a taller A
  * whose B's panels AVX-512 takes two at a time where zmm is split (Zen 4), the threads splitting
- * the pairs where each gets as many and the rows otherwise (98 x 96 x 70: fp32 a pair and a panel,
- * fp64 three pairs; 100 x 128 x 60: two pairs in fp32, four in fp64), and both layouts and
- * transposes. Each is also checked once against the reference, so "equal" cannot mean "equally
+ * the pairs where each gets as many and B does not fit L1, the rows otherwise (98 x 96 x 70: fp32
+ * a pair and a panel, fp64 three pairs; 100 x 128 x 60: two pairs in fp32, within L1, four in
+ * fp64; 100 x 128 x 160: two and four pairs, past L1; 300 x 64 x 8: one and two pairs, within L1),
+ * and both layouts and transposes. Each is also checked once against the reference, so "equal" cannot mean "equally
  * wrong". Without OpenMP (some header builds) there is only one thread, and the checks still hold.
  */
 #include <stdio.h>
@@ -51,7 +52,8 @@ static const int64_t tgt_thread_shapes[][3] = {
     {1, 5000, 300}, {2500, 1, 700}, {4000, 1, 301}, {1, 3000, 403}, {1, 64, 20001},
     {8, 1, 100003}, {700, 1, 1000}, {1, 1000, 700}, {1, 400, 401}, {2, 5000, 300},
     {3000, 4, 403}, {2, 1000, 700}, {4, 700, 300}, {3, 900, 200}, {900, 3, 200},
-    {9, 700, 300}, {1100, 8, 300}, {21, 500, 100}, {98, 96, 70}, {100, 128, 60}};
+    {9, 700, 300}, {1100, 8, 300}, {21, 500, 100}, {98, 96, 70}, {100, 128, 60},
+    {100, 128, 160}, {300, 64, 8}};
 
 /* Runs the call on a fresh copy of C0's bytes into C (same buffers, same arguments each time). */
 static int tgt_call(const tgt_case *c, const tgt_buf *A, int64_t lda, const tgt_buf *B,
