@@ -755,20 +755,13 @@ TG__PRIVATE int tg__threads_team(void);
  * and barriers cost more than they save. At 64^3 two threads ran 1.46x (s) and 1.39x (d) in the
  * Zen 3's sweeps; on Emerald Rapids, one build at 1 and 2 threads in one process (ab-gemm LIB@N),
  * 1.20x (s) and 1.51x (d), s 72^3 1.15x. A threshold half as large for doubles (the same time a
- * call) lost at d 52^3 (0.86x) and 40x96x48 (0.82x) there. The Zen 4 (zmm_split) starts a team
- * for less: from 2^19 bytes' worth of multiply-adds (mnk es: 2^17 in float, 2^16 in double, the
- * same time a call). There, the same build at 2 threads against 1 (ab-gemm, side by side): d 48^3
- * 1.42, d 56^3 1.31, s 56^3 1.35, d 40x96x48 1.43, d 64x32x32 1.18; below the bound it lost or
- * tied (s 40^3 0.96, s 46^3 1.01, d 32^3 1.00, d 24x48x48 0.89, whose three panels split two to
- * one), though d 40^3 ran 1.28 and s 48^3 1.16. The size test is inline so that a small call
- * makes no call for it (as one, 5% of an 8^3 sgemm on the small path, Zen 5, perf). */
-enum { TG__TEAM_MNK = 64 * 64 * 64, TG__TEAM_BYTES_SPLIT = 1 << 19 };
-TG__ALWAYS_INLINE int tg__threads_for(int64_t m, int64_t n, int64_t k, size_t es)
+ * call) lost at d 52^3 (0.86x) and 40x96x48 (0.82x) there. (The small path starts a team for less
+ * on the Zen 4: small.c's tg__small_threads.) The size test is inline so that a small call makes
+ * no call for it (as one, 5% of an 8^3 sgemm on the small path, Zen 5, perf). */
+enum { TG__TEAM_MNK = 64 * 64 * 64 };
+TG__ALWAYS_INLINE int tg__threads_for(int64_t m, int64_t n, int64_t k)
 {
-    const double mnk = (double)m * (double)n * (double)k;
-    return mnk >= TG__TEAM_MNK || (mnk * (double)es >= TG__TEAM_BYTES_SPLIT && tg__cpu()->zmm_split)
-               ? tg__threads_team()
-               : 1;
+    return (double)m * (double)n * (double)k < TG__TEAM_MNK ? 1 : tg__threads_team();
 }
 
 /* 1 in the type of es bytes (driver.c): the beta of every k block after the first, which adds to
@@ -1030,7 +1023,7 @@ TG__PRIVATE int tg__gemm_blocked(const char *fn, const tg__kernel *kern, const t
     mc_max = tg__min(tg__ceil_div(g.m, mr) * mr, bs.mc);
     kc_max = tg__min(g.k, bs.kc);
     nc_max = tg__min(tg__ceil_div(g.n, nr) * nr, bs.nc);
-    nt = tg__threads_for(g.m, g.n, g.k, kern->es);
+    nt = tg__threads_for(g.m, g.n, g.k);
     /* One block for the packed B, every thread's packed A and the items' flags (memory.c keeps one
      * block between calls); B's part is rounded to whole cache lines so A's panels start on one. */
     b_bytes = tg__ceil_div(kc_max * nc_max * es, 64) * 64;
@@ -10470,6 +10463,24 @@ static int64_t tg__small_kb(const tg__kernel *kern, const tg__gemm *g, int64_t p
     return kb > 32 ? kb : 32;
 }
 
+/* Threads for a product on this path: tg__threads_for's, but where zmm is split (Zen 4) the
+ * AVX-512 family starts a team from 2^19 bytes' worth of multiply-adds (mnk es: 2^17 in float,
+ * 2^16 in double, the same time a call). There, the same build at 2 threads against 1 (ab-gemm,
+ * side by side): d 48^3 1.32, s 52^3 1.35, d 56^3 1.31, d 40x96x48 1.59, d 64x32x32 1.25, d
+ * 24x64x48 1.21, s 8x128x128 1.18, s 256x128x4 1.39 (its rows split: tg__small_panels_all);
+ * below the bound it lost or tied (s 40^3 0.96, s 46^3 1.01, d 32^3 1.00, d 24x48x48 0.89, whose
+ * three panels split two to one), though d 40^3 ran 1.28 and s 48^3 1.16. Not the blocked path
+ * (d 200x400x1, shallow past half of L2, 0.51) nor the AVX2 family forced there, whose threads
+ * split narrower strips of C's rows (s 1000x64x4 0.71). */
+TG__ALWAYS_INLINE int tg__small_threads(const tg__kernel *kern, const tg__gemm *g)
+{
+    const double mnk = (double)g->m * (double)g->n * (double)g->k;
+    if (mnk >= TG__TEAM_MNK) return tg__threads_team();
+    return mnk * (double)kern->es >= (1 << 19) && kern->ukernel_pair && tg__cpu()->zmm_split
+               ? tg__threads_team()
+               : 1;
+}
+
 /* The depth of k's blocks: all of k up to 32 (no block is shallower), which spares a tiny product
  * tg__small_kb's call and its division. */
 TG__ALWAYS_INLINE int64_t tg__small_block(const tg__kernel *kern, const tg__gemm *g, int64_t panels)
@@ -10887,7 +10898,7 @@ static int tg__small_rows(const char *fn, const tg__kernel *kern, const tg__gemm
     const int64_t fit = tg__cpu()->l2 / 2 / b_row;
     const int64_t kb = tg__min(g->k, fit > 0 ? fit : 1);
     char *bp = NULL;
-    int nt = (int)tg__min(tg__threads_for(g->m, g->n, g->k, kern->es), tiles / 2);
+    int nt = (int)tg__min(tg__small_threads(kern, g), tiles / 2);
     if (!in_place) {
         bp = (char *)tg__alloc((size_t)(g->k * b_row));
         if (!bp) return tg__fail(TG_ERR_NOMEM, fn, "no memory for the packed panels of B");
@@ -10925,7 +10936,7 @@ static int tg__small_panels_all(const char *fn, const tg__kernel *kern, const tg
     const int64_t last_part = tg__rem(last, last_kern->nr);
     const int packs = group || tg__small_packs(kern, g, nr, pack_all) ||
                       (last_part && tg__small_packs(last_kern, g, last_part, pack_all));
-    const int threads = tg__threads_for(g->m, g->n, g->k, kern->es);
+    const int threads = tg__small_threads(kern, g);
     /* (threads split panels, at triples or pairs where they go so, tg__small_triples and
      * tg__small_pairs; or row tiles, two or more a thread, of one panel or a taller A's pairs) */
     const int64_t unit = triples ? 3 : tg__small_pairs(kern, g, pack_all) ? 2 : 1;
@@ -10991,7 +11002,7 @@ TG__ALWAYS_INLINE int tg__small_direct(const tg__kernel *kern, const tg__gemm *g
 {
     const tg__kernel *k;
     int64_t kb, part;
-    if (g->n > kern->nr || g->b.cs != 1 || tg__threads_for(g->m, g->n, g->k, kern->es) != 1)
+    if (g->n > kern->nr || g->b.cs != 1 || tg__small_threads(kern, g) != 1)
         return 0;
     k = tg__use_narrow(kern, g->n) ? kern->narrow : kern;
     part = tg__rem(g->n, k->nr);

@@ -113,20 +113,13 @@ TG__PRIVATE int tg__threads_team(void);
  * and barriers cost more than they save. At 64^3 two threads ran 1.46x (s) and 1.39x (d) in the
  * Zen 3's sweeps; on Emerald Rapids, one build at 1 and 2 threads in one process (ab-gemm LIB@N),
  * 1.20x (s) and 1.51x (d), s 72^3 1.15x. A threshold half as large for doubles (the same time a
- * call) lost at d 52^3 (0.86x) and 40x96x48 (0.82x) there. The Zen 4 (zmm_split) starts a team
- * for less: from 2^19 bytes' worth of multiply-adds (mnk es: 2^17 in float, 2^16 in double, the
- * same time a call). There, the same build at 2 threads against 1 (ab-gemm, side by side): d 48^3
- * 1.42, d 56^3 1.31, s 56^3 1.35, d 40x96x48 1.43, d 64x32x32 1.18; below the bound it lost or
- * tied (s 40^3 0.96, s 46^3 1.01, d 32^3 1.00, d 24x48x48 0.89, whose three panels split two to
- * one), though d 40^3 ran 1.28 and s 48^3 1.16. The size test is inline so that a small call
- * makes no call for it (as one, 5% of an 8^3 sgemm on the small path, Zen 5, perf). */
-enum { TG__TEAM_MNK = 64 * 64 * 64, TG__TEAM_BYTES_SPLIT = 1 << 19 };
-TG__ALWAYS_INLINE int tg__threads_for(int64_t m, int64_t n, int64_t k, size_t es)
+ * call) lost at d 52^3 (0.86x) and 40x96x48 (0.82x) there. (The small path starts a team for less
+ * on the Zen 4: small.c's tg__small_threads.) The size test is inline so that a small call makes
+ * no call for it (as one, 5% of an 8^3 sgemm on the small path, Zen 5, perf). */
+enum { TG__TEAM_MNK = 64 * 64 * 64 };
+TG__ALWAYS_INLINE int tg__threads_for(int64_t m, int64_t n, int64_t k)
 {
-    const double mnk = (double)m * (double)n * (double)k;
-    return mnk >= TG__TEAM_MNK || (mnk * (double)es >= TG__TEAM_BYTES_SPLIT && tg__cpu()->zmm_split)
-               ? tg__threads_team()
-               : 1;
+    return (double)m * (double)n * (double)k < TG__TEAM_MNK ? 1 : tg__threads_team();
 }
 
 /* 1 in the type of es bytes (driver.c): the beta of every k block after the first, which adds to

@@ -68,7 +68,7 @@ TG__PRIVATE int tg__gemm_blocked(const char *fn, const tg__kernel *kern, const t
     mc_max = tg__min(tg__ceil_div(g.m, mr) * mr, bs.mc);
     kc_max = tg__min(g.k, bs.kc);
     nc_max = tg__min(tg__ceil_div(g.n, nr) * nr, bs.nc);
-    nt = tg__threads_for(g.m, g.n, g.k, kern->es);
+    nt = tg__threads_for(g.m, g.n, g.k);
     /* One block for the packed B, every thread's packed A and the items' flags (memory.c keeps one
      * block between calls); B's part is rounded to whole cache lines so A's panels start on one. */
     b_bytes = tg__ceil_div(kc_max * nc_max * es, 64) * 64;
