@@ -36,8 +36,9 @@
  * the pairs where each gets as many and B does not fit L1, the rows otherwise (98 x 96 x 70: fp32
  * a pair and a panel, fp64 three pairs; 100 x 128 x 60: two pairs in fp32, within L1, four in
  * fp64; 100 x 128 x 160: two and four pairs, past L1; 300 x 64 x 8: one and two pairs, within L1),
- * and both layouts and transposes. Each is also checked once against the reference, so "equal" cannot mean "equally
- * wrong". Without OpenMP (some header builds) there is only one thread, and the checks still hold.
+ * and both layouts and transposes. Each is also checked once against the reference, so "equal"
+ * cannot mean "equally wrong". Without OpenMP (some header builds) there is only one thread, and
+ * the checks still hold.
  */
 #include <stdio.h>
 #include <stdlib.h>
