@@ -604,8 +604,7 @@ TG__ALWAYS_INLINE int tg__small_direct(const tg__kernel *kern, const tg__gemm *g
 {
     const tg__kernel *k;
     int64_t kb, part;
-    if (g->n > kern->nr || g->b.cs != 1 || tg__small_threads(kern, g) != 1)
-        return 0;
+    if (g->n > kern->nr || g->b.cs != 1 || tg__small_threads(kern, g) != 1) return 0;
     k = tg__use_narrow(kern, g->n) ? kern->narrow : kern;
     part = tg__rem(g->n, k->nr);
     if (part && tg__small_packs(k, g, part, 0)) return 0;
