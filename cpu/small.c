@@ -74,13 +74,14 @@ static int64_t tg__small_kb(const tg__kernel *kern, const tg__gemm *g, int64_t p
  * three panels split two to one), though d 40^3 ran 1.28 and s 48^3 1.16. Not the blocked path
  * (d 200x400x1, shallow past half of L2, 0.51) nor the AVX2 family forced there, whose threads
  * split narrower strips of C's rows (s 1000x64x4 0.71). */
+enum { TG__TEAM_BYTES_ZMM_SPLIT = 1 << 19 };
 TG__ALWAYS_INLINE int tg__small_threads(const tg__kernel *kern, const tg__gemm *g)
 {
     const double mnk = (double)g->m * (double)g->n * (double)g->k;
-    if (mnk >= TG__TEAM_MNK) return tg__threads_team();
-    return mnk * (double)kern->es >= (1 << 19) && kern->ukernel_pair && tg__cpu()->zmm_split
+    return mnk * (double)kern->es >= TG__TEAM_BYTES_ZMM_SPLIT && kern->ukernel_pair &&
+                   tg__cpu()->zmm_split
                ? tg__threads_team()
-               : 1;
+               : tg__threads_for(g->m, g->n, g->k);
 }
 
 /* The depth of k's blocks: all of k up to 32 (no block is shallower), which spares a tiny product
