@@ -521,6 +521,26 @@ static int tg__small_rows(const char *fn, const tg__kernel *kern, const tg__gemm
     return TG_OK;
 }
 
+/* Whether threads splitting C's columns at multiples of unit panels would write parts of one
+ * cache line: where a strip's first column is off a 64-byte line in some row (C from malloc is
+ * often 16 bytes off one; or rows whose length is not a multiple of a line). The line then moves
+ * from core to core at every row of every tile both threads store. Emerald-Rapids-class Xeon (the
+ * VM's CPUID says model 0xa7), 2 threads, panels split, C 16 bytes off a line against C on one
+ * (tools-free driver: one process, the two placements alternating, best of ten): s 64^3 0.51 (below
+ * 1 thread), s 128x64x64 0.49, s 256x256x4 0.25, d 64^3 0.80, s and d 96^3-256^3 0.84-0.94. Split
+ * by rows instead, a thread shares at most the lines where its rows begin and end; C off a line,
+ * rows against panels: s 64^3 2.16, s 96^3 1.43, s 128x64x64 2.0, s 256x256x4 2.8, d 2.4, d 64^3
+ * 1.11, s 256^3 1.16, d 1.11, s 96x256x256 1.08, d 1.11, s 128x256x256 1.09, d 1.07, s and d
+ * 128x128x512 1.08, s 192^3 1.07, d 128^3 1.03, s 128^3 1.00, d 96^3 0.99-1.05. But each thread
+ * then reads all of B: past L1 and over few rows a thread, that costs more than the shared lines
+ * (32 rows a thread, s 64x256x256 0.89, d 0.97): from TG__SHARED_LINES_ROWS a thread. */
+enum { TG__LINE = 64, TG__SHARED_LINES_ROWS = 48 };
+static int tg__small_strips_share_lines(const tg__kernel *kern, const tg__gemm *g, int64_t unit)
+{
+    const uintptr_t es = kern->es, row = g->m > 1 ? (uintptr_t)g->rs_c * es : 0;
+    return ((uintptr_t)g->c | (uintptr_t)(unit * kern->nr) * es | row) % TG__LINE != 0;
+}
+
 /* Everything but the rows mode: B's column panels, split among the threads. */
 static int tg__small_panels_all(const char *fn, const tg__kernel *kern, const tg__gemm *g,
                                 const void *alpha, const void *beta, int paged)
@@ -556,9 +576,14 @@ static int tg__small_panels_all(const char *fn, const tg__kernel *kern, const tg
      * 128x64x32 1.20, d 72x64x64 1.07, d 64^3 1.05, s 512x256x16 1.05, s 100x128x64 1.05; past
      * L1 the panels' split stays ahead (rows: d 128^3 0.95, s and d 64x256x256 0.94, d 80x64x96
      * 0.97, s 128^3 0.985). */
-    const int by_rows = panels == 1 || (unit == 2 && g->m > kern->short_m && !group &&
-                                         (panels % (2 * threads) != 0 ||
-                                          tg__small_b_bytes(kern, g) <= (double)tg__cpu()->l1d));
+    const double b_bytes = tg__small_b_bytes(kern, g), l1d = (double)tg__cpu()->l1d;
+    const int by_rows =
+        panels == 1 ||
+        (unit == 2 && g->m > kern->short_m && !group &&
+         (panels % (2 * threads) != 0 || b_bytes <= l1d)) ||
+        (threads > 1 && unit != 3 && !group && g->m / kern->mr >= 2 * threads &&
+         tg__small_strips_share_lines(kern, g, unit) &&
+         (b_bytes <= l1d || g->m >= TG__SHARED_LINES_ROWS * threads));
     const int64_t tiles = by_rows ? g->m / kern->mr : 0, most = by_rows ? tiles / 2 : units;
     double stack[TG__STACK_PANEL / sizeof(double)];
     char *heap = NULL, *buf = (char *)stack;

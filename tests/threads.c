@@ -36,7 +36,9 @@
  * the pairs where each gets as many and B does not fit L1, the rows otherwise (98 x 96 x 70: fp32
  * a pair and a panel, fp64 three pairs; 100 x 128 x 60: two pairs in fp32, within L1, four in
  * fp64; 100 x 128 x 160: two and four pairs, past L1; 300 x 64 x 8: one and two pairs, within L1),
- * and both layouts and transposes. Each is also checked once against the reference, so "equal"
+ * C on a cache line and one element past one, where the threads that would split the panels split
+ * the rows instead (128 x 64 x 64, 256 x 256 x 4, 96 x 256 x 256, 64 x 96 x 64), and both layouts
+ * and transposes. Each is also checked once against the reference, so "equal"
  * cannot mean "equally wrong". Without OpenMP (some header builds) there is only one thread, and
  * the checks still hold.
  */
@@ -54,7 +56,7 @@ static const int64_t tgt_thread_shapes[][3] = {
     {8, 1, 100003}, {700, 1, 1000}, {1, 1000, 700}, {1, 400, 401}, {2, 5000, 300},
     {3000, 4, 403}, {2, 1000, 700}, {4, 700, 300}, {3, 900, 200}, {900, 3, 200},
     {9, 700, 300}, {1100, 8, 300}, {21, 500, 100}, {98, 96, 70}, {100, 128, 60},
-    {100, 128, 160}, {300, 64, 8}};
+    {100, 128, 160}, {300, 64, 8}, {128, 64, 64}, {256, 256, 4}, {96, 256, 256}, {64, 96, 64}};
 
 /* Runs the call on a fresh copy of C0's bytes into C (same buffers, same arguments each time). */
 static int tgt_call(const tgt_case *c, const tgt_buf *A, int64_t lda, const tgt_buf *B,
@@ -73,7 +75,9 @@ static void tgt_thread_case(const tgt_case *c)
     tgt_buf A, B, C0, C1, Cn, Cp[TGT_TEAM];
     double *out = (double *)malloc((size_t)(c->m * c->n) * sizeof(double));
     double *bound = (double *)malloc((size_t)(c->m * c->n) * sizeof(double));
-    int ok = out && bound, st[TGT_TEAM];
+    const size_t c_bytes = (size_t)(c->m * c->n) * c->es;
+    unsigned char *line_mem = (unsigned char *)malloc(c_bytes + 128), *lined = line_mem;
+    int ok = out && bound && line_mem, st[TGT_TEAM];
     char what[400];
 
     snprintf(what, sizeof what, "threads %cgemm %s %s layout=%s A=%s B=%s m=%lld n=%lld k=%lld",
@@ -91,6 +95,7 @@ static void tgt_thread_case(const tgt_case *c)
         tgt_check(0, "%s: the test ran out of memory", what);
         goto done;
     }
+    lined += (64 - (uintptr_t)line_mem % 64) % 64; /* (C99: no aligned_alloc) */
     tgt_buf_fill(&A, &rng);
     tgt_buf_fill(&B, &rng);
     tgt_buf_fill(&C0, &rng);
@@ -114,6 +119,17 @@ static void tgt_thread_case(const tgt_case *c)
         s = tgt_call(c, &A, al, &B, bl, &C0, &Cn, cl);
         tgt_check(s == TG_OK && memcmp(C1.mem, Cn.mem, C1.total * c->es) == 0,
                   "%s: %d threads (status %d) differ bitwise from 1 thread", what, nt, s);
+        /* C on a cache line and one element past one: the small path splits C's rows or its
+         * columns by where its lines fall, and neither may change a bit. */
+        for (int shift = 0; ok && shift <= 1; shift++) {
+            unsigned char *at = lined + (size_t)shift * c->es;
+            memcpy(at, C0.p, c_bytes);
+            s = tgt_gemm(c->es, c->layout, c->transa, c->transb, c->m, c->n, c->k, c->alpha, A.p,
+                         al, B.p, bl, c->beta, at, cl);
+            tgt_check(s == TG_OK && memcmp(C1.p, at, c_bytes) == 0,
+                      "%s: %d threads, C %s a cache line (status %d), differ bitwise from 1 "
+                      "thread", what, nt, shift ? "one element past" : "on", s);
+        }
     }
 
     /* Inside a caller's parallel region: each member makes its own call. */
@@ -130,6 +146,7 @@ done:
     tg_set_num_threads(0);
     free(out);
     free(bound);
+    free(line_mem);
     tgt_buf_free(&A);
     tgt_buf_free(&B);
     tgt_buf_free(&C0);

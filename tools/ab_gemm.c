@@ -15,7 +15,9 @@
  * (build/harness/libtg_xsmm.so: tg_xsmm_sgemm / tg_xsmm_dgemm) or a CBLAS (cblas_sgemm /
  * cblas_dgemm, e.g. /usr/lib/x86_64-linux-gnu/libopenblas.so.0; set OPENBLAS_NUM_THREADS). Alpha
  * 1; from the environment: LAYOUT (row, the default, or col), TRANS (NN, the default, NT, TN, TT),
- * BETA (default 0), THREADS threads for tgemm (default 1). A library written LIB@N runs on N threads
+ * BETA (default 0), THREADS threads for tgemm (default 1), C_OFFSET (C starts that many bytes past
+ * a 64-byte line; by default where malloc puts it, which varies with the size: two threads that
+ * share C's lines run at half the rate, small.c). A library written LIB@N runs on N threads
  * whatever the environment says (tgemm, MKL, OpenBLAS or BLIS, each through its own call, made
  * before every batch), so one build can be compared with itself at two thread counts in the same
  * process: whether a second thread pays on a product too small to hide a team's start-up is a
@@ -137,9 +139,12 @@ static void call(const lib *l, int dbl, const form *f, int m, int n, int k, doub
                          c, f->ldc);
 }
 
-static void *operand(size_t count, size_t es, int dbl, int salt)
+/* count elements; off >= 0: they start off bytes past a 64-byte line (the allocation is *mem). */
+static void *operand(size_t count, size_t es, int dbl, int salt, long off, void **mem)
 {
-    char *p = malloc(count * es);
+    char *p = NULL;
+    if (off < 0) *mem = p = malloc(count * es);
+    else if (posix_memalign(mem, 64, count * es + (size_t)off) == 0) p = (char *)*mem + off;
     for (size_t i = 0; p && i < count; i++) {
         double v = (double)((i * 7 + (size_t)salt) % 13) * 0.1 - 0.6;
         if (dbl) ((double *)p)[i] = v;
@@ -155,7 +160,8 @@ int main(int argc, char **argv)
     long calls;
     lib l[MAX_LIBS];
     form f;
-    void *a, *b, *c;
+    void *a, *b, *c, *mem[3];
+    long c_offset;
     if (argc < 6 || libs > MAX_LIBS || (strcmp(argv[1], "s") && strcmp(argv[1], "d"))) {
         fprintf(stderr, "usage: ab-gemm s|d M[xNxK] LINES LIB[@THREADS] LIB[@THREADS] [...] (at "
                         "most %d)\n",
@@ -167,6 +173,7 @@ int main(int argc, char **argv)
     lines = atoi(argv[3]);
     beta = getenv("BETA") ? atof(getenv("BETA")) : 0.0;
     threads = getenv("THREADS") ? atoi(getenv("THREADS")) : 1;
+    c_offset = getenv("C_OFFSET") ? atol(getenv("C_OFFSET")) : -1;
     {
         const char *lay = getenv("LAYOUT") ? getenv("LAYOUT") : "row";
         const char *tr = getenv("TRANS") ? getenv("TRANS") : "NN";
@@ -190,9 +197,9 @@ int main(int argc, char **argv)
     }
     for (int i = 0; i < libs; i++)
         if (open_lib(argv[4 + i], dbl, threads, &l[i])) return 1;
-    a = operand((size_t)m * (size_t)k, dbl ? 8 : 4, dbl, 1);
-    b = operand((size_t)k * (size_t)n, dbl ? 8 : 4, dbl, 2);
-    c = operand((size_t)m * (size_t)n, dbl ? 8 : 4, dbl, 3);
+    a = operand((size_t)m * (size_t)k, dbl ? 8 : 4, dbl, 1, -1, &mem[0]);
+    b = operand((size_t)k * (size_t)n, dbl ? 8 : 4, dbl, 2, -1, &mem[1]);
+    c = operand((size_t)m * (size_t)n, dbl ? 8 : 4, dbl, 3, c_offset, &mem[2]);
     if (!a || !b || !c) {
         fprintf(stderr, "ab-gemm: out of memory\n");
         return 1;
@@ -227,6 +234,6 @@ int main(int argc, char **argv)
     for (int i = 1; i < libs; i++)
         printf("  %-50s %.1f GFLOP/s, rate / %s: %.3f (lines %.3f-%.3f)\n", argv[4 + i], gflops[i],
                argv[4], sum[i] / lines, lo[i], hi[i]);
-    free(a), free(b), free(c);
+    free(mem[0]), free(mem[1]), free(mem[2]);
     return 0;
 }
