@@ -230,14 +230,23 @@ TG__ALWAYS_INLINE void tg__small_column(const tg__kernel *k, const tg__gemm *g, 
  * 32^3 1.06, 96^3 1.03, 128^3 1.03, s 64x256x256 1.05, d 1.07, s 16x768x768 1.10, d 1.12, s
  * 16x1024x1024 1.24, d 1.28, s 7x512x256 1.28, d 8x512x256 1.24 (4 + 4 rows: tg__ukernel_pair),
  * others 0.99-1.02; 2 threads: s 64^3 1.08, s 96^3 1.28, s 64x256x256 1.20, d 1.08, d 72^3 1.06,
- * s 16x1024x1024 1.24, d 1.30, d 200x96x96 0.98, others 0.99-1.05. */
+ * s 16x1024x1024 1.24, d 1.30, d 200x96x96 0.98, others 0.99-1.05.
+ *
+ * With full-width zmm a taller A pairs over a B within L1, whose four lines a k step the pair
+ * reads with fewer loads for each FMA than the 2W tile (the 2W tile's k loop here: two loads of B,
+ * two prefetches and six broadcasts for 12 FMAs). Emerald-Rapids-class Xeon (CPUID model 0xa7),
+ * ab-gemm, C 16 bytes off a line, against the 2W tiles (a copy of that build: 0.97-1.02), 1
+ * thread: s 64^3 1.11, s 80^3 1.11, s 96^3 1.07, d 32^3 1.13, d 40^3-64^3 1.06-1.07, d 80^3 1.10
+ * (B 50 KiB); 2 threads 1.02-1.27 (C on a line: 1.00-1.35; the rows split, as above). Past L1 the
+ * 2W tiles' prefetch wins (s 128^3 0.94, d 0.89, d 96^3 0.985, s 64x256x256 0.97, d 0.87). Not
+ * measured on the Zen 5, which takes the same rule. */
 static int tg__small_pairs(const tg__kernel *kern, const tg__gemm *g, int pack_all)
 {
     const tg__cpuinfo *cpu;
     if (!kern->ukernel_pair || g->b.cs != 1) return 0;
     if (g->m <= 2 * kern->mr) return !pack_all;
     cpu = tg__cpu();
-    return cpu->zmm_split && tg__small_b_bytes(kern, g) <= (double)cpu->l3_plan / 4;
+    return tg__small_b_bytes(kern, g) <= (cpu->zmm_split ? (double)cpu->l3_plan / 4 : cpu->l1d);
 }
 
 /* Whether a short A's whole column panels of B, read in place, go three at a time to the triple
