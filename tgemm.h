@@ -10632,12 +10632,13 @@ TG__ALWAYS_INLINE void tg__small_column(const tg__kernel *k, const tg__gemm *g, 
  *
  * With full-width zmm a taller A pairs over a B within L1, whose four lines a k step the pair
  * reads with fewer loads for each FMA than the 2W tile (the 2W tile's k loop here: two loads of B,
- * two prefetches and six broadcasts for 12 FMAs). Emerald-Rapids-class Xeon (CPUID model 0xa7),
- * ab-gemm, C 16 bytes off a line, against the 2W tiles (a copy of that build: 0.97-1.02), 1
- * thread: s 64^3 1.11, s 80^3 1.11, s 96^3 1.07, d 32^3 1.13, d 40^3-64^3 1.06-1.07, d 80^3 1.10
- * (B 50 KiB); 2 threads 1.02-1.27 (C on a line: 1.00-1.35; the rows split, as above). Past L1 the
- * 2W tiles' prefetch wins (s 128^3 0.94, d 0.89, d 96^3 0.985, s 64x256x256 0.97, d 0.87). Not
- * measured on the Zen 5, which takes the same rule. */
+ * two prefetches and six broadcasts for 12 FMAs). The Xeon of results/intel-xeon-2c, ab-gemm,
+ * C_OFFSET=16, against the 2W tiles (a copy of that build: 0.97-1.02), 1 thread: s 64^3 1.11, s
+ * 80^3 1.11, s 96^3 1.07, d 32^3 1.13, d 40^3-64^3 1.06-1.07, s 1000x64x4 1.77, s 256x256x4 1.68,
+ * d 300x64x8 1.19; 2 threads (their rows split, B within L1) 1.02-1.27, C on a line 1.00-1.35.
+ * Past L1 the 2W tiles' prefetch wins (s 128^3 0.94, d 0.89, d 96^3 0.985, s 64x256x256 0.97, d
+ * 0.87), though d 80^3, its B 50 KiB, ran 1.10. Not measured on the Zen 5, which takes the same
+ * rule. */
 static int tg__small_pairs(const tg__kernel *kern, const tg__gemm *g, int pack_all)
 {
     const tg__cpuinfo *cpu;
@@ -10931,16 +10932,17 @@ static int tg__small_rows(const char *fn, const tg__kernel *kern, const tg__gemm
 /* Whether threads splitting C's columns at multiples of unit panels would write parts of one
  * cache line: where a strip's first column is off a 64-byte line in some row (C from malloc is
  * often 16 bytes off one; or rows whose length is not a multiple of a line). The line then moves
- * from core to core at every row of every tile both threads store. Emerald-Rapids-class Xeon (the
- * VM's CPUID says model 0xa7), 2 threads, panels split, C 16 bytes off a line against C on one
- * (tools-free driver: one process, the two placements alternating, best of ten): s 64^3 0.51 (below
- * 1 thread), s 128x64x64 0.49, s 256x256x4 0.25, d 64^3 0.80, s and d 96^3-256^3 0.84-0.94. Split
- * by rows instead, a thread shares at most the lines where its rows begin and end; C off a line,
- * rows against panels: s 64^3 2.16, s 96^3 1.43, s 128x64x64 2.0, s 256x256x4 2.8, d 2.4, d 64^3
- * 1.11, s 256^3 1.16, d 1.11, s 96x256x256 1.08, d 1.11, s 128x256x256 1.09, d 1.07, s and d
- * 128x128x512 1.08, s 192^3 1.07, d 128^3 1.03, s 128^3 1.00, d 96^3 0.99-1.05. But each thread
- * then reads all of B: past L1 and over few rows a thread, that costs more than the shared lines
- * (32 rows a thread, s 64x256x256 0.89, d 0.97): from TG__SHARED_LINES_ROWS a thread. */
+ * from core to core at every row of every tile both threads store. On the Xeon of
+ * results/intel-xeon-2c (two 512-bit FMA units), 2 threads, panels split, C 16 bytes off a line
+ * against C on one (a throwaway driver alternating the two in one process): s 64^3 0.51 (below 1
+ * thread), s 128x64x64 0.49, s 256x256x4 0.25, d 64^3 0.80, s and d 96^3-256^3 0.84-0.94. Split by
+ * rows instead, a thread shares at most the lines where its rows begin and end. There, 2 threads,
+ * ab-gemm with C_OFFSET=16, against the panels' split: s 64^3 1.47, s 96^3 1.49, s 128x64x64 1.62,
+ * s 256x256x4 2.5, d 64^3 1.11, d 128^3 1.07, d 256^3 1.10; C on a line 0.98-1.07 (the same path).
+ * But each thread then reads all of B: past L1 and over few rows a thread, that costs more than
+ * the shared lines (rows against panels, C off a line, 32 rows a thread: s 64x256x256 0.89, d
+ * 0.97; 48 and more: s 96x256x256 1.08, d 1.11, s 128^3 1.00, d 1.03, s 192^3 1.07): rows from
+ * TG__SHARED_LINES_ROWS a thread. */
 enum { TG__LINE = 64, TG__SHARED_LINES_ROWS = 48 };
 static int tg__small_strips_share_lines(const tg__kernel *kern, const tg__gemm *g, int64_t unit)
 {
