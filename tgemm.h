@@ -5745,8 +5745,17 @@ TG__FN(tg__tall)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t rs_a,
     TG__TALL_EACH(TG__TALL_ZERO)
     for (; b != bend; a0 += step, a4 += step, a8 += step, a12 += step, b += rs_b) {
         const TG__V b0 = masked ? TG__MASKLOAD(b, lo) : TG__LOADU(b);
-        /* B read in place: the prefetch of the 6-row tile's loops (see there) */
-        if (rs_b != 2 * TG__W) TG__PREFETCH_AHEAD(b);
+        /* B read in place: the prefetch of the 6-row tile's loops (see there); in zmm, where it
+         * is two lines a k step, only where B's rows are at least two panels long. A shorter row
+         * (a narrow B, a tiny product) puts the line "two panels ahead" a few k steps down the
+         * same columns: in L1 already for a tiny B, and for a narrow one streamed from memory
+         * part of a run of adjacent lines, which the hardware prefetchers follow. Xeon of
+         * results/intel-xeon-2c, 1 thread, ab-gemm, against the prefetch (a copy: 0.98-1.02), three
+         * runs: s 12^3 1.02-1.03, s 16^3 1.02-1.04, d 8^3 1.02-1.04, s 12x12x64 1.01-1.04, others
+         * 0.99-1.01 (from memory s 4096x8x4096 0.99-1.01, d 2048x4x2048 1.00). Without it in
+         * ymm too, AVX2 forced there read 0.98-1.00: it keeps its one line. */
+        if (rs_b != 2 * TG__W && (TG__W * (int)sizeof(TG__T) < 64 || rs_b >= 4 * TG__W))
+            TG__PREFETCH_AHEAD(b);
         TG__TALL_EACH(TG__TALL_FMA)
     }
 #undef TG__TALL_ROW
@@ -7026,8 +7035,17 @@ TG__FN(tg__tall)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t rs_a,
     TG__TALL_EACH(TG__TALL_ZERO)
     for (; b != bend; a0 += step, a4 += step, a8 += step, a12 += step, b += rs_b) {
         const TG__V b0 = masked ? TG__MASKLOAD(b, lo) : TG__LOADU(b);
-        /* B read in place: the prefetch of the 6-row tile's loops (see there) */
-        if (rs_b != 2 * TG__W) TG__PREFETCH_AHEAD(b);
+        /* B read in place: the prefetch of the 6-row tile's loops (see there); in zmm, where it
+         * is two lines a k step, only where B's rows are at least two panels long. A shorter row
+         * (a narrow B, a tiny product) puts the line "two panels ahead" a few k steps down the
+         * same columns: in L1 already for a tiny B, and for a narrow one streamed from memory
+         * part of a run of adjacent lines, which the hardware prefetchers follow. Xeon of
+         * results/intel-xeon-2c, 1 thread, ab-gemm, against the prefetch (a copy: 0.98-1.02), three
+         * runs: s 12^3 1.02-1.03, s 16^3 1.02-1.04, d 8^3 1.02-1.04, s 12x12x64 1.01-1.04, others
+         * 0.99-1.01 (from memory s 4096x8x4096 0.99-1.01, d 2048x4x2048 1.00). Without it in
+         * ymm too, AVX2 forced there read 0.98-1.00: it keeps its one line. */
+        if (rs_b != 2 * TG__W && (TG__W * (int)sizeof(TG__T) < 64 || rs_b >= 4 * TG__W))
+            TG__PREFETCH_AHEAD(b);
         TG__TALL_EACH(TG__TALL_FMA)
     }
 #undef TG__TALL_ROW
@@ -8306,8 +8324,17 @@ TG__FN(tg__tall)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t rs_a,
     TG__TALL_EACH(TG__TALL_ZERO)
     for (; b != bend; a0 += step, a4 += step, a8 += step, a12 += step, b += rs_b) {
         const TG__V b0 = masked ? TG__MASKLOAD(b, lo) : TG__LOADU(b);
-        /* B read in place: the prefetch of the 6-row tile's loops (see there) */
-        if (rs_b != 2 * TG__W) TG__PREFETCH_AHEAD(b);
+        /* B read in place: the prefetch of the 6-row tile's loops (see there); in zmm, where it
+         * is two lines a k step, only where B's rows are at least two panels long. A shorter row
+         * (a narrow B, a tiny product) puts the line "two panels ahead" a few k steps down the
+         * same columns: in L1 already for a tiny B, and for a narrow one streamed from memory
+         * part of a run of adjacent lines, which the hardware prefetchers follow. Xeon of
+         * results/intel-xeon-2c, 1 thread, ab-gemm, against the prefetch (a copy: 0.98-1.02), three
+         * runs: s 12^3 1.02-1.03, s 16^3 1.02-1.04, d 8^3 1.02-1.04, s 12x12x64 1.01-1.04, others
+         * 0.99-1.01 (from memory s 4096x8x4096 0.99-1.01, d 2048x4x2048 1.00). Without it in
+         * ymm too, AVX2 forced there read 0.98-1.00: it keeps its one line. */
+        if (rs_b != 2 * TG__W && (TG__W * (int)sizeof(TG__T) < 64 || rs_b >= 4 * TG__W))
+            TG__PREFETCH_AHEAD(b);
         TG__TALL_EACH(TG__TALL_FMA)
     }
 #undef TG__TALL_ROW
@@ -9586,8 +9613,17 @@ TG__FN(tg__tall)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t rs_a,
     TG__TALL_EACH(TG__TALL_ZERO)
     for (; b != bend; a0 += step, a4 += step, a8 += step, a12 += step, b += rs_b) {
         const TG__V b0 = masked ? TG__MASKLOAD(b, lo) : TG__LOADU(b);
-        /* B read in place: the prefetch of the 6-row tile's loops (see there) */
-        if (rs_b != 2 * TG__W) TG__PREFETCH_AHEAD(b);
+        /* B read in place: the prefetch of the 6-row tile's loops (see there); in zmm, where it
+         * is two lines a k step, only where B's rows are at least two panels long. A shorter row
+         * (a narrow B, a tiny product) puts the line "two panels ahead" a few k steps down the
+         * same columns: in L1 already for a tiny B, and for a narrow one streamed from memory
+         * part of a run of adjacent lines, which the hardware prefetchers follow. Xeon of
+         * results/intel-xeon-2c, 1 thread, ab-gemm, against the prefetch (a copy: 0.98-1.02), three
+         * runs: s 12^3 1.02-1.03, s 16^3 1.02-1.04, d 8^3 1.02-1.04, s 12x12x64 1.01-1.04, others
+         * 0.99-1.01 (from memory s 4096x8x4096 0.99-1.01, d 2048x4x2048 1.00). Without it in
+         * ymm too, AVX2 forced there read 0.98-1.00: it keeps its one line. */
+        if (rs_b != 2 * TG__W && (TG__W * (int)sizeof(TG__T) < 64 || rs_b >= 4 * TG__W))
+            TG__PREFETCH_AHEAD(b);
         TG__TALL_EACH(TG__TALL_FMA)
     }
 #undef TG__TALL_ROW
