@@ -269,17 +269,28 @@ static int tg__small_pairs(const tg__kernel *kern, const tg__gemm *g, int pack_a
  * rows over a B past L2, which would go in page groups, take the triples (one pass over B from L3
  * instead of a packing one): 1 thread d 8x700x700 1.49, d 8x1024x1024 1.40, s 7x4096x512 1.40, d
  * 8x512x512 1.38, s 8x1024x1024 1.34; 2 threads 1.27-1.40 (s 8x768x768, not grouped, 0.99-1.00).
- */
+ *
+ * A B exactly 3W wide (s 48 columns, d 24), of any height, is one triple's 3W tile: no idle
+ * vector, where the pair's 4W tile leaves one (or the 2W tile and the narrow family's make two
+ * passes), on full-width cores, B within twice L2; threads split its rows (tg__small_panels_all).
+ * The Xeon of results/intel-xeon-2c, ab-gemm, C_OFFSET=16, against the pairs (a copy: 0.99-1.01),
+ * 1 thread: d 24^3 1.15, s 48^3 1.11, s 8x48x512 1.21, s 24x48x24 1.16, d 16x24x64 1.14, d
+ * 48x24x48 1.11, s 96x48x96 1.11, d 100x24x100 1.10, d 64x24x8 1.12, taller A 0.99-1.02 (s
+ * 2000x48x48, d 4096x24x64). A B narrower than 3W lost to the masked third vector (d 20^3 0.89,
+ * s 40^3 0.87, s 44^3 0.94, s 64x40x64 0.90). */
 TG__ALWAYS_INLINE int tg__small_triples(const tg__kernel *kern, const tg__gemm *g)
 {
     const tg__cpuinfo *cpu;
     double bytes;
+    /* B exactly one 3W tile wide (above) */
+    const int one = 2 * g->n == 3 * (int64_t)kern->nr;
     /* (the width first: a tiny product's call returns at the first test) */
-    if (g->n < 3 * (int64_t)kern->nr || !kern->ukernel_triple || g->b.cs != 1 ||
-        g->m > kern->short_m || (g->m + 7) / 8 >= (g->m + 5) / 6)
+    if ((g->n < 3 * (int64_t)kern->nr && !one) || !kern->ukernel_triple || g->b.cs != 1)
         return 0;
     cpu = tg__cpu();
     bytes = tg__small_b_bytes(kern, g);
+    if (one) return !cpu->zmm_split && bytes <= 2 * (double)cpu->l2;
+    if (g->m > kern->short_m || (g->m + 7) / 8 >= (g->m + 5) / 6) return 0;
     if (cpu->zmm_split)
         return g->m <= 8 && bytes > (double)cpu->l2 && bytes <= (double)cpu->l3_plan / 2;
     return bytes <= (g->m <= 8 ? (double)cpu->l3_plan / 2 : 2 * (double)cpu->l2);
@@ -589,7 +600,7 @@ static int tg__small_panels_all(const char *fn, const tg__kernel *kern, const tg
      * 0.97, s 128^3 0.985). */
     const double b_bytes = tg__small_b_bytes(kern, g), l1d = (double)tg__cpu()->l1d;
     const int by_rows =
-        panels == 1 ||
+        panels == 1 || (unit == 3 && panels < 3) ||
         (unit == 2 && g->m > kern->short_m && !group &&
          (panels % (2 * threads) != 0 || b_bytes <= l1d)) ||
         (threads > 1 && unit != 3 && !group && g->m / kern->mr >= 2 * threads &&
