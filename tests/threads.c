@@ -39,9 +39,9 @@
  * C on a cache line and one element past one, where the threads that would split the panels split
  * the rows instead (128 x 64 x 64, 256 x 256 x 4, 96 x 256 x 256, 64 x 96 x 64), a B exactly one
  * 3W tile wide, whose rows the threads split in 8-row triple tiles (90 x 24 x 70 in fp64; 48 x 96
- * x 96 column-major, computed as 96 x 48 in fp32), and both layouts and transposes. Each is also checked once against the reference, so "equal"
- * cannot mean "equally wrong". Without OpenMP (some header builds) there is only one thread, and
- * the checks still hold.
+ * x 96 column-major, computed as 96 x 48 in fp32), and both layouts and transposes. Each is also
+ * checked once against the reference, so "equal" cannot mean "equally wrong". Without OpenMP (some
+ * header builds) there is only one thread, and the checks still hold.
  */
 #include <stdio.h>
 #include <stdlib.h>
