@@ -143,7 +143,6 @@ static void call(const lib *l, int dbl, const form *f, int m, int n, int k, doub
 static void *operand(size_t count, size_t es, int dbl, int salt, long off, void **mem)
 {
     char *p = NULL;
-    *mem = NULL;
     if (off < 0) *mem = p = malloc(count * es);
     else if (posix_memalign(mem, 64, count * es + (size_t)off) == 0) p = (char *)*mem + off;
     else *mem = NULL;
