@@ -387,6 +387,8 @@ typedef struct {
     int avx512f;
     int zmm_split;             /* AVX-512 runs each zmm operation as two 256-bit halves (AMD Zen 4),
                                 * so a ymm one costs half as much; not so on Zen 5 or Intel */
+    int intel;                 /* GenuineIntel: where a software prefetch into L2 only pays
+                                * (elementwise_simd_run.inc) */
     int64_t l1d, l2, l3;       /* data cache bytes per core (L3: whole, shared); fallbacks if unknown */
     int64_t l3_plan;           /* the L3 the library plans with: l3, at most 32 MiB (cpuinfo.c) */
 } tg__cpuinfo;
@@ -495,6 +497,7 @@ TG__PRIVATE const tg__cpuinfo *tg__cpu(void)
     info.avx2_fma = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
     info.avx512f = __builtin_cpu_supports("avx512f");
     info.zmm_split = info.avx512f && tg__amd_family_19h();
+    info.intel = __builtin_cpu_is("intel");
 #endif
     info.l1d = tg__cache_size(1, 32 << 10);
     info.l2 = tg__cache_size(2, 512 << 10);
@@ -1271,6 +1274,8 @@ typedef struct {
                       or ADDS, the operations the public calls pair it with (and the only ones
                       the vector loops fuse it into) */
     int stream;    /* non-temporal stores allowed (output far larger than the caches, no input) */
+    int ahead_l2;  /* the activations' prefetch far ahead goes to L2 only, a near one to L1
+                      (elementwise_simd_run.inc): streamed runs on Intel's cores */
     float sf;      /* s in the array's type: alpha, or the run's bias */
     double sd;
 } tg__ew;
@@ -1452,6 +1457,7 @@ static void tg__ew_launch(tg__ew_job *j)
      * they are computed in the operation's loop (the vector families; measured in AVX2): fp32
      * sigmoid 17.2 -> 19.8 GB/s, the others +1-5% (2 threads, 2^27 elements, alternating). */
     j->e.stream = out_bytes > tg__ew_stream_bytes() && j->z != j->x && j->z != j->y;
+    j->e.ahead_l2 = j->e.stream && tg__cpu()->intel;
 #ifdef _OPENMP
     if (!omp_in_parallel() && total >= 2 * grain) {
         nt = tg_get_num_threads();
@@ -2415,18 +2421,21 @@ __attribute__((target(TG__TARGET))) static void
 TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const TG__T *y, TG__T *z)
 {
     const TG__V s = TG__SET1(TG__S(e)), zero = TG__ZERO();
-    const int stream = e->stream;
+    const int stream = e->stream, ahead_l2 = e->ahead_l2;
     int64_t i = 0;
 /* One loop per operation, activation and store: v = F(EXPR) at element k (F empty: none), U vectors
  * a turn, then ReLU where RELU is 1 and STORE(address, v); PF: x read ahead by prefetches, one a
- * cache line. */
+ * cache line (or two: ahead_l2, below). */
 #define TG__EW_LOOP(EXPR, F, U, PF, RELU, STORE)                                                   \
     for (; i + (U) * TG__W <= n; i += (U) * TG__W) {                                               \
         TG__V v[U];                                                                                \
         int j;                                                                                     \
         if (PF)                                                                                    \
-            for (j = 0; j < (U) * TG__W; j += 64 / (int)sizeof(TG__T))                             \
-                _mm_prefetch((const char *)(x + i + j) + TG__EW_AHEAD, _MM_HINT_T0);               \
+            for (j = 0; j < (U) * TG__W; j += 64 / (int)sizeof(TG__T)) {                           \
+                _mm_prefetch((const char *)(x + i + j) + (ahead_l2 ? TG__EW_NEAR : TG__EW_AHEAD),  \
+                             _MM_HINT_T0);                                                         \
+                _mm_prefetch((const char *)(x + i + j) + TG__EW_AHEAD, _MM_HINT_T1);               \
+            }                                                                                      \
         TG__EW_UNROLL for (j = 0; j < (U); j++) {                                                  \
             const int64_t k = i + j * TG__W;                                                       \
             v[j] = F(EXPR);                                                                        \
@@ -2518,8 +2527,21 @@ TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const T
  * alternate 8 KiB chunks, elementwise.c). But an Intel core keeps fewer loads in flight ahead of
  * its arithmetic: on an Emerald Rapids, 2 threads, 2^27 elements, act_speed side by side, twice,
  * with the prefetch sigmoid and SiLU ran in 0.69-0.76 the time in fp32 and fp64 (fp32 sigmoid
- * 26 -> 34 GB/s), and in L2 0.94-1.00; so they take it too (the Zen 4 not measured again). */
+ * 26 -> 34 GB/s), and in L2 0.94-1.00; so they take it too (the Zen 4 not measured again).
+ * Where the run streams (arrays far past the caches) on an Intel core (ahead_l2, elementwise.c),
+ * the prefetch a page ahead goes to L2 only and a second one, TG__EW_NEAR bytes ahead, to L1 (the
+ * likely cause: an L1 prefetch holds one of the core's few fill buffers until its line arrives, a
+ * page's worth of them, and the streamed stores write-combine in the same buffers). Intel
+ * Xeon with AMX (the VM of results/intel-xeon-2c), 2 threads, 2^27 elements, act_speed side by
+ * side, twice: 0.77-0.91 the time (fp64 GELU tanh 0.81-0.82, SiLU 0.77-0.79; fp32 0.84-0.905);
+ * the L2 prefetch alone 0.84-0.96, NTA 1.15-1.54; the distances 2048-8192 and 512-2048 the same
+ * within the noise. Where the arrays fit the caches (no streaming) the L1 prefetch stays a page
+ * ahead, to which the second, then to the same line, adds one instruction: in L2, one thread, four
+ * runs, 0.95-1.06 the time (fp32 sigmoid 0.95-0.96, SiLU 1.04-1.06). AMD's cores keep the one
+ * prefetch measured there: the Zen 3 fills L1 on either hint, the Zen 4 and 5 take the L2 hint to
+ * L2, and neither was measured with it. */
 #define TG__EW_AHEAD 4096
+#define TG__EW_NEAR 1024
 /* U vectors a turn, then one at a time for the rest */
 #define TG__EW_ACT(EXPR, F, U)                                                                     \
     TG__EW_LOOP(EXPR, F, U, 1, 0, TG__EW_STORE)                                                    \
@@ -2545,6 +2567,7 @@ TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const T
 #undef TG__EW_ACTS
 #undef TG__EW_ACT
 #undef TG__EW_AHEAD
+#undef TG__EW_NEAR
 #undef TG__EW_LOOP
 #undef TG__EW_MEM
 #undef TG__EW_STORE
@@ -2672,18 +2695,21 @@ __attribute__((target(TG__TARGET))) static void
 TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const TG__T *y, TG__T *z)
 {
     const TG__V s = TG__SET1(TG__S(e)), zero = TG__ZERO();
-    const int stream = e->stream;
+    const int stream = e->stream, ahead_l2 = e->ahead_l2;
     int64_t i = 0;
 /* One loop per operation, activation and store: v = F(EXPR) at element k (F empty: none), U vectors
  * a turn, then ReLU where RELU is 1 and STORE(address, v); PF: x read ahead by prefetches, one a
- * cache line. */
+ * cache line (or two: ahead_l2, below). */
 #define TG__EW_LOOP(EXPR, F, U, PF, RELU, STORE)                                                   \
     for (; i + (U) * TG__W <= n; i += (U) * TG__W) {                                               \
         TG__V v[U];                                                                                \
         int j;                                                                                     \
         if (PF)                                                                                    \
-            for (j = 0; j < (U) * TG__W; j += 64 / (int)sizeof(TG__T))                             \
-                _mm_prefetch((const char *)(x + i + j) + TG__EW_AHEAD, _MM_HINT_T0);               \
+            for (j = 0; j < (U) * TG__W; j += 64 / (int)sizeof(TG__T)) {                           \
+                _mm_prefetch((const char *)(x + i + j) + (ahead_l2 ? TG__EW_NEAR : TG__EW_AHEAD),  \
+                             _MM_HINT_T0);                                                         \
+                _mm_prefetch((const char *)(x + i + j) + TG__EW_AHEAD, _MM_HINT_T1);               \
+            }                                                                                      \
         TG__EW_UNROLL for (j = 0; j < (U); j++) {                                                  \
             const int64_t k = i + j * TG__W;                                                       \
             v[j] = F(EXPR);                                                                        \
@@ -2775,8 +2801,21 @@ TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const T
  * alternate 8 KiB chunks, elementwise.c). But an Intel core keeps fewer loads in flight ahead of
  * its arithmetic: on an Emerald Rapids, 2 threads, 2^27 elements, act_speed side by side, twice,
  * with the prefetch sigmoid and SiLU ran in 0.69-0.76 the time in fp32 and fp64 (fp32 sigmoid
- * 26 -> 34 GB/s), and in L2 0.94-1.00; so they take it too (the Zen 4 not measured again). */
+ * 26 -> 34 GB/s), and in L2 0.94-1.00; so they take it too (the Zen 4 not measured again).
+ * Where the run streams (arrays far past the caches) on an Intel core (ahead_l2, elementwise.c),
+ * the prefetch a page ahead goes to L2 only and a second one, TG__EW_NEAR bytes ahead, to L1 (the
+ * likely cause: an L1 prefetch holds one of the core's few fill buffers until its line arrives, a
+ * page's worth of them, and the streamed stores write-combine in the same buffers). Intel
+ * Xeon with AMX (the VM of results/intel-xeon-2c), 2 threads, 2^27 elements, act_speed side by
+ * side, twice: 0.77-0.91 the time (fp64 GELU tanh 0.81-0.82, SiLU 0.77-0.79; fp32 0.84-0.905);
+ * the L2 prefetch alone 0.84-0.96, NTA 1.15-1.54; the distances 2048-8192 and 512-2048 the same
+ * within the noise. Where the arrays fit the caches (no streaming) the L1 prefetch stays a page
+ * ahead, to which the second, then to the same line, adds one instruction: in L2, one thread, four
+ * runs, 0.95-1.06 the time (fp32 sigmoid 0.95-0.96, SiLU 1.04-1.06). AMD's cores keep the one
+ * prefetch measured there: the Zen 3 fills L1 on either hint, the Zen 4 and 5 take the L2 hint to
+ * L2, and neither was measured with it. */
 #define TG__EW_AHEAD 4096
+#define TG__EW_NEAR 1024
 /* U vectors a turn, then one at a time for the rest */
 #define TG__EW_ACT(EXPR, F, U)                                                                     \
     TG__EW_LOOP(EXPR, F, U, 1, 0, TG__EW_STORE)                                                    \
@@ -2802,6 +2841,7 @@ TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const T
 #undef TG__EW_ACTS
 #undef TG__EW_ACT
 #undef TG__EW_AHEAD
+#undef TG__EW_NEAR
 #undef TG__EW_LOOP
 #undef TG__EW_MEM
 #undef TG__EW_STORE
@@ -3622,18 +3662,21 @@ __attribute__((target(TG__TARGET))) static void
 TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const TG__T *y, TG__T *z)
 {
     const TG__V s = TG__SET1(TG__S(e)), zero = TG__ZERO();
-    const int stream = e->stream;
+    const int stream = e->stream, ahead_l2 = e->ahead_l2;
     int64_t i = 0;
 /* One loop per operation, activation and store: v = F(EXPR) at element k (F empty: none), U vectors
  * a turn, then ReLU where RELU is 1 and STORE(address, v); PF: x read ahead by prefetches, one a
- * cache line. */
+ * cache line (or two: ahead_l2, below). */
 #define TG__EW_LOOP(EXPR, F, U, PF, RELU, STORE)                                                   \
     for (; i + (U) * TG__W <= n; i += (U) * TG__W) {                                               \
         TG__V v[U];                                                                                \
         int j;                                                                                     \
         if (PF)                                                                                    \
-            for (j = 0; j < (U) * TG__W; j += 64 / (int)sizeof(TG__T))                             \
-                _mm_prefetch((const char *)(x + i + j) + TG__EW_AHEAD, _MM_HINT_T0);               \
+            for (j = 0; j < (U) * TG__W; j += 64 / (int)sizeof(TG__T)) {                           \
+                _mm_prefetch((const char *)(x + i + j) + (ahead_l2 ? TG__EW_NEAR : TG__EW_AHEAD),  \
+                             _MM_HINT_T0);                                                         \
+                _mm_prefetch((const char *)(x + i + j) + TG__EW_AHEAD, _MM_HINT_T1);               \
+            }                                                                                      \
         TG__EW_UNROLL for (j = 0; j < (U); j++) {                                                  \
             const int64_t k = i + j * TG__W;                                                       \
             v[j] = F(EXPR);                                                                        \
@@ -3725,8 +3768,21 @@ TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const T
  * alternate 8 KiB chunks, elementwise.c). But an Intel core keeps fewer loads in flight ahead of
  * its arithmetic: on an Emerald Rapids, 2 threads, 2^27 elements, act_speed side by side, twice,
  * with the prefetch sigmoid and SiLU ran in 0.69-0.76 the time in fp32 and fp64 (fp32 sigmoid
- * 26 -> 34 GB/s), and in L2 0.94-1.00; so they take it too (the Zen 4 not measured again). */
+ * 26 -> 34 GB/s), and in L2 0.94-1.00; so they take it too (the Zen 4 not measured again).
+ * Where the run streams (arrays far past the caches) on an Intel core (ahead_l2, elementwise.c),
+ * the prefetch a page ahead goes to L2 only and a second one, TG__EW_NEAR bytes ahead, to L1 (the
+ * likely cause: an L1 prefetch holds one of the core's few fill buffers until its line arrives, a
+ * page's worth of them, and the streamed stores write-combine in the same buffers). Intel
+ * Xeon with AMX (the VM of results/intel-xeon-2c), 2 threads, 2^27 elements, act_speed side by
+ * side, twice: 0.77-0.91 the time (fp64 GELU tanh 0.81-0.82, SiLU 0.77-0.79; fp32 0.84-0.905);
+ * the L2 prefetch alone 0.84-0.96, NTA 1.15-1.54; the distances 2048-8192 and 512-2048 the same
+ * within the noise. Where the arrays fit the caches (no streaming) the L1 prefetch stays a page
+ * ahead, to which the second, then to the same line, adds one instruction: in L2, one thread, four
+ * runs, 0.95-1.06 the time (fp32 sigmoid 0.95-0.96, SiLU 1.04-1.06). AMD's cores keep the one
+ * prefetch measured there: the Zen 3 fills L1 on either hint, the Zen 4 and 5 take the L2 hint to
+ * L2, and neither was measured with it. */
 #define TG__EW_AHEAD 4096
+#define TG__EW_NEAR 1024
 /* U vectors a turn, then one at a time for the rest */
 #define TG__EW_ACT(EXPR, F, U)                                                                     \
     TG__EW_LOOP(EXPR, F, U, 1, 0, TG__EW_STORE)                                                    \
@@ -3752,6 +3808,7 @@ TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const T
 #undef TG__EW_ACTS
 #undef TG__EW_ACT
 #undef TG__EW_AHEAD
+#undef TG__EW_NEAR
 #undef TG__EW_LOOP
 #undef TG__EW_MEM
 #undef TG__EW_STORE
@@ -3879,18 +3936,21 @@ __attribute__((target(TG__TARGET))) static void
 TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const TG__T *y, TG__T *z)
 {
     const TG__V s = TG__SET1(TG__S(e)), zero = TG__ZERO();
-    const int stream = e->stream;
+    const int stream = e->stream, ahead_l2 = e->ahead_l2;
     int64_t i = 0;
 /* One loop per operation, activation and store: v = F(EXPR) at element k (F empty: none), U vectors
  * a turn, then ReLU where RELU is 1 and STORE(address, v); PF: x read ahead by prefetches, one a
- * cache line. */
+ * cache line (or two: ahead_l2, below). */
 #define TG__EW_LOOP(EXPR, F, U, PF, RELU, STORE)                                                   \
     for (; i + (U) * TG__W <= n; i += (U) * TG__W) {                                               \
         TG__V v[U];                                                                                \
         int j;                                                                                     \
         if (PF)                                                                                    \
-            for (j = 0; j < (U) * TG__W; j += 64 / (int)sizeof(TG__T))                             \
-                _mm_prefetch((const char *)(x + i + j) + TG__EW_AHEAD, _MM_HINT_T0);               \
+            for (j = 0; j < (U) * TG__W; j += 64 / (int)sizeof(TG__T)) {                           \
+                _mm_prefetch((const char *)(x + i + j) + (ahead_l2 ? TG__EW_NEAR : TG__EW_AHEAD),  \
+                             _MM_HINT_T0);                                                         \
+                _mm_prefetch((const char *)(x + i + j) + TG__EW_AHEAD, _MM_HINT_T1);               \
+            }                                                                                      \
         TG__EW_UNROLL for (j = 0; j < (U); j++) {                                                  \
             const int64_t k = i + j * TG__W;                                                       \
             v[j] = F(EXPR);                                                                        \
@@ -3982,8 +4042,21 @@ TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const T
  * alternate 8 KiB chunks, elementwise.c). But an Intel core keeps fewer loads in flight ahead of
  * its arithmetic: on an Emerald Rapids, 2 threads, 2^27 elements, act_speed side by side, twice,
  * with the prefetch sigmoid and SiLU ran in 0.69-0.76 the time in fp32 and fp64 (fp32 sigmoid
- * 26 -> 34 GB/s), and in L2 0.94-1.00; so they take it too (the Zen 4 not measured again). */
+ * 26 -> 34 GB/s), and in L2 0.94-1.00; so they take it too (the Zen 4 not measured again).
+ * Where the run streams (arrays far past the caches) on an Intel core (ahead_l2, elementwise.c),
+ * the prefetch a page ahead goes to L2 only and a second one, TG__EW_NEAR bytes ahead, to L1 (the
+ * likely cause: an L1 prefetch holds one of the core's few fill buffers until its line arrives, a
+ * page's worth of them, and the streamed stores write-combine in the same buffers). Intel
+ * Xeon with AMX (the VM of results/intel-xeon-2c), 2 threads, 2^27 elements, act_speed side by
+ * side, twice: 0.77-0.91 the time (fp64 GELU tanh 0.81-0.82, SiLU 0.77-0.79; fp32 0.84-0.905);
+ * the L2 prefetch alone 0.84-0.96, NTA 1.15-1.54; the distances 2048-8192 and 512-2048 the same
+ * within the noise. Where the arrays fit the caches (no streaming) the L1 prefetch stays a page
+ * ahead, to which the second, then to the same line, adds one instruction: in L2, one thread, four
+ * runs, 0.95-1.06 the time (fp32 sigmoid 0.95-0.96, SiLU 1.04-1.06). AMD's cores keep the one
+ * prefetch measured there: the Zen 3 fills L1 on either hint, the Zen 4 and 5 take the L2 hint to
+ * L2, and neither was measured with it. */
 #define TG__EW_AHEAD 4096
+#define TG__EW_NEAR 1024
 /* U vectors a turn, then one at a time for the rest */
 #define TG__EW_ACT(EXPR, F, U)                                                                     \
     TG__EW_LOOP(EXPR, F, U, 1, 0, TG__EW_STORE)                                                    \
@@ -4009,6 +4082,7 @@ TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const T
 #undef TG__EW_ACTS
 #undef TG__EW_ACT
 #undef TG__EW_AHEAD
+#undef TG__EW_NEAR
 #undef TG__EW_LOOP
 #undef TG__EW_MEM
 #undef TG__EW_STORE

@@ -88,6 +88,7 @@ TG__PRIVATE const tg__cpuinfo *tg__cpu(void)
     info.avx2_fma = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
     info.avx512f = __builtin_cpu_supports("avx512f");
     info.zmm_split = info.avx512f && tg__amd_family_19h();
+    info.intel = __builtin_cpu_is("intel");
 #endif
     info.l1d = tg__cache_size(1, 32 << 10);
     info.l2 = tg__cache_size(2, 512 << 10);

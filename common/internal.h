@@ -96,6 +96,8 @@ typedef struct {
     int avx512f;
     int zmm_split;             /* AVX-512 runs each zmm operation as two 256-bit halves (AMD Zen 4),
                                 * so a ymm one costs half as much; not so on Zen 5 or Intel */
+    int intel;                 /* GenuineIntel: where a software prefetch into L2 only pays
+                                * (elementwise_simd_run.inc) */
     int64_t l1d, l2, l3;       /* data cache bytes per core (L3: whole, shared); fallbacks if unknown */
     int64_t l3_plan;           /* the L3 the library plans with: l3, at most 32 MiB (cpuinfo.c) */
 } tg__cpuinfo;

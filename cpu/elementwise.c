@@ -151,6 +151,7 @@ static void tg__ew_launch(tg__ew_job *j)
      * they are computed in the operation's loop (the vector families; measured in AVX2): fp32
      * sigmoid 17.2 -> 19.8 GB/s, the others +1-5% (2 threads, 2^27 elements, alternating). */
     j->e.stream = out_bytes > tg__ew_stream_bytes() && j->z != j->x && j->z != j->y;
+    j->e.ahead_l2 = j->e.stream && tg__cpu()->intel;
 #ifdef _OPENMP
     if (!omp_in_parallel() && total >= 2 * grain) {
         nt = tg_get_num_threads();

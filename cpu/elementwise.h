@@ -38,6 +38,8 @@ typedef struct {
                       or ADDS, the operations the public calls pair it with (and the only ones
                       the vector loops fuse it into) */
     int stream;    /* non-temporal stores allowed (output far larger than the caches, no input) */
+    int ahead_l2;  /* the activations' prefetch far ahead goes to L2 only, a near one to L1
+                      (elementwise_simd_run.inc): streamed runs on Intel's cores */
     float sf;      /* s in the array's type: alpha, or the run's bias */
     double sd;
 } tg__ew;

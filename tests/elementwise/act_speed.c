@@ -39,14 +39,17 @@ static int cmp(const void *a, const void *b)
 
 /* The core clock in GHz, from a chain of dependent integer adds (one per cycle on any x86-64 core
  * since the Pentium Pro); 0 elsewhere. Taken before and after the timings: a virtual machine's
- * nominal clock says little about the boost it runs at. */
+ * nominal clock says little about the boost it runs at. The addend is a register: Intel's cores
+ * from Golden Cove on run chains of add-immediate several a cycle (harness/ceilings_probes.c). */
 static double clock_ghz(void)
 {
 #if defined(__x86_64__) && defined(__GNUC__)
-    long n = 200000000, x = 0;
+    long n = 200000000, x = 0, one = 1;
     double t0 = now();
-    __asm__ volatile("1: add $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\tsub $4, %1\n\tjnz 1b"
-                     : "+r"(x), "+r"(n));
+    __asm__ volatile("1: add %2, %0\n\tadd %2, %0\n\tadd %2, %0\n\tadd %2, %0\n\t"
+                     "sub $4, %1\n\tjnz 1b"
+                     : "+r"(x), "+r"(n)
+                     : "r"(one));
     return 200000000 / (now() - t0) * 1e-9;
 #else
     return 0;
