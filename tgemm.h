@@ -2533,13 +2533,14 @@ TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const T
  * likely cause: an L1 prefetch holds one of the core's few fill buffers until its line arrives, a
  * page's worth of them, and the streamed stores write-combine in the same buffers). Intel
  * Xeon with AMX (the VM of results/intel-xeon-2c), 2 threads, 2^27 elements, act_speed side by
- * side, twice: 0.77-0.91 the time (fp64 GELU tanh 0.81-0.82, SiLU 0.77-0.79; fp32 0.84-0.905);
+ * side, twice: 0.78-0.91 the time (fp64 GELU tanh 0.84-0.85, SiLU 0.78-0.79; fp32 0.84-0.91);
  * the L2 prefetch alone 0.84-0.96, NTA 1.15-1.54; the distances 2048-8192 and 512-2048 the same
  * within the noise. Where the arrays fit the caches (no streaming) the L1 prefetch stays a page
  * ahead, to which the second, then to the same line, adds one instruction: in L2, one thread, four
- * runs, 0.95-1.06 the time (fp32 sigmoid 0.95-0.96, SiLU 1.04-1.06). AMD's cores keep the one
- * prefetch measured there: the Zen 3 fills L1 on either hint, the Zen 4 and 5 take the L2 hint to
- * L2, and neither was measured with it. */
+ * runs, 0.95-1.09 the time (fp32 sigmoid 0.95-0.96, GELU tanh 1.02-1.07, SiLU 1.045-1.09; fp64
+ * 0.98-1.05). AMD's cores keep that form at every size, as measured there before the L2 prefetch
+ * (the Zen 3 fills L1 on either hint, the Zen 4 and 5 take the L2 hint to L2; the L2 form and the
+ * added instruction are not measured on them). */
 #define TG__EW_AHEAD 4096
 #define TG__EW_NEAR 1024
 /* U vectors a turn, then one at a time for the rest */
@@ -2807,13 +2808,14 @@ TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const T
  * likely cause: an L1 prefetch holds one of the core's few fill buffers until its line arrives, a
  * page's worth of them, and the streamed stores write-combine in the same buffers). Intel
  * Xeon with AMX (the VM of results/intel-xeon-2c), 2 threads, 2^27 elements, act_speed side by
- * side, twice: 0.77-0.91 the time (fp64 GELU tanh 0.81-0.82, SiLU 0.77-0.79; fp32 0.84-0.905);
+ * side, twice: 0.78-0.91 the time (fp64 GELU tanh 0.84-0.85, SiLU 0.78-0.79; fp32 0.84-0.91);
  * the L2 prefetch alone 0.84-0.96, NTA 1.15-1.54; the distances 2048-8192 and 512-2048 the same
  * within the noise. Where the arrays fit the caches (no streaming) the L1 prefetch stays a page
  * ahead, to which the second, then to the same line, adds one instruction: in L2, one thread, four
- * runs, 0.95-1.06 the time (fp32 sigmoid 0.95-0.96, SiLU 1.04-1.06). AMD's cores keep the one
- * prefetch measured there: the Zen 3 fills L1 on either hint, the Zen 4 and 5 take the L2 hint to
- * L2, and neither was measured with it. */
+ * runs, 0.95-1.09 the time (fp32 sigmoid 0.95-0.96, GELU tanh 1.02-1.07, SiLU 1.045-1.09; fp64
+ * 0.98-1.05). AMD's cores keep that form at every size, as measured there before the L2 prefetch
+ * (the Zen 3 fills L1 on either hint, the Zen 4 and 5 take the L2 hint to L2; the L2 form and the
+ * added instruction are not measured on them). */
 #define TG__EW_AHEAD 4096
 #define TG__EW_NEAR 1024
 /* U vectors a turn, then one at a time for the rest */
@@ -3774,13 +3776,14 @@ TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const T
  * likely cause: an L1 prefetch holds one of the core's few fill buffers until its line arrives, a
  * page's worth of them, and the streamed stores write-combine in the same buffers). Intel
  * Xeon with AMX (the VM of results/intel-xeon-2c), 2 threads, 2^27 elements, act_speed side by
- * side, twice: 0.77-0.91 the time (fp64 GELU tanh 0.81-0.82, SiLU 0.77-0.79; fp32 0.84-0.905);
+ * side, twice: 0.78-0.91 the time (fp64 GELU tanh 0.84-0.85, SiLU 0.78-0.79; fp32 0.84-0.91);
  * the L2 prefetch alone 0.84-0.96, NTA 1.15-1.54; the distances 2048-8192 and 512-2048 the same
  * within the noise. Where the arrays fit the caches (no streaming) the L1 prefetch stays a page
  * ahead, to which the second, then to the same line, adds one instruction: in L2, one thread, four
- * runs, 0.95-1.06 the time (fp32 sigmoid 0.95-0.96, SiLU 1.04-1.06). AMD's cores keep the one
- * prefetch measured there: the Zen 3 fills L1 on either hint, the Zen 4 and 5 take the L2 hint to
- * L2, and neither was measured with it. */
+ * runs, 0.95-1.09 the time (fp32 sigmoid 0.95-0.96, GELU tanh 1.02-1.07, SiLU 1.045-1.09; fp64
+ * 0.98-1.05). AMD's cores keep that form at every size, as measured there before the L2 prefetch
+ * (the Zen 3 fills L1 on either hint, the Zen 4 and 5 take the L2 hint to L2; the L2 form and the
+ * added instruction are not measured on them). */
 #define TG__EW_AHEAD 4096
 #define TG__EW_NEAR 1024
 /* U vectors a turn, then one at a time for the rest */
@@ -4048,13 +4051,14 @@ TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const T
  * likely cause: an L1 prefetch holds one of the core's few fill buffers until its line arrives, a
  * page's worth of them, and the streamed stores write-combine in the same buffers). Intel
  * Xeon with AMX (the VM of results/intel-xeon-2c), 2 threads, 2^27 elements, act_speed side by
- * side, twice: 0.77-0.91 the time (fp64 GELU tanh 0.81-0.82, SiLU 0.77-0.79; fp32 0.84-0.905);
+ * side, twice: 0.78-0.91 the time (fp64 GELU tanh 0.84-0.85, SiLU 0.78-0.79; fp32 0.84-0.91);
  * the L2 prefetch alone 0.84-0.96, NTA 1.15-1.54; the distances 2048-8192 and 512-2048 the same
  * within the noise. Where the arrays fit the caches (no streaming) the L1 prefetch stays a page
  * ahead, to which the second, then to the same line, adds one instruction: in L2, one thread, four
- * runs, 0.95-1.06 the time (fp32 sigmoid 0.95-0.96, SiLU 1.04-1.06). AMD's cores keep the one
- * prefetch measured there: the Zen 3 fills L1 on either hint, the Zen 4 and 5 take the L2 hint to
- * L2, and neither was measured with it. */
+ * runs, 0.95-1.09 the time (fp32 sigmoid 0.95-0.96, GELU tanh 1.02-1.07, SiLU 1.045-1.09; fp64
+ * 0.98-1.05). AMD's cores keep that form at every size, as measured there before the L2 prefetch
+ * (the Zen 3 fills L1 on either hint, the Zen 4 and 5 take the L2 hint to L2; the L2 form and the
+ * added instruction are not measured on them). */
 #define TG__EW_AHEAD 4096
 #define TG__EW_NEAR 1024
 /* U vectors a turn, then one at a time for the rest */
