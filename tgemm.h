@@ -2531,13 +2531,13 @@ TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const T
  * Where the run streams (arrays far past the caches) on an Intel core (ahead_l2, elementwise.c),
  * the prefetch a page ahead goes to L2 only and a second one, TG__EW_NEAR bytes ahead, to L1 (the
  * likely cause: an L1 prefetch holds one of the core's few fill buffers until its line arrives, a
- * page's worth of them, and the streamed stores write-combine in the same buffers). Intel
- * Xeon with AMX (the VM of results/intel-xeon-2c), 2 threads, 2^27 elements, act_speed side by
- * side, twice: 0.78-0.91 the time (fp64 GELU tanh 0.84-0.85, SiLU 0.78-0.79; fp32 0.84-0.91);
- * the L2 prefetch alone 0.84-0.96, NTA 1.15-1.54; the distances 2048-8192 and 512-2048 the same
- * within the noise. Where the arrays fit the caches (no streaming) the L1 prefetch stays a page
- * ahead, to which the second, then to the same line, adds one instruction: in L2, one thread, four
- * runs, 0.95-1.09 the time (fp32 sigmoid 0.95-0.96, GELU tanh 1.02-1.07, SiLU 1.045-1.09; fp64
+ * page's worth of them, and the streamed stores write-combine in the same buffers). Intel Xeon with
+ * AMX (the VM of results/intel-xeon-2c), 2 threads, 2^27 elements, act_speed side by side, twice:
+ * 0.78-0.91 the time (fp64 GELU tanh 0.84-0.85, SiLU 0.78-0.79; fp32 0.84-0.91); the L2 prefetch
+ * alone 0.84-0.96, NTA 1.15-1.54; distances 2048-8192 (L2) and 512-2048 (L1) the same within the
+ * noise. Where the arrays fit the caches (no streaming) the L1 prefetch stays a page ahead, to
+ * which the second, then to the same line, adds one instruction: in L2, one thread, four runs,
+ * 0.95-1.09 the time (fp32 sigmoid 0.95-0.96, GELU tanh 1.02-1.07, SiLU 1.045-1.09; fp64
  * 0.98-1.05). AMD's cores keep that form at every size, as measured there before the L2 prefetch
  * (the Zen 3 fills L1 on either hint, the Zen 4 and 5 take the L2 hint to L2; the L2 form and the
  * added instruction are not measured on them). */
@@ -2806,13 +2806,13 @@ TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const T
  * Where the run streams (arrays far past the caches) on an Intel core (ahead_l2, elementwise.c),
  * the prefetch a page ahead goes to L2 only and a second one, TG__EW_NEAR bytes ahead, to L1 (the
  * likely cause: an L1 prefetch holds one of the core's few fill buffers until its line arrives, a
- * page's worth of them, and the streamed stores write-combine in the same buffers). Intel
- * Xeon with AMX (the VM of results/intel-xeon-2c), 2 threads, 2^27 elements, act_speed side by
- * side, twice: 0.78-0.91 the time (fp64 GELU tanh 0.84-0.85, SiLU 0.78-0.79; fp32 0.84-0.91);
- * the L2 prefetch alone 0.84-0.96, NTA 1.15-1.54; the distances 2048-8192 and 512-2048 the same
- * within the noise. Where the arrays fit the caches (no streaming) the L1 prefetch stays a page
- * ahead, to which the second, then to the same line, adds one instruction: in L2, one thread, four
- * runs, 0.95-1.09 the time (fp32 sigmoid 0.95-0.96, GELU tanh 1.02-1.07, SiLU 1.045-1.09; fp64
+ * page's worth of them, and the streamed stores write-combine in the same buffers). Intel Xeon with
+ * AMX (the VM of results/intel-xeon-2c), 2 threads, 2^27 elements, act_speed side by side, twice:
+ * 0.78-0.91 the time (fp64 GELU tanh 0.84-0.85, SiLU 0.78-0.79; fp32 0.84-0.91); the L2 prefetch
+ * alone 0.84-0.96, NTA 1.15-1.54; distances 2048-8192 (L2) and 512-2048 (L1) the same within the
+ * noise. Where the arrays fit the caches (no streaming) the L1 prefetch stays a page ahead, to
+ * which the second, then to the same line, adds one instruction: in L2, one thread, four runs,
+ * 0.95-1.09 the time (fp32 sigmoid 0.95-0.96, GELU tanh 1.02-1.07, SiLU 1.045-1.09; fp64
  * 0.98-1.05). AMD's cores keep that form at every size, as measured there before the L2 prefetch
  * (the Zen 3 fills L1 on either hint, the Zen 4 and 5 take the L2 hint to L2; the L2 form and the
  * added instruction are not measured on them). */
@@ -3774,13 +3774,13 @@ TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const T
  * Where the run streams (arrays far past the caches) on an Intel core (ahead_l2, elementwise.c),
  * the prefetch a page ahead goes to L2 only and a second one, TG__EW_NEAR bytes ahead, to L1 (the
  * likely cause: an L1 prefetch holds one of the core's few fill buffers until its line arrives, a
- * page's worth of them, and the streamed stores write-combine in the same buffers). Intel
- * Xeon with AMX (the VM of results/intel-xeon-2c), 2 threads, 2^27 elements, act_speed side by
- * side, twice: 0.78-0.91 the time (fp64 GELU tanh 0.84-0.85, SiLU 0.78-0.79; fp32 0.84-0.91);
- * the L2 prefetch alone 0.84-0.96, NTA 1.15-1.54; the distances 2048-8192 and 512-2048 the same
- * within the noise. Where the arrays fit the caches (no streaming) the L1 prefetch stays a page
- * ahead, to which the second, then to the same line, adds one instruction: in L2, one thread, four
- * runs, 0.95-1.09 the time (fp32 sigmoid 0.95-0.96, GELU tanh 1.02-1.07, SiLU 1.045-1.09; fp64
+ * page's worth of them, and the streamed stores write-combine in the same buffers). Intel Xeon with
+ * AMX (the VM of results/intel-xeon-2c), 2 threads, 2^27 elements, act_speed side by side, twice:
+ * 0.78-0.91 the time (fp64 GELU tanh 0.84-0.85, SiLU 0.78-0.79; fp32 0.84-0.91); the L2 prefetch
+ * alone 0.84-0.96, NTA 1.15-1.54; distances 2048-8192 (L2) and 512-2048 (L1) the same within the
+ * noise. Where the arrays fit the caches (no streaming) the L1 prefetch stays a page ahead, to
+ * which the second, then to the same line, adds one instruction: in L2, one thread, four runs,
+ * 0.95-1.09 the time (fp32 sigmoid 0.95-0.96, GELU tanh 1.02-1.07, SiLU 1.045-1.09; fp64
  * 0.98-1.05). AMD's cores keep that form at every size, as measured there before the L2 prefetch
  * (the Zen 3 fills L1 on either hint, the Zen 4 and 5 take the L2 hint to L2; the L2 form and the
  * added instruction are not measured on them). */
@@ -4049,13 +4049,13 @@ TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const T
  * Where the run streams (arrays far past the caches) on an Intel core (ahead_l2, elementwise.c),
  * the prefetch a page ahead goes to L2 only and a second one, TG__EW_NEAR bytes ahead, to L1 (the
  * likely cause: an L1 prefetch holds one of the core's few fill buffers until its line arrives, a
- * page's worth of them, and the streamed stores write-combine in the same buffers). Intel
- * Xeon with AMX (the VM of results/intel-xeon-2c), 2 threads, 2^27 elements, act_speed side by
- * side, twice: 0.78-0.91 the time (fp64 GELU tanh 0.84-0.85, SiLU 0.78-0.79; fp32 0.84-0.91);
- * the L2 prefetch alone 0.84-0.96, NTA 1.15-1.54; the distances 2048-8192 and 512-2048 the same
- * within the noise. Where the arrays fit the caches (no streaming) the L1 prefetch stays a page
- * ahead, to which the second, then to the same line, adds one instruction: in L2, one thread, four
- * runs, 0.95-1.09 the time (fp32 sigmoid 0.95-0.96, GELU tanh 1.02-1.07, SiLU 1.045-1.09; fp64
+ * page's worth of them, and the streamed stores write-combine in the same buffers). Intel Xeon with
+ * AMX (the VM of results/intel-xeon-2c), 2 threads, 2^27 elements, act_speed side by side, twice:
+ * 0.78-0.91 the time (fp64 GELU tanh 0.84-0.85, SiLU 0.78-0.79; fp32 0.84-0.91); the L2 prefetch
+ * alone 0.84-0.96, NTA 1.15-1.54; distances 2048-8192 (L2) and 512-2048 (L1) the same within the
+ * noise. Where the arrays fit the caches (no streaming) the L1 prefetch stays a page ahead, to
+ * which the second, then to the same line, adds one instruction: in L2, one thread, four runs,
+ * 0.95-1.09 the time (fp32 sigmoid 0.95-0.96, GELU tanh 1.02-1.07, SiLU 1.045-1.09; fp64
  * 0.98-1.05). AMD's cores keep that form at every size, as measured there before the L2 prefetch
  * (the Zen 3 fills L1 on either hint, the Zen 4 and 5 take the L2 hint to L2; the L2 form and the
  * added instruction are not measured on them). */
