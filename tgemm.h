@@ -11158,7 +11158,13 @@ static int tg__small_panels_all(const char *fn, const tg__kernel *kern, const tg
  * set-up had been formed (Zen 4, 1 thread, ab-gemm, a copy of the old build 0.99-1.00): s 8^3
  * 1.07-1.08, s 12^3 1.035-1.05, s 16^3 1.02-1.03, d 8^3 1.06-1.07, d 12^3 1.02-1.03, d 16^3
  * 1.01-1.05, s 8x8x64 1.02; a product it turns away pays for its tests (s 20^3, whose last
- * columns the narrow family packs, 0.98-0.99). 0: not such a product. */
+ * columns the narrow family packs, 0.98-0.99). 0: not such a product. tg__small_pack_all is out of
+ * line, and a block of B whose kb rows span no more than TG__PACK_ALL_MIN_SPAN bytes is never
+ * packed where L1d is 16 KiB or more (the rule asks more than half of L1): tested first, inline,
+ * that spares a tiny product the call. The Xeon of results/intel-xeon-2c, 1 thread, ab-gemm side
+ * by side, C 16 bytes off a line (a copy of the old build: 0.995-1.02): s 8^3 1.05-1.07, d 8^3
+ * 1.03, s 12^3 1.02-1.03, d 12^3 1.01, s 16^3 1.03, d 6x16x4 1.04-1.05, s 24^3 and 32^3 1.00. */
+enum { TG__PACK_ALL_MIN_SPAN = 8 << 10 };
 TG__ALWAYS_INLINE int tg__small_direct(const tg__kernel *kern, const tg__gemm *g, const void *alpha,
                                        const void *beta)
 {
@@ -11169,7 +11175,11 @@ TG__ALWAYS_INLINE int tg__small_direct(const tg__kernel *kern, const tg__gemm *g
     part = tg__rem(g->n, k->nr);
     if (part && tg__small_packs(k, g, part, 0)) return 0;
     kb = tg__small_block(kern, g, 1);
-    if (kb != g->k || tg__small_pack_all(kern, g, kb)) return 0;
+    if (kb != g->k) return 0;
+    /* unsigned: a leading dimension near the limit wraps instead of overflowing */
+    if ((uint64_t)kb * (uint64_t)g->b.rs * kern->es > TG__PACK_ALL_MIN_SPAN &&
+        tg__small_pack_all(kern, g, kb))
+        return 0;
     tg__small_column(k, g, alpha, beta, 0, kb, 0, g->n, NULL, 0);
     return 1;
 }
