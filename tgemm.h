@@ -5449,10 +5449,10 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
  * the macros that kernel_x86.c defines: TG__TARGET (the target attribute), TG__NAME (the family),
  * TG__NARROW (the family's kernel for narrow panels, or NULL), TG__V (register type), TG__W (lanes),
  * TG__LOADU/TG__STOREU, TG__BCAST, TG__FMA, TG__MUL, TG__ADD, TG__SET1, TG__ZERO, and
- * TG__MASK/TG__LANES/TG__MASKLOAD (a load mask for a partial panel), TG__STORE_PART (the first
- * lanes of a register into a row of C), TG__MASKED (1: masked loads are cheap enough to read a
- * partial panel of B in place, and masked stores to write an edge tile), TG__SHORT_M (the
- * descriptor's short_m), TG__TALL (the most rows of a tall tile, below), TG__PAIR (1: 32 vector
+ * TG__MASK/TG__LANES/TG__MASKLOAD (a load mask for a partial panel; where TG__MASKED, also
+ * TG__MASKSTORE, its store), TG__STORE_PART (the first lanes of a register into a row of C),
+ * TG__MASKED (1: masked loads are cheap enough to read a partial panel of B in place, and masked
+ * stores to write an edge tile), TG__SHORT_M (the descriptor's short_m), TG__TALL (the most rows of a tall tile, below), TG__PAIR (1: 32 vector
  * registers, enough for the pair and triple kernels and the 12-row tile, below),
  * TG__PREFETCH_SHORT (1: tiles of one to three rows prefetch B read in place, below), TG__B_SHARE
  * (the descriptor's b_share), TG__GEMV_RULE (its gemv_rule); TG__FN(x) appends the family's and the
@@ -5733,17 +5733,38 @@ TG__FN(tg__tile)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t 
 #if TG__MASKED
     } else if (masked && cs_c == 1) {
         /* An edge tile, stored from the registers under masks (one masked store a vector: cheap
-         * on Zen 4, unlike AVX2's microcoded vmaskmov on Zen 3). */
+         * on Zen 4, unlike AVX2's microcoded vmaskmov on Zen 3). The two masks and beta's test
+         * once for the tile: through TG__STORE_PART row by row, GCC formed each row's mask and
+         * tested beta again, ~25 instructions a row (d 12x12x4 took 20 ns more than 12x16x4). The
+         * Xeon of results/intel-xeon-2c, 1 thread, ab-gemm side by side, C 16 bytes off a line (a
+         * copy of the old build: 0.98-1.02): d 12^3 1.11, d 12x12x4 1.14, d 14^3 1.09, s 20^3
+         * 1.08, s 24^3 1.11, d 13x29x17 1.05, s 100x24x100 1.02, d 20^3 and s and d 40^3 1.00-1.02
+         * (Zen 4 and 5 not measured). */
         const int64_t live = TG__FN(tg__edge_cols)(n, 2 * TG__W);
-        const int64_t r0 = live < TG__W ? live : TG__W, r1 = live - TG__W;
+        const TG__MASK k0 = TG__LANES(live), k1 = TG__LANES(live - TG__W);
+        const int two = live > TG__W;
+        if (beta == 0) {
 #define TG__STORE_ROW(i)                                                                           \
     if (i < m) {                                                                                   \
-        TG__STORE_PART(c + i * rs_c, c##i##0, r0, beta);                                           \
-        if (r1 > 0) TG__STORE_PART(c + i * rs_c + TG__W, c##i##1, r1, beta);                       \
+        TG__MASKSTORE(c + i * rs_c, k0, c##i##0);                                                  \
+        if (two) TG__MASKSTORE(c + i * rs_c + TG__W, k1, c##i##1);                                 \
     }
-        TG__STORE_ROW(0) TG__STORE_ROW(1) TG__STORE_ROW(2)
-        TG__STORE_ROW(3) TG__STORE_ROW(4) TG__STORE_ROW(5)
+            TG__STORE_ROW(0) TG__STORE_ROW(1) TG__STORE_ROW(2)
+            TG__STORE_ROW(3) TG__STORE_ROW(4) TG__STORE_ROW(5)
 #undef TG__STORE_ROW
+        } else {
+            const TG__V vb = TG__SET1(beta);
+#define TG__STORE_VB(p, k, v) TG__MASKSTORE(p, k, TG__FMA(vb, TG__MASKLOAD(p, k), v))
+#define TG__STORE_ROW(i)                                                                           \
+    if (i < m) {                                                                                   \
+        TG__STORE_VB(c + i * rs_c, k0, c##i##0);                                                   \
+        if (two) TG__STORE_VB(c + i * rs_c + TG__W, k1, c##i##1);                                  \
+    }
+            TG__STORE_ROW(0) TG__STORE_ROW(1) TG__STORE_ROW(2)
+            TG__STORE_ROW(3) TG__STORE_ROW(4) TG__STORE_ROW(5)
+#undef TG__STORE_ROW
+#undef TG__STORE_VB
+        }
 #endif
     } else {
         /* An edge tile of the whole panels' kernel (AVX2's partial panels, the blocked path's last
@@ -6612,6 +6633,7 @@ static const tg__kernel TG__FN(tg__kernel_desc) = {
 #undef TG__MASK
 #undef TG__LANES
 #undef TG__MASKLOAD
+#undef TG__MASKSTORE
 #undef TG__STORE_PART
 #undef TG__PREFETCH_AHEAD
 #undef TG__STORE_ACC
@@ -6739,10 +6761,10 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
  * the macros that kernel_x86.c defines: TG__TARGET (the target attribute), TG__NAME (the family),
  * TG__NARROW (the family's kernel for narrow panels, or NULL), TG__V (register type), TG__W (lanes),
  * TG__LOADU/TG__STOREU, TG__BCAST, TG__FMA, TG__MUL, TG__ADD, TG__SET1, TG__ZERO, and
- * TG__MASK/TG__LANES/TG__MASKLOAD (a load mask for a partial panel), TG__STORE_PART (the first
- * lanes of a register into a row of C), TG__MASKED (1: masked loads are cheap enough to read a
- * partial panel of B in place, and masked stores to write an edge tile), TG__SHORT_M (the
- * descriptor's short_m), TG__TALL (the most rows of a tall tile, below), TG__PAIR (1: 32 vector
+ * TG__MASK/TG__LANES/TG__MASKLOAD (a load mask for a partial panel; where TG__MASKED, also
+ * TG__MASKSTORE, its store), TG__STORE_PART (the first lanes of a register into a row of C),
+ * TG__MASKED (1: masked loads are cheap enough to read a partial panel of B in place, and masked
+ * stores to write an edge tile), TG__SHORT_M (the descriptor's short_m), TG__TALL (the most rows of a tall tile, below), TG__PAIR (1: 32 vector
  * registers, enough for the pair and triple kernels and the 12-row tile, below),
  * TG__PREFETCH_SHORT (1: tiles of one to three rows prefetch B read in place, below), TG__B_SHARE
  * (the descriptor's b_share), TG__GEMV_RULE (its gemv_rule); TG__FN(x) appends the family's and the
@@ -7023,17 +7045,38 @@ TG__FN(tg__tile)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t 
 #if TG__MASKED
     } else if (masked && cs_c == 1) {
         /* An edge tile, stored from the registers under masks (one masked store a vector: cheap
-         * on Zen 4, unlike AVX2's microcoded vmaskmov on Zen 3). */
+         * on Zen 4, unlike AVX2's microcoded vmaskmov on Zen 3). The two masks and beta's test
+         * once for the tile: through TG__STORE_PART row by row, GCC formed each row's mask and
+         * tested beta again, ~25 instructions a row (d 12x12x4 took 20 ns more than 12x16x4). The
+         * Xeon of results/intel-xeon-2c, 1 thread, ab-gemm side by side, C 16 bytes off a line (a
+         * copy of the old build: 0.98-1.02): d 12^3 1.11, d 12x12x4 1.14, d 14^3 1.09, s 20^3
+         * 1.08, s 24^3 1.11, d 13x29x17 1.05, s 100x24x100 1.02, d 20^3 and s and d 40^3 1.00-1.02
+         * (Zen 4 and 5 not measured). */
         const int64_t live = TG__FN(tg__edge_cols)(n, 2 * TG__W);
-        const int64_t r0 = live < TG__W ? live : TG__W, r1 = live - TG__W;
+        const TG__MASK k0 = TG__LANES(live), k1 = TG__LANES(live - TG__W);
+        const int two = live > TG__W;
+        if (beta == 0) {
 #define TG__STORE_ROW(i)                                                                           \
     if (i < m) {                                                                                   \
-        TG__STORE_PART(c + i * rs_c, c##i##0, r0, beta);                                           \
-        if (r1 > 0) TG__STORE_PART(c + i * rs_c + TG__W, c##i##1, r1, beta);                       \
+        TG__MASKSTORE(c + i * rs_c, k0, c##i##0);                                                  \
+        if (two) TG__MASKSTORE(c + i * rs_c + TG__W, k1, c##i##1);                                 \
     }
-        TG__STORE_ROW(0) TG__STORE_ROW(1) TG__STORE_ROW(2)
-        TG__STORE_ROW(3) TG__STORE_ROW(4) TG__STORE_ROW(5)
+            TG__STORE_ROW(0) TG__STORE_ROW(1) TG__STORE_ROW(2)
+            TG__STORE_ROW(3) TG__STORE_ROW(4) TG__STORE_ROW(5)
 #undef TG__STORE_ROW
+        } else {
+            const TG__V vb = TG__SET1(beta);
+#define TG__STORE_VB(p, k, v) TG__MASKSTORE(p, k, TG__FMA(vb, TG__MASKLOAD(p, k), v))
+#define TG__STORE_ROW(i)                                                                           \
+    if (i < m) {                                                                                   \
+        TG__STORE_VB(c + i * rs_c, k0, c##i##0);                                                   \
+        if (two) TG__STORE_VB(c + i * rs_c + TG__W, k1, c##i##1);                                  \
+    }
+            TG__STORE_ROW(0) TG__STORE_ROW(1) TG__STORE_ROW(2)
+            TG__STORE_ROW(3) TG__STORE_ROW(4) TG__STORE_ROW(5)
+#undef TG__STORE_ROW
+#undef TG__STORE_VB
+        }
 #endif
     } else {
         /* An edge tile of the whole panels' kernel (AVX2's partial panels, the blocked path's last
@@ -7902,6 +7945,7 @@ static const tg__kernel TG__FN(tg__kernel_desc) = {
 #undef TG__MASK
 #undef TG__LANES
 #undef TG__MASKLOAD
+#undef TG__MASKSTORE
 #undef TG__STORE_PART
 #undef TG__PREFETCH_AHEAD
 #undef TG__STORE_ACC
@@ -8013,6 +8057,7 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
 #define TG__MASK __mmask16
 #define TG__LANES(live) ((__mmask16)tg__lanes(live, 16))
 #define TG__MASKLOAD(p, k) _mm512_maskz_loadu_ps(k, p)
+#define TG__MASKSTORE(p, k, v) _mm512_mask_storeu_ps(p, k, v)
 #define TG__STORE_PART tg__part512_s
 #define TG__NARROW (&tg__kernel_desc_avx2_s)
 #define TG__MASKED 1
@@ -8028,10 +8073,10 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
  * the macros that kernel_x86.c defines: TG__TARGET (the target attribute), TG__NAME (the family),
  * TG__NARROW (the family's kernel for narrow panels, or NULL), TG__V (register type), TG__W (lanes),
  * TG__LOADU/TG__STOREU, TG__BCAST, TG__FMA, TG__MUL, TG__ADD, TG__SET1, TG__ZERO, and
- * TG__MASK/TG__LANES/TG__MASKLOAD (a load mask for a partial panel), TG__STORE_PART (the first
- * lanes of a register into a row of C), TG__MASKED (1: masked loads are cheap enough to read a
- * partial panel of B in place, and masked stores to write an edge tile), TG__SHORT_M (the
- * descriptor's short_m), TG__TALL (the most rows of a tall tile, below), TG__PAIR (1: 32 vector
+ * TG__MASK/TG__LANES/TG__MASKLOAD (a load mask for a partial panel; where TG__MASKED, also
+ * TG__MASKSTORE, its store), TG__STORE_PART (the first lanes of a register into a row of C),
+ * TG__MASKED (1: masked loads are cheap enough to read a partial panel of B in place, and masked
+ * stores to write an edge tile), TG__SHORT_M (the descriptor's short_m), TG__TALL (the most rows of a tall tile, below), TG__PAIR (1: 32 vector
  * registers, enough for the pair and triple kernels and the 12-row tile, below),
  * TG__PREFETCH_SHORT (1: tiles of one to three rows prefetch B read in place, below), TG__B_SHARE
  * (the descriptor's b_share), TG__GEMV_RULE (its gemv_rule); TG__FN(x) appends the family's and the
@@ -8312,17 +8357,38 @@ TG__FN(tg__tile)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t 
 #if TG__MASKED
     } else if (masked && cs_c == 1) {
         /* An edge tile, stored from the registers under masks (one masked store a vector: cheap
-         * on Zen 4, unlike AVX2's microcoded vmaskmov on Zen 3). */
+         * on Zen 4, unlike AVX2's microcoded vmaskmov on Zen 3). The two masks and beta's test
+         * once for the tile: through TG__STORE_PART row by row, GCC formed each row's mask and
+         * tested beta again, ~25 instructions a row (d 12x12x4 took 20 ns more than 12x16x4). The
+         * Xeon of results/intel-xeon-2c, 1 thread, ab-gemm side by side, C 16 bytes off a line (a
+         * copy of the old build: 0.98-1.02): d 12^3 1.11, d 12x12x4 1.14, d 14^3 1.09, s 20^3
+         * 1.08, s 24^3 1.11, d 13x29x17 1.05, s 100x24x100 1.02, d 20^3 and s and d 40^3 1.00-1.02
+         * (Zen 4 and 5 not measured). */
         const int64_t live = TG__FN(tg__edge_cols)(n, 2 * TG__W);
-        const int64_t r0 = live < TG__W ? live : TG__W, r1 = live - TG__W;
+        const TG__MASK k0 = TG__LANES(live), k1 = TG__LANES(live - TG__W);
+        const int two = live > TG__W;
+        if (beta == 0) {
 #define TG__STORE_ROW(i)                                                                           \
     if (i < m) {                                                                                   \
-        TG__STORE_PART(c + i * rs_c, c##i##0, r0, beta);                                           \
-        if (r1 > 0) TG__STORE_PART(c + i * rs_c + TG__W, c##i##1, r1, beta);                       \
+        TG__MASKSTORE(c + i * rs_c, k0, c##i##0);                                                  \
+        if (two) TG__MASKSTORE(c + i * rs_c + TG__W, k1, c##i##1);                                 \
     }
-        TG__STORE_ROW(0) TG__STORE_ROW(1) TG__STORE_ROW(2)
-        TG__STORE_ROW(3) TG__STORE_ROW(4) TG__STORE_ROW(5)
+            TG__STORE_ROW(0) TG__STORE_ROW(1) TG__STORE_ROW(2)
+            TG__STORE_ROW(3) TG__STORE_ROW(4) TG__STORE_ROW(5)
 #undef TG__STORE_ROW
+        } else {
+            const TG__V vb = TG__SET1(beta);
+#define TG__STORE_VB(p, k, v) TG__MASKSTORE(p, k, TG__FMA(vb, TG__MASKLOAD(p, k), v))
+#define TG__STORE_ROW(i)                                                                           \
+    if (i < m) {                                                                                   \
+        TG__STORE_VB(c + i * rs_c, k0, c##i##0);                                                   \
+        if (two) TG__STORE_VB(c + i * rs_c + TG__W, k1, c##i##1);                                  \
+    }
+            TG__STORE_ROW(0) TG__STORE_ROW(1) TG__STORE_ROW(2)
+            TG__STORE_ROW(3) TG__STORE_ROW(4) TG__STORE_ROW(5)
+#undef TG__STORE_ROW
+#undef TG__STORE_VB
+        }
 #endif
     } else {
         /* An edge tile of the whole panels' kernel (AVX2's partial panels, the blocked path's last
@@ -9191,6 +9257,7 @@ static const tg__kernel TG__FN(tg__kernel_desc) = {
 #undef TG__MASK
 #undef TG__LANES
 #undef TG__MASKLOAD
+#undef TG__MASKSTORE
 #undef TG__STORE_PART
 #undef TG__PREFETCH_AHEAD
 #undef TG__STORE_ACC
@@ -9302,6 +9369,7 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
 #define TG__MASK __mmask8
 #define TG__LANES(live) ((__mmask8)tg__lanes(live, 8))
 #define TG__MASKLOAD(p, k) _mm512_maskz_loadu_pd(k, p)
+#define TG__MASKSTORE(p, k, v) _mm512_mask_storeu_pd(p, k, v)
 #define TG__STORE_PART tg__part512_d
 #define TG__NARROW (&tg__kernel_desc_avx2_d)
 #define TG__MASKED 1
@@ -9317,10 +9385,10 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
  * the macros that kernel_x86.c defines: TG__TARGET (the target attribute), TG__NAME (the family),
  * TG__NARROW (the family's kernel for narrow panels, or NULL), TG__V (register type), TG__W (lanes),
  * TG__LOADU/TG__STOREU, TG__BCAST, TG__FMA, TG__MUL, TG__ADD, TG__SET1, TG__ZERO, and
- * TG__MASK/TG__LANES/TG__MASKLOAD (a load mask for a partial panel), TG__STORE_PART (the first
- * lanes of a register into a row of C), TG__MASKED (1: masked loads are cheap enough to read a
- * partial panel of B in place, and masked stores to write an edge tile), TG__SHORT_M (the
- * descriptor's short_m), TG__TALL (the most rows of a tall tile, below), TG__PAIR (1: 32 vector
+ * TG__MASK/TG__LANES/TG__MASKLOAD (a load mask for a partial panel; where TG__MASKED, also
+ * TG__MASKSTORE, its store), TG__STORE_PART (the first lanes of a register into a row of C),
+ * TG__MASKED (1: masked loads are cheap enough to read a partial panel of B in place, and masked
+ * stores to write an edge tile), TG__SHORT_M (the descriptor's short_m), TG__TALL (the most rows of a tall tile, below), TG__PAIR (1: 32 vector
  * registers, enough for the pair and triple kernels and the 12-row tile, below),
  * TG__PREFETCH_SHORT (1: tiles of one to three rows prefetch B read in place, below), TG__B_SHARE
  * (the descriptor's b_share), TG__GEMV_RULE (its gemv_rule); TG__FN(x) appends the family's and the
@@ -9601,17 +9669,38 @@ TG__FN(tg__tile)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t 
 #if TG__MASKED
     } else if (masked && cs_c == 1) {
         /* An edge tile, stored from the registers under masks (one masked store a vector: cheap
-         * on Zen 4, unlike AVX2's microcoded vmaskmov on Zen 3). */
+         * on Zen 4, unlike AVX2's microcoded vmaskmov on Zen 3). The two masks and beta's test
+         * once for the tile: through TG__STORE_PART row by row, GCC formed each row's mask and
+         * tested beta again, ~25 instructions a row (d 12x12x4 took 20 ns more than 12x16x4). The
+         * Xeon of results/intel-xeon-2c, 1 thread, ab-gemm side by side, C 16 bytes off a line (a
+         * copy of the old build: 0.98-1.02): d 12^3 1.11, d 12x12x4 1.14, d 14^3 1.09, s 20^3
+         * 1.08, s 24^3 1.11, d 13x29x17 1.05, s 100x24x100 1.02, d 20^3 and s and d 40^3 1.00-1.02
+         * (Zen 4 and 5 not measured). */
         const int64_t live = TG__FN(tg__edge_cols)(n, 2 * TG__W);
-        const int64_t r0 = live < TG__W ? live : TG__W, r1 = live - TG__W;
+        const TG__MASK k0 = TG__LANES(live), k1 = TG__LANES(live - TG__W);
+        const int two = live > TG__W;
+        if (beta == 0) {
 #define TG__STORE_ROW(i)                                                                           \
     if (i < m) {                                                                                   \
-        TG__STORE_PART(c + i * rs_c, c##i##0, r0, beta);                                           \
-        if (r1 > 0) TG__STORE_PART(c + i * rs_c + TG__W, c##i##1, r1, beta);                       \
+        TG__MASKSTORE(c + i * rs_c, k0, c##i##0);                                                  \
+        if (two) TG__MASKSTORE(c + i * rs_c + TG__W, k1, c##i##1);                                 \
     }
-        TG__STORE_ROW(0) TG__STORE_ROW(1) TG__STORE_ROW(2)
-        TG__STORE_ROW(3) TG__STORE_ROW(4) TG__STORE_ROW(5)
+            TG__STORE_ROW(0) TG__STORE_ROW(1) TG__STORE_ROW(2)
+            TG__STORE_ROW(3) TG__STORE_ROW(4) TG__STORE_ROW(5)
 #undef TG__STORE_ROW
+        } else {
+            const TG__V vb = TG__SET1(beta);
+#define TG__STORE_VB(p, k, v) TG__MASKSTORE(p, k, TG__FMA(vb, TG__MASKLOAD(p, k), v))
+#define TG__STORE_ROW(i)                                                                           \
+    if (i < m) {                                                                                   \
+        TG__STORE_VB(c + i * rs_c, k0, c##i##0);                                                   \
+        if (two) TG__STORE_VB(c + i * rs_c + TG__W, k1, c##i##1);                                  \
+    }
+            TG__STORE_ROW(0) TG__STORE_ROW(1) TG__STORE_ROW(2)
+            TG__STORE_ROW(3) TG__STORE_ROW(4) TG__STORE_ROW(5)
+#undef TG__STORE_ROW
+#undef TG__STORE_VB
+        }
 #endif
     } else {
         /* An edge tile of the whole panels' kernel (AVX2's partial panels, the blocked path's last
@@ -10480,6 +10569,7 @@ static const tg__kernel TG__FN(tg__kernel_desc) = {
 #undef TG__MASK
 #undef TG__LANES
 #undef TG__MASKLOAD
+#undef TG__MASKSTORE
 #undef TG__STORE_PART
 #undef TG__PREFETCH_AHEAD
 #undef TG__STORE_ACC

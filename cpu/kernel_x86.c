@@ -323,6 +323,7 @@ __attribute__((target(TG__AVX512))) static inline double tg__hsum512_d(__m512d v
 #define TG__MASK __mmask16
 #define TG__LANES(live) ((__mmask16)tg__lanes(live, 16))
 #define TG__MASKLOAD(p, k) _mm512_maskz_loadu_ps(k, p)
+#define TG__MASKSTORE(p, k, v) _mm512_mask_storeu_ps(p, k, v)
 #define TG__STORE_PART tg__part512_s
 #define TG__NARROW (&tg__kernel_desc_avx2_s)
 #define TG__MASKED 1
@@ -358,6 +359,7 @@ __attribute__((target(TG__AVX512))) static inline double tg__hsum512_d(__m512d v
 #define TG__MASK __mmask8
 #define TG__LANES(live) ((__mmask8)tg__lanes(live, 8))
 #define TG__MASKLOAD(p, k) _mm512_maskz_loadu_pd(k, p)
+#define TG__MASKSTORE(p, k, v) _mm512_mask_storeu_pd(p, k, v)
 #define TG__STORE_PART tg__part512_d
 #define TG__NARROW (&tg__kernel_desc_avx2_d)
 #define TG__MASKED 1
