@@ -5452,8 +5452,9 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
  * TG__MASK/TG__LANES/TG__MASKLOAD (a load mask for a partial panel; where TG__MASKED, also
  * TG__MASKSTORE, its store), TG__STORE_PART (the first lanes of a register into a row of C),
  * TG__MASKED (1: masked loads are cheap enough to read a partial panel of B in place, and masked
- * stores to write an edge tile), TG__SHORT_M (the descriptor's short_m), TG__TALL (the most rows of a tall tile, below), TG__PAIR (1: 32 vector
- * registers, enough for the pair and triple kernels and the 12-row tile, below),
+ * stores to write an edge tile), TG__SHORT_M (the descriptor's short_m), TG__TALL (the most rows
+ * of a tall tile, below), TG__PAIR (1: 32 vector registers, enough for the pair and triple kernels
+ * and the 12-row tile, below),
  * TG__PREFETCH_SHORT (1: tiles of one to three rows prefetch B read in place, below), TG__B_SHARE
  * (the descriptor's b_share), TG__GEMV_RULE (its gemv_rule); TG__FN(x) appends the family's and the
  * type's suffix.
@@ -6764,8 +6765,9 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
  * TG__MASK/TG__LANES/TG__MASKLOAD (a load mask for a partial panel; where TG__MASKED, also
  * TG__MASKSTORE, its store), TG__STORE_PART (the first lanes of a register into a row of C),
  * TG__MASKED (1: masked loads are cheap enough to read a partial panel of B in place, and masked
- * stores to write an edge tile), TG__SHORT_M (the descriptor's short_m), TG__TALL (the most rows of a tall tile, below), TG__PAIR (1: 32 vector
- * registers, enough for the pair and triple kernels and the 12-row tile, below),
+ * stores to write an edge tile), TG__SHORT_M (the descriptor's short_m), TG__TALL (the most rows
+ * of a tall tile, below), TG__PAIR (1: 32 vector registers, enough for the pair and triple kernels
+ * and the 12-row tile, below),
  * TG__PREFETCH_SHORT (1: tiles of one to three rows prefetch B read in place, below), TG__B_SHARE
  * (the descriptor's b_share), TG__GEMV_RULE (its gemv_rule); TG__FN(x) appends the family's and the
  * type's suffix.
@@ -8076,8 +8078,9 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
  * TG__MASK/TG__LANES/TG__MASKLOAD (a load mask for a partial panel; where TG__MASKED, also
  * TG__MASKSTORE, its store), TG__STORE_PART (the first lanes of a register into a row of C),
  * TG__MASKED (1: masked loads are cheap enough to read a partial panel of B in place, and masked
- * stores to write an edge tile), TG__SHORT_M (the descriptor's short_m), TG__TALL (the most rows of a tall tile, below), TG__PAIR (1: 32 vector
- * registers, enough for the pair and triple kernels and the 12-row tile, below),
+ * stores to write an edge tile), TG__SHORT_M (the descriptor's short_m), TG__TALL (the most rows
+ * of a tall tile, below), TG__PAIR (1: 32 vector registers, enough for the pair and triple kernels
+ * and the 12-row tile, below),
  * TG__PREFETCH_SHORT (1: tiles of one to three rows prefetch B read in place, below), TG__B_SHARE
  * (the descriptor's b_share), TG__GEMV_RULE (its gemv_rule); TG__FN(x) appends the family's and the
  * type's suffix.
@@ -9388,8 +9391,9 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
  * TG__MASK/TG__LANES/TG__MASKLOAD (a load mask for a partial panel; where TG__MASKED, also
  * TG__MASKSTORE, its store), TG__STORE_PART (the first lanes of a register into a row of C),
  * TG__MASKED (1: masked loads are cheap enough to read a partial panel of B in place, and masked
- * stores to write an edge tile), TG__SHORT_M (the descriptor's short_m), TG__TALL (the most rows of a tall tile, below), TG__PAIR (1: 32 vector
- * registers, enough for the pair and triple kernels and the 12-row tile, below),
+ * stores to write an edge tile), TG__SHORT_M (the descriptor's short_m), TG__TALL (the most rows
+ * of a tall tile, below), TG__PAIR (1: 32 vector registers, enough for the pair and triple kernels
+ * and the 12-row tile, below),
  * TG__PREFETCH_SHORT (1: tiles of one to three rows prefetch B read in place, below), TG__B_SHARE
  * (the descriptor's b_share), TG__GEMV_RULE (its gemv_rule); TG__FN(x) appends the family's and the
  * type's suffix.
