@@ -5744,28 +5744,25 @@ TG__FN(tg__tile)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t 
         const int64_t live = TG__FN(tg__edge_cols)(n, 2 * TG__W);
         const TG__MASK k0 = TG__LANES(live), k1 = TG__LANES(live - TG__W);
         const int two = live > TG__W;
-        if (beta == 0) {
-#define TG__STORE_ROW(i)                                                                           \
-    if (i < m) {                                                                                   \
-        TG__MASKSTORE(c + i * rs_c, k0, c##i##0);                                                  \
-        if (two) TG__MASKSTORE(c + i * rs_c + TG__W, k1, c##i##1);                                 \
-    }
-            TG__STORE_ROW(0) TG__STORE_ROW(1) TG__STORE_ROW(2)
-            TG__STORE_ROW(3) TG__STORE_ROW(4) TG__STORE_ROW(5)
-#undef TG__STORE_ROW
-        } else {
-            const TG__V vb = TG__SET1(beta);
+        const TG__V vb = TG__SET1(beta);
+        /* ST(p, k, v): v under k, with beta's term or (beta zero) without reading C */
 #define TG__STORE_VB(p, k, v) TG__MASKSTORE(p, k, TG__FMA(vb, TG__MASKLOAD(p, k), v))
-#define TG__STORE_ROW(i)                                                                           \
+#define TG__STORE_ROW(i, ST)                                                                       \
     if (i < m) {                                                                                   \
-        TG__STORE_VB(c + i * rs_c, k0, c##i##0);                                                   \
-        if (two) TG__STORE_VB(c + i * rs_c + TG__W, k1, c##i##1);                                  \
+        ST(c + i * rs_c, k0, c##i##0);                                                             \
+        if (two) ST(c + i * rs_c + TG__W, k1, c##i##1);                                            \
     }
-            TG__STORE_ROW(0) TG__STORE_ROW(1) TG__STORE_ROW(2)
-            TG__STORE_ROW(3) TG__STORE_ROW(4) TG__STORE_ROW(5)
+#define TG__STORE_ROWS(ST)                                                                         \
+    TG__STORE_ROW(0, ST) TG__STORE_ROW(1, ST) TG__STORE_ROW(2, ST)                                 \
+    TG__STORE_ROW(3, ST) TG__STORE_ROW(4, ST) TG__STORE_ROW(5, ST)
+        if (beta == 0) {
+            TG__STORE_ROWS(TG__MASKSTORE)
+        } else {
+            TG__STORE_ROWS(TG__STORE_VB)
+        }
+#undef TG__STORE_ROWS
 #undef TG__STORE_ROW
 #undef TG__STORE_VB
-        }
 #endif
     } else {
         /* An edge tile of the whole panels' kernel (AVX2's partial panels, the blocked path's last
@@ -7057,28 +7054,25 @@ TG__FN(tg__tile)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t 
         const int64_t live = TG__FN(tg__edge_cols)(n, 2 * TG__W);
         const TG__MASK k0 = TG__LANES(live), k1 = TG__LANES(live - TG__W);
         const int two = live > TG__W;
-        if (beta == 0) {
-#define TG__STORE_ROW(i)                                                                           \
-    if (i < m) {                                                                                   \
-        TG__MASKSTORE(c + i * rs_c, k0, c##i##0);                                                  \
-        if (two) TG__MASKSTORE(c + i * rs_c + TG__W, k1, c##i##1);                                 \
-    }
-            TG__STORE_ROW(0) TG__STORE_ROW(1) TG__STORE_ROW(2)
-            TG__STORE_ROW(3) TG__STORE_ROW(4) TG__STORE_ROW(5)
-#undef TG__STORE_ROW
-        } else {
-            const TG__V vb = TG__SET1(beta);
+        const TG__V vb = TG__SET1(beta);
+        /* ST(p, k, v): v under k, with beta's term or (beta zero) without reading C */
 #define TG__STORE_VB(p, k, v) TG__MASKSTORE(p, k, TG__FMA(vb, TG__MASKLOAD(p, k), v))
-#define TG__STORE_ROW(i)                                                                           \
+#define TG__STORE_ROW(i, ST)                                                                       \
     if (i < m) {                                                                                   \
-        TG__STORE_VB(c + i * rs_c, k0, c##i##0);                                                   \
-        if (two) TG__STORE_VB(c + i * rs_c + TG__W, k1, c##i##1);                                  \
+        ST(c + i * rs_c, k0, c##i##0);                                                             \
+        if (two) ST(c + i * rs_c + TG__W, k1, c##i##1);                                            \
     }
-            TG__STORE_ROW(0) TG__STORE_ROW(1) TG__STORE_ROW(2)
-            TG__STORE_ROW(3) TG__STORE_ROW(4) TG__STORE_ROW(5)
+#define TG__STORE_ROWS(ST)                                                                         \
+    TG__STORE_ROW(0, ST) TG__STORE_ROW(1, ST) TG__STORE_ROW(2, ST)                                 \
+    TG__STORE_ROW(3, ST) TG__STORE_ROW(4, ST) TG__STORE_ROW(5, ST)
+        if (beta == 0) {
+            TG__STORE_ROWS(TG__MASKSTORE)
+        } else {
+            TG__STORE_ROWS(TG__STORE_VB)
+        }
+#undef TG__STORE_ROWS
 #undef TG__STORE_ROW
 #undef TG__STORE_VB
-        }
 #endif
     } else {
         /* An edge tile of the whole panels' kernel (AVX2's partial panels, the blocked path's last
@@ -8370,28 +8364,25 @@ TG__FN(tg__tile)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t 
         const int64_t live = TG__FN(tg__edge_cols)(n, 2 * TG__W);
         const TG__MASK k0 = TG__LANES(live), k1 = TG__LANES(live - TG__W);
         const int two = live > TG__W;
-        if (beta == 0) {
-#define TG__STORE_ROW(i)                                                                           \
-    if (i < m) {                                                                                   \
-        TG__MASKSTORE(c + i * rs_c, k0, c##i##0);                                                  \
-        if (two) TG__MASKSTORE(c + i * rs_c + TG__W, k1, c##i##1);                                 \
-    }
-            TG__STORE_ROW(0) TG__STORE_ROW(1) TG__STORE_ROW(2)
-            TG__STORE_ROW(3) TG__STORE_ROW(4) TG__STORE_ROW(5)
-#undef TG__STORE_ROW
-        } else {
-            const TG__V vb = TG__SET1(beta);
+        const TG__V vb = TG__SET1(beta);
+        /* ST(p, k, v): v under k, with beta's term or (beta zero) without reading C */
 #define TG__STORE_VB(p, k, v) TG__MASKSTORE(p, k, TG__FMA(vb, TG__MASKLOAD(p, k), v))
-#define TG__STORE_ROW(i)                                                                           \
+#define TG__STORE_ROW(i, ST)                                                                       \
     if (i < m) {                                                                                   \
-        TG__STORE_VB(c + i * rs_c, k0, c##i##0);                                                   \
-        if (two) TG__STORE_VB(c + i * rs_c + TG__W, k1, c##i##1);                                  \
+        ST(c + i * rs_c, k0, c##i##0);                                                             \
+        if (two) ST(c + i * rs_c + TG__W, k1, c##i##1);                                            \
     }
-            TG__STORE_ROW(0) TG__STORE_ROW(1) TG__STORE_ROW(2)
-            TG__STORE_ROW(3) TG__STORE_ROW(4) TG__STORE_ROW(5)
+#define TG__STORE_ROWS(ST)                                                                         \
+    TG__STORE_ROW(0, ST) TG__STORE_ROW(1, ST) TG__STORE_ROW(2, ST)                                 \
+    TG__STORE_ROW(3, ST) TG__STORE_ROW(4, ST) TG__STORE_ROW(5, ST)
+        if (beta == 0) {
+            TG__STORE_ROWS(TG__MASKSTORE)
+        } else {
+            TG__STORE_ROWS(TG__STORE_VB)
+        }
+#undef TG__STORE_ROWS
 #undef TG__STORE_ROW
 #undef TG__STORE_VB
-        }
 #endif
     } else {
         /* An edge tile of the whole panels' kernel (AVX2's partial panels, the blocked path's last
@@ -9683,28 +9674,25 @@ TG__FN(tg__tile)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t 
         const int64_t live = TG__FN(tg__edge_cols)(n, 2 * TG__W);
         const TG__MASK k0 = TG__LANES(live), k1 = TG__LANES(live - TG__W);
         const int two = live > TG__W;
-        if (beta == 0) {
-#define TG__STORE_ROW(i)                                                                           \
-    if (i < m) {                                                                                   \
-        TG__MASKSTORE(c + i * rs_c, k0, c##i##0);                                                  \
-        if (two) TG__MASKSTORE(c + i * rs_c + TG__W, k1, c##i##1);                                 \
-    }
-            TG__STORE_ROW(0) TG__STORE_ROW(1) TG__STORE_ROW(2)
-            TG__STORE_ROW(3) TG__STORE_ROW(4) TG__STORE_ROW(5)
-#undef TG__STORE_ROW
-        } else {
-            const TG__V vb = TG__SET1(beta);
+        const TG__V vb = TG__SET1(beta);
+        /* ST(p, k, v): v under k, with beta's term or (beta zero) without reading C */
 #define TG__STORE_VB(p, k, v) TG__MASKSTORE(p, k, TG__FMA(vb, TG__MASKLOAD(p, k), v))
-#define TG__STORE_ROW(i)                                                                           \
+#define TG__STORE_ROW(i, ST)                                                                       \
     if (i < m) {                                                                                   \
-        TG__STORE_VB(c + i * rs_c, k0, c##i##0);                                                   \
-        if (two) TG__STORE_VB(c + i * rs_c + TG__W, k1, c##i##1);                                  \
+        ST(c + i * rs_c, k0, c##i##0);                                                             \
+        if (two) ST(c + i * rs_c + TG__W, k1, c##i##1);                                            \
     }
-            TG__STORE_ROW(0) TG__STORE_ROW(1) TG__STORE_ROW(2)
-            TG__STORE_ROW(3) TG__STORE_ROW(4) TG__STORE_ROW(5)
+#define TG__STORE_ROWS(ST)                                                                         \
+    TG__STORE_ROW(0, ST) TG__STORE_ROW(1, ST) TG__STORE_ROW(2, ST)                                 \
+    TG__STORE_ROW(3, ST) TG__STORE_ROW(4, ST) TG__STORE_ROW(5, ST)
+        if (beta == 0) {
+            TG__STORE_ROWS(TG__MASKSTORE)
+        } else {
+            TG__STORE_ROWS(TG__STORE_VB)
+        }
+#undef TG__STORE_ROWS
 #undef TG__STORE_ROW
 #undef TG__STORE_VB
-        }
 #endif
     } else {
         /* An edge tile of the whole panels' kernel (AVX2's partial panels, the blocked path's last
