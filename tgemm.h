@@ -11029,16 +11029,24 @@ static void tg__small_range(const tg__kernel *kern, const tg__gemm *g, const voi
  * 1.11, s 48x32x128 1.06, s 64^3 1.04, d 64x32x64 1.04, d 64x64x32 1.01; AVX2 forced s 64^3
  * 1.035, d 64x32x64 1.045, s 48x32x128 1.05. Zen 4 would keep stacked rows at exactly half in
  * place too (s 64x192x64 1.03, d 96x96x64 1.02), Emerald Rapids not; they are packed. */
-static int tg__small_pack_all(const tg__kernel *kern, const tg__gemm *g, int64_t kb)
+TG__ALWAYS_INLINE int tg__small_pack_all(const tg__kernel *kern, const tg__gemm *g, int64_t kb)
 {
     const tg__cpuinfo *cpu = tg__cpu();
     const int64_t row = g->b.rs * (int64_t)kern->es, alias = tg__min(row & -row, TG__PAGE);
-    const double bytes = tg__small_b_bytes(kern, g);
-    const int short_a = g->m <= kern->short_m &&
-                        (g->m <= 2 * kern->mr || cpu->zmm_split || g->n <= 2 * kern->nr ||
-                         bytes <= (double)cpu->l1d || bytes > (double)cpu->l3_plan / 2);
     const int64_t half = cpu->l1d / 2;
-    return !short_a && kb * (kb > 96 ? row : alias) >= half && kb * row > half;
+    double bytes;
+    int short_a;
+    /* The block's span first, inline: no block within half of L1 is packed, and a tiny product's
+     * test ends here. As a call, asked whole, it cost tiny products on the direct path (the Xeon
+     * of results/intel-xeon-2c, 1 thread, ab-gemm side by side, C 16 bytes off a line, against
+     * the call (a copy of that build: 0.995-1.02): s 8^3 1.05-1.07, d 8^3 1.03, s 12^3 1.02-1.03,
+     * d 12^3 1.01, s 16^3 1.03, d 6x16x4 1.04-1.05, s 24^3 and 32^3 1.00). */
+    if (kb * row <= half) return 0;
+    bytes = tg__small_b_bytes(kern, g);
+    short_a = g->m <= kern->short_m &&
+              (g->m <= 2 * kern->mr || cpu->zmm_split || g->n <= 2 * kern->nr ||
+               bytes <= (double)cpu->l1d || bytes > (double)cpu->l3_plan / 2);
+    return !short_a && kb * (kb > 96 ? row : alias) >= half;
 }
 
 /* Thread tid's rows of team, split at whole tiles of mr rows, each part at least two tiles and
@@ -11240,13 +11248,7 @@ static int tg__small_panels_all(const char *fn, const tg__kernel *kern, const tg
  * set-up had been formed (Zen 4, 1 thread, ab-gemm, a copy of the old build 0.99-1.00): s 8^3
  * 1.07-1.08, s 12^3 1.035-1.05, s 16^3 1.02-1.03, d 8^3 1.06-1.07, d 12^3 1.02-1.03, d 16^3
  * 1.01-1.05, s 8x8x64 1.02; a product it turns away pays for its tests (s 20^3, whose last
- * columns the narrow family packs, 0.98-0.99). 0: not such a product. tg__small_pack_all is out of
- * line, and a block of B whose kb rows span no more than TG__PACK_ALL_MIN_SPAN bytes is never
- * packed where L1d is 16 KiB or more (the rule asks more than half of L1): tested first, inline,
- * that spares a tiny product the call. The Xeon of results/intel-xeon-2c, 1 thread, ab-gemm side
- * by side, C 16 bytes off a line (a copy of the old build: 0.995-1.02): s 8^3 1.05-1.07, d 8^3
- * 1.03, s 12^3 1.02-1.03, d 12^3 1.01, s 16^3 1.03, d 6x16x4 1.04-1.05, s 24^3 and 32^3 1.00. */
-enum { TG__PACK_ALL_MIN_SPAN = 8 << 10 };
+ * columns the narrow family packs, 0.98-0.99). 0: not such a product. */
 TG__ALWAYS_INLINE int tg__small_direct(const tg__kernel *kern, const tg__gemm *g, const void *alpha,
                                        const void *beta)
 {
@@ -11257,11 +11259,7 @@ TG__ALWAYS_INLINE int tg__small_direct(const tg__kernel *kern, const tg__gemm *g
     part = tg__rem(g->n, k->nr);
     if (part && tg__small_packs(k, g, part, 0)) return 0;
     kb = tg__small_block(kern, g, 1);
-    if (kb != g->k) return 0;
-    /* unsigned: a leading dimension near the limit wraps instead of overflowing */
-    if ((uint64_t)kb * (uint64_t)g->b.rs * kern->es > TG__PACK_ALL_MIN_SPAN &&
-        tg__small_pack_all(kern, g, kb))
-        return 0;
+    if (kb != g->k || tg__small_pack_all(kern, g, kb)) return 0;
     tg__small_column(k, g, alpha, beta, 0, kb, 0, g->n, NULL, 0);
     return 1;
 }
