@@ -8,15 +8,32 @@
  *     two lines wide and keep kc = 512 all the same (twice L1, fed from L2): on Zen 4, 1 thread, kc
  *     256 / 384 / 512 gave sgemm 1024^3 104.8 / 108.3 / 108.6 GFLOP/s (AVX2 108.7), 4096x64x4096
  *     79.5 / 83.6 / 86.1 (86.5), dgemm 4096x64x4096 42.8 / 44.9 / 46.3 (45.6).
- * MC: the packed mc x kc block of A stays in L2 across the whole jr loop: a quarter of L2 (on the same
- *     core mc = 60 against 252 gained another 2-4%: the B panels streaming through L2 need room).
- *     A shallow product (depth at most KC / 4) takes at most 48 rows: there C's traffic is most of
- *     the work, each of the block's rows of C is a stream that the jr loop walks along, and the
- *     hardware prefetchers follow a few dozen streams, not a quarter of L2's worth of rows; B's
- *     panels, kc x NR, are small enough to be read again for every 48 rows. Emerald Rapids, 1
- *     thread, ab-gemm against mc = 168: sgemm 4096x4096x32 1.50x, 4096x4096x64 1.21x,
- *     8192x2048x48 1.35x, dgemm 4096x4096x32 1.10x, 4096x4096x128 1.00x; 24 rows gave the same
- *     (1.45x, 1.19x, 1.34x, 1.12x, 1.00x), 96 rows at 4096x4096x32 about half the gain.
+ *     The 12-row tile (kernel_simd.inc's tg__tile12: AVX-512 with full-width FMAs) reads each
+ *     vector of B for twelve rows, half as often, and over an L2 of 2 MiB or more goes a third
+ *     deeper (1024 for 48 KiB), with its A block a third of L2 rather than a quarter: on the Xeon
+ *     with AMX (48 KiB L1, 2 MiB L2), 1 thread, ab-gemm side by side against 768 and a quarter,
+ *     sgemm 2048^3 1.036x, 4000^3 1.040x, 1000^3 1.028x, 1500x1500x900 1.061x (2 threads 1.021x,
+ *     1.039x); dgemm 1.022x, 1.011x, 0.999x, 1.062x (2 threads 1.019x, 1.021x), d 4096x64x4096
+ *     0.988x. 1280 and 1536 were no better (s 4000^3 1.012x, d 2048^3 0.946x at 1536), 384 and
+ *     512 worse (s 2048^3 0.915x, 0.986x). Unmeasured on Emerald Rapids (the same caches); the Zen
+ *     5's 1 MiB L2 keeps L1 / 64.
+ *     A last k block of at most a quarter of kc is not run on its own: its tiles would pay their
+ *     fixed costs (loading and storing C, starting the next panel of B) over a few k steps. The
+ *     blocks are made even instead, as many as whole kc's in k and at most a quarter deeper.
+ *     Side by side, 1 thread: sgemm 2048x2048x1100 (1024 + 76 -> 552 + 552) 1.041x, 1536x1536x2100
+ *     1.036x, dgemm 1.008x, 1.016x; making every k's blocks even (4000 as four of 1000, 1300 as
+ *     two of 656, 2100 as three of 704) did no better, 0.98-1.01x. A KC set by the environment is
+ *     taken as is (the tests probe the blocks' edges with it).
+ * MC: the packed mc x kc block of A stays in L2 across the whole jr loop: a quarter of L2, a third
+ *     under the 12-row tile's deeper kc (above); on the Zen 3 mc = 60 against 252 gained another
+ *     2-4%: the B panels streaming through L2 need room. A shallow product (depth at most a quarter
+ *     of L1's lines) takes at most 48 rows: there C's traffic is most of the work, each of the
+ *     block's rows of C is a stream that the jr loop walks along, and the hardware prefetchers
+ *     follow a few dozen streams, not a quarter of L2's worth of rows; B's panels, kc x NR, are
+ *     small enough to be read again for every 48 rows. Emerald Rapids, 1 thread, ab-gemm against mc
+ *     = 168: sgemm 4096x4096x32 1.50x, 4096x4096x64 1.21x, 8192x2048x48 1.35x, dgemm 4096x4096x32
+ *     1.10x, 4096x4096x128 1.00x; 24 rows gave the same (1.45x, 1.19x, 1.34x, 1.12x, 1.00x), 96
+ *     rows at 4096x4096x32 about half the gain.
  * NC: the packed kc x nc block of B lives in L3 (shared by the threads), counted as at most 32 MiB
  *     (cpuinfo's l3_plan: a VM's reported L3 can be the whole socket's). How much of L3 trades
  *     two costs. Every jc step
@@ -34,8 +51,8 @@
  *     AVX-512 and Intel's take the quarter unmeasured (Intel's server parts have less L3 a core).
  *     A shallow product keeps the sixteenth: its C blocks, mc x nc, stream through L2 at a high
  *     rate and a wider panel makes them push B's panel out of it (sgemm 4096x4096x32 0.89 with a
- *     quarter, 128 deep 1.01). But the sixteenth is counted at full depth, kc = KC: a product of
- *     depth at most KC / 4 (whose blocks of A are 48 rows, above) takes at least a quarter of L2
+ *     quarter, 128 deep 1.01). But the sixteenth is counted at full depth, kc = KC: a shallow
+ *     product (whose blocks of A are 48 rows, above) takes at least a quarter of L2
  *     at its own depth, so that each row of C is a long stream rather than a few dozen lines
  *     (the Zen 3's 512 KiB L2 gives it the same 1024 columns at depth 32). Emerald Rapids, ab-gemm,
  *     tgemm / MKL in the same runs, 672 columns against the whole 4096: sgemm 4096x4096x32 0.77 ->
@@ -66,7 +83,8 @@ TG__PRIVATE tg__blocks tg__block_sizes(const tg__kernel *k, int64_t depth)
     static int64_t env_mc, env_kc, env_nc;
     const tg__cpuinfo *cpu = tg__cpu();
     int64_t es = (int64_t)k->es, l3 = cpu->l3_plan, share, mc, nc;
-    int shallow;
+    int64_t lines;
+    int shallow, deeper;
     tg__blocks b;
     if (!TG__LOAD_ACQUIRE(&read)) {
         env_mc = tg__env_size("TGEMM_MC");
@@ -74,9 +92,13 @@ TG__PRIVATE tg__blocks tg__block_sizes(const tg__kernel *k, int64_t depth)
         env_nc = tg__env_size("TGEMM_NC");
         TG__STORE_RELEASE(&read, 1);
     }
-    b.kc = env_kc ? env_kc : tg__round_down(cpu->l1d / 64, 8);
-    shallow = depth <= b.kc / 4;
-    mc = cpu->l2 / 4 / (b.kc * es);
+    lines = tg__round_down(cpu->l1d / 64, 8); /* L1's lines, in k steps */
+    deeper = k->ukernel_pair && !cpu->zmm_split && cpu->l2 >= (2 << 20);
+    b.kc = env_kc ? env_kc : deeper ? lines * 4 / 3 : lines;
+    if (!env_kc && depth > b.kc && depth % b.kc != 0 && depth % b.kc <= b.kc / 4)
+        b.kc = tg__ceil_div(tg__ceil_div(depth, depth / b.kc), 8) * 8;
+    shallow = depth <= lines / 4;
+    mc = cpu->l2 / (deeper ? 3 : 4) / (b.kc * es);
     b.mc = tg__round_down(env_mc ? env_mc : shallow ? tg__min(mc, 48) : mc, k->mr);
     share = depth >= 256 ? k->b_share : 16;
     nc = l3 / share / (b.kc * es);
