@@ -8,15 +8,17 @@
  *     two lines wide and keep kc = 512 all the same (twice L1, fed from L2): on Zen 4, 1 thread, kc
  *     256 / 384 / 512 gave sgemm 1024^3 104.8 / 108.3 / 108.6 GFLOP/s (AVX2 108.7), 4096x64x4096
  *     79.5 / 83.6 / 86.1 (86.5), dgemm 4096x64x4096 42.8 / 44.9 / 46.3 (45.6).
- *     The 12-row tile (kernel_simd.inc's tg__tile12: AVX-512 with full-width FMAs) reads each
- *     vector of B for twelve rows, half as often, and over an L2 of 2 MiB or more goes a third
- *     deeper (1024 for 48 KiB), with its A block a third of L2 rather than a quarter: on the Xeon
- *     with AMX (48 KiB L1, 2 MiB L2), 1 thread, ab-gemm side by side against 768 and a quarter,
+ *     The wide kernel (the descriptor's deep_kc: AVX-512's 8 x 3W tiles where zmm runs at full
+ *     width, gemm.c's tg__blocked_kernel) goes a third deeper over an L2 of 2 MiB or more (1024
+ *     for 48 KiB), with its A block a third of L2 rather than a quarter. Measured with the 12 x 2W
+ *     tile that came before it, which read each vector of B for twelve rows: on the Xeon with AMX
+ *     (48 KiB L1, 2 MiB L2), 1 thread, ab-gemm side by side against 768 and a quarter,
  *     sgemm 2048^3 1.036x, 4000^3 1.040x, 1000^3 1.028x, 1500x1500x900 1.061x (2 threads 1.021x,
  *     1.039x); dgemm 1.022x, 1.011x, 0.999x, 1.062x (2 threads 1.019x, 1.021x), d 4096x64x4096
  *     0.988x. 1280 and 1536 were no better (s 4000^3 1.012x, d 2048^3 0.946x at 1536), 384 and
- *     512 worse (s 2048^3 0.915x, 0.986x). Unmeasured on Emerald Rapids (the same caches); the Zen
- *     5's 1 MiB L2 keeps L1 / 64.
+ *     512 worse (s 2048^3 0.915x, 0.986x). With the 8 x 3W tile 768 and 1024 are within 1% (s
+ *     2048^3 0.994x, d 1.007x at 768). Unmeasured on Emerald Rapids (the same caches); the Zen 5's
+ *     1 MiB L2 keeps L1 / 64.
  *     A last k block of at most a quarter of kc is not run on its own: its tiles would pay their
  *     fixed costs (loading and storing C, starting the next panel of B) over a few k steps. The
  *     blocks are made even instead, as many as whole kc's in k and at most a quarter deeper.
@@ -25,7 +27,7 @@
  *     two of 656, 2100 as three of 704) did no better, 0.98-1.01x. A KC set by the environment is
  *     taken as is (the tests probe the blocks' edges with it).
  * MC: the packed mc x kc block of A stays in L2 across the whole jr loop: a quarter of L2, a third
- *     under the 12-row tile's deeper kc (above); on the Zen 3 mc = 60 against 252 gained another
+ *     under the wide kernel's deeper kc (above); on the Zen 3 mc = 60 against 252 gained another
  *     2-4%: the B panels streaming through L2 need room. A shallow product (depth at most a quarter
  *     of L1's lines) takes at most 48 rows: there C's traffic is most of the work, each of the
  *     block's rows of C is a stream that the jr loop walks along, and the hardware prefetchers
@@ -93,7 +95,7 @@ TG__PRIVATE tg__blocks tg__block_sizes(const tg__kernel *k, int64_t depth)
         TG__STORE_RELEASE(&read, 1);
     }
     lines = tg__round_down(cpu->l1d / 64, 8); /* L1's lines, in k steps */
-    deeper = k->ukernel_pair && !cpu->zmm_split && cpu->l2 >= (2 << 20);
+    deeper = k->deep_kc && cpu->l2 >= (2 << 20);
     b.kc = env_kc ? env_kc : deeper ? lines * 4 / 3 : lines;
     if (!env_kc && depth > b.kc && depth % b.kc != 0 && depth % b.kc <= b.kc / 4)
         b.kc = tg__ceil_div(tg__ceil_div(depth, depth / b.kc), 8) * 8;

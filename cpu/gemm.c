@@ -104,6 +104,16 @@ TG__ALWAYS_INLINE int tg__use_small_path(const tg__gemm *g, const tg__kernel *ke
            tg__small_rows_fits(kern, g);
 }
 
+/* The blocked path's kernel: the family's wide one (8 x 3W tiles) where it has one and zmm runs at
+ * full width. Zen 4, which splits each zmm operation in two, keeps the 6 x 2W tiles: there the
+ * wider tile tried before this one (12 x 2W) lost to them (ab-gemm side by side, 1 thread, the
+ * 6-row tiles against it: sgemm 2048^3 1.01x, 4096x4096x32 1.03-1.05x, dgemm 4000^3 1.01x, 1001^3
+ * 1.01x, 4096x4096x32 1.02-1.05x); the 8 x 3W tile is unmeasured there. */
+TG__ALWAYS_INLINE const tg__kernel *tg__blocked_kernel(const tg__kernel *kern)
+{
+    return kern->wide && !tg__cpu()->zmm_split ? kern->wide : kern;
+}
+
 /* Steps 2 and 3 for checked views; alpha and beta point at the call's float or double. Inlined
  * into both entry points, as the checks are: 227 -> 218 cycles of an 8^3 sgemm call (Zen 4). */
 TG__ALWAYS_INLINE int tg__gemm_cpu(const char *fn, size_t es, const tg__gemm *g,
@@ -143,7 +153,7 @@ TG__ALWAYS_INLINE int tg__gemm_cpu(const char *fn, size_t es, const tg__gemm *g,
     }
     return tg__use_small_path(&t, kern, forced)
                ? tg__gemm_small(fn, kern, &t, alpha, beta, forced == TG__PATH_PAGED)
-               : tg__gemm_blocked(fn, kern, &t, alpha, beta);
+               : tg__gemm_blocked(fn, tg__blocked_kernel(kern), &t, alpha, beta);
 }
 
 TGEMM_DEF int tg_sgemm(tg_layout layout, tg_trans transa, tg_trans transb, int64_t m, int64_t n,

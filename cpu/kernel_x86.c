@@ -45,53 +45,59 @@ __attribute__((target("avx2,fma"))) static inline void tg__copy6_d(const double 
     _mm_storeu_pd(d + 4, _mm_loadu_pd(s + 4));
 }
 
-/* Sixteen columns of a B stored along k (transposed row-major, or column-major; column stride cs)
- * by eight k steps into a packed B panel ds wide, d[p * ds + j] = s[j * cs + p]: two 8 x 8 register
- * transposes. */
-__attribute__((target("avx2,fma"))) static inline void tg__packt16x8_s(const float *s, int64_t cs,
-                                                                       float *d, int64_t ds)
+/* Eight contiguous elements, one k step of a packed 8-row A panel whose rows are adjacent. */
+__attribute__((target("avx2,fma"))) static inline void tg__copy8_s(const float *s, float *d)
 {
-    for (int h = 0; h < 2; h++, s += 8 * cs) {
-        __m256 r0 = _mm256_loadu_ps(s), r1 = _mm256_loadu_ps(s + cs);
-        __m256 r2 = _mm256_loadu_ps(s + 2 * cs), r3 = _mm256_loadu_ps(s + 3 * cs);
-        __m256 r4 = _mm256_loadu_ps(s + 4 * cs), r5 = _mm256_loadu_ps(s + 5 * cs);
-        __m256 r6 = _mm256_loadu_ps(s + 6 * cs), r7 = _mm256_loadu_ps(s + 7 * cs);
-        __m256 t0 = _mm256_unpacklo_ps(r0, r1), t1 = _mm256_unpackhi_ps(r0, r1);
-        __m256 t2 = _mm256_unpacklo_ps(r2, r3), t3 = _mm256_unpackhi_ps(r2, r3);
-        __m256 t4 = _mm256_unpacklo_ps(r4, r5), t5 = _mm256_unpackhi_ps(r4, r5);
-        __m256 t6 = _mm256_unpacklo_ps(r6, r7), t7 = _mm256_unpackhi_ps(r6, r7);
-        /* u<q>: k steps q and q + 4 of four columns each */
-        __m256 u0 = _mm256_shuffle_ps(t0, t2, 0x44), u1 = _mm256_shuffle_ps(t0, t2, 0xEE);
-        __m256 u2 = _mm256_shuffle_ps(t1, t3, 0x44), u3 = _mm256_shuffle_ps(t1, t3, 0xEE);
-        __m256 u4 = _mm256_shuffle_ps(t4, t6, 0x44), u5 = _mm256_shuffle_ps(t4, t6, 0xEE);
-        __m256 u6 = _mm256_shuffle_ps(t5, t7, 0x44), u7 = _mm256_shuffle_ps(t5, t7, 0xEE);
-        float *o = d + 8 * h;
-        _mm256_storeu_ps(o + 0 * ds, _mm256_permute2f128_ps(u0, u4, 0x20));
-        _mm256_storeu_ps(o + 1 * ds, _mm256_permute2f128_ps(u1, u5, 0x20));
-        _mm256_storeu_ps(o + 2 * ds, _mm256_permute2f128_ps(u2, u6, 0x20));
-        _mm256_storeu_ps(o + 3 * ds, _mm256_permute2f128_ps(u3, u7, 0x20));
-        _mm256_storeu_ps(o + 4 * ds, _mm256_permute2f128_ps(u0, u4, 0x31));
-        _mm256_storeu_ps(o + 5 * ds, _mm256_permute2f128_ps(u1, u5, 0x31));
-        _mm256_storeu_ps(o + 6 * ds, _mm256_permute2f128_ps(u2, u6, 0x31));
-        _mm256_storeu_ps(o + 7 * ds, _mm256_permute2f128_ps(u3, u7, 0x31));
-    }
+    _mm256_storeu_ps(d, _mm256_loadu_ps(s));
 }
 
-/* The same for double: eight columns by four k steps, two 4 x 4 transposes. */
-__attribute__((target("avx2,fma"))) static inline void tg__packt8x4_d(const double *s, int64_t cs,
+__attribute__((target("avx2,fma"))) static inline void tg__copy8_d(const double *s, double *d)
+{
+    _mm256_storeu_pd(d, _mm256_loadu_pd(s));
+    _mm256_storeu_pd(d + 4, _mm256_loadu_pd(s + 4));
+}
+
+/* Eight columns of a B stored along k (transposed row-major, or column-major; column stride cs) by
+ * eight k steps into a packed panel ds wide, d[p * ds + j] = s[j * cs + p]: one 8 x 8 register
+ * transpose. The same serves eight rows of a row-major A into an 8-row panel (ds = 8). */
+__attribute__((target("avx2,fma"))) static inline void tg__packt8x8_s(const float *s, int64_t cs,
+                                                                     float *d, int64_t ds)
+{
+    __m256 r0 = _mm256_loadu_ps(s), r1 = _mm256_loadu_ps(s + cs);
+    __m256 r2 = _mm256_loadu_ps(s + 2 * cs), r3 = _mm256_loadu_ps(s + 3 * cs);
+    __m256 r4 = _mm256_loadu_ps(s + 4 * cs), r5 = _mm256_loadu_ps(s + 5 * cs);
+    __m256 r6 = _mm256_loadu_ps(s + 6 * cs), r7 = _mm256_loadu_ps(s + 7 * cs);
+    __m256 t0 = _mm256_unpacklo_ps(r0, r1), t1 = _mm256_unpackhi_ps(r0, r1);
+    __m256 t2 = _mm256_unpacklo_ps(r2, r3), t3 = _mm256_unpackhi_ps(r2, r3);
+    __m256 t4 = _mm256_unpacklo_ps(r4, r5), t5 = _mm256_unpackhi_ps(r4, r5);
+    __m256 t6 = _mm256_unpacklo_ps(r6, r7), t7 = _mm256_unpackhi_ps(r6, r7);
+    /* u<q>: k steps q and q + 4 of four columns each */
+    __m256 u0 = _mm256_shuffle_ps(t0, t2, 0x44), u1 = _mm256_shuffle_ps(t0, t2, 0xEE);
+    __m256 u2 = _mm256_shuffle_ps(t1, t3, 0x44), u3 = _mm256_shuffle_ps(t1, t3, 0xEE);
+    __m256 u4 = _mm256_shuffle_ps(t4, t6, 0x44), u5 = _mm256_shuffle_ps(t4, t6, 0xEE);
+    __m256 u6 = _mm256_shuffle_ps(t5, t7, 0x44), u7 = _mm256_shuffle_ps(t5, t7, 0xEE);
+    _mm256_storeu_ps(d + 0 * ds, _mm256_permute2f128_ps(u0, u4, 0x20));
+    _mm256_storeu_ps(d + 1 * ds, _mm256_permute2f128_ps(u1, u5, 0x20));
+    _mm256_storeu_ps(d + 2 * ds, _mm256_permute2f128_ps(u2, u6, 0x20));
+    _mm256_storeu_ps(d + 3 * ds, _mm256_permute2f128_ps(u3, u7, 0x20));
+    _mm256_storeu_ps(d + 4 * ds, _mm256_permute2f128_ps(u0, u4, 0x31));
+    _mm256_storeu_ps(d + 5 * ds, _mm256_permute2f128_ps(u1, u5, 0x31));
+    _mm256_storeu_ps(d + 6 * ds, _mm256_permute2f128_ps(u2, u6, 0x31));
+    _mm256_storeu_ps(d + 7 * ds, _mm256_permute2f128_ps(u3, u7, 0x31));
+}
+
+/* The same for double: four columns by four k steps, one 4 x 4 transpose. */
+__attribute__((target("avx2,fma"))) static inline void tg__packt4x4_d(const double *s, int64_t cs,
                                                                       double *d, int64_t ds)
 {
-    for (int h = 0; h < 2; h++, s += 4 * cs) {
-        __m256d r0 = _mm256_loadu_pd(s), r1 = _mm256_loadu_pd(s + cs);
-        __m256d r2 = _mm256_loadu_pd(s + 2 * cs), r3 = _mm256_loadu_pd(s + 3 * cs);
-        __m256d t0 = _mm256_unpacklo_pd(r0, r1), t1 = _mm256_unpackhi_pd(r0, r1);
-        __m256d t2 = _mm256_unpacklo_pd(r2, r3), t3 = _mm256_unpackhi_pd(r2, r3);
-        double *o = d + 4 * h;
-        _mm256_storeu_pd(o + 0 * ds, _mm256_permute2f128_pd(t0, t2, 0x20));
-        _mm256_storeu_pd(o + 1 * ds, _mm256_permute2f128_pd(t1, t3, 0x20));
-        _mm256_storeu_pd(o + 2 * ds, _mm256_permute2f128_pd(t0, t2, 0x31));
-        _mm256_storeu_pd(o + 3 * ds, _mm256_permute2f128_pd(t1, t3, 0x31));
-    }
+    __m256d r0 = _mm256_loadu_pd(s), r1 = _mm256_loadu_pd(s + cs);
+    __m256d r2 = _mm256_loadu_pd(s + 2 * cs), r3 = _mm256_loadu_pd(s + 3 * cs);
+    __m256d t0 = _mm256_unpacklo_pd(r0, r1), t1 = _mm256_unpackhi_pd(r0, r1);
+    __m256d t2 = _mm256_unpacklo_pd(r2, r3), t3 = _mm256_unpackhi_pd(r2, r3);
+    _mm256_storeu_pd(d + 0 * ds, _mm256_permute2f128_pd(t0, t2, 0x20));
+    _mm256_storeu_pd(d + 1 * ds, _mm256_permute2f128_pd(t1, t3, 0x20));
+    _mm256_storeu_pd(d + 2 * ds, _mm256_permute2f128_pd(t0, t2, 0x31));
+    _mm256_storeu_pd(d + 3 * ds, _mm256_permute2f128_pd(t1, t3, 0x31));
 }
 
 __attribute__((target("avx2,fma"))) static inline void tg__pack6x4_d(const double *s, int64_t rs,
@@ -113,24 +119,7 @@ __attribute__((target("avx2,fma"))) static inline void tg__pack6x4_d(const doubl
     _mm_storeu_pd(d + 22, _mm256_extractf128_pd(u1, 1));
 }
 
-/* AVX-512's B panels are twice as wide (32 floats, 16 doubles): the same transposes, four to a
- * block of 2W columns by W k steps. */
 #define TG__AVX512 "avx512f,avx2,fma"
-__attribute__((target(TG__AVX512))) static inline void tg__packt32x16_s(const float *s, int64_t cs,
-                                                                        float *d)
-{
-    for (int h = 0; h < 2; h++)
-        for (int q = 0; q < 2; q++)
-            tg__packt16x8_s(s + q * 16 * cs + h * 8, cs, d + h * 8 * 32 + q * 16, 32);
-}
-
-__attribute__((target(TG__AVX512))) static inline void tg__packt16x8_d(const double *s, int64_t cs,
-                                                                       double *d)
-{
-    for (int h = 0; h < 2; h++)
-        for (int q = 0; q < 2; q++)
-            tg__packt8x4_d(s + q * 8 * cs + h * 4, cs, d + h * 4 * 16 + q * 8, 16);
-}
 
 /* The first rem floats or doubles of a register (rem below its lanes) into c as beta * c + v, c not
  * read when beta is zero: the last columns of an edge tile's row, stored in halves, quarters...
@@ -246,7 +235,9 @@ __attribute__((target(TG__AVX512))) static inline double tg__hsum512_d(__m512d v
 #define TG__ZERO _mm256_setzero_ps
 #define TG__PACK6X4 tg__pack6x4_s
 #define TG__COPY6 tg__copy6_s
-#define TG__PACKT(s, cs, d) tg__packt16x8_s(s, cs, d, 16)
+#define TG__COPY8 tg__copy8_s
+#define TG__PACKT tg__packt8x8_s
+#define TG__TB 8
 /* Lanes below `live` set (as a load mask), and the masked load, which never touches unset lanes. */
 #define TG__MASK __m256i
 #define TG__LANES(live) \
@@ -283,7 +274,9 @@ __attribute__((target(TG__AVX512))) static inline double tg__hsum512_d(__m512d v
 #define TG__ZERO _mm256_setzero_pd
 #define TG__PACK6X4 tg__pack6x4_d
 #define TG__COPY6 tg__copy6_d
-#define TG__PACKT(s, cs, d) tg__packt8x4_d(s, cs, d, 8)
+#define TG__COPY8 tg__copy8_d
+#define TG__PACKT tg__packt4x4_d
+#define TG__TB 4
 #define TG__MASK __m256i
 #define TG__LANES(live) \
     _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(live)), _mm256_setr_epi64x(0, 1, 2, 3))
@@ -319,7 +312,9 @@ __attribute__((target(TG__AVX512))) static inline double tg__hsum512_d(__m512d v
 #define TG__ZERO _mm512_setzero_ps
 #define TG__PACK6X4 tg__pack6x4_s
 #define TG__COPY6 tg__copy6_s
-#define TG__PACKT tg__packt32x16_s
+#define TG__COPY8 tg__copy8_s
+#define TG__PACKT tg__packt8x8_s
+#define TG__TB 8
 #define TG__MASK __mmask16
 #define TG__LANES(live) ((__mmask16)tg__lanes(live, 16))
 #define TG__MASKLOAD(p, k) _mm512_maskz_loadu_ps(k, p)
@@ -355,7 +350,9 @@ __attribute__((target(TG__AVX512))) static inline double tg__hsum512_d(__m512d v
 #define TG__ZERO _mm512_setzero_pd
 #define TG__PACK6X4 tg__pack6x4_d
 #define TG__COPY6 tg__copy6_d
-#define TG__PACKT tg__packt16x8_d
+#define TG__COPY8 tg__copy8_d
+#define TG__PACKT tg__packt4x4_d
+#define TG__TB 4
 #define TG__MASK __mmask8
 #define TG__LANES(live) ((__mmask8)tg__lanes(live, 8))
 #define TG__MASKLOAD(p, k) _mm512_maskz_loadu_pd(k, p)
