@@ -88,8 +88,8 @@ struct tg__kernel {
     tg__ukernel_triple_fn ukernel_triple; /* NULL, or three panels at once in tiles of eight rows
                                              (AVX-512): a short A (small.c's tg__small_triples) */
     const tg__kernel *wide; /* NULL, or the blocked path's kernel where zmm runs at full width
-                               (AVX-512 but on Zen 4): tiles of 8 x 3W over A in 8-row panels and
-                               B in 3W-column ones (kernel_simd.inc's tg__ukernel_wide) */
+                               (gemm.c's tg__blocked_kernel): AVX-512's tiles of 8 x 3W over A in
+                               8-row panels and B in 3W-column ones (tg__ukernel_wide) */
     int deep_kc;           /* 1: a deeper kc and A block over a large L2 (blocking.c) */
     int b_share;           /* a deep product's packed B panel takes 1/b_share of L3 (blocking.c) */
     tg__gemv_rows_fn gemv_rows; /* a few rows or columns of C (gemv.c) */
