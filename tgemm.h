@@ -732,6 +732,10 @@ struct tg__kernel {
                                          small path's rows mode and a short A (small.c) */
     tg__ukernel_triple_fn ukernel_triple; /* NULL, or three panels at once in tiles of eight rows
                                              (AVX-512): a short A (small.c's tg__small_triples) */
+    const tg__kernel *wide; /* NULL, or the blocked path's kernel where zmm runs at full width
+                               (gemm.c's tg__blocked_kernel): AVX-512's tiles of 8 x 3W over A in
+                               8-row panels and B in 3W-column ones (tg__ukernel_wide) */
+    int deep_kc;           /* 1: a deeper kc and A block over a large L2 (blocking.c) */
     int b_share;           /* a deep product's packed B panel takes 1/b_share of L3 (blocking.c) */
     tg__gemv_rows_fn gemv_rows; /* a few rows or columns of C (gemv.c) */
     tg__gemv_fn gemv_dots;      /* one row or column of C (gemv.c) */
@@ -878,15 +882,34 @@ TGEMM_DEF const char *tg_cpu_arch(void)
  *     two lines wide and keep kc = 512 all the same (twice L1, fed from L2): on Zen 4, 1 thread, kc
  *     256 / 384 / 512 gave sgemm 1024^3 104.8 / 108.3 / 108.6 GFLOP/s (AVX2 108.7), 4096x64x4096
  *     79.5 / 83.6 / 86.1 (86.5), dgemm 4096x64x4096 42.8 / 44.9 / 46.3 (45.6).
- * MC: the packed mc x kc block of A stays in L2 across the whole jr loop: a quarter of L2 (on the same
- *     core mc = 60 against 252 gained another 2-4%: the B panels streaming through L2 need room).
- *     A shallow product (depth at most KC / 4) takes at most 48 rows: there C's traffic is most of
- *     the work, each of the block's rows of C is a stream that the jr loop walks along, and the
- *     hardware prefetchers follow a few dozen streams, not a quarter of L2's worth of rows; B's
- *     panels, kc x NR, are small enough to be read again for every 48 rows. Emerald Rapids, 1
- *     thread, ab-gemm against mc = 168: sgemm 4096x4096x32 1.50x, 4096x4096x64 1.21x,
- *     8192x2048x48 1.35x, dgemm 4096x4096x32 1.10x, 4096x4096x128 1.00x; 24 rows gave the same
- *     (1.45x, 1.19x, 1.34x, 1.12x, 1.00x), 96 rows at 4096x4096x32 about half the gain.
+ *     The wide kernel (the descriptor's deep_kc: AVX-512's 8 x 3W tiles where zmm runs at full
+ *     width, gemm.c's tg__blocked_kernel) goes a third deeper over an L2 of 2 MiB or more (1024
+ *     for 48 KiB), with its A block a third of L2 rather than a quarter. Measured with the 12 x 2W
+ *     tile that came before it, which read each vector of B for twelve rows: on the Xeon with AMX
+ *     (48 KiB L1, 2 MiB L2), 1 thread, ab-gemm side by side against 768 and a quarter,
+ *     sgemm 2048^3 1.036x, 4000^3 1.040x, 1000^3 1.028x, 1500x1500x900 1.061x (2 threads 1.021x,
+ *     1.039x); dgemm 1.022x, 1.011x, 0.999x, 1.062x (2 threads 1.019x, 1.021x), d 4096x64x4096
+ *     0.988x. 1280 and 1536 were no better (s 4000^3 1.012x, d 2048^3 0.946x at 1536), 384 and
+ *     512 worse (s 2048^3 0.915x, 0.986x). With the 8 x 3W tile 768 and 1024 are within 1% (s
+ *     2048^3 0.994x, d 1.007x at 768). Unmeasured on Emerald Rapids (the same caches); the Zen 5's
+ *     1 MiB L2 keeps L1 / 64.
+ *     A last k block of at most a quarter of kc is not run on its own: its tiles would pay their
+ *     fixed costs (loading and storing C, starting the next panel of B) over a few k steps. The
+ *     blocks are made even instead, as many as whole kc's in k and at most a quarter deeper.
+ *     Side by side, 1 thread: sgemm 2048x2048x1100 (1024 + 76 -> 552 + 552) 1.041x, 1536x1536x2100
+ *     1.036x, dgemm 1.008x, 1.016x; making every k's blocks even (4000 as four of 1000, 1300 as
+ *     two of 656, 2100 as three of 704) did no better, 0.98-1.01x. A KC set by the environment is
+ *     taken as is (the tests probe the blocks' edges with it).
+ * MC: the packed mc x kc block of A stays in L2 across the whole jr loop: a quarter of L2, a third
+ *     under the wide kernel's deeper kc (above); on the Zen 3 mc = 60 against 252 gained another
+ *     2-4%: the B panels streaming through L2 need room. A shallow product (depth at most a quarter
+ *     of L1's lines) takes at most 48 rows: there C's traffic is most of the work, each of the
+ *     block's rows of C is a stream that the jr loop walks along, and the hardware prefetchers
+ *     follow a few dozen streams, not a quarter of L2's worth of rows; B's panels, kc x NR, are
+ *     small enough to be read again for every 48 rows. Emerald Rapids, 1 thread, ab-gemm against mc
+ *     = 168: sgemm 4096x4096x32 1.50x, 4096x4096x64 1.21x, 8192x2048x48 1.35x, dgemm 4096x4096x32
+ *     1.10x, 4096x4096x128 1.00x; 24 rows gave the same (1.45x, 1.19x, 1.34x, 1.12x, 1.00x), 96
+ *     rows at 4096x4096x32 about half the gain.
  * NC: the packed kc x nc block of B lives in L3 (shared by the threads), counted as at most 32 MiB
  *     (cpuinfo's l3_plan: a VM's reported L3 can be the whole socket's). How much of L3 trades
  *     two costs. Every jc step
@@ -904,8 +927,8 @@ TGEMM_DEF const char *tg_cpu_arch(void)
  *     AVX-512 and Intel's take the quarter unmeasured (Intel's server parts have less L3 a core).
  *     A shallow product keeps the sixteenth: its C blocks, mc x nc, stream through L2 at a high
  *     rate and a wider panel makes them push B's panel out of it (sgemm 4096x4096x32 0.89 with a
- *     quarter, 128 deep 1.01). But the sixteenth is counted at full depth, kc = KC: a product of
- *     depth at most KC / 4 (whose blocks of A are 48 rows, above) takes at least a quarter of L2
+ *     quarter, 128 deep 1.01). But the sixteenth is counted at full depth, kc = KC: a shallow
+ *     product (whose blocks of A are 48 rows, above) takes at least a quarter of L2
  *     at its own depth, so that each row of C is a long stream rather than a few dozen lines
  *     (the Zen 3's 512 KiB L2 gives it the same 1024 columns at depth 32). Emerald Rapids, ab-gemm,
  *     tgemm / MKL in the same runs, 672 columns against the whole 4096: sgemm 4096x4096x32 0.77 ->
@@ -935,7 +958,8 @@ TG__PRIVATE tg__blocks tg__block_sizes(const tg__kernel *k, int64_t depth)
     static int64_t env_mc, env_kc, env_nc;
     const tg__cpuinfo *cpu = tg__cpu();
     int64_t es = (int64_t)k->es, l3 = cpu->l3_plan, share, mc, nc;
-    int shallow;
+    int64_t lines;
+    int shallow, deeper;
     tg__blocks b;
     if (!TG__LOAD_ACQUIRE(&read)) {
         env_mc = tg__env_size("TGEMM_MC");
@@ -943,9 +967,13 @@ TG__PRIVATE tg__blocks tg__block_sizes(const tg__kernel *k, int64_t depth)
         env_nc = tg__env_size("TGEMM_NC");
         TG__STORE_RELEASE(&read, 1);
     }
-    b.kc = env_kc ? env_kc : tg__round_down(cpu->l1d / 64, 8);
-    shallow = depth <= b.kc / 4;
-    mc = cpu->l2 / 4 / (b.kc * es);
+    lines = tg__round_down(cpu->l1d / 64, 8); /* L1's lines, in k steps */
+    deeper = k->deep_kc && cpu->l2 >= (2 << 20);
+    b.kc = env_kc ? env_kc : deeper ? lines * 4 / 3 : lines;
+    if (!env_kc && depth > b.kc && depth % b.kc != 0 && depth % b.kc <= b.kc / 4)
+        b.kc = tg__ceil_div(tg__ceil_div(depth, depth / b.kc), 8) * 8;
+    shallow = depth <= lines / 4;
+    mc = cpu->l2 / (deeper ? 3 : 4) / (b.kc * es);
     b.mc = tg__round_down(env_mc ? env_mc : shallow ? tg__min(mc, 48) : mc, k->mr);
     share = depth >= 256 ? k->b_share : 16;
     nc = l3 / share / (b.kc * es);
@@ -4483,6 +4511,16 @@ TG__ALWAYS_INLINE int tg__use_small_path(const tg__gemm *g, const tg__kernel *ke
            tg__small_rows_fits(kern, g);
 }
 
+/* The blocked path's kernel: the family's wide one (8 x 3W tiles) where it has one and zmm runs at
+ * full width. Zen 4, which splits each zmm operation in two, keeps the 6 x 2W tiles: there the
+ * wider tile tried before this one (12 x 2W) lost to them (ab-gemm side by side, 1 thread, the
+ * 6-row tiles against it: sgemm 2048^3 1.01x, 4096x4096x32 1.03-1.05x, dgemm 4000^3 1.01x, 1001^3
+ * 1.01x, 4096x4096x32 1.02-1.05x); the 8 x 3W tile is unmeasured there. */
+TG__ALWAYS_INLINE const tg__kernel *tg__blocked_kernel(const tg__kernel *kern)
+{
+    return kern->wide && !tg__cpu()->zmm_split ? kern->wide : kern;
+}
+
 /* Steps 2 and 3 for checked views; alpha and beta point at the call's float or double. Inlined
  * into both entry points, as the checks are: 227 -> 218 cycles of an 8^3 sgemm call (Zen 4). */
 TG__ALWAYS_INLINE int tg__gemm_cpu(const char *fn, size_t es, const tg__gemm *g,
@@ -4522,7 +4560,7 @@ TG__ALWAYS_INLINE int tg__gemm_cpu(const char *fn, size_t es, const tg__gemm *g,
     }
     return tg__use_small_path(&t, kern, forced)
                ? tg__gemm_small(fn, kern, &t, alpha, beta, forced == TG__PATH_PAGED)
-               : tg__gemm_blocked(fn, kern, &t, alpha, beta);
+               : tg__gemm_blocked(fn, tg__blocked_kernel(kern), &t, alpha, beta);
 }
 
 TGEMM_DEF int tg_sgemm(tg_layout layout, tg_trans transa, tg_trans transb, int64_t m, int64_t n,
@@ -4937,7 +4975,7 @@ static void TG__FN(tg__gemv_dots)(int64_t n, int64_t k, const void *alpha_, cons
 
 static const tg__kernel TG__FN(tg__kernel_desc) = {
     "generic", sizeof(TG__T), TG__GMR, TG__GNR, TG__GNR, 2 * TG__GMR, TG__FN(tg__ukernel), NULL,
-    TG__FN(tg__pack_a), TG__FN(tg__pack_b), NULL, NULL, NULL, 16, TG__FN(tg__gemv_rows),
+    TG__FN(tg__pack_a), TG__FN(tg__pack_b), NULL, NULL, NULL, NULL, 0, 16, TG__FN(tg__gemv_rows),
     TG__FN(tg__gemv_dots), 0};
 #undef TG__T
 #undef TG__FN
@@ -5100,7 +5138,7 @@ static void TG__FN(tg__gemv_dots)(int64_t n, int64_t k, const void *alpha_, cons
 
 static const tg__kernel TG__FN(tg__kernel_desc) = {
     "generic", sizeof(TG__T), TG__GMR, TG__GNR, TG__GNR, 2 * TG__GMR, TG__FN(tg__ukernel), NULL,
-    TG__FN(tg__pack_a), TG__FN(tg__pack_b), NULL, NULL, NULL, 16, TG__FN(tg__gemv_rows),
+    TG__FN(tg__pack_a), TG__FN(tg__pack_b), NULL, NULL, NULL, NULL, 0, 16, TG__FN(tg__gemv_rows),
     TG__FN(tg__gemv_dots), 0};
 #undef TG__T
 #undef TG__FN
@@ -5156,53 +5194,59 @@ __attribute__((target("avx2,fma"))) static inline void tg__copy6_d(const double 
     _mm_storeu_pd(d + 4, _mm_loadu_pd(s + 4));
 }
 
-/* Sixteen columns of a B stored along k (transposed row-major, or column-major; column stride cs)
- * by eight k steps into a packed B panel ds wide, d[p * ds + j] = s[j * cs + p]: two 8 x 8 register
- * transposes. */
-__attribute__((target("avx2,fma"))) static inline void tg__packt16x8_s(const float *s, int64_t cs,
-                                                                       float *d, int64_t ds)
+/* Eight contiguous elements, one k step of a packed 8-row A panel whose rows are adjacent. */
+__attribute__((target("avx2,fma"))) static inline void tg__copy8_s(const float *s, float *d)
 {
-    for (int h = 0; h < 2; h++, s += 8 * cs) {
-        __m256 r0 = _mm256_loadu_ps(s), r1 = _mm256_loadu_ps(s + cs);
-        __m256 r2 = _mm256_loadu_ps(s + 2 * cs), r3 = _mm256_loadu_ps(s + 3 * cs);
-        __m256 r4 = _mm256_loadu_ps(s + 4 * cs), r5 = _mm256_loadu_ps(s + 5 * cs);
-        __m256 r6 = _mm256_loadu_ps(s + 6 * cs), r7 = _mm256_loadu_ps(s + 7 * cs);
-        __m256 t0 = _mm256_unpacklo_ps(r0, r1), t1 = _mm256_unpackhi_ps(r0, r1);
-        __m256 t2 = _mm256_unpacklo_ps(r2, r3), t3 = _mm256_unpackhi_ps(r2, r3);
-        __m256 t4 = _mm256_unpacklo_ps(r4, r5), t5 = _mm256_unpackhi_ps(r4, r5);
-        __m256 t6 = _mm256_unpacklo_ps(r6, r7), t7 = _mm256_unpackhi_ps(r6, r7);
-        /* u<q>: k steps q and q + 4 of four columns each */
-        __m256 u0 = _mm256_shuffle_ps(t0, t2, 0x44), u1 = _mm256_shuffle_ps(t0, t2, 0xEE);
-        __m256 u2 = _mm256_shuffle_ps(t1, t3, 0x44), u3 = _mm256_shuffle_ps(t1, t3, 0xEE);
-        __m256 u4 = _mm256_shuffle_ps(t4, t6, 0x44), u5 = _mm256_shuffle_ps(t4, t6, 0xEE);
-        __m256 u6 = _mm256_shuffle_ps(t5, t7, 0x44), u7 = _mm256_shuffle_ps(t5, t7, 0xEE);
-        float *o = d + 8 * h;
-        _mm256_storeu_ps(o + 0 * ds, _mm256_permute2f128_ps(u0, u4, 0x20));
-        _mm256_storeu_ps(o + 1 * ds, _mm256_permute2f128_ps(u1, u5, 0x20));
-        _mm256_storeu_ps(o + 2 * ds, _mm256_permute2f128_ps(u2, u6, 0x20));
-        _mm256_storeu_ps(o + 3 * ds, _mm256_permute2f128_ps(u3, u7, 0x20));
-        _mm256_storeu_ps(o + 4 * ds, _mm256_permute2f128_ps(u0, u4, 0x31));
-        _mm256_storeu_ps(o + 5 * ds, _mm256_permute2f128_ps(u1, u5, 0x31));
-        _mm256_storeu_ps(o + 6 * ds, _mm256_permute2f128_ps(u2, u6, 0x31));
-        _mm256_storeu_ps(o + 7 * ds, _mm256_permute2f128_ps(u3, u7, 0x31));
-    }
+    _mm256_storeu_ps(d, _mm256_loadu_ps(s));
 }
 
-/* The same for double: eight columns by four k steps, two 4 x 4 transposes. */
-__attribute__((target("avx2,fma"))) static inline void tg__packt8x4_d(const double *s, int64_t cs,
+__attribute__((target("avx2,fma"))) static inline void tg__copy8_d(const double *s, double *d)
+{
+    _mm256_storeu_pd(d, _mm256_loadu_pd(s));
+    _mm256_storeu_pd(d + 4, _mm256_loadu_pd(s + 4));
+}
+
+/* Eight columns of a B stored along k (transposed row-major, or column-major; column stride cs) by
+ * eight k steps into a packed panel ds wide, d[p * ds + j] = s[j * cs + p]: one 8 x 8 register
+ * transpose. The same serves eight rows of a row-major A into an 8-row panel (ds = 8). */
+__attribute__((target("avx2,fma"))) static inline void tg__packt8x8_s(const float *s, int64_t cs,
+                                                                     float *d, int64_t ds)
+{
+    __m256 r0 = _mm256_loadu_ps(s), r1 = _mm256_loadu_ps(s + cs);
+    __m256 r2 = _mm256_loadu_ps(s + 2 * cs), r3 = _mm256_loadu_ps(s + 3 * cs);
+    __m256 r4 = _mm256_loadu_ps(s + 4 * cs), r5 = _mm256_loadu_ps(s + 5 * cs);
+    __m256 r6 = _mm256_loadu_ps(s + 6 * cs), r7 = _mm256_loadu_ps(s + 7 * cs);
+    __m256 t0 = _mm256_unpacklo_ps(r0, r1), t1 = _mm256_unpackhi_ps(r0, r1);
+    __m256 t2 = _mm256_unpacklo_ps(r2, r3), t3 = _mm256_unpackhi_ps(r2, r3);
+    __m256 t4 = _mm256_unpacklo_ps(r4, r5), t5 = _mm256_unpackhi_ps(r4, r5);
+    __m256 t6 = _mm256_unpacklo_ps(r6, r7), t7 = _mm256_unpackhi_ps(r6, r7);
+    /* u<q>: k steps q and q + 4 of four columns each */
+    __m256 u0 = _mm256_shuffle_ps(t0, t2, 0x44), u1 = _mm256_shuffle_ps(t0, t2, 0xEE);
+    __m256 u2 = _mm256_shuffle_ps(t1, t3, 0x44), u3 = _mm256_shuffle_ps(t1, t3, 0xEE);
+    __m256 u4 = _mm256_shuffle_ps(t4, t6, 0x44), u5 = _mm256_shuffle_ps(t4, t6, 0xEE);
+    __m256 u6 = _mm256_shuffle_ps(t5, t7, 0x44), u7 = _mm256_shuffle_ps(t5, t7, 0xEE);
+    _mm256_storeu_ps(d + 0 * ds, _mm256_permute2f128_ps(u0, u4, 0x20));
+    _mm256_storeu_ps(d + 1 * ds, _mm256_permute2f128_ps(u1, u5, 0x20));
+    _mm256_storeu_ps(d + 2 * ds, _mm256_permute2f128_ps(u2, u6, 0x20));
+    _mm256_storeu_ps(d + 3 * ds, _mm256_permute2f128_ps(u3, u7, 0x20));
+    _mm256_storeu_ps(d + 4 * ds, _mm256_permute2f128_ps(u0, u4, 0x31));
+    _mm256_storeu_ps(d + 5 * ds, _mm256_permute2f128_ps(u1, u5, 0x31));
+    _mm256_storeu_ps(d + 6 * ds, _mm256_permute2f128_ps(u2, u6, 0x31));
+    _mm256_storeu_ps(d + 7 * ds, _mm256_permute2f128_ps(u3, u7, 0x31));
+}
+
+/* The same for double: four columns by four k steps, one 4 x 4 transpose. */
+__attribute__((target("avx2,fma"))) static inline void tg__packt4x4_d(const double *s, int64_t cs,
                                                                       double *d, int64_t ds)
 {
-    for (int h = 0; h < 2; h++, s += 4 * cs) {
-        __m256d r0 = _mm256_loadu_pd(s), r1 = _mm256_loadu_pd(s + cs);
-        __m256d r2 = _mm256_loadu_pd(s + 2 * cs), r3 = _mm256_loadu_pd(s + 3 * cs);
-        __m256d t0 = _mm256_unpacklo_pd(r0, r1), t1 = _mm256_unpackhi_pd(r0, r1);
-        __m256d t2 = _mm256_unpacklo_pd(r2, r3), t3 = _mm256_unpackhi_pd(r2, r3);
-        double *o = d + 4 * h;
-        _mm256_storeu_pd(o + 0 * ds, _mm256_permute2f128_pd(t0, t2, 0x20));
-        _mm256_storeu_pd(o + 1 * ds, _mm256_permute2f128_pd(t1, t3, 0x20));
-        _mm256_storeu_pd(o + 2 * ds, _mm256_permute2f128_pd(t0, t2, 0x31));
-        _mm256_storeu_pd(o + 3 * ds, _mm256_permute2f128_pd(t1, t3, 0x31));
-    }
+    __m256d r0 = _mm256_loadu_pd(s), r1 = _mm256_loadu_pd(s + cs);
+    __m256d r2 = _mm256_loadu_pd(s + 2 * cs), r3 = _mm256_loadu_pd(s + 3 * cs);
+    __m256d t0 = _mm256_unpacklo_pd(r0, r1), t1 = _mm256_unpackhi_pd(r0, r1);
+    __m256d t2 = _mm256_unpacklo_pd(r2, r3), t3 = _mm256_unpackhi_pd(r2, r3);
+    _mm256_storeu_pd(d + 0 * ds, _mm256_permute2f128_pd(t0, t2, 0x20));
+    _mm256_storeu_pd(d + 1 * ds, _mm256_permute2f128_pd(t1, t3, 0x20));
+    _mm256_storeu_pd(d + 2 * ds, _mm256_permute2f128_pd(t0, t2, 0x31));
+    _mm256_storeu_pd(d + 3 * ds, _mm256_permute2f128_pd(t1, t3, 0x31));
 }
 
 __attribute__((target("avx2,fma"))) static inline void tg__pack6x4_d(const double *s, int64_t rs,
@@ -5224,24 +5268,7 @@ __attribute__((target("avx2,fma"))) static inline void tg__pack6x4_d(const doubl
     _mm_storeu_pd(d + 22, _mm256_extractf128_pd(u1, 1));
 }
 
-/* AVX-512's B panels are twice as wide (32 floats, 16 doubles): the same transposes, four to a
- * block of 2W columns by W k steps. */
 #define TG__AVX512 "avx512f,avx2,fma"
-__attribute__((target(TG__AVX512))) static inline void tg__packt32x16_s(const float *s, int64_t cs,
-                                                                        float *d)
-{
-    for (int h = 0; h < 2; h++)
-        for (int q = 0; q < 2; q++)
-            tg__packt16x8_s(s + q * 16 * cs + h * 8, cs, d + h * 8 * 32 + q * 16, 32);
-}
-
-__attribute__((target(TG__AVX512))) static inline void tg__packt16x8_d(const double *s, int64_t cs,
-                                                                       double *d)
-{
-    for (int h = 0; h < 2; h++)
-        for (int q = 0; q < 2; q++)
-            tg__packt8x4_d(s + q * 8 * cs + h * 4, cs, d + h * 4 * 16 + q * 8, 16);
-}
 
 /* The first rem floats or doubles of a register (rem below its lanes) into c as beta * c + v, c not
  * read when beta is zero: the last columns of an edge tile's row, stored in halves, quarters...
@@ -5428,7 +5455,9 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
 #define TG__ZERO _mm256_setzero_ps
 #define TG__PACK6X4 tg__pack6x4_s
 #define TG__COPY6 tg__copy6_s
-#define TG__PACKT(s, cs, d) tg__packt16x8_s(s, cs, d, 16)
+#define TG__COPY8 tg__copy8_s
+#define TG__PACKT tg__packt8x8_s
+#define TG__TB 8
 /* Lanes below `live` set (as a load mask), and the masked load, which never touches unset lanes. */
 #define TG__MASK __m256i
 #define TG__LANES(live) \
@@ -5447,17 +5476,17 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
 /* ---- cpu/kernel_simd.inc ---- */
 /* The x86 SIMD micro-kernel, written once for TG__T (float or double) and a vector width through
  * the macros that kernel_x86.c defines: TG__TARGET (the target attribute), TG__NAME (the family),
- * TG__NARROW (the family's kernel for narrow panels, or NULL), TG__V (register type), TG__W (lanes),
- * TG__LOADU/TG__STOREU, TG__BCAST, TG__FMA, TG__MUL, TG__ADD, TG__SET1, TG__ZERO, and
- * TG__MASK/TG__LANES/TG__MASKLOAD (a load mask for a partial panel; where TG__MASKED, also
- * TG__MASKSTORE, its store), TG__STORE_PART (the first lanes of a register into a row of C),
- * TG__MASKED (1: masked loads are cheap enough to read a partial panel of B in place, and masked
- * stores to write an edge tile), TG__SHORT_M (the descriptor's short_m), TG__TALL (the most rows
- * of a tall tile, below), TG__PAIR (1: 32 vector registers, enough for the pair and triple kernels
- * and the 12-row tile, below),
- * TG__PREFETCH_SHORT (1: tiles of one to three rows prefetch B read in place, below), TG__B_SHARE
- * (the descriptor's b_share), TG__GEMV_RULE (its gemv_rule); TG__FN(x) appends the family's and the
- * type's suffix.
+ * TG__NARROW (the family's kernel for narrow panels, or NULL), TG__V (register type), TG__W
+ * (lanes), TG__LOADU/TG__STOREU, TG__BCAST, TG__FMA, TG__MUL, TG__ADD, TG__SET1, TG__ZERO,
+ * TG__PACK6X4, TG__COPY6 and TG__COPY8 (A's packing), TG__PACKT (a TG__TB x TG__TB register
+ * transpose), and TG__MASK/TG__LANES/TG__MASKLOAD (a load mask for a partial panel; where
+ * TG__MASKED, also TG__MASKSTORE, its store), TG__STORE_PART (the first lanes of a register into a
+ * row of C), TG__MASKED (1: masked loads are cheap enough to read a partial panel of B in place,
+ * and masked stores to write an edge tile), TG__SHORT_M (the descriptor's short_m), TG__TALL (the
+ * most rows of a tall tile, below), TG__PAIR (1: 32 vector registers, enough for the pair and
+ * triple kernels and the wide descriptor, below), TG__PREFETCH_SHORT (1: tiles of one to three rows
+ * prefetch B read in place, below), TG__B_SHARE (the descriptor's b_share), TG__GEMV_RULE (its
+ * gemv_rule); TG__FN(x) appends the family's and the type's suffix.
  *
  * Register tile 6 x 2W: 12 accumulators + 2 B vectors + 1 broadcast A value. In ymm (AVX2: 6 x 16
  * floats, 6 x 8 doubles) that is 15 of the 16 registers, and 12 independent FMA chains cover Zen
@@ -5474,9 +5503,10 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
  * whole panels' kernel carries no test for it; AVX2 copies it into a zero-padded panel (small.c),
  * since vmaskmov is microcoded on Zen 3. A panel at most W wide over eight rows or more of A in
  * place goes in taller tiles of one vector a row instead (tg__tall: up to 12 rows in ymm, 16 in
- * zmm). Over packed A, AVX-512 takes two 6-row panels at once in tiles of 12 x 2W instead
- * (tg__tile12); over a short A in place, two or three panels of B at once in tiles of 6 x 4W
- * (tg__pair_tile) or 8 x 3W (tg__triple_tile). */
+ * zmm). Over a short A in place, AVX-512 takes two or three panels of B at once in tiles of 6 x 4W
+ * (tg__pair_tile) or 8 x 3W (tg__triple_tile); and its blocked path, but on Zen 4, has a wide
+ * descriptor of its own whose packed panels are 8 rows of A and 3W columns of B, in the same
+ * 8 x 3W tiles (tg__ukernel_wide). */
 
 /* v pinned in a register for the FMAs after it: without it GCC 12 folds the load of each vector of
  * B into every FMA that uses it (a micro-fused memory operand, which its cost model counts free),
@@ -5486,7 +5516,8 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
  * 1 thread, ab-gemm side by side: d 3x48x128 1.43-1.63x, d 3x40x300 1.50x, s 3x33x100 1.35x, s
  * 13x512x512 (a last tile of one row) 1.07x; the same in the other loops (six and four rows, the
  * pair and 12-row tiles, the tall and half-panel ones) changed nothing (0.98-1.02): GCC keeps B in
- * registers there. The pair tile over one to three rows (small.c's short A) needs it too. */
+ * registers there (the 12-row tile is gone since: tg__ukernel_wide). The pair tile over one to
+ * three rows (small.c's short A) needs it too. */
 #define TG__IN_REG(v) __asm__("" : "+v"(v))
 /* A prefetch of the B row two panels ahead (p + 4W), each of its lines: one in ymm, two in zmm. */
 #define TG__PREFETCH_AHEAD(p)                                                                      \
@@ -5512,18 +5543,20 @@ TG__FN(tg__store_vec)(TG__T *c, TG__V v, int64_t live, TG__T beta, TG__V vb)
         TG__STORE_PART(c, v, live, beta);
 }
 
-/* The first `rows` rows of a tile of C, 2W wide, towards L1 while the k loop runs (needed only at
- * its end): both ends of each row, two lines in zmm (tg__tile says what was measured). */
+/* The first `rows` rows of a tile of C, w vectors wide, towards L1 while the k loop runs (needed
+ * only at its end): the first and last element of each row and every vector between, each line of
+ * an aligned row (two in zmm at 2W, tg__tile says what was measured; three at 3W). */
 __attribute__((target(TG__TARGET), always_inline)) static inline void
-TG__FN(tg__prefetch_c)(const TG__T *c, int64_t rs_c, int64_t rows)
+TG__FN(tg__prefetch_c)(const TG__T *c, int64_t rs_c, int64_t rows, const int w)
 {
     for (int64_t i = 0; i < rows; i++) {
-        _mm_prefetch((const char *)(c + i * rs_c), _MM_HINT_T0);
-        _mm_prefetch((const char *)(c + i * rs_c + 2 * TG__W - 1), _MM_HINT_T0);
+        for (int v = 0; v < w - 1; v++)
+            _mm_prefetch((const char *)(c + i * rs_c + v * TG__W), _MM_HINT_T0);
+        _mm_prefetch((const char *)(c + i * rs_c + w * TG__W - 1), _MM_HINT_T0);
     }
 }
 
-/* An accumulator acc[i][v] of a pair or 12-row tile into its row of C: columns v W on, alpha
+/* An accumulator acc[i][v] of a pair or triple tile into its row of C: columns v W on, alpha
  * applied (x * 1 is x exactly, NaN and -0 included: alpha = 1 skips the products). Expects c, rs_c,
  * alpha, va, beta, vb and live (the tile's columns to store) in scope. */
 #define TG__STORE_ACC(i, v)                                                                        \
@@ -5561,7 +5594,7 @@ TG__FN(tg__tile)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t 
      * row of 2W is two lines in zmm (Intel Emerald Rapids, 1 thread, side by side, the second
      * line too: sgemm 2048^3 1.02-1.04x, dgemm 1.06x). The small path's C is mostly in the caches
      * already, and there the prefetches cost 1-7% of 16^3-64^3 products. */
-    if (packed_a) TG__FN(tg__prefetch_c)(c, rs_c, m);
+    if (packed_a) TG__FN(tg__prefetch_c)(c, rs_c, m, 2);
 
 #define TG__ROW(i, off)                                                                            \
     ai = TG__BCAST(a + (off));                                                                     \
@@ -5916,64 +5949,20 @@ static inline int64_t TG__FN(tg__tile_rows)(int64_t left)
     return left == 7 || left == 8 ? 4 : left < 6 ? left : 6;
 }
 
-#if TG__PAIR
-/* Two packed 6-row panels of A at once, over a packed panel of B more than W wide: a tile of 12
- * rows by 2W, 24 accumulators, two vectors of B and a broadcast in AVX-512's 32 registers. Each
- * vector of B read now feeds twelve FMAs instead of six, so B's panel, which at kc = L1 / 64 is two
- * lines wide and twice L1 (it is fed from L2), is read from L2 half as often: ~11 bytes a cycle at
- * full rate where the 6-row tile needs ~21 plus A's. Rows 6-11 are the next 6-row panel, 6 kc on,
- * so A's packing is unchanged. Every element is one chain of FMAs along k, as in the 6-row tile's
- * loop for a whole panel, so C's bits do not depend on which of the two computed a row. Emerald
- * Rapids, 1 thread, ab-gemm side by side against the 6-row tiles (a second copy of those:
- * 0.97-1.02): sgemm 2048^3 1.03-1.08x, 4000^3 1.10x, 1000^3 1.03x, 777x1555x333 1.02x; dgemm 2048^3
- * 1.08x, 4000^3 1.09x, 1001^3 1.12x, 4096x4096x32 1.15x (Zen 5 unmeasured; on Zen 4 it lost and
- * is not taken: tg__panel). next: as in tg__tile, here a line a k step. */
-__attribute__((target(TG__TARGET), always_inline)) static inline void
-TG__FN(tg__tile12)(int64_t kc, const TG__T *alpha_p, const TG__T *a, const TG__T *b,
-                   const TG__T *beta_p, TG__T *c, int64_t rs_c, int64_t n, const char *next)
+/* Over packed panels (the blocked path) the next panel of B follows this one, and the first
+ * tiles bring it from L3 into L2, one line a k step, before its first tile needs it: that tile
+ * would otherwise wait on the whole panel at L3's speed, which on an Intel mesh is a fraction of
+ * L2's (Emerald Rapids: 27 GB/s a core, where the tile reads B at up to ~58). Emerald Rapids, 1
+ * thread, side by side with the same build without it, over four runs: sgemm 2048^3 1.04-1.12x,
+ * 4000^3 1.04-1.10x, dgemm 2048^3 1.03-1.14x. This is the line where tile t of the panel (kc
+ * rows of rs_b elements) starts, or NULL past the next panel's end. Past the last panel it reads
+ * nothing that matters (a prefetch never faults). */
+static inline const char *TG__FN(tg__next_panel)(const TG__T *b, int64_t kc, int64_t rs_b,
+                                                 int64_t t)
 {
-    const TG__T *const bend = b + kc * 2 * TG__W;
-    /* rows 6-11 through a pointer of their own: as offsets 6 kc + i from a, the compiler gave each
-     * its own index register and reloaded some of them from vector registers every k step */
-    const TG__T *a2 = a + 6 * kc;
-    TG__V acc[12][2];
-#define TG__T12_EACH(X)                                                                            \
-    X(0, a, 0) X(1, a, 1) X(2, a, 2) X(3, a, 3) X(4, a, 4) X(5, a, 5)                              \
-    X(6, a2, 0) X(7, a2, 1) X(8, a2, 2) X(9, a2, 3) X(10, a2, 4) X(11, a2, 5)
-#define TG__T12_ZERO(i, p, off) acc[i][0] = acc[i][1] = TG__ZERO();
-#define TG__T12_FMA(i, p, off)                                                                     \
-    {                                                                                              \
-        const TG__V ai = TG__BCAST(p + (off));                                                     \
-        acc[i][0] = TG__FMA(ai, b0, acc[i][0]);                                                    \
-        acc[i][1] = TG__FMA(ai, b1, acc[i][1]);                                                    \
-    }
-#define TG__T12_LOOP(prefetch)                                                                     \
-    for (; b != bend; a += 6, a2 += 6, b += 2 * TG__W) {                                          \
-        const TG__V b0 = TG__LOADU(b), b1 = TG__LOADU(b + TG__W);                                  \
-        prefetch;                                                                                  \
-        TG__T12_EACH(TG__T12_FMA)                                                                  \
-    }
-    TG__T12_EACH(TG__T12_ZERO)
-    TG__FN(tg__prefetch_c)(c, rs_c, 12);
-    if (next)
-        TG__T12_LOOP((_mm_prefetch(next, _MM_HINT_T1), next += 64))
-    else
-        TG__T12_LOOP((void)0)
-    {
-        /* alpha and beta read only now, as in tg__tall */
-        const TG__T alpha = *alpha_p, beta = *beta_p;
-        const TG__V va = TG__SET1(alpha), vb = TG__SET1(beta);
-        const int64_t live = TG__FN(tg__edge_cols)(n, 2 * TG__W);
-#define TG__T12_STORE(i, p, off) TG__STORE_ACC(i, 0) TG__STORE_ACC(i, 1)
-        TG__T12_EACH(TG__T12_STORE)
-#undef TG__T12_STORE
-    }
-#undef TG__T12_EACH
-#undef TG__T12_ZERO
-#undef TG__T12_FMA
-#undef TG__T12_LOOP
+    const int64_t lines = kc * rs_b * (int64_t)sizeof(TG__T) / 64;
+    return t * kc < lines ? (const char *)(b + kc * rs_b) + t * kc * 64 : NULL;
 }
-#endif
 
 /* A column panel of C, tile by tile; masked: a partial one, read through masks. */
 __attribute__((target(TG__TARGET), always_inline)) static inline void
@@ -5989,34 +5978,8 @@ TG__FN(tg__panel)(int64_t kc, const TG__T *alpha, const TG__T *a, int64_t rs_a, 
         TG__FN(tg__tall_panel)(kc, alpha, a, rs_a, cs_a, b, rs_b, beta, c, rs_c, m, n, masked);
         return;
     }
-    /* Over packed panels (the blocked path) the next panel of B follows this one, and the first
-     * tiles bring it from L3 into L2, one line a k step, before its first tile needs it: that tile
-     * would otherwise wait on the whole panel at L3's speed, which on an Intel mesh is a fraction
-     * of L2's (Emerald Rapids: 27 GB/s a core, where the tile reads B at up to ~58). Emerald
-     * Rapids, 1 thread, side by side with the same build without it, over four runs: sgemm
-     * 2048^3 1.04-1.12x, 4000^3 1.04-1.10x, dgemm 2048^3 1.03-1.14x. Past the last panel it
-     * reads nothing that matters (a prefetch never faults). */
-    const char *next = (const char *)(b + kc * rs_b);
-    const int64_t next_lines = kc * rs_b * (int64_t)sizeof(TG__T) / 64;
-#if TG__PAIR
-    /* Not where zmm is split (Zen 4): there the 12-row tile loses to two 6-row tiles, as it did
-     * over A in place. Zen 4, ab-gemm side by side, 1 thread: compiled out, sgemm 2048^3 1.01x,
-     * 4096x4096x32 1.03-1.05x, dgemm 4000^3 1.01x, 1001^3 1.01x, 4096x4096x32 1.02-1.05x (2
-     * threads, d 2048^3 1.01x), but the small path's s and d 64^3 0.97-0.98x (code placement);
-     * skipped by this test, 1.005-1.015x on those shapes and 64^3 unchanged (a copy 0.99-1.01).
-     * The next-panel prefetch changed nothing there (0.99-1.02). */
-    const int tile12 = packed_a && n > TG__W && rs_b == 2 * TG__W && cs_c == 1 &&
-                       !tg__cpu()->zmm_split;
-#endif
     for (int64_t i = 0, h, t = 0; i < m; i += h, t++) {
-        const char *pf = packed_a && t * kc < next_lines ? next + t * kc * 64 : NULL;
-#if TG__PAIR
-        if (tile12 && m - i >= 12) {
-            h = 12;
-            TG__FN(tg__tile12)(kc, alpha, a + i * ts_a, b, beta, c + i * rs_c, rs_c, n, pf);
-            continue;
-        }
-#endif
+        const char *pf = packed_a ? TG__FN(tg__next_panel)(b, kc, rs_b, t) : NULL;
         h = packed_a ? (m - i < 6 ? m - i : 6) : TG__FN(tg__tile_rows)(m - i);
         TG__FN(tg__tile)(kc, *alpha, a + i * ts_a, rs_a, cs_a, b, rs_b, *beta, c + i * rs_c,
                          rs_c, cs_c, h, n, masked, pf);
@@ -6151,20 +6114,28 @@ TG__FN(tg__ukernel_pair)(int64_t kc, const void *alpha, const void *a_, int64_t 
 }
 #define TG__UKERNEL_PAIR TG__FN(tg__ukernel_pair)
 
-/* A tile of h <= 8 rows (a constant where inlined) by 3W columns of a B read in place (small.c's
- * short A, tg__small_triples): 24 accumulators and three vectors of B in AVX-512's 32 registers.
- * Where 8-row tiles take fewer passes over B than the pair's 6-row ones (7-8, 13-16, 19-24 rows),
- * B streams from L2 or L3 once less, and each k step reads three lines of a row side by side. B's
- * rows here are a leading dimension apart and a 3W strip of them is read once, so the tile fetches
- * the row ten k steps ahead. Emerald Rapids, 1 thread, ab-gemm against eight ahead (a copy of that
- * build: 0.91-1.06): none 0.83-0.99 (s 7x2048x2048 0.83, s 16x768x768 0.85, d 8x1024x1024 0.91),
- * four 0.95-1.05, ten 0.97-1.17 (d 8x1024x1024 1.17, d 7x1000x100 1.13: B from L3), twelve
- * 0.95-1.15, sixteen 0.96-1.15 (0.96 on s 13x512x512, whose rows 2 KiB apart alias in L1's sets).
- * Every element is one chain of FMAs along k, as in the pair tile. */
+/* A tile of h <= 8 rows (a constant where inlined) by 3W columns: 24 accumulators and three
+ * vectors of B in AVX-512's 32 registers. Every element is one chain of FMAs along k, as in the
+ * pair tile. Two uses, told apart by `packed` (a constant where inlined):
+ * - over a B read in place (small.c's short A, tg__small_triples): where 8-row tiles take fewer
+ *   passes over B than the pair's 6-row ones (7-8, 13-16, 19-24 rows), B streams from L2 or L3
+ *   once less, and each k step reads three lines of a row side by side. B's rows here are a leading
+ *   dimension apart and a 3W strip of them is read once, so the tile fetches the row ten k steps
+ *   ahead. Emerald Rapids, 1 thread, ab-gemm against eight ahead (a copy of that build:
+ *   0.91-1.06): none 0.83-0.99 (s 7x2048x2048 0.83, s 16x768x768 0.85, d 8x1024x1024 0.91), four
+ *   0.95-1.05, ten 0.97-1.17 (d 8x1024x1024 1.17, d 7x1000x100 1.13: B from L3), twelve
+ *   0.95-1.15, sixteen 0.96-1.15 (0.96 on s 13x512x512, whose rows 2 KiB apart alias in L1's
+ *   sets).
+ * - over packed panels (the blocked path's wide kernel, tg__ukernel_wide): A in 8-row panels, B in
+ *   3W-column ones, read in order, which the hardware prefetchers follow on their own: the three
+ *   prefetches a k step ahead cost it 3-4% (s 2048^3 1.045x, d 1.04x without them, ab-gemm side by
+ *   side on the Xeon with AMX). There the tile brings its tile of C towards L1 as tg__tile does,
+ *   and `next` as there (tg__next_panel), a line a k step. */
 __attribute__((target(TG__TARGET), always_inline)) static inline void
 TG__FN(tg__triple_tile)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t rs_a,
                         int64_t cs_a, const TG__T *b, int64_t rs_b, const TG__T *beta_p, TG__T *c,
-                        int64_t rs_c, const int h, int64_t n, const int masked)
+                        int64_t rs_c, const int h, int64_t n, const int masked, const int packed,
+                        const char *next)
 {
     const TG__T *const bend = b + kc * rs_b;
     const int64_t ahead = 10 * rs_b;
@@ -6186,31 +6157,42 @@ TG__FN(tg__triple_tile)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_
         acc[i][2] = TG__FMA(ai, b2, acc[i][2]);                                                    \
     }
     TG__TRIPLE_EACH(TG__TRIPLE_ZERO)
-#define TG__TRIPLE_STEP                                                                            \
+    if (packed) TG__FN(tg__prefetch_c)(c, rs_c, h, 3);
+#define TG__TRIPLE_STEP(prefetch)                                                                  \
     {                                                                                              \
         TG__V b0 = TG__TRIPLE_LD(b, m0), b1 = TG__TRIPLE_LD(b + TG__W, m1);                        \
         TG__V b2 = TG__TRIPLE_LD(b + 2 * TG__W, m2);                                               \
         TG__IN_REG(b0);                                                                            \
         TG__IN_REG(b1);                                                                            \
         TG__IN_REG(b2);                                                                            \
-        _mm_prefetch((const char *)(b + ahead), _MM_HINT_T0);                                      \
-        _mm_prefetch((const char *)(b + ahead + TG__W), _MM_HINT_T0);                              \
-        _mm_prefetch((const char *)(b + ahead + 2 * TG__W), _MM_HINT_T0);                          \
+        prefetch;                                                                                  \
         TG__TRIPLE_EACH(TG__TRIPLE_FMA)                                                            \
         a += cs_a;                                                                                 \
         b += rs_b;                                                                                 \
     }
-    if (kc & 1) TG__TRIPLE_STEP
-    while (b != bend) {
-        TG__TRIPLE_STEP
-        TG__TRIPLE_STEP
+#define TG__TRIPLE_LOOP(prefetch)                                                                  \
+    {                                                                                              \
+        if (kc & 1) TG__TRIPLE_STEP(prefetch)                                                      \
+        while (b != bend) {                                                                        \
+            TG__TRIPLE_STEP(prefetch)                                                              \
+            TG__TRIPLE_STEP(prefetch)                                                              \
+        }                                                                                          \
     }
+    if (!packed)
+        TG__TRIPLE_LOOP((_mm_prefetch((const char *)(b + ahead), _MM_HINT_T0),
+                         _mm_prefetch((const char *)(b + ahead + TG__W), _MM_HINT_T0),
+                         _mm_prefetch((const char *)(b + ahead + 2 * TG__W), _MM_HINT_T0)))
+    else if (next)
+        TG__TRIPLE_LOOP((_mm_prefetch(next, _MM_HINT_T1), next += 64))
+    else
+        TG__TRIPLE_LOOP((void)0)
+#undef TG__TRIPLE_LOOP
 #undef TG__TRIPLE_STEP
     {
         /* alpha and beta read only now, as in tg__tall */
         const TG__T alpha = *alpha_p, beta = *beta_p;
         const TG__V va = TG__SET1(alpha), vb = TG__SET1(beta);
-        const int64_t live = n;
+        const int64_t live = TG__FN(tg__edge_cols)(n, 3 * TG__W);
 #define TG__TRIPLE_STORE(i)                                                                        \
     if ((i) < h) {                                                                                 \
         TG__STORE_ACC(i, 0) TG__STORE_ACC(i, 1) TG__STORE_ACC(i, 2)                                \
@@ -6224,39 +6206,68 @@ TG__FN(tg__triple_tile)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_
 #undef TG__TRIPLE_STORE
 }
 
+/* C[0:m, 0:n] for n <= 3W in triple tiles of eight rows from the first (the last of one to seven
+ * computes only those; partial when n < 3W, read through masks): row i's A at a + i * ts_a, so that
+ * a tile starts at its row in place (ts_a = rs_a) or at its 8-row panel (ts_a = kc). */
+__attribute__((target(TG__TARGET), always_inline)) static inline void
+TG__FN(tg__triple_rows)(int64_t kc, const TG__T *al, const TG__T *a, int64_t rs_a, int64_t cs_a,
+                        int64_t ts_a, const TG__T *b, int64_t rs_b, const TG__T *be, TG__T *c,
+                        int64_t rs_c, int64_t m, int64_t n, const int packed)
+{
+    for (int64_t i = 0, t = 0; i < m; i += 8, t++) {
+        const char *pf = packed ? TG__FN(tg__next_panel)(b, kc, rs_b, t) : NULL;
+#define TG__TRIPLE_H(h)                                                                            \
+    if (n >= 3 * TG__W)                                                                            \
+        TG__FN(tg__triple_tile)(kc, al, a + i * ts_a, rs_a, cs_a, b, rs_b, be, c + i * rs_c, rs_c, \
+                                h, 3 * TG__W, 0, packed, pf);                                      \
+    else                                                                                           \
+        TG__FN(tg__triple_tile)(kc, al, a + i * ts_a, rs_a, cs_a, b, rs_b, be, c + i * rs_c, rs_c, \
+                                h, n, 1, packed, pf)
+        switch (m - i < 8 ? m - i : 8) {
+        case 1: TG__TRIPLE_H(1); break;
+        case 2: TG__TRIPLE_H(2); break;
+        case 3: TG__TRIPLE_H(3); break;
+        case 4: TG__TRIPLE_H(4); break;
+        case 5: TG__TRIPLE_H(5); break;
+        case 6: TG__TRIPLE_H(6); break;
+        case 7: TG__TRIPLE_H(7); break;
+        default: TG__TRIPLE_H(8); break;
+        }
+#undef TG__TRIPLE_H
+    }
+}
+
 /* The descriptor's ukernel_triple (cpu.h): up to three panels, 6W columns, as two tiles of 3W
- * side by side (the second, or both, partial at the end of B), each in tiles of eight rows from
- * the first (the last of one to seven computes only those). A tile's strip of B, kb x 3W, is in
- * L1 for the next row tile of the same strip. */
+ * side by side (the second, or both, partial at the end of B), each in tiles of eight rows. A
+ * tile's strip of B, kb x 3W, is in L1 for the next row tile of the same strip. */
 __attribute__((target(TG__TARGET))) static void
-TG__FN(tg__ukernel_triple)(int64_t kc, const void *alpha, const void *a_, int64_t rs_a,
-                           int64_t cs_a, const void *b_, int64_t rs_b, const void *beta, void *c_,
+TG__FN(tg__ukernel_triple)(int64_t kc, const void *alpha, const void *a, int64_t rs_a,
+                           int64_t cs_a, const void *b, int64_t rs_b, const void *beta, void *c,
                            int64_t rs_c, int64_t m, int64_t n)
 {
-    const TG__T *a = (const TG__T *)a_, *b = (const TG__T *)b_;
-    const TG__T *al = (const TG__T *)alpha, *be = (const TG__T *)beta;
-    TG__T *c = (TG__T *)c_;
     for (int64_t j = 0; j < n; j += 3 * TG__W)
-        for (int64_t i = 0; i < m; i += 8) {
-#define TG__TRIPLE_H(h)                                                                            \
-    if (n - j >= 3 * TG__W)                                                                        \
-        TG__FN(tg__triple_tile)(kc, al, a + i * rs_a, rs_a, cs_a, b + j, rs_b, be,                 \
-                                c + i * rs_c + j, rs_c, h, 3 * TG__W, 0);                          \
-    else                                                                                           \
-        TG__FN(tg__triple_tile)(kc, al, a + i * rs_a, rs_a, cs_a, b + j, rs_b, be,                 \
-                                c + i * rs_c + j, rs_c, h, n - j, 1)
-            switch (m - i < 8 ? m - i : 8) {
-            case 1: TG__TRIPLE_H(1); break;
-            case 2: TG__TRIPLE_H(2); break;
-            case 3: TG__TRIPLE_H(3); break;
-            case 4: TG__TRIPLE_H(4); break;
-            case 5: TG__TRIPLE_H(5); break;
-            case 6: TG__TRIPLE_H(6); break;
-            case 7: TG__TRIPLE_H(7); break;
-            default: TG__TRIPLE_H(8); break;
-            }
-#undef TG__TRIPLE_H
-        }
+        TG__FN(tg__triple_rows)(kc, (const TG__T *)alpha, (const TG__T *)a, rs_a, cs_a, rs_a,
+                                (const TG__T *)b + j, rs_b, (const TG__T *)beta, (TG__T *)c + j,
+                                rs_c, m, n - j, 0);
+}
+
+/* The wide descriptor's micro-kernel (the blocked path where zmm runs at full width): a packed
+ * panel of B 3W wide (rs_b = 3W, zero past n) over A in packed 8-row panels (rs_a 1, cs_a 8, ts_a
+ * kc), C with unit column stride, in triple tiles of eight rows. Each k step loads three vectors
+ * of B and broadcasts eight elements of A for 24 FMAs, where the 12-row by 2W tile it replaces
+ * broadcast twelve for two vectors (14 loads); MKL's kernel on this core has the same shape. On
+ * the Xeon with AMX, 1 thread, ab-gemm side by side against that tile (a copy of its build:
+ * 0.99-1.02): sgemm 2048^3 1.020x, 4000^3 1.053x, 1001^3 1.022x, 777x1555x333 1.014x,
+ * 4096x64x4096 1.020x; dgemm 1.019x, 1.073x, 1.047x, 1.046x, 1.020x; 2 threads s 1.033x, 1.063x,
+ * d 1.032x, 1.059x; shallow and short products 0.995-1.005x. */
+__attribute__((target(TG__TARGET))) static void
+TG__FN(tg__ukernel_wide)(int64_t kc, const void *alpha, const void *a, int64_t rs_a, int64_t cs_a,
+                         int64_t ts_a, const void *b, int64_t rs_b, const void *beta, void *c,
+                         int64_t rs_c, int64_t cs_c, int64_t m, int64_t n)
+{
+    (void)cs_c;
+    TG__FN(tg__triple_rows)(kc, (const TG__T *)alpha, (const TG__T *)a, rs_a, cs_a, ts_a,
+                            (const TG__T *)b, rs_b, (const TG__T *)beta, (TG__T *)c, rs_c, m, n, 1);
 }
 #define TG__UKERNEL_TRIPLE TG__FN(tg__ukernel_triple)
 #else
@@ -6264,17 +6275,45 @@ TG__FN(tg__ukernel_triple)(int64_t kc, const void *alpha, const void *a_, int64_
 #define TG__UKERNEL_TRIPLE NULL
 #endif
 
-/* A's rows go into 6-row panels. The common case, rows contiguous along k (a row-major A, not
- * transposed), moves four k steps of six rows at a time through registers (TG__PACK6X4); the
- * portable loop moves one element per instruction and took ~39% of a 4096x64x4096 sgemm, where
- * each packed A block serves only four column panels. */
-__attribute__((target(TG__TARGET))) static void
-TG__FN(tg__pack_a)(int64_t rows, int64_t kc, const void *src_, int64_t rs, int64_t cs, void *dst_)
+/* rows x kc of a source whose rows run along k (element (i, p) at src[i * rs + p]) into panels w
+ * wide, d[p * w + i], through TG__TB x TG__TB register transposes (TG__PACKT), w / TG__TB side by
+ * side, so that each panel's w streams are read along; the last k steps and a last partial panel
+ * by the portable loop. A row-major A into 8-row panels, and a B stored along k (transposed
+ * row-major, or column-major: its columns are the rows here) into its panels. */
+__attribute__((target(TG__TARGET), always_inline)) static inline void
+TG__FN(tg__pack_along_k)(int64_t rows, int64_t kc, const TG__T *src, int64_t rs, TG__T *dst,
+                         const int w)
+{
+    const int64_t full = rows / w * w, kt = kc / TG__TB * TG__TB;
+    for (int64_t r0 = 0; r0 < full; r0 += w) {
+        const TG__T *s = src + r0 * rs;
+        TG__T *d = dst + r0 * kc;
+        int64_t p = 0;
+        for (; p < kt; p += TG__TB)
+            for (int q = 0; q < w / TG__TB; q++)
+                TG__PACKT(s + q * TG__TB * rs + p, rs, d + p * w + q * TG__TB, w);
+        if (p < kc) TG__FN(tg__pack)(w, kc - p, s + p, rs, 1, d + p * w, w);
+    }
+    if (rows > full) TG__FN(tg__pack)(rows - full, kc, src + full * rs, rs, 1, dst + full * kc, w);
+}
+
+/* A's rows go into mr-row panels (6, or 8 for the wide kernel). The common case, rows contiguous
+ * along k (a row-major A, not transposed), moves several k steps of the panel's rows at a time
+ * through registers (TG__PACK6X4, or the transposes above); the portable loop moves one element
+ * per instruction and took ~39% of a 4096x64x4096 sgemm, where each packed A block serves only four
+ * column panels. */
+__attribute__((target(TG__TARGET), always_inline)) static inline void
+TG__FN(tg__pack_a_rows)(int64_t rows, int64_t kc, const void *src_, int64_t rs, int64_t cs,
+                        void *dst_, const int mr)
 {
     const TG__T *src = (const TG__T *)src_;
     TG__T *dst = (TG__T *)dst_;
-    int64_t full = rows / 6 * 6, k4 = kc / 4 * 4;
+    int64_t full = rows / mr * mr, k4 = kc / 4 * 4;
     if (cs == 1 && rs != 1 && full > 0) {
+        if (mr == 8) {
+            TG__FN(tg__pack_along_k)(rows, kc, src, rs, dst, 8);
+            return;
+        }
         for (int64_t r0 = 0; r0 < full; r0 += 6) {
             const TG__T *s = src + r0 * rs;
             TG__T *d = dst + r0 * kc;
@@ -6288,78 +6327,101 @@ TG__FN(tg__pack_a)(int64_t rows, int64_t kc, const void *src_, int64_t rs, int64
         if (rows == 0) return;
     } else if (rs == 1 && cs != 1 && full > 0) {
         /* Rows adjacent in memory (a column-major A, or a row-major A transposed): each k step's
-         * run of rows is contiguous, and six of them are one panel's step (TG__COPY6), taken in
-         * memory order. The portable loop took 7.5% of a column-major NT 2048^3 dgemm, 2.6% for
-         * the row-major NN one. */
-        for (int64_t p = 0; p < kc; p++)
-            for (int64_t r0 = 0; r0 < full; r0 += 6)
-                TG__COPY6(src + p * cs + r0, dst + r0 * kc + p * 6);
+         * run of rows is contiguous, and mr of them are one panel's step (TG__COPY6, TG__COPY8),
+         * eight k steps a panel at a time, so that each panel's writes run along whole lines. The
+         * portable loop took 7.5% of a column-major NT 2048^3 dgemm, 2.6% for the row-major NN
+         * one; the runs of eight against single k steps, row-major TT 2048^3 on the Xeon with
+         * AMX, ab-gemm side by side: d 1.009x, s 1.007x. */
+        for (int64_t p0 = 0; p0 < kc; p0 += 8)
+            for (int64_t r0 = 0; r0 < full; r0 += mr)
+                for (int64_t p = p0; p < p0 + 8 && p < kc; p++)
+                    if (mr == 6) TG__COPY6(src + p * cs + r0, dst + r0 * kc + p * 6);
+                    else TG__COPY8(src + p * cs + r0, dst + r0 * kc + p * 8);
         src += full;
         dst += full * kc;
         rows -= full;
         if (rows == 0) return;
     }
-    TG__FN(tg__pack)(rows, kc, src, rs, cs, dst, 6);
+    TG__FN(tg__pack)(rows, kc, src, rs, cs, dst, mr);
 }
 
-/* B's columns are packed as the rows of Bᵀ: the same packing with the strides swapped. Both usual
- * layouts go through vectors, since the portable loop moves one element per instruction: B's
- * columns adjacent in memory (row-major, not transposed) copy each panel's row of 2W elements as
- * two vectors, and the last, partial panel by masked loads that read only its live columns and
- * fill the rest with zeros (the portable loop took ~30% of a 64^3 sgemm); columns along k go
- * through register transposes (pack_b 5.6% -> 1.3% of a row-major TT 1024^3 sgemm). */
 __attribute__((target(TG__TARGET))) static void
-TG__FN(tg__pack_b)(int64_t cols, int64_t kc, const void *src_, int64_t rs, int64_t cs, void *dst_)
+TG__FN(tg__pack_a)(int64_t rows, int64_t kc, const void *src, int64_t rs, int64_t cs, void *dst)
+{
+    TG__FN(tg__pack_a_rows)(rows, kc, src, rs, cs, dst, 6);
+}
+
+/* B's columns are packed as the rows of Bᵀ, in panels of nv vectors (2, or 3 for the wide
+ * kernel): the same packing with the strides swapped. Both usual layouts go through vectors, since
+ * the portable loop moves one element per instruction: B's columns adjacent in memory (row-major,
+ * not transposed) copy each panel's row as nv vectors, and the last, partial panel by masked loads
+ * that read only its live columns and fill the rest with zeros (the portable loop took ~30% of a
+ * 64^3 sgemm); columns along k go through register transposes (pack_b 5.6% -> 1.3% of a row-major
+ * TT 1024^3 sgemm). */
+__attribute__((target(TG__TARGET), always_inline)) static inline void
+TG__FN(tg__pack_b_cols)(int64_t cols, int64_t kc, const void *src_, int64_t rs, int64_t cs,
+                        void *dst_, const int nv)
 {
     const TG__T *src = (const TG__T *)src_;
     TG__T *dst = (TG__T *)dst_;
-    int64_t full = cols / (2 * TG__W) * (2 * TG__W);
+    const int w = nv * TG__W;
+    int64_t full = cols / w * w;
     if (rs == 1 && cs != 1) {
-        /* B's columns run along k (a transposed row-major or a column-major B): W k steps of a
-         * whole panel at a time through register transposes (TG__PACKT), 2W streams read along. */
-        int64_t kw = kc / TG__W * TG__W;
-        for (int64_t j = 0; j < full; j += 2 * TG__W) {
-            const TG__T *s = src + j * cs;
-            TG__T *d = dst + j * kc;
-            int64_t p = 0;
-            for (; p < kw; p += TG__W) TG__PACKT(s + p, cs, d + p * 2 * TG__W);
-            if (p < kc) /* the last k steps */
-                TG__FN(tg__pack)(2 * TG__W, kc - p, s + p, cs, rs, d + p * 2 * TG__W, 2 * TG__W);
-        }
-        if (cols > full)
-            TG__FN(tg__pack)(cols - full, kc, src + full * cs, cs, rs, dst + full * kc, 2 * TG__W);
+        TG__FN(tg__pack_along_k)(cols, kc, src, cs, dst, w);
         return;
     }
     if (cs != 1) {
-        TG__FN(tg__pack)(cols, kc, src, cs, rs, dst, 2 * TG__W);
+        TG__FN(tg__pack)(cols, kc, src, cs, rs, dst, w);
         return;
     }
-    /* Eight rows of B at a time: each panel then receives 8 x 2W contiguous elements per visit
-     * instead of one row's 2W, and the writes, which hop from panel to panel kc x 2W elements
-     * apart, come in runs of eight lines (16x4096x4096 dgemm, where the packing is 40-55% of the
+    /* Eight rows of B at a time: each panel then receives 8 x w contiguous elements per visit
+     * instead of one row's w, and the writes, which hop from panel to panel kc x w elements apart,
+     * come in runs of eight or more lines (16x4096x4096 dgemm, where the packing is 40-55% of the
      * time: one row -> four, 17 -> 21 GFLOP/s; four -> eight, 1 thread, against OpenBLAS side by
      * side and two copies of the four-row build, 8x4096x4096 0.88 -> 0.915, 16x4096x4096 0.90 ->
      * 0.94, 2 threads and large shapes unchanged; sixteen rows lost 7-10%); the last rows of a
      * block go together the same way. */
     for (int64_t q = 0, rows; q < kc; q += rows) {
         const TG__T *s = src + q * rs;
-        TG__T *d = dst + q * 2 * TG__W;
+        TG__T *d = dst + q * w;
         rows = kc - q < 8 ? kc - q : 8;
-        for (int64_t j = 0; j < full; j += 2 * TG__W, d += 2 * TG__W * kc)
-            for (int64_t r = 0; r < rows; r++) {
-                TG__STOREU(d + 2 * r * TG__W, TG__LOADU(s + r * rs + j));
-                TG__STOREU(d + (2 * r + 1) * TG__W, TG__LOADU(s + r * rs + j + TG__W));
-            }
+        for (int64_t j = 0; j < full; j += w, d += w * kc)
+            for (int64_t r = 0; r < rows; r++)
+                for (int v = 0; v < nv; v++)
+                    TG__STOREU(d + r * w + v * TG__W, TG__LOADU(s + r * rs + j + v * TG__W));
     }
     if (cols > full) {
-        TG__MASK lo = TG__LANES(cols - full), hi = TG__LANES(cols - full - TG__W);
         TG__T *d = dst + full * kc;
-        for (int64_t p = 0; p < kc; p++, d += 2 * TG__W) {
-            TG__STOREU(d, TG__MASKLOAD(src + p * rs + full, lo));
-            TG__STOREU(d + TG__W, TG__MASKLOAD(src + p * rs + full + TG__W, hi));
-        }
+        for (int64_t p = 0; p < kc; p++, d += w)
+            for (int v = 0; v < nv; v++)
+                TG__STOREU(d + v * TG__W,
+                           TG__MASKLOAD(src + p * rs + full + v * TG__W,
+                                        TG__LANES(cols - full - v * TG__W)));
     }
 }
+
+__attribute__((target(TG__TARGET))) static void
+TG__FN(tg__pack_b)(int64_t cols, int64_t kc, const void *src, int64_t rs, int64_t cs, void *dst)
+{
+    TG__FN(tg__pack_b_cols)(cols, kc, src, rs, cs, dst, 2);
+}
+
+#if TG__PAIR
+/* The wide descriptor's packing: A in 8-row panels, B in 3W-column ones (tg__ukernel_wide). */
+__attribute__((target(TG__TARGET))) static void
+TG__FN(tg__pack_a_wide)(int64_t rows, int64_t kc, const void *src, int64_t rs, int64_t cs,
+                        void *dst)
+{
+    TG__FN(tg__pack_a_rows)(rows, kc, src, rs, cs, dst, 8);
+}
+
+__attribute__((target(TG__TARGET))) static void
+TG__FN(tg__pack_b_wide)(int64_t cols, int64_t kc, const void *src, int64_t rs, int64_t cs,
+                        void *dst)
+{
+    TG__FN(tg__pack_b_cols)(cols, kc, src, rs, cs, dst, 3);
+}
+#endif
 
 /* ---- cpu/gemv_simd.inc ---- */
 /* The x86 GEMV kernels (cpu.h's tg__gemv_fn; gemv.c says when they run), part of the
@@ -6605,10 +6667,22 @@ TG__FN(tg__gemv_dots)(int64_t n, int64_t k, const void *alpha_, const void *x_, 
 }
 #undef TG__DOT_STORE
 
+#if TG__PAIR
+/* The blocked path's alone (tg__gemm_blocked, tg__block_sizes): the small path keeps the 6 x 2W
+ * descriptor below, whose kernels read B in place. */
+static const tg__kernel TG__FN(tg__kernel_wide) = {
+    TG__NAME, sizeof(TG__T), 8, 3 * TG__W, 3 * TG__W, TG__SHORT_M, TG__FN(tg__ukernel_wide), NULL,
+    TG__FN(tg__pack_a_wide), TG__FN(tg__pack_b_wide), NULL, NULL, NULL, NULL, 1, TG__B_SHARE,
+    TG__FN(tg__gemv_rows), TG__FN(tg__gemv_dots), TG__GEMV_RULE};
+#define TG__WIDE (&TG__FN(tg__kernel_wide))
+#else
+#define TG__WIDE NULL
+#endif
+
 static const tg__kernel TG__FN(tg__kernel_desc) = {
     TG__NAME, sizeof(TG__T), 6, 2 * TG__W, TG__W, TG__SHORT_M, TG__FN(tg__ukernel), TG__UKERNEL_PART,
     TG__FN(tg__pack_a), TG__FN(tg__pack_b), TG__NARROW, TG__UKERNEL_PAIR, TG__UKERNEL_TRIPLE,
-    TG__B_SHARE,
+    TG__WIDE, 0, TG__B_SHARE,
     TG__FN(tg__gemv_rows), TG__FN(tg__gemv_dots), TG__GEMV_RULE};
 
 /* The vector macros are this template's parameters: released, so the next instantiation defines
@@ -6627,6 +6701,7 @@ static const tg__kernel TG__FN(tg__kernel_desc) = {
 #undef TG__ZERO
 #undef TG__PACK6X4
 #undef TG__COPY6
+#undef TG__COPY8
 #undef TG__PACKT
 #undef TG__MASK
 #undef TG__LANES
@@ -6640,6 +6715,8 @@ static const tg__kernel TG__FN(tg__kernel_desc) = {
 #undef TG__UKERNEL_PART
 #undef TG__UKERNEL_PAIR
 #undef TG__UKERNEL_TRIPLE
+#undef TG__WIDE
+#undef TG__TB
 #undef TG__PAIR
 #undef TG__SHORT_M
 #undef TG__TALL
@@ -6739,7 +6816,9 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
 #define TG__ZERO _mm256_setzero_pd
 #define TG__PACK6X4 tg__pack6x4_d
 #define TG__COPY6 tg__copy6_d
-#define TG__PACKT(s, cs, d) tg__packt8x4_d(s, cs, d, 8)
+#define TG__COPY8 tg__copy8_d
+#define TG__PACKT tg__packt4x4_d
+#define TG__TB 4
 #define TG__MASK __m256i
 #define TG__LANES(live) \
     _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(live)), _mm256_setr_epi64x(0, 1, 2, 3))
@@ -6757,17 +6836,17 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
 /* ---- cpu/kernel_simd.inc ---- */
 /* The x86 SIMD micro-kernel, written once for TG__T (float or double) and a vector width through
  * the macros that kernel_x86.c defines: TG__TARGET (the target attribute), TG__NAME (the family),
- * TG__NARROW (the family's kernel for narrow panels, or NULL), TG__V (register type), TG__W (lanes),
- * TG__LOADU/TG__STOREU, TG__BCAST, TG__FMA, TG__MUL, TG__ADD, TG__SET1, TG__ZERO, and
- * TG__MASK/TG__LANES/TG__MASKLOAD (a load mask for a partial panel; where TG__MASKED, also
- * TG__MASKSTORE, its store), TG__STORE_PART (the first lanes of a register into a row of C),
- * TG__MASKED (1: masked loads are cheap enough to read a partial panel of B in place, and masked
- * stores to write an edge tile), TG__SHORT_M (the descriptor's short_m), TG__TALL (the most rows
- * of a tall tile, below), TG__PAIR (1: 32 vector registers, enough for the pair and triple kernels
- * and the 12-row tile, below),
- * TG__PREFETCH_SHORT (1: tiles of one to three rows prefetch B read in place, below), TG__B_SHARE
- * (the descriptor's b_share), TG__GEMV_RULE (its gemv_rule); TG__FN(x) appends the family's and the
- * type's suffix.
+ * TG__NARROW (the family's kernel for narrow panels, or NULL), TG__V (register type), TG__W
+ * (lanes), TG__LOADU/TG__STOREU, TG__BCAST, TG__FMA, TG__MUL, TG__ADD, TG__SET1, TG__ZERO,
+ * TG__PACK6X4, TG__COPY6 and TG__COPY8 (A's packing), TG__PACKT (a TG__TB x TG__TB register
+ * transpose), and TG__MASK/TG__LANES/TG__MASKLOAD (a load mask for a partial panel; where
+ * TG__MASKED, also TG__MASKSTORE, its store), TG__STORE_PART (the first lanes of a register into a
+ * row of C), TG__MASKED (1: masked loads are cheap enough to read a partial panel of B in place,
+ * and masked stores to write an edge tile), TG__SHORT_M (the descriptor's short_m), TG__TALL (the
+ * most rows of a tall tile, below), TG__PAIR (1: 32 vector registers, enough for the pair and
+ * triple kernels and the wide descriptor, below), TG__PREFETCH_SHORT (1: tiles of one to three rows
+ * prefetch B read in place, below), TG__B_SHARE (the descriptor's b_share), TG__GEMV_RULE (its
+ * gemv_rule); TG__FN(x) appends the family's and the type's suffix.
  *
  * Register tile 6 x 2W: 12 accumulators + 2 B vectors + 1 broadcast A value. In ymm (AVX2: 6 x 16
  * floats, 6 x 8 doubles) that is 15 of the 16 registers, and 12 independent FMA chains cover Zen
@@ -6784,9 +6863,10 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
  * whole panels' kernel carries no test for it; AVX2 copies it into a zero-padded panel (small.c),
  * since vmaskmov is microcoded on Zen 3. A panel at most W wide over eight rows or more of A in
  * place goes in taller tiles of one vector a row instead (tg__tall: up to 12 rows in ymm, 16 in
- * zmm). Over packed A, AVX-512 takes two 6-row panels at once in tiles of 12 x 2W instead
- * (tg__tile12); over a short A in place, two or three panels of B at once in tiles of 6 x 4W
- * (tg__pair_tile) or 8 x 3W (tg__triple_tile). */
+ * zmm). Over a short A in place, AVX-512 takes two or three panels of B at once in tiles of 6 x 4W
+ * (tg__pair_tile) or 8 x 3W (tg__triple_tile); and its blocked path, but on Zen 4, has a wide
+ * descriptor of its own whose packed panels are 8 rows of A and 3W columns of B, in the same
+ * 8 x 3W tiles (tg__ukernel_wide). */
 
 /* v pinned in a register for the FMAs after it: without it GCC 12 folds the load of each vector of
  * B into every FMA that uses it (a micro-fused memory operand, which its cost model counts free),
@@ -6796,7 +6876,8 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
  * 1 thread, ab-gemm side by side: d 3x48x128 1.43-1.63x, d 3x40x300 1.50x, s 3x33x100 1.35x, s
  * 13x512x512 (a last tile of one row) 1.07x; the same in the other loops (six and four rows, the
  * pair and 12-row tiles, the tall and half-panel ones) changed nothing (0.98-1.02): GCC keeps B in
- * registers there. The pair tile over one to three rows (small.c's short A) needs it too. */
+ * registers there (the 12-row tile is gone since: tg__ukernel_wide). The pair tile over one to
+ * three rows (small.c's short A) needs it too. */
 #define TG__IN_REG(v) __asm__("" : "+v"(v))
 /* A prefetch of the B row two panels ahead (p + 4W), each of its lines: one in ymm, two in zmm. */
 #define TG__PREFETCH_AHEAD(p)                                                                      \
@@ -6822,18 +6903,20 @@ TG__FN(tg__store_vec)(TG__T *c, TG__V v, int64_t live, TG__T beta, TG__V vb)
         TG__STORE_PART(c, v, live, beta);
 }
 
-/* The first `rows` rows of a tile of C, 2W wide, towards L1 while the k loop runs (needed only at
- * its end): both ends of each row, two lines in zmm (tg__tile says what was measured). */
+/* The first `rows` rows of a tile of C, w vectors wide, towards L1 while the k loop runs (needed
+ * only at its end): the first and last element of each row and every vector between, each line of
+ * an aligned row (two in zmm at 2W, tg__tile says what was measured; three at 3W). */
 __attribute__((target(TG__TARGET), always_inline)) static inline void
-TG__FN(tg__prefetch_c)(const TG__T *c, int64_t rs_c, int64_t rows)
+TG__FN(tg__prefetch_c)(const TG__T *c, int64_t rs_c, int64_t rows, const int w)
 {
     for (int64_t i = 0; i < rows; i++) {
-        _mm_prefetch((const char *)(c + i * rs_c), _MM_HINT_T0);
-        _mm_prefetch((const char *)(c + i * rs_c + 2 * TG__W - 1), _MM_HINT_T0);
+        for (int v = 0; v < w - 1; v++)
+            _mm_prefetch((const char *)(c + i * rs_c + v * TG__W), _MM_HINT_T0);
+        _mm_prefetch((const char *)(c + i * rs_c + w * TG__W - 1), _MM_HINT_T0);
     }
 }
 
-/* An accumulator acc[i][v] of a pair or 12-row tile into its row of C: columns v W on, alpha
+/* An accumulator acc[i][v] of a pair or triple tile into its row of C: columns v W on, alpha
  * applied (x * 1 is x exactly, NaN and -0 included: alpha = 1 skips the products). Expects c, rs_c,
  * alpha, va, beta, vb and live (the tile's columns to store) in scope. */
 #define TG__STORE_ACC(i, v)                                                                        \
@@ -6871,7 +6954,7 @@ TG__FN(tg__tile)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t 
      * row of 2W is two lines in zmm (Intel Emerald Rapids, 1 thread, side by side, the second
      * line too: sgemm 2048^3 1.02-1.04x, dgemm 1.06x). The small path's C is mostly in the caches
      * already, and there the prefetches cost 1-7% of 16^3-64^3 products. */
-    if (packed_a) TG__FN(tg__prefetch_c)(c, rs_c, m);
+    if (packed_a) TG__FN(tg__prefetch_c)(c, rs_c, m, 2);
 
 #define TG__ROW(i, off)                                                                            \
     ai = TG__BCAST(a + (off));                                                                     \
@@ -7226,64 +7309,20 @@ static inline int64_t TG__FN(tg__tile_rows)(int64_t left)
     return left == 7 || left == 8 ? 4 : left < 6 ? left : 6;
 }
 
-#if TG__PAIR
-/* Two packed 6-row panels of A at once, over a packed panel of B more than W wide: a tile of 12
- * rows by 2W, 24 accumulators, two vectors of B and a broadcast in AVX-512's 32 registers. Each
- * vector of B read now feeds twelve FMAs instead of six, so B's panel, which at kc = L1 / 64 is two
- * lines wide and twice L1 (it is fed from L2), is read from L2 half as often: ~11 bytes a cycle at
- * full rate where the 6-row tile needs ~21 plus A's. Rows 6-11 are the next 6-row panel, 6 kc on,
- * so A's packing is unchanged. Every element is one chain of FMAs along k, as in the 6-row tile's
- * loop for a whole panel, so C's bits do not depend on which of the two computed a row. Emerald
- * Rapids, 1 thread, ab-gemm side by side against the 6-row tiles (a second copy of those:
- * 0.97-1.02): sgemm 2048^3 1.03-1.08x, 4000^3 1.10x, 1000^3 1.03x, 777x1555x333 1.02x; dgemm 2048^3
- * 1.08x, 4000^3 1.09x, 1001^3 1.12x, 4096x4096x32 1.15x (Zen 5 unmeasured; on Zen 4 it lost and
- * is not taken: tg__panel). next: as in tg__tile, here a line a k step. */
-__attribute__((target(TG__TARGET), always_inline)) static inline void
-TG__FN(tg__tile12)(int64_t kc, const TG__T *alpha_p, const TG__T *a, const TG__T *b,
-                   const TG__T *beta_p, TG__T *c, int64_t rs_c, int64_t n, const char *next)
+/* Over packed panels (the blocked path) the next panel of B follows this one, and the first
+ * tiles bring it from L3 into L2, one line a k step, before its first tile needs it: that tile
+ * would otherwise wait on the whole panel at L3's speed, which on an Intel mesh is a fraction of
+ * L2's (Emerald Rapids: 27 GB/s a core, where the tile reads B at up to ~58). Emerald Rapids, 1
+ * thread, side by side with the same build without it, over four runs: sgemm 2048^3 1.04-1.12x,
+ * 4000^3 1.04-1.10x, dgemm 2048^3 1.03-1.14x. This is the line where tile t of the panel (kc
+ * rows of rs_b elements) starts, or NULL past the next panel's end. Past the last panel it reads
+ * nothing that matters (a prefetch never faults). */
+static inline const char *TG__FN(tg__next_panel)(const TG__T *b, int64_t kc, int64_t rs_b,
+                                                 int64_t t)
 {
-    const TG__T *const bend = b + kc * 2 * TG__W;
-    /* rows 6-11 through a pointer of their own: as offsets 6 kc + i from a, the compiler gave each
-     * its own index register and reloaded some of them from vector registers every k step */
-    const TG__T *a2 = a + 6 * kc;
-    TG__V acc[12][2];
-#define TG__T12_EACH(X)                                                                            \
-    X(0, a, 0) X(1, a, 1) X(2, a, 2) X(3, a, 3) X(4, a, 4) X(5, a, 5)                              \
-    X(6, a2, 0) X(7, a2, 1) X(8, a2, 2) X(9, a2, 3) X(10, a2, 4) X(11, a2, 5)
-#define TG__T12_ZERO(i, p, off) acc[i][0] = acc[i][1] = TG__ZERO();
-#define TG__T12_FMA(i, p, off)                                                                     \
-    {                                                                                              \
-        const TG__V ai = TG__BCAST(p + (off));                                                     \
-        acc[i][0] = TG__FMA(ai, b0, acc[i][0]);                                                    \
-        acc[i][1] = TG__FMA(ai, b1, acc[i][1]);                                                    \
-    }
-#define TG__T12_LOOP(prefetch)                                                                     \
-    for (; b != bend; a += 6, a2 += 6, b += 2 * TG__W) {                                          \
-        const TG__V b0 = TG__LOADU(b), b1 = TG__LOADU(b + TG__W);                                  \
-        prefetch;                                                                                  \
-        TG__T12_EACH(TG__T12_FMA)                                                                  \
-    }
-    TG__T12_EACH(TG__T12_ZERO)
-    TG__FN(tg__prefetch_c)(c, rs_c, 12);
-    if (next)
-        TG__T12_LOOP((_mm_prefetch(next, _MM_HINT_T1), next += 64))
-    else
-        TG__T12_LOOP((void)0)
-    {
-        /* alpha and beta read only now, as in tg__tall */
-        const TG__T alpha = *alpha_p, beta = *beta_p;
-        const TG__V va = TG__SET1(alpha), vb = TG__SET1(beta);
-        const int64_t live = TG__FN(tg__edge_cols)(n, 2 * TG__W);
-#define TG__T12_STORE(i, p, off) TG__STORE_ACC(i, 0) TG__STORE_ACC(i, 1)
-        TG__T12_EACH(TG__T12_STORE)
-#undef TG__T12_STORE
-    }
-#undef TG__T12_EACH
-#undef TG__T12_ZERO
-#undef TG__T12_FMA
-#undef TG__T12_LOOP
+    const int64_t lines = kc * rs_b * (int64_t)sizeof(TG__T) / 64;
+    return t * kc < lines ? (const char *)(b + kc * rs_b) + t * kc * 64 : NULL;
 }
-#endif
 
 /* A column panel of C, tile by tile; masked: a partial one, read through masks. */
 __attribute__((target(TG__TARGET), always_inline)) static inline void
@@ -7299,34 +7338,8 @@ TG__FN(tg__panel)(int64_t kc, const TG__T *alpha, const TG__T *a, int64_t rs_a, 
         TG__FN(tg__tall_panel)(kc, alpha, a, rs_a, cs_a, b, rs_b, beta, c, rs_c, m, n, masked);
         return;
     }
-    /* Over packed panels (the blocked path) the next panel of B follows this one, and the first
-     * tiles bring it from L3 into L2, one line a k step, before its first tile needs it: that tile
-     * would otherwise wait on the whole panel at L3's speed, which on an Intel mesh is a fraction
-     * of L2's (Emerald Rapids: 27 GB/s a core, where the tile reads B at up to ~58). Emerald
-     * Rapids, 1 thread, side by side with the same build without it, over four runs: sgemm
-     * 2048^3 1.04-1.12x, 4000^3 1.04-1.10x, dgemm 2048^3 1.03-1.14x. Past the last panel it
-     * reads nothing that matters (a prefetch never faults). */
-    const char *next = (const char *)(b + kc * rs_b);
-    const int64_t next_lines = kc * rs_b * (int64_t)sizeof(TG__T) / 64;
-#if TG__PAIR
-    /* Not where zmm is split (Zen 4): there the 12-row tile loses to two 6-row tiles, as it did
-     * over A in place. Zen 4, ab-gemm side by side, 1 thread: compiled out, sgemm 2048^3 1.01x,
-     * 4096x4096x32 1.03-1.05x, dgemm 4000^3 1.01x, 1001^3 1.01x, 4096x4096x32 1.02-1.05x (2
-     * threads, d 2048^3 1.01x), but the small path's s and d 64^3 0.97-0.98x (code placement);
-     * skipped by this test, 1.005-1.015x on those shapes and 64^3 unchanged (a copy 0.99-1.01).
-     * The next-panel prefetch changed nothing there (0.99-1.02). */
-    const int tile12 = packed_a && n > TG__W && rs_b == 2 * TG__W && cs_c == 1 &&
-                       !tg__cpu()->zmm_split;
-#endif
     for (int64_t i = 0, h, t = 0; i < m; i += h, t++) {
-        const char *pf = packed_a && t * kc < next_lines ? next + t * kc * 64 : NULL;
-#if TG__PAIR
-        if (tile12 && m - i >= 12) {
-            h = 12;
-            TG__FN(tg__tile12)(kc, alpha, a + i * ts_a, b, beta, c + i * rs_c, rs_c, n, pf);
-            continue;
-        }
-#endif
+        const char *pf = packed_a ? TG__FN(tg__next_panel)(b, kc, rs_b, t) : NULL;
         h = packed_a ? (m - i < 6 ? m - i : 6) : TG__FN(tg__tile_rows)(m - i);
         TG__FN(tg__tile)(kc, *alpha, a + i * ts_a, rs_a, cs_a, b, rs_b, *beta, c + i * rs_c,
                          rs_c, cs_c, h, n, masked, pf);
@@ -7461,20 +7474,28 @@ TG__FN(tg__ukernel_pair)(int64_t kc, const void *alpha, const void *a_, int64_t 
 }
 #define TG__UKERNEL_PAIR TG__FN(tg__ukernel_pair)
 
-/* A tile of h <= 8 rows (a constant where inlined) by 3W columns of a B read in place (small.c's
- * short A, tg__small_triples): 24 accumulators and three vectors of B in AVX-512's 32 registers.
- * Where 8-row tiles take fewer passes over B than the pair's 6-row ones (7-8, 13-16, 19-24 rows),
- * B streams from L2 or L3 once less, and each k step reads three lines of a row side by side. B's
- * rows here are a leading dimension apart and a 3W strip of them is read once, so the tile fetches
- * the row ten k steps ahead. Emerald Rapids, 1 thread, ab-gemm against eight ahead (a copy of that
- * build: 0.91-1.06): none 0.83-0.99 (s 7x2048x2048 0.83, s 16x768x768 0.85, d 8x1024x1024 0.91),
- * four 0.95-1.05, ten 0.97-1.17 (d 8x1024x1024 1.17, d 7x1000x100 1.13: B from L3), twelve
- * 0.95-1.15, sixteen 0.96-1.15 (0.96 on s 13x512x512, whose rows 2 KiB apart alias in L1's sets).
- * Every element is one chain of FMAs along k, as in the pair tile. */
+/* A tile of h <= 8 rows (a constant where inlined) by 3W columns: 24 accumulators and three
+ * vectors of B in AVX-512's 32 registers. Every element is one chain of FMAs along k, as in the
+ * pair tile. Two uses, told apart by `packed` (a constant where inlined):
+ * - over a B read in place (small.c's short A, tg__small_triples): where 8-row tiles take fewer
+ *   passes over B than the pair's 6-row ones (7-8, 13-16, 19-24 rows), B streams from L2 or L3
+ *   once less, and each k step reads three lines of a row side by side. B's rows here are a leading
+ *   dimension apart and a 3W strip of them is read once, so the tile fetches the row ten k steps
+ *   ahead. Emerald Rapids, 1 thread, ab-gemm against eight ahead (a copy of that build:
+ *   0.91-1.06): none 0.83-0.99 (s 7x2048x2048 0.83, s 16x768x768 0.85, d 8x1024x1024 0.91), four
+ *   0.95-1.05, ten 0.97-1.17 (d 8x1024x1024 1.17, d 7x1000x100 1.13: B from L3), twelve
+ *   0.95-1.15, sixteen 0.96-1.15 (0.96 on s 13x512x512, whose rows 2 KiB apart alias in L1's
+ *   sets).
+ * - over packed panels (the blocked path's wide kernel, tg__ukernel_wide): A in 8-row panels, B in
+ *   3W-column ones, read in order, which the hardware prefetchers follow on their own: the three
+ *   prefetches a k step ahead cost it 3-4% (s 2048^3 1.045x, d 1.04x without them, ab-gemm side by
+ *   side on the Xeon with AMX). There the tile brings its tile of C towards L1 as tg__tile does,
+ *   and `next` as there (tg__next_panel), a line a k step. */
 __attribute__((target(TG__TARGET), always_inline)) static inline void
 TG__FN(tg__triple_tile)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t rs_a,
                         int64_t cs_a, const TG__T *b, int64_t rs_b, const TG__T *beta_p, TG__T *c,
-                        int64_t rs_c, const int h, int64_t n, const int masked)
+                        int64_t rs_c, const int h, int64_t n, const int masked, const int packed,
+                        const char *next)
 {
     const TG__T *const bend = b + kc * rs_b;
     const int64_t ahead = 10 * rs_b;
@@ -7496,31 +7517,42 @@ TG__FN(tg__triple_tile)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_
         acc[i][2] = TG__FMA(ai, b2, acc[i][2]);                                                    \
     }
     TG__TRIPLE_EACH(TG__TRIPLE_ZERO)
-#define TG__TRIPLE_STEP                                                                            \
+    if (packed) TG__FN(tg__prefetch_c)(c, rs_c, h, 3);
+#define TG__TRIPLE_STEP(prefetch)                                                                  \
     {                                                                                              \
         TG__V b0 = TG__TRIPLE_LD(b, m0), b1 = TG__TRIPLE_LD(b + TG__W, m1);                        \
         TG__V b2 = TG__TRIPLE_LD(b + 2 * TG__W, m2);                                               \
         TG__IN_REG(b0);                                                                            \
         TG__IN_REG(b1);                                                                            \
         TG__IN_REG(b2);                                                                            \
-        _mm_prefetch((const char *)(b + ahead), _MM_HINT_T0);                                      \
-        _mm_prefetch((const char *)(b + ahead + TG__W), _MM_HINT_T0);                              \
-        _mm_prefetch((const char *)(b + ahead + 2 * TG__W), _MM_HINT_T0);                          \
+        prefetch;                                                                                  \
         TG__TRIPLE_EACH(TG__TRIPLE_FMA)                                                            \
         a += cs_a;                                                                                 \
         b += rs_b;                                                                                 \
     }
-    if (kc & 1) TG__TRIPLE_STEP
-    while (b != bend) {
-        TG__TRIPLE_STEP
-        TG__TRIPLE_STEP
+#define TG__TRIPLE_LOOP(prefetch)                                                                  \
+    {                                                                                              \
+        if (kc & 1) TG__TRIPLE_STEP(prefetch)                                                      \
+        while (b != bend) {                                                                        \
+            TG__TRIPLE_STEP(prefetch)                                                              \
+            TG__TRIPLE_STEP(prefetch)                                                              \
+        }                                                                                          \
     }
+    if (!packed)
+        TG__TRIPLE_LOOP((_mm_prefetch((const char *)(b + ahead), _MM_HINT_T0),
+                         _mm_prefetch((const char *)(b + ahead + TG__W), _MM_HINT_T0),
+                         _mm_prefetch((const char *)(b + ahead + 2 * TG__W), _MM_HINT_T0)))
+    else if (next)
+        TG__TRIPLE_LOOP((_mm_prefetch(next, _MM_HINT_T1), next += 64))
+    else
+        TG__TRIPLE_LOOP((void)0)
+#undef TG__TRIPLE_LOOP
 #undef TG__TRIPLE_STEP
     {
         /* alpha and beta read only now, as in tg__tall */
         const TG__T alpha = *alpha_p, beta = *beta_p;
         const TG__V va = TG__SET1(alpha), vb = TG__SET1(beta);
-        const int64_t live = n;
+        const int64_t live = TG__FN(tg__edge_cols)(n, 3 * TG__W);
 #define TG__TRIPLE_STORE(i)                                                                        \
     if ((i) < h) {                                                                                 \
         TG__STORE_ACC(i, 0) TG__STORE_ACC(i, 1) TG__STORE_ACC(i, 2)                                \
@@ -7534,39 +7566,68 @@ TG__FN(tg__triple_tile)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_
 #undef TG__TRIPLE_STORE
 }
 
+/* C[0:m, 0:n] for n <= 3W in triple tiles of eight rows from the first (the last of one to seven
+ * computes only those; partial when n < 3W, read through masks): row i's A at a + i * ts_a, so that
+ * a tile starts at its row in place (ts_a = rs_a) or at its 8-row panel (ts_a = kc). */
+__attribute__((target(TG__TARGET), always_inline)) static inline void
+TG__FN(tg__triple_rows)(int64_t kc, const TG__T *al, const TG__T *a, int64_t rs_a, int64_t cs_a,
+                        int64_t ts_a, const TG__T *b, int64_t rs_b, const TG__T *be, TG__T *c,
+                        int64_t rs_c, int64_t m, int64_t n, const int packed)
+{
+    for (int64_t i = 0, t = 0; i < m; i += 8, t++) {
+        const char *pf = packed ? TG__FN(tg__next_panel)(b, kc, rs_b, t) : NULL;
+#define TG__TRIPLE_H(h)                                                                            \
+    if (n >= 3 * TG__W)                                                                            \
+        TG__FN(tg__triple_tile)(kc, al, a + i * ts_a, rs_a, cs_a, b, rs_b, be, c + i * rs_c, rs_c, \
+                                h, 3 * TG__W, 0, packed, pf);                                      \
+    else                                                                                           \
+        TG__FN(tg__triple_tile)(kc, al, a + i * ts_a, rs_a, cs_a, b, rs_b, be, c + i * rs_c, rs_c, \
+                                h, n, 1, packed, pf)
+        switch (m - i < 8 ? m - i : 8) {
+        case 1: TG__TRIPLE_H(1); break;
+        case 2: TG__TRIPLE_H(2); break;
+        case 3: TG__TRIPLE_H(3); break;
+        case 4: TG__TRIPLE_H(4); break;
+        case 5: TG__TRIPLE_H(5); break;
+        case 6: TG__TRIPLE_H(6); break;
+        case 7: TG__TRIPLE_H(7); break;
+        default: TG__TRIPLE_H(8); break;
+        }
+#undef TG__TRIPLE_H
+    }
+}
+
 /* The descriptor's ukernel_triple (cpu.h): up to three panels, 6W columns, as two tiles of 3W
- * side by side (the second, or both, partial at the end of B), each in tiles of eight rows from
- * the first (the last of one to seven computes only those). A tile's strip of B, kb x 3W, is in
- * L1 for the next row tile of the same strip. */
+ * side by side (the second, or both, partial at the end of B), each in tiles of eight rows. A
+ * tile's strip of B, kb x 3W, is in L1 for the next row tile of the same strip. */
 __attribute__((target(TG__TARGET))) static void
-TG__FN(tg__ukernel_triple)(int64_t kc, const void *alpha, const void *a_, int64_t rs_a,
-                           int64_t cs_a, const void *b_, int64_t rs_b, const void *beta, void *c_,
+TG__FN(tg__ukernel_triple)(int64_t kc, const void *alpha, const void *a, int64_t rs_a,
+                           int64_t cs_a, const void *b, int64_t rs_b, const void *beta, void *c,
                            int64_t rs_c, int64_t m, int64_t n)
 {
-    const TG__T *a = (const TG__T *)a_, *b = (const TG__T *)b_;
-    const TG__T *al = (const TG__T *)alpha, *be = (const TG__T *)beta;
-    TG__T *c = (TG__T *)c_;
     for (int64_t j = 0; j < n; j += 3 * TG__W)
-        for (int64_t i = 0; i < m; i += 8) {
-#define TG__TRIPLE_H(h)                                                                            \
-    if (n - j >= 3 * TG__W)                                                                        \
-        TG__FN(tg__triple_tile)(kc, al, a + i * rs_a, rs_a, cs_a, b + j, rs_b, be,                 \
-                                c + i * rs_c + j, rs_c, h, 3 * TG__W, 0);                          \
-    else                                                                                           \
-        TG__FN(tg__triple_tile)(kc, al, a + i * rs_a, rs_a, cs_a, b + j, rs_b, be,                 \
-                                c + i * rs_c + j, rs_c, h, n - j, 1)
-            switch (m - i < 8 ? m - i : 8) {
-            case 1: TG__TRIPLE_H(1); break;
-            case 2: TG__TRIPLE_H(2); break;
-            case 3: TG__TRIPLE_H(3); break;
-            case 4: TG__TRIPLE_H(4); break;
-            case 5: TG__TRIPLE_H(5); break;
-            case 6: TG__TRIPLE_H(6); break;
-            case 7: TG__TRIPLE_H(7); break;
-            default: TG__TRIPLE_H(8); break;
-            }
-#undef TG__TRIPLE_H
-        }
+        TG__FN(tg__triple_rows)(kc, (const TG__T *)alpha, (const TG__T *)a, rs_a, cs_a, rs_a,
+                                (const TG__T *)b + j, rs_b, (const TG__T *)beta, (TG__T *)c + j,
+                                rs_c, m, n - j, 0);
+}
+
+/* The wide descriptor's micro-kernel (the blocked path where zmm runs at full width): a packed
+ * panel of B 3W wide (rs_b = 3W, zero past n) over A in packed 8-row panels (rs_a 1, cs_a 8, ts_a
+ * kc), C with unit column stride, in triple tiles of eight rows. Each k step loads three vectors
+ * of B and broadcasts eight elements of A for 24 FMAs, where the 12-row by 2W tile it replaces
+ * broadcast twelve for two vectors (14 loads); MKL's kernel on this core has the same shape. On
+ * the Xeon with AMX, 1 thread, ab-gemm side by side against that tile (a copy of its build:
+ * 0.99-1.02): sgemm 2048^3 1.020x, 4000^3 1.053x, 1001^3 1.022x, 777x1555x333 1.014x,
+ * 4096x64x4096 1.020x; dgemm 1.019x, 1.073x, 1.047x, 1.046x, 1.020x; 2 threads s 1.033x, 1.063x,
+ * d 1.032x, 1.059x; shallow and short products 0.995-1.005x. */
+__attribute__((target(TG__TARGET))) static void
+TG__FN(tg__ukernel_wide)(int64_t kc, const void *alpha, const void *a, int64_t rs_a, int64_t cs_a,
+                         int64_t ts_a, const void *b, int64_t rs_b, const void *beta, void *c,
+                         int64_t rs_c, int64_t cs_c, int64_t m, int64_t n)
+{
+    (void)cs_c;
+    TG__FN(tg__triple_rows)(kc, (const TG__T *)alpha, (const TG__T *)a, rs_a, cs_a, ts_a,
+                            (const TG__T *)b, rs_b, (const TG__T *)beta, (TG__T *)c, rs_c, m, n, 1);
 }
 #define TG__UKERNEL_TRIPLE TG__FN(tg__ukernel_triple)
 #else
@@ -7574,17 +7635,45 @@ TG__FN(tg__ukernel_triple)(int64_t kc, const void *alpha, const void *a_, int64_
 #define TG__UKERNEL_TRIPLE NULL
 #endif
 
-/* A's rows go into 6-row panels. The common case, rows contiguous along k (a row-major A, not
- * transposed), moves four k steps of six rows at a time through registers (TG__PACK6X4); the
- * portable loop moves one element per instruction and took ~39% of a 4096x64x4096 sgemm, where
- * each packed A block serves only four column panels. */
-__attribute__((target(TG__TARGET))) static void
-TG__FN(tg__pack_a)(int64_t rows, int64_t kc, const void *src_, int64_t rs, int64_t cs, void *dst_)
+/* rows x kc of a source whose rows run along k (element (i, p) at src[i * rs + p]) into panels w
+ * wide, d[p * w + i], through TG__TB x TG__TB register transposes (TG__PACKT), w / TG__TB side by
+ * side, so that each panel's w streams are read along; the last k steps and a last partial panel
+ * by the portable loop. A row-major A into 8-row panels, and a B stored along k (transposed
+ * row-major, or column-major: its columns are the rows here) into its panels. */
+__attribute__((target(TG__TARGET), always_inline)) static inline void
+TG__FN(tg__pack_along_k)(int64_t rows, int64_t kc, const TG__T *src, int64_t rs, TG__T *dst,
+                         const int w)
+{
+    const int64_t full = rows / w * w, kt = kc / TG__TB * TG__TB;
+    for (int64_t r0 = 0; r0 < full; r0 += w) {
+        const TG__T *s = src + r0 * rs;
+        TG__T *d = dst + r0 * kc;
+        int64_t p = 0;
+        for (; p < kt; p += TG__TB)
+            for (int q = 0; q < w / TG__TB; q++)
+                TG__PACKT(s + q * TG__TB * rs + p, rs, d + p * w + q * TG__TB, w);
+        if (p < kc) TG__FN(tg__pack)(w, kc - p, s + p, rs, 1, d + p * w, w);
+    }
+    if (rows > full) TG__FN(tg__pack)(rows - full, kc, src + full * rs, rs, 1, dst + full * kc, w);
+}
+
+/* A's rows go into mr-row panels (6, or 8 for the wide kernel). The common case, rows contiguous
+ * along k (a row-major A, not transposed), moves several k steps of the panel's rows at a time
+ * through registers (TG__PACK6X4, or the transposes above); the portable loop moves one element
+ * per instruction and took ~39% of a 4096x64x4096 sgemm, where each packed A block serves only four
+ * column panels. */
+__attribute__((target(TG__TARGET), always_inline)) static inline void
+TG__FN(tg__pack_a_rows)(int64_t rows, int64_t kc, const void *src_, int64_t rs, int64_t cs,
+                        void *dst_, const int mr)
 {
     const TG__T *src = (const TG__T *)src_;
     TG__T *dst = (TG__T *)dst_;
-    int64_t full = rows / 6 * 6, k4 = kc / 4 * 4;
+    int64_t full = rows / mr * mr, k4 = kc / 4 * 4;
     if (cs == 1 && rs != 1 && full > 0) {
+        if (mr == 8) {
+            TG__FN(tg__pack_along_k)(rows, kc, src, rs, dst, 8);
+            return;
+        }
         for (int64_t r0 = 0; r0 < full; r0 += 6) {
             const TG__T *s = src + r0 * rs;
             TG__T *d = dst + r0 * kc;
@@ -7598,78 +7687,101 @@ TG__FN(tg__pack_a)(int64_t rows, int64_t kc, const void *src_, int64_t rs, int64
         if (rows == 0) return;
     } else if (rs == 1 && cs != 1 && full > 0) {
         /* Rows adjacent in memory (a column-major A, or a row-major A transposed): each k step's
-         * run of rows is contiguous, and six of them are one panel's step (TG__COPY6), taken in
-         * memory order. The portable loop took 7.5% of a column-major NT 2048^3 dgemm, 2.6% for
-         * the row-major NN one. */
-        for (int64_t p = 0; p < kc; p++)
-            for (int64_t r0 = 0; r0 < full; r0 += 6)
-                TG__COPY6(src + p * cs + r0, dst + r0 * kc + p * 6);
+         * run of rows is contiguous, and mr of them are one panel's step (TG__COPY6, TG__COPY8),
+         * eight k steps a panel at a time, so that each panel's writes run along whole lines. The
+         * portable loop took 7.5% of a column-major NT 2048^3 dgemm, 2.6% for the row-major NN
+         * one; the runs of eight against single k steps, row-major TT 2048^3 on the Xeon with
+         * AMX, ab-gemm side by side: d 1.009x, s 1.007x. */
+        for (int64_t p0 = 0; p0 < kc; p0 += 8)
+            for (int64_t r0 = 0; r0 < full; r0 += mr)
+                for (int64_t p = p0; p < p0 + 8 && p < kc; p++)
+                    if (mr == 6) TG__COPY6(src + p * cs + r0, dst + r0 * kc + p * 6);
+                    else TG__COPY8(src + p * cs + r0, dst + r0 * kc + p * 8);
         src += full;
         dst += full * kc;
         rows -= full;
         if (rows == 0) return;
     }
-    TG__FN(tg__pack)(rows, kc, src, rs, cs, dst, 6);
+    TG__FN(tg__pack)(rows, kc, src, rs, cs, dst, mr);
 }
 
-/* B's columns are packed as the rows of Bᵀ: the same packing with the strides swapped. Both usual
- * layouts go through vectors, since the portable loop moves one element per instruction: B's
- * columns adjacent in memory (row-major, not transposed) copy each panel's row of 2W elements as
- * two vectors, and the last, partial panel by masked loads that read only its live columns and
- * fill the rest with zeros (the portable loop took ~30% of a 64^3 sgemm); columns along k go
- * through register transposes (pack_b 5.6% -> 1.3% of a row-major TT 1024^3 sgemm). */
 __attribute__((target(TG__TARGET))) static void
-TG__FN(tg__pack_b)(int64_t cols, int64_t kc, const void *src_, int64_t rs, int64_t cs, void *dst_)
+TG__FN(tg__pack_a)(int64_t rows, int64_t kc, const void *src, int64_t rs, int64_t cs, void *dst)
+{
+    TG__FN(tg__pack_a_rows)(rows, kc, src, rs, cs, dst, 6);
+}
+
+/* B's columns are packed as the rows of Bᵀ, in panels of nv vectors (2, or 3 for the wide
+ * kernel): the same packing with the strides swapped. Both usual layouts go through vectors, since
+ * the portable loop moves one element per instruction: B's columns adjacent in memory (row-major,
+ * not transposed) copy each panel's row as nv vectors, and the last, partial panel by masked loads
+ * that read only its live columns and fill the rest with zeros (the portable loop took ~30% of a
+ * 64^3 sgemm); columns along k go through register transposes (pack_b 5.6% -> 1.3% of a row-major
+ * TT 1024^3 sgemm). */
+__attribute__((target(TG__TARGET), always_inline)) static inline void
+TG__FN(tg__pack_b_cols)(int64_t cols, int64_t kc, const void *src_, int64_t rs, int64_t cs,
+                        void *dst_, const int nv)
 {
     const TG__T *src = (const TG__T *)src_;
     TG__T *dst = (TG__T *)dst_;
-    int64_t full = cols / (2 * TG__W) * (2 * TG__W);
+    const int w = nv * TG__W;
+    int64_t full = cols / w * w;
     if (rs == 1 && cs != 1) {
-        /* B's columns run along k (a transposed row-major or a column-major B): W k steps of a
-         * whole panel at a time through register transposes (TG__PACKT), 2W streams read along. */
-        int64_t kw = kc / TG__W * TG__W;
-        for (int64_t j = 0; j < full; j += 2 * TG__W) {
-            const TG__T *s = src + j * cs;
-            TG__T *d = dst + j * kc;
-            int64_t p = 0;
-            for (; p < kw; p += TG__W) TG__PACKT(s + p, cs, d + p * 2 * TG__W);
-            if (p < kc) /* the last k steps */
-                TG__FN(tg__pack)(2 * TG__W, kc - p, s + p, cs, rs, d + p * 2 * TG__W, 2 * TG__W);
-        }
-        if (cols > full)
-            TG__FN(tg__pack)(cols - full, kc, src + full * cs, cs, rs, dst + full * kc, 2 * TG__W);
+        TG__FN(tg__pack_along_k)(cols, kc, src, cs, dst, w);
         return;
     }
     if (cs != 1) {
-        TG__FN(tg__pack)(cols, kc, src, cs, rs, dst, 2 * TG__W);
+        TG__FN(tg__pack)(cols, kc, src, cs, rs, dst, w);
         return;
     }
-    /* Eight rows of B at a time: each panel then receives 8 x 2W contiguous elements per visit
-     * instead of one row's 2W, and the writes, which hop from panel to panel kc x 2W elements
-     * apart, come in runs of eight lines (16x4096x4096 dgemm, where the packing is 40-55% of the
+    /* Eight rows of B at a time: each panel then receives 8 x w contiguous elements per visit
+     * instead of one row's w, and the writes, which hop from panel to panel kc x w elements apart,
+     * come in runs of eight or more lines (16x4096x4096 dgemm, where the packing is 40-55% of the
      * time: one row -> four, 17 -> 21 GFLOP/s; four -> eight, 1 thread, against OpenBLAS side by
      * side and two copies of the four-row build, 8x4096x4096 0.88 -> 0.915, 16x4096x4096 0.90 ->
      * 0.94, 2 threads and large shapes unchanged; sixteen rows lost 7-10%); the last rows of a
      * block go together the same way. */
     for (int64_t q = 0, rows; q < kc; q += rows) {
         const TG__T *s = src + q * rs;
-        TG__T *d = dst + q * 2 * TG__W;
+        TG__T *d = dst + q * w;
         rows = kc - q < 8 ? kc - q : 8;
-        for (int64_t j = 0; j < full; j += 2 * TG__W, d += 2 * TG__W * kc)
-            for (int64_t r = 0; r < rows; r++) {
-                TG__STOREU(d + 2 * r * TG__W, TG__LOADU(s + r * rs + j));
-                TG__STOREU(d + (2 * r + 1) * TG__W, TG__LOADU(s + r * rs + j + TG__W));
-            }
+        for (int64_t j = 0; j < full; j += w, d += w * kc)
+            for (int64_t r = 0; r < rows; r++)
+                for (int v = 0; v < nv; v++)
+                    TG__STOREU(d + r * w + v * TG__W, TG__LOADU(s + r * rs + j + v * TG__W));
     }
     if (cols > full) {
-        TG__MASK lo = TG__LANES(cols - full), hi = TG__LANES(cols - full - TG__W);
         TG__T *d = dst + full * kc;
-        for (int64_t p = 0; p < kc; p++, d += 2 * TG__W) {
-            TG__STOREU(d, TG__MASKLOAD(src + p * rs + full, lo));
-            TG__STOREU(d + TG__W, TG__MASKLOAD(src + p * rs + full + TG__W, hi));
-        }
+        for (int64_t p = 0; p < kc; p++, d += w)
+            for (int v = 0; v < nv; v++)
+                TG__STOREU(d + v * TG__W,
+                           TG__MASKLOAD(src + p * rs + full + v * TG__W,
+                                        TG__LANES(cols - full - v * TG__W)));
     }
 }
+
+__attribute__((target(TG__TARGET))) static void
+TG__FN(tg__pack_b)(int64_t cols, int64_t kc, const void *src, int64_t rs, int64_t cs, void *dst)
+{
+    TG__FN(tg__pack_b_cols)(cols, kc, src, rs, cs, dst, 2);
+}
+
+#if TG__PAIR
+/* The wide descriptor's packing: A in 8-row panels, B in 3W-column ones (tg__ukernel_wide). */
+__attribute__((target(TG__TARGET))) static void
+TG__FN(tg__pack_a_wide)(int64_t rows, int64_t kc, const void *src, int64_t rs, int64_t cs,
+                        void *dst)
+{
+    TG__FN(tg__pack_a_rows)(rows, kc, src, rs, cs, dst, 8);
+}
+
+__attribute__((target(TG__TARGET))) static void
+TG__FN(tg__pack_b_wide)(int64_t cols, int64_t kc, const void *src, int64_t rs, int64_t cs,
+                        void *dst)
+{
+    TG__FN(tg__pack_b_cols)(cols, kc, src, rs, cs, dst, 3);
+}
+#endif
 
 /* ---- cpu/gemv_simd.inc ---- */
 /* The x86 GEMV kernels (cpu.h's tg__gemv_fn; gemv.c says when they run), part of the
@@ -7915,10 +8027,22 @@ TG__FN(tg__gemv_dots)(int64_t n, int64_t k, const void *alpha_, const void *x_, 
 }
 #undef TG__DOT_STORE
 
+#if TG__PAIR
+/* The blocked path's alone (tg__gemm_blocked, tg__block_sizes): the small path keeps the 6 x 2W
+ * descriptor below, whose kernels read B in place. */
+static const tg__kernel TG__FN(tg__kernel_wide) = {
+    TG__NAME, sizeof(TG__T), 8, 3 * TG__W, 3 * TG__W, TG__SHORT_M, TG__FN(tg__ukernel_wide), NULL,
+    TG__FN(tg__pack_a_wide), TG__FN(tg__pack_b_wide), NULL, NULL, NULL, NULL, 1, TG__B_SHARE,
+    TG__FN(tg__gemv_rows), TG__FN(tg__gemv_dots), TG__GEMV_RULE};
+#define TG__WIDE (&TG__FN(tg__kernel_wide))
+#else
+#define TG__WIDE NULL
+#endif
+
 static const tg__kernel TG__FN(tg__kernel_desc) = {
     TG__NAME, sizeof(TG__T), 6, 2 * TG__W, TG__W, TG__SHORT_M, TG__FN(tg__ukernel), TG__UKERNEL_PART,
     TG__FN(tg__pack_a), TG__FN(tg__pack_b), TG__NARROW, TG__UKERNEL_PAIR, TG__UKERNEL_TRIPLE,
-    TG__B_SHARE,
+    TG__WIDE, 0, TG__B_SHARE,
     TG__FN(tg__gemv_rows), TG__FN(tg__gemv_dots), TG__GEMV_RULE};
 
 /* The vector macros are this template's parameters: released, so the next instantiation defines
@@ -7937,6 +8061,7 @@ static const tg__kernel TG__FN(tg__kernel_desc) = {
 #undef TG__ZERO
 #undef TG__PACK6X4
 #undef TG__COPY6
+#undef TG__COPY8
 #undef TG__PACKT
 #undef TG__MASK
 #undef TG__LANES
@@ -7950,6 +8075,8 @@ static const tg__kernel TG__FN(tg__kernel_desc) = {
 #undef TG__UKERNEL_PART
 #undef TG__UKERNEL_PAIR
 #undef TG__UKERNEL_TRIPLE
+#undef TG__WIDE
+#undef TG__TB
 #undef TG__PAIR
 #undef TG__SHORT_M
 #undef TG__TALL
@@ -8049,7 +8176,9 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
 #define TG__ZERO _mm512_setzero_ps
 #define TG__PACK6X4 tg__pack6x4_s
 #define TG__COPY6 tg__copy6_s
-#define TG__PACKT tg__packt32x16_s
+#define TG__COPY8 tg__copy8_s
+#define TG__PACKT tg__packt8x8_s
+#define TG__TB 8
 #define TG__MASK __mmask16
 #define TG__LANES(live) ((__mmask16)tg__lanes(live, 16))
 #define TG__MASKLOAD(p, k) _mm512_maskz_loadu_ps(k, p)
@@ -8067,17 +8196,17 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
 /* ---- cpu/kernel_simd.inc ---- */
 /* The x86 SIMD micro-kernel, written once for TG__T (float or double) and a vector width through
  * the macros that kernel_x86.c defines: TG__TARGET (the target attribute), TG__NAME (the family),
- * TG__NARROW (the family's kernel for narrow panels, or NULL), TG__V (register type), TG__W (lanes),
- * TG__LOADU/TG__STOREU, TG__BCAST, TG__FMA, TG__MUL, TG__ADD, TG__SET1, TG__ZERO, and
- * TG__MASK/TG__LANES/TG__MASKLOAD (a load mask for a partial panel; where TG__MASKED, also
- * TG__MASKSTORE, its store), TG__STORE_PART (the first lanes of a register into a row of C),
- * TG__MASKED (1: masked loads are cheap enough to read a partial panel of B in place, and masked
- * stores to write an edge tile), TG__SHORT_M (the descriptor's short_m), TG__TALL (the most rows
- * of a tall tile, below), TG__PAIR (1: 32 vector registers, enough for the pair and triple kernels
- * and the 12-row tile, below),
- * TG__PREFETCH_SHORT (1: tiles of one to three rows prefetch B read in place, below), TG__B_SHARE
- * (the descriptor's b_share), TG__GEMV_RULE (its gemv_rule); TG__FN(x) appends the family's and the
- * type's suffix.
+ * TG__NARROW (the family's kernel for narrow panels, or NULL), TG__V (register type), TG__W
+ * (lanes), TG__LOADU/TG__STOREU, TG__BCAST, TG__FMA, TG__MUL, TG__ADD, TG__SET1, TG__ZERO,
+ * TG__PACK6X4, TG__COPY6 and TG__COPY8 (A's packing), TG__PACKT (a TG__TB x TG__TB register
+ * transpose), and TG__MASK/TG__LANES/TG__MASKLOAD (a load mask for a partial panel; where
+ * TG__MASKED, also TG__MASKSTORE, its store), TG__STORE_PART (the first lanes of a register into a
+ * row of C), TG__MASKED (1: masked loads are cheap enough to read a partial panel of B in place,
+ * and masked stores to write an edge tile), TG__SHORT_M (the descriptor's short_m), TG__TALL (the
+ * most rows of a tall tile, below), TG__PAIR (1: 32 vector registers, enough for the pair and
+ * triple kernels and the wide descriptor, below), TG__PREFETCH_SHORT (1: tiles of one to three rows
+ * prefetch B read in place, below), TG__B_SHARE (the descriptor's b_share), TG__GEMV_RULE (its
+ * gemv_rule); TG__FN(x) appends the family's and the type's suffix.
  *
  * Register tile 6 x 2W: 12 accumulators + 2 B vectors + 1 broadcast A value. In ymm (AVX2: 6 x 16
  * floats, 6 x 8 doubles) that is 15 of the 16 registers, and 12 independent FMA chains cover Zen
@@ -8094,9 +8223,10 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
  * whole panels' kernel carries no test for it; AVX2 copies it into a zero-padded panel (small.c),
  * since vmaskmov is microcoded on Zen 3. A panel at most W wide over eight rows or more of A in
  * place goes in taller tiles of one vector a row instead (tg__tall: up to 12 rows in ymm, 16 in
- * zmm). Over packed A, AVX-512 takes two 6-row panels at once in tiles of 12 x 2W instead
- * (tg__tile12); over a short A in place, two or three panels of B at once in tiles of 6 x 4W
- * (tg__pair_tile) or 8 x 3W (tg__triple_tile). */
+ * zmm). Over a short A in place, AVX-512 takes two or three panels of B at once in tiles of 6 x 4W
+ * (tg__pair_tile) or 8 x 3W (tg__triple_tile); and its blocked path, but on Zen 4, has a wide
+ * descriptor of its own whose packed panels are 8 rows of A and 3W columns of B, in the same
+ * 8 x 3W tiles (tg__ukernel_wide). */
 
 /* v pinned in a register for the FMAs after it: without it GCC 12 folds the load of each vector of
  * B into every FMA that uses it (a micro-fused memory operand, which its cost model counts free),
@@ -8106,7 +8236,8 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
  * 1 thread, ab-gemm side by side: d 3x48x128 1.43-1.63x, d 3x40x300 1.50x, s 3x33x100 1.35x, s
  * 13x512x512 (a last tile of one row) 1.07x; the same in the other loops (six and four rows, the
  * pair and 12-row tiles, the tall and half-panel ones) changed nothing (0.98-1.02): GCC keeps B in
- * registers there. The pair tile over one to three rows (small.c's short A) needs it too. */
+ * registers there (the 12-row tile is gone since: tg__ukernel_wide). The pair tile over one to
+ * three rows (small.c's short A) needs it too. */
 #define TG__IN_REG(v) __asm__("" : "+v"(v))
 /* A prefetch of the B row two panels ahead (p + 4W), each of its lines: one in ymm, two in zmm. */
 #define TG__PREFETCH_AHEAD(p)                                                                      \
@@ -8132,18 +8263,20 @@ TG__FN(tg__store_vec)(TG__T *c, TG__V v, int64_t live, TG__T beta, TG__V vb)
         TG__STORE_PART(c, v, live, beta);
 }
 
-/* The first `rows` rows of a tile of C, 2W wide, towards L1 while the k loop runs (needed only at
- * its end): both ends of each row, two lines in zmm (tg__tile says what was measured). */
+/* The first `rows` rows of a tile of C, w vectors wide, towards L1 while the k loop runs (needed
+ * only at its end): the first and last element of each row and every vector between, each line of
+ * an aligned row (two in zmm at 2W, tg__tile says what was measured; three at 3W). */
 __attribute__((target(TG__TARGET), always_inline)) static inline void
-TG__FN(tg__prefetch_c)(const TG__T *c, int64_t rs_c, int64_t rows)
+TG__FN(tg__prefetch_c)(const TG__T *c, int64_t rs_c, int64_t rows, const int w)
 {
     for (int64_t i = 0; i < rows; i++) {
-        _mm_prefetch((const char *)(c + i * rs_c), _MM_HINT_T0);
-        _mm_prefetch((const char *)(c + i * rs_c + 2 * TG__W - 1), _MM_HINT_T0);
+        for (int v = 0; v < w - 1; v++)
+            _mm_prefetch((const char *)(c + i * rs_c + v * TG__W), _MM_HINT_T0);
+        _mm_prefetch((const char *)(c + i * rs_c + w * TG__W - 1), _MM_HINT_T0);
     }
 }
 
-/* An accumulator acc[i][v] of a pair or 12-row tile into its row of C: columns v W on, alpha
+/* An accumulator acc[i][v] of a pair or triple tile into its row of C: columns v W on, alpha
  * applied (x * 1 is x exactly, NaN and -0 included: alpha = 1 skips the products). Expects c, rs_c,
  * alpha, va, beta, vb and live (the tile's columns to store) in scope. */
 #define TG__STORE_ACC(i, v)                                                                        \
@@ -8181,7 +8314,7 @@ TG__FN(tg__tile)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t 
      * row of 2W is two lines in zmm (Intel Emerald Rapids, 1 thread, side by side, the second
      * line too: sgemm 2048^3 1.02-1.04x, dgemm 1.06x). The small path's C is mostly in the caches
      * already, and there the prefetches cost 1-7% of 16^3-64^3 products. */
-    if (packed_a) TG__FN(tg__prefetch_c)(c, rs_c, m);
+    if (packed_a) TG__FN(tg__prefetch_c)(c, rs_c, m, 2);
 
 #define TG__ROW(i, off)                                                                            \
     ai = TG__BCAST(a + (off));                                                                     \
@@ -8536,64 +8669,20 @@ static inline int64_t TG__FN(tg__tile_rows)(int64_t left)
     return left == 7 || left == 8 ? 4 : left < 6 ? left : 6;
 }
 
-#if TG__PAIR
-/* Two packed 6-row panels of A at once, over a packed panel of B more than W wide: a tile of 12
- * rows by 2W, 24 accumulators, two vectors of B and a broadcast in AVX-512's 32 registers. Each
- * vector of B read now feeds twelve FMAs instead of six, so B's panel, which at kc = L1 / 64 is two
- * lines wide and twice L1 (it is fed from L2), is read from L2 half as often: ~11 bytes a cycle at
- * full rate where the 6-row tile needs ~21 plus A's. Rows 6-11 are the next 6-row panel, 6 kc on,
- * so A's packing is unchanged. Every element is one chain of FMAs along k, as in the 6-row tile's
- * loop for a whole panel, so C's bits do not depend on which of the two computed a row. Emerald
- * Rapids, 1 thread, ab-gemm side by side against the 6-row tiles (a second copy of those:
- * 0.97-1.02): sgemm 2048^3 1.03-1.08x, 4000^3 1.10x, 1000^3 1.03x, 777x1555x333 1.02x; dgemm 2048^3
- * 1.08x, 4000^3 1.09x, 1001^3 1.12x, 4096x4096x32 1.15x (Zen 5 unmeasured; on Zen 4 it lost and
- * is not taken: tg__panel). next: as in tg__tile, here a line a k step. */
-__attribute__((target(TG__TARGET), always_inline)) static inline void
-TG__FN(tg__tile12)(int64_t kc, const TG__T *alpha_p, const TG__T *a, const TG__T *b,
-                   const TG__T *beta_p, TG__T *c, int64_t rs_c, int64_t n, const char *next)
+/* Over packed panels (the blocked path) the next panel of B follows this one, and the first
+ * tiles bring it from L3 into L2, one line a k step, before its first tile needs it: that tile
+ * would otherwise wait on the whole panel at L3's speed, which on an Intel mesh is a fraction of
+ * L2's (Emerald Rapids: 27 GB/s a core, where the tile reads B at up to ~58). Emerald Rapids, 1
+ * thread, side by side with the same build without it, over four runs: sgemm 2048^3 1.04-1.12x,
+ * 4000^3 1.04-1.10x, dgemm 2048^3 1.03-1.14x. This is the line where tile t of the panel (kc
+ * rows of rs_b elements) starts, or NULL past the next panel's end. Past the last panel it reads
+ * nothing that matters (a prefetch never faults). */
+static inline const char *TG__FN(tg__next_panel)(const TG__T *b, int64_t kc, int64_t rs_b,
+                                                 int64_t t)
 {
-    const TG__T *const bend = b + kc * 2 * TG__W;
-    /* rows 6-11 through a pointer of their own: as offsets 6 kc + i from a, the compiler gave each
-     * its own index register and reloaded some of them from vector registers every k step */
-    const TG__T *a2 = a + 6 * kc;
-    TG__V acc[12][2];
-#define TG__T12_EACH(X)                                                                            \
-    X(0, a, 0) X(1, a, 1) X(2, a, 2) X(3, a, 3) X(4, a, 4) X(5, a, 5)                              \
-    X(6, a2, 0) X(7, a2, 1) X(8, a2, 2) X(9, a2, 3) X(10, a2, 4) X(11, a2, 5)
-#define TG__T12_ZERO(i, p, off) acc[i][0] = acc[i][1] = TG__ZERO();
-#define TG__T12_FMA(i, p, off)                                                                     \
-    {                                                                                              \
-        const TG__V ai = TG__BCAST(p + (off));                                                     \
-        acc[i][0] = TG__FMA(ai, b0, acc[i][0]);                                                    \
-        acc[i][1] = TG__FMA(ai, b1, acc[i][1]);                                                    \
-    }
-#define TG__T12_LOOP(prefetch)                                                                     \
-    for (; b != bend; a += 6, a2 += 6, b += 2 * TG__W) {                                          \
-        const TG__V b0 = TG__LOADU(b), b1 = TG__LOADU(b + TG__W);                                  \
-        prefetch;                                                                                  \
-        TG__T12_EACH(TG__T12_FMA)                                                                  \
-    }
-    TG__T12_EACH(TG__T12_ZERO)
-    TG__FN(tg__prefetch_c)(c, rs_c, 12);
-    if (next)
-        TG__T12_LOOP((_mm_prefetch(next, _MM_HINT_T1), next += 64))
-    else
-        TG__T12_LOOP((void)0)
-    {
-        /* alpha and beta read only now, as in tg__tall */
-        const TG__T alpha = *alpha_p, beta = *beta_p;
-        const TG__V va = TG__SET1(alpha), vb = TG__SET1(beta);
-        const int64_t live = TG__FN(tg__edge_cols)(n, 2 * TG__W);
-#define TG__T12_STORE(i, p, off) TG__STORE_ACC(i, 0) TG__STORE_ACC(i, 1)
-        TG__T12_EACH(TG__T12_STORE)
-#undef TG__T12_STORE
-    }
-#undef TG__T12_EACH
-#undef TG__T12_ZERO
-#undef TG__T12_FMA
-#undef TG__T12_LOOP
+    const int64_t lines = kc * rs_b * (int64_t)sizeof(TG__T) / 64;
+    return t * kc < lines ? (const char *)(b + kc * rs_b) + t * kc * 64 : NULL;
 }
-#endif
 
 /* A column panel of C, tile by tile; masked: a partial one, read through masks. */
 __attribute__((target(TG__TARGET), always_inline)) static inline void
@@ -8609,34 +8698,8 @@ TG__FN(tg__panel)(int64_t kc, const TG__T *alpha, const TG__T *a, int64_t rs_a, 
         TG__FN(tg__tall_panel)(kc, alpha, a, rs_a, cs_a, b, rs_b, beta, c, rs_c, m, n, masked);
         return;
     }
-    /* Over packed panels (the blocked path) the next panel of B follows this one, and the first
-     * tiles bring it from L3 into L2, one line a k step, before its first tile needs it: that tile
-     * would otherwise wait on the whole panel at L3's speed, which on an Intel mesh is a fraction
-     * of L2's (Emerald Rapids: 27 GB/s a core, where the tile reads B at up to ~58). Emerald
-     * Rapids, 1 thread, side by side with the same build without it, over four runs: sgemm
-     * 2048^3 1.04-1.12x, 4000^3 1.04-1.10x, dgemm 2048^3 1.03-1.14x. Past the last panel it
-     * reads nothing that matters (a prefetch never faults). */
-    const char *next = (const char *)(b + kc * rs_b);
-    const int64_t next_lines = kc * rs_b * (int64_t)sizeof(TG__T) / 64;
-#if TG__PAIR
-    /* Not where zmm is split (Zen 4): there the 12-row tile loses to two 6-row tiles, as it did
-     * over A in place. Zen 4, ab-gemm side by side, 1 thread: compiled out, sgemm 2048^3 1.01x,
-     * 4096x4096x32 1.03-1.05x, dgemm 4000^3 1.01x, 1001^3 1.01x, 4096x4096x32 1.02-1.05x (2
-     * threads, d 2048^3 1.01x), but the small path's s and d 64^3 0.97-0.98x (code placement);
-     * skipped by this test, 1.005-1.015x on those shapes and 64^3 unchanged (a copy 0.99-1.01).
-     * The next-panel prefetch changed nothing there (0.99-1.02). */
-    const int tile12 = packed_a && n > TG__W && rs_b == 2 * TG__W && cs_c == 1 &&
-                       !tg__cpu()->zmm_split;
-#endif
     for (int64_t i = 0, h, t = 0; i < m; i += h, t++) {
-        const char *pf = packed_a && t * kc < next_lines ? next + t * kc * 64 : NULL;
-#if TG__PAIR
-        if (tile12 && m - i >= 12) {
-            h = 12;
-            TG__FN(tg__tile12)(kc, alpha, a + i * ts_a, b, beta, c + i * rs_c, rs_c, n, pf);
-            continue;
-        }
-#endif
+        const char *pf = packed_a ? TG__FN(tg__next_panel)(b, kc, rs_b, t) : NULL;
         h = packed_a ? (m - i < 6 ? m - i : 6) : TG__FN(tg__tile_rows)(m - i);
         TG__FN(tg__tile)(kc, *alpha, a + i * ts_a, rs_a, cs_a, b, rs_b, *beta, c + i * rs_c,
                          rs_c, cs_c, h, n, masked, pf);
@@ -8771,20 +8834,28 @@ TG__FN(tg__ukernel_pair)(int64_t kc, const void *alpha, const void *a_, int64_t 
 }
 #define TG__UKERNEL_PAIR TG__FN(tg__ukernel_pair)
 
-/* A tile of h <= 8 rows (a constant where inlined) by 3W columns of a B read in place (small.c's
- * short A, tg__small_triples): 24 accumulators and three vectors of B in AVX-512's 32 registers.
- * Where 8-row tiles take fewer passes over B than the pair's 6-row ones (7-8, 13-16, 19-24 rows),
- * B streams from L2 or L3 once less, and each k step reads three lines of a row side by side. B's
- * rows here are a leading dimension apart and a 3W strip of them is read once, so the tile fetches
- * the row ten k steps ahead. Emerald Rapids, 1 thread, ab-gemm against eight ahead (a copy of that
- * build: 0.91-1.06): none 0.83-0.99 (s 7x2048x2048 0.83, s 16x768x768 0.85, d 8x1024x1024 0.91),
- * four 0.95-1.05, ten 0.97-1.17 (d 8x1024x1024 1.17, d 7x1000x100 1.13: B from L3), twelve
- * 0.95-1.15, sixteen 0.96-1.15 (0.96 on s 13x512x512, whose rows 2 KiB apart alias in L1's sets).
- * Every element is one chain of FMAs along k, as in the pair tile. */
+/* A tile of h <= 8 rows (a constant where inlined) by 3W columns: 24 accumulators and three
+ * vectors of B in AVX-512's 32 registers. Every element is one chain of FMAs along k, as in the
+ * pair tile. Two uses, told apart by `packed` (a constant where inlined):
+ * - over a B read in place (small.c's short A, tg__small_triples): where 8-row tiles take fewer
+ *   passes over B than the pair's 6-row ones (7-8, 13-16, 19-24 rows), B streams from L2 or L3
+ *   once less, and each k step reads three lines of a row side by side. B's rows here are a leading
+ *   dimension apart and a 3W strip of them is read once, so the tile fetches the row ten k steps
+ *   ahead. Emerald Rapids, 1 thread, ab-gemm against eight ahead (a copy of that build:
+ *   0.91-1.06): none 0.83-0.99 (s 7x2048x2048 0.83, s 16x768x768 0.85, d 8x1024x1024 0.91), four
+ *   0.95-1.05, ten 0.97-1.17 (d 8x1024x1024 1.17, d 7x1000x100 1.13: B from L3), twelve
+ *   0.95-1.15, sixteen 0.96-1.15 (0.96 on s 13x512x512, whose rows 2 KiB apart alias in L1's
+ *   sets).
+ * - over packed panels (the blocked path's wide kernel, tg__ukernel_wide): A in 8-row panels, B in
+ *   3W-column ones, read in order, which the hardware prefetchers follow on their own: the three
+ *   prefetches a k step ahead cost it 3-4% (s 2048^3 1.045x, d 1.04x without them, ab-gemm side by
+ *   side on the Xeon with AMX). There the tile brings its tile of C towards L1 as tg__tile does,
+ *   and `next` as there (tg__next_panel), a line a k step. */
 __attribute__((target(TG__TARGET), always_inline)) static inline void
 TG__FN(tg__triple_tile)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t rs_a,
                         int64_t cs_a, const TG__T *b, int64_t rs_b, const TG__T *beta_p, TG__T *c,
-                        int64_t rs_c, const int h, int64_t n, const int masked)
+                        int64_t rs_c, const int h, int64_t n, const int masked, const int packed,
+                        const char *next)
 {
     const TG__T *const bend = b + kc * rs_b;
     const int64_t ahead = 10 * rs_b;
@@ -8806,31 +8877,42 @@ TG__FN(tg__triple_tile)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_
         acc[i][2] = TG__FMA(ai, b2, acc[i][2]);                                                    \
     }
     TG__TRIPLE_EACH(TG__TRIPLE_ZERO)
-#define TG__TRIPLE_STEP                                                                            \
+    if (packed) TG__FN(tg__prefetch_c)(c, rs_c, h, 3);
+#define TG__TRIPLE_STEP(prefetch)                                                                  \
     {                                                                                              \
         TG__V b0 = TG__TRIPLE_LD(b, m0), b1 = TG__TRIPLE_LD(b + TG__W, m1);                        \
         TG__V b2 = TG__TRIPLE_LD(b + 2 * TG__W, m2);                                               \
         TG__IN_REG(b0);                                                                            \
         TG__IN_REG(b1);                                                                            \
         TG__IN_REG(b2);                                                                            \
-        _mm_prefetch((const char *)(b + ahead), _MM_HINT_T0);                                      \
-        _mm_prefetch((const char *)(b + ahead + TG__W), _MM_HINT_T0);                              \
-        _mm_prefetch((const char *)(b + ahead + 2 * TG__W), _MM_HINT_T0);                          \
+        prefetch;                                                                                  \
         TG__TRIPLE_EACH(TG__TRIPLE_FMA)                                                            \
         a += cs_a;                                                                                 \
         b += rs_b;                                                                                 \
     }
-    if (kc & 1) TG__TRIPLE_STEP
-    while (b != bend) {
-        TG__TRIPLE_STEP
-        TG__TRIPLE_STEP
+#define TG__TRIPLE_LOOP(prefetch)                                                                  \
+    {                                                                                              \
+        if (kc & 1) TG__TRIPLE_STEP(prefetch)                                                      \
+        while (b != bend) {                                                                        \
+            TG__TRIPLE_STEP(prefetch)                                                              \
+            TG__TRIPLE_STEP(prefetch)                                                              \
+        }                                                                                          \
     }
+    if (!packed)
+        TG__TRIPLE_LOOP((_mm_prefetch((const char *)(b + ahead), _MM_HINT_T0),
+                         _mm_prefetch((const char *)(b + ahead + TG__W), _MM_HINT_T0),
+                         _mm_prefetch((const char *)(b + ahead + 2 * TG__W), _MM_HINT_T0)))
+    else if (next)
+        TG__TRIPLE_LOOP((_mm_prefetch(next, _MM_HINT_T1), next += 64))
+    else
+        TG__TRIPLE_LOOP((void)0)
+#undef TG__TRIPLE_LOOP
 #undef TG__TRIPLE_STEP
     {
         /* alpha and beta read only now, as in tg__tall */
         const TG__T alpha = *alpha_p, beta = *beta_p;
         const TG__V va = TG__SET1(alpha), vb = TG__SET1(beta);
-        const int64_t live = n;
+        const int64_t live = TG__FN(tg__edge_cols)(n, 3 * TG__W);
 #define TG__TRIPLE_STORE(i)                                                                        \
     if ((i) < h) {                                                                                 \
         TG__STORE_ACC(i, 0) TG__STORE_ACC(i, 1) TG__STORE_ACC(i, 2)                                \
@@ -8844,39 +8926,68 @@ TG__FN(tg__triple_tile)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_
 #undef TG__TRIPLE_STORE
 }
 
+/* C[0:m, 0:n] for n <= 3W in triple tiles of eight rows from the first (the last of one to seven
+ * computes only those; partial when n < 3W, read through masks): row i's A at a + i * ts_a, so that
+ * a tile starts at its row in place (ts_a = rs_a) or at its 8-row panel (ts_a = kc). */
+__attribute__((target(TG__TARGET), always_inline)) static inline void
+TG__FN(tg__triple_rows)(int64_t kc, const TG__T *al, const TG__T *a, int64_t rs_a, int64_t cs_a,
+                        int64_t ts_a, const TG__T *b, int64_t rs_b, const TG__T *be, TG__T *c,
+                        int64_t rs_c, int64_t m, int64_t n, const int packed)
+{
+    for (int64_t i = 0, t = 0; i < m; i += 8, t++) {
+        const char *pf = packed ? TG__FN(tg__next_panel)(b, kc, rs_b, t) : NULL;
+#define TG__TRIPLE_H(h)                                                                            \
+    if (n >= 3 * TG__W)                                                                            \
+        TG__FN(tg__triple_tile)(kc, al, a + i * ts_a, rs_a, cs_a, b, rs_b, be, c + i * rs_c, rs_c, \
+                                h, 3 * TG__W, 0, packed, pf);                                      \
+    else                                                                                           \
+        TG__FN(tg__triple_tile)(kc, al, a + i * ts_a, rs_a, cs_a, b, rs_b, be, c + i * rs_c, rs_c, \
+                                h, n, 1, packed, pf)
+        switch (m - i < 8 ? m - i : 8) {
+        case 1: TG__TRIPLE_H(1); break;
+        case 2: TG__TRIPLE_H(2); break;
+        case 3: TG__TRIPLE_H(3); break;
+        case 4: TG__TRIPLE_H(4); break;
+        case 5: TG__TRIPLE_H(5); break;
+        case 6: TG__TRIPLE_H(6); break;
+        case 7: TG__TRIPLE_H(7); break;
+        default: TG__TRIPLE_H(8); break;
+        }
+#undef TG__TRIPLE_H
+    }
+}
+
 /* The descriptor's ukernel_triple (cpu.h): up to three panels, 6W columns, as two tiles of 3W
- * side by side (the second, or both, partial at the end of B), each in tiles of eight rows from
- * the first (the last of one to seven computes only those). A tile's strip of B, kb x 3W, is in
- * L1 for the next row tile of the same strip. */
+ * side by side (the second, or both, partial at the end of B), each in tiles of eight rows. A
+ * tile's strip of B, kb x 3W, is in L1 for the next row tile of the same strip. */
 __attribute__((target(TG__TARGET))) static void
-TG__FN(tg__ukernel_triple)(int64_t kc, const void *alpha, const void *a_, int64_t rs_a,
-                           int64_t cs_a, const void *b_, int64_t rs_b, const void *beta, void *c_,
+TG__FN(tg__ukernel_triple)(int64_t kc, const void *alpha, const void *a, int64_t rs_a,
+                           int64_t cs_a, const void *b, int64_t rs_b, const void *beta, void *c,
                            int64_t rs_c, int64_t m, int64_t n)
 {
-    const TG__T *a = (const TG__T *)a_, *b = (const TG__T *)b_;
-    const TG__T *al = (const TG__T *)alpha, *be = (const TG__T *)beta;
-    TG__T *c = (TG__T *)c_;
     for (int64_t j = 0; j < n; j += 3 * TG__W)
-        for (int64_t i = 0; i < m; i += 8) {
-#define TG__TRIPLE_H(h)                                                                            \
-    if (n - j >= 3 * TG__W)                                                                        \
-        TG__FN(tg__triple_tile)(kc, al, a + i * rs_a, rs_a, cs_a, b + j, rs_b, be,                 \
-                                c + i * rs_c + j, rs_c, h, 3 * TG__W, 0);                          \
-    else                                                                                           \
-        TG__FN(tg__triple_tile)(kc, al, a + i * rs_a, rs_a, cs_a, b + j, rs_b, be,                 \
-                                c + i * rs_c + j, rs_c, h, n - j, 1)
-            switch (m - i < 8 ? m - i : 8) {
-            case 1: TG__TRIPLE_H(1); break;
-            case 2: TG__TRIPLE_H(2); break;
-            case 3: TG__TRIPLE_H(3); break;
-            case 4: TG__TRIPLE_H(4); break;
-            case 5: TG__TRIPLE_H(5); break;
-            case 6: TG__TRIPLE_H(6); break;
-            case 7: TG__TRIPLE_H(7); break;
-            default: TG__TRIPLE_H(8); break;
-            }
-#undef TG__TRIPLE_H
-        }
+        TG__FN(tg__triple_rows)(kc, (const TG__T *)alpha, (const TG__T *)a, rs_a, cs_a, rs_a,
+                                (const TG__T *)b + j, rs_b, (const TG__T *)beta, (TG__T *)c + j,
+                                rs_c, m, n - j, 0);
+}
+
+/* The wide descriptor's micro-kernel (the blocked path where zmm runs at full width): a packed
+ * panel of B 3W wide (rs_b = 3W, zero past n) over A in packed 8-row panels (rs_a 1, cs_a 8, ts_a
+ * kc), C with unit column stride, in triple tiles of eight rows. Each k step loads three vectors
+ * of B and broadcasts eight elements of A for 24 FMAs, where the 12-row by 2W tile it replaces
+ * broadcast twelve for two vectors (14 loads); MKL's kernel on this core has the same shape. On
+ * the Xeon with AMX, 1 thread, ab-gemm side by side against that tile (a copy of its build:
+ * 0.99-1.02): sgemm 2048^3 1.020x, 4000^3 1.053x, 1001^3 1.022x, 777x1555x333 1.014x,
+ * 4096x64x4096 1.020x; dgemm 1.019x, 1.073x, 1.047x, 1.046x, 1.020x; 2 threads s 1.033x, 1.063x,
+ * d 1.032x, 1.059x; shallow and short products 0.995-1.005x. */
+__attribute__((target(TG__TARGET))) static void
+TG__FN(tg__ukernel_wide)(int64_t kc, const void *alpha, const void *a, int64_t rs_a, int64_t cs_a,
+                         int64_t ts_a, const void *b, int64_t rs_b, const void *beta, void *c,
+                         int64_t rs_c, int64_t cs_c, int64_t m, int64_t n)
+{
+    (void)cs_c;
+    TG__FN(tg__triple_rows)(kc, (const TG__T *)alpha, (const TG__T *)a, rs_a, cs_a, ts_a,
+                            (const TG__T *)b, rs_b, (const TG__T *)beta, (TG__T *)c, rs_c, m, n, 1);
 }
 #define TG__UKERNEL_TRIPLE TG__FN(tg__ukernel_triple)
 #else
@@ -8884,17 +8995,45 @@ TG__FN(tg__ukernel_triple)(int64_t kc, const void *alpha, const void *a_, int64_
 #define TG__UKERNEL_TRIPLE NULL
 #endif
 
-/* A's rows go into 6-row panels. The common case, rows contiguous along k (a row-major A, not
- * transposed), moves four k steps of six rows at a time through registers (TG__PACK6X4); the
- * portable loop moves one element per instruction and took ~39% of a 4096x64x4096 sgemm, where
- * each packed A block serves only four column panels. */
-__attribute__((target(TG__TARGET))) static void
-TG__FN(tg__pack_a)(int64_t rows, int64_t kc, const void *src_, int64_t rs, int64_t cs, void *dst_)
+/* rows x kc of a source whose rows run along k (element (i, p) at src[i * rs + p]) into panels w
+ * wide, d[p * w + i], through TG__TB x TG__TB register transposes (TG__PACKT), w / TG__TB side by
+ * side, so that each panel's w streams are read along; the last k steps and a last partial panel
+ * by the portable loop. A row-major A into 8-row panels, and a B stored along k (transposed
+ * row-major, or column-major: its columns are the rows here) into its panels. */
+__attribute__((target(TG__TARGET), always_inline)) static inline void
+TG__FN(tg__pack_along_k)(int64_t rows, int64_t kc, const TG__T *src, int64_t rs, TG__T *dst,
+                         const int w)
+{
+    const int64_t full = rows / w * w, kt = kc / TG__TB * TG__TB;
+    for (int64_t r0 = 0; r0 < full; r0 += w) {
+        const TG__T *s = src + r0 * rs;
+        TG__T *d = dst + r0 * kc;
+        int64_t p = 0;
+        for (; p < kt; p += TG__TB)
+            for (int q = 0; q < w / TG__TB; q++)
+                TG__PACKT(s + q * TG__TB * rs + p, rs, d + p * w + q * TG__TB, w);
+        if (p < kc) TG__FN(tg__pack)(w, kc - p, s + p, rs, 1, d + p * w, w);
+    }
+    if (rows > full) TG__FN(tg__pack)(rows - full, kc, src + full * rs, rs, 1, dst + full * kc, w);
+}
+
+/* A's rows go into mr-row panels (6, or 8 for the wide kernel). The common case, rows contiguous
+ * along k (a row-major A, not transposed), moves several k steps of the panel's rows at a time
+ * through registers (TG__PACK6X4, or the transposes above); the portable loop moves one element
+ * per instruction and took ~39% of a 4096x64x4096 sgemm, where each packed A block serves only four
+ * column panels. */
+__attribute__((target(TG__TARGET), always_inline)) static inline void
+TG__FN(tg__pack_a_rows)(int64_t rows, int64_t kc, const void *src_, int64_t rs, int64_t cs,
+                        void *dst_, const int mr)
 {
     const TG__T *src = (const TG__T *)src_;
     TG__T *dst = (TG__T *)dst_;
-    int64_t full = rows / 6 * 6, k4 = kc / 4 * 4;
+    int64_t full = rows / mr * mr, k4 = kc / 4 * 4;
     if (cs == 1 && rs != 1 && full > 0) {
+        if (mr == 8) {
+            TG__FN(tg__pack_along_k)(rows, kc, src, rs, dst, 8);
+            return;
+        }
         for (int64_t r0 = 0; r0 < full; r0 += 6) {
             const TG__T *s = src + r0 * rs;
             TG__T *d = dst + r0 * kc;
@@ -8908,78 +9047,101 @@ TG__FN(tg__pack_a)(int64_t rows, int64_t kc, const void *src_, int64_t rs, int64
         if (rows == 0) return;
     } else if (rs == 1 && cs != 1 && full > 0) {
         /* Rows adjacent in memory (a column-major A, or a row-major A transposed): each k step's
-         * run of rows is contiguous, and six of them are one panel's step (TG__COPY6), taken in
-         * memory order. The portable loop took 7.5% of a column-major NT 2048^3 dgemm, 2.6% for
-         * the row-major NN one. */
-        for (int64_t p = 0; p < kc; p++)
-            for (int64_t r0 = 0; r0 < full; r0 += 6)
-                TG__COPY6(src + p * cs + r0, dst + r0 * kc + p * 6);
+         * run of rows is contiguous, and mr of them are one panel's step (TG__COPY6, TG__COPY8),
+         * eight k steps a panel at a time, so that each panel's writes run along whole lines. The
+         * portable loop took 7.5% of a column-major NT 2048^3 dgemm, 2.6% for the row-major NN
+         * one; the runs of eight against single k steps, row-major TT 2048^3 on the Xeon with
+         * AMX, ab-gemm side by side: d 1.009x, s 1.007x. */
+        for (int64_t p0 = 0; p0 < kc; p0 += 8)
+            for (int64_t r0 = 0; r0 < full; r0 += mr)
+                for (int64_t p = p0; p < p0 + 8 && p < kc; p++)
+                    if (mr == 6) TG__COPY6(src + p * cs + r0, dst + r0 * kc + p * 6);
+                    else TG__COPY8(src + p * cs + r0, dst + r0 * kc + p * 8);
         src += full;
         dst += full * kc;
         rows -= full;
         if (rows == 0) return;
     }
-    TG__FN(tg__pack)(rows, kc, src, rs, cs, dst, 6);
+    TG__FN(tg__pack)(rows, kc, src, rs, cs, dst, mr);
 }
 
-/* B's columns are packed as the rows of Bᵀ: the same packing with the strides swapped. Both usual
- * layouts go through vectors, since the portable loop moves one element per instruction: B's
- * columns adjacent in memory (row-major, not transposed) copy each panel's row of 2W elements as
- * two vectors, and the last, partial panel by masked loads that read only its live columns and
- * fill the rest with zeros (the portable loop took ~30% of a 64^3 sgemm); columns along k go
- * through register transposes (pack_b 5.6% -> 1.3% of a row-major TT 1024^3 sgemm). */
 __attribute__((target(TG__TARGET))) static void
-TG__FN(tg__pack_b)(int64_t cols, int64_t kc, const void *src_, int64_t rs, int64_t cs, void *dst_)
+TG__FN(tg__pack_a)(int64_t rows, int64_t kc, const void *src, int64_t rs, int64_t cs, void *dst)
+{
+    TG__FN(tg__pack_a_rows)(rows, kc, src, rs, cs, dst, 6);
+}
+
+/* B's columns are packed as the rows of Bᵀ, in panels of nv vectors (2, or 3 for the wide
+ * kernel): the same packing with the strides swapped. Both usual layouts go through vectors, since
+ * the portable loop moves one element per instruction: B's columns adjacent in memory (row-major,
+ * not transposed) copy each panel's row as nv vectors, and the last, partial panel by masked loads
+ * that read only its live columns and fill the rest with zeros (the portable loop took ~30% of a
+ * 64^3 sgemm); columns along k go through register transposes (pack_b 5.6% -> 1.3% of a row-major
+ * TT 1024^3 sgemm). */
+__attribute__((target(TG__TARGET), always_inline)) static inline void
+TG__FN(tg__pack_b_cols)(int64_t cols, int64_t kc, const void *src_, int64_t rs, int64_t cs,
+                        void *dst_, const int nv)
 {
     const TG__T *src = (const TG__T *)src_;
     TG__T *dst = (TG__T *)dst_;
-    int64_t full = cols / (2 * TG__W) * (2 * TG__W);
+    const int w = nv * TG__W;
+    int64_t full = cols / w * w;
     if (rs == 1 && cs != 1) {
-        /* B's columns run along k (a transposed row-major or a column-major B): W k steps of a
-         * whole panel at a time through register transposes (TG__PACKT), 2W streams read along. */
-        int64_t kw = kc / TG__W * TG__W;
-        for (int64_t j = 0; j < full; j += 2 * TG__W) {
-            const TG__T *s = src + j * cs;
-            TG__T *d = dst + j * kc;
-            int64_t p = 0;
-            for (; p < kw; p += TG__W) TG__PACKT(s + p, cs, d + p * 2 * TG__W);
-            if (p < kc) /* the last k steps */
-                TG__FN(tg__pack)(2 * TG__W, kc - p, s + p, cs, rs, d + p * 2 * TG__W, 2 * TG__W);
-        }
-        if (cols > full)
-            TG__FN(tg__pack)(cols - full, kc, src + full * cs, cs, rs, dst + full * kc, 2 * TG__W);
+        TG__FN(tg__pack_along_k)(cols, kc, src, cs, dst, w);
         return;
     }
     if (cs != 1) {
-        TG__FN(tg__pack)(cols, kc, src, cs, rs, dst, 2 * TG__W);
+        TG__FN(tg__pack)(cols, kc, src, cs, rs, dst, w);
         return;
     }
-    /* Eight rows of B at a time: each panel then receives 8 x 2W contiguous elements per visit
-     * instead of one row's 2W, and the writes, which hop from panel to panel kc x 2W elements
-     * apart, come in runs of eight lines (16x4096x4096 dgemm, where the packing is 40-55% of the
+    /* Eight rows of B at a time: each panel then receives 8 x w contiguous elements per visit
+     * instead of one row's w, and the writes, which hop from panel to panel kc x w elements apart,
+     * come in runs of eight or more lines (16x4096x4096 dgemm, where the packing is 40-55% of the
      * time: one row -> four, 17 -> 21 GFLOP/s; four -> eight, 1 thread, against OpenBLAS side by
      * side and two copies of the four-row build, 8x4096x4096 0.88 -> 0.915, 16x4096x4096 0.90 ->
      * 0.94, 2 threads and large shapes unchanged; sixteen rows lost 7-10%); the last rows of a
      * block go together the same way. */
     for (int64_t q = 0, rows; q < kc; q += rows) {
         const TG__T *s = src + q * rs;
-        TG__T *d = dst + q * 2 * TG__W;
+        TG__T *d = dst + q * w;
         rows = kc - q < 8 ? kc - q : 8;
-        for (int64_t j = 0; j < full; j += 2 * TG__W, d += 2 * TG__W * kc)
-            for (int64_t r = 0; r < rows; r++) {
-                TG__STOREU(d + 2 * r * TG__W, TG__LOADU(s + r * rs + j));
-                TG__STOREU(d + (2 * r + 1) * TG__W, TG__LOADU(s + r * rs + j + TG__W));
-            }
+        for (int64_t j = 0; j < full; j += w, d += w * kc)
+            for (int64_t r = 0; r < rows; r++)
+                for (int v = 0; v < nv; v++)
+                    TG__STOREU(d + r * w + v * TG__W, TG__LOADU(s + r * rs + j + v * TG__W));
     }
     if (cols > full) {
-        TG__MASK lo = TG__LANES(cols - full), hi = TG__LANES(cols - full - TG__W);
         TG__T *d = dst + full * kc;
-        for (int64_t p = 0; p < kc; p++, d += 2 * TG__W) {
-            TG__STOREU(d, TG__MASKLOAD(src + p * rs + full, lo));
-            TG__STOREU(d + TG__W, TG__MASKLOAD(src + p * rs + full + TG__W, hi));
-        }
+        for (int64_t p = 0; p < kc; p++, d += w)
+            for (int v = 0; v < nv; v++)
+                TG__STOREU(d + v * TG__W,
+                           TG__MASKLOAD(src + p * rs + full + v * TG__W,
+                                        TG__LANES(cols - full - v * TG__W)));
     }
 }
+
+__attribute__((target(TG__TARGET))) static void
+TG__FN(tg__pack_b)(int64_t cols, int64_t kc, const void *src, int64_t rs, int64_t cs, void *dst)
+{
+    TG__FN(tg__pack_b_cols)(cols, kc, src, rs, cs, dst, 2);
+}
+
+#if TG__PAIR
+/* The wide descriptor's packing: A in 8-row panels, B in 3W-column ones (tg__ukernel_wide). */
+__attribute__((target(TG__TARGET))) static void
+TG__FN(tg__pack_a_wide)(int64_t rows, int64_t kc, const void *src, int64_t rs, int64_t cs,
+                        void *dst)
+{
+    TG__FN(tg__pack_a_rows)(rows, kc, src, rs, cs, dst, 8);
+}
+
+__attribute__((target(TG__TARGET))) static void
+TG__FN(tg__pack_b_wide)(int64_t cols, int64_t kc, const void *src, int64_t rs, int64_t cs,
+                        void *dst)
+{
+    TG__FN(tg__pack_b_cols)(cols, kc, src, rs, cs, dst, 3);
+}
+#endif
 
 /* ---- cpu/gemv_simd.inc ---- */
 /* The x86 GEMV kernels (cpu.h's tg__gemv_fn; gemv.c says when they run), part of the
@@ -9225,10 +9387,22 @@ TG__FN(tg__gemv_dots)(int64_t n, int64_t k, const void *alpha_, const void *x_, 
 }
 #undef TG__DOT_STORE
 
+#if TG__PAIR
+/* The blocked path's alone (tg__gemm_blocked, tg__block_sizes): the small path keeps the 6 x 2W
+ * descriptor below, whose kernels read B in place. */
+static const tg__kernel TG__FN(tg__kernel_wide) = {
+    TG__NAME, sizeof(TG__T), 8, 3 * TG__W, 3 * TG__W, TG__SHORT_M, TG__FN(tg__ukernel_wide), NULL,
+    TG__FN(tg__pack_a_wide), TG__FN(tg__pack_b_wide), NULL, NULL, NULL, NULL, 1, TG__B_SHARE,
+    TG__FN(tg__gemv_rows), TG__FN(tg__gemv_dots), TG__GEMV_RULE};
+#define TG__WIDE (&TG__FN(tg__kernel_wide))
+#else
+#define TG__WIDE NULL
+#endif
+
 static const tg__kernel TG__FN(tg__kernel_desc) = {
     TG__NAME, sizeof(TG__T), 6, 2 * TG__W, TG__W, TG__SHORT_M, TG__FN(tg__ukernel), TG__UKERNEL_PART,
     TG__FN(tg__pack_a), TG__FN(tg__pack_b), TG__NARROW, TG__UKERNEL_PAIR, TG__UKERNEL_TRIPLE,
-    TG__B_SHARE,
+    TG__WIDE, 0, TG__B_SHARE,
     TG__FN(tg__gemv_rows), TG__FN(tg__gemv_dots), TG__GEMV_RULE};
 
 /* The vector macros are this template's parameters: released, so the next instantiation defines
@@ -9247,6 +9421,7 @@ static const tg__kernel TG__FN(tg__kernel_desc) = {
 #undef TG__ZERO
 #undef TG__PACK6X4
 #undef TG__COPY6
+#undef TG__COPY8
 #undef TG__PACKT
 #undef TG__MASK
 #undef TG__LANES
@@ -9260,6 +9435,8 @@ static const tg__kernel TG__FN(tg__kernel_desc) = {
 #undef TG__UKERNEL_PART
 #undef TG__UKERNEL_PAIR
 #undef TG__UKERNEL_TRIPLE
+#undef TG__WIDE
+#undef TG__TB
 #undef TG__PAIR
 #undef TG__SHORT_M
 #undef TG__TALL
@@ -9359,7 +9536,9 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
 #define TG__ZERO _mm512_setzero_pd
 #define TG__PACK6X4 tg__pack6x4_d
 #define TG__COPY6 tg__copy6_d
-#define TG__PACKT tg__packt16x8_d
+#define TG__COPY8 tg__copy8_d
+#define TG__PACKT tg__packt4x4_d
+#define TG__TB 4
 #define TG__MASK __mmask8
 #define TG__LANES(live) ((__mmask8)tg__lanes(live, 8))
 #define TG__MASKLOAD(p, k) _mm512_maskz_loadu_pd(k, p)
@@ -9377,17 +9556,17 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
 /* ---- cpu/kernel_simd.inc ---- */
 /* The x86 SIMD micro-kernel, written once for TG__T (float or double) and a vector width through
  * the macros that kernel_x86.c defines: TG__TARGET (the target attribute), TG__NAME (the family),
- * TG__NARROW (the family's kernel for narrow panels, or NULL), TG__V (register type), TG__W (lanes),
- * TG__LOADU/TG__STOREU, TG__BCAST, TG__FMA, TG__MUL, TG__ADD, TG__SET1, TG__ZERO, and
- * TG__MASK/TG__LANES/TG__MASKLOAD (a load mask for a partial panel; where TG__MASKED, also
- * TG__MASKSTORE, its store), TG__STORE_PART (the first lanes of a register into a row of C),
- * TG__MASKED (1: masked loads are cheap enough to read a partial panel of B in place, and masked
- * stores to write an edge tile), TG__SHORT_M (the descriptor's short_m), TG__TALL (the most rows
- * of a tall tile, below), TG__PAIR (1: 32 vector registers, enough for the pair and triple kernels
- * and the 12-row tile, below),
- * TG__PREFETCH_SHORT (1: tiles of one to three rows prefetch B read in place, below), TG__B_SHARE
- * (the descriptor's b_share), TG__GEMV_RULE (its gemv_rule); TG__FN(x) appends the family's and the
- * type's suffix.
+ * TG__NARROW (the family's kernel for narrow panels, or NULL), TG__V (register type), TG__W
+ * (lanes), TG__LOADU/TG__STOREU, TG__BCAST, TG__FMA, TG__MUL, TG__ADD, TG__SET1, TG__ZERO,
+ * TG__PACK6X4, TG__COPY6 and TG__COPY8 (A's packing), TG__PACKT (a TG__TB x TG__TB register
+ * transpose), and TG__MASK/TG__LANES/TG__MASKLOAD (a load mask for a partial panel; where
+ * TG__MASKED, also TG__MASKSTORE, its store), TG__STORE_PART (the first lanes of a register into a
+ * row of C), TG__MASKED (1: masked loads are cheap enough to read a partial panel of B in place,
+ * and masked stores to write an edge tile), TG__SHORT_M (the descriptor's short_m), TG__TALL (the
+ * most rows of a tall tile, below), TG__PAIR (1: 32 vector registers, enough for the pair and
+ * triple kernels and the wide descriptor, below), TG__PREFETCH_SHORT (1: tiles of one to three rows
+ * prefetch B read in place, below), TG__B_SHARE (the descriptor's b_share), TG__GEMV_RULE (its
+ * gemv_rule); TG__FN(x) appends the family's and the type's suffix.
  *
  * Register tile 6 x 2W: 12 accumulators + 2 B vectors + 1 broadcast A value. In ymm (AVX2: 6 x 16
  * floats, 6 x 8 doubles) that is 15 of the 16 registers, and 12 independent FMA chains cover Zen
@@ -9404,9 +9583,10 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
  * whole panels' kernel carries no test for it; AVX2 copies it into a zero-padded panel (small.c),
  * since vmaskmov is microcoded on Zen 3. A panel at most W wide over eight rows or more of A in
  * place goes in taller tiles of one vector a row instead (tg__tall: up to 12 rows in ymm, 16 in
- * zmm). Over packed A, AVX-512 takes two 6-row panels at once in tiles of 12 x 2W instead
- * (tg__tile12); over a short A in place, two or three panels of B at once in tiles of 6 x 4W
- * (tg__pair_tile) or 8 x 3W (tg__triple_tile). */
+ * zmm). Over a short A in place, AVX-512 takes two or three panels of B at once in tiles of 6 x 4W
+ * (tg__pair_tile) or 8 x 3W (tg__triple_tile); and its blocked path, but on Zen 4, has a wide
+ * descriptor of its own whose packed panels are 8 rows of A and 3W columns of B, in the same
+ * 8 x 3W tiles (tg__ukernel_wide). */
 
 /* v pinned in a register for the FMAs after it: without it GCC 12 folds the load of each vector of
  * B into every FMA that uses it (a micro-fused memory operand, which its cost model counts free),
@@ -9416,7 +9596,8 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
  * 1 thread, ab-gemm side by side: d 3x48x128 1.43-1.63x, d 3x40x300 1.50x, s 3x33x100 1.35x, s
  * 13x512x512 (a last tile of one row) 1.07x; the same in the other loops (six and four rows, the
  * pair and 12-row tiles, the tall and half-panel ones) changed nothing (0.98-1.02): GCC keeps B in
- * registers there. The pair tile over one to three rows (small.c's short A) needs it too. */
+ * registers there (the 12-row tile is gone since: tg__ukernel_wide). The pair tile over one to
+ * three rows (small.c's short A) needs it too. */
 #define TG__IN_REG(v) __asm__("" : "+v"(v))
 /* A prefetch of the B row two panels ahead (p + 4W), each of its lines: one in ymm, two in zmm. */
 #define TG__PREFETCH_AHEAD(p)                                                                      \
@@ -9442,18 +9623,20 @@ TG__FN(tg__store_vec)(TG__T *c, TG__V v, int64_t live, TG__T beta, TG__V vb)
         TG__STORE_PART(c, v, live, beta);
 }
 
-/* The first `rows` rows of a tile of C, 2W wide, towards L1 while the k loop runs (needed only at
- * its end): both ends of each row, two lines in zmm (tg__tile says what was measured). */
+/* The first `rows` rows of a tile of C, w vectors wide, towards L1 while the k loop runs (needed
+ * only at its end): the first and last element of each row and every vector between, each line of
+ * an aligned row (two in zmm at 2W, tg__tile says what was measured; three at 3W). */
 __attribute__((target(TG__TARGET), always_inline)) static inline void
-TG__FN(tg__prefetch_c)(const TG__T *c, int64_t rs_c, int64_t rows)
+TG__FN(tg__prefetch_c)(const TG__T *c, int64_t rs_c, int64_t rows, const int w)
 {
     for (int64_t i = 0; i < rows; i++) {
-        _mm_prefetch((const char *)(c + i * rs_c), _MM_HINT_T0);
-        _mm_prefetch((const char *)(c + i * rs_c + 2 * TG__W - 1), _MM_HINT_T0);
+        for (int v = 0; v < w - 1; v++)
+            _mm_prefetch((const char *)(c + i * rs_c + v * TG__W), _MM_HINT_T0);
+        _mm_prefetch((const char *)(c + i * rs_c + w * TG__W - 1), _MM_HINT_T0);
     }
 }
 
-/* An accumulator acc[i][v] of a pair or 12-row tile into its row of C: columns v W on, alpha
+/* An accumulator acc[i][v] of a pair or triple tile into its row of C: columns v W on, alpha
  * applied (x * 1 is x exactly, NaN and -0 included: alpha = 1 skips the products). Expects c, rs_c,
  * alpha, va, beta, vb and live (the tile's columns to store) in scope. */
 #define TG__STORE_ACC(i, v)                                                                        \
@@ -9491,7 +9674,7 @@ TG__FN(tg__tile)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t 
      * row of 2W is two lines in zmm (Intel Emerald Rapids, 1 thread, side by side, the second
      * line too: sgemm 2048^3 1.02-1.04x, dgemm 1.06x). The small path's C is mostly in the caches
      * already, and there the prefetches cost 1-7% of 16^3-64^3 products. */
-    if (packed_a) TG__FN(tg__prefetch_c)(c, rs_c, m);
+    if (packed_a) TG__FN(tg__prefetch_c)(c, rs_c, m, 2);
 
 #define TG__ROW(i, off)                                                                            \
     ai = TG__BCAST(a + (off));                                                                     \
@@ -9846,64 +10029,20 @@ static inline int64_t TG__FN(tg__tile_rows)(int64_t left)
     return left == 7 || left == 8 ? 4 : left < 6 ? left : 6;
 }
 
-#if TG__PAIR
-/* Two packed 6-row panels of A at once, over a packed panel of B more than W wide: a tile of 12
- * rows by 2W, 24 accumulators, two vectors of B and a broadcast in AVX-512's 32 registers. Each
- * vector of B read now feeds twelve FMAs instead of six, so B's panel, which at kc = L1 / 64 is two
- * lines wide and twice L1 (it is fed from L2), is read from L2 half as often: ~11 bytes a cycle at
- * full rate where the 6-row tile needs ~21 plus A's. Rows 6-11 are the next 6-row panel, 6 kc on,
- * so A's packing is unchanged. Every element is one chain of FMAs along k, as in the 6-row tile's
- * loop for a whole panel, so C's bits do not depend on which of the two computed a row. Emerald
- * Rapids, 1 thread, ab-gemm side by side against the 6-row tiles (a second copy of those:
- * 0.97-1.02): sgemm 2048^3 1.03-1.08x, 4000^3 1.10x, 1000^3 1.03x, 777x1555x333 1.02x; dgemm 2048^3
- * 1.08x, 4000^3 1.09x, 1001^3 1.12x, 4096x4096x32 1.15x (Zen 5 unmeasured; on Zen 4 it lost and
- * is not taken: tg__panel). next: as in tg__tile, here a line a k step. */
-__attribute__((target(TG__TARGET), always_inline)) static inline void
-TG__FN(tg__tile12)(int64_t kc, const TG__T *alpha_p, const TG__T *a, const TG__T *b,
-                   const TG__T *beta_p, TG__T *c, int64_t rs_c, int64_t n, const char *next)
+/* Over packed panels (the blocked path) the next panel of B follows this one, and the first
+ * tiles bring it from L3 into L2, one line a k step, before its first tile needs it: that tile
+ * would otherwise wait on the whole panel at L3's speed, which on an Intel mesh is a fraction of
+ * L2's (Emerald Rapids: 27 GB/s a core, where the tile reads B at up to ~58). Emerald Rapids, 1
+ * thread, side by side with the same build without it, over four runs: sgemm 2048^3 1.04-1.12x,
+ * 4000^3 1.04-1.10x, dgemm 2048^3 1.03-1.14x. This is the line where tile t of the panel (kc
+ * rows of rs_b elements) starts, or NULL past the next panel's end. Past the last panel it reads
+ * nothing that matters (a prefetch never faults). */
+static inline const char *TG__FN(tg__next_panel)(const TG__T *b, int64_t kc, int64_t rs_b,
+                                                 int64_t t)
 {
-    const TG__T *const bend = b + kc * 2 * TG__W;
-    /* rows 6-11 through a pointer of their own: as offsets 6 kc + i from a, the compiler gave each
-     * its own index register and reloaded some of them from vector registers every k step */
-    const TG__T *a2 = a + 6 * kc;
-    TG__V acc[12][2];
-#define TG__T12_EACH(X)                                                                            \
-    X(0, a, 0) X(1, a, 1) X(2, a, 2) X(3, a, 3) X(4, a, 4) X(5, a, 5)                              \
-    X(6, a2, 0) X(7, a2, 1) X(8, a2, 2) X(9, a2, 3) X(10, a2, 4) X(11, a2, 5)
-#define TG__T12_ZERO(i, p, off) acc[i][0] = acc[i][1] = TG__ZERO();
-#define TG__T12_FMA(i, p, off)                                                                     \
-    {                                                                                              \
-        const TG__V ai = TG__BCAST(p + (off));                                                     \
-        acc[i][0] = TG__FMA(ai, b0, acc[i][0]);                                                    \
-        acc[i][1] = TG__FMA(ai, b1, acc[i][1]);                                                    \
-    }
-#define TG__T12_LOOP(prefetch)                                                                     \
-    for (; b != bend; a += 6, a2 += 6, b += 2 * TG__W) {                                          \
-        const TG__V b0 = TG__LOADU(b), b1 = TG__LOADU(b + TG__W);                                  \
-        prefetch;                                                                                  \
-        TG__T12_EACH(TG__T12_FMA)                                                                  \
-    }
-    TG__T12_EACH(TG__T12_ZERO)
-    TG__FN(tg__prefetch_c)(c, rs_c, 12);
-    if (next)
-        TG__T12_LOOP((_mm_prefetch(next, _MM_HINT_T1), next += 64))
-    else
-        TG__T12_LOOP((void)0)
-    {
-        /* alpha and beta read only now, as in tg__tall */
-        const TG__T alpha = *alpha_p, beta = *beta_p;
-        const TG__V va = TG__SET1(alpha), vb = TG__SET1(beta);
-        const int64_t live = TG__FN(tg__edge_cols)(n, 2 * TG__W);
-#define TG__T12_STORE(i, p, off) TG__STORE_ACC(i, 0) TG__STORE_ACC(i, 1)
-        TG__T12_EACH(TG__T12_STORE)
-#undef TG__T12_STORE
-    }
-#undef TG__T12_EACH
-#undef TG__T12_ZERO
-#undef TG__T12_FMA
-#undef TG__T12_LOOP
+    const int64_t lines = kc * rs_b * (int64_t)sizeof(TG__T) / 64;
+    return t * kc < lines ? (const char *)(b + kc * rs_b) + t * kc * 64 : NULL;
 }
-#endif
 
 /* A column panel of C, tile by tile; masked: a partial one, read through masks. */
 __attribute__((target(TG__TARGET), always_inline)) static inline void
@@ -9919,34 +10058,8 @@ TG__FN(tg__panel)(int64_t kc, const TG__T *alpha, const TG__T *a, int64_t rs_a, 
         TG__FN(tg__tall_panel)(kc, alpha, a, rs_a, cs_a, b, rs_b, beta, c, rs_c, m, n, masked);
         return;
     }
-    /* Over packed panels (the blocked path) the next panel of B follows this one, and the first
-     * tiles bring it from L3 into L2, one line a k step, before its first tile needs it: that tile
-     * would otherwise wait on the whole panel at L3's speed, which on an Intel mesh is a fraction
-     * of L2's (Emerald Rapids: 27 GB/s a core, where the tile reads B at up to ~58). Emerald
-     * Rapids, 1 thread, side by side with the same build without it, over four runs: sgemm
-     * 2048^3 1.04-1.12x, 4000^3 1.04-1.10x, dgemm 2048^3 1.03-1.14x. Past the last panel it
-     * reads nothing that matters (a prefetch never faults). */
-    const char *next = (const char *)(b + kc * rs_b);
-    const int64_t next_lines = kc * rs_b * (int64_t)sizeof(TG__T) / 64;
-#if TG__PAIR
-    /* Not where zmm is split (Zen 4): there the 12-row tile loses to two 6-row tiles, as it did
-     * over A in place. Zen 4, ab-gemm side by side, 1 thread: compiled out, sgemm 2048^3 1.01x,
-     * 4096x4096x32 1.03-1.05x, dgemm 4000^3 1.01x, 1001^3 1.01x, 4096x4096x32 1.02-1.05x (2
-     * threads, d 2048^3 1.01x), but the small path's s and d 64^3 0.97-0.98x (code placement);
-     * skipped by this test, 1.005-1.015x on those shapes and 64^3 unchanged (a copy 0.99-1.01).
-     * The next-panel prefetch changed nothing there (0.99-1.02). */
-    const int tile12 = packed_a && n > TG__W && rs_b == 2 * TG__W && cs_c == 1 &&
-                       !tg__cpu()->zmm_split;
-#endif
     for (int64_t i = 0, h, t = 0; i < m; i += h, t++) {
-        const char *pf = packed_a && t * kc < next_lines ? next + t * kc * 64 : NULL;
-#if TG__PAIR
-        if (tile12 && m - i >= 12) {
-            h = 12;
-            TG__FN(tg__tile12)(kc, alpha, a + i * ts_a, b, beta, c + i * rs_c, rs_c, n, pf);
-            continue;
-        }
-#endif
+        const char *pf = packed_a ? TG__FN(tg__next_panel)(b, kc, rs_b, t) : NULL;
         h = packed_a ? (m - i < 6 ? m - i : 6) : TG__FN(tg__tile_rows)(m - i);
         TG__FN(tg__tile)(kc, *alpha, a + i * ts_a, rs_a, cs_a, b, rs_b, *beta, c + i * rs_c,
                          rs_c, cs_c, h, n, masked, pf);
@@ -10081,20 +10194,28 @@ TG__FN(tg__ukernel_pair)(int64_t kc, const void *alpha, const void *a_, int64_t 
 }
 #define TG__UKERNEL_PAIR TG__FN(tg__ukernel_pair)
 
-/* A tile of h <= 8 rows (a constant where inlined) by 3W columns of a B read in place (small.c's
- * short A, tg__small_triples): 24 accumulators and three vectors of B in AVX-512's 32 registers.
- * Where 8-row tiles take fewer passes over B than the pair's 6-row ones (7-8, 13-16, 19-24 rows),
- * B streams from L2 or L3 once less, and each k step reads three lines of a row side by side. B's
- * rows here are a leading dimension apart and a 3W strip of them is read once, so the tile fetches
- * the row ten k steps ahead. Emerald Rapids, 1 thread, ab-gemm against eight ahead (a copy of that
- * build: 0.91-1.06): none 0.83-0.99 (s 7x2048x2048 0.83, s 16x768x768 0.85, d 8x1024x1024 0.91),
- * four 0.95-1.05, ten 0.97-1.17 (d 8x1024x1024 1.17, d 7x1000x100 1.13: B from L3), twelve
- * 0.95-1.15, sixteen 0.96-1.15 (0.96 on s 13x512x512, whose rows 2 KiB apart alias in L1's sets).
- * Every element is one chain of FMAs along k, as in the pair tile. */
+/* A tile of h <= 8 rows (a constant where inlined) by 3W columns: 24 accumulators and three
+ * vectors of B in AVX-512's 32 registers. Every element is one chain of FMAs along k, as in the
+ * pair tile. Two uses, told apart by `packed` (a constant where inlined):
+ * - over a B read in place (small.c's short A, tg__small_triples): where 8-row tiles take fewer
+ *   passes over B than the pair's 6-row ones (7-8, 13-16, 19-24 rows), B streams from L2 or L3
+ *   once less, and each k step reads three lines of a row side by side. B's rows here are a leading
+ *   dimension apart and a 3W strip of them is read once, so the tile fetches the row ten k steps
+ *   ahead. Emerald Rapids, 1 thread, ab-gemm against eight ahead (a copy of that build:
+ *   0.91-1.06): none 0.83-0.99 (s 7x2048x2048 0.83, s 16x768x768 0.85, d 8x1024x1024 0.91), four
+ *   0.95-1.05, ten 0.97-1.17 (d 8x1024x1024 1.17, d 7x1000x100 1.13: B from L3), twelve
+ *   0.95-1.15, sixteen 0.96-1.15 (0.96 on s 13x512x512, whose rows 2 KiB apart alias in L1's
+ *   sets).
+ * - over packed panels (the blocked path's wide kernel, tg__ukernel_wide): A in 8-row panels, B in
+ *   3W-column ones, read in order, which the hardware prefetchers follow on their own: the three
+ *   prefetches a k step ahead cost it 3-4% (s 2048^3 1.045x, d 1.04x without them, ab-gemm side by
+ *   side on the Xeon with AMX). There the tile brings its tile of C towards L1 as tg__tile does,
+ *   and `next` as there (tg__next_panel), a line a k step. */
 __attribute__((target(TG__TARGET), always_inline)) static inline void
 TG__FN(tg__triple_tile)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t rs_a,
                         int64_t cs_a, const TG__T *b, int64_t rs_b, const TG__T *beta_p, TG__T *c,
-                        int64_t rs_c, const int h, int64_t n, const int masked)
+                        int64_t rs_c, const int h, int64_t n, const int masked, const int packed,
+                        const char *next)
 {
     const TG__T *const bend = b + kc * rs_b;
     const int64_t ahead = 10 * rs_b;
@@ -10116,31 +10237,42 @@ TG__FN(tg__triple_tile)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_
         acc[i][2] = TG__FMA(ai, b2, acc[i][2]);                                                    \
     }
     TG__TRIPLE_EACH(TG__TRIPLE_ZERO)
-#define TG__TRIPLE_STEP                                                                            \
+    if (packed) TG__FN(tg__prefetch_c)(c, rs_c, h, 3);
+#define TG__TRIPLE_STEP(prefetch)                                                                  \
     {                                                                                              \
         TG__V b0 = TG__TRIPLE_LD(b, m0), b1 = TG__TRIPLE_LD(b + TG__W, m1);                        \
         TG__V b2 = TG__TRIPLE_LD(b + 2 * TG__W, m2);                                               \
         TG__IN_REG(b0);                                                                            \
         TG__IN_REG(b1);                                                                            \
         TG__IN_REG(b2);                                                                            \
-        _mm_prefetch((const char *)(b + ahead), _MM_HINT_T0);                                      \
-        _mm_prefetch((const char *)(b + ahead + TG__W), _MM_HINT_T0);                              \
-        _mm_prefetch((const char *)(b + ahead + 2 * TG__W), _MM_HINT_T0);                          \
+        prefetch;                                                                                  \
         TG__TRIPLE_EACH(TG__TRIPLE_FMA)                                                            \
         a += cs_a;                                                                                 \
         b += rs_b;                                                                                 \
     }
-    if (kc & 1) TG__TRIPLE_STEP
-    while (b != bend) {
-        TG__TRIPLE_STEP
-        TG__TRIPLE_STEP
+#define TG__TRIPLE_LOOP(prefetch)                                                                  \
+    {                                                                                              \
+        if (kc & 1) TG__TRIPLE_STEP(prefetch)                                                      \
+        while (b != bend) {                                                                        \
+            TG__TRIPLE_STEP(prefetch)                                                              \
+            TG__TRIPLE_STEP(prefetch)                                                              \
+        }                                                                                          \
     }
+    if (!packed)
+        TG__TRIPLE_LOOP((_mm_prefetch((const char *)(b + ahead), _MM_HINT_T0),
+                         _mm_prefetch((const char *)(b + ahead + TG__W), _MM_HINT_T0),
+                         _mm_prefetch((const char *)(b + ahead + 2 * TG__W), _MM_HINT_T0)))
+    else if (next)
+        TG__TRIPLE_LOOP((_mm_prefetch(next, _MM_HINT_T1), next += 64))
+    else
+        TG__TRIPLE_LOOP((void)0)
+#undef TG__TRIPLE_LOOP
 #undef TG__TRIPLE_STEP
     {
         /* alpha and beta read only now, as in tg__tall */
         const TG__T alpha = *alpha_p, beta = *beta_p;
         const TG__V va = TG__SET1(alpha), vb = TG__SET1(beta);
-        const int64_t live = n;
+        const int64_t live = TG__FN(tg__edge_cols)(n, 3 * TG__W);
 #define TG__TRIPLE_STORE(i)                                                                        \
     if ((i) < h) {                                                                                 \
         TG__STORE_ACC(i, 0) TG__STORE_ACC(i, 1) TG__STORE_ACC(i, 2)                                \
@@ -10154,39 +10286,68 @@ TG__FN(tg__triple_tile)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_
 #undef TG__TRIPLE_STORE
 }
 
+/* C[0:m, 0:n] for n <= 3W in triple tiles of eight rows from the first (the last of one to seven
+ * computes only those; partial when n < 3W, read through masks): row i's A at a + i * ts_a, so that
+ * a tile starts at its row in place (ts_a = rs_a) or at its 8-row panel (ts_a = kc). */
+__attribute__((target(TG__TARGET), always_inline)) static inline void
+TG__FN(tg__triple_rows)(int64_t kc, const TG__T *al, const TG__T *a, int64_t rs_a, int64_t cs_a,
+                        int64_t ts_a, const TG__T *b, int64_t rs_b, const TG__T *be, TG__T *c,
+                        int64_t rs_c, int64_t m, int64_t n, const int packed)
+{
+    for (int64_t i = 0, t = 0; i < m; i += 8, t++) {
+        const char *pf = packed ? TG__FN(tg__next_panel)(b, kc, rs_b, t) : NULL;
+#define TG__TRIPLE_H(h)                                                                            \
+    if (n >= 3 * TG__W)                                                                            \
+        TG__FN(tg__triple_tile)(kc, al, a + i * ts_a, rs_a, cs_a, b, rs_b, be, c + i * rs_c, rs_c, \
+                                h, 3 * TG__W, 0, packed, pf);                                      \
+    else                                                                                           \
+        TG__FN(tg__triple_tile)(kc, al, a + i * ts_a, rs_a, cs_a, b, rs_b, be, c + i * rs_c, rs_c, \
+                                h, n, 1, packed, pf)
+        switch (m - i < 8 ? m - i : 8) {
+        case 1: TG__TRIPLE_H(1); break;
+        case 2: TG__TRIPLE_H(2); break;
+        case 3: TG__TRIPLE_H(3); break;
+        case 4: TG__TRIPLE_H(4); break;
+        case 5: TG__TRIPLE_H(5); break;
+        case 6: TG__TRIPLE_H(6); break;
+        case 7: TG__TRIPLE_H(7); break;
+        default: TG__TRIPLE_H(8); break;
+        }
+#undef TG__TRIPLE_H
+    }
+}
+
 /* The descriptor's ukernel_triple (cpu.h): up to three panels, 6W columns, as two tiles of 3W
- * side by side (the second, or both, partial at the end of B), each in tiles of eight rows from
- * the first (the last of one to seven computes only those). A tile's strip of B, kb x 3W, is in
- * L1 for the next row tile of the same strip. */
+ * side by side (the second, or both, partial at the end of B), each in tiles of eight rows. A
+ * tile's strip of B, kb x 3W, is in L1 for the next row tile of the same strip. */
 __attribute__((target(TG__TARGET))) static void
-TG__FN(tg__ukernel_triple)(int64_t kc, const void *alpha, const void *a_, int64_t rs_a,
-                           int64_t cs_a, const void *b_, int64_t rs_b, const void *beta, void *c_,
+TG__FN(tg__ukernel_triple)(int64_t kc, const void *alpha, const void *a, int64_t rs_a,
+                           int64_t cs_a, const void *b, int64_t rs_b, const void *beta, void *c,
                            int64_t rs_c, int64_t m, int64_t n)
 {
-    const TG__T *a = (const TG__T *)a_, *b = (const TG__T *)b_;
-    const TG__T *al = (const TG__T *)alpha, *be = (const TG__T *)beta;
-    TG__T *c = (TG__T *)c_;
     for (int64_t j = 0; j < n; j += 3 * TG__W)
-        for (int64_t i = 0; i < m; i += 8) {
-#define TG__TRIPLE_H(h)                                                                            \
-    if (n - j >= 3 * TG__W)                                                                        \
-        TG__FN(tg__triple_tile)(kc, al, a + i * rs_a, rs_a, cs_a, b + j, rs_b, be,                 \
-                                c + i * rs_c + j, rs_c, h, 3 * TG__W, 0);                          \
-    else                                                                                           \
-        TG__FN(tg__triple_tile)(kc, al, a + i * rs_a, rs_a, cs_a, b + j, rs_b, be,                 \
-                                c + i * rs_c + j, rs_c, h, n - j, 1)
-            switch (m - i < 8 ? m - i : 8) {
-            case 1: TG__TRIPLE_H(1); break;
-            case 2: TG__TRIPLE_H(2); break;
-            case 3: TG__TRIPLE_H(3); break;
-            case 4: TG__TRIPLE_H(4); break;
-            case 5: TG__TRIPLE_H(5); break;
-            case 6: TG__TRIPLE_H(6); break;
-            case 7: TG__TRIPLE_H(7); break;
-            default: TG__TRIPLE_H(8); break;
-            }
-#undef TG__TRIPLE_H
-        }
+        TG__FN(tg__triple_rows)(kc, (const TG__T *)alpha, (const TG__T *)a, rs_a, cs_a, rs_a,
+                                (const TG__T *)b + j, rs_b, (const TG__T *)beta, (TG__T *)c + j,
+                                rs_c, m, n - j, 0);
+}
+
+/* The wide descriptor's micro-kernel (the blocked path where zmm runs at full width): a packed
+ * panel of B 3W wide (rs_b = 3W, zero past n) over A in packed 8-row panels (rs_a 1, cs_a 8, ts_a
+ * kc), C with unit column stride, in triple tiles of eight rows. Each k step loads three vectors
+ * of B and broadcasts eight elements of A for 24 FMAs, where the 12-row by 2W tile it replaces
+ * broadcast twelve for two vectors (14 loads); MKL's kernel on this core has the same shape. On
+ * the Xeon with AMX, 1 thread, ab-gemm side by side against that tile (a copy of its build:
+ * 0.99-1.02): sgemm 2048^3 1.020x, 4000^3 1.053x, 1001^3 1.022x, 777x1555x333 1.014x,
+ * 4096x64x4096 1.020x; dgemm 1.019x, 1.073x, 1.047x, 1.046x, 1.020x; 2 threads s 1.033x, 1.063x,
+ * d 1.032x, 1.059x; shallow and short products 0.995-1.005x. */
+__attribute__((target(TG__TARGET))) static void
+TG__FN(tg__ukernel_wide)(int64_t kc, const void *alpha, const void *a, int64_t rs_a, int64_t cs_a,
+                         int64_t ts_a, const void *b, int64_t rs_b, const void *beta, void *c,
+                         int64_t rs_c, int64_t cs_c, int64_t m, int64_t n)
+{
+    (void)cs_c;
+    TG__FN(tg__triple_rows)(kc, (const TG__T *)alpha, (const TG__T *)a, rs_a, cs_a, ts_a,
+                            (const TG__T *)b, rs_b, (const TG__T *)beta, (TG__T *)c, rs_c, m, n, 1);
 }
 #define TG__UKERNEL_TRIPLE TG__FN(tg__ukernel_triple)
 #else
@@ -10194,17 +10355,45 @@ TG__FN(tg__ukernel_triple)(int64_t kc, const void *alpha, const void *a_, int64_
 #define TG__UKERNEL_TRIPLE NULL
 #endif
 
-/* A's rows go into 6-row panels. The common case, rows contiguous along k (a row-major A, not
- * transposed), moves four k steps of six rows at a time through registers (TG__PACK6X4); the
- * portable loop moves one element per instruction and took ~39% of a 4096x64x4096 sgemm, where
- * each packed A block serves only four column panels. */
-__attribute__((target(TG__TARGET))) static void
-TG__FN(tg__pack_a)(int64_t rows, int64_t kc, const void *src_, int64_t rs, int64_t cs, void *dst_)
+/* rows x kc of a source whose rows run along k (element (i, p) at src[i * rs + p]) into panels w
+ * wide, d[p * w + i], through TG__TB x TG__TB register transposes (TG__PACKT), w / TG__TB side by
+ * side, so that each panel's w streams are read along; the last k steps and a last partial panel
+ * by the portable loop. A row-major A into 8-row panels, and a B stored along k (transposed
+ * row-major, or column-major: its columns are the rows here) into its panels. */
+__attribute__((target(TG__TARGET), always_inline)) static inline void
+TG__FN(tg__pack_along_k)(int64_t rows, int64_t kc, const TG__T *src, int64_t rs, TG__T *dst,
+                         const int w)
+{
+    const int64_t full = rows / w * w, kt = kc / TG__TB * TG__TB;
+    for (int64_t r0 = 0; r0 < full; r0 += w) {
+        const TG__T *s = src + r0 * rs;
+        TG__T *d = dst + r0 * kc;
+        int64_t p = 0;
+        for (; p < kt; p += TG__TB)
+            for (int q = 0; q < w / TG__TB; q++)
+                TG__PACKT(s + q * TG__TB * rs + p, rs, d + p * w + q * TG__TB, w);
+        if (p < kc) TG__FN(tg__pack)(w, kc - p, s + p, rs, 1, d + p * w, w);
+    }
+    if (rows > full) TG__FN(tg__pack)(rows - full, kc, src + full * rs, rs, 1, dst + full * kc, w);
+}
+
+/* A's rows go into mr-row panels (6, or 8 for the wide kernel). The common case, rows contiguous
+ * along k (a row-major A, not transposed), moves several k steps of the panel's rows at a time
+ * through registers (TG__PACK6X4, or the transposes above); the portable loop moves one element
+ * per instruction and took ~39% of a 4096x64x4096 sgemm, where each packed A block serves only four
+ * column panels. */
+__attribute__((target(TG__TARGET), always_inline)) static inline void
+TG__FN(tg__pack_a_rows)(int64_t rows, int64_t kc, const void *src_, int64_t rs, int64_t cs,
+                        void *dst_, const int mr)
 {
     const TG__T *src = (const TG__T *)src_;
     TG__T *dst = (TG__T *)dst_;
-    int64_t full = rows / 6 * 6, k4 = kc / 4 * 4;
+    int64_t full = rows / mr * mr, k4 = kc / 4 * 4;
     if (cs == 1 && rs != 1 && full > 0) {
+        if (mr == 8) {
+            TG__FN(tg__pack_along_k)(rows, kc, src, rs, dst, 8);
+            return;
+        }
         for (int64_t r0 = 0; r0 < full; r0 += 6) {
             const TG__T *s = src + r0 * rs;
             TG__T *d = dst + r0 * kc;
@@ -10218,78 +10407,101 @@ TG__FN(tg__pack_a)(int64_t rows, int64_t kc, const void *src_, int64_t rs, int64
         if (rows == 0) return;
     } else if (rs == 1 && cs != 1 && full > 0) {
         /* Rows adjacent in memory (a column-major A, or a row-major A transposed): each k step's
-         * run of rows is contiguous, and six of them are one panel's step (TG__COPY6), taken in
-         * memory order. The portable loop took 7.5% of a column-major NT 2048^3 dgemm, 2.6% for
-         * the row-major NN one. */
-        for (int64_t p = 0; p < kc; p++)
-            for (int64_t r0 = 0; r0 < full; r0 += 6)
-                TG__COPY6(src + p * cs + r0, dst + r0 * kc + p * 6);
+         * run of rows is contiguous, and mr of them are one panel's step (TG__COPY6, TG__COPY8),
+         * eight k steps a panel at a time, so that each panel's writes run along whole lines. The
+         * portable loop took 7.5% of a column-major NT 2048^3 dgemm, 2.6% for the row-major NN
+         * one; the runs of eight against single k steps, row-major TT 2048^3 on the Xeon with
+         * AMX, ab-gemm side by side: d 1.009x, s 1.007x. */
+        for (int64_t p0 = 0; p0 < kc; p0 += 8)
+            for (int64_t r0 = 0; r0 < full; r0 += mr)
+                for (int64_t p = p0; p < p0 + 8 && p < kc; p++)
+                    if (mr == 6) TG__COPY6(src + p * cs + r0, dst + r0 * kc + p * 6);
+                    else TG__COPY8(src + p * cs + r0, dst + r0 * kc + p * 8);
         src += full;
         dst += full * kc;
         rows -= full;
         if (rows == 0) return;
     }
-    TG__FN(tg__pack)(rows, kc, src, rs, cs, dst, 6);
+    TG__FN(tg__pack)(rows, kc, src, rs, cs, dst, mr);
 }
 
-/* B's columns are packed as the rows of Bᵀ: the same packing with the strides swapped. Both usual
- * layouts go through vectors, since the portable loop moves one element per instruction: B's
- * columns adjacent in memory (row-major, not transposed) copy each panel's row of 2W elements as
- * two vectors, and the last, partial panel by masked loads that read only its live columns and
- * fill the rest with zeros (the portable loop took ~30% of a 64^3 sgemm); columns along k go
- * through register transposes (pack_b 5.6% -> 1.3% of a row-major TT 1024^3 sgemm). */
 __attribute__((target(TG__TARGET))) static void
-TG__FN(tg__pack_b)(int64_t cols, int64_t kc, const void *src_, int64_t rs, int64_t cs, void *dst_)
+TG__FN(tg__pack_a)(int64_t rows, int64_t kc, const void *src, int64_t rs, int64_t cs, void *dst)
+{
+    TG__FN(tg__pack_a_rows)(rows, kc, src, rs, cs, dst, 6);
+}
+
+/* B's columns are packed as the rows of Bᵀ, in panels of nv vectors (2, or 3 for the wide
+ * kernel): the same packing with the strides swapped. Both usual layouts go through vectors, since
+ * the portable loop moves one element per instruction: B's columns adjacent in memory (row-major,
+ * not transposed) copy each panel's row as nv vectors, and the last, partial panel by masked loads
+ * that read only its live columns and fill the rest with zeros (the portable loop took ~30% of a
+ * 64^3 sgemm); columns along k go through register transposes (pack_b 5.6% -> 1.3% of a row-major
+ * TT 1024^3 sgemm). */
+__attribute__((target(TG__TARGET), always_inline)) static inline void
+TG__FN(tg__pack_b_cols)(int64_t cols, int64_t kc, const void *src_, int64_t rs, int64_t cs,
+                        void *dst_, const int nv)
 {
     const TG__T *src = (const TG__T *)src_;
     TG__T *dst = (TG__T *)dst_;
-    int64_t full = cols / (2 * TG__W) * (2 * TG__W);
+    const int w = nv * TG__W;
+    int64_t full = cols / w * w;
     if (rs == 1 && cs != 1) {
-        /* B's columns run along k (a transposed row-major or a column-major B): W k steps of a
-         * whole panel at a time through register transposes (TG__PACKT), 2W streams read along. */
-        int64_t kw = kc / TG__W * TG__W;
-        for (int64_t j = 0; j < full; j += 2 * TG__W) {
-            const TG__T *s = src + j * cs;
-            TG__T *d = dst + j * kc;
-            int64_t p = 0;
-            for (; p < kw; p += TG__W) TG__PACKT(s + p, cs, d + p * 2 * TG__W);
-            if (p < kc) /* the last k steps */
-                TG__FN(tg__pack)(2 * TG__W, kc - p, s + p, cs, rs, d + p * 2 * TG__W, 2 * TG__W);
-        }
-        if (cols > full)
-            TG__FN(tg__pack)(cols - full, kc, src + full * cs, cs, rs, dst + full * kc, 2 * TG__W);
+        TG__FN(tg__pack_along_k)(cols, kc, src, cs, dst, w);
         return;
     }
     if (cs != 1) {
-        TG__FN(tg__pack)(cols, kc, src, cs, rs, dst, 2 * TG__W);
+        TG__FN(tg__pack)(cols, kc, src, cs, rs, dst, w);
         return;
     }
-    /* Eight rows of B at a time: each panel then receives 8 x 2W contiguous elements per visit
-     * instead of one row's 2W, and the writes, which hop from panel to panel kc x 2W elements
-     * apart, come in runs of eight lines (16x4096x4096 dgemm, where the packing is 40-55% of the
+    /* Eight rows of B at a time: each panel then receives 8 x w contiguous elements per visit
+     * instead of one row's w, and the writes, which hop from panel to panel kc x w elements apart,
+     * come in runs of eight or more lines (16x4096x4096 dgemm, where the packing is 40-55% of the
      * time: one row -> four, 17 -> 21 GFLOP/s; four -> eight, 1 thread, against OpenBLAS side by
      * side and two copies of the four-row build, 8x4096x4096 0.88 -> 0.915, 16x4096x4096 0.90 ->
      * 0.94, 2 threads and large shapes unchanged; sixteen rows lost 7-10%); the last rows of a
      * block go together the same way. */
     for (int64_t q = 0, rows; q < kc; q += rows) {
         const TG__T *s = src + q * rs;
-        TG__T *d = dst + q * 2 * TG__W;
+        TG__T *d = dst + q * w;
         rows = kc - q < 8 ? kc - q : 8;
-        for (int64_t j = 0; j < full; j += 2 * TG__W, d += 2 * TG__W * kc)
-            for (int64_t r = 0; r < rows; r++) {
-                TG__STOREU(d + 2 * r * TG__W, TG__LOADU(s + r * rs + j));
-                TG__STOREU(d + (2 * r + 1) * TG__W, TG__LOADU(s + r * rs + j + TG__W));
-            }
+        for (int64_t j = 0; j < full; j += w, d += w * kc)
+            for (int64_t r = 0; r < rows; r++)
+                for (int v = 0; v < nv; v++)
+                    TG__STOREU(d + r * w + v * TG__W, TG__LOADU(s + r * rs + j + v * TG__W));
     }
     if (cols > full) {
-        TG__MASK lo = TG__LANES(cols - full), hi = TG__LANES(cols - full - TG__W);
         TG__T *d = dst + full * kc;
-        for (int64_t p = 0; p < kc; p++, d += 2 * TG__W) {
-            TG__STOREU(d, TG__MASKLOAD(src + p * rs + full, lo));
-            TG__STOREU(d + TG__W, TG__MASKLOAD(src + p * rs + full + TG__W, hi));
-        }
+        for (int64_t p = 0; p < kc; p++, d += w)
+            for (int v = 0; v < nv; v++)
+                TG__STOREU(d + v * TG__W,
+                           TG__MASKLOAD(src + p * rs + full + v * TG__W,
+                                        TG__LANES(cols - full - v * TG__W)));
     }
 }
+
+__attribute__((target(TG__TARGET))) static void
+TG__FN(tg__pack_b)(int64_t cols, int64_t kc, const void *src, int64_t rs, int64_t cs, void *dst)
+{
+    TG__FN(tg__pack_b_cols)(cols, kc, src, rs, cs, dst, 2);
+}
+
+#if TG__PAIR
+/* The wide descriptor's packing: A in 8-row panels, B in 3W-column ones (tg__ukernel_wide). */
+__attribute__((target(TG__TARGET))) static void
+TG__FN(tg__pack_a_wide)(int64_t rows, int64_t kc, const void *src, int64_t rs, int64_t cs,
+                        void *dst)
+{
+    TG__FN(tg__pack_a_rows)(rows, kc, src, rs, cs, dst, 8);
+}
+
+__attribute__((target(TG__TARGET))) static void
+TG__FN(tg__pack_b_wide)(int64_t cols, int64_t kc, const void *src, int64_t rs, int64_t cs,
+                        void *dst)
+{
+    TG__FN(tg__pack_b_cols)(cols, kc, src, rs, cs, dst, 3);
+}
+#endif
 
 /* ---- cpu/gemv_simd.inc ---- */
 /* The x86 GEMV kernels (cpu.h's tg__gemv_fn; gemv.c says when they run), part of the
@@ -10535,10 +10747,22 @@ TG__FN(tg__gemv_dots)(int64_t n, int64_t k, const void *alpha_, const void *x_, 
 }
 #undef TG__DOT_STORE
 
+#if TG__PAIR
+/* The blocked path's alone (tg__gemm_blocked, tg__block_sizes): the small path keeps the 6 x 2W
+ * descriptor below, whose kernels read B in place. */
+static const tg__kernel TG__FN(tg__kernel_wide) = {
+    TG__NAME, sizeof(TG__T), 8, 3 * TG__W, 3 * TG__W, TG__SHORT_M, TG__FN(tg__ukernel_wide), NULL,
+    TG__FN(tg__pack_a_wide), TG__FN(tg__pack_b_wide), NULL, NULL, NULL, NULL, 1, TG__B_SHARE,
+    TG__FN(tg__gemv_rows), TG__FN(tg__gemv_dots), TG__GEMV_RULE};
+#define TG__WIDE (&TG__FN(tg__kernel_wide))
+#else
+#define TG__WIDE NULL
+#endif
+
 static const tg__kernel TG__FN(tg__kernel_desc) = {
     TG__NAME, sizeof(TG__T), 6, 2 * TG__W, TG__W, TG__SHORT_M, TG__FN(tg__ukernel), TG__UKERNEL_PART,
     TG__FN(tg__pack_a), TG__FN(tg__pack_b), TG__NARROW, TG__UKERNEL_PAIR, TG__UKERNEL_TRIPLE,
-    TG__B_SHARE,
+    TG__WIDE, 0, TG__B_SHARE,
     TG__FN(tg__gemv_rows), TG__FN(tg__gemv_dots), TG__GEMV_RULE};
 
 /* The vector macros are this template's parameters: released, so the next instantiation defines
@@ -10557,6 +10781,7 @@ static const tg__kernel TG__FN(tg__kernel_desc) = {
 #undef TG__ZERO
 #undef TG__PACK6X4
 #undef TG__COPY6
+#undef TG__COPY8
 #undef TG__PACKT
 #undef TG__MASK
 #undef TG__LANES
@@ -10570,6 +10795,8 @@ static const tg__kernel TG__FN(tg__kernel_desc) = {
 #undef TG__UKERNEL_PART
 #undef TG__UKERNEL_PAIR
 #undef TG__UKERNEL_TRIPLE
+#undef TG__WIDE
+#undef TG__TB
 #undef TG__PAIR
 #undef TG__SHORT_M
 #undef TG__TALL
