@@ -9,16 +9,19 @@
  *     256 / 384 / 512 gave sgemm 1024^3 104.8 / 108.3 / 108.6 GFLOP/s (AVX2 108.7), 4096x64x4096
  *     79.5 / 83.6 / 86.1 (86.5), dgemm 4096x64x4096 42.8 / 44.9 / 46.3 (45.6).
  *     The wide kernel (the descriptor's deep_kc: AVX-512's 8 x 3W tiles where zmm runs at full
- *     width, gemm.c's tg__blocked_kernel) goes a third deeper over an L2 of 2 MiB or more (1024
- *     for 48 KiB), with its A block a third of L2 rather than a quarter. Measured with the 12 x 2W
- *     tile that came before it, which read each vector of B for twelve rows: on the Xeon with AMX
- *     (48 KiB L1, 2 MiB L2), 1 thread, ab-gemm side by side against 768 and a quarter,
- *     sgemm 2048^3 1.036x, 4000^3 1.040x, 1000^3 1.028x, 1500x1500x900 1.061x (2 threads 1.021x,
- *     1.039x); dgemm 1.022x, 1.011x, 0.999x, 1.062x (2 threads 1.019x, 1.021x), d 4096x64x4096
- *     0.988x. 1280 and 1536 were no better (s 4000^3 1.012x, d 2048^3 0.946x at 1536), 384 and
- *     512 worse (s 2048^3 0.915x, 0.986x). With the 8 x 3W tile 768 and 1024 are within 1% (s
- *     2048^3 0.994x, d 1.007x at 768). Unmeasured on Emerald Rapids (the same caches); the Zen 5's
- *     1 MiB L2 keeps L1 / 64.
+ *     width, gemm.c's tg__blocked_kernel), over an L2 of 2 MiB or more, takes kc so that its
+ *     8-row micro-panel of A fills two thirds of L1, L1 / (12 es) (1024 floats, 512 doubles for
+ *     48 KiB), with its A block a third of L2 rather than a quarter. On the Xeon with AMX (48 KiB
+ *     L1, 2 MiB L2), 1 thread, ab-gemm side by side: with the 12 x 2W tile that came before it,
+ *     1024 against 768 and a quarter, sgemm 2048^3 1.036x, 4000^3 1.040x, 1000^3 1.028x,
+ *     1500x1500x900 1.061x (2 threads 1.021x, 1.039x); dgemm 1.022x, 1.011x, 0.999x, 1.062x (2
+ *     threads 1.019x, 1.021x), d 4096x64x4096 0.988x; 1280 and 1536 no better (s 4000^3 1.012x, d
+ *     2048^3 0.946x at 1536), 384 and 512 worse (s 2048^3 0.915x, 0.986x). With the 8 x 3W tile,
+ *     against 1024: s 2048^3 at 256, 512, 768 0.916x, 0.997x, 0.994x; d 2048^3 at 384, 512, 768
+ *     1.010x, 1.025x, 1.037x, 4000^3 1.003x, 1.021x, 1.011x; then d at 512 by this rule: 2048^3
+ *     1.018x, 4000^3 1.033x, 1001^3 1.033x, 777x1555x333 1.040x, 2 threads 1.037x and 1.025x,
+ *     4096x64x4096 and 1500x1500x900 1.000x and 1.004x. Unmeasured on Emerald Rapids (the same
+ *     caches); the Zen 5's 1 MiB L2 keeps L1 / 64.
  *     A last k block of at most a quarter of kc is not run on its own: its tiles would pay their
  *     fixed costs (loading and storing C, starting the next panel of B) over a few k steps. The
  *     blocks are made even instead, as many as whole kc's in k and at most a quarter deeper.
@@ -96,7 +99,7 @@ TG__PRIVATE tg__blocks tg__block_sizes(const tg__kernel *k, int64_t depth)
     }
     lines = tg__round_down(cpu->l1d / 64, 8); /* L1's lines, in k steps */
     deeper = k->deep_kc && cpu->l2 >= (2 << 20);
-    b.kc = env_kc ? env_kc : deeper ? lines * 4 / 3 : lines;
+    b.kc = env_kc ? env_kc : deeper ? tg__round_down(cpu->l1d / 12 / es, 8) : lines;
     if (!env_kc && depth > b.kc && depth % b.kc != 0 && depth % b.kc <= b.kc / 4)
         b.kc = tg__ceil_div(tg__ceil_div(depth, depth / b.kc), 8) * 8;
     shallow = depth <= lines / 4;
