@@ -107,7 +107,7 @@ TG__PRIVATE const tg__kernel *tg__kernel_avx512(size_t es);
 typedef struct {
     int64_t mc, kc, nc;
 } tg__blocks;
-TG__PRIVATE tg__blocks tg__block_sizes(const tg__kernel *k, int64_t depth);
+TG__PRIVATE tg__blocks tg__block_sizes(const tg__kernel *k, int64_t depth, int64_t width);
 
 /* Threads a call worth a team may use (threads.c): 1 inside a caller's parallel region, else the
  * process-wide count. */
