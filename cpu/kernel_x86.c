@@ -100,22 +100,16 @@ __attribute__((target("avx2,fma"))) static inline void tg__packt4x4_d(const doub
     _mm256_storeu_pd(d + 3 * ds, _mm256_permute2f128_pd(t1, t3, 0x31));
 }
 
+/* Six rows of doubles, as tg__pack6x4_s: rows 0-3 by the 4 x 4 transpose, rows 4-5 as pairs. */
 __attribute__((target("avx2,fma"))) static inline void tg__pack6x4_d(const double *s, int64_t rs,
                                                                      double *d)
 {
-    __m256d r0 = _mm256_loadu_pd(s), r1 = _mm256_loadu_pd(s + rs);
-    __m256d r2 = _mm256_loadu_pd(s + 2 * rs), r3 = _mm256_loadu_pd(s + 3 * rs);
     __m256d r4 = _mm256_loadu_pd(s + 4 * rs), r5 = _mm256_loadu_pd(s + 5 * rs);
-    __m256d t0 = _mm256_unpacklo_pd(r0, r1), t1 = _mm256_unpackhi_pd(r0, r1); /* p 0,2 | 1,3 */
-    __m256d t2 = _mm256_unpacklo_pd(r2, r3), t3 = _mm256_unpackhi_pd(r2, r3);
-    __m256d u0 = _mm256_unpacklo_pd(r4, r5), u1 = _mm256_unpackhi_pd(r4, r5);
-    _mm256_storeu_pd(d, _mm256_permute2f128_pd(t0, t2, 0x20));
+    __m256d u0 = _mm256_unpacklo_pd(r4, r5), u1 = _mm256_unpackhi_pd(r4, r5); /* p 0,2 | 1,3 */
+    tg__packt4x4_d(s, rs, d, 6);
     _mm_storeu_pd(d + 4, _mm256_castpd256_pd128(u0));
-    _mm256_storeu_pd(d + 6, _mm256_permute2f128_pd(t1, t3, 0x20));
     _mm_storeu_pd(d + 10, _mm256_castpd256_pd128(u1));
-    _mm256_storeu_pd(d + 12, _mm256_permute2f128_pd(t0, t2, 0x31));
     _mm_storeu_pd(d + 16, _mm256_extractf128_pd(u0, 1));
-    _mm256_storeu_pd(d + 18, _mm256_permute2f128_pd(t1, t3, 0x31));
     _mm_storeu_pd(d + 22, _mm256_extractf128_pd(u1, 1));
 }
 
