@@ -62,9 +62,7 @@ TG__PRIVATE int tg__gemm_blocked(const char *fn, const tg__kernel *kern, const t
     int nt;
 
     bs = tg__block_sizes(kern, g.k, g.n);
-    /* Blocks of A of even height: m = 64 with MC = 60 would otherwise leave a 4-row block whose
-     * tiles run a third empty. */
-    bs.mc = tg__ceil_div(tg__ceil_div(g.m, tg__ceil_div(g.m, bs.mc)), mr) * mr;
+    bs.mc = tg__even_mc(kern, bs.mc, g.m);
     mc_max = tg__min(tg__ceil_div(g.m, mr) * mr, bs.mc);
     kc_max = tg__min(g.k, bs.kc);
     nc_max = tg__min(tg__ceil_div(g.n, nr) * nr, bs.nc);

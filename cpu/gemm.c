@@ -104,16 +104,6 @@ TG__ALWAYS_INLINE int tg__use_small_path(const tg__gemm *g, const tg__kernel *ke
            tg__small_rows_fits(kern, g);
 }
 
-/* The blocked path's kernel: the family's wide one (8 x 3W tiles) where it has one and zmm runs at
- * full width. Zen 4, which splits each zmm operation in two, keeps the 6 x 2W tiles: there the
- * wider tile tried before this one (12 x 2W) lost to them (ab-gemm side by side, 1 thread, the
- * 6-row tiles against it: sgemm 2048^3 1.01x, 4096x4096x32 1.03-1.05x, dgemm 4000^3 1.01x, 1001^3
- * 1.01x, 4096x4096x32 1.02-1.05x); the 8 x 3W tile is unmeasured there. */
-TG__ALWAYS_INLINE const tg__kernel *tg__blocked_kernel(const tg__kernel *kern)
-{
-    return kern->wide && !tg__cpu()->zmm_split ? kern->wide : kern;
-}
-
 /* Steps 2 and 3 for checked views; alpha and beta point at the call's float or double. Inlined
  * into both entry points, as the checks are: 227 -> 218 cycles of an 8^3 sgemm call (Zen 4). */
 TG__ALWAYS_INLINE int tg__gemm_cpu(const char *fn, size_t es, const tg__gemm *g,
@@ -131,9 +121,7 @@ TG__ALWAYS_INLINE int tg__gemm_cpu(const char *fn, size_t es, const tg__gemm *g,
     }
     if (arch == TG__ARCH_INVALID)
         return tg__fail(TG_ERR_UNSUPPORTED, fn, "TGEMM_ARCH names a kernel family this CPU lacks");
-    kern = arch == TG__ARCH_AVX512 ? tg__kernel_avx512(es)
-           : arch == TG__ARCH_AVX2 ? tg__kernel_avx2(es)
-                                   : tg__kernel_generic(es);
+    kern = tg__kernel_family(arch, es);
     if (t.cs_c != 1) {
         t.m = g->n;
         t.n = g->m;

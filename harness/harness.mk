@@ -7,6 +7,8 @@
 #   make test-harness-elementwise   the same for the elementwise cases (--op; part of `make test`)
 #   make ab-gemm         build/ab-gemm: builds of libtgemm.so (and vendors) side by side in one
 #                        process, for one kernel change (not a test; see tools/ab_gemm.c)
+#   make time-split      build/time-split: where one large GEMM's time goes, from the FMA peak
+#                        through the micro-kernel and the caches to the call (tools/time_split.c)
 #
 # Needs Debian's libbenchmark-dev. OpenBLAS, BLIS, MKL and libxsmm are all optional: they are opened
 # at run time. harness/ceilings.c (the roofline probes, written by the report side) is linked when it
@@ -25,12 +27,19 @@ HARNESS_LIBS  := $(BUILD)/libtgemm.a -lbenchmark -lpthread -ldl -lm
 XSMM_ARCHIVES := $(wildcard /usr/lib/libxsmm.a) $(wildcard /usr/lib/libxsmmnoblas.a)
 XSMM_ADAPTER  := $(if $(word 2,$(XSMM_ARCHIVES)),$(BUILD)/harness/libtg_xsmm.so)
 
-.PHONY: harness gbench test-harness tg-harness-force ab-gemm
+.PHONY: harness gbench test-harness tg-harness-force ab-gemm time-split
 ab-gemm: $(BUILD)/ab-gemm
+time-split: $(BUILD)/time-split
 $(BUILD)/ab-gemm: tools/ab_gemm.c
 	@mkdir -p $(dir $@)
 	$(CC) -std=c11 $(WARN) $(CFLAGS) $< -ldl -o $@
-harness: $(BUILD)/tgemm-bench $(XSMM_ADAPTER) $(BUILD)/ab-gemm
+# time-split calls the library's internal kernels (cpu/cpu.h), so it links the static library.
+$(BUILD)/time-split: tools/time_split.c $(BUILD)/libtgemm.a $(HARNESS_OBJ)/ceilings_probes.o \
+	    cpu/cpu.h common/internal.h harness/ceilings.h
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 $(WARN) $(CFLAGS) -fopenmp -Icommon -Icpu -Iharness $< \
+	    $(HARNESS_OBJ)/ceilings_probes.o $(BUILD)/libtgemm.a -lm -o $@
+harness: $(BUILD)/tgemm-bench $(XSMM_ADAPTER) $(BUILD)/ab-gemm $(BUILD)/time-split
 
 # The build's compiler, flags and commit, for `tgemm-bench machine`; rewritten only when they change.
 # TGEMM_COMMIT=<id> names the commit where git cannot (a copy of the tree without .git, as on the
@@ -76,7 +85,7 @@ $(BUILD)/harness/check_test: harness/tests/check_test.c $(HARNESS_OBJ)/check.o \
 	    $(BUILD)/libtgemm.a -lm
 
 test-harness: $(BUILD)/tgemm-bench $(BUILD)/tgemm-gbench $(BUILD)/harness/check_test $(XSMM_ADAPTER) \
-	      $(BUILD)/ab-gemm
+	      $(BUILD)/ab-gemm $(BUILD)/time-split
 	@sh harness/tests/run.sh $(BUILD)
 
 TEST_RUNS += test-harness

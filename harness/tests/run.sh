@@ -267,5 +267,18 @@ assert d["benchmarks"][0]["FLOPS"] > 1e8, d["benchmarks"][0]
 EOF
 check $? "tgemm-gbench runs only the filtered benchmark and reports FLOPS"
 
+# ---- time-split (tools/time_split.c): bad input exits 2; a run on a shape with every edge (rows
+# past a tile, a partial panel, k under kc) prints its five stages, each at a positive rate ----
+"$B/time-split" s 0 > "$T/o" 2> "$T/e"
+[ $? = 2 ] && [ ! -s "$T/o" ] && grep -q usage "$T/e"
+check $? "time-split rejects a zero size"
+"$B/time-split" d 50x70x30 1 > "$T/split.out" 2>&1 && "$PY" - "$T/split.out" << 'EOF'
+import re, sys
+rows = [l.split() for l in open(sys.argv[1]) if re.match(r"(peak|loop|panel|block|call) ", l)]
+assert [r[0] for r in rows] == ["peak", "loop", "panel", "block", "call"], rows
+assert all(float(r[1]) > 0 for r in rows), rows
+EOF
+check $? "time-split times its five stages"
+
 echo "harness: $passed passed, $failed failed"
 [ "$failed" = 0 ]
