@@ -127,7 +127,8 @@ typedef struct {
 } tg__blocks;
 TG__PRIVATE tg__blocks tg__block_sizes(const tg__kernel *k, int64_t depth, int64_t width);
 /* The blocked path's rows of A a block, for m rows and blocks of at most mc: blocks of even
- * height, so that m = 64 with MC = 60 does not leave a 4-row block whose tiles run a third empty. */
+ * height, so that m = 64 with MC = 60 does not leave a 4-row block whose tiles run a third
+ * empty. */
 static inline int64_t tg__even_mc(const tg__kernel *k, int64_t mc, int64_t m)
 {
     return tg__ceil_div(tg__ceil_div(m, tg__ceil_div(m, mc)), k->mr) * k->mr;

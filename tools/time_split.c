@@ -115,8 +115,9 @@ static double tg__stage_once(const tg__split *s, int stage)
                      (const float *)s->a, s->k, (const float *)s->b, s->n, 0.0f, (float *)s->c,
                      s->n);
         else
-            tg_dgemm(TG_ROW_MAJOR, TG_NO_TRANS, TG_NO_TRANS, s->m, s->n, s->k, 1.0, (const double *)s->a,
-                     s->k, (const double *)s->b, s->n, 0.0, (double *)s->c, s->n);
+            tg_dgemm(TG_ROW_MAJOR, TG_NO_TRANS, TG_NO_TRANS, s->m, s->n, s->k, 1.0,
+                     (const double *)s->a, s->k, (const double *)s->b, s->n, 0.0, (double *)s->c,
+                     s->n);
         return 2.0 * (double)s->m * (double)s->n * (double)s->k;
     }
 }
