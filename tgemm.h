@@ -748,11 +748,36 @@ TG__PRIVATE const tg__kernel *tg__kernel_generic(size_t es);
 TG__PRIVATE const tg__kernel *tg__kernel_avx2(size_t es);
 TG__PRIVATE const tg__kernel *tg__kernel_avx512(size_t es);
 
+/* The family of a valid selected arch (tg__arch_selected), for this element size. */
+TG__ALWAYS_INLINE const tg__kernel *tg__kernel_family(tg__arch arch, size_t es)
+{
+    return arch == TG__ARCH_AVX512 ? tg__kernel_avx512(es)
+           : arch == TG__ARCH_AVX2 ? tg__kernel_avx2(es)
+                                   : tg__kernel_generic(es);
+}
+
+/* The blocked path's kernel: the family's wide one (8 x 3W tiles) where it has one and zmm runs at
+ * full width. Zen 4, which splits each zmm operation in two, keeps the 6 x 2W tiles: there the
+ * wider tile tried before this one (12 x 2W) lost to them (ab-gemm side by side, 1 thread, the
+ * 6-row tiles against it: sgemm 2048^3 1.01x, 4096x4096x32 1.03-1.05x, dgemm 4000^3 1.01x, 1001^3
+ * 1.01x, 4096x4096x32 1.02-1.05x); the 8 x 3W tile is unmeasured there. */
+TG__ALWAYS_INLINE const tg__kernel *tg__blocked_kernel(const tg__kernel *kern)
+{
+    return kern->wide && !tg__cpu()->zmm_split ? kern->wide : kern;
+}
+
 /* Cache blocking: MC rows of A (packed, kept in L2), KC deep, NC columns of B (packed, kept in L3). */
 typedef struct {
     int64_t mc, kc, nc;
 } tg__blocks;
 TG__PRIVATE tg__blocks tg__block_sizes(const tg__kernel *k, int64_t depth, int64_t width);
+/* The blocked path's rows of A a block, for m rows and blocks of at most mc: blocks of even
+ * height, so that m = 64 with MC = 60 does not leave a 4-row block whose tiles run a third
+ * empty. */
+static inline int64_t tg__even_mc(const tg__kernel *k, int64_t mc, int64_t m)
+{
+    return tg__ceil_div(tg__ceil_div(m, tg__ceil_div(m, mc)), k->mr) * k->mr;
+}
 
 /* Threads a call worth a team may use (threads.c): 1 inside a caller's parallel region, else the
  * process-wide count. */
@@ -1066,9 +1091,7 @@ TG__PRIVATE int tg__gemm_blocked(const char *fn, const tg__kernel *kern, const t
     int nt;
 
     bs = tg__block_sizes(kern, g.k, g.n);
-    /* Blocks of A of even height: m = 64 with MC = 60 would otherwise leave a 4-row block whose
-     * tiles run a third empty. */
-    bs.mc = tg__ceil_div(tg__ceil_div(g.m, tg__ceil_div(g.m, bs.mc)), mr) * mr;
+    bs.mc = tg__even_mc(kern, bs.mc, g.m);
     mc_max = tg__min(tg__ceil_div(g.m, mr) * mr, bs.mc);
     kc_max = tg__min(g.k, bs.kc);
     nc_max = tg__min(tg__ceil_div(g.n, nr) * nr, bs.nc);
@@ -4529,16 +4552,6 @@ TG__ALWAYS_INLINE int tg__use_small_path(const tg__gemm *g, const tg__kernel *ke
            tg__small_rows_fits(kern, g);
 }
 
-/* The blocked path's kernel: the family's wide one (8 x 3W tiles) where it has one and zmm runs at
- * full width. Zen 4, which splits each zmm operation in two, keeps the 6 x 2W tiles: there the
- * wider tile tried before this one (12 x 2W) lost to them (ab-gemm side by side, 1 thread, the
- * 6-row tiles against it: sgemm 2048^3 1.01x, 4096x4096x32 1.03-1.05x, dgemm 4000^3 1.01x, 1001^3
- * 1.01x, 4096x4096x32 1.02-1.05x); the 8 x 3W tile is unmeasured there. */
-TG__ALWAYS_INLINE const tg__kernel *tg__blocked_kernel(const tg__kernel *kern)
-{
-    return kern->wide && !tg__cpu()->zmm_split ? kern->wide : kern;
-}
-
 /* Steps 2 and 3 for checked views; alpha and beta point at the call's float or double. Inlined
  * into both entry points, as the checks are: 227 -> 218 cycles of an 8^3 sgemm call (Zen 4). */
 TG__ALWAYS_INLINE int tg__gemm_cpu(const char *fn, size_t es, const tg__gemm *g,
@@ -4556,9 +4569,7 @@ TG__ALWAYS_INLINE int tg__gemm_cpu(const char *fn, size_t es, const tg__gemm *g,
     }
     if (arch == TG__ARCH_INVALID)
         return tg__fail(TG_ERR_UNSUPPORTED, fn, "TGEMM_ARCH names a kernel family this CPU lacks");
-    kern = arch == TG__ARCH_AVX512 ? tg__kernel_avx512(es)
-           : arch == TG__ARCH_AVX2 ? tg__kernel_avx2(es)
-                                   : tg__kernel_generic(es);
+    kern = tg__kernel_family(arch, es);
     if (t.cs_c != 1) {
         t.m = g->n;
         t.n = g->m;
