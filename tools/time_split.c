@@ -194,12 +194,15 @@ int main(int argc, char **argv)
     s.c = tg__operand((size_t)(s.m * s.n), (size_t)es);
     tg_set_num_threads(1);
 
-    printf("%cgemm %lldx%lldx%lld, 1 thread, %s kernel %lld x %lld (%s), mc %lld kc %lld nc %lld, "
+    printf("%cgemm %lldx%lldx%lld, 1 thread, %s kernel %lld x %lld, mc %lld kc %lld nc %lld, "
            "loop kc %lld; L1 %lld KiB, L2 %lld KiB\n",
-           s.dtype, (long long)s.m, (long long)s.n, (long long)s.k, tg_cpu_arch(), (long long)mr,
-           (long long)nr, s.kern->name, (long long)s.bs.mc, (long long)s.bs.kc,
+           s.dtype, (long long)s.m, (long long)s.n, (long long)s.k, s.kern->name, (long long)mr,
+           (long long)nr, (long long)s.bs.mc, (long long)s.bs.kc,
            (long long)s.bs.nc, (long long)s.kc_loop, (long long)(cpu->l1d >> 10),
            (long long)(cpu->l2 >> 10));
+    if (s.isa == TG__ISA_SCALAR)
+        printf("(the generic family's peak is the scalar FMA probe's, which its compiled loops, "
+               "vectorized by the compiler, can pass)\n");
     for (int st = 0; st < TG__STAGES; st++) tg__stage_rate(&s, st, 0.05); /* warm up */
     for (int r = 0; r < rounds; r++)
         for (int i = 0; i < TG__STAGES; i++) {
