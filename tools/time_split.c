@@ -84,9 +84,7 @@ static double tg__stage_once(const tg__split *s, int stage)
 {
     const tg__kernel *kn = s->kern;
     const int64_t es = (int64_t)kn->es, mr = kn->mr, nr = kn->nr, kc = s->bs.kc;
-    const float one_s = 1.0f;
-    const double one_d = 1.0;
-    const void *one = kn->es == sizeof(float) ? (const void *)&one_s : (const void *)&one_d;
+    const void *one = tg__one(kn->es);
     switch (stage) {
     case 0:
         return tg__probe_fma(s->isa, s->dtype, 1L << 16);
@@ -158,7 +156,7 @@ int main(int argc, char **argv)
     const tg__cpuinfo *cpu = tg__cpu();
     int rounds = argc > 3 ? atoi(argv[3]) : 7;
     double rate[TG__STAGES][TG__MAX_ROUNDS], med[TG__STAGES];
-    int64_t es, mr, nr;
+    int64_t es, mr, nr, deepest;
     memset(&s, 0, sizeof s);
     if (argc < 3 || argc > 4 || (strcmp(argv[1], "s") && strcmp(argv[1], "d")) ||
         !tg__parse_shape(argv[2], &s.m, &s.n, &s.k) || rounds < 1 || rounds > TG__MAX_ROUNDS) {
@@ -183,8 +181,9 @@ int main(int argc, char **argv)
     /* both panels in half of L1, a multiple of 8 k steps */
     s.kc_loop = cpu->l1d / 2 / ((mr + nr) * es) / 8 * 8;
     if (s.kc_loop < 8) s.kc_loop = 8;
-    s.a_pan = tg__operand((size_t)(mr * (s.kc_loop + s.bs.kc)), (size_t)es);
-    s.b_pan = tg__operand((size_t)(nr * (s.kc_loop + s.bs.kc)), (size_t)es);
+    deepest = s.kc_loop > s.bs.kc ? s.kc_loop : s.bs.kc; /* the loop and panel stages share them */
+    s.a_pan = tg__operand((size_t)(mr * deepest), (size_t)es);
+    s.b_pan = tg__operand((size_t)(nr * deepest), (size_t)es);
     s.c_tile = tg__operand((size_t)(mr * nr), (size_t)es);
     s.a_blk = tg__operand((size_t)(s.bs.mc * s.bs.kc), (size_t)es);
     s.b_blk = tg__operand((size_t)(tg__ceil_div(tg__min(s.bs.nc, s.n), nr) * nr * s.bs.kc),
