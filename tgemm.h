@@ -5526,8 +5526,9 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
  * whole panels' kernel carries no test for it; AVX2 copies it into a zero-padded panel (small.c),
  * since vmaskmov is microcoded on Zen 3. A panel at most W wide over eight rows or more of A in
  * place goes in taller tiles of one vector a row instead (tg__tall: up to 12 rows in ymm, 16 in
- * zmm). Over a short A in place, AVX-512 takes two or three panels of B at once in tiles of 6 x 4W
- * (tg__pair_tile) or 8 x 3W (tg__triple_tile); and its blocked path, but on Zen 4, has a wide
+ * zmm), and AVX-512 takes a whole panel over eight rows or more in tiles of 8 x 2W (tg__rows8).
+ * Over a short A in place, AVX-512 takes two or three panels of B at once in tiles of 6 x 4W
+ * (tg__pair_tile) or 8 x 3W (tg__tile8); and its blocked path, but on Zen 4, has a wide
  * descriptor of its own whose packed panels are 8 rows of A and 3W columns of B, in the same
  * 8 x 3W tiles (tg__ukernel_wide). */
 
@@ -5965,8 +5966,9 @@ TG__FN(tg__tall_panel)(int64_t kc, const TG__T *alpha, const TG__T *a, int64_t r
 /* The height of the next tile of a panel read in place when `left` rows remain: tiles of six,
  * except that the last 7 or 8 rows go as two tiles of about half (6 + 2 -> 4 + 4, 6 + 1 -> 4 + 3).
  * A tile costs per k step what six rows do at five or six rows, four at four, three at one to
- * three (two k steps per pass), so 6 + 2 costs 6 + 3 and 4 + 4 costs 4 + 4: s 32^3 runs 6 + 6 + 6 +
- * 6 + 4 + 4 rows' worth instead of 6 x 6. Packed A comes in panels of six and keeps them. */
+ * three (two k steps per pass), so 6 + 2 costs 6 + 3 and 4 + 4 costs 4 + 4: AVX2's s 32^3 runs
+ * 6 + 6 + 6 + 6 + 4 + 4 rows' worth instead of 6 x 6 (AVX-512 takes a whole panel's rows in tiles
+ * of up to eight instead, tg__rows8). Packed A comes in panels of six and keeps them. */
 static inline int64_t TG__FN(tg__tile_rows)(int64_t left)
 {
     return left == 7 || left == 8 ? 4 : left < 6 ? left : 6;
@@ -5987,6 +5989,135 @@ static inline const char *TG__FN(tg__next_panel)(const TG__T *b, int64_t kc, int
     return t * kc < lines ? (const char *)(b + kc * rs_b) + t * kc * 64 : NULL;
 }
 
+#if TG__PAIR
+/* A tile of h <= 8 rows (a constant where inlined) by nv vectors, 2 or 3 (a constant too): up to
+ * 24 accumulators and three vectors of B in AVX-512's 32 registers. Every element is one chain of
+ * FMAs along k, as in the pair tile and the 6-row tile's whole-panel loop, so any tiling of the
+ * same rows gives the same bits. Three uses, told apart by nv and `packed` (constants):
+ * - 3W over a B read in place (small.c's short A, tg__small_triples): where 8-row tiles take fewer
+ *   passes over B than the pair's 6-row ones (7-8, 13-16, 19-24 rows), B streams from L2 or L3
+ *   once less, and each k step reads three lines of a row side by side. B's rows here are a leading
+ *   dimension apart and a 3W strip of them is read once, so the tile fetches the row ten k steps
+ *   ahead. Emerald Rapids, 1 thread, ab-gemm against eight ahead (a copy of that build:
+ *   0.91-1.06): none 0.83-0.99 (s 7x2048x2048 0.83, s 16x768x768 0.85, d 8x1024x1024 0.91), four
+ *   0.95-1.05, ten 0.97-1.17 (d 8x1024x1024 1.17, d 7x1000x100 1.13: B from L3), twelve
+ *   0.95-1.15, sixteen 0.96-1.15 (0.96 on s 13x512x512, whose rows 2 KiB apart alias in L1's
+ *   sets).
+ * - 3W over packed panels (the blocked path's wide kernel, tg__ukernel_wide): A in 8-row panels, B
+ *   in 3W-column ones, read in order, which the hardware prefetchers follow on their own: the three
+ *   prefetches a k step ahead cost it 3-4% (s 2048^3 1.045x, d 1.04x without them, ab-gemm side by
+ *   side on the Xeon with AMX). There the tile brings its tile of C towards L1 as tg__tile does,
+ *   and `next` as there (tg__next_panel), a line a k step.
+ * - 2W, one whole panel of B over A in place (tg__rows8): B prefetched as tg__tile's loop does. */
+__attribute__((target(TG__TARGET), always_inline)) static inline void
+TG__FN(tg__tile8)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t rs_a, int64_t cs_a,
+                  const TG__T *b, int64_t rs_b, const TG__T *beta_p, TG__T *c, int64_t rs_c,
+                  const int h, const int nv, int64_t n, const int masked, const int packed,
+                  const char *next)
+{
+    const TG__T *const bend = b + kc * rs_b;
+    const int64_t ahead = 10 * rs_b;
+    /* A partial tile (masked, a constant after inlining; n < 3W) reads B's rows through masks,
+     * nothing past column n. The whole tiles keep plain loads: masked ones with every lane set
+     * cost them 4-21% (Emerald Rapids, ab-gemm side by side: s 24x150x150 0.79, d 8x100x256 0.83,
+     * s 8x512x256 0.92). */
+    const TG__MASK m0 = TG__LANES(n), m1 = TG__LANES(n - TG__W), m2 = TG__LANES(n - 2 * TG__W);
+#define TG__T8_LD(p, mk) (masked ? TG__MASKLOAD(p, mk) : TG__LOADU(p))
+    TG__V acc[8][3];
+#define TG__T8_EACH(X) X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(7)
+#define TG__T8_ZERO(i)                                                                             \
+    if ((i) < h) acc[i][0] = acc[i][1] = acc[i][2] = TG__ZERO();
+#define TG__T8_FMA(i)                                                                              \
+    if ((i) < h) {                                                                                 \
+        const TG__V ai = TG__BCAST(a + (i) * rs_a);                                                \
+        acc[i][0] = TG__FMA(ai, b0, acc[i][0]);                                                    \
+        acc[i][1] = TG__FMA(ai, b1, acc[i][1]);                                                    \
+        if (nv == 3) acc[i][2] = TG__FMA(ai, b2, acc[i][2]);                                       \
+    }
+    TG__T8_EACH(TG__T8_ZERO)
+    if (packed) TG__FN(tg__prefetch_c)(c, rs_c, h, 3);
+#define TG__T8_STEP(prefetch)                                                                      \
+    {                                                                                              \
+        TG__V b0 = TG__T8_LD(b, m0), b1 = TG__T8_LD(b + TG__W, m1);                                \
+        TG__V b2 = nv == 3 ? TG__T8_LD(b + 2 * TG__W, m2) : b1;                                    \
+        TG__IN_REG(b0);                                                                            \
+        TG__IN_REG(b1);                                                                            \
+        if (nv == 3) TG__IN_REG(b2);                                                               \
+        prefetch;                                                                                  \
+        TG__T8_EACH(TG__T8_FMA)                                                                    \
+        a += cs_a;                                                                                 \
+        b += rs_b;                                                                                 \
+    }
+#define TG__T8_LOOP(prefetch)                                                                      \
+    {                                                                                              \
+        if (kc & 1) TG__T8_STEP(prefetch)                                                          \
+        while (b != bend) {                                                                        \
+            TG__T8_STEP(prefetch)                                                                  \
+            TG__T8_STEP(prefetch)                                                                  \
+        }                                                                                          \
+    }
+    if (nv == 2 && rs_b != 2 * TG__W)
+        TG__T8_LOOP(TG__PREFETCH_AHEAD(b))
+    else if (!packed && nv == 3)
+        TG__T8_LOOP((_mm_prefetch((const char *)(b + ahead), _MM_HINT_T0),
+                     _mm_prefetch((const char *)(b + ahead + TG__W), _MM_HINT_T0),
+                     _mm_prefetch((const char *)(b + ahead + 2 * TG__W), _MM_HINT_T0)))
+    else if (next)
+        TG__T8_LOOP((_mm_prefetch(next, _MM_HINT_T1), next += 64))
+    else
+        TG__T8_LOOP((void)0)
+#undef TG__T8_LOOP
+#undef TG__T8_STEP
+    {
+        /* alpha and beta read only now, as in tg__tall */
+        const TG__T alpha = *alpha_p, beta = *beta_p;
+        const TG__V va = TG__SET1(alpha), vb = TG__SET1(beta);
+        const int64_t live = TG__FN(tg__edge_cols)(n, nv * TG__W);
+#define TG__T8_STORE(i)                                                                            \
+    if ((i) < h) {                                                                                 \
+        TG__STORE_ACC(i, 0) TG__STORE_ACC(i, 1) if (nv == 3) TG__STORE_ACC(i, 2)                   \
+    }
+        TG__T8_EACH(TG__T8_STORE)
+    }
+#undef TG__T8_LD
+#undef TG__T8_EACH
+#undef TG__T8_ZERO
+#undef TG__T8_FMA
+#undef TG__T8_STORE
+}
+
+/* One whole panel of B (2W) over m >= 8 rows of A in place, in tiles of 8 x 2W of as even heights
+ * as fit (4 to 8 rows, each 8 chains of FMAs or more; a constant per instantiation). The 6-row
+ * tiles (tg__tile_rows) need more of them for the same rows, and two of four rows where 7 or 8
+ * remain, whose eight chains only just cover the FMA latency: s 32^3 runs as four tiles instead
+ * of six. The Xeon of results/intel-xeon-2c, 1 thread, ab-gemm, C 16 bytes off a line, against
+ * the 6-row tiles (a copy of their build: 0.99-1.01): s 32^3 1.13, s 8x32x8 1.14, s 9x32x9 1.08,
+ * s 20x32x20 1.13, s 96x32x96 1.06, s 256x32x256 1.04, s 1000x32x64 1.06, s 4096x32x4096 1.13, d
+ * 16^3 1.13, d 40x16x40 1.04, d 256x16x256 1.09, d 8192x16x512 1.05, d 10x16x64 1.01. A partial
+ * panel (W < n < 2W, read through masks) lost a little (s 100x20x100 0.98, d 100x12x100 0.99, s
+ * 13x29x17 0.99) and keeps the 6-row tiles, whose edge stores form their masks once a tile. */
+__attribute__((target(TG__TARGET), always_inline)) static inline void
+TG__FN(tg__rows8)(int64_t kc, const TG__T *al, const TG__T *a, int64_t rs_a, int64_t cs_a,
+                  const TG__T *b, int64_t rs_b, const TG__T *be, TG__T *c, int64_t rs_c, int64_t m)
+{
+    const int64_t tiles = tg__ceil_div(m, 8);
+    for (int64_t t = 0, i = 0, h; t < tiles; t++, i += h) {
+        h = m * (t + 1) / tiles - i;
+#define TG__ROWS8_CASE(H)                                                                          \
+    case H:                                                                                        \
+        TG__FN(tg__tile8)(kc, al, a + i * rs_a, rs_a, cs_a, b, rs_b, be, c + i * rs_c, rs_c, H, 2, \
+                          2 * TG__W, 0, 0, NULL);                                                  \
+        break;
+        switch (h) {
+            TG__ROWS8_CASE(4) TG__ROWS8_CASE(5) TG__ROWS8_CASE(6) TG__ROWS8_CASE(7)
+            TG__ROWS8_CASE(8)
+        default: __builtin_unreachable();
+        }
+#undef TG__ROWS8_CASE
+    }
+}
+#endif
+
 /* A column panel of C, tile by tile; masked: a partial one, read through masks. */
 __attribute__((target(TG__TARGET), always_inline)) static inline void
 TG__FN(tg__panel)(int64_t kc, const TG__T *alpha, const TG__T *a, int64_t rs_a, int64_t cs_a,
@@ -6001,6 +6132,13 @@ TG__FN(tg__panel)(int64_t kc, const TG__T *alpha, const TG__T *a, int64_t rs_a, 
         TG__FN(tg__tall_panel)(kc, alpha, a, rs_a, cs_a, b, rs_b, beta, c, rs_c, m, n, masked);
         return;
     }
+#if TG__PAIR
+    /* A whole panel over A in place, eight rows or more, in 8 x 2W tiles (tg__rows8). */
+    if (!packed_a && cs_c == 1 && m >= 8 && n == 2 * TG__W) {
+        TG__FN(tg__rows8)(kc, alpha, a, rs_a, cs_a, b, rs_b, beta, c, rs_c, m);
+        return;
+    }
+#endif
     for (int64_t i = 0, h, t = 0; i < m; i += h, t++) {
         const char *pf = packed_a ? TG__FN(tg__next_panel)(b, kc, rs_b, t) : NULL;
         h = packed_a ? (m - i < 6 ? m - i : 6) : TG__FN(tg__tile_rows)(m - i);
@@ -6137,98 +6275,6 @@ TG__FN(tg__ukernel_pair)(int64_t kc, const void *alpha, const void *a_, int64_t 
 }
 #define TG__UKERNEL_PAIR TG__FN(tg__ukernel_pair)
 
-/* A tile of h <= 8 rows (a constant where inlined) by 3W columns: 24 accumulators and three
- * vectors of B in AVX-512's 32 registers. Every element is one chain of FMAs along k, as in the
- * pair tile. Two uses, told apart by `packed` (a constant where inlined):
- * - over a B read in place (small.c's short A, tg__small_triples): where 8-row tiles take fewer
- *   passes over B than the pair's 6-row ones (7-8, 13-16, 19-24 rows), B streams from L2 or L3
- *   once less, and each k step reads three lines of a row side by side. B's rows here are a leading
- *   dimension apart and a 3W strip of them is read once, so the tile fetches the row ten k steps
- *   ahead. Emerald Rapids, 1 thread, ab-gemm against eight ahead (a copy of that build:
- *   0.91-1.06): none 0.83-0.99 (s 7x2048x2048 0.83, s 16x768x768 0.85, d 8x1024x1024 0.91), four
- *   0.95-1.05, ten 0.97-1.17 (d 8x1024x1024 1.17, d 7x1000x100 1.13: B from L3), twelve
- *   0.95-1.15, sixteen 0.96-1.15 (0.96 on s 13x512x512, whose rows 2 KiB apart alias in L1's
- *   sets).
- * - over packed panels (the blocked path's wide kernel, tg__ukernel_wide): A in 8-row panels, B in
- *   3W-column ones, read in order, which the hardware prefetchers follow on their own: the three
- *   prefetches a k step ahead cost it 3-4% (s 2048^3 1.045x, d 1.04x without them, ab-gemm side by
- *   side on the Xeon with AMX). There the tile brings its tile of C towards L1 as tg__tile does,
- *   and `next` as there (tg__next_panel), a line a k step. */
-__attribute__((target(TG__TARGET), always_inline)) static inline void
-TG__FN(tg__triple_tile)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t rs_a,
-                        int64_t cs_a, const TG__T *b, int64_t rs_b, const TG__T *beta_p, TG__T *c,
-                        int64_t rs_c, const int h, int64_t n, const int masked, const int packed,
-                        const char *next)
-{
-    const TG__T *const bend = b + kc * rs_b;
-    const int64_t ahead = 10 * rs_b;
-    /* A partial tile (masked, a constant after inlining; n < 3W) reads B's rows through masks,
-     * nothing past column n. The whole tiles keep plain loads: masked ones with every lane set
-     * cost them 4-21% (Emerald Rapids, ab-gemm side by side: s 24x150x150 0.79, d 8x100x256 0.83,
-     * s 8x512x256 0.92). */
-    const TG__MASK m0 = TG__LANES(n), m1 = TG__LANES(n - TG__W), m2 = TG__LANES(n - 2 * TG__W);
-#define TG__TRIPLE_LD(p, mk) (masked ? TG__MASKLOAD(p, mk) : TG__LOADU(p))
-    TG__V acc[8][3];
-#define TG__TRIPLE_EACH(X) X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(7)
-#define TG__TRIPLE_ZERO(i)                                                                         \
-    if ((i) < h) acc[i][0] = acc[i][1] = acc[i][2] = TG__ZERO();
-#define TG__TRIPLE_FMA(i)                                                                          \
-    if ((i) < h) {                                                                                 \
-        const TG__V ai = TG__BCAST(a + (i) * rs_a);                                                \
-        acc[i][0] = TG__FMA(ai, b0, acc[i][0]);                                                    \
-        acc[i][1] = TG__FMA(ai, b1, acc[i][1]);                                                    \
-        acc[i][2] = TG__FMA(ai, b2, acc[i][2]);                                                    \
-    }
-    TG__TRIPLE_EACH(TG__TRIPLE_ZERO)
-    if (packed) TG__FN(tg__prefetch_c)(c, rs_c, h, 3);
-#define TG__TRIPLE_STEP(prefetch)                                                                  \
-    {                                                                                              \
-        TG__V b0 = TG__TRIPLE_LD(b, m0), b1 = TG__TRIPLE_LD(b + TG__W, m1);                        \
-        TG__V b2 = TG__TRIPLE_LD(b + 2 * TG__W, m2);                                               \
-        TG__IN_REG(b0);                                                                            \
-        TG__IN_REG(b1);                                                                            \
-        TG__IN_REG(b2);                                                                            \
-        prefetch;                                                                                  \
-        TG__TRIPLE_EACH(TG__TRIPLE_FMA)                                                            \
-        a += cs_a;                                                                                 \
-        b += rs_b;                                                                                 \
-    }
-#define TG__TRIPLE_LOOP(prefetch)                                                                  \
-    {                                                                                              \
-        if (kc & 1) TG__TRIPLE_STEP(prefetch)                                                      \
-        while (b != bend) {                                                                        \
-            TG__TRIPLE_STEP(prefetch)                                                              \
-            TG__TRIPLE_STEP(prefetch)                                                              \
-        }                                                                                          \
-    }
-    if (!packed)
-        TG__TRIPLE_LOOP((_mm_prefetch((const char *)(b + ahead), _MM_HINT_T0),
-                         _mm_prefetch((const char *)(b + ahead + TG__W), _MM_HINT_T0),
-                         _mm_prefetch((const char *)(b + ahead + 2 * TG__W), _MM_HINT_T0)))
-    else if (next)
-        TG__TRIPLE_LOOP((_mm_prefetch(next, _MM_HINT_T1), next += 64))
-    else
-        TG__TRIPLE_LOOP((void)0)
-#undef TG__TRIPLE_LOOP
-#undef TG__TRIPLE_STEP
-    {
-        /* alpha and beta read only now, as in tg__tall */
-        const TG__T alpha = *alpha_p, beta = *beta_p;
-        const TG__V va = TG__SET1(alpha), vb = TG__SET1(beta);
-        const int64_t live = TG__FN(tg__edge_cols)(n, 3 * TG__W);
-#define TG__TRIPLE_STORE(i)                                                                        \
-    if ((i) < h) {                                                                                 \
-        TG__STORE_ACC(i, 0) TG__STORE_ACC(i, 1) TG__STORE_ACC(i, 2)                                \
-    }
-        TG__TRIPLE_EACH(TG__TRIPLE_STORE)
-    }
-#undef TG__TRIPLE_LD
-#undef TG__TRIPLE_EACH
-#undef TG__TRIPLE_ZERO
-#undef TG__TRIPLE_FMA
-#undef TG__TRIPLE_STORE
-}
-
 /* C[0:m, 0:n] for n <= 3W in triple tiles of eight rows from the first (the last of one to seven
  * computes only those; partial when n < 3W, read through masks): row i's A at a + i * ts_a, so that
  * a tile starts at its row in place (ts_a = rs_a) or at its 8-row panel (ts_a = kc). */
@@ -6241,11 +6287,11 @@ TG__FN(tg__triple_rows)(int64_t kc, const TG__T *al, const TG__T *a, int64_t rs_
         const char *pf = packed ? TG__FN(tg__next_panel)(b, kc, rs_b, t) : NULL;
 #define TG__TRIPLE_H(h)                                                                            \
     if (n >= 3 * TG__W)                                                                            \
-        TG__FN(tg__triple_tile)(kc, al, a + i * ts_a, rs_a, cs_a, b, rs_b, be, c + i * rs_c, rs_c, \
-                                h, 3 * TG__W, 0, packed, pf);                                      \
+        TG__FN(tg__tile8)(kc, al, a + i * ts_a, rs_a, cs_a, b, rs_b, be, c + i * rs_c, rs_c, h, 3, \
+                          3 * TG__W, 0, packed, pf);                                               \
     else                                                                                           \
-        TG__FN(tg__triple_tile)(kc, al, a + i * ts_a, rs_a, cs_a, b, rs_b, be, c + i * rs_c, rs_c, \
-                                h, n, 1, packed, pf)
+        TG__FN(tg__tile8)(kc, al, a + i * ts_a, rs_a, cs_a, b, rs_b, be, c + i * rs_c, rs_c, h, 3, \
+                          n, 1, packed, pf)
         switch (m - i < 8 ? m - i : 8) {
         case 1: TG__TRIPLE_H(1); break;
         case 2: TG__TRIPLE_H(2); break;
@@ -6886,8 +6932,9 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
  * whole panels' kernel carries no test for it; AVX2 copies it into a zero-padded panel (small.c),
  * since vmaskmov is microcoded on Zen 3. A panel at most W wide over eight rows or more of A in
  * place goes in taller tiles of one vector a row instead (tg__tall: up to 12 rows in ymm, 16 in
- * zmm). Over a short A in place, AVX-512 takes two or three panels of B at once in tiles of 6 x 4W
- * (tg__pair_tile) or 8 x 3W (tg__triple_tile); and its blocked path, but on Zen 4, has a wide
+ * zmm), and AVX-512 takes a whole panel over eight rows or more in tiles of 8 x 2W (tg__rows8).
+ * Over a short A in place, AVX-512 takes two or three panels of B at once in tiles of 6 x 4W
+ * (tg__pair_tile) or 8 x 3W (tg__tile8); and its blocked path, but on Zen 4, has a wide
  * descriptor of its own whose packed panels are 8 rows of A and 3W columns of B, in the same
  * 8 x 3W tiles (tg__ukernel_wide). */
 
@@ -7325,8 +7372,9 @@ TG__FN(tg__tall_panel)(int64_t kc, const TG__T *alpha, const TG__T *a, int64_t r
 /* The height of the next tile of a panel read in place when `left` rows remain: tiles of six,
  * except that the last 7 or 8 rows go as two tiles of about half (6 + 2 -> 4 + 4, 6 + 1 -> 4 + 3).
  * A tile costs per k step what six rows do at five or six rows, four at four, three at one to
- * three (two k steps per pass), so 6 + 2 costs 6 + 3 and 4 + 4 costs 4 + 4: s 32^3 runs 6 + 6 + 6 +
- * 6 + 4 + 4 rows' worth instead of 6 x 6. Packed A comes in panels of six and keeps them. */
+ * three (two k steps per pass), so 6 + 2 costs 6 + 3 and 4 + 4 costs 4 + 4: AVX2's s 32^3 runs
+ * 6 + 6 + 6 + 6 + 4 + 4 rows' worth instead of 6 x 6 (AVX-512 takes a whole panel's rows in tiles
+ * of up to eight instead, tg__rows8). Packed A comes in panels of six and keeps them. */
 static inline int64_t TG__FN(tg__tile_rows)(int64_t left)
 {
     return left == 7 || left == 8 ? 4 : left < 6 ? left : 6;
@@ -7347,6 +7395,135 @@ static inline const char *TG__FN(tg__next_panel)(const TG__T *b, int64_t kc, int
     return t * kc < lines ? (const char *)(b + kc * rs_b) + t * kc * 64 : NULL;
 }
 
+#if TG__PAIR
+/* A tile of h <= 8 rows (a constant where inlined) by nv vectors, 2 or 3 (a constant too): up to
+ * 24 accumulators and three vectors of B in AVX-512's 32 registers. Every element is one chain of
+ * FMAs along k, as in the pair tile and the 6-row tile's whole-panel loop, so any tiling of the
+ * same rows gives the same bits. Three uses, told apart by nv and `packed` (constants):
+ * - 3W over a B read in place (small.c's short A, tg__small_triples): where 8-row tiles take fewer
+ *   passes over B than the pair's 6-row ones (7-8, 13-16, 19-24 rows), B streams from L2 or L3
+ *   once less, and each k step reads three lines of a row side by side. B's rows here are a leading
+ *   dimension apart and a 3W strip of them is read once, so the tile fetches the row ten k steps
+ *   ahead. Emerald Rapids, 1 thread, ab-gemm against eight ahead (a copy of that build:
+ *   0.91-1.06): none 0.83-0.99 (s 7x2048x2048 0.83, s 16x768x768 0.85, d 8x1024x1024 0.91), four
+ *   0.95-1.05, ten 0.97-1.17 (d 8x1024x1024 1.17, d 7x1000x100 1.13: B from L3), twelve
+ *   0.95-1.15, sixteen 0.96-1.15 (0.96 on s 13x512x512, whose rows 2 KiB apart alias in L1's
+ *   sets).
+ * - 3W over packed panels (the blocked path's wide kernel, tg__ukernel_wide): A in 8-row panels, B
+ *   in 3W-column ones, read in order, which the hardware prefetchers follow on their own: the three
+ *   prefetches a k step ahead cost it 3-4% (s 2048^3 1.045x, d 1.04x without them, ab-gemm side by
+ *   side on the Xeon with AMX). There the tile brings its tile of C towards L1 as tg__tile does,
+ *   and `next` as there (tg__next_panel), a line a k step.
+ * - 2W, one whole panel of B over A in place (tg__rows8): B prefetched as tg__tile's loop does. */
+__attribute__((target(TG__TARGET), always_inline)) static inline void
+TG__FN(tg__tile8)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t rs_a, int64_t cs_a,
+                  const TG__T *b, int64_t rs_b, const TG__T *beta_p, TG__T *c, int64_t rs_c,
+                  const int h, const int nv, int64_t n, const int masked, const int packed,
+                  const char *next)
+{
+    const TG__T *const bend = b + kc * rs_b;
+    const int64_t ahead = 10 * rs_b;
+    /* A partial tile (masked, a constant after inlining; n < 3W) reads B's rows through masks,
+     * nothing past column n. The whole tiles keep plain loads: masked ones with every lane set
+     * cost them 4-21% (Emerald Rapids, ab-gemm side by side: s 24x150x150 0.79, d 8x100x256 0.83,
+     * s 8x512x256 0.92). */
+    const TG__MASK m0 = TG__LANES(n), m1 = TG__LANES(n - TG__W), m2 = TG__LANES(n - 2 * TG__W);
+#define TG__T8_LD(p, mk) (masked ? TG__MASKLOAD(p, mk) : TG__LOADU(p))
+    TG__V acc[8][3];
+#define TG__T8_EACH(X) X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(7)
+#define TG__T8_ZERO(i)                                                                             \
+    if ((i) < h) acc[i][0] = acc[i][1] = acc[i][2] = TG__ZERO();
+#define TG__T8_FMA(i)                                                                              \
+    if ((i) < h) {                                                                                 \
+        const TG__V ai = TG__BCAST(a + (i) * rs_a);                                                \
+        acc[i][0] = TG__FMA(ai, b0, acc[i][0]);                                                    \
+        acc[i][1] = TG__FMA(ai, b1, acc[i][1]);                                                    \
+        if (nv == 3) acc[i][2] = TG__FMA(ai, b2, acc[i][2]);                                       \
+    }
+    TG__T8_EACH(TG__T8_ZERO)
+    if (packed) TG__FN(tg__prefetch_c)(c, rs_c, h, 3);
+#define TG__T8_STEP(prefetch)                                                                      \
+    {                                                                                              \
+        TG__V b0 = TG__T8_LD(b, m0), b1 = TG__T8_LD(b + TG__W, m1);                                \
+        TG__V b2 = nv == 3 ? TG__T8_LD(b + 2 * TG__W, m2) : b1;                                    \
+        TG__IN_REG(b0);                                                                            \
+        TG__IN_REG(b1);                                                                            \
+        if (nv == 3) TG__IN_REG(b2);                                                               \
+        prefetch;                                                                                  \
+        TG__T8_EACH(TG__T8_FMA)                                                                    \
+        a += cs_a;                                                                                 \
+        b += rs_b;                                                                                 \
+    }
+#define TG__T8_LOOP(prefetch)                                                                      \
+    {                                                                                              \
+        if (kc & 1) TG__T8_STEP(prefetch)                                                          \
+        while (b != bend) {                                                                        \
+            TG__T8_STEP(prefetch)                                                                  \
+            TG__T8_STEP(prefetch)                                                                  \
+        }                                                                                          \
+    }
+    if (nv == 2 && rs_b != 2 * TG__W)
+        TG__T8_LOOP(TG__PREFETCH_AHEAD(b))
+    else if (!packed && nv == 3)
+        TG__T8_LOOP((_mm_prefetch((const char *)(b + ahead), _MM_HINT_T0),
+                     _mm_prefetch((const char *)(b + ahead + TG__W), _MM_HINT_T0),
+                     _mm_prefetch((const char *)(b + ahead + 2 * TG__W), _MM_HINT_T0)))
+    else if (next)
+        TG__T8_LOOP((_mm_prefetch(next, _MM_HINT_T1), next += 64))
+    else
+        TG__T8_LOOP((void)0)
+#undef TG__T8_LOOP
+#undef TG__T8_STEP
+    {
+        /* alpha and beta read only now, as in tg__tall */
+        const TG__T alpha = *alpha_p, beta = *beta_p;
+        const TG__V va = TG__SET1(alpha), vb = TG__SET1(beta);
+        const int64_t live = TG__FN(tg__edge_cols)(n, nv * TG__W);
+#define TG__T8_STORE(i)                                                                            \
+    if ((i) < h) {                                                                                 \
+        TG__STORE_ACC(i, 0) TG__STORE_ACC(i, 1) if (nv == 3) TG__STORE_ACC(i, 2)                   \
+    }
+        TG__T8_EACH(TG__T8_STORE)
+    }
+#undef TG__T8_LD
+#undef TG__T8_EACH
+#undef TG__T8_ZERO
+#undef TG__T8_FMA
+#undef TG__T8_STORE
+}
+
+/* One whole panel of B (2W) over m >= 8 rows of A in place, in tiles of 8 x 2W of as even heights
+ * as fit (4 to 8 rows, each 8 chains of FMAs or more; a constant per instantiation). The 6-row
+ * tiles (tg__tile_rows) need more of them for the same rows, and two of four rows where 7 or 8
+ * remain, whose eight chains only just cover the FMA latency: s 32^3 runs as four tiles instead
+ * of six. The Xeon of results/intel-xeon-2c, 1 thread, ab-gemm, C 16 bytes off a line, against
+ * the 6-row tiles (a copy of their build: 0.99-1.01): s 32^3 1.13, s 8x32x8 1.14, s 9x32x9 1.08,
+ * s 20x32x20 1.13, s 96x32x96 1.06, s 256x32x256 1.04, s 1000x32x64 1.06, s 4096x32x4096 1.13, d
+ * 16^3 1.13, d 40x16x40 1.04, d 256x16x256 1.09, d 8192x16x512 1.05, d 10x16x64 1.01. A partial
+ * panel (W < n < 2W, read through masks) lost a little (s 100x20x100 0.98, d 100x12x100 0.99, s
+ * 13x29x17 0.99) and keeps the 6-row tiles, whose edge stores form their masks once a tile. */
+__attribute__((target(TG__TARGET), always_inline)) static inline void
+TG__FN(tg__rows8)(int64_t kc, const TG__T *al, const TG__T *a, int64_t rs_a, int64_t cs_a,
+                  const TG__T *b, int64_t rs_b, const TG__T *be, TG__T *c, int64_t rs_c, int64_t m)
+{
+    const int64_t tiles = tg__ceil_div(m, 8);
+    for (int64_t t = 0, i = 0, h; t < tiles; t++, i += h) {
+        h = m * (t + 1) / tiles - i;
+#define TG__ROWS8_CASE(H)                                                                          \
+    case H:                                                                                        \
+        TG__FN(tg__tile8)(kc, al, a + i * rs_a, rs_a, cs_a, b, rs_b, be, c + i * rs_c, rs_c, H, 2, \
+                          2 * TG__W, 0, 0, NULL);                                                  \
+        break;
+        switch (h) {
+            TG__ROWS8_CASE(4) TG__ROWS8_CASE(5) TG__ROWS8_CASE(6) TG__ROWS8_CASE(7)
+            TG__ROWS8_CASE(8)
+        default: __builtin_unreachable();
+        }
+#undef TG__ROWS8_CASE
+    }
+}
+#endif
+
 /* A column panel of C, tile by tile; masked: a partial one, read through masks. */
 __attribute__((target(TG__TARGET), always_inline)) static inline void
 TG__FN(tg__panel)(int64_t kc, const TG__T *alpha, const TG__T *a, int64_t rs_a, int64_t cs_a,
@@ -7361,6 +7538,13 @@ TG__FN(tg__panel)(int64_t kc, const TG__T *alpha, const TG__T *a, int64_t rs_a, 
         TG__FN(tg__tall_panel)(kc, alpha, a, rs_a, cs_a, b, rs_b, beta, c, rs_c, m, n, masked);
         return;
     }
+#if TG__PAIR
+    /* A whole panel over A in place, eight rows or more, in 8 x 2W tiles (tg__rows8). */
+    if (!packed_a && cs_c == 1 && m >= 8 && n == 2 * TG__W) {
+        TG__FN(tg__rows8)(kc, alpha, a, rs_a, cs_a, b, rs_b, beta, c, rs_c, m);
+        return;
+    }
+#endif
     for (int64_t i = 0, h, t = 0; i < m; i += h, t++) {
         const char *pf = packed_a ? TG__FN(tg__next_panel)(b, kc, rs_b, t) : NULL;
         h = packed_a ? (m - i < 6 ? m - i : 6) : TG__FN(tg__tile_rows)(m - i);
@@ -7497,98 +7681,6 @@ TG__FN(tg__ukernel_pair)(int64_t kc, const void *alpha, const void *a_, int64_t 
 }
 #define TG__UKERNEL_PAIR TG__FN(tg__ukernel_pair)
 
-/* A tile of h <= 8 rows (a constant where inlined) by 3W columns: 24 accumulators and three
- * vectors of B in AVX-512's 32 registers. Every element is one chain of FMAs along k, as in the
- * pair tile. Two uses, told apart by `packed` (a constant where inlined):
- * - over a B read in place (small.c's short A, tg__small_triples): where 8-row tiles take fewer
- *   passes over B than the pair's 6-row ones (7-8, 13-16, 19-24 rows), B streams from L2 or L3
- *   once less, and each k step reads three lines of a row side by side. B's rows here are a leading
- *   dimension apart and a 3W strip of them is read once, so the tile fetches the row ten k steps
- *   ahead. Emerald Rapids, 1 thread, ab-gemm against eight ahead (a copy of that build:
- *   0.91-1.06): none 0.83-0.99 (s 7x2048x2048 0.83, s 16x768x768 0.85, d 8x1024x1024 0.91), four
- *   0.95-1.05, ten 0.97-1.17 (d 8x1024x1024 1.17, d 7x1000x100 1.13: B from L3), twelve
- *   0.95-1.15, sixteen 0.96-1.15 (0.96 on s 13x512x512, whose rows 2 KiB apart alias in L1's
- *   sets).
- * - over packed panels (the blocked path's wide kernel, tg__ukernel_wide): A in 8-row panels, B in
- *   3W-column ones, read in order, which the hardware prefetchers follow on their own: the three
- *   prefetches a k step ahead cost it 3-4% (s 2048^3 1.045x, d 1.04x without them, ab-gemm side by
- *   side on the Xeon with AMX). There the tile brings its tile of C towards L1 as tg__tile does,
- *   and `next` as there (tg__next_panel), a line a k step. */
-__attribute__((target(TG__TARGET), always_inline)) static inline void
-TG__FN(tg__triple_tile)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t rs_a,
-                        int64_t cs_a, const TG__T *b, int64_t rs_b, const TG__T *beta_p, TG__T *c,
-                        int64_t rs_c, const int h, int64_t n, const int masked, const int packed,
-                        const char *next)
-{
-    const TG__T *const bend = b + kc * rs_b;
-    const int64_t ahead = 10 * rs_b;
-    /* A partial tile (masked, a constant after inlining; n < 3W) reads B's rows through masks,
-     * nothing past column n. The whole tiles keep plain loads: masked ones with every lane set
-     * cost them 4-21% (Emerald Rapids, ab-gemm side by side: s 24x150x150 0.79, d 8x100x256 0.83,
-     * s 8x512x256 0.92). */
-    const TG__MASK m0 = TG__LANES(n), m1 = TG__LANES(n - TG__W), m2 = TG__LANES(n - 2 * TG__W);
-#define TG__TRIPLE_LD(p, mk) (masked ? TG__MASKLOAD(p, mk) : TG__LOADU(p))
-    TG__V acc[8][3];
-#define TG__TRIPLE_EACH(X) X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(7)
-#define TG__TRIPLE_ZERO(i)                                                                         \
-    if ((i) < h) acc[i][0] = acc[i][1] = acc[i][2] = TG__ZERO();
-#define TG__TRIPLE_FMA(i)                                                                          \
-    if ((i) < h) {                                                                                 \
-        const TG__V ai = TG__BCAST(a + (i) * rs_a);                                                \
-        acc[i][0] = TG__FMA(ai, b0, acc[i][0]);                                                    \
-        acc[i][1] = TG__FMA(ai, b1, acc[i][1]);                                                    \
-        acc[i][2] = TG__FMA(ai, b2, acc[i][2]);                                                    \
-    }
-    TG__TRIPLE_EACH(TG__TRIPLE_ZERO)
-    if (packed) TG__FN(tg__prefetch_c)(c, rs_c, h, 3);
-#define TG__TRIPLE_STEP(prefetch)                                                                  \
-    {                                                                                              \
-        TG__V b0 = TG__TRIPLE_LD(b, m0), b1 = TG__TRIPLE_LD(b + TG__W, m1);                        \
-        TG__V b2 = TG__TRIPLE_LD(b + 2 * TG__W, m2);                                               \
-        TG__IN_REG(b0);                                                                            \
-        TG__IN_REG(b1);                                                                            \
-        TG__IN_REG(b2);                                                                            \
-        prefetch;                                                                                  \
-        TG__TRIPLE_EACH(TG__TRIPLE_FMA)                                                            \
-        a += cs_a;                                                                                 \
-        b += rs_b;                                                                                 \
-    }
-#define TG__TRIPLE_LOOP(prefetch)                                                                  \
-    {                                                                                              \
-        if (kc & 1) TG__TRIPLE_STEP(prefetch)                                                      \
-        while (b != bend) {                                                                        \
-            TG__TRIPLE_STEP(prefetch)                                                              \
-            TG__TRIPLE_STEP(prefetch)                                                              \
-        }                                                                                          \
-    }
-    if (!packed)
-        TG__TRIPLE_LOOP((_mm_prefetch((const char *)(b + ahead), _MM_HINT_T0),
-                         _mm_prefetch((const char *)(b + ahead + TG__W), _MM_HINT_T0),
-                         _mm_prefetch((const char *)(b + ahead + 2 * TG__W), _MM_HINT_T0)))
-    else if (next)
-        TG__TRIPLE_LOOP((_mm_prefetch(next, _MM_HINT_T1), next += 64))
-    else
-        TG__TRIPLE_LOOP((void)0)
-#undef TG__TRIPLE_LOOP
-#undef TG__TRIPLE_STEP
-    {
-        /* alpha and beta read only now, as in tg__tall */
-        const TG__T alpha = *alpha_p, beta = *beta_p;
-        const TG__V va = TG__SET1(alpha), vb = TG__SET1(beta);
-        const int64_t live = TG__FN(tg__edge_cols)(n, 3 * TG__W);
-#define TG__TRIPLE_STORE(i)                                                                        \
-    if ((i) < h) {                                                                                 \
-        TG__STORE_ACC(i, 0) TG__STORE_ACC(i, 1) TG__STORE_ACC(i, 2)                                \
-    }
-        TG__TRIPLE_EACH(TG__TRIPLE_STORE)
-    }
-#undef TG__TRIPLE_LD
-#undef TG__TRIPLE_EACH
-#undef TG__TRIPLE_ZERO
-#undef TG__TRIPLE_FMA
-#undef TG__TRIPLE_STORE
-}
-
 /* C[0:m, 0:n] for n <= 3W in triple tiles of eight rows from the first (the last of one to seven
  * computes only those; partial when n < 3W, read through masks): row i's A at a + i * ts_a, so that
  * a tile starts at its row in place (ts_a = rs_a) or at its 8-row panel (ts_a = kc). */
@@ -7601,11 +7693,11 @@ TG__FN(tg__triple_rows)(int64_t kc, const TG__T *al, const TG__T *a, int64_t rs_
         const char *pf = packed ? TG__FN(tg__next_panel)(b, kc, rs_b, t) : NULL;
 #define TG__TRIPLE_H(h)                                                                            \
     if (n >= 3 * TG__W)                                                                            \
-        TG__FN(tg__triple_tile)(kc, al, a + i * ts_a, rs_a, cs_a, b, rs_b, be, c + i * rs_c, rs_c, \
-                                h, 3 * TG__W, 0, packed, pf);                                      \
+        TG__FN(tg__tile8)(kc, al, a + i * ts_a, rs_a, cs_a, b, rs_b, be, c + i * rs_c, rs_c, h, 3, \
+                          3 * TG__W, 0, packed, pf);                                               \
     else                                                                                           \
-        TG__FN(tg__triple_tile)(kc, al, a + i * ts_a, rs_a, cs_a, b, rs_b, be, c + i * rs_c, rs_c, \
-                                h, n, 1, packed, pf)
+        TG__FN(tg__tile8)(kc, al, a + i * ts_a, rs_a, cs_a, b, rs_b, be, c + i * rs_c, rs_c, h, 3, \
+                          n, 1, packed, pf)
         switch (m - i < 8 ? m - i : 8) {
         case 1: TG__TRIPLE_H(1); break;
         case 2: TG__TRIPLE_H(2); break;
@@ -8246,8 +8338,9 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
  * whole panels' kernel carries no test for it; AVX2 copies it into a zero-padded panel (small.c),
  * since vmaskmov is microcoded on Zen 3. A panel at most W wide over eight rows or more of A in
  * place goes in taller tiles of one vector a row instead (tg__tall: up to 12 rows in ymm, 16 in
- * zmm). Over a short A in place, AVX-512 takes two or three panels of B at once in tiles of 6 x 4W
- * (tg__pair_tile) or 8 x 3W (tg__triple_tile); and its blocked path, but on Zen 4, has a wide
+ * zmm), and AVX-512 takes a whole panel over eight rows or more in tiles of 8 x 2W (tg__rows8).
+ * Over a short A in place, AVX-512 takes two or three panels of B at once in tiles of 6 x 4W
+ * (tg__pair_tile) or 8 x 3W (tg__tile8); and its blocked path, but on Zen 4, has a wide
  * descriptor of its own whose packed panels are 8 rows of A and 3W columns of B, in the same
  * 8 x 3W tiles (tg__ukernel_wide). */
 
@@ -8685,8 +8778,9 @@ TG__FN(tg__tall_panel)(int64_t kc, const TG__T *alpha, const TG__T *a, int64_t r
 /* The height of the next tile of a panel read in place when `left` rows remain: tiles of six,
  * except that the last 7 or 8 rows go as two tiles of about half (6 + 2 -> 4 + 4, 6 + 1 -> 4 + 3).
  * A tile costs per k step what six rows do at five or six rows, four at four, three at one to
- * three (two k steps per pass), so 6 + 2 costs 6 + 3 and 4 + 4 costs 4 + 4: s 32^3 runs 6 + 6 + 6 +
- * 6 + 4 + 4 rows' worth instead of 6 x 6. Packed A comes in panels of six and keeps them. */
+ * three (two k steps per pass), so 6 + 2 costs 6 + 3 and 4 + 4 costs 4 + 4: AVX2's s 32^3 runs
+ * 6 + 6 + 6 + 6 + 4 + 4 rows' worth instead of 6 x 6 (AVX-512 takes a whole panel's rows in tiles
+ * of up to eight instead, tg__rows8). Packed A comes in panels of six and keeps them. */
 static inline int64_t TG__FN(tg__tile_rows)(int64_t left)
 {
     return left == 7 || left == 8 ? 4 : left < 6 ? left : 6;
@@ -8707,6 +8801,135 @@ static inline const char *TG__FN(tg__next_panel)(const TG__T *b, int64_t kc, int
     return t * kc < lines ? (const char *)(b + kc * rs_b) + t * kc * 64 : NULL;
 }
 
+#if TG__PAIR
+/* A tile of h <= 8 rows (a constant where inlined) by nv vectors, 2 or 3 (a constant too): up to
+ * 24 accumulators and three vectors of B in AVX-512's 32 registers. Every element is one chain of
+ * FMAs along k, as in the pair tile and the 6-row tile's whole-panel loop, so any tiling of the
+ * same rows gives the same bits. Three uses, told apart by nv and `packed` (constants):
+ * - 3W over a B read in place (small.c's short A, tg__small_triples): where 8-row tiles take fewer
+ *   passes over B than the pair's 6-row ones (7-8, 13-16, 19-24 rows), B streams from L2 or L3
+ *   once less, and each k step reads three lines of a row side by side. B's rows here are a leading
+ *   dimension apart and a 3W strip of them is read once, so the tile fetches the row ten k steps
+ *   ahead. Emerald Rapids, 1 thread, ab-gemm against eight ahead (a copy of that build:
+ *   0.91-1.06): none 0.83-0.99 (s 7x2048x2048 0.83, s 16x768x768 0.85, d 8x1024x1024 0.91), four
+ *   0.95-1.05, ten 0.97-1.17 (d 8x1024x1024 1.17, d 7x1000x100 1.13: B from L3), twelve
+ *   0.95-1.15, sixteen 0.96-1.15 (0.96 on s 13x512x512, whose rows 2 KiB apart alias in L1's
+ *   sets).
+ * - 3W over packed panels (the blocked path's wide kernel, tg__ukernel_wide): A in 8-row panels, B
+ *   in 3W-column ones, read in order, which the hardware prefetchers follow on their own: the three
+ *   prefetches a k step ahead cost it 3-4% (s 2048^3 1.045x, d 1.04x without them, ab-gemm side by
+ *   side on the Xeon with AMX). There the tile brings its tile of C towards L1 as tg__tile does,
+ *   and `next` as there (tg__next_panel), a line a k step.
+ * - 2W, one whole panel of B over A in place (tg__rows8): B prefetched as tg__tile's loop does. */
+__attribute__((target(TG__TARGET), always_inline)) static inline void
+TG__FN(tg__tile8)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t rs_a, int64_t cs_a,
+                  const TG__T *b, int64_t rs_b, const TG__T *beta_p, TG__T *c, int64_t rs_c,
+                  const int h, const int nv, int64_t n, const int masked, const int packed,
+                  const char *next)
+{
+    const TG__T *const bend = b + kc * rs_b;
+    const int64_t ahead = 10 * rs_b;
+    /* A partial tile (masked, a constant after inlining; n < 3W) reads B's rows through masks,
+     * nothing past column n. The whole tiles keep plain loads: masked ones with every lane set
+     * cost them 4-21% (Emerald Rapids, ab-gemm side by side: s 24x150x150 0.79, d 8x100x256 0.83,
+     * s 8x512x256 0.92). */
+    const TG__MASK m0 = TG__LANES(n), m1 = TG__LANES(n - TG__W), m2 = TG__LANES(n - 2 * TG__W);
+#define TG__T8_LD(p, mk) (masked ? TG__MASKLOAD(p, mk) : TG__LOADU(p))
+    TG__V acc[8][3];
+#define TG__T8_EACH(X) X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(7)
+#define TG__T8_ZERO(i)                                                                             \
+    if ((i) < h) acc[i][0] = acc[i][1] = acc[i][2] = TG__ZERO();
+#define TG__T8_FMA(i)                                                                              \
+    if ((i) < h) {                                                                                 \
+        const TG__V ai = TG__BCAST(a + (i) * rs_a);                                                \
+        acc[i][0] = TG__FMA(ai, b0, acc[i][0]);                                                    \
+        acc[i][1] = TG__FMA(ai, b1, acc[i][1]);                                                    \
+        if (nv == 3) acc[i][2] = TG__FMA(ai, b2, acc[i][2]);                                       \
+    }
+    TG__T8_EACH(TG__T8_ZERO)
+    if (packed) TG__FN(tg__prefetch_c)(c, rs_c, h, 3);
+#define TG__T8_STEP(prefetch)                                                                      \
+    {                                                                                              \
+        TG__V b0 = TG__T8_LD(b, m0), b1 = TG__T8_LD(b + TG__W, m1);                                \
+        TG__V b2 = nv == 3 ? TG__T8_LD(b + 2 * TG__W, m2) : b1;                                    \
+        TG__IN_REG(b0);                                                                            \
+        TG__IN_REG(b1);                                                                            \
+        if (nv == 3) TG__IN_REG(b2);                                                               \
+        prefetch;                                                                                  \
+        TG__T8_EACH(TG__T8_FMA)                                                                    \
+        a += cs_a;                                                                                 \
+        b += rs_b;                                                                                 \
+    }
+#define TG__T8_LOOP(prefetch)                                                                      \
+    {                                                                                              \
+        if (kc & 1) TG__T8_STEP(prefetch)                                                          \
+        while (b != bend) {                                                                        \
+            TG__T8_STEP(prefetch)                                                                  \
+            TG__T8_STEP(prefetch)                                                                  \
+        }                                                                                          \
+    }
+    if (nv == 2 && rs_b != 2 * TG__W)
+        TG__T8_LOOP(TG__PREFETCH_AHEAD(b))
+    else if (!packed && nv == 3)
+        TG__T8_LOOP((_mm_prefetch((const char *)(b + ahead), _MM_HINT_T0),
+                     _mm_prefetch((const char *)(b + ahead + TG__W), _MM_HINT_T0),
+                     _mm_prefetch((const char *)(b + ahead + 2 * TG__W), _MM_HINT_T0)))
+    else if (next)
+        TG__T8_LOOP((_mm_prefetch(next, _MM_HINT_T1), next += 64))
+    else
+        TG__T8_LOOP((void)0)
+#undef TG__T8_LOOP
+#undef TG__T8_STEP
+    {
+        /* alpha and beta read only now, as in tg__tall */
+        const TG__T alpha = *alpha_p, beta = *beta_p;
+        const TG__V va = TG__SET1(alpha), vb = TG__SET1(beta);
+        const int64_t live = TG__FN(tg__edge_cols)(n, nv * TG__W);
+#define TG__T8_STORE(i)                                                                            \
+    if ((i) < h) {                                                                                 \
+        TG__STORE_ACC(i, 0) TG__STORE_ACC(i, 1) if (nv == 3) TG__STORE_ACC(i, 2)                   \
+    }
+        TG__T8_EACH(TG__T8_STORE)
+    }
+#undef TG__T8_LD
+#undef TG__T8_EACH
+#undef TG__T8_ZERO
+#undef TG__T8_FMA
+#undef TG__T8_STORE
+}
+
+/* One whole panel of B (2W) over m >= 8 rows of A in place, in tiles of 8 x 2W of as even heights
+ * as fit (4 to 8 rows, each 8 chains of FMAs or more; a constant per instantiation). The 6-row
+ * tiles (tg__tile_rows) need more of them for the same rows, and two of four rows where 7 or 8
+ * remain, whose eight chains only just cover the FMA latency: s 32^3 runs as four tiles instead
+ * of six. The Xeon of results/intel-xeon-2c, 1 thread, ab-gemm, C 16 bytes off a line, against
+ * the 6-row tiles (a copy of their build: 0.99-1.01): s 32^3 1.13, s 8x32x8 1.14, s 9x32x9 1.08,
+ * s 20x32x20 1.13, s 96x32x96 1.06, s 256x32x256 1.04, s 1000x32x64 1.06, s 4096x32x4096 1.13, d
+ * 16^3 1.13, d 40x16x40 1.04, d 256x16x256 1.09, d 8192x16x512 1.05, d 10x16x64 1.01. A partial
+ * panel (W < n < 2W, read through masks) lost a little (s 100x20x100 0.98, d 100x12x100 0.99, s
+ * 13x29x17 0.99) and keeps the 6-row tiles, whose edge stores form their masks once a tile. */
+__attribute__((target(TG__TARGET), always_inline)) static inline void
+TG__FN(tg__rows8)(int64_t kc, const TG__T *al, const TG__T *a, int64_t rs_a, int64_t cs_a,
+                  const TG__T *b, int64_t rs_b, const TG__T *be, TG__T *c, int64_t rs_c, int64_t m)
+{
+    const int64_t tiles = tg__ceil_div(m, 8);
+    for (int64_t t = 0, i = 0, h; t < tiles; t++, i += h) {
+        h = m * (t + 1) / tiles - i;
+#define TG__ROWS8_CASE(H)                                                                          \
+    case H:                                                                                        \
+        TG__FN(tg__tile8)(kc, al, a + i * rs_a, rs_a, cs_a, b, rs_b, be, c + i * rs_c, rs_c, H, 2, \
+                          2 * TG__W, 0, 0, NULL);                                                  \
+        break;
+        switch (h) {
+            TG__ROWS8_CASE(4) TG__ROWS8_CASE(5) TG__ROWS8_CASE(6) TG__ROWS8_CASE(7)
+            TG__ROWS8_CASE(8)
+        default: __builtin_unreachable();
+        }
+#undef TG__ROWS8_CASE
+    }
+}
+#endif
+
 /* A column panel of C, tile by tile; masked: a partial one, read through masks. */
 __attribute__((target(TG__TARGET), always_inline)) static inline void
 TG__FN(tg__panel)(int64_t kc, const TG__T *alpha, const TG__T *a, int64_t rs_a, int64_t cs_a,
@@ -8721,6 +8944,13 @@ TG__FN(tg__panel)(int64_t kc, const TG__T *alpha, const TG__T *a, int64_t rs_a, 
         TG__FN(tg__tall_panel)(kc, alpha, a, rs_a, cs_a, b, rs_b, beta, c, rs_c, m, n, masked);
         return;
     }
+#if TG__PAIR
+    /* A whole panel over A in place, eight rows or more, in 8 x 2W tiles (tg__rows8). */
+    if (!packed_a && cs_c == 1 && m >= 8 && n == 2 * TG__W) {
+        TG__FN(tg__rows8)(kc, alpha, a, rs_a, cs_a, b, rs_b, beta, c, rs_c, m);
+        return;
+    }
+#endif
     for (int64_t i = 0, h, t = 0; i < m; i += h, t++) {
         const char *pf = packed_a ? TG__FN(tg__next_panel)(b, kc, rs_b, t) : NULL;
         h = packed_a ? (m - i < 6 ? m - i : 6) : TG__FN(tg__tile_rows)(m - i);
@@ -8857,98 +9087,6 @@ TG__FN(tg__ukernel_pair)(int64_t kc, const void *alpha, const void *a_, int64_t 
 }
 #define TG__UKERNEL_PAIR TG__FN(tg__ukernel_pair)
 
-/* A tile of h <= 8 rows (a constant where inlined) by 3W columns: 24 accumulators and three
- * vectors of B in AVX-512's 32 registers. Every element is one chain of FMAs along k, as in the
- * pair tile. Two uses, told apart by `packed` (a constant where inlined):
- * - over a B read in place (small.c's short A, tg__small_triples): where 8-row tiles take fewer
- *   passes over B than the pair's 6-row ones (7-8, 13-16, 19-24 rows), B streams from L2 or L3
- *   once less, and each k step reads three lines of a row side by side. B's rows here are a leading
- *   dimension apart and a 3W strip of them is read once, so the tile fetches the row ten k steps
- *   ahead. Emerald Rapids, 1 thread, ab-gemm against eight ahead (a copy of that build:
- *   0.91-1.06): none 0.83-0.99 (s 7x2048x2048 0.83, s 16x768x768 0.85, d 8x1024x1024 0.91), four
- *   0.95-1.05, ten 0.97-1.17 (d 8x1024x1024 1.17, d 7x1000x100 1.13: B from L3), twelve
- *   0.95-1.15, sixteen 0.96-1.15 (0.96 on s 13x512x512, whose rows 2 KiB apart alias in L1's
- *   sets).
- * - over packed panels (the blocked path's wide kernel, tg__ukernel_wide): A in 8-row panels, B in
- *   3W-column ones, read in order, which the hardware prefetchers follow on their own: the three
- *   prefetches a k step ahead cost it 3-4% (s 2048^3 1.045x, d 1.04x without them, ab-gemm side by
- *   side on the Xeon with AMX). There the tile brings its tile of C towards L1 as tg__tile does,
- *   and `next` as there (tg__next_panel), a line a k step. */
-__attribute__((target(TG__TARGET), always_inline)) static inline void
-TG__FN(tg__triple_tile)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t rs_a,
-                        int64_t cs_a, const TG__T *b, int64_t rs_b, const TG__T *beta_p, TG__T *c,
-                        int64_t rs_c, const int h, int64_t n, const int masked, const int packed,
-                        const char *next)
-{
-    const TG__T *const bend = b + kc * rs_b;
-    const int64_t ahead = 10 * rs_b;
-    /* A partial tile (masked, a constant after inlining; n < 3W) reads B's rows through masks,
-     * nothing past column n. The whole tiles keep plain loads: masked ones with every lane set
-     * cost them 4-21% (Emerald Rapids, ab-gemm side by side: s 24x150x150 0.79, d 8x100x256 0.83,
-     * s 8x512x256 0.92). */
-    const TG__MASK m0 = TG__LANES(n), m1 = TG__LANES(n - TG__W), m2 = TG__LANES(n - 2 * TG__W);
-#define TG__TRIPLE_LD(p, mk) (masked ? TG__MASKLOAD(p, mk) : TG__LOADU(p))
-    TG__V acc[8][3];
-#define TG__TRIPLE_EACH(X) X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(7)
-#define TG__TRIPLE_ZERO(i)                                                                         \
-    if ((i) < h) acc[i][0] = acc[i][1] = acc[i][2] = TG__ZERO();
-#define TG__TRIPLE_FMA(i)                                                                          \
-    if ((i) < h) {                                                                                 \
-        const TG__V ai = TG__BCAST(a + (i) * rs_a);                                                \
-        acc[i][0] = TG__FMA(ai, b0, acc[i][0]);                                                    \
-        acc[i][1] = TG__FMA(ai, b1, acc[i][1]);                                                    \
-        acc[i][2] = TG__FMA(ai, b2, acc[i][2]);                                                    \
-    }
-    TG__TRIPLE_EACH(TG__TRIPLE_ZERO)
-    if (packed) TG__FN(tg__prefetch_c)(c, rs_c, h, 3);
-#define TG__TRIPLE_STEP(prefetch)                                                                  \
-    {                                                                                              \
-        TG__V b0 = TG__TRIPLE_LD(b, m0), b1 = TG__TRIPLE_LD(b + TG__W, m1);                        \
-        TG__V b2 = TG__TRIPLE_LD(b + 2 * TG__W, m2);                                               \
-        TG__IN_REG(b0);                                                                            \
-        TG__IN_REG(b1);                                                                            \
-        TG__IN_REG(b2);                                                                            \
-        prefetch;                                                                                  \
-        TG__TRIPLE_EACH(TG__TRIPLE_FMA)                                                            \
-        a += cs_a;                                                                                 \
-        b += rs_b;                                                                                 \
-    }
-#define TG__TRIPLE_LOOP(prefetch)                                                                  \
-    {                                                                                              \
-        if (kc & 1) TG__TRIPLE_STEP(prefetch)                                                      \
-        while (b != bend) {                                                                        \
-            TG__TRIPLE_STEP(prefetch)                                                              \
-            TG__TRIPLE_STEP(prefetch)                                                              \
-        }                                                                                          \
-    }
-    if (!packed)
-        TG__TRIPLE_LOOP((_mm_prefetch((const char *)(b + ahead), _MM_HINT_T0),
-                         _mm_prefetch((const char *)(b + ahead + TG__W), _MM_HINT_T0),
-                         _mm_prefetch((const char *)(b + ahead + 2 * TG__W), _MM_HINT_T0)))
-    else if (next)
-        TG__TRIPLE_LOOP((_mm_prefetch(next, _MM_HINT_T1), next += 64))
-    else
-        TG__TRIPLE_LOOP((void)0)
-#undef TG__TRIPLE_LOOP
-#undef TG__TRIPLE_STEP
-    {
-        /* alpha and beta read only now, as in tg__tall */
-        const TG__T alpha = *alpha_p, beta = *beta_p;
-        const TG__V va = TG__SET1(alpha), vb = TG__SET1(beta);
-        const int64_t live = TG__FN(tg__edge_cols)(n, 3 * TG__W);
-#define TG__TRIPLE_STORE(i)                                                                        \
-    if ((i) < h) {                                                                                 \
-        TG__STORE_ACC(i, 0) TG__STORE_ACC(i, 1) TG__STORE_ACC(i, 2)                                \
-    }
-        TG__TRIPLE_EACH(TG__TRIPLE_STORE)
-    }
-#undef TG__TRIPLE_LD
-#undef TG__TRIPLE_EACH
-#undef TG__TRIPLE_ZERO
-#undef TG__TRIPLE_FMA
-#undef TG__TRIPLE_STORE
-}
-
 /* C[0:m, 0:n] for n <= 3W in triple tiles of eight rows from the first (the last of one to seven
  * computes only those; partial when n < 3W, read through masks): row i's A at a + i * ts_a, so that
  * a tile starts at its row in place (ts_a = rs_a) or at its 8-row panel (ts_a = kc). */
@@ -8961,11 +9099,11 @@ TG__FN(tg__triple_rows)(int64_t kc, const TG__T *al, const TG__T *a, int64_t rs_
         const char *pf = packed ? TG__FN(tg__next_panel)(b, kc, rs_b, t) : NULL;
 #define TG__TRIPLE_H(h)                                                                            \
     if (n >= 3 * TG__W)                                                                            \
-        TG__FN(tg__triple_tile)(kc, al, a + i * ts_a, rs_a, cs_a, b, rs_b, be, c + i * rs_c, rs_c, \
-                                h, 3 * TG__W, 0, packed, pf);                                      \
+        TG__FN(tg__tile8)(kc, al, a + i * ts_a, rs_a, cs_a, b, rs_b, be, c + i * rs_c, rs_c, h, 3, \
+                          3 * TG__W, 0, packed, pf);                                               \
     else                                                                                           \
-        TG__FN(tg__triple_tile)(kc, al, a + i * ts_a, rs_a, cs_a, b, rs_b, be, c + i * rs_c, rs_c, \
-                                h, n, 1, packed, pf)
+        TG__FN(tg__tile8)(kc, al, a + i * ts_a, rs_a, cs_a, b, rs_b, be, c + i * rs_c, rs_c, h, 3, \
+                          n, 1, packed, pf)
         switch (m - i < 8 ? m - i : 8) {
         case 1: TG__TRIPLE_H(1); break;
         case 2: TG__TRIPLE_H(2); break;
@@ -9606,8 +9744,9 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
  * whole panels' kernel carries no test for it; AVX2 copies it into a zero-padded panel (small.c),
  * since vmaskmov is microcoded on Zen 3. A panel at most W wide over eight rows or more of A in
  * place goes in taller tiles of one vector a row instead (tg__tall: up to 12 rows in ymm, 16 in
- * zmm). Over a short A in place, AVX-512 takes two or three panels of B at once in tiles of 6 x 4W
- * (tg__pair_tile) or 8 x 3W (tg__triple_tile); and its blocked path, but on Zen 4, has a wide
+ * zmm), and AVX-512 takes a whole panel over eight rows or more in tiles of 8 x 2W (tg__rows8).
+ * Over a short A in place, AVX-512 takes two or three panels of B at once in tiles of 6 x 4W
+ * (tg__pair_tile) or 8 x 3W (tg__tile8); and its blocked path, but on Zen 4, has a wide
  * descriptor of its own whose packed panels are 8 rows of A and 3W columns of B, in the same
  * 8 x 3W tiles (tg__ukernel_wide). */
 
@@ -10045,8 +10184,9 @@ TG__FN(tg__tall_panel)(int64_t kc, const TG__T *alpha, const TG__T *a, int64_t r
 /* The height of the next tile of a panel read in place when `left` rows remain: tiles of six,
  * except that the last 7 or 8 rows go as two tiles of about half (6 + 2 -> 4 + 4, 6 + 1 -> 4 + 3).
  * A tile costs per k step what six rows do at five or six rows, four at four, three at one to
- * three (two k steps per pass), so 6 + 2 costs 6 + 3 and 4 + 4 costs 4 + 4: s 32^3 runs 6 + 6 + 6 +
- * 6 + 4 + 4 rows' worth instead of 6 x 6. Packed A comes in panels of six and keeps them. */
+ * three (two k steps per pass), so 6 + 2 costs 6 + 3 and 4 + 4 costs 4 + 4: AVX2's s 32^3 runs
+ * 6 + 6 + 6 + 6 + 4 + 4 rows' worth instead of 6 x 6 (AVX-512 takes a whole panel's rows in tiles
+ * of up to eight instead, tg__rows8). Packed A comes in panels of six and keeps them. */
 static inline int64_t TG__FN(tg__tile_rows)(int64_t left)
 {
     return left == 7 || left == 8 ? 4 : left < 6 ? left : 6;
@@ -10067,6 +10207,135 @@ static inline const char *TG__FN(tg__next_panel)(const TG__T *b, int64_t kc, int
     return t * kc < lines ? (const char *)(b + kc * rs_b) + t * kc * 64 : NULL;
 }
 
+#if TG__PAIR
+/* A tile of h <= 8 rows (a constant where inlined) by nv vectors, 2 or 3 (a constant too): up to
+ * 24 accumulators and three vectors of B in AVX-512's 32 registers. Every element is one chain of
+ * FMAs along k, as in the pair tile and the 6-row tile's whole-panel loop, so any tiling of the
+ * same rows gives the same bits. Three uses, told apart by nv and `packed` (constants):
+ * - 3W over a B read in place (small.c's short A, tg__small_triples): where 8-row tiles take fewer
+ *   passes over B than the pair's 6-row ones (7-8, 13-16, 19-24 rows), B streams from L2 or L3
+ *   once less, and each k step reads three lines of a row side by side. B's rows here are a leading
+ *   dimension apart and a 3W strip of them is read once, so the tile fetches the row ten k steps
+ *   ahead. Emerald Rapids, 1 thread, ab-gemm against eight ahead (a copy of that build:
+ *   0.91-1.06): none 0.83-0.99 (s 7x2048x2048 0.83, s 16x768x768 0.85, d 8x1024x1024 0.91), four
+ *   0.95-1.05, ten 0.97-1.17 (d 8x1024x1024 1.17, d 7x1000x100 1.13: B from L3), twelve
+ *   0.95-1.15, sixteen 0.96-1.15 (0.96 on s 13x512x512, whose rows 2 KiB apart alias in L1's
+ *   sets).
+ * - 3W over packed panels (the blocked path's wide kernel, tg__ukernel_wide): A in 8-row panels, B
+ *   in 3W-column ones, read in order, which the hardware prefetchers follow on their own: the three
+ *   prefetches a k step ahead cost it 3-4% (s 2048^3 1.045x, d 1.04x without them, ab-gemm side by
+ *   side on the Xeon with AMX). There the tile brings its tile of C towards L1 as tg__tile does,
+ *   and `next` as there (tg__next_panel), a line a k step.
+ * - 2W, one whole panel of B over A in place (tg__rows8): B prefetched as tg__tile's loop does. */
+__attribute__((target(TG__TARGET), always_inline)) static inline void
+TG__FN(tg__tile8)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t rs_a, int64_t cs_a,
+                  const TG__T *b, int64_t rs_b, const TG__T *beta_p, TG__T *c, int64_t rs_c,
+                  const int h, const int nv, int64_t n, const int masked, const int packed,
+                  const char *next)
+{
+    const TG__T *const bend = b + kc * rs_b;
+    const int64_t ahead = 10 * rs_b;
+    /* A partial tile (masked, a constant after inlining; n < 3W) reads B's rows through masks,
+     * nothing past column n. The whole tiles keep plain loads: masked ones with every lane set
+     * cost them 4-21% (Emerald Rapids, ab-gemm side by side: s 24x150x150 0.79, d 8x100x256 0.83,
+     * s 8x512x256 0.92). */
+    const TG__MASK m0 = TG__LANES(n), m1 = TG__LANES(n - TG__W), m2 = TG__LANES(n - 2 * TG__W);
+#define TG__T8_LD(p, mk) (masked ? TG__MASKLOAD(p, mk) : TG__LOADU(p))
+    TG__V acc[8][3];
+#define TG__T8_EACH(X) X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(7)
+#define TG__T8_ZERO(i)                                                                             \
+    if ((i) < h) acc[i][0] = acc[i][1] = acc[i][2] = TG__ZERO();
+#define TG__T8_FMA(i)                                                                              \
+    if ((i) < h) {                                                                                 \
+        const TG__V ai = TG__BCAST(a + (i) * rs_a);                                                \
+        acc[i][0] = TG__FMA(ai, b0, acc[i][0]);                                                    \
+        acc[i][1] = TG__FMA(ai, b1, acc[i][1]);                                                    \
+        if (nv == 3) acc[i][2] = TG__FMA(ai, b2, acc[i][2]);                                       \
+    }
+    TG__T8_EACH(TG__T8_ZERO)
+    if (packed) TG__FN(tg__prefetch_c)(c, rs_c, h, 3);
+#define TG__T8_STEP(prefetch)                                                                      \
+    {                                                                                              \
+        TG__V b0 = TG__T8_LD(b, m0), b1 = TG__T8_LD(b + TG__W, m1);                                \
+        TG__V b2 = nv == 3 ? TG__T8_LD(b + 2 * TG__W, m2) : b1;                                    \
+        TG__IN_REG(b0);                                                                            \
+        TG__IN_REG(b1);                                                                            \
+        if (nv == 3) TG__IN_REG(b2);                                                               \
+        prefetch;                                                                                  \
+        TG__T8_EACH(TG__T8_FMA)                                                                    \
+        a += cs_a;                                                                                 \
+        b += rs_b;                                                                                 \
+    }
+#define TG__T8_LOOP(prefetch)                                                                      \
+    {                                                                                              \
+        if (kc & 1) TG__T8_STEP(prefetch)                                                          \
+        while (b != bend) {                                                                        \
+            TG__T8_STEP(prefetch)                                                                  \
+            TG__T8_STEP(prefetch)                                                                  \
+        }                                                                                          \
+    }
+    if (nv == 2 && rs_b != 2 * TG__W)
+        TG__T8_LOOP(TG__PREFETCH_AHEAD(b))
+    else if (!packed && nv == 3)
+        TG__T8_LOOP((_mm_prefetch((const char *)(b + ahead), _MM_HINT_T0),
+                     _mm_prefetch((const char *)(b + ahead + TG__W), _MM_HINT_T0),
+                     _mm_prefetch((const char *)(b + ahead + 2 * TG__W), _MM_HINT_T0)))
+    else if (next)
+        TG__T8_LOOP((_mm_prefetch(next, _MM_HINT_T1), next += 64))
+    else
+        TG__T8_LOOP((void)0)
+#undef TG__T8_LOOP
+#undef TG__T8_STEP
+    {
+        /* alpha and beta read only now, as in tg__tall */
+        const TG__T alpha = *alpha_p, beta = *beta_p;
+        const TG__V va = TG__SET1(alpha), vb = TG__SET1(beta);
+        const int64_t live = TG__FN(tg__edge_cols)(n, nv * TG__W);
+#define TG__T8_STORE(i)                                                                            \
+    if ((i) < h) {                                                                                 \
+        TG__STORE_ACC(i, 0) TG__STORE_ACC(i, 1) if (nv == 3) TG__STORE_ACC(i, 2)                   \
+    }
+        TG__T8_EACH(TG__T8_STORE)
+    }
+#undef TG__T8_LD
+#undef TG__T8_EACH
+#undef TG__T8_ZERO
+#undef TG__T8_FMA
+#undef TG__T8_STORE
+}
+
+/* One whole panel of B (2W) over m >= 8 rows of A in place, in tiles of 8 x 2W of as even heights
+ * as fit (4 to 8 rows, each 8 chains of FMAs or more; a constant per instantiation). The 6-row
+ * tiles (tg__tile_rows) need more of them for the same rows, and two of four rows where 7 or 8
+ * remain, whose eight chains only just cover the FMA latency: s 32^3 runs as four tiles instead
+ * of six. The Xeon of results/intel-xeon-2c, 1 thread, ab-gemm, C 16 bytes off a line, against
+ * the 6-row tiles (a copy of their build: 0.99-1.01): s 32^3 1.13, s 8x32x8 1.14, s 9x32x9 1.08,
+ * s 20x32x20 1.13, s 96x32x96 1.06, s 256x32x256 1.04, s 1000x32x64 1.06, s 4096x32x4096 1.13, d
+ * 16^3 1.13, d 40x16x40 1.04, d 256x16x256 1.09, d 8192x16x512 1.05, d 10x16x64 1.01. A partial
+ * panel (W < n < 2W, read through masks) lost a little (s 100x20x100 0.98, d 100x12x100 0.99, s
+ * 13x29x17 0.99) and keeps the 6-row tiles, whose edge stores form their masks once a tile. */
+__attribute__((target(TG__TARGET), always_inline)) static inline void
+TG__FN(tg__rows8)(int64_t kc, const TG__T *al, const TG__T *a, int64_t rs_a, int64_t cs_a,
+                  const TG__T *b, int64_t rs_b, const TG__T *be, TG__T *c, int64_t rs_c, int64_t m)
+{
+    const int64_t tiles = tg__ceil_div(m, 8);
+    for (int64_t t = 0, i = 0, h; t < tiles; t++, i += h) {
+        h = m * (t + 1) / tiles - i;
+#define TG__ROWS8_CASE(H)                                                                          \
+    case H:                                                                                        \
+        TG__FN(tg__tile8)(kc, al, a + i * rs_a, rs_a, cs_a, b, rs_b, be, c + i * rs_c, rs_c, H, 2, \
+                          2 * TG__W, 0, 0, NULL);                                                  \
+        break;
+        switch (h) {
+            TG__ROWS8_CASE(4) TG__ROWS8_CASE(5) TG__ROWS8_CASE(6) TG__ROWS8_CASE(7)
+            TG__ROWS8_CASE(8)
+        default: __builtin_unreachable();
+        }
+#undef TG__ROWS8_CASE
+    }
+}
+#endif
+
 /* A column panel of C, tile by tile; masked: a partial one, read through masks. */
 __attribute__((target(TG__TARGET), always_inline)) static inline void
 TG__FN(tg__panel)(int64_t kc, const TG__T *alpha, const TG__T *a, int64_t rs_a, int64_t cs_a,
@@ -10081,6 +10350,13 @@ TG__FN(tg__panel)(int64_t kc, const TG__T *alpha, const TG__T *a, int64_t rs_a, 
         TG__FN(tg__tall_panel)(kc, alpha, a, rs_a, cs_a, b, rs_b, beta, c, rs_c, m, n, masked);
         return;
     }
+#if TG__PAIR
+    /* A whole panel over A in place, eight rows or more, in 8 x 2W tiles (tg__rows8). */
+    if (!packed_a && cs_c == 1 && m >= 8 && n == 2 * TG__W) {
+        TG__FN(tg__rows8)(kc, alpha, a, rs_a, cs_a, b, rs_b, beta, c, rs_c, m);
+        return;
+    }
+#endif
     for (int64_t i = 0, h, t = 0; i < m; i += h, t++) {
         const char *pf = packed_a ? TG__FN(tg__next_panel)(b, kc, rs_b, t) : NULL;
         h = packed_a ? (m - i < 6 ? m - i : 6) : TG__FN(tg__tile_rows)(m - i);
@@ -10217,98 +10493,6 @@ TG__FN(tg__ukernel_pair)(int64_t kc, const void *alpha, const void *a_, int64_t 
 }
 #define TG__UKERNEL_PAIR TG__FN(tg__ukernel_pair)
 
-/* A tile of h <= 8 rows (a constant where inlined) by 3W columns: 24 accumulators and three
- * vectors of B in AVX-512's 32 registers. Every element is one chain of FMAs along k, as in the
- * pair tile. Two uses, told apart by `packed` (a constant where inlined):
- * - over a B read in place (small.c's short A, tg__small_triples): where 8-row tiles take fewer
- *   passes over B than the pair's 6-row ones (7-8, 13-16, 19-24 rows), B streams from L2 or L3
- *   once less, and each k step reads three lines of a row side by side. B's rows here are a leading
- *   dimension apart and a 3W strip of them is read once, so the tile fetches the row ten k steps
- *   ahead. Emerald Rapids, 1 thread, ab-gemm against eight ahead (a copy of that build:
- *   0.91-1.06): none 0.83-0.99 (s 7x2048x2048 0.83, s 16x768x768 0.85, d 8x1024x1024 0.91), four
- *   0.95-1.05, ten 0.97-1.17 (d 8x1024x1024 1.17, d 7x1000x100 1.13: B from L3), twelve
- *   0.95-1.15, sixteen 0.96-1.15 (0.96 on s 13x512x512, whose rows 2 KiB apart alias in L1's
- *   sets).
- * - over packed panels (the blocked path's wide kernel, tg__ukernel_wide): A in 8-row panels, B in
- *   3W-column ones, read in order, which the hardware prefetchers follow on their own: the three
- *   prefetches a k step ahead cost it 3-4% (s 2048^3 1.045x, d 1.04x without them, ab-gemm side by
- *   side on the Xeon with AMX). There the tile brings its tile of C towards L1 as tg__tile does,
- *   and `next` as there (tg__next_panel), a line a k step. */
-__attribute__((target(TG__TARGET), always_inline)) static inline void
-TG__FN(tg__triple_tile)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t rs_a,
-                        int64_t cs_a, const TG__T *b, int64_t rs_b, const TG__T *beta_p, TG__T *c,
-                        int64_t rs_c, const int h, int64_t n, const int masked, const int packed,
-                        const char *next)
-{
-    const TG__T *const bend = b + kc * rs_b;
-    const int64_t ahead = 10 * rs_b;
-    /* A partial tile (masked, a constant after inlining; n < 3W) reads B's rows through masks,
-     * nothing past column n. The whole tiles keep plain loads: masked ones with every lane set
-     * cost them 4-21% (Emerald Rapids, ab-gemm side by side: s 24x150x150 0.79, d 8x100x256 0.83,
-     * s 8x512x256 0.92). */
-    const TG__MASK m0 = TG__LANES(n), m1 = TG__LANES(n - TG__W), m2 = TG__LANES(n - 2 * TG__W);
-#define TG__TRIPLE_LD(p, mk) (masked ? TG__MASKLOAD(p, mk) : TG__LOADU(p))
-    TG__V acc[8][3];
-#define TG__TRIPLE_EACH(X) X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(7)
-#define TG__TRIPLE_ZERO(i)                                                                         \
-    if ((i) < h) acc[i][0] = acc[i][1] = acc[i][2] = TG__ZERO();
-#define TG__TRIPLE_FMA(i)                                                                          \
-    if ((i) < h) {                                                                                 \
-        const TG__V ai = TG__BCAST(a + (i) * rs_a);                                                \
-        acc[i][0] = TG__FMA(ai, b0, acc[i][0]);                                                    \
-        acc[i][1] = TG__FMA(ai, b1, acc[i][1]);                                                    \
-        acc[i][2] = TG__FMA(ai, b2, acc[i][2]);                                                    \
-    }
-    TG__TRIPLE_EACH(TG__TRIPLE_ZERO)
-    if (packed) TG__FN(tg__prefetch_c)(c, rs_c, h, 3);
-#define TG__TRIPLE_STEP(prefetch)                                                                  \
-    {                                                                                              \
-        TG__V b0 = TG__TRIPLE_LD(b, m0), b1 = TG__TRIPLE_LD(b + TG__W, m1);                        \
-        TG__V b2 = TG__TRIPLE_LD(b + 2 * TG__W, m2);                                               \
-        TG__IN_REG(b0);                                                                            \
-        TG__IN_REG(b1);                                                                            \
-        TG__IN_REG(b2);                                                                            \
-        prefetch;                                                                                  \
-        TG__TRIPLE_EACH(TG__TRIPLE_FMA)                                                            \
-        a += cs_a;                                                                                 \
-        b += rs_b;                                                                                 \
-    }
-#define TG__TRIPLE_LOOP(prefetch)                                                                  \
-    {                                                                                              \
-        if (kc & 1) TG__TRIPLE_STEP(prefetch)                                                      \
-        while (b != bend) {                                                                        \
-            TG__TRIPLE_STEP(prefetch)                                                              \
-            TG__TRIPLE_STEP(prefetch)                                                              \
-        }                                                                                          \
-    }
-    if (!packed)
-        TG__TRIPLE_LOOP((_mm_prefetch((const char *)(b + ahead), _MM_HINT_T0),
-                         _mm_prefetch((const char *)(b + ahead + TG__W), _MM_HINT_T0),
-                         _mm_prefetch((const char *)(b + ahead + 2 * TG__W), _MM_HINT_T0)))
-    else if (next)
-        TG__TRIPLE_LOOP((_mm_prefetch(next, _MM_HINT_T1), next += 64))
-    else
-        TG__TRIPLE_LOOP((void)0)
-#undef TG__TRIPLE_LOOP
-#undef TG__TRIPLE_STEP
-    {
-        /* alpha and beta read only now, as in tg__tall */
-        const TG__T alpha = *alpha_p, beta = *beta_p;
-        const TG__V va = TG__SET1(alpha), vb = TG__SET1(beta);
-        const int64_t live = TG__FN(tg__edge_cols)(n, 3 * TG__W);
-#define TG__TRIPLE_STORE(i)                                                                        \
-    if ((i) < h) {                                                                                 \
-        TG__STORE_ACC(i, 0) TG__STORE_ACC(i, 1) TG__STORE_ACC(i, 2)                                \
-    }
-        TG__TRIPLE_EACH(TG__TRIPLE_STORE)
-    }
-#undef TG__TRIPLE_LD
-#undef TG__TRIPLE_EACH
-#undef TG__TRIPLE_ZERO
-#undef TG__TRIPLE_FMA
-#undef TG__TRIPLE_STORE
-}
-
 /* C[0:m, 0:n] for n <= 3W in triple tiles of eight rows from the first (the last of one to seven
  * computes only those; partial when n < 3W, read through masks): row i's A at a + i * ts_a, so that
  * a tile starts at its row in place (ts_a = rs_a) or at its 8-row panel (ts_a = kc). */
@@ -10321,11 +10505,11 @@ TG__FN(tg__triple_rows)(int64_t kc, const TG__T *al, const TG__T *a, int64_t rs_
         const char *pf = packed ? TG__FN(tg__next_panel)(b, kc, rs_b, t) : NULL;
 #define TG__TRIPLE_H(h)                                                                            \
     if (n >= 3 * TG__W)                                                                            \
-        TG__FN(tg__triple_tile)(kc, al, a + i * ts_a, rs_a, cs_a, b, rs_b, be, c + i * rs_c, rs_c, \
-                                h, 3 * TG__W, 0, packed, pf);                                      \
+        TG__FN(tg__tile8)(kc, al, a + i * ts_a, rs_a, cs_a, b, rs_b, be, c + i * rs_c, rs_c, h, 3, \
+                          3 * TG__W, 0, packed, pf);                                               \
     else                                                                                           \
-        TG__FN(tg__triple_tile)(kc, al, a + i * ts_a, rs_a, cs_a, b, rs_b, be, c + i * rs_c, rs_c, \
-                                h, n, 1, packed, pf)
+        TG__FN(tg__tile8)(kc, al, a + i * ts_a, rs_a, cs_a, b, rs_b, be, c + i * rs_c, rs_c, h, 3, \
+                          n, 1, packed, pf)
         switch (m - i < 8 ? m - i : 8) {
         case 1: TG__TRIPLE_H(1); break;
         case 2: TG__TRIPLE_H(2); break;
@@ -11095,7 +11279,7 @@ static int tg__small_pairs(const tg__kernel *kern, const tg__gemm *g, int pack_a
 }
 
 /* Whether a short A's whole column panels of B, read in place, go three at a time to the triple
- * kernel (kernel_simd.inc's tg__triple_tile, tiles of up to eight rows by 3W): where tiles of eight
+ * kernel (kernel_simd.inc's tg__tile8, tiles of up to eight rows by 3W): where tiles of eight
  * rows take fewer passes over B than the pair's tiles of six (7-8, 13-16, 19-24 rows), on a core
  * with full-width AVX-512 (not measured on the Zen 5). Emerald Rapids, ab-gemm against c1fc3ba, 1
  * thread: 1.10-1.66x in a first run (a copy of c1fc3ba: 0.98-1.04; s 8x512x256 1.49, s 16x768x768
@@ -11302,7 +11486,9 @@ TG__ALWAYS_INLINE int tg__small_pack_all(const tg__kernel *kern, const tg__gemm 
 /* Thread tid's rows of team, split at whole tiles of mr rows, each part at least two tiles and
  * the last one keeping the rows past the last whole tile (tiles = m / mr), so that every tile is
  * the one a single thread would run and the bits do not depend on the thread count: the part of
- * g as a product of its own. */
+ * g as a product of its own. (AVX-512's 8-row tiles of a whole panel, kernel_simd.inc's
+ * tg__rows8, group a part's rows otherwise than the whole's, but each of their elements is one
+ * chain of FMAs along k, as in the 6-row tiles of four rows or more, so the bits are the same.) */
 static tg__gemm tg__rows_share(const tg__kernel *kern, const tg__gemm *g, int64_t tid,
                                int64_t team, int64_t tiles)
 {

@@ -251,7 +251,7 @@ static int tg__small_pairs(const tg__kernel *kern, const tg__gemm *g, int pack_a
 }
 
 /* Whether a short A's whole column panels of B, read in place, go three at a time to the triple
- * kernel (kernel_simd.inc's tg__triple_tile, tiles of up to eight rows by 3W): where tiles of eight
+ * kernel (kernel_simd.inc's tg__tile8, tiles of up to eight rows by 3W): where tiles of eight
  * rows take fewer passes over B than the pair's tiles of six (7-8, 13-16, 19-24 rows), on a core
  * with full-width AVX-512 (not measured on the Zen 5). Emerald Rapids, ab-gemm against c1fc3ba, 1
  * thread: 1.10-1.66x in a first run (a copy of c1fc3ba: 0.98-1.04; s 8x512x256 1.49, s 16x768x768
@@ -458,7 +458,9 @@ TG__ALWAYS_INLINE int tg__small_pack_all(const tg__kernel *kern, const tg__gemm 
 /* Thread tid's rows of team, split at whole tiles of mr rows, each part at least two tiles and
  * the last one keeping the rows past the last whole tile (tiles = m / mr), so that every tile is
  * the one a single thread would run and the bits do not depend on the thread count: the part of
- * g as a product of its own. */
+ * g as a product of its own. (AVX-512's 8-row tiles of a whole panel, kernel_simd.inc's
+ * tg__rows8, group a part's rows otherwise than the whole's, but each of their elements is one
+ * chain of FMAs along k, as in the 6-row tiles of four rows or more, so the bits are the same.) */
 static tg__gemm tg__rows_share(const tg__kernel *kern, const tg__gemm *g, int64_t tid,
                                int64_t team, int64_t tiles)
 {
