@@ -866,6 +866,46 @@ TG__ALWAYS_INLINE int tg__small_rows_fits(const tg__kernel *kern, const tg__gemm
            (tg__small_rows_packs_in_l2(kern, g) || tg__small_rows_in_place(kern, g));
 }
 
+/* Whether a panel n wide is a partial one: narrower than the kernel's panels, and not exactly
+ * nr_part, which the kernel reads in whole vectors. */
+TG__ALWAYS_INLINE int tg__partial(const tg__kernel *kern, int64_t n)
+{
+    return n < kern->nr && n != kern->nr_part;
+}
+
+/* Whether the last panel, n < nr wide, goes to the kernel's narrow family: where that does fewer
+ * FMAs. AVX-512 reads any partial panel in place through masks, but at whole zmm's cost; AVX2's
+ * kernel spends half a zmm's on each half-width vector. So the n mod W columns past the last whole
+ * zmm go to AVX2 when they fill at most half of one (s 20^3: 16 + 4 columns in three ymm FMAs a
+ * row and k step instead of two zmm), to AVX-512 otherwise (s 12^3: one masked zmm, in place, for
+ * AVX2's two ymm over a packed panel). Zen 4, 1 thread, side by side, against every narrow panel
+ * in AVX2: s 12^3 1.31-1.44, 12x12x240 1.14, 13x29x17 1.17, d 6^3 1.26, d 14^3 1.17, d 5x7x300
+ * 1.34-1.40, but 0.98 for a tall A over a narrow panel (s 100x12x100, d 100x14x100, where the
+ * copy served 17 tiles); against every narrow panel in masked zmm: s 8^3 1.21, s 20^3
+ * 1.06, s 24^3 1.18-1.27. That arithmetic holds where a zmm operation costs two ymm ones (Zen 4,
+ * tg__cpu()->zmm_split). Where it costs one (Zen 5), AVX2 does no fewer FMAs unless one of its
+ * vectors covers the whole panel (s n <= 8, d n <= 4), and only there does it keep it, reading no
+ * masks: Zen 5, 1 thread, ab-gemm side by side against the Zen 4 rule (7 lines), s 20^3 1.64,
+ * s 24^3 1.39, d 12^3 1.28, d 100x12x100 1.56 the speed, the rest of s and d 8-48^3 0.96-1.01 (a
+ * copy of the old library 0.96-1.00); s 8^3 and the 8 columns past 32 of s 40^3 ran 0.91 and 0.96
+ * when they too went to masked zmm. */
+TG__ALWAYS_INLINE int tg__use_narrow(const tg__kernel *kern, int64_t n)
+{
+    const tg__kernel *nk = kern->narrow;
+    int64_t past;
+    if (!nk || n >= kern->nr) return 0;
+    if (!tg__cpu()->zmm_split) return n <= nk->nr_part;
+    past = tg__rem(n, nk->nr);
+    return past != 0 && past <= nk->nr_part;
+}
+
+/* Whether a k block of B read in place, kb rows row_bytes apart, spans at most half of L1: the small
+ * path packs no such block (small.c's tg__small_pack_all, whose first test this is). */
+TG__ALWAYS_INLINE int tg__small_in_half_l1(int64_t kb, int64_t row_bytes)
+{
+    return kb * row_bytes <= tg__cpu()->l1d / 2;
+}
+
 #endif /* TGEMM_CPU_H */
 
 TG__PRIVATE tg__arch tg__arch_selected(void)
@@ -4449,6 +4489,8 @@ TG__PRIVATE void TG__FN(tg__ew_run_generic)(const tg__ew *e, int64_t n, const vo
 /* ---- cpu/gemm.c ---- */
 /* tg_sgemm and tg_dgemm: the path of one call.
  *
+ * 0. A tiny product whose every argument is plainly valid goes straight to the kernel that steps 1-3
+ *    would reach for it (tg__gemm_tiny), without their checks, views and path tests.
  * 1. Check every argument (common/gemm_args.h); nothing is touched on error.
  * 2. The BLAS quick returns: m or n zero does nothing; alpha or k zero only scales C by beta
  *    (reading neither A nor B, and not reading C either when beta is zero; beta one returns at once).
@@ -4592,13 +4634,60 @@ TG__ALWAYS_INLINE int tg__gemm_cpu(const char *fn, size_t es, const tg__gemm *g,
                : tg__gemm_blocked(fn, tg__blocked_kernel(kern), &t, alpha, beta);
 }
 
+/* The tiny products' route (step 0 above): m, n and k at most TG__TINY, no transposes, every
+ * dimension and leading dimension plainly valid and every pointer set, alpha not zero, no path
+ * forced. Such a call passes every check of step 1, takes no quick return and, in either layout,
+ * is a product whose B has contiguous rows: step 3 would give it to the small path's direct form
+ * (small.c's tg__small_direct), one panel of B in place in one k block on one thread, where C has
+ * more than TG__GEMV_ROWS rows and columns, B's panel is one panel of the kernel chosen for its
+ * width (tg__use_narrow) that the kernel reads in place (whole, or partial through masks) and B's
+ * block spans at most half of L1. This makes the same kernel call, from the call's own arguments:
+ * the general way there, through the checks, the views, the path tests and small.c's set-up, cost
+ * a tiny call as much as its arithmetic. TG__TINY^3 multiply-adds are below every threshold for a
+ * team (cpu.h's TG__TEAM_MNK; small.c's 2^19 bytes where zmm is split: 2^18 in fp64), and k <=
+ * TG__TINY is one k block (small.c's tg__small_block). The Xeon of results/intel-xeon-2c, 1 thread,
+ * ab-gemm, C 16 bytes off a line, against the general way: s 8^3 1.27, 12^3 1.14, 16^3 1.11, 24^3
+ * 1.02, 32^3 1.04, d 8^3 1.19, 12^3 1.11, 14^3 1.07, 16^3 1.07. Returns 1 when it computed C. */
+enum { TG__TINY = 32 };
+TG__ALWAYS_INLINE int tg__gemm_tiny(size_t es, int layout, int transa, int transb, int64_t m,
+                                    int64_t n, int64_t k, const void *alpha, int alpha_zero,
+                                    const void *a, int64_t lda, const void *b, int64_t ldb,
+                                    const void *beta, void *c, int64_t ldc)
+{
+    /* row-major as it is; column-major as Cᵀ = Bᵀ·Aᵀ, B's columns as the rows of A and A's as
+     * the rows of B (step 3) */
+    const int row = layout == TG_ROW_MAJOR;
+    const int64_t tm = row ? m : n, tn = row ? n : m, lta = row ? lda : ldb, ltb = row ? ldb : lda;
+    const void *ta = row ? a : b, *tb = row ? b : a;
+    const tg__kernel *kern;
+    tg__arch arch;
+    if (transa != TG_NO_TRANS || transb != TG_NO_TRANS || (!row && layout != TG_COL_MAJOR) ||
+        (uint64_t)((m - 1) | (n - 1) | (k - 1)) >= TG__TINY || alpha_zero || !a || !b || !c ||
+        (uint64_t)(lda | ldb | ldc) >= ((uint64_t)1 << 28) || lta < k || ltb < tn || ldc < tn ||
+        tm <= TG__GEMV_ROWS || tn <= TG__GEMV_ROWS || tg__path_forced())
+        return 0;
+    arch = tg__arch_selected();
+    if (arch == TG__ARCH_INVALID) return 0;
+    kern = tg__kernel_family(arch, es);
+    if (tn > kern->nr || !tg__small_in_half_l1(k, ltb * (int64_t)es)) return 0;
+    if (tg__use_narrow(kern, tn)) kern = kern->narrow;
+    if (tn > kern->nr || (tg__partial(kern, tn) && !kern->ukernel_part)) return 0;
+    (tg__partial(kern, tn) ? kern->ukernel_part : kern->ukernel)(k, alpha, ta, lta, 1, lta, tb, ltb,
+                                                                 beta, c, ldc, 1, tm, tn);
+    return 1;
+}
+
 TGEMM_DEF int tg_sgemm(tg_layout layout, tg_trans transa, tg_trans transb, int64_t m, int64_t n,
                        int64_t k, float alpha, const float *a, int64_t lda, const float *b,
                        int64_t ldb, float beta, float *c, int64_t ldc)
 {
-    int st = tg__gemm_check("tg_sgemm", layout, transa, transb, m, n, k, alpha == 0, a, lda, b, ldb,
-                            c, ldc, sizeof(float));
+    int st;
     tg__gemm g;
+    if (tg__gemm_tiny(sizeof(float), layout, transa, transb, m, n, k, &alpha, alpha == 0, a, lda, b, ldb,
+                      &beta, c, ldc))
+        return TG_OK;
+    st = tg__gemm_check("tg_sgemm", layout, transa, transb, m, n, k, alpha == 0, a, lda, b, ldb, c, ldc,
+                        sizeof(float));
     if (st) return st;
     g = tg__gemm_views(layout, transa, transb, m, n, k, a, lda, b, ldb, c, ldc);
     return tg__gemm_cpu("tg_sgemm", sizeof(float), &g, &alpha, &beta, alpha == 0, beta == 1);
@@ -4608,9 +4697,13 @@ TGEMM_DEF int tg_dgemm(tg_layout layout, tg_trans transa, tg_trans transb, int64
                        int64_t k, double alpha, const double *a, int64_t lda, const double *b,
                        int64_t ldb, double beta, double *c, int64_t ldc)
 {
-    int st = tg__gemm_check("tg_dgemm", layout, transa, transb, m, n, k, alpha == 0, a, lda, b, ldb,
-                            c, ldc, sizeof(double));
+    int st;
     tg__gemm g;
+    if (tg__gemm_tiny(sizeof(double), layout, transa, transb, m, n, k, &alpha, alpha == 0, a, lda, b, ldb,
+                      &beta, c, ldc))
+        return TG_OK;
+    st = tg__gemm_check("tg_dgemm", layout, transa, transb, m, n, k, alpha == 0, a, lda, b, ldb, c, ldc,
+                        sizeof(double));
     if (st) return st;
     g = tg__gemm_views(layout, transa, transb, m, n, k, a, lda, b, ldb, c, ldc);
     return tg__gemm_cpu("tg_dgemm", sizeof(double), &g, &alpha, &beta, alpha == 0, beta == 1);
@@ -11119,45 +11212,12 @@ TG__ALWAYS_INLINE int64_t tg__small_block(const tg__kernel *kern, const tg__gemm
     return g->k <= 32 ? g->k : tg__min(g->k, tg__small_kb(kern, g, panels));
 }
 
-/* Whether a panel n wide is a partial one: narrower than the kernel's panels, and not exactly
- * nr_part, which the kernel reads in whole vectors. */
-static int tg__partial(const tg__kernel *kern, int64_t n)
-{
-    return n < kern->nr && n != kern->nr_part;
-}
-
 /* Whether B's columns [j, j + n) of one k block are copied into a panel rather than read in place:
  * always when pack_all is set or B's columns are not contiguous, and for a partial panel unless
  * the kernel reads those through masks (ukernel_part). */
 static int tg__small_packs(const tg__kernel *kern, const tg__gemm *g, int64_t n, int pack_all)
 {
     return pack_all || g->b.cs != 1 || (tg__partial(kern, n) && !kern->ukernel_part);
-}
-
-/* Whether the last panel, n < nr wide, goes to the kernel's narrow family: where that does fewer
- * FMAs. AVX-512 reads any partial panel in place through masks, but at whole zmm's cost; AVX2's
- * kernel spends half a zmm's on each half-width vector. So the n mod W columns past the last whole
- * zmm go to AVX2 when they fill at most half of one (s 20^3: 16 + 4 columns in three ymm FMAs a
- * row and k step instead of two zmm), to AVX-512 otherwise (s 12^3: one masked zmm, in place, for
- * AVX2's two ymm over a packed panel). Zen 4, 1 thread, side by side, against every narrow panel
- * in AVX2: s 12^3 1.31-1.44, 12x12x240 1.14, 13x29x17 1.17, d 6^3 1.26, d 14^3 1.17, d 5x7x300
- * 1.34-1.40, but 0.98 for a tall A over a narrow panel (s 100x12x100, d 100x14x100, where the
- * copy served 17 tiles); against every narrow panel in masked zmm: s 8^3 1.21, s 20^3
- * 1.06, s 24^3 1.18-1.27. That arithmetic holds where a zmm operation costs two ymm ones (Zen 4,
- * tg__cpu()->zmm_split). Where it costs one (Zen 5), AVX2 does no fewer FMAs unless one of its
- * vectors covers the whole panel (s n <= 8, d n <= 4), and only there does it keep it, reading no
- * masks: Zen 5, 1 thread, ab-gemm side by side against the Zen 4 rule (7 lines), s 20^3 1.64,
- * s 24^3 1.39, d 12^3 1.28, d 100x12x100 1.56 the speed, the rest of s and d 8-48^3 0.96-1.01 (a
- * copy of the old library 0.96-1.00); s 8^3 and the 8 columns past 32 of s 40^3 ran 0.91 and 0.96
- * when they too went to masked zmm. */
-TG__ALWAYS_INLINE int tg__use_narrow(const tg__kernel *kern, int64_t n)
-{
-    const tg__kernel *nk = kern->narrow;
-    int64_t past;
-    if (!nk || n >= kern->nr) return 0;
-    if (!tg__cpu()->zmm_split) return n <= nk->nr_part;
-    past = tg__rem(n, nk->nr);
-    return past != 0 && past <= nk->nr_part;
 }
 
 /* Columns [j, j + n) of C, n <= nr, for one k block of kc from pc (beta_now: beta or 1). Inlined
@@ -11475,7 +11535,7 @@ TG__ALWAYS_INLINE int tg__small_pack_all(const tg__kernel *kern, const tg__gemm 
      * of results/intel-xeon-2c, 1 thread, ab-gemm side by side, C 16 bytes off a line, against
      * the call (a copy of that build: 0.995-1.02): s 8^3 1.05-1.07, d 8^3 1.03, s 12^3 1.02-1.03,
      * d 12^3 1.01, s 16^3 1.03, d 6x16x4 1.04-1.05, s 24^3 and 32^3 1.00). */
-    if (kb * row <= half) return 0;
+    if (tg__small_in_half_l1(kb, row)) return 0;
     bytes = tg__small_b_bytes(kern, g);
     short_a = g->m <= kern->short_m &&
               (g->m <= 2 * kern->mr || cpu->zmm_split || g->n <= 2 * kern->nr ||

@@ -1,5 +1,7 @@
 /* tg_sgemm and tg_dgemm: the path of one call.
  *
+ * 0. A tiny product whose every argument is plainly valid goes straight to the kernel that steps 1-3
+ *    would reach for it (tg__gemm_tiny), without their checks, views and path tests.
  * 1. Check every argument (common/gemm_args.h); nothing is touched on error.
  * 2. The BLAS quick returns: m or n zero does nothing; alpha or k zero only scales C by beta
  *    (reading neither A nor B, and not reading C either when beta is zero; beta one returns at once).
@@ -144,13 +146,60 @@ TG__ALWAYS_INLINE int tg__gemm_cpu(const char *fn, size_t es, const tg__gemm *g,
                : tg__gemm_blocked(fn, tg__blocked_kernel(kern), &t, alpha, beta);
 }
 
+/* The tiny products' route (step 0 above): m, n and k at most TG__TINY, no transposes, every
+ * dimension and leading dimension plainly valid and every pointer set, alpha not zero, no path
+ * forced. Such a call passes every check of step 1, takes no quick return and, in either layout,
+ * is a product whose B has contiguous rows: step 3 would give it to the small path's direct form
+ * (small.c's tg__small_direct), one panel of B in place in one k block on one thread, where C has
+ * more than TG__GEMV_ROWS rows and columns, B's panel is one panel of the kernel chosen for its
+ * width (tg__use_narrow) that the kernel reads in place (whole, or partial through masks) and B's
+ * block spans at most half of L1. This makes the same kernel call, from the call's own arguments:
+ * the general way there, through the checks, the views, the path tests and small.c's set-up, cost
+ * a tiny call as much as its arithmetic. TG__TINY^3 multiply-adds are below every threshold for a
+ * team (cpu.h's TG__TEAM_MNK; small.c's 2^19 bytes where zmm is split: 2^18 in fp64), and k <=
+ * TG__TINY is one k block (small.c's tg__small_block). The Xeon of results/intel-xeon-2c, 1 thread,
+ * ab-gemm, C 16 bytes off a line, against the general way: s 8^3 1.27, 12^3 1.14, 16^3 1.11, 24^3
+ * 1.02, 32^3 1.04, d 8^3 1.19, 12^3 1.11, 14^3 1.07, 16^3 1.07. Returns 1 when it computed C. */
+enum { TG__TINY = 32 };
+TG__ALWAYS_INLINE int tg__gemm_tiny(size_t es, int layout, int transa, int transb, int64_t m,
+                                    int64_t n, int64_t k, const void *alpha, int alpha_zero,
+                                    const void *a, int64_t lda, const void *b, int64_t ldb,
+                                    const void *beta, void *c, int64_t ldc)
+{
+    /* row-major as it is; column-major as Cᵀ = Bᵀ·Aᵀ, B's columns as the rows of A and A's as
+     * the rows of B (step 3) */
+    const int row = layout == TG_ROW_MAJOR;
+    const int64_t tm = row ? m : n, tn = row ? n : m, lta = row ? lda : ldb, ltb = row ? ldb : lda;
+    const void *ta = row ? a : b, *tb = row ? b : a;
+    const tg__kernel *kern;
+    tg__arch arch;
+    if (transa != TG_NO_TRANS || transb != TG_NO_TRANS || (!row && layout != TG_COL_MAJOR) ||
+        (uint64_t)((m - 1) | (n - 1) | (k - 1)) >= TG__TINY || alpha_zero || !a || !b || !c ||
+        (uint64_t)(lda | ldb | ldc) >= ((uint64_t)1 << 28) || lta < k || ltb < tn || ldc < tn ||
+        tm <= TG__GEMV_ROWS || tn <= TG__GEMV_ROWS || tg__path_forced())
+        return 0;
+    arch = tg__arch_selected();
+    if (arch == TG__ARCH_INVALID) return 0;
+    kern = tg__kernel_family(arch, es);
+    if (tn > kern->nr || !tg__small_in_half_l1(k, ltb * (int64_t)es)) return 0;
+    if (tg__use_narrow(kern, tn)) kern = kern->narrow;
+    if (tn > kern->nr || (tg__partial(kern, tn) && !kern->ukernel_part)) return 0;
+    (tg__partial(kern, tn) ? kern->ukernel_part : kern->ukernel)(k, alpha, ta, lta, 1, lta, tb, ltb,
+                                                                 beta, c, ldc, 1, tm, tn);
+    return 1;
+}
+
 TGEMM_DEF int tg_sgemm(tg_layout layout, tg_trans transa, tg_trans transb, int64_t m, int64_t n,
                        int64_t k, float alpha, const float *a, int64_t lda, const float *b,
                        int64_t ldb, float beta, float *c, int64_t ldc)
 {
-    int st = tg__gemm_check("tg_sgemm", layout, transa, transb, m, n, k, alpha == 0, a, lda, b, ldb,
-                            c, ldc, sizeof(float));
+    int st;
     tg__gemm g;
+    if (tg__gemm_tiny(sizeof(float), layout, transa, transb, m, n, k, &alpha, alpha == 0, a, lda, b, ldb,
+                      &beta, c, ldc))
+        return TG_OK;
+    st = tg__gemm_check("tg_sgemm", layout, transa, transb, m, n, k, alpha == 0, a, lda, b, ldb, c, ldc,
+                        sizeof(float));
     if (st) return st;
     g = tg__gemm_views(layout, transa, transb, m, n, k, a, lda, b, ldb, c, ldc);
     return tg__gemm_cpu("tg_sgemm", sizeof(float), &g, &alpha, &beta, alpha == 0, beta == 1);
@@ -160,9 +209,13 @@ TGEMM_DEF int tg_dgemm(tg_layout layout, tg_trans transa, tg_trans transb, int64
                        int64_t k, double alpha, const double *a, int64_t lda, const double *b,
                        int64_t ldb, double beta, double *c, int64_t ldc)
 {
-    int st = tg__gemm_check("tg_dgemm", layout, transa, transb, m, n, k, alpha == 0, a, lda, b, ldb,
-                            c, ldc, sizeof(double));
+    int st;
     tg__gemm g;
+    if (tg__gemm_tiny(sizeof(double), layout, transa, transb, m, n, k, &alpha, alpha == 0, a, lda, b, ldb,
+                      &beta, c, ldc))
+        return TG_OK;
+    st = tg__gemm_check("tg_dgemm", layout, transa, transb, m, n, k, alpha == 0, a, lda, b, ldb, c, ldc,
+                        sizeof(double));
     if (st) return st;
     g = tg__gemm_views(layout, transa, transb, m, n, k, a, lda, b, ldb, c, ldc);
     return tg__gemm_cpu("tg_dgemm", sizeof(double), &g, &alpha, &beta, alpha == 0, beta == 1);

@@ -91,45 +91,12 @@ TG__ALWAYS_INLINE int64_t tg__small_block(const tg__kernel *kern, const tg__gemm
     return g->k <= 32 ? g->k : tg__min(g->k, tg__small_kb(kern, g, panels));
 }
 
-/* Whether a panel n wide is a partial one: narrower than the kernel's panels, and not exactly
- * nr_part, which the kernel reads in whole vectors. */
-static int tg__partial(const tg__kernel *kern, int64_t n)
-{
-    return n < kern->nr && n != kern->nr_part;
-}
-
 /* Whether B's columns [j, j + n) of one k block are copied into a panel rather than read in place:
  * always when pack_all is set or B's columns are not contiguous, and for a partial panel unless
  * the kernel reads those through masks (ukernel_part). */
 static int tg__small_packs(const tg__kernel *kern, const tg__gemm *g, int64_t n, int pack_all)
 {
     return pack_all || g->b.cs != 1 || (tg__partial(kern, n) && !kern->ukernel_part);
-}
-
-/* Whether the last panel, n < nr wide, goes to the kernel's narrow family: where that does fewer
- * FMAs. AVX-512 reads any partial panel in place through masks, but at whole zmm's cost; AVX2's
- * kernel spends half a zmm's on each half-width vector. So the n mod W columns past the last whole
- * zmm go to AVX2 when they fill at most half of one (s 20^3: 16 + 4 columns in three ymm FMAs a
- * row and k step instead of two zmm), to AVX-512 otherwise (s 12^3: one masked zmm, in place, for
- * AVX2's two ymm over a packed panel). Zen 4, 1 thread, side by side, against every narrow panel
- * in AVX2: s 12^3 1.31-1.44, 12x12x240 1.14, 13x29x17 1.17, d 6^3 1.26, d 14^3 1.17, d 5x7x300
- * 1.34-1.40, but 0.98 for a tall A over a narrow panel (s 100x12x100, d 100x14x100, where the
- * copy served 17 tiles); against every narrow panel in masked zmm: s 8^3 1.21, s 20^3
- * 1.06, s 24^3 1.18-1.27. That arithmetic holds where a zmm operation costs two ymm ones (Zen 4,
- * tg__cpu()->zmm_split). Where it costs one (Zen 5), AVX2 does no fewer FMAs unless one of its
- * vectors covers the whole panel (s n <= 8, d n <= 4), and only there does it keep it, reading no
- * masks: Zen 5, 1 thread, ab-gemm side by side against the Zen 4 rule (7 lines), s 20^3 1.64,
- * s 24^3 1.39, d 12^3 1.28, d 100x12x100 1.56 the speed, the rest of s and d 8-48^3 0.96-1.01 (a
- * copy of the old library 0.96-1.00); s 8^3 and the 8 columns past 32 of s 40^3 ran 0.91 and 0.96
- * when they too went to masked zmm. */
-TG__ALWAYS_INLINE int tg__use_narrow(const tg__kernel *kern, int64_t n)
-{
-    const tg__kernel *nk = kern->narrow;
-    int64_t past;
-    if (!nk || n >= kern->nr) return 0;
-    if (!tg__cpu()->zmm_split) return n <= nk->nr_part;
-    past = tg__rem(n, nk->nr);
-    return past != 0 && past <= nk->nr_part;
 }
 
 /* Columns [j, j + n) of C, n <= nr, for one k block of kc from pc (beta_now: beta or 1). Inlined
@@ -447,7 +414,7 @@ TG__ALWAYS_INLINE int tg__small_pack_all(const tg__kernel *kern, const tg__gemm 
      * of results/intel-xeon-2c, 1 thread, ab-gemm side by side, C 16 bytes off a line, against
      * the call (a copy of that build: 0.995-1.02): s 8^3 1.05-1.07, d 8^3 1.03, s 12^3 1.02-1.03,
      * d 12^3 1.01, s 16^3 1.03, d 6x16x4 1.04-1.05, s 24^3 and 32^3 1.00). */
-    if (kb * row <= half) return 0;
+    if (tg__small_in_half_l1(kb, row)) return 0;
     bytes = tg__small_b_bytes(kern, g);
     short_a = g->m <= kern->short_m &&
               (g->m <= 2 * kern->mr || cpu->zmm_split || g->n <= 2 * kern->nr ||
