@@ -888,13 +888,23 @@ TG__ALWAYS_INLINE int tg__partial(const tg__kernel *kern, int64_t n)
  * masks: Zen 5, 1 thread, ab-gemm side by side against the Zen 4 rule (7 lines), s 20^3 1.64,
  * s 24^3 1.39, d 12^3 1.28, d 100x12x100 1.56 the speed, the rest of s and d 8-48^3 0.96-1.01 (a
  * copy of the old library 0.96-1.00); s 8^3 and the 8 columns past 32 of s 40^3 ran 0.91 and 0.96
- * when they too went to masked zmm. */
-TG__ALWAYS_INLINE int tg__use_narrow(const tg__kernel *kern, int64_t n)
+ * when they too went to masked zmm. A panel narrower than that vector (s n < 8, d n < 4) AVX2
+ * must copy into a zero-padded panel, which pays only over many rows of A: there it keeps AVX2
+ * from TG__NARROW_PACKED_M rows of A on, the whole product's (m: never a thread's part, so that
+ * every thread count takes the same kernel), and masked zmm in place below. The Xeon of
+ * results/intel-xeon-2c, 1 thread, ab-gemm, C 16 bytes off a line, masked zmm against AVX2 (a
+ * copy of that build: 0.99-1.01): s 5^3 2.26, 6^3 2.19, 7^3 1.94, 5x7x9 2.22, 7x6x5 2.08, 32x6x8
+ * 1.67, 12x5x100 1.30, 16x5x100 1.17, 7x7x64 1.12, 24x5x100 0.96-1.01; from 36 rows AVX2 (s
+ * 36x5x100 0.91, 48x5x100 0.91, 100x5x100 0.85, 100x7x100 0.85, but 64x6x16 1.27, 48x7x48
+ * 1.07). */
+enum { TG__NARROW_PACKED_M = 33 };
+TG__ALWAYS_INLINE int tg__use_narrow(const tg__kernel *kern, int64_t m, int64_t n)
 {
     const tg__kernel *nk = kern->narrow;
     int64_t past;
     if (!nk || n >= kern->nr) return 0;
-    if (!tg__cpu()->zmm_split) return n <= nk->nr_part;
+    if (!tg__cpu()->zmm_split)
+        return n == nk->nr_part || (n < nk->nr_part && m >= TG__NARROW_PACKED_M);
     past = tg__rem(n, nk->nr);
     return past != 0 && past <= nk->nr_part;
 }
@@ -4642,12 +4652,16 @@ TG__ALWAYS_INLINE int tg__gemm_cpu(const char *fn, size_t es, const tg__gemm *g,
  * more than TG__GEMV_ROWS rows and columns, B's panel is one panel of the kernel chosen for its
  * width (tg__use_narrow) that the kernel reads in place (whole, or partial through masks) and B's
  * block spans at most half of L1. This makes the same kernel call, from the call's own arguments:
- * the general way there, through the checks, the views, the path tests and small.c's set-up, cost
- * a tiny call as much as its arithmetic. TG__TINY^3 multiply-adds are below every threshold for a
- * team (cpu.h's TG__TEAM_MNK; small.c's 2^19 bytes where zmm is split: 2^18 in fp64), and k <=
- * TG__TINY is one k block (small.c's tg__small_block). The Xeon of results/intel-xeon-2c, 1 thread,
- * ab-gemm, C 16 bytes off a line, against the general way: s 8^3 1.27, 12^3 1.14, 16^3 1.11, 24^3
- * 1.02, 32^3 1.04, d 8^3 1.19, 12^3 1.11, 14^3 1.07, 16^3 1.07. Returns 1 when it computed C. */
+ * the general way there, through the checks, the views, the path tests and small.c's set-up, ran
+ * ~400 instructions of a 12^3 sgemm's ~860 (gdb, stepping one call), a quarter of its time.
+ * TG__TINY^3 multiply-adds are below every threshold for a team (cpu.h's TG__TEAM_MNK; small.c's
+ * 2^19 bytes where zmm is split: 2^18 in fp64), and k <= TG__TINY is one k block (small.c's
+ * tg__small_block). The Xeon of results/intel-xeon-2c, 1 thread, ab-gemm, C 16 bytes off a line,
+ * against the general way (a copy of its build: 0.98-1.03): s 8^3 1.32, 10^3 1.20, 12^3 1.12,
+ * 14^3 1.14, 16^3 1.11, 20^3-32^3 1.02-1.04, d 5^3-8^3 1.31-1.33, 10^3 1.15, 12^3 1.10, 14^3
+ * 1.08, 16^3 1.07, 20^3-32^3 0.995-1.005; column-major s 12^3 1.17, 16^3 1.16, d 1.11, 1.09; a
+ * product it turns away pays for its tests (s 5^3 and 6^3 0.90, when AVX2 still packed their
+ * panels: cpu.h's tg__use_narrow). Returns 1 when it computed C. */
 enum { TG__TINY = 32 };
 TG__ALWAYS_INLINE int tg__gemm_tiny(size_t es, int layout, int transa, int transb, int64_t m,
                                     int64_t n, int64_t k, const void *alpha, int alpha_zero,
@@ -4670,7 +4684,7 @@ TG__ALWAYS_INLINE int tg__gemm_tiny(size_t es, int layout, int transa, int trans
     if (arch == TG__ARCH_INVALID) return 0;
     kern = tg__kernel_family(arch, es);
     if (tn > kern->nr || !tg__small_in_half_l1(k, ltb * (int64_t)es)) return 0;
-    if (tg__use_narrow(kern, tn)) kern = kern->narrow;
+    if (tg__use_narrow(kern, tm, tn)) kern = kern->narrow;
     if (tn > kern->nr || (tg__partial(kern, tn) && !kern->ukernel_part)) return 0;
     (tg__partial(kern, tn) ? kern->ukernel_part : kern->ukernel)(k, alpha, ta, lta, 1, lta, tb, ltb,
                                                                  beta, c, ldc, 1, tm, tn);
@@ -11386,10 +11400,11 @@ TG__ALWAYS_INLINE int tg__small_triples(const tg__kernel *kern, const tg__gemm *
 
 /* Column panels [jp0, jp1) of C, k in blocks of kb; panel is scratch for one kb-deep packed panel
  * of B. unit: whole panels of B read in place three (tg__small_triples) or two (tg__small_pairs)
- * at a time, or one, as chosen once for the whole product (g may be a thread's rows of it). */
-static void tg__small_panels(const tg__kernel *kern, const tg__gemm *g, const void *alpha,
-                             const void *beta, int64_t jp0, int64_t jp1, int64_t kb, char *panel,
-                             int pack_all, int64_t unit)
+ * at a time, or one, and last_kern the kernel of a last panel narrower than nr (tg__use_narrow),
+ * each chosen once for the whole product (g may be a thread's rows of it). */
+static void tg__small_panels(const tg__kernel *kern, const tg__kernel *last_kern, const tg__gemm *g,
+                             const void *alpha, const void *beta, int64_t jp0, int64_t jp1,
+                             int64_t kb, char *panel, int pack_all, int64_t unit)
 {
     const int64_t nr = kern->nr, es = (int64_t)kern->es;
     const int pairs = unit == 2, triples = unit == 3;
@@ -11434,8 +11449,8 @@ static void tg__small_panels(const tg__kernel *kern, const tg__gemm *g, const vo
                 jp++;
                 continue;
             }
-            tg__small_column(tg__use_narrow(kern, n) ? kern->narrow : kern, g, alpha, beta_now, pc,
-                             kc, j, n, panel, pack_all);
+            tg__small_column(n < nr ? last_kern : kern, g, alpha, beta_now, pc, kc, j, n, panel,
+                             pack_all);
         }
     }
 }
@@ -11466,14 +11481,14 @@ TG__NOINLINE static void tg__small_groups(const tg__kernel *kern, const tg__gemm
 }
 
 /* One thread's share, panels [jp0, jp1), in whichever way B is read. */
-static void tg__small_range(const tg__kernel *kern, const tg__gemm *g, const void *alpha,
-                            const void *beta, int64_t jp0, int64_t jp1, int64_t kb, char *buf,
-                            int pack_all, int64_t group, int64_t unit)
+static void tg__small_range(const tg__kernel *kern, const tg__kernel *last_kern, const tg__gemm *g,
+                            const void *alpha, const void *beta, int64_t jp0, int64_t jp1,
+                            int64_t kb, char *buf, int pack_all, int64_t group, int64_t unit)
 {
     if (group)
         tg__small_groups(kern, g, alpha, beta, jp0, jp1, kb, buf, group);
     else
-        tg__small_panels(kern, g, alpha, beta, jp0, jp1, kb, buf, pack_all, unit);
+        tg__small_panels(kern, last_kern, g, alpha, beta, jp0, jp1, kb, buf, pack_all, unit);
 }
 
 /* Whether every panel of B is copied (pack_all).
@@ -11675,7 +11690,7 @@ static int tg__small_panels_all(const char *fn, const tg__kernel *kern, const tg
                               : 0;
     const int64_t panel_bytes = kb * nr * (int64_t)kern->es * (group ? group : 1);
     /* (the kernel of the last panel, and so of the only one when there is one) */
-    const tg__kernel *last_kern = last && tg__use_narrow(kern, last) ? kern->narrow : kern;
+    const tg__kernel *last_kern = last && tg__use_narrow(kern, g->m, last) ? kern->narrow : kern;
     const int64_t last_part = tg__rem(last, last_kern->nr);
     const int packs = group || tg__small_packs(kern, g, nr, pack_all) ||
                       (last_part && tg__small_packs(last_kern, g, last_part, pack_all));
@@ -11716,7 +11731,8 @@ static int tg__small_panels_all(const char *fn, const tg__kernel *kern, const tg
     /* Even a parallel region that runs on one thread costs as much as a tiny product: enter one
      * only when there is a team to use. */
     if (nt <= 1) {
-        tg__small_range(kern, g, alpha, beta, 0, panels, kb, buf, pack_all, group, unit);
+        tg__small_range(kern, last_kern, g, alpha, beta, 0, panels, kb, buf, pack_all, group,
+                        unit);
     } else {
         TG__OMP(omp parallel num_threads(nt))
         {
@@ -11728,8 +11744,8 @@ static int tg__small_panels_all(const char *fn, const tg__kernel *kern, const tg
                 jp0 = tg__min(unit * (units * tid / team), panels);
                 jp1 = tg__min(unit * (units * (tid + 1) / team), panels);
             }
-            tg__small_range(kern, &part, alpha, beta, jp0, jp1, kb, buf + tid * panel_bytes,
-                            pack_all, group, unit);
+            tg__small_range(kern, last_kern, &part, alpha, beta, jp0, jp1, kb,
+                            buf + tid * panel_bytes, pack_all, group, unit);
         }
     }
     tg__free(heap);
@@ -11751,7 +11767,7 @@ TG__ALWAYS_INLINE int tg__small_direct(const tg__kernel *kern, const tg__gemm *g
     const tg__kernel *k;
     int64_t kb, part;
     if (g->n > kern->nr || g->b.cs != 1 || tg__small_threads(kern, g) != 1) return 0;
-    k = tg__use_narrow(kern, g->n) ? kern->narrow : kern;
+    k = tg__use_narrow(kern, g->m, g->n) ? kern->narrow : kern;
     part = tg__rem(g->n, k->nr);
     if (part && tg__small_packs(k, g, part, 0)) return 0;
     kb = tg__small_block(kern, g, 1);

@@ -243,13 +243,23 @@ TG__ALWAYS_INLINE int tg__partial(const tg__kernel *kern, int64_t n)
  * masks: Zen 5, 1 thread, ab-gemm side by side against the Zen 4 rule (7 lines), s 20^3 1.64,
  * s 24^3 1.39, d 12^3 1.28, d 100x12x100 1.56 the speed, the rest of s and d 8-48^3 0.96-1.01 (a
  * copy of the old library 0.96-1.00); s 8^3 and the 8 columns past 32 of s 40^3 ran 0.91 and 0.96
- * when they too went to masked zmm. */
-TG__ALWAYS_INLINE int tg__use_narrow(const tg__kernel *kern, int64_t n)
+ * when they too went to masked zmm. A panel narrower than that vector (s n < 8, d n < 4) AVX2
+ * must copy into a zero-padded panel, which pays only over many rows of A: there it keeps AVX2
+ * from TG__NARROW_PACKED_M rows of A on, the whole product's (m: never a thread's part, so that
+ * every thread count takes the same kernel), and masked zmm in place below. The Xeon of
+ * results/intel-xeon-2c, 1 thread, ab-gemm, C 16 bytes off a line, masked zmm against AVX2 (a
+ * copy of that build: 0.99-1.01): s 5^3 2.26, 6^3 2.19, 7^3 1.94, 5x7x9 2.22, 7x6x5 2.08, 32x6x8
+ * 1.67, 12x5x100 1.30, 16x5x100 1.17, 7x7x64 1.12, 24x5x100 0.96-1.01; from 36 rows AVX2 (s
+ * 36x5x100 0.91, 48x5x100 0.91, 100x5x100 0.85, 100x7x100 0.85, but 64x6x16 1.27, 48x7x48
+ * 1.07). */
+enum { TG__NARROW_PACKED_M = 33 };
+TG__ALWAYS_INLINE int tg__use_narrow(const tg__kernel *kern, int64_t m, int64_t n)
 {
     const tg__kernel *nk = kern->narrow;
     int64_t past;
     if (!nk || n >= kern->nr) return 0;
-    if (!tg__cpu()->zmm_split) return n <= nk->nr_part;
+    if (!tg__cpu()->zmm_split)
+        return n == nk->nr_part || (n < nk->nr_part && m >= TG__NARROW_PACKED_M);
     past = tg__rem(n, nk->nr);
     return past != 0 && past <= nk->nr_part;
 }

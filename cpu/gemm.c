@@ -154,12 +154,16 @@ TG__ALWAYS_INLINE int tg__gemm_cpu(const char *fn, size_t es, const tg__gemm *g,
  * more than TG__GEMV_ROWS rows and columns, B's panel is one panel of the kernel chosen for its
  * width (tg__use_narrow) that the kernel reads in place (whole, or partial through masks) and B's
  * block spans at most half of L1. This makes the same kernel call, from the call's own arguments:
- * the general way there, through the checks, the views, the path tests and small.c's set-up, cost
- * a tiny call as much as its arithmetic. TG__TINY^3 multiply-adds are below every threshold for a
- * team (cpu.h's TG__TEAM_MNK; small.c's 2^19 bytes where zmm is split: 2^18 in fp64), and k <=
- * TG__TINY is one k block (small.c's tg__small_block). The Xeon of results/intel-xeon-2c, 1 thread,
- * ab-gemm, C 16 bytes off a line, against the general way: s 8^3 1.27, 12^3 1.14, 16^3 1.11, 24^3
- * 1.02, 32^3 1.04, d 8^3 1.19, 12^3 1.11, 14^3 1.07, 16^3 1.07. Returns 1 when it computed C. */
+ * the general way there, through the checks, the views, the path tests and small.c's set-up, ran
+ * ~400 instructions of a 12^3 sgemm's ~860 (gdb, stepping one call), a quarter of its time.
+ * TG__TINY^3 multiply-adds are below every threshold for a team (cpu.h's TG__TEAM_MNK; small.c's
+ * 2^19 bytes where zmm is split: 2^18 in fp64), and k <= TG__TINY is one k block (small.c's
+ * tg__small_block). The Xeon of results/intel-xeon-2c, 1 thread, ab-gemm, C 16 bytes off a line,
+ * against the general way (a copy of its build: 0.98-1.03): s 8^3 1.32, 10^3 1.20, 12^3 1.12,
+ * 14^3 1.14, 16^3 1.11, 20^3-32^3 1.02-1.04, d 5^3-8^3 1.31-1.33, 10^3 1.15, 12^3 1.10, 14^3
+ * 1.08, 16^3 1.07, 20^3-32^3 0.995-1.005; column-major s 12^3 1.17, 16^3 1.16, d 1.11, 1.09; a
+ * product it turns away pays for its tests (s 5^3 and 6^3 0.90, when AVX2 still packed their
+ * panels: cpu.h's tg__use_narrow). Returns 1 when it computed C. */
 enum { TG__TINY = 32 };
 TG__ALWAYS_INLINE int tg__gemm_tiny(size_t es, int layout, int transa, int transb, int64_t m,
                                     int64_t n, int64_t k, const void *alpha, int alpha_zero,
@@ -182,7 +186,7 @@ TG__ALWAYS_INLINE int tg__gemm_tiny(size_t es, int layout, int transa, int trans
     if (arch == TG__ARCH_INVALID) return 0;
     kern = tg__kernel_family(arch, es);
     if (tn > kern->nr || !tg__small_in_half_l1(k, ltb * (int64_t)es)) return 0;
-    if (tg__use_narrow(kern, tn)) kern = kern->narrow;
+    if (tg__use_narrow(kern, tm, tn)) kern = kern->narrow;
     if (tn > kern->nr || (tg__partial(kern, tn) && !kern->ukernel_part)) return 0;
     (tg__partial(kern, tn) ? kern->ukernel_part : kern->ukernel)(k, alpha, ta, lta, 1, lta, tb, ltb,
                                                                  beta, c, ldc, 1, tm, tn);

@@ -265,10 +265,11 @@ TG__ALWAYS_INLINE int tg__small_triples(const tg__kernel *kern, const tg__gemm *
 
 /* Column panels [jp0, jp1) of C, k in blocks of kb; panel is scratch for one kb-deep packed panel
  * of B. unit: whole panels of B read in place three (tg__small_triples) or two (tg__small_pairs)
- * at a time, or one, as chosen once for the whole product (g may be a thread's rows of it). */
-static void tg__small_panels(const tg__kernel *kern, const tg__gemm *g, const void *alpha,
-                             const void *beta, int64_t jp0, int64_t jp1, int64_t kb, char *panel,
-                             int pack_all, int64_t unit)
+ * at a time, or one, and last_kern the kernel of a last panel narrower than nr (tg__use_narrow),
+ * each chosen once for the whole product (g may be a thread's rows of it). */
+static void tg__small_panels(const tg__kernel *kern, const tg__kernel *last_kern, const tg__gemm *g,
+                             const void *alpha, const void *beta, int64_t jp0, int64_t jp1,
+                             int64_t kb, char *panel, int pack_all, int64_t unit)
 {
     const int64_t nr = kern->nr, es = (int64_t)kern->es;
     const int pairs = unit == 2, triples = unit == 3;
@@ -313,8 +314,8 @@ static void tg__small_panels(const tg__kernel *kern, const tg__gemm *g, const vo
                 jp++;
                 continue;
             }
-            tg__small_column(tg__use_narrow(kern, n) ? kern->narrow : kern, g, alpha, beta_now, pc,
-                             kc, j, n, panel, pack_all);
+            tg__small_column(n < nr ? last_kern : kern, g, alpha, beta_now, pc, kc, j, n, panel,
+                             pack_all);
         }
     }
 }
@@ -345,14 +346,14 @@ TG__NOINLINE static void tg__small_groups(const tg__kernel *kern, const tg__gemm
 }
 
 /* One thread's share, panels [jp0, jp1), in whichever way B is read. */
-static void tg__small_range(const tg__kernel *kern, const tg__gemm *g, const void *alpha,
-                            const void *beta, int64_t jp0, int64_t jp1, int64_t kb, char *buf,
-                            int pack_all, int64_t group, int64_t unit)
+static void tg__small_range(const tg__kernel *kern, const tg__kernel *last_kern, const tg__gemm *g,
+                            const void *alpha, const void *beta, int64_t jp0, int64_t jp1,
+                            int64_t kb, char *buf, int pack_all, int64_t group, int64_t unit)
 {
     if (group)
         tg__small_groups(kern, g, alpha, beta, jp0, jp1, kb, buf, group);
     else
-        tg__small_panels(kern, g, alpha, beta, jp0, jp1, kb, buf, pack_all, unit);
+        tg__small_panels(kern, last_kern, g, alpha, beta, jp0, jp1, kb, buf, pack_all, unit);
 }
 
 /* Whether every panel of B is copied (pack_all).
@@ -554,7 +555,7 @@ static int tg__small_panels_all(const char *fn, const tg__kernel *kern, const tg
                               : 0;
     const int64_t panel_bytes = kb * nr * (int64_t)kern->es * (group ? group : 1);
     /* (the kernel of the last panel, and so of the only one when there is one) */
-    const tg__kernel *last_kern = last && tg__use_narrow(kern, last) ? kern->narrow : kern;
+    const tg__kernel *last_kern = last && tg__use_narrow(kern, g->m, last) ? kern->narrow : kern;
     const int64_t last_part = tg__rem(last, last_kern->nr);
     const int packs = group || tg__small_packs(kern, g, nr, pack_all) ||
                       (last_part && tg__small_packs(last_kern, g, last_part, pack_all));
@@ -595,7 +596,8 @@ static int tg__small_panels_all(const char *fn, const tg__kernel *kern, const tg
     /* Even a parallel region that runs on one thread costs as much as a tiny product: enter one
      * only when there is a team to use. */
     if (nt <= 1) {
-        tg__small_range(kern, g, alpha, beta, 0, panels, kb, buf, pack_all, group, unit);
+        tg__small_range(kern, last_kern, g, alpha, beta, 0, panels, kb, buf, pack_all, group,
+                        unit);
     } else {
         TG__OMP(omp parallel num_threads(nt))
         {
@@ -607,8 +609,8 @@ static int tg__small_panels_all(const char *fn, const tg__kernel *kern, const tg
                 jp0 = tg__min(unit * (units * tid / team), panels);
                 jp1 = tg__min(unit * (units * (tid + 1) / team), panels);
             }
-            tg__small_range(kern, &part, alpha, beta, jp0, jp1, kb, buf + tid * panel_bytes,
-                            pack_all, group, unit);
+            tg__small_range(kern, last_kern, &part, alpha, beta, jp0, jp1, kb,
+                            buf + tid * panel_bytes, pack_all, group, unit);
         }
     }
     tg__free(heap);
@@ -630,7 +632,7 @@ TG__ALWAYS_INLINE int tg__small_direct(const tg__kernel *kern, const tg__gemm *g
     const tg__kernel *k;
     int64_t kb, part;
     if (g->n > kern->nr || g->b.cs != 1 || tg__small_threads(kern, g) != 1) return 0;
-    k = tg__use_narrow(kern, g->n) ? kern->narrow : kern;
+    k = tg__use_narrow(kern, g->m, g->n) ? kern->narrow : kern;
     part = tg__rem(g->n, k->nr);
     if (part && tg__small_packs(k, g, part, 0)) return 0;
     kb = tg__small_block(kern, g, 1);

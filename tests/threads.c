@@ -41,7 +41,9 @@
  * 3W tile wide, whose rows the threads split in 8-row triple tiles (90 x 24 x 70 in fp64; 48 x 96
  * x 96 column-major, computed as 96 x 48 in fp32), one whole AVX-512 panel of B over a tall A,
  * whose rows go in 8-row tiles of as even heights as fit, grouped otherwise in each thread's part
- * (605 x 16 x 90 in fp64; 131 x 32 x 8300 in fp32, above), and both layouts and transposes. Each is also
+ * (605 x 16 x 90 in fp64; 131 x 32 x 8300 in fp32, above), a panel narrower than AVX2's vector
+ * over an A tall enough for AVX-512 to give it to AVX2, whose threads' parts would not be (40 x 5 x
+ * 20000 in fp32: cpu.h's tg__use_narrow), and both layouts and transposes. Each is also
  * checked once against the reference, so "equal" cannot mean "equally wrong". Without OpenMP (some
  * header builds) there is only one thread, and the checks still hold.
  */
@@ -60,7 +62,7 @@ static const int64_t tgt_thread_shapes[][3] = {
     {3000, 4, 403}, {2, 1000, 700}, {4, 700, 300}, {3, 900, 200}, {900, 3, 200},
     {9, 700, 300}, {1100, 8, 300}, {21, 500, 100}, {98, 96, 70}, {100, 128, 60},
     {100, 128, 160}, {300, 64, 8}, {128, 64, 64}, {256, 256, 4}, {96, 256, 256}, {64, 96, 64},
-    {64, 24, 8}, {90, 24, 70}, {48, 96, 96}, {605, 16, 90}};
+    {64, 24, 8}, {90, 24, 70}, {48, 96, 96}, {605, 16, 90}, {40, 5, 20000}};
 
 /* Runs the call on a fresh copy of C0's bytes into C (same buffers, same arguments each time). */
 static int tgt_call(const tgt_case *c, const tgt_buf *A, int64_t lda, const tgt_buf *B,
