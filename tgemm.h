@@ -896,7 +896,7 @@ TG__ALWAYS_INLINE int tg__partial(const tg__kernel *kern, int64_t n)
  * copy of that build: 0.99-1.01): s 5^3 2.26, 6^3 2.19, 7^3 1.94, 5x7x9 2.22, 7x6x5 2.08, 32x6x8
  * 1.67, 12x5x100 1.30, 16x5x100 1.17, 7x7x64 1.12, 24x5x100 0.96-1.01; from 36 rows AVX2 (s
  * 36x5x100 0.91, 48x5x100 0.91, 100x5x100 0.85, 100x7x100 0.85, but 64x6x16 1.27, 48x7x48
- * 1.07). */
+ * 1.07). The Zen 5 takes the same rule, not measured there. */
 enum { TG__NARROW_PACKED_M = 33 };
 TG__ALWAYS_INLINE int tg__use_narrow(const tg__kernel *kern, int64_t m, int64_t n)
 {
@@ -909,8 +909,8 @@ TG__ALWAYS_INLINE int tg__use_narrow(const tg__kernel *kern, int64_t m, int64_t 
     return past != 0 && past <= nk->nr_part;
 }
 
-/* Whether a k block of B read in place, kb rows row_bytes apart, spans at most half of L1: the small
- * path packs no such block (small.c's tg__small_pack_all, whose first test this is). */
+/* Whether a k block of B read in place, kb rows row_bytes apart, spans at most half of L1: the
+ * small path packs no such block (small.c's tg__small_pack_all, whose first test this is). */
 TG__ALWAYS_INLINE int tg__small_in_half_l1(int64_t kb, int64_t row_bytes)
 {
     return kb * row_bytes <= tg__cpu()->l1d / 2;
@@ -4499,8 +4499,8 @@ TG__PRIVATE void TG__FN(tg__ew_run_generic)(const tg__ew *e, int64_t n, const vo
 /* ---- cpu/gemm.c ---- */
 /* tg_sgemm and tg_dgemm: the path of one call.
  *
- * 0. A tiny product whose every argument is plainly valid goes straight to the kernel that steps 1-3
- *    would reach for it (tg__gemm_tiny), without their checks, views and path tests.
+ * 0. A tiny product whose every argument is plainly valid goes straight to the kernel that steps
+ *    1-3 would reach for it (tg__gemm_tiny), without their checks, views and path tests.
  * 1. Check every argument (common/gemm_args.h); nothing is touched on error.
  * 2. The BLAS quick returns: m or n zero does nothing; alpha or k zero only scales C by beta
  *    (reading neither A nor B, and not reading C either when beta is zero; beta one returns at once).
@@ -4657,7 +4657,7 @@ TG__ALWAYS_INLINE int tg__gemm_cpu(const char *fn, size_t es, const tg__gemm *g,
  * TG__TINY^3 multiply-adds are below every threshold for a team (cpu.h's TG__TEAM_MNK; small.c's
  * 2^19 bytes where zmm is split: 2^18 in fp64), and k <= TG__TINY is one k block (small.c's
  * tg__small_block). The Xeon of results/intel-xeon-2c, 1 thread, ab-gemm, C 16 bytes off a line,
- * against the general way (a copy of its build: 0.98-1.03): s 8^3 1.32, 10^3 1.20, 12^3 1.12,
+ * against the general way (a copy of its build: 0.97-1.05): s 8^3 1.32, 10^3 1.20, 12^3 1.12,
  * 14^3 1.14, 16^3 1.11, 20^3-32^3 1.02-1.04, d 5^3-8^3 1.31-1.33, 10^3 1.15, 12^3 1.10, 14^3
  * 1.08, 16^3 1.07, 20^3-32^3 0.995-1.005; column-major s 12^3 1.17, 16^3 1.16, d 1.11, 1.09; a
  * product it turns away pays for its tests (s 5^3 and 6^3 0.90, when AVX2 still packed their
@@ -4697,11 +4697,11 @@ TGEMM_DEF int tg_sgemm(tg_layout layout, tg_trans transa, tg_trans transb, int64
 {
     int st;
     tg__gemm g;
-    if (tg__gemm_tiny(sizeof(float), layout, transa, transb, m, n, k, &alpha, alpha == 0, a, lda, b, ldb,
-                      &beta, c, ldc))
+    if (tg__gemm_tiny(sizeof(float), layout, transa, transb, m, n, k, &alpha, alpha == 0, a, lda, b,
+                      ldb, &beta, c, ldc))
         return TG_OK;
-    st = tg__gemm_check("tg_sgemm", layout, transa, transb, m, n, k, alpha == 0, a, lda, b, ldb, c, ldc,
-                        sizeof(float));
+    st = tg__gemm_check("tg_sgemm", layout, transa, transb, m, n, k, alpha == 0, a, lda, b, ldb, c,
+                        ldc, sizeof(float));
     if (st) return st;
     g = tg__gemm_views(layout, transa, transb, m, n, k, a, lda, b, ldb, c, ldc);
     return tg__gemm_cpu("tg_sgemm", sizeof(float), &g, &alpha, &beta, alpha == 0, beta == 1);
@@ -4713,11 +4713,11 @@ TGEMM_DEF int tg_dgemm(tg_layout layout, tg_trans transa, tg_trans transb, int64
 {
     int st;
     tg__gemm g;
-    if (tg__gemm_tiny(sizeof(double), layout, transa, transb, m, n, k, &alpha, alpha == 0, a, lda, b, ldb,
-                      &beta, c, ldc))
+    if (tg__gemm_tiny(sizeof(double), layout, transa, transb, m, n, k, &alpha, alpha == 0, a, lda,
+                      b, ldb, &beta, c, ldc))
         return TG_OK;
-    st = tg__gemm_check("tg_dgemm", layout, transa, transb, m, n, k, alpha == 0, a, lda, b, ldb, c, ldc,
-                        sizeof(double));
+    st = tg__gemm_check("tg_dgemm", layout, transa, transb, m, n, k, alpha == 0, a, lda, b, ldb, c,
+                        ldc, sizeof(double));
     if (st) return st;
     g = tg__gemm_views(layout, transa, transb, m, n, k, a, lda, b, ldb, c, ldc);
     return tg__gemm_cpu("tg_dgemm", sizeof(double), &g, &alpha, &beta, alpha == 0, beta == 1);
@@ -6200,9 +6200,11 @@ TG__FN(tg__tile8)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t rs_a
  * of six. The Xeon of results/intel-xeon-2c, 1 thread, ab-gemm, C 16 bytes off a line, against
  * the 6-row tiles (a copy of their build: 0.99-1.01): s 32^3 1.13, s 8x32x8 1.14, s 9x32x9 1.08,
  * s 20x32x20 1.13, s 96x32x96 1.06, s 256x32x256 1.04, s 1000x32x64 1.06, s 4096x32x4096 1.13, d
- * 16^3 1.13, d 40x16x40 1.04, d 256x16x256 1.09, d 8192x16x512 1.05, d 10x16x64 1.01. A partial
- * panel (W < n < 2W, read through masks) lost a little (s 100x20x100 0.98, d 100x12x100 0.99, s
- * 13x29x17 0.99) and keeps the 6-row tiles, whose edge stores form their masks once a tile. */
+ * 16^3 1.13, d 40x16x40 1.04, d 256x16x256 1.09, d 8192x16x512 1.05; 2 threads 1.04-1.07; but
+ * 9 and 10 rows as 4 + 5 and 5 + 5 against 6 + 3 and 6 + 4, d 9x16x64 0.97-1.01, d 10x16x64
+ * 0.96-0.99, s 9x32x64 0.98-1.00. A partial panel (W < n < 2W, read through masks) lost (s
+ * 100x20x100 0.98, d 100x12x100 0.99, d 14^3 0.97, d 12x14x12 0.92) and keeps the 6-row tiles,
+ * whose edge stores form their masks once a tile. */
 __attribute__((target(TG__TARGET), always_inline)) static inline void
 TG__FN(tg__rows8)(int64_t kc, const TG__T *al, const TG__T *a, int64_t rs_a, int64_t cs_a,
                   const TG__T *b, int64_t rs_b, const TG__T *be, TG__T *c, int64_t rs_c, int64_t m)
@@ -7606,9 +7608,11 @@ TG__FN(tg__tile8)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t rs_a
  * of six. The Xeon of results/intel-xeon-2c, 1 thread, ab-gemm, C 16 bytes off a line, against
  * the 6-row tiles (a copy of their build: 0.99-1.01): s 32^3 1.13, s 8x32x8 1.14, s 9x32x9 1.08,
  * s 20x32x20 1.13, s 96x32x96 1.06, s 256x32x256 1.04, s 1000x32x64 1.06, s 4096x32x4096 1.13, d
- * 16^3 1.13, d 40x16x40 1.04, d 256x16x256 1.09, d 8192x16x512 1.05, d 10x16x64 1.01. A partial
- * panel (W < n < 2W, read through masks) lost a little (s 100x20x100 0.98, d 100x12x100 0.99, s
- * 13x29x17 0.99) and keeps the 6-row tiles, whose edge stores form their masks once a tile. */
+ * 16^3 1.13, d 40x16x40 1.04, d 256x16x256 1.09, d 8192x16x512 1.05; 2 threads 1.04-1.07; but
+ * 9 and 10 rows as 4 + 5 and 5 + 5 against 6 + 3 and 6 + 4, d 9x16x64 0.97-1.01, d 10x16x64
+ * 0.96-0.99, s 9x32x64 0.98-1.00. A partial panel (W < n < 2W, read through masks) lost (s
+ * 100x20x100 0.98, d 100x12x100 0.99, d 14^3 0.97, d 12x14x12 0.92) and keeps the 6-row tiles,
+ * whose edge stores form their masks once a tile. */
 __attribute__((target(TG__TARGET), always_inline)) static inline void
 TG__FN(tg__rows8)(int64_t kc, const TG__T *al, const TG__T *a, int64_t rs_a, int64_t cs_a,
                   const TG__T *b, int64_t rs_b, const TG__T *be, TG__T *c, int64_t rs_c, int64_t m)
@@ -9012,9 +9016,11 @@ TG__FN(tg__tile8)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t rs_a
  * of six. The Xeon of results/intel-xeon-2c, 1 thread, ab-gemm, C 16 bytes off a line, against
  * the 6-row tiles (a copy of their build: 0.99-1.01): s 32^3 1.13, s 8x32x8 1.14, s 9x32x9 1.08,
  * s 20x32x20 1.13, s 96x32x96 1.06, s 256x32x256 1.04, s 1000x32x64 1.06, s 4096x32x4096 1.13, d
- * 16^3 1.13, d 40x16x40 1.04, d 256x16x256 1.09, d 8192x16x512 1.05, d 10x16x64 1.01. A partial
- * panel (W < n < 2W, read through masks) lost a little (s 100x20x100 0.98, d 100x12x100 0.99, s
- * 13x29x17 0.99) and keeps the 6-row tiles, whose edge stores form their masks once a tile. */
+ * 16^3 1.13, d 40x16x40 1.04, d 256x16x256 1.09, d 8192x16x512 1.05; 2 threads 1.04-1.07; but
+ * 9 and 10 rows as 4 + 5 and 5 + 5 against 6 + 3 and 6 + 4, d 9x16x64 0.97-1.01, d 10x16x64
+ * 0.96-0.99, s 9x32x64 0.98-1.00. A partial panel (W < n < 2W, read through masks) lost (s
+ * 100x20x100 0.98, d 100x12x100 0.99, d 14^3 0.97, d 12x14x12 0.92) and keeps the 6-row tiles,
+ * whose edge stores form their masks once a tile. */
 __attribute__((target(TG__TARGET), always_inline)) static inline void
 TG__FN(tg__rows8)(int64_t kc, const TG__T *al, const TG__T *a, int64_t rs_a, int64_t cs_a,
                   const TG__T *b, int64_t rs_b, const TG__T *be, TG__T *c, int64_t rs_c, int64_t m)
@@ -10418,9 +10424,11 @@ TG__FN(tg__tile8)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t rs_a
  * of six. The Xeon of results/intel-xeon-2c, 1 thread, ab-gemm, C 16 bytes off a line, against
  * the 6-row tiles (a copy of their build: 0.99-1.01): s 32^3 1.13, s 8x32x8 1.14, s 9x32x9 1.08,
  * s 20x32x20 1.13, s 96x32x96 1.06, s 256x32x256 1.04, s 1000x32x64 1.06, s 4096x32x4096 1.13, d
- * 16^3 1.13, d 40x16x40 1.04, d 256x16x256 1.09, d 8192x16x512 1.05, d 10x16x64 1.01. A partial
- * panel (W < n < 2W, read through masks) lost a little (s 100x20x100 0.98, d 100x12x100 0.99, s
- * 13x29x17 0.99) and keeps the 6-row tiles, whose edge stores form their masks once a tile. */
+ * 16^3 1.13, d 40x16x40 1.04, d 256x16x256 1.09, d 8192x16x512 1.05; 2 threads 1.04-1.07; but
+ * 9 and 10 rows as 4 + 5 and 5 + 5 against 6 + 3 and 6 + 4, d 9x16x64 0.97-1.01, d 10x16x64
+ * 0.96-0.99, s 9x32x64 0.98-1.00. A partial panel (W < n < 2W, read through masks) lost (s
+ * 100x20x100 0.98, d 100x12x100 0.99, d 14^3 0.97, d 12x14x12 0.92) and keeps the 6-row tiles,
+ * whose edge stores form their masks once a tile. */
 __attribute__((target(TG__TARGET), always_inline)) static inline void
 TG__FN(tg__rows8)(int64_t kc, const TG__T *al, const TG__T *a, int64_t rs_a, int64_t cs_a,
                   const TG__T *b, int64_t rs_b, const TG__T *be, TG__T *c, int64_t rs_c, int64_t m)

@@ -1,7 +1,7 @@
 /* tg_sgemm and tg_dgemm: the path of one call.
  *
- * 0. A tiny product whose every argument is plainly valid goes straight to the kernel that steps 1-3
- *    would reach for it (tg__gemm_tiny), without their checks, views and path tests.
+ * 0. A tiny product whose every argument is plainly valid goes straight to the kernel that steps
+ *    1-3 would reach for it (tg__gemm_tiny), without their checks, views and path tests.
  * 1. Check every argument (common/gemm_args.h); nothing is touched on error.
  * 2. The BLAS quick returns: m or n zero does nothing; alpha or k zero only scales C by beta
  *    (reading neither A nor B, and not reading C either when beta is zero; beta one returns at once).
@@ -159,7 +159,7 @@ TG__ALWAYS_INLINE int tg__gemm_cpu(const char *fn, size_t es, const tg__gemm *g,
  * TG__TINY^3 multiply-adds are below every threshold for a team (cpu.h's TG__TEAM_MNK; small.c's
  * 2^19 bytes where zmm is split: 2^18 in fp64), and k <= TG__TINY is one k block (small.c's
  * tg__small_block). The Xeon of results/intel-xeon-2c, 1 thread, ab-gemm, C 16 bytes off a line,
- * against the general way (a copy of its build: 0.98-1.03): s 8^3 1.32, 10^3 1.20, 12^3 1.12,
+ * against the general way (a copy of its build: 0.97-1.05): s 8^3 1.32, 10^3 1.20, 12^3 1.12,
  * 14^3 1.14, 16^3 1.11, 20^3-32^3 1.02-1.04, d 5^3-8^3 1.31-1.33, 10^3 1.15, 12^3 1.10, 14^3
  * 1.08, 16^3 1.07, 20^3-32^3 0.995-1.005; column-major s 12^3 1.17, 16^3 1.16, d 1.11, 1.09; a
  * product it turns away pays for its tests (s 5^3 and 6^3 0.90, when AVX2 still packed their
@@ -199,11 +199,11 @@ TGEMM_DEF int tg_sgemm(tg_layout layout, tg_trans transa, tg_trans transb, int64
 {
     int st;
     tg__gemm g;
-    if (tg__gemm_tiny(sizeof(float), layout, transa, transb, m, n, k, &alpha, alpha == 0, a, lda, b, ldb,
-                      &beta, c, ldc))
+    if (tg__gemm_tiny(sizeof(float), layout, transa, transb, m, n, k, &alpha, alpha == 0, a, lda, b,
+                      ldb, &beta, c, ldc))
         return TG_OK;
-    st = tg__gemm_check("tg_sgemm", layout, transa, transb, m, n, k, alpha == 0, a, lda, b, ldb, c, ldc,
-                        sizeof(float));
+    st = tg__gemm_check("tg_sgemm", layout, transa, transb, m, n, k, alpha == 0, a, lda, b, ldb, c,
+                        ldc, sizeof(float));
     if (st) return st;
     g = tg__gemm_views(layout, transa, transb, m, n, k, a, lda, b, ldb, c, ldc);
     return tg__gemm_cpu("tg_sgemm", sizeof(float), &g, &alpha, &beta, alpha == 0, beta == 1);
@@ -215,11 +215,11 @@ TGEMM_DEF int tg_dgemm(tg_layout layout, tg_trans transa, tg_trans transb, int64
 {
     int st;
     tg__gemm g;
-    if (tg__gemm_tiny(sizeof(double), layout, transa, transb, m, n, k, &alpha, alpha == 0, a, lda, b, ldb,
-                      &beta, c, ldc))
+    if (tg__gemm_tiny(sizeof(double), layout, transa, transb, m, n, k, &alpha, alpha == 0, a, lda,
+                      b, ldb, &beta, c, ldc))
         return TG_OK;
-    st = tg__gemm_check("tg_dgemm", layout, transa, transb, m, n, k, alpha == 0, a, lda, b, ldb, c, ldc,
-                        sizeof(double));
+    st = tg__gemm_check("tg_dgemm", layout, transa, transb, m, n, k, alpha == 0, a, lda, b, ldb, c,
+                        ldc, sizeof(double));
     if (st) return st;
     g = tg__gemm_views(layout, transa, transb, m, n, k, a, lda, b, ldb, c, ldc);
     return tg__gemm_cpu("tg_dgemm", sizeof(double), &g, &alpha, &beta, alpha == 0, beta == 1);
