@@ -916,6 +916,15 @@ TG__ALWAYS_INLINE int tg__small_in_half_l1(int64_t kb, int64_t row_bytes)
     return kb * row_bytes <= tg__cpu()->l1d / 2;
 }
 
+/* Whether a taller A (more than two row tiles) takes B's whole panels two at a time, B being
+ * b_bytes: within L1 where zmm runs at full width, a quarter of L3 where it is split (small.c's
+ * tg__small_pairs has the measurements). */
+TG__ALWAYS_INLINE int tg__small_pairs_b_fits(double b_bytes)
+{
+    const tg__cpuinfo *cpu = tg__cpu();
+    return b_bytes <= (cpu->zmm_split ? (double)cpu->l3_plan / 4 : (double)cpu->l1d);
+}
+
 #endif /* TGEMM_CPU_H */
 
 TG__PRIVATE tg__arch tg__arch_selected(void)
@@ -4592,6 +4601,12 @@ TG__ALWAYS_INLINE int tg__path_forced(void)
     return f < 0 ? tg__path_forced_read() : f;
 }
 
+/* Whether C, m x n elements of es bytes, spans at most half of L2 (a shallow product's bound). */
+TG__ALWAYS_INLINE int tg__c_in_half_l2(int64_t m, int64_t n, size_t es)
+{
+    return (double)m * (double)n * (double)es <= (double)tg__cpu()->l2 / 2;
+}
+
 /* Small products and short A take the small-matrix path (small.c), by the measured bounds above. */
 TG__ALWAYS_INLINE int tg__use_small_path(const tg__gemm *g, const tg__kernel *kern, int forced)
 {
@@ -4599,8 +4614,7 @@ TG__ALWAYS_INLINE int tg__use_small_path(const tg__gemm *g, const tg__kernel *ke
     if ((g->m <= kern->short_m && g->b.cs == 1) || g->n <= kern->nr) return 1;
     return ((double)g->m * (double)g->n * (double)g->k <= TG__SMALL_MNK &&
             (kern->es == sizeof(float) || kern->nr >= TG__SMALL_NR_D || g->m <= TG__SMALL_M_D) &&
-            (g->k >= TG__SHALLOW_K ||
-             (double)g->m * (double)g->n * (double)kern->es <= (double)tg__cpu()->l2 / 2)) ||
+            (g->k >= TG__SHALLOW_K || tg__c_in_half_l2(g->m, g->n, kern->es))) ||
            tg__small_rows_fits(kern, g);
 }
 
@@ -4651,7 +4665,9 @@ TG__ALWAYS_INLINE int tg__gemm_cpu(const char *fn, size_t es, const tg__gemm *g,
  * (small.c's tg__small_direct), one panel of B in place in one k block on one thread, where C has
  * more than TG__GEMV_ROWS rows and columns, B's panel is one panel of the kernel chosen for its
  * width (tg__use_narrow) that the kernel reads in place (whole, or partial through masks) and B's
- * block spans at most half of L1. This makes the same kernel call, from the call's own arguments:
+ * block spans at most half of L1; or, B exactly two whole panels wide (fp64's 32 columns in zmm),
+ * to the pair kernel where small.c's set-up would pair them (tg__small_pairs), C within half of
+ * L2 (tg__use_small_path). This makes the same kernel call, from the call's own arguments:
  * the general way there, through the checks, the views, the path tests and small.c's set-up, ran
  * ~400 instructions of a 12^3 sgemm's ~860 (gdb, stepping one call), a quarter of its time.
  * TG__TINY^3 multiply-adds are below every threshold for a team (cpu.h's TG__TEAM_MNK; small.c's
@@ -4659,9 +4675,11 @@ TG__ALWAYS_INLINE int tg__gemm_cpu(const char *fn, size_t es, const tg__gemm *g,
  * tg__small_block). The Xeon of results/intel-xeon-2c, 1 thread, ab-gemm, C 16 bytes off a line,
  * against the general way (a copy of its build: 0.97-1.05): s 8^3 1.32, 10^3 1.20, 12^3 1.12,
  * 14^3 1.14, 16^3 1.11, 20^3-32^3 1.02-1.04, d 5^3-8^3 1.31-1.33, 10^3 1.15, 12^3 1.10, 14^3
- * 1.08, 16^3 1.07, 20^3-32^3 0.995-1.005; column-major s 12^3 1.17, 16^3 1.16, d 1.11, 1.09; a
- * product it turns away pays for its tests (s 5^3 and 6^3 0.90, when AVX2 still packed their
- * panels: cpu.h's tg__use_narrow). Returns 1 when it computed C. */
+ * 1.08, 16^3 1.07, 20^3-32^3 0.995-1.005; column-major s 12^3 1.17, 16^3 1.16, d 1.11, 1.09;
+ * the pairs (then, against the route of one panel alone: 0.97-1.07 on its products) d 32^3
+ * 1.04-1.07, 24x32x32 1.06, 16x32x16 1.08, 8x32x8 1.31-1.34; a product it turns away pays for
+ * its tests (s 5^3 and 6^3 0.90, when AVX2 still packed their panels: cpu.h's tg__use_narrow).
+ * Returns 1 when it computed C. */
 enum { TG__TINY = 32 };
 TG__ALWAYS_INLINE int tg__gemm_tiny(size_t es, int layout, int transa, int transb, int64_t m,
                                     int64_t n, int64_t k, const void *alpha, int alpha_zero,
@@ -4683,7 +4701,15 @@ TG__ALWAYS_INLINE int tg__gemm_tiny(size_t es, int layout, int transa, int trans
     arch = tg__arch_selected();
     if (arch == TG__ARCH_INVALID) return 0;
     kern = tg__kernel_family(arch, es);
-    if (tn > kern->nr || !tg__small_in_half_l1(k, ltb * (int64_t)es)) return 0;
+    if (!tg__small_in_half_l1(k, ltb * (int64_t)es)) return 0;
+    if (tn > kern->nr) {
+        /* two whole panels: the pair kernel, where small.c would pair them */
+        if (tn != 2 * (int64_t)kern->nr || !kern->ukernel_pair || !tg__c_in_half_l2(tm, tn, es) ||
+            (tm > 2 * kern->mr && !tg__small_pairs_b_fits((double)k * (double)tn * (double)es)))
+            return 0;
+        kern->ukernel_pair(k, alpha, ta, lta, 1, tb, ltb, kern->nr, beta, c, ldc, tm, tn);
+        return 1;
+    }
     if (tg__use_narrow(kern, tm, tn)) kern = kern->narrow;
     if (tn > kern->nr || (tg__partial(kern, tn) && !kern->ukernel_part)) return 0;
     (tg__partial(kern, tn) ? kern->ukernel_part : kern->ukernel)(k, alpha, ta, lta, 1, lta, tb, ltb,
@@ -11353,11 +11379,9 @@ TG__ALWAYS_INLINE void tg__small_column(const tg__kernel *k, const tg__gemm *g, 
  * rule. */
 static int tg__small_pairs(const tg__kernel *kern, const tg__gemm *g, int pack_all)
 {
-    const tg__cpuinfo *cpu;
     if (!kern->ukernel_pair || g->b.cs != 1) return 0;
     if (g->m <= 2 * kern->mr) return !pack_all;
-    cpu = tg__cpu();
-    return tg__small_b_bytes(kern, g) <= (cpu->zmm_split ? (double)cpu->l3_plan / 4 : cpu->l1d);
+    return tg__small_pairs_b_fits(tg__small_b_bytes(kern, g));
 }
 
 /* Whether a short A's whole column panels of B, read in place, go three at a time to the triple

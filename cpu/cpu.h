@@ -271,4 +271,13 @@ TG__ALWAYS_INLINE int tg__small_in_half_l1(int64_t kb, int64_t row_bytes)
     return kb * row_bytes <= tg__cpu()->l1d / 2;
 }
 
+/* Whether a taller A (more than two row tiles) takes B's whole panels two at a time, B being
+ * b_bytes: within L1 where zmm runs at full width, a quarter of L3 where it is split (small.c's
+ * tg__small_pairs has the measurements). */
+TG__ALWAYS_INLINE int tg__small_pairs_b_fits(double b_bytes)
+{
+    const tg__cpuinfo *cpu = tg__cpu();
+    return b_bytes <= (cpu->zmm_split ? (double)cpu->l3_plan / 4 : (double)cpu->l1d);
+}
+
 #endif /* TGEMM_CPU_H */

@@ -210,11 +210,9 @@ TG__ALWAYS_INLINE void tg__small_column(const tg__kernel *k, const tg__gemm *g, 
  * rule. */
 static int tg__small_pairs(const tg__kernel *kern, const tg__gemm *g, int pack_all)
 {
-    const tg__cpuinfo *cpu;
     if (!kern->ukernel_pair || g->b.cs != 1) return 0;
     if (g->m <= 2 * kern->mr) return !pack_all;
-    cpu = tg__cpu();
-    return tg__small_b_bytes(kern, g) <= (cpu->zmm_split ? (double)cpu->l3_plan / 4 : cpu->l1d);
+    return tg__small_pairs_b_fits(tg__small_b_bytes(kern, g));
 }
 
 /* Whether a short A's whole column panels of B, read in place, go three at a time to the triple
