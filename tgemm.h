@@ -916,12 +916,16 @@ TG__ALWAYS_INLINE int tg__small_in_half_l1(int64_t kb, int64_t row_bytes)
     return kb * row_bytes <= tg__cpu()->l1d / 2;
 }
 
-/* Whether a taller A (more than two row tiles) takes B's whole panels two at a time, B being
- * b_bytes: within L1 where zmm runs at full width, a quarter of L3 where it is split (small.c's
- * tg__small_pairs has the measurements). */
-TG__ALWAYS_INLINE int tg__small_pairs_b_fits(double b_bytes)
+/* Whether an A of m rows in place takes a B of b_bytes, whose rows are contiguous, two whole
+ * panels at a time (small.c's tg__small_pairs has the measurements): up to two row tiles unless
+ * every panel is packed (pack_all); a taller A where B is within L1 (zmm at full width) or a
+ * quarter of L3 (zmm split). */
+TG__ALWAYS_INLINE int tg__small_pairs_fit(const tg__kernel *kern, int64_t m, double b_bytes,
+                                          int pack_all)
 {
-    const tg__cpuinfo *cpu = tg__cpu();
+    const tg__cpuinfo *cpu;
+    if (m <= 2 * kern->mr) return !pack_all;
+    cpu = tg__cpu();
     return b_bytes <= (cpu->zmm_split ? (double)cpu->l3_plan / 4 : (double)cpu->l1d);
 }
 
@@ -4693,6 +4697,7 @@ TG__ALWAYS_INLINE int tg__gemm_tiny(size_t es, int layout, int transa, int trans
     const void *ta = row ? a : b, *tb = row ? b : a;
     const tg__kernel *kern;
     tg__arch arch;
+    int part;
     if (transa != TG_NO_TRANS || transb != TG_NO_TRANS || (!row && layout != TG_COL_MAJOR) ||
         (uint64_t)((m - 1) | (n - 1) | (k - 1)) >= TG__TINY || alpha_zero || !a || !b || !c ||
         (uint64_t)(lda | ldb | ldc) >= ((uint64_t)1 << 28) || lta < k || ltb < tn || ldc < tn ||
@@ -4705,15 +4710,16 @@ TG__ALWAYS_INLINE int tg__gemm_tiny(size_t es, int layout, int transa, int trans
     if (tn > kern->nr) {
         /* two whole panels: the pair kernel, where small.c would pair them */
         if (tn != 2 * (int64_t)kern->nr || !kern->ukernel_pair || !tg__c_in_half_l2(tm, tn, es) ||
-            (tm > 2 * kern->mr && !tg__small_pairs_b_fits((double)k * (double)tn * (double)es)))
+            !tg__small_pairs_fit(kern, tm, (double)k * (double)tn * (double)es, 0))
             return 0;
         kern->ukernel_pair(k, alpha, ta, lta, 1, tb, ltb, kern->nr, beta, c, ldc, tm, tn);
         return 1;
     }
     if (tg__use_narrow(kern, tm, tn)) kern = kern->narrow;
-    if (tn > kern->nr || (tg__partial(kern, tn) && !kern->ukernel_part)) return 0;
-    (tg__partial(kern, tn) ? kern->ukernel_part : kern->ukernel)(k, alpha, ta, lta, 1, lta, tb, ltb,
-                                                                 beta, c, ldc, 1, tm, tn);
+    part = tg__partial(kern, tn);
+    if (tn > kern->nr || (part && !kern->ukernel_part)) return 0;
+    (part ? kern->ukernel_part : kern->ukernel)(k, alpha, ta, lta, 1, lta, tb, ltb, beta, c, ldc, 1,
+                                                tm, tn);
     return 1;
 }
 
@@ -6226,7 +6232,7 @@ TG__FN(tg__tile8)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t rs_a
  * of six. The Xeon of results/intel-xeon-2c, 1 thread, ab-gemm, C 16 bytes off a line, against
  * the 6-row tiles (a copy of their build: 0.99-1.01): s 32^3 1.13, s 8x32x8 1.14, s 9x32x9 1.08,
  * s 20x32x20 1.13, s 96x32x96 1.06, s 256x32x256 1.04, s 1000x32x64 1.06, s 4096x32x4096 1.13, d
- * 16^3 1.13, d 40x16x40 1.04, d 256x16x256 1.09, d 8192x16x512 1.05; 2 threads 1.04-1.07; but
+ * 16^3 1.13, d 40x16x40 1.04, d 256x16x256 1.09, d 8192x16x512 1.05; 2 threads 1.01-1.07; but
  * 9 and 10 rows as 4 + 5 and 5 + 5 against 6 + 3 and 6 + 4, d 9x16x64 0.97-1.01, d 10x16x64
  * 0.96-0.99, s 9x32x64 0.98-1.00. A partial panel (W < n < 2W, read through masks) lost (s
  * 100x20x100 0.98, d 100x12x100 0.99, d 14^3 0.97, d 12x14x12 0.92) and keeps the 6-row tiles,
@@ -7634,7 +7640,7 @@ TG__FN(tg__tile8)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t rs_a
  * of six. The Xeon of results/intel-xeon-2c, 1 thread, ab-gemm, C 16 bytes off a line, against
  * the 6-row tiles (a copy of their build: 0.99-1.01): s 32^3 1.13, s 8x32x8 1.14, s 9x32x9 1.08,
  * s 20x32x20 1.13, s 96x32x96 1.06, s 256x32x256 1.04, s 1000x32x64 1.06, s 4096x32x4096 1.13, d
- * 16^3 1.13, d 40x16x40 1.04, d 256x16x256 1.09, d 8192x16x512 1.05; 2 threads 1.04-1.07; but
+ * 16^3 1.13, d 40x16x40 1.04, d 256x16x256 1.09, d 8192x16x512 1.05; 2 threads 1.01-1.07; but
  * 9 and 10 rows as 4 + 5 and 5 + 5 against 6 + 3 and 6 + 4, d 9x16x64 0.97-1.01, d 10x16x64
  * 0.96-0.99, s 9x32x64 0.98-1.00. A partial panel (W < n < 2W, read through masks) lost (s
  * 100x20x100 0.98, d 100x12x100 0.99, d 14^3 0.97, d 12x14x12 0.92) and keeps the 6-row tiles,
@@ -9042,7 +9048,7 @@ TG__FN(tg__tile8)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t rs_a
  * of six. The Xeon of results/intel-xeon-2c, 1 thread, ab-gemm, C 16 bytes off a line, against
  * the 6-row tiles (a copy of their build: 0.99-1.01): s 32^3 1.13, s 8x32x8 1.14, s 9x32x9 1.08,
  * s 20x32x20 1.13, s 96x32x96 1.06, s 256x32x256 1.04, s 1000x32x64 1.06, s 4096x32x4096 1.13, d
- * 16^3 1.13, d 40x16x40 1.04, d 256x16x256 1.09, d 8192x16x512 1.05; 2 threads 1.04-1.07; but
+ * 16^3 1.13, d 40x16x40 1.04, d 256x16x256 1.09, d 8192x16x512 1.05; 2 threads 1.01-1.07; but
  * 9 and 10 rows as 4 + 5 and 5 + 5 against 6 + 3 and 6 + 4, d 9x16x64 0.97-1.01, d 10x16x64
  * 0.96-0.99, s 9x32x64 0.98-1.00. A partial panel (W < n < 2W, read through masks) lost (s
  * 100x20x100 0.98, d 100x12x100 0.99, d 14^3 0.97, d 12x14x12 0.92) and keeps the 6-row tiles,
@@ -10450,7 +10456,7 @@ TG__FN(tg__tile8)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t rs_a
  * of six. The Xeon of results/intel-xeon-2c, 1 thread, ab-gemm, C 16 bytes off a line, against
  * the 6-row tiles (a copy of their build: 0.99-1.01): s 32^3 1.13, s 8x32x8 1.14, s 9x32x9 1.08,
  * s 20x32x20 1.13, s 96x32x96 1.06, s 256x32x256 1.04, s 1000x32x64 1.06, s 4096x32x4096 1.13, d
- * 16^3 1.13, d 40x16x40 1.04, d 256x16x256 1.09, d 8192x16x512 1.05; 2 threads 1.04-1.07; but
+ * 16^3 1.13, d 40x16x40 1.04, d 256x16x256 1.09, d 8192x16x512 1.05; 2 threads 1.01-1.07; but
  * 9 and 10 rows as 4 + 5 and 5 + 5 against 6 + 3 and 6 + 4, d 9x16x64 0.97-1.01, d 10x16x64
  * 0.96-0.99, s 9x32x64 0.98-1.00. A partial panel (W < n < 2W, read through masks) lost (s
  * 100x20x100 0.98, d 100x12x100 0.99, d 14^3 0.97, d 12x14x12 0.92) and keeps the 6-row tiles,
@@ -11379,9 +11385,8 @@ TG__ALWAYS_INLINE void tg__small_column(const tg__kernel *k, const tg__gemm *g, 
  * rule. */
 static int tg__small_pairs(const tg__kernel *kern, const tg__gemm *g, int pack_all)
 {
-    if (!kern->ukernel_pair || g->b.cs != 1) return 0;
-    if (g->m <= 2 * kern->mr) return !pack_all;
-    return tg__small_pairs_b_fits(tg__small_b_bytes(kern, g));
+    return kern->ukernel_pair && g->b.cs == 1 &&
+           tg__small_pairs_fit(kern, g->m, tg__small_b_bytes(kern, g), pack_all);
 }
 
 /* Whether a short A's whole column panels of B, read in place, go three at a time to the triple

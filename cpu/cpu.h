@@ -271,12 +271,16 @@ TG__ALWAYS_INLINE int tg__small_in_half_l1(int64_t kb, int64_t row_bytes)
     return kb * row_bytes <= tg__cpu()->l1d / 2;
 }
 
-/* Whether a taller A (more than two row tiles) takes B's whole panels two at a time, B being
- * b_bytes: within L1 where zmm runs at full width, a quarter of L3 where it is split (small.c's
- * tg__small_pairs has the measurements). */
-TG__ALWAYS_INLINE int tg__small_pairs_b_fits(double b_bytes)
+/* Whether an A of m rows in place takes a B of b_bytes, whose rows are contiguous, two whole
+ * panels at a time (small.c's tg__small_pairs has the measurements): up to two row tiles unless
+ * every panel is packed (pack_all); a taller A where B is within L1 (zmm at full width) or a
+ * quarter of L3 (zmm split). */
+TG__ALWAYS_INLINE int tg__small_pairs_fit(const tg__kernel *kern, int64_t m, double b_bytes,
+                                          int pack_all)
 {
-    const tg__cpuinfo *cpu = tg__cpu();
+    const tg__cpuinfo *cpu;
+    if (m <= 2 * kern->mr) return !pack_all;
+    cpu = tg__cpu();
     return b_bytes <= (cpu->zmm_split ? (double)cpu->l3_plan / 4 : (double)cpu->l1d);
 }
 

@@ -186,6 +186,7 @@ TG__ALWAYS_INLINE int tg__gemm_tiny(size_t es, int layout, int transa, int trans
     const void *ta = row ? a : b, *tb = row ? b : a;
     const tg__kernel *kern;
     tg__arch arch;
+    int part;
     if (transa != TG_NO_TRANS || transb != TG_NO_TRANS || (!row && layout != TG_COL_MAJOR) ||
         (uint64_t)((m - 1) | (n - 1) | (k - 1)) >= TG__TINY || alpha_zero || !a || !b || !c ||
         (uint64_t)(lda | ldb | ldc) >= ((uint64_t)1 << 28) || lta < k || ltb < tn || ldc < tn ||
@@ -198,15 +199,16 @@ TG__ALWAYS_INLINE int tg__gemm_tiny(size_t es, int layout, int transa, int trans
     if (tn > kern->nr) {
         /* two whole panels: the pair kernel, where small.c would pair them */
         if (tn != 2 * (int64_t)kern->nr || !kern->ukernel_pair || !tg__c_in_half_l2(tm, tn, es) ||
-            (tm > 2 * kern->mr && !tg__small_pairs_b_fits((double)k * (double)tn * (double)es)))
+            !tg__small_pairs_fit(kern, tm, (double)k * (double)tn * (double)es, 0))
             return 0;
         kern->ukernel_pair(k, alpha, ta, lta, 1, tb, ltb, kern->nr, beta, c, ldc, tm, tn);
         return 1;
     }
     if (tg__use_narrow(kern, tm, tn)) kern = kern->narrow;
-    if (tn > kern->nr || (tg__partial(kern, tn) && !kern->ukernel_part)) return 0;
-    (tg__partial(kern, tn) ? kern->ukernel_part : kern->ukernel)(k, alpha, ta, lta, 1, lta, tb, ltb,
-                                                                 beta, c, ldc, 1, tm, tn);
+    part = tg__partial(kern, tn);
+    if (tn > kern->nr || (part && !kern->ukernel_part)) return 0;
+    (part ? kern->ukernel_part : kern->ukernel)(k, alpha, ta, lta, 1, lta, tb, ltb, beta, c, ldc, 1,
+                                                tm, tn);
     return 1;
 }
 

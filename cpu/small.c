@@ -210,9 +210,8 @@ TG__ALWAYS_INLINE void tg__small_column(const tg__kernel *k, const tg__gemm *g, 
  * rule. */
 static int tg__small_pairs(const tg__kernel *kern, const tg__gemm *g, int pack_all)
 {
-    if (!kern->ukernel_pair || g->b.cs != 1) return 0;
-    if (g->m <= 2 * kern->mr) return !pack_all;
-    return tg__small_pairs_b_fits(tg__small_b_bytes(kern, g));
+    return kern->ukernel_pair && g->b.cs == 1 &&
+           tg__small_pairs_fit(kern, g->m, tg__small_b_bytes(kern, g), pack_all);
 }
 
 /* Whether a short A's whole column panels of B, read in place, go three at a time to the triple
