@@ -6487,24 +6487,35 @@ TG__FN(tg__ukernel_wide)(int64_t kc, const void *alpha, const void *a, int64_t r
 
 /* rows x kc of a source whose rows run along k (element (i, p) at src[i * rs + p]) into panels w
  * wide, d[p * w + i], through TG__TB x TG__TB register transposes (TG__PACKT), w / TG__TB side by
- * side, so that each panel's w streams are read along; the last k steps and a last partial panel
- * by the portable loop. A row-major A into 8-row panels, and a B stored along k (transposed
- * row-major, or column-major: its columns are the rows here) into its panels. */
+ * side, so that each panel's w streams are read along; the last k steps, and the last rows of a
+ * partial panel past a multiple of TG__TB, one element at a time. A partial panel's columns past
+ * those transposes are zeroed first, a vector a k step, and its live ones written over them: one
+ * element at a time, with the zeros column by column, it was 65% of a row-major NT or TT 16^3
+ * sgemm (16 live columns in a 32-wide panel) on the Xeon of results/intel-xeon-2c. A row-major A
+ * into 8-row panels, and a B stored along k (transposed row-major, or column-major: its columns
+ * are the rows here) into its panels. */
 __attribute__((target(TG__TARGET), always_inline)) static inline void
 TG__FN(tg__pack_along_k)(int64_t rows, int64_t kc, const TG__T *src, int64_t rs, TG__T *dst,
                          const int w)
 {
-    const int64_t full = rows / w * w, kt = kc / TG__TB * TG__TB;
-    for (int64_t r0 = 0; r0 < full; r0 += w) {
+    const int64_t kt = kc / TG__TB * TG__TB;
+    for (int64_t r0 = 0; r0 < rows; r0 += w) {
         const TG__T *s = src + r0 * rs;
         TG__T *d = dst + r0 * kc;
-        int64_t p = 0;
-        for (; p < kt; p += TG__TB)
-            for (int q = 0; q < w / TG__TB; q++)
+        const int64_t live = rows - r0 < w ? rows - r0 : w, lt = live / TG__TB * TG__TB;
+        /* (each vector tested, not a loop from lt's: gcc made that a rep stos per k step) */
+        if (live < w)
+            for (int64_t p = 0; p < kc; p++)
+                for (int v = 0; v < w / TG__W; v++)
+                    if ((v + 1) * TG__W > lt) TG__STOREU(d + p * w + v * TG__W, TG__ZERO());
+        for (int64_t p = 0; p < kt; p += TG__TB)
+            for (int64_t q = 0; q < lt / TG__TB; q++)
                 TG__PACKT(s + q * TG__TB * rs + p, rs, d + p * w + q * TG__TB, w);
-        if (p < kc) TG__FN(tg__pack)(w, kc - p, s + p, rs, 1, d + p * w, w);
+        for (int64_t p = kt; p < kc; p++)
+            for (int64_t i = 0; i < lt; i++) d[p * w + i] = s[i * rs + p];
+        for (int64_t i = lt; i < live; i++)
+            for (int64_t p = 0; p < kc; p++) d[p * w + i] = s[i * rs + p];
     }
-    if (rows > full) TG__FN(tg__pack)(rows - full, kc, src + full * rs, rs, 1, dst + full * kc, w);
 }
 
 /* A's rows go into mr-row panels (6, or 8 for the wide kernel). The common case, rows contiguous
@@ -7895,24 +7906,35 @@ TG__FN(tg__ukernel_wide)(int64_t kc, const void *alpha, const void *a, int64_t r
 
 /* rows x kc of a source whose rows run along k (element (i, p) at src[i * rs + p]) into panels w
  * wide, d[p * w + i], through TG__TB x TG__TB register transposes (TG__PACKT), w / TG__TB side by
- * side, so that each panel's w streams are read along; the last k steps and a last partial panel
- * by the portable loop. A row-major A into 8-row panels, and a B stored along k (transposed
- * row-major, or column-major: its columns are the rows here) into its panels. */
+ * side, so that each panel's w streams are read along; the last k steps, and the last rows of a
+ * partial panel past a multiple of TG__TB, one element at a time. A partial panel's columns past
+ * those transposes are zeroed first, a vector a k step, and its live ones written over them: one
+ * element at a time, with the zeros column by column, it was 65% of a row-major NT or TT 16^3
+ * sgemm (16 live columns in a 32-wide panel) on the Xeon of results/intel-xeon-2c. A row-major A
+ * into 8-row panels, and a B stored along k (transposed row-major, or column-major: its columns
+ * are the rows here) into its panels. */
 __attribute__((target(TG__TARGET), always_inline)) static inline void
 TG__FN(tg__pack_along_k)(int64_t rows, int64_t kc, const TG__T *src, int64_t rs, TG__T *dst,
                          const int w)
 {
-    const int64_t full = rows / w * w, kt = kc / TG__TB * TG__TB;
-    for (int64_t r0 = 0; r0 < full; r0 += w) {
+    const int64_t kt = kc / TG__TB * TG__TB;
+    for (int64_t r0 = 0; r0 < rows; r0 += w) {
         const TG__T *s = src + r0 * rs;
         TG__T *d = dst + r0 * kc;
-        int64_t p = 0;
-        for (; p < kt; p += TG__TB)
-            for (int q = 0; q < w / TG__TB; q++)
+        const int64_t live = rows - r0 < w ? rows - r0 : w, lt = live / TG__TB * TG__TB;
+        /* (each vector tested, not a loop from lt's: gcc made that a rep stos per k step) */
+        if (live < w)
+            for (int64_t p = 0; p < kc; p++)
+                for (int v = 0; v < w / TG__W; v++)
+                    if ((v + 1) * TG__W > lt) TG__STOREU(d + p * w + v * TG__W, TG__ZERO());
+        for (int64_t p = 0; p < kt; p += TG__TB)
+            for (int64_t q = 0; q < lt / TG__TB; q++)
                 TG__PACKT(s + q * TG__TB * rs + p, rs, d + p * w + q * TG__TB, w);
-        if (p < kc) TG__FN(tg__pack)(w, kc - p, s + p, rs, 1, d + p * w, w);
+        for (int64_t p = kt; p < kc; p++)
+            for (int64_t i = 0; i < lt; i++) d[p * w + i] = s[i * rs + p];
+        for (int64_t i = lt; i < live; i++)
+            for (int64_t p = 0; p < kc; p++) d[p * w + i] = s[i * rs + p];
     }
-    if (rows > full) TG__FN(tg__pack)(rows - full, kc, src + full * rs, rs, 1, dst + full * kc, w);
 }
 
 /* A's rows go into mr-row panels (6, or 8 for the wide kernel). The common case, rows contiguous
@@ -9303,24 +9325,35 @@ TG__FN(tg__ukernel_wide)(int64_t kc, const void *alpha, const void *a, int64_t r
 
 /* rows x kc of a source whose rows run along k (element (i, p) at src[i * rs + p]) into panels w
  * wide, d[p * w + i], through TG__TB x TG__TB register transposes (TG__PACKT), w / TG__TB side by
- * side, so that each panel's w streams are read along; the last k steps and a last partial panel
- * by the portable loop. A row-major A into 8-row panels, and a B stored along k (transposed
- * row-major, or column-major: its columns are the rows here) into its panels. */
+ * side, so that each panel's w streams are read along; the last k steps, and the last rows of a
+ * partial panel past a multiple of TG__TB, one element at a time. A partial panel's columns past
+ * those transposes are zeroed first, a vector a k step, and its live ones written over them: one
+ * element at a time, with the zeros column by column, it was 65% of a row-major NT or TT 16^3
+ * sgemm (16 live columns in a 32-wide panel) on the Xeon of results/intel-xeon-2c. A row-major A
+ * into 8-row panels, and a B stored along k (transposed row-major, or column-major: its columns
+ * are the rows here) into its panels. */
 __attribute__((target(TG__TARGET), always_inline)) static inline void
 TG__FN(tg__pack_along_k)(int64_t rows, int64_t kc, const TG__T *src, int64_t rs, TG__T *dst,
                          const int w)
 {
-    const int64_t full = rows / w * w, kt = kc / TG__TB * TG__TB;
-    for (int64_t r0 = 0; r0 < full; r0 += w) {
+    const int64_t kt = kc / TG__TB * TG__TB;
+    for (int64_t r0 = 0; r0 < rows; r0 += w) {
         const TG__T *s = src + r0 * rs;
         TG__T *d = dst + r0 * kc;
-        int64_t p = 0;
-        for (; p < kt; p += TG__TB)
-            for (int q = 0; q < w / TG__TB; q++)
+        const int64_t live = rows - r0 < w ? rows - r0 : w, lt = live / TG__TB * TG__TB;
+        /* (each vector tested, not a loop from lt's: gcc made that a rep stos per k step) */
+        if (live < w)
+            for (int64_t p = 0; p < kc; p++)
+                for (int v = 0; v < w / TG__W; v++)
+                    if ((v + 1) * TG__W > lt) TG__STOREU(d + p * w + v * TG__W, TG__ZERO());
+        for (int64_t p = 0; p < kt; p += TG__TB)
+            for (int64_t q = 0; q < lt / TG__TB; q++)
                 TG__PACKT(s + q * TG__TB * rs + p, rs, d + p * w + q * TG__TB, w);
-        if (p < kc) TG__FN(tg__pack)(w, kc - p, s + p, rs, 1, d + p * w, w);
+        for (int64_t p = kt; p < kc; p++)
+            for (int64_t i = 0; i < lt; i++) d[p * w + i] = s[i * rs + p];
+        for (int64_t i = lt; i < live; i++)
+            for (int64_t p = 0; p < kc; p++) d[p * w + i] = s[i * rs + p];
     }
-    if (rows > full) TG__FN(tg__pack)(rows - full, kc, src + full * rs, rs, 1, dst + full * kc, w);
 }
 
 /* A's rows go into mr-row panels (6, or 8 for the wide kernel). The common case, rows contiguous
@@ -10711,24 +10744,35 @@ TG__FN(tg__ukernel_wide)(int64_t kc, const void *alpha, const void *a, int64_t r
 
 /* rows x kc of a source whose rows run along k (element (i, p) at src[i * rs + p]) into panels w
  * wide, d[p * w + i], through TG__TB x TG__TB register transposes (TG__PACKT), w / TG__TB side by
- * side, so that each panel's w streams are read along; the last k steps and a last partial panel
- * by the portable loop. A row-major A into 8-row panels, and a B stored along k (transposed
- * row-major, or column-major: its columns are the rows here) into its panels. */
+ * side, so that each panel's w streams are read along; the last k steps, and the last rows of a
+ * partial panel past a multiple of TG__TB, one element at a time. A partial panel's columns past
+ * those transposes are zeroed first, a vector a k step, and its live ones written over them: one
+ * element at a time, with the zeros column by column, it was 65% of a row-major NT or TT 16^3
+ * sgemm (16 live columns in a 32-wide panel) on the Xeon of results/intel-xeon-2c. A row-major A
+ * into 8-row panels, and a B stored along k (transposed row-major, or column-major: its columns
+ * are the rows here) into its panels. */
 __attribute__((target(TG__TARGET), always_inline)) static inline void
 TG__FN(tg__pack_along_k)(int64_t rows, int64_t kc, const TG__T *src, int64_t rs, TG__T *dst,
                          const int w)
 {
-    const int64_t full = rows / w * w, kt = kc / TG__TB * TG__TB;
-    for (int64_t r0 = 0; r0 < full; r0 += w) {
+    const int64_t kt = kc / TG__TB * TG__TB;
+    for (int64_t r0 = 0; r0 < rows; r0 += w) {
         const TG__T *s = src + r0 * rs;
         TG__T *d = dst + r0 * kc;
-        int64_t p = 0;
-        for (; p < kt; p += TG__TB)
-            for (int q = 0; q < w / TG__TB; q++)
+        const int64_t live = rows - r0 < w ? rows - r0 : w, lt = live / TG__TB * TG__TB;
+        /* (each vector tested, not a loop from lt's: gcc made that a rep stos per k step) */
+        if (live < w)
+            for (int64_t p = 0; p < kc; p++)
+                for (int v = 0; v < w / TG__W; v++)
+                    if ((v + 1) * TG__W > lt) TG__STOREU(d + p * w + v * TG__W, TG__ZERO());
+        for (int64_t p = 0; p < kt; p += TG__TB)
+            for (int64_t q = 0; q < lt / TG__TB; q++)
                 TG__PACKT(s + q * TG__TB * rs + p, rs, d + p * w + q * TG__TB, w);
-        if (p < kc) TG__FN(tg__pack)(w, kc - p, s + p, rs, 1, d + p * w, w);
+        for (int64_t p = kt; p < kc; p++)
+            for (int64_t i = 0; i < lt; i++) d[p * w + i] = s[i * rs + p];
+        for (int64_t i = lt; i < live; i++)
+            for (int64_t p = 0; p < kc; p++) d[p * w + i] = s[i * rs + p];
     }
-    if (rows > full) TG__FN(tg__pack)(rows - full, kc, src + full * rs, rs, 1, dst + full * kc, w);
 }
 
 /* A's rows go into mr-row panels (6, or 8 for the wide kernel). The common case, rows contiguous
