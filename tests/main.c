@@ -83,7 +83,8 @@ static const struct {
     void (*run)(void);
 } tgt_sections[] = {
     {"arch", tgt_section_arch},       {"cube", tgt_cube},
-    {"edges", tgt_section_edges},     {"scalars", tgt_section_scalars},
+    {"edges", tgt_section_edges},     {"tiny", tgt_section_tiny},
+    {"scalars", tgt_section_scalars},
     {"special", tgt_section_special}, {"pageend", tgt_section_pageend},
     {"rows", tgt_section_rows},       {"gemv", tgt_section_gemv},
     {"random", tgt_random},

@@ -109,6 +109,7 @@ int tgt_run_case(const tgt_case *c);
 /* Float, then double: the tiny dimensions all layouts x transposes x m, n, k in 0..max. */
 void tgt_section_cube(int max);
 void tgt_section_edges(void);      /* each dimension alone over the edge sizes */
+void tgt_section_tiny(void);       /* every width of C the tiny route takes, up to 33 */
 void tgt_section_scalars(void);    /* alpha, beta in {0, 1, -1, other}; NaN in C with beta 0; NaN/Inf alpha */
 void tgt_section_special(void);    /* NaN and Inf in A */
 void tgt_section_pageend(void);    /* small shapes with every operand ending at a page's end */
