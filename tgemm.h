@@ -929,6 +929,16 @@ TG__ALWAYS_INLINE int tg__small_pairs_fit(const tg__kernel *kern, int64_t m, dou
     return b_bytes <= (cpu->zmm_split ? (double)cpu->l3_plan / 4 : (double)cpu->l1d);
 }
 
+/* Whether B, n columns read in place, is exactly one 3W tile of the triple kernel (s 48 columns,
+ * d 24 in zmm), which takes it on cores with full-width zmm, B within twice L2 (small.c's
+ * tg__small_triples has the measurements). */
+TG__ALWAYS_INLINE int tg__small_triple_one(const tg__kernel *kern, int64_t n, double b_bytes)
+{
+    const tg__cpuinfo *cpu = tg__cpu();
+    return 2 * n == 3 * (int64_t)kern->nr && kern->ukernel_triple && !cpu->zmm_split &&
+           b_bytes <= 2 * (double)cpu->l2;
+}
+
 #endif /* TGEMM_CPU_H */
 
 TG__PRIVATE tg__arch tg__arch_selected(void)
@@ -4662,65 +4672,169 @@ TG__ALWAYS_INLINE int tg__gemm_cpu(const char *fn, size_t es, const tg__gemm *g,
                : tg__gemm_blocked(fn, tg__blocked_kernel(kern), &t, alpha, beta);
 }
 
-/* The tiny products' route (step 0 above): m, n and k at most TG__TINY, no transposes, every
- * dimension and leading dimension plainly valid and every pointer set, alpha not zero, no path
- * forced. Such a call passes every check of step 1, takes no quick return and, in either layout,
- * is a product whose B has contiguous rows: step 3 would give it to the small path's direct form
- * (small.c's tg__small_direct), one panel of B in place in one k block on one thread, where C has
- * more than TG__GEMV_ROWS rows and columns, B's panel is one panel of the kernel chosen for its
- * width (tg__use_narrow) that the kernel reads in place (whole, or partial through masks) and B's
- * block spans at most half of L1; or, B exactly two whole panels wide (fp64's 32 columns in zmm),
- * to the pair kernel where small.c's set-up would pair them (tg__small_pairs), C within half of
- * L2 (tg__use_small_path). This makes the same kernel call, from the call's own arguments:
- * the general way there, through the checks, the views, the path tests and small.c's set-up, ran
- * ~400 instructions of a 12^3 sgemm's ~860 (gdb, stepping one call), a quarter of its time.
- * TG__TINY^3 multiply-adds are below every threshold for a team (cpu.h's TG__TEAM_MNK; small.c's
- * 2^19 bytes where zmm is split: 2^18 in fp64), and k <= TG__TINY is one k block (small.c's
- * tg__small_block). The Xeon of results/intel-xeon-2c, 1 thread, ab-gemm, C 16 bytes off a line,
- * against the general way (a copy of its build: 0.97-1.05): s 8^3 1.32, 10^3 1.20, 12^3 1.12,
- * 14^3 1.14, 16^3 1.11, 20^3-32^3 1.02-1.04, d 5^3-8^3 1.31-1.33, 10^3 1.15, 12^3 1.10, 14^3
- * 1.08, 16^3 1.07, 20^3-32^3 0.995-1.005; column-major s 12^3 1.17, 16^3 1.16, d 1.11, 1.09;
- * the pairs (then, against the route of one panel alone: 0.97-1.07 on its products) d 32^3
- * 1.04-1.07, 24x32x32 1.06, 16x32x16 1.08, 8x32x8 1.31-1.34; a product it turns away pays for
- * its tests (s 5^3 and 6^3 0.90, when AVX2 still packed their panels: cpu.h's tg__use_narrow).
- * Returns 1 when it computed C. */
+/* The tiny products' route (step 0 above): m, n and k at most TG__TINY, every dimension and
+ * leading dimension plainly valid and every pointer set, alpha not zero, no path forced. Such a
+ * call passes every check of step 1 and takes no quick return; in either layout it is the product
+ * of step 3 whose A and B are views of the call's operands (row-major as it is; column-major as
+ * Cᵀ = op(B)ᵀ·op(A)ᵀ, B's columns as the rows of A and A's as the rows of B), and step 3 would
+ * give it to the small path on one thread, in one k block (TG__TINY^3 multiply-adds are below
+ * every threshold for a team, cpu.h's TG__TEAM_MNK and small.c's 2^19 bytes where zmm is split:
+ * 2^18 in fp64; k <= TG__TINY is one k block, small.c's tg__small_block), where C has more than
+ * TG__GEMV_ROWS rows and columns. The route makes the small path's kernel calls from the call's
+ * own arguments: the general way there, through the checks, the views, the path tests and
+ * small.c's set-up, ran ~400 instructions of a 12^3 sgemm's ~860 (gdb, stepping one call), a
+ * quarter of its time. B's rows contiguous (tg__tiny_in_place), the call is small.c's
+ * tg__small_direct, or its pairs; B transposed (tg__gemm_tiny_t), its panels packed one at a time
+ * as small.c's tg__small_panel packs them. The Xeon of results/intel-xeon-2c, 1 thread, ab-gemm,
+ * C 16 bytes off a line, against the general way (a copy of its build: 0.97-1.05): s 8^3 1.32,
+ * 10^3 1.20, 12^3 1.12, 14^3 1.14, 16^3 1.11, 20^3-32^3 1.02-1.04, d 5^3-8^3 1.31-1.33, 10^3
+ * 1.15, 12^3 1.10, 14^3 1.08, 16^3 1.07, 20^3-32^3 0.995-1.005; column-major s 12^3 1.17, 16^3
+ * 1.16, d 1.11, 1.09; the pairs (then, against the route of one panel alone: 0.97-1.07 on its
+ * products) d 32^3 1.04-1.07, 24x32x32 1.06, 16x32x16 1.08, 8x32x8 1.31-1.34; a product it turns
+ * away pays for its tests (s 5^3 and 6^3 0.90, when AVX2 still packed their panels: cpu.h's
+ * tg__use_narrow). */
 enum { TG__TINY = 32 };
+
+/* The tests both forms of the route share, lta_min and ltb_min the runs A's and B's leading
+ * dimensions must span (in step 3's views: tm x k A, k x tn B); the kernel family, or NULL where
+ * the route does not take the call. */
+TG__ALWAYS_INLINE const tg__kernel *tg__tiny_kernel(size_t es, int layout, int64_t m, int64_t n,
+                                                    int64_t k, int alpha_zero, const void *a,
+                                                    int64_t lda, const void *b, int64_t ldb,
+                                                    void *c, int64_t ldc, int64_t lta_min,
+                                                    int64_t ltb_min, int64_t ldc_min)
+{
+    const int row = layout == TG_ROW_MAJOR;
+    const int64_t tm = row ? m : n, tn = row ? n : m, lta = row ? lda : ldb, ltb = row ? ldb : lda;
+    tg__arch arch;
+    if ((!row && layout != TG_COL_MAJOR) || (uint64_t)((m - 1) | (n - 1) | (k - 1)) >= TG__TINY ||
+        alpha_zero || !a || !b || !c || (uint64_t)(lda | ldb | ldc) >= ((uint64_t)1 << 28) ||
+        lta < lta_min || ltb < ltb_min || ldc < ldc_min || tm <= TG__GEMV_ROWS ||
+        tn <= TG__GEMV_ROWS || tg__path_forced())
+        return NULL;
+    arch = tg__arch_selected();
+    return arch == TG__ARCH_INVALID ? NULL : tg__kernel_family(arch, es);
+}
+
+/* C's columns panel by panel, as small.c's tg__small_panels makes them in its one k block: B
+ * exactly one 3W tile wide to the triple kernel, whole panels two at a time to the pair kernel,
+ * where small.c would take those (tg__small_triple_one, tg__small_pairs_fit: B read in place,
+ * within half of L1), and every other panel of the family's width, or of the narrow family's for
+ * the last (tg__use_narrow), read in place where its rows are contiguous and the kernel reads it
+ * whole or through masks, else packed into a stack buffer as small.c's tg__small_panel packs it
+ * (b_rs and b_cs: B's row and column strides). Out of line: a plain product of one panel, the
+ * commonest, takes tg__tiny_in_place's call alone. Returns 1 when it computed C. */
+TG__NOINLINE static int tg__tiny_panels(const tg__kernel *kern, size_t es, int64_t tm, int64_t tn,
+                                        int64_t k, const void *alpha, const char *a, int64_t a_rs,
+                                        int64_t a_cs, const char *b, int64_t b_rs, int64_t b_cs,
+                                        const void *beta, void *c, int64_t ldc)
+{
+    _Alignas(64) char buf[TG__TINY * 128]; /* k steps of a packed panel of up to 128 bytes */
+    const int64_t nr = kern->nr, ses = (int64_t)es;
+    const double b_bytes = (double)k * (double)tn * (double)es;
+    const int in_place = b_cs == 1;
+    const int pairs = in_place && kern->ukernel_pair && tg__small_pairs_fit(kern, tm, b_bytes, 0);
+    if (nr * ses > 128) return 0;
+    if (in_place && tg__small_triple_one(kern, tn, b_bytes)) {
+        kern->ukernel_triple(k, alpha, a, a_rs, a_cs, b, b_rs, beta, c, ldc, tm, tn);
+        return 1;
+    }
+    for (int64_t j = 0, w; j < tn; j += w) {
+        const tg__kernel *pk;
+        w = tg__min(nr, tn - j);
+        if (pairs && tn - j >= 2 * nr) {
+            kern->ukernel_pair(k, alpha, a, a_rs, a_cs, b + j * ses, b_rs, nr, beta,
+                               (char *)c + j * ses, ldc, tm, 2 * nr);
+            w = 2 * nr;
+            continue;
+        }
+        pk = w < nr && tg__use_narrow(kern, tm, w) ? kern->narrow : kern;
+        for (int64_t jj = j, pw; jj < j + w; jj += pw) {
+            const char *bp = b + jj * b_cs * ses;
+            int64_t rs_b = b_rs;
+            int part;
+            pw = tg__min(pk->nr, j + w - jj);
+            part = tg__partial(pk, pw);
+            if (!in_place || (part && !pk->ukernel_part)) {
+                pk->pack_b(pw, k, bp, b_rs, b_cs, buf);
+                bp = buf;
+                rs_b = pk->nr;
+            }
+            (part && pk->ukernel_part ? pk->ukernel_part : pk->ukernel)(
+                k, alpha, a, a_rs, a_cs, a_rs, bp, rs_b, beta, (char *)c + jj * ses, ldc, 1, tm,
+                pw);
+        }
+    }
+    return 1;
+}
+
+/* B's rows contiguous (ltb apart), read in place, within half of L1 (else small.c packs it): one
+ * panel of the kernel chosen for its width (tg__use_narrow) that the kernel reads whole or,
+ * partial, through masks, straight to it; any other B, panel by panel (tg__tiny_panels). A's rows
+ * are a_rs apart, its k steps a_cs. Returns 1 when it computed C. */
+TG__ALWAYS_INLINE int tg__tiny_in_place(const tg__kernel *kern, size_t es, int64_t tm, int64_t tn,
+                                        int64_t k, const void *alpha, const void *a, int64_t a_rs,
+                                        int64_t a_cs, const void *b, int64_t ltb, const void *beta,
+                                        void *c, int64_t ldc)
+{
+    const tg__kernel *pk = kern;
+    int part;
+    if (!tg__small_in_half_l1(k, ltb * (int64_t)es)) return 0;
+    if (tn <= kern->nr && tg__use_narrow(kern, tm, tn)) pk = kern->narrow;
+    part = tg__partial(pk, tn);
+    if (tn > pk->nr || (part && !pk->ukernel_part))
+        return tg__tiny_panels(kern, es, tm, tn, k, alpha, (const char *)a, a_rs, a_cs,
+                               (const char *)b, ltb, 1, beta, c, ldc);
+    (part ? pk->ukernel_part : pk->ukernel)(k, alpha, a, a_rs, a_cs, a_rs, b, ltb, beta, c, ldc, 1,
+                                            tm, tn);
+    return 1;
+}
+
+/* The route's transposed forms, out of line, so that the plain one's code stays as it was (an
+ * earlier trial that let it read a transposed A in place cost the plain products 2-7%). A
+ * transposed in step 3's view (its rows adjacent, its k steps lta apart) is read in place; B
+ * transposed (its columns along k) is packed panel by panel (tg__tiny_panels). The Xeon of
+ * results/intel-xeon-2c, 1 thread, ab-gemm, row-major, C 16 bytes off a line, against the general
+ * way (a copy of its build: 0.97-1.04): TN s 5^3-16^3 1.07-1.17, 17^3-32^3 1.00-1.03, d 5^3-12^3
+ * 1.07-1.15, 16^3-32^3 0.99-1.04; NT s 5^3-16^3 1.12-1.29, 17^3-32^3 1.03-1.09, d 1.04-1.22; TT
+ * s 1.02-1.28, d 1.02-1.24; and plain d 17^3-28^3, whose panels past the first the route had
+ * turned away, 1.04-1.11 (the rest of NN 0.99-1.09). Returns 1 when it computed C. */
+TG__NOINLINE static int tg__gemm_tiny_t(size_t es, int layout, int transa, int transb, int64_t m,
+                                        int64_t n, int64_t k, const void *alpha, int alpha_zero,
+                                        const void *a, int64_t lda, const void *b, int64_t ldb,
+                                        const void *beta, void *c, int64_t ldc)
+{
+    const int row = layout == TG_ROW_MAJOR;
+    const int64_t tm = row ? m : n, tn = row ? n : m, lta = row ? lda : ldb, ltb = row ? ldb : lda;
+    const int tta = (row ? transa : transb) == TG_TRANS, ttb = (row ? transb : transa) == TG_TRANS;
+    const char *ta = (const char *)(row ? a : b), *tb = (const char *)(row ? b : a);
+    const int64_t a_rs = tta ? 1 : lta, a_cs = tta ? lta : 1;
+    const tg__kernel *kern;
+    if ((transa != TG_NO_TRANS && transa != TG_TRANS) || (transb != TG_NO_TRANS && transb != TG_TRANS))
+        return 0;
+    kern = tg__tiny_kernel(es, layout, m, n, k, alpha_zero, a, lda, b, ldb, c, ldc, tta ? tm : k,
+                           ttb ? k : tn, tn);
+    if (!kern) return 0;
+    return ttb ? tg__tiny_panels(kern, es, tm, tn, k, alpha, ta, a_rs, a_cs, tb, 1, ltb, beta, c, ldc)
+               : tg__tiny_in_place(kern, es, tm, tn, k, alpha, ta, a_rs, a_cs, tb, ltb, beta, c,
+                                   ldc);
+}
+
+/* Step 0: the plain form inline, the transposed ones out of line. Returns 1 when it computed C. */
 TG__ALWAYS_INLINE int tg__gemm_tiny(size_t es, int layout, int transa, int transb, int64_t m,
                                     int64_t n, int64_t k, const void *alpha, int alpha_zero,
                                     const void *a, int64_t lda, const void *b, int64_t ldb,
                                     const void *beta, void *c, int64_t ldc)
 {
-    /* row-major as it is; column-major as Cᵀ = Bᵀ·Aᵀ, B's columns as the rows of A and A's as
-     * the rows of B (step 3) */
     const int row = layout == TG_ROW_MAJOR;
     const int64_t tm = row ? m : n, tn = row ? n : m, lta = row ? lda : ldb, ltb = row ? ldb : lda;
-    const void *ta = row ? a : b, *tb = row ? b : a;
     const tg__kernel *kern;
-    tg__arch arch;
-    int part;
-    if (transa != TG_NO_TRANS || transb != TG_NO_TRANS || (!row && layout != TG_COL_MAJOR) ||
-        (uint64_t)((m - 1) | (n - 1) | (k - 1)) >= TG__TINY || alpha_zero || !a || !b || !c ||
-        (uint64_t)(lda | ldb | ldc) >= ((uint64_t)1 << 28) || lta < k || ltb < tn || ldc < tn ||
-        tm <= TG__GEMV_ROWS || tn <= TG__GEMV_ROWS || tg__path_forced())
-        return 0;
-    arch = tg__arch_selected();
-    if (arch == TG__ARCH_INVALID) return 0;
-    kern = tg__kernel_family(arch, es);
-    if (!tg__small_in_half_l1(k, ltb * (int64_t)es)) return 0;
-    if (tn > kern->nr) {
-        /* two whole panels: the pair kernel, where small.c would pair them */
-        if (tn != 2 * (int64_t)kern->nr || !kern->ukernel_pair || !tg__c_in_half_l2(tm, tn, es) ||
-            !tg__small_pairs_fit(kern, tm, (double)k * (double)tn * (double)es, 0))
-            return 0;
-        kern->ukernel_pair(k, alpha, ta, lta, 1, tb, ltb, kern->nr, beta, c, ldc, tm, tn);
-        return 1;
-    }
-    if (tg__use_narrow(kern, tm, tn)) kern = kern->narrow;
-    part = tg__partial(kern, tn);
-    if (tn > kern->nr || (part && !kern->ukernel_part)) return 0;
-    (part ? kern->ukernel_part : kern->ukernel)(k, alpha, ta, lta, 1, lta, tb, ltb, beta, c, ldc, 1,
-                                                tm, tn);
-    return 1;
+    if (transa != TG_NO_TRANS || transb != TG_NO_TRANS)
+        return tg__gemm_tiny_t(es, layout, transa, transb, m, n, k, alpha, alpha_zero, a, lda, b,
+                               ldb, beta, c, ldc);
+    kern = tg__tiny_kernel(es, layout, m, n, k, alpha_zero, a, lda, b, ldb, c, ldc, k, tn, tn);
+    return kern && tg__tiny_in_place(kern, es, tm, tn, k, alpha, row ? a : b, lta, 1, row ? b : a,
+                                     ltb, beta, c, ldc);
 }
 
 TGEMM_DEF int tg_sgemm(tg_layout layout, tg_trans transa, tg_trans transb, int64_t m, int64_t n,
@@ -11472,7 +11586,7 @@ TG__ALWAYS_INLINE int tg__small_triples(const tg__kernel *kern, const tg__gemm *
         return 0;
     cpu = tg__cpu();
     bytes = tg__small_b_bytes(kern, g);
-    if (one) return !cpu->zmm_split && bytes <= 2 * (double)cpu->l2;
+    if (one) return tg__small_triple_one(kern, g->n, bytes);
     if (g->m > kern->short_m || (g->m + 7) / 8 >= (g->m + 5) / 6) return 0;
     if (cpu->zmm_split)
         return g->m <= 8 && bytes > (double)cpu->l2 && bytes <= (double)cpu->l3_plan / 2;

@@ -273,8 +273,11 @@ TG__ALWAYS_INLINE int tg__tiny_in_place(const tg__kernel *kern, size_t es, int64
  * earlier trial that let it read a transposed A in place cost the plain products 2-7%). A
  * transposed in step 3's view (its rows adjacent, its k steps lta apart) is read in place; B
  * transposed (its columns along k) is packed panel by panel (tg__tiny_panels). The Xeon of
- * results/intel-xeon-2c, 1 thread, ab-gemm, C 16 bytes off a line, against the general way (a
- * copy of its build: TODO). Returns 1 when it computed C. */
+ * results/intel-xeon-2c, 1 thread, ab-gemm, row-major, C 16 bytes off a line, against the general
+ * way (a copy of its build: 0.97-1.04): TN s 5^3-16^3 1.07-1.17, 17^3-32^3 1.00-1.03, d 5^3-12^3
+ * 1.07-1.15, 16^3-32^3 0.99-1.04; NT s 5^3-16^3 1.12-1.29, 17^3-32^3 1.03-1.09, d 1.04-1.22; TT
+ * s 1.02-1.28, d 1.02-1.24; and plain d 17^3-28^3, whose panels past the first the route had
+ * turned away, 1.04-1.11 (the rest of NN 0.99-1.09). Returns 1 when it computed C. */
 TG__NOINLINE static int tg__gemm_tiny_t(size_t es, int layout, int transa, int transb, int64_t m,
                                         int64_t n, int64_t k, const void *alpha, int alpha_zero,
                                         const void *a, int64_t lda, const void *b, int64_t ldb,
