@@ -162,10 +162,12 @@ TG__ALWAYS_INLINE int tg__gemm_cpu(const char *fn, size_t es, const tg__gemm *g,
  * TG__GEMV_ROWS rows and columns. The route makes the small path's kernel calls from the call's
  * own arguments: the general way there, through the checks, the views, the path tests and
  * small.c's set-up, ran ~400 instructions of a 12^3 sgemm's ~860 (gdb, stepping one call), a
- * quarter of its time. B's rows contiguous (tg__tiny_in_place), the call is small.c's
- * tg__small_direct, or its pairs; B transposed (tg__gemm_tiny_t), its panels packed one at a time
- * as small.c's tg__small_panel packs them. The Xeon of results/intel-xeon-2c, 1 thread, ab-gemm,
- * C 16 bytes off a line, against the general way (a copy of its build: 0.97-1.05): s 8^3 1.32,
+ * quarter of its time. B's rows contiguous, one panel goes to the kernel as small.c's
+ * tg__small_direct sends it (tg__tiny_in_place), any other B panel by panel as small.c's
+ * tg__small_panels goes, a transposed one packed as small.c's tg__small_panel packs it
+ * (tg__tiny_panels; the transposed forms out of line, tg__gemm_tiny_t). The plain form on the
+ * Xeon of results/intel-xeon-2c, 1 thread, ab-gemm, C 16 bytes off a line, against the general
+ * way (a copy of its build: 0.97-1.05): s 8^3 1.32,
  * 10^3 1.20, 12^3 1.12, 14^3 1.14, 16^3 1.11, 20^3-32^3 1.02-1.04, d 5^3-8^3 1.31-1.33, 10^3
  * 1.15, 12^3 1.10, 14^3 1.08, 16^3 1.07, 20^3-32^3 0.995-1.005; column-major s 12^3 1.17, 16^3
  * 1.16, d 1.11, 1.09; the pairs (then, against the route of one panel alone: 0.97-1.07 on its
@@ -175,20 +177,20 @@ TG__ALWAYS_INLINE int tg__gemm_cpu(const char *fn, size_t es, const tg__gemm *g,
 enum { TG__TINY = 32 };
 
 /* The tests both forms of the route share, lta_min and ltb_min the runs A's and B's leading
- * dimensions must span (in step 3's views: tm x k A, k x tn B); the kernel family, or NULL where
- * the route does not take the call. */
+ * dimensions must span (in step 3's views: tm x k A, k x tn B; C's, tn); the kernel family, or
+ * NULL where the route does not take the call. */
 TG__ALWAYS_INLINE const tg__kernel *tg__tiny_kernel(size_t es, int layout, int64_t m, int64_t n,
                                                     int64_t k, int alpha_zero, const void *a,
                                                     int64_t lda, const void *b, int64_t ldb,
                                                     void *c, int64_t ldc, int64_t lta_min,
-                                                    int64_t ltb_min, int64_t ldc_min)
+                                                    int64_t ltb_min)
 {
     const int row = layout == TG_ROW_MAJOR;
     const int64_t tm = row ? m : n, tn = row ? n : m, lta = row ? lda : ldb, ltb = row ? ldb : lda;
     tg__arch arch;
     if ((!row && layout != TG_COL_MAJOR) || (uint64_t)((m - 1) | (n - 1) | (k - 1)) >= TG__TINY ||
         alpha_zero || !a || !b || !c || (uint64_t)(lda | ldb | ldc) >= ((uint64_t)1 << 28) ||
-        lta < lta_min || ltb < ltb_min || ldc < ldc_min || tm <= TG__GEMV_ROWS ||
+        lta < lta_min || ltb < ltb_min || ldc < tn || tm <= TG__GEMV_ROWS ||
         tn <= TG__GEMV_ROWS || tg__path_forced())
         return NULL;
     arch = tg__arch_selected();
@@ -289,14 +291,16 @@ TG__NOINLINE static int tg__gemm_tiny_t(size_t es, int layout, int transa, int t
     const char *ta = (const char *)(row ? a : b), *tb = (const char *)(row ? b : a);
     const int64_t a_rs = tta ? 1 : lta, a_cs = tta ? lta : 1;
     const tg__kernel *kern;
-    if ((transa != TG_NO_TRANS && transa != TG_TRANS) || (transb != TG_NO_TRANS && transb != TG_TRANS))
+    if ((transa != TG_NO_TRANS && transa != TG_TRANS) ||
+        (transb != TG_NO_TRANS && transb != TG_TRANS))
         return 0;
     kern = tg__tiny_kernel(es, layout, m, n, k, alpha_zero, a, lda, b, ldb, c, ldc, tta ? tm : k,
-                           ttb ? k : tn, tn);
+                           ttb ? k : tn);
     if (!kern) return 0;
-    return ttb ? tg__tiny_panels(kern, es, tm, tn, k, alpha, ta, a_rs, a_cs, tb, 1, ltb, beta, c, ldc)
-               : tg__tiny_in_place(kern, es, tm, tn, k, alpha, ta, a_rs, a_cs, tb, ltb, beta, c,
-                                   ldc);
+    if (ttb)
+        return tg__tiny_panels(kern, es, tm, tn, k, alpha, ta, a_rs, a_cs, tb, 1, ltb, beta, c,
+                               ldc);
+    return tg__tiny_in_place(kern, es, tm, tn, k, alpha, ta, a_rs, a_cs, tb, ltb, beta, c, ldc);
 }
 
 /* Step 0: the plain form inline, the transposed ones out of line. Returns 1 when it computed C. */
@@ -311,7 +315,7 @@ TG__ALWAYS_INLINE int tg__gemm_tiny(size_t es, int layout, int transa, int trans
     if (transa != TG_NO_TRANS || transb != TG_NO_TRANS)
         return tg__gemm_tiny_t(es, layout, transa, transb, m, n, k, alpha, alpha_zero, a, lda, b,
                                ldb, beta, c, ldc);
-    kern = tg__tiny_kernel(es, layout, m, n, k, alpha_zero, a, lda, b, ldb, c, ldc, k, tn, tn);
+    kern = tg__tiny_kernel(es, layout, m, n, k, alpha_zero, a, lda, b, ldb, c, ldc, k, tn);
     return kern && tg__tiny_in_place(kern, es, tm, tn, k, alpha, row ? a : b, lta, 1, row ? b : a,
                                      ltb, beta, c, ldc);
 }

@@ -622,9 +622,9 @@ static int tg__small_panels_all(const char *fn, const tg__kernel *kern, const tg
  * set-up had been formed (Zen 4, 1 thread, ab-gemm, a copy of the old build 0.99-1.00): s 8^3
  * 1.07-1.08, s 12^3 1.035-1.05, s 16^3 1.02-1.03, d 8^3 1.06-1.07, d 12^3 1.02-1.03, d 16^3
  * 1.01-1.05, s 8x8x64 1.02; a product it turns away pays for its tests (s 20^3, whose last
- * columns the narrow family packs, 0.98-0.99). The tiniest of these products (m, n, k <= 32, no
- * transposes) never get here: gemm.c's tg__gemm_tiny makes the same call from the entry. 0: not
- * such a product. */
+ * columns the narrow family packs, 0.98-0.99). The tiniest of these products (m, n, k <= 32)
+ * never get here: gemm.c's tg__gemm_tiny makes the same call from the entry. 0: not such a
+ * product. */
 TG__ALWAYS_INLINE int tg__small_direct(const tg__kernel *kern, const tg__gemm *g, const void *alpha,
                                        const void *beta)
 {
