@@ -205,6 +205,14 @@ TGEMM_DEF int tg_bias_act(tg_dtype t, tg_layout layout, int64_t rows, int64_t co
 #define TG__ALWAYS_INLINE static inline
 #endif
 
+/* A buffer on the stack on a cache line, where the compiler can say so (C11's _Alignas is neither
+ * C99 nor C++, and the header builds as both). */
+#if defined(__GNUC__)
+#define TG__LINE_ALIGNED __attribute__((aligned(64)))
+#else
+#define TG__LINE_ALIGNED
+#endif
+
 #if defined(__x86_64__) || defined(_M_X64) || defined(__i386__)
 #define TG__X86 1
 #endif
@@ -4731,7 +4739,7 @@ TG__NOINLINE static int tg__tiny_panels(const tg__kernel *kern, size_t es, int64
                                         int64_t a_cs, const char *b, int64_t b_rs, int64_t b_cs,
                                         const void *beta, void *c, int64_t ldc)
 {
-    _Alignas(64) char buf[TG__TINY * 128]; /* k steps of a packed panel of up to 128 bytes */
+    char buf[TG__TINY * 128] TG__LINE_ALIGNED; /* a packed panel: k steps of up to 128 bytes */
     const int64_t nr = kern->nr, ses = (int64_t)es;
     const double b_bytes = (double)k * (double)tn * (double)es;
     const int in_place = b_cs == 1;

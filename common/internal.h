@@ -44,6 +44,14 @@
 #define TG__ALWAYS_INLINE static inline
 #endif
 
+/* A buffer on the stack on a cache line, where the compiler can say so (C11's _Alignas is neither
+ * C99 nor C++, and the header builds as both). */
+#if defined(__GNUC__)
+#define TG__LINE_ALIGNED __attribute__((aligned(64)))
+#else
+#define TG__LINE_ALIGNED
+#endif
+
 #if defined(__x86_64__) || defined(_M_X64) || defined(__i386__)
 #define TG__X86 1
 #endif

@@ -210,7 +210,7 @@ TG__NOINLINE static int tg__tiny_panels(const tg__kernel *kern, size_t es, int64
                                         int64_t a_cs, const char *b, int64_t b_rs, int64_t b_cs,
                                         const void *beta, void *c, int64_t ldc)
 {
-    _Alignas(64) char buf[TG__TINY * 128]; /* k steps of a packed panel of up to 128 bytes */
+    char buf[TG__TINY * 128] TG__LINE_ALIGNED; /* a packed panel: k steps of up to 128 bytes */
     const int64_t nr = kern->nr, ses = (int64_t)es;
     const double b_bytes = (double)k * (double)tn * (double)es;
     const int in_place = b_cs == 1;
