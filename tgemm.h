@@ -947,6 +947,29 @@ TG__ALWAYS_INLINE int tg__small_triple_one(const tg__kernel *kern, int64_t n, do
            b_bytes <= 2 * (double)cpu->l2;
 }
 
+/* Whether the last columns of C, n of them past B's whole panels, go as dot products with the rows
+ * of A (small.c's tg__small_dots): at most TG__DOTS_COLS, A's rows contiguous along k (a_cs 1), a
+ * k block of at most TG__DOTS_K (a column of B, copied where it is strided, fits a stack buffer).
+ * A panel of one or two columns costs a tile kernel a broadcast of A and an FMA per row and k
+ * step, as many as a whole panel (which shares each broadcast among two vectors), where dot
+ * products read A's rows a vector at a time. The Xeon of results/intel-xeon-2c, 1 thread, ab-gemm,
+ * C 16 bytes off a line, against the tiles (a copy of that build 0.98-1.02): one column s 33^3
+ * 1.30, 64x33x4 1.23, 8x33x33 1.21, 40x33x100 1.36, d 17^3 1.17, 17x17x4 1.05, 33^3 1.14, 49^3
+ * 1.10, 64x17x8 1.13, 40x17x100 1.22; two s 34^3 1.13, 66^3 1.12, 34x34x8 1.01, d 18^3 1.01,
+ * 34^3 1.10, 64x18x18 1.07; three lost (a first trial: s 35^3 0.99, d 35^3 0.96). */
+enum { TG__DOTS_COLS = 2, TG__DOTS_K = 256 };
+TG__ALWAYS_INLINE int tg__dots_fit(int64_t n, int64_t a_cs, int64_t kc)
+{
+    return n <= TG__DOTS_COLS && a_cs == 1 && kc <= TG__DOTS_K;
+}
+/* C[0:m, 0:n] = alpha A B + beta C over one k block of kc (A's rows a_rs apart, contiguous; B's
+ * element (p, j) at b + (p b_rs + j b_cs) elements; C's rows rs_c apart) as m n dot products, by
+ * kern's narrow family where it has one. */
+TG__PRIVATE void tg__small_dots(const tg__kernel *kern, int64_t m, int64_t n, int64_t kc,
+                                const void *alpha, const char *a, int64_t a_rs, const char *b,
+                                int64_t b_rs, int64_t b_cs, const void *beta, char *c,
+                                int64_t rs_c);
+
 #endif /* TGEMM_CPU_H */
 
 TG__PRIVATE tg__arch tg__arch_selected(void)
@@ -4729,10 +4752,11 @@ TG__ALWAYS_INLINE const tg__kernel *tg__tiny_kernel(size_t es, int layout, int64
 /* C's columns panel by panel, as small.c's tg__small_panels makes them in its one k block: B
  * exactly one 3W tile wide to the triple kernel, whole panels two at a time to the pair kernel,
  * where small.c would take those (tg__small_triple_one, tg__small_pairs_fit: B read in place,
- * within half of L1), and every other panel of the family's width, or of the narrow family's for
- * the last (tg__use_narrow), read in place where its rows are contiguous and the kernel reads it
- * whole or through masks, else packed into a stack buffer as small.c's tg__small_panel packs it
- * (b_rs and b_cs: B's row and column strides). Out of line: a plain product of one panel, the
+ * within half of L1), the last one or two columns past whole panels as dot products with A's rows
+ * (cpu.h's tg__dots_fit), and every other panel of the family's width, or of the narrow family's
+ * for the last (tg__use_narrow), read in place where its rows are contiguous and the kernel reads
+ * it whole or through masks, else packed into a stack buffer as small.c's tg__small_panel packs
+ * it (b_rs and b_cs: B's row and column strides). Out of line: a plain product of one panel, the
  * commonest, takes tg__tiny_in_place's call alone. Returns 1 when it computed C. */
 TG__NOINLINE static int tg__tiny_panels(const tg__kernel *kern, size_t es, int64_t tm, int64_t tn,
                                         int64_t k, const void *alpha, const char *a, int64_t a_rs,
@@ -4756,6 +4780,11 @@ TG__NOINLINE static int tg__tiny_panels(const tg__kernel *kern, size_t es, int64
             kern->ukernel_pair(k, alpha, a, a_rs, a_cs, b + j * ses, b_rs, nr, beta,
                                (char *)c + j * ses, ldc, tm, 2 * nr);
             w = 2 * nr;
+            continue;
+        }
+        if (j > 0 && tg__dots_fit(w, a_cs, k)) {
+            tg__small_dots(kern, tm, w, k, alpha, a, a_rs, b + j * b_cs * ses, b_rs, b_cs, beta,
+                           (char *)c + j * ses, ldc);
             continue;
         }
         pk = w < nr && tg__use_narrow(kern, tm, w) ? kern->narrow : kern;
@@ -11506,12 +11535,49 @@ TG__NOINLINE static int64_t tg__small_group(const tg__kernel *kern, const tg__ge
     return group < panels ? group : panels;
 }
 
-/* Columns [j, j + n) of C, n <= nr, one panel of the family, in k's panels: the family's kernel, or
- * its narrow one where tg__use_narrow chose it for this width. */
-TG__ALWAYS_INLINE void tg__small_column(const tg__kernel *k, const tg__gemm *g, const void *alpha,
+/* The last columns past whole panels as dot products (cpu.h says when): one gemv_dots call a
+ * column of B, which it reads as a contiguous x. */
+TG__PRIVATE void tg__small_dots(const tg__kernel *kern, int64_t m, int64_t n, int64_t kc,
+                                const void *alpha, const char *a, int64_t a_rs, const char *b,
+                                int64_t b_rs, int64_t b_cs, const void *beta, char *c,
+                                int64_t rs_c)
+{
+    const int64_t es = (int64_t)kern->es;
+    double x[TG__DOTS_K]; /* a strided column of B, contiguous */
+    /* AVX2's dots rather than AVX-512's: over such short rows a shorter vector leaves fewer lanes
+     * idle in the last k steps, and sums its lanes in fewer steps (same place, side by side: s
+     * 64x33x8 1.22 against AVX-512's 1.06, s 34x34x8 1.01 against 0.85, d 18^3 1.01 against 0.94;
+     * 40x33x100 and d 49^3 the same) */
+    if (kern->narrow) kern = kern->narrow;
+    for (int64_t j = 0; j < n; j++) {
+        const char *bj = b + j * b_cs * es;
+        if (b_rs != 1) {
+            for (int64_t p = 0; p < kc; p++)
+                if (es == (int64_t)sizeof(float))
+                    ((float *)x)[p] = ((const float *)bj)[p * b_rs];
+                else
+                    x[p] = ((const double *)bj)[p * b_rs];
+            bj = (const char *)x;
+        }
+        kern->gemv_dots(m, kc, alpha, bj, 1, a, a_rs, beta, c + j * es, rs_c);
+    }
+}
+
+/* Columns [j, j + n) of C, n <= nr, one panel of the family fam, in k's panels: k, the family's
+ * kernel, or its narrow one where tg__use_narrow chose it for this width; or, the last few past
+ * whole panels (j > 0), the family's dot products with A's rows (cpu.h's tg__dots_fit). */
+TG__ALWAYS_INLINE void tg__small_column(const tg__kernel *fam, const tg__kernel *k,
+                                        const tg__gemm *g, const void *alpha,
                                         const void *beta_now, int64_t pc, int64_t kc, int64_t j,
                                         int64_t n, char *panel, int pack_all)
 {
+    if (j > 0 && tg__dots_fit(n, g->a.cs, kc)) {
+        const int64_t es = (int64_t)k->es;
+        tg__small_dots(fam, g->m, n, kc, alpha, (const char *)g->a.p + pc * es, g->a.rs,
+                       (const char *)g->b.p + (pc * g->b.rs + j * g->b.cs) * es, g->b.rs,
+                       g->b.cs, beta_now, (char *)g->c + j * es, g->rs_c);
+        return;
+    }
     for (int64_t jj = 0; jj < n; jj += k->nr)
         tg__small_panel(k, g, alpha, beta_now, pc, kc, j + jj, tg__min(k->nr, n - jj), panel,
                         pack_all);
@@ -11646,7 +11712,7 @@ static void tg__small_panels(const tg__kernel *kern, const tg__kernel *last_kern
                     continue;
                 }
                 if (left > take)
-                    tg__small_column(kern, g, alpha, beta_now, pc, kc, j + take, left - take,
+                    tg__small_column(kern, kern, g, alpha, beta_now, pc, kc, j + take, left - take,
                                      panel, pack_all);
                 break;
             }
@@ -11656,8 +11722,8 @@ static void tg__small_panels(const tg__kernel *kern, const tg__kernel *last_kern
                 jp++;
                 continue;
             }
-            tg__small_column(n < nr ? last_kern : kern, g, alpha, beta_now, pc, kc, j, n, panel,
-                             pack_all);
+            tg__small_column(kern, n < nr ? last_kern : kern, g, alpha, beta_now, pc, kc, j, n,
+                             panel, pack_all);
         }
     }
 }
@@ -11981,7 +12047,7 @@ TG__ALWAYS_INLINE int tg__small_direct(const tg__kernel *kern, const tg__gemm *g
     if (part && tg__small_packs(k, g, part, 0)) return 0;
     kb = tg__small_block(kern, g, 1);
     if (kb != g->k || tg__small_pack_all(kern, g, kb)) return 0;
-    tg__small_column(k, g, alpha, beta, 0, kb, 0, g->n, NULL, 0);
+    tg__small_column(kern, k, g, alpha, beta, 0, kb, 0, g->n, NULL, 0);
     return 1;
 }
 

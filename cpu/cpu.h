@@ -294,4 +294,27 @@ TG__ALWAYS_INLINE int tg__small_triple_one(const tg__kernel *kern, int64_t n, do
            b_bytes <= 2 * (double)cpu->l2;
 }
 
+/* Whether the last columns of C, n of them past B's whole panels, go as dot products with the rows
+ * of A (small.c's tg__small_dots): at most TG__DOTS_COLS, A's rows contiguous along k (a_cs 1), a
+ * k block of at most TG__DOTS_K (a column of B, copied where it is strided, fits a stack buffer).
+ * A panel of one or two columns costs a tile kernel a broadcast of A and an FMA per row and k
+ * step, as many as a whole panel (which shares each broadcast among two vectors), where dot
+ * products read A's rows a vector at a time. The Xeon of results/intel-xeon-2c, 1 thread, ab-gemm,
+ * C 16 bytes off a line, against the tiles (a copy of that build 0.98-1.02): one column s 33^3
+ * 1.30, 64x33x4 1.23, 8x33x33 1.21, 40x33x100 1.36, d 17^3 1.17, 17x17x4 1.05, 33^3 1.14, 49^3
+ * 1.10, 64x17x8 1.13, 40x17x100 1.22; two s 34^3 1.13, 66^3 1.12, 34x34x8 1.01, d 18^3 1.01,
+ * 34^3 1.10, 64x18x18 1.07; three lost (a first trial: s 35^3 0.99, d 35^3 0.96). */
+enum { TG__DOTS_COLS = 2, TG__DOTS_K = 256 };
+TG__ALWAYS_INLINE int tg__dots_fit(int64_t n, int64_t a_cs, int64_t kc)
+{
+    return n <= TG__DOTS_COLS && a_cs == 1 && kc <= TG__DOTS_K;
+}
+/* C[0:m, 0:n] = alpha A B + beta C over one k block of kc (A's rows a_rs apart, contiguous; B's
+ * element (p, j) at b + (p b_rs + j b_cs) elements; C's rows rs_c apart) as m n dot products, by
+ * kern's narrow family where it has one. */
+TG__PRIVATE void tg__small_dots(const tg__kernel *kern, int64_t m, int64_t n, int64_t kc,
+                                const void *alpha, const char *a, int64_t a_rs, const char *b,
+                                int64_t b_rs, int64_t b_cs, const void *beta, char *c,
+                                int64_t rs_c);
+
 #endif /* TGEMM_CPU_H */

@@ -200,10 +200,11 @@ TG__ALWAYS_INLINE const tg__kernel *tg__tiny_kernel(size_t es, int layout, int64
 /* C's columns panel by panel, as small.c's tg__small_panels makes them in its one k block: B
  * exactly one 3W tile wide to the triple kernel, whole panels two at a time to the pair kernel,
  * where small.c would take those (tg__small_triple_one, tg__small_pairs_fit: B read in place,
- * within half of L1), and every other panel of the family's width, or of the narrow family's for
- * the last (tg__use_narrow), read in place where its rows are contiguous and the kernel reads it
- * whole or through masks, else packed into a stack buffer as small.c's tg__small_panel packs it
- * (b_rs and b_cs: B's row and column strides). Out of line: a plain product of one panel, the
+ * within half of L1), the last one or two columns past whole panels as dot products with A's rows
+ * (cpu.h's tg__dots_fit), and every other panel of the family's width, or of the narrow family's
+ * for the last (tg__use_narrow), read in place where its rows are contiguous and the kernel reads
+ * it whole or through masks, else packed into a stack buffer as small.c's tg__small_panel packs
+ * it (b_rs and b_cs: B's row and column strides). Out of line: a plain product of one panel, the
  * commonest, takes tg__tiny_in_place's call alone. Returns 1 when it computed C. */
 TG__NOINLINE static int tg__tiny_panels(const tg__kernel *kern, size_t es, int64_t tm, int64_t tn,
                                         int64_t k, const void *alpha, const char *a, int64_t a_rs,
@@ -227,6 +228,11 @@ TG__NOINLINE static int tg__tiny_panels(const tg__kernel *kern, size_t es, int64
             kern->ukernel_pair(k, alpha, a, a_rs, a_cs, b + j * ses, b_rs, nr, beta,
                                (char *)c + j * ses, ldc, tm, 2 * nr);
             w = 2 * nr;
+            continue;
+        }
+        if (j > 0 && tg__dots_fit(w, a_cs, k)) {
+            tg__small_dots(kern, tm, w, k, alpha, a, a_rs, b + j * b_cs * ses, b_rs, b_cs, beta,
+                           (char *)c + j * ses, ldc);
             continue;
         }
         pk = w < nr && tg__use_narrow(kern, tm, w) ? kern->narrow : kern;
