@@ -296,18 +296,32 @@ TG__ALWAYS_INLINE int tg__small_triple_one(const tg__kernel *kern, int64_t n, do
 
 /* Whether the last columns of C, n of them past B's whole panels, go as dot products with the rows
  * of A (small.c's tg__small_dots): at most TG__DOTS_COLS, A's rows contiguous along k (a_cs 1), a
- * k block of at most TG__DOTS_K (a column of B, copied where it is strided, fits a stack buffer).
- * A panel of one or two columns costs a tile kernel a broadcast of A and an FMA per row and k
- * step, as many as a whole panel (which shares each broadcast among two vectors), where dot
- * products read A's rows a vector at a time. The Xeon of results/intel-xeon-2c, 1 thread, ab-gemm,
- * C 16 bytes off a line, against the tiles (a copy of that build 0.98-1.02): one column s 33^3
- * 1.30, 64x33x4 1.23, 8x33x33 1.21, 40x33x100 1.36, d 17^3 1.17, 17x17x4 1.05, 33^3 1.14, 49^3
- * 1.10, 64x17x8 1.13, 40x17x100 1.22; two s 34^3 1.13, 66^3 1.12, 34x34x8 1.01, d 18^3 1.01,
- * 34^3 1.10, 64x18x18 1.07; three lost (a first trial: s 35^3 0.99, d 35^3 0.96). */
+ * k block of at most TG__DOTS_K (a column of B, copied where it is strided, fits a stack buffer)
+ * and deep enough that n dot products, each ~kc / W vector steps and ~3 steps to sum its lanes and
+ * store, take no more steps than the tile's kc broadcasts and FMAs a row. A panel of one or two
+ * columns costs a tile kernel a broadcast of A and an FMA per row and k step, as many as a whole
+ * panel (which shares each broadcast among two vectors), where dot products read A's rows a vector
+ * at a time. The Xeon of results/intel-xeon-2c, 1 thread, ab-gemm, C 16 bytes off a line, against
+ * the tiles (a copy of that build 0.97-1.02): one column s 33^3 1.26, 65^3 1.18, 97^3 1.13,
+ * 64x33x4 1.10-1.12, 8x33x33 1.21, 40x33x100 1.36, 1000x33x64 1.29, d 17^3 1.19, 33^3 1.13, 49^3
+ * 1.12, 65^3 1.04, 64x17x64 1.23, 40x17x100 1.23, NT s 33^3 1.34, d 17^3 1.29; two s 34^3 1.14,
+ * 66^3 1.12, 64x34x16 1.10, d 34^3 1.07-1.08, d 18^3 0.96-1.01; 2 threads s 500x33x200 1.36, s
+ * 128x65x128 1.20, d 200x17x100 1.23; AVX2 forced s 17^3 1.31, 64x17x64 1.42, d 9^3 1.09-1.11, d
+ * 64x9x64 1.25, d 10^3 0.91 before the depth's bound, 0.985 after. Three columns lost (a first
+ * trial: s 35^3 0.99, d 35^3 0.96). */
 enum { TG__DOTS_COLS = 2, TG__DOTS_K = 256 };
-TG__ALWAYS_INLINE int tg__dots_fit(int64_t n, int64_t a_cs, int64_t kc)
+/* The family whose dots serve: AVX2's rather than AVX-512's, whose longer vectors leave more lanes
+ * idle in the last k steps of such short rows and take more steps to sum (side by side, AVX-512's
+ * against the tiles: s 64x33x8 1.06, s 34x34x8 0.85, d 18^3 0.94; 40x33x100 and d 49^3 the same
+ * as AVX2's). */
+TG__ALWAYS_INLINE const tg__kernel *tg__dots_kernel(const tg__kernel *kern)
 {
-    return n <= TG__DOTS_COLS && a_cs == 1 && kc <= TG__DOTS_K;
+    return kern->narrow ? kern->narrow : kern;
+}
+TG__ALWAYS_INLINE int tg__dots_fit(const tg__kernel *kern, int64_t n, int64_t a_cs, int64_t kc)
+{
+    return n <= TG__DOTS_COLS && a_cs == 1 && kc <= TG__DOTS_K &&
+           n * (tg__ceil_div(kc, tg__dots_kernel(kern)->nr / 2) + 3) <= kc;
 }
 /* C[0:m, 0:n] = alpha A B + beta C over one k block of kc (A's rows a_rs apart, contiguous; B's
  * element (p, j) at b + (p b_rs + j b_cs) elements; C's rows rs_c apart) as m n dot products, by

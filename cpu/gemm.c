@@ -230,7 +230,7 @@ TG__NOINLINE static int tg__tiny_panels(const tg__kernel *kern, size_t es, int64
             w = 2 * nr;
             continue;
         }
-        if (j > 0 && tg__dots_fit(w, a_cs, k)) {
+        if (j > 0 && tg__dots_fit(kern, w, a_cs, k)) {
             tg__small_dots(kern, tm, w, k, alpha, a, a_rs, b + j * b_cs * ses, b_rs, b_cs, beta,
                            (char *)c + j * ses, ldc);
             continue;

@@ -170,11 +170,7 @@ TG__PRIVATE void tg__small_dots(const tg__kernel *kern, int64_t m, int64_t n, in
 {
     const int64_t es = (int64_t)kern->es;
     double x[TG__DOTS_K]; /* a strided column of B, contiguous */
-    /* AVX2's dots rather than AVX-512's: over such short rows a shorter vector leaves fewer lanes
-     * idle in the last k steps, and sums its lanes in fewer steps (same place, side by side: s
-     * 64x33x8 1.22 against AVX-512's 1.06, s 34x34x8 1.01 against 0.85, d 18^3 1.01 against 0.94;
-     * 40x33x100 and d 49^3 the same) */
-    if (kern->narrow) kern = kern->narrow;
+    kern = tg__dots_kernel(kern);
     for (int64_t j = 0; j < n; j++) {
         const char *bj = b + j * b_cs * es;
         if (b_rs != 1) {
@@ -197,7 +193,7 @@ TG__ALWAYS_INLINE void tg__small_column(const tg__kernel *fam, const tg__kernel 
                                         const void *beta_now, int64_t pc, int64_t kc, int64_t j,
                                         int64_t n, char *panel, int pack_all)
 {
-    if (j > 0 && tg__dots_fit(n, g->a.cs, kc)) {
+    if (j > 0 && tg__dots_fit(fam, n, g->a.cs, kc)) {
         const int64_t es = (int64_t)k->es;
         tg__small_dots(fam, g->m, n, kc, alpha, (const char *)g->a.p + pc * es, g->a.rs,
                        (const char *)g->b.p + (pc * g->b.rs + j * g->b.cs) * es, g->b.rs,
