@@ -6983,11 +6983,18 @@ TG__FN(tg__gemv_rows)(int r, int64_t n, int64_t k, const void *alpha_, const voi
         TG__FN(tg__gemv_rows_r)(r, n, k, x, incx, ldx, mat, ld, alpha, beta, y, incy, ldy);
 }
 
-/* One element of y from a dot product's two accumulators (the dots form). */
+/* One element of y from a dot product's two accumulators (the dots form), beta y added by an
+ * explicit fma: a compiler that contracts a product and a sum on its own (g++ does by default)
+ * fused them one way in the groups of four and another in the last columns, and an element's bits
+ * must not depend on where it falls (small.c's dots split among threads by rows at multiples of
+ * the tile's height, not of four: the header built as C++, 3 threads against 1, differed). */
+#define TG__DOT_FMA(x, y, z)                                                                       \
+    (sizeof(TG__T) == sizeof(float) ? (TG__T)__builtin_fmaf((float)(x), (float)(y), (float)(z))    \
+                                    : (TG__T)__builtin_fma((x), (y), (z)))
 #define TG__DOT_STORE(yj, a0, a1)                                                                  \
     do {                                                                                           \
         const TG__T s_ = alpha * TG__HSUM(TG__ADD(a0, a1));                                        \
-        *(yj) = beta == 0 ? s_ : s_ + beta * *(yj);                                                \
+        *(yj) = beta == 0 ? s_ : TG__DOT_FMA(beta, *(yj), s_);                                     \
     } while (0)
 
 /* The dots form: y[j * incy] = alpha * sum_p x[p] * m[j * ld + p] + beta * y[j * incy], x
@@ -7056,6 +7063,7 @@ TG__FN(tg__gemv_dots)(int64_t n, int64_t k, const void *alpha_, const void *x_, 
     }
 }
 #undef TG__DOT_STORE
+#undef TG__DOT_FMA
 
 #if TG__PAIR
 /* The blocked path's alone (tg__gemm_blocked, tg__block_sizes): the small path keeps the 6 x 2W
@@ -8402,11 +8410,18 @@ TG__FN(tg__gemv_rows)(int r, int64_t n, int64_t k, const void *alpha_, const voi
         TG__FN(tg__gemv_rows_r)(r, n, k, x, incx, ldx, mat, ld, alpha, beta, y, incy, ldy);
 }
 
-/* One element of y from a dot product's two accumulators (the dots form). */
+/* One element of y from a dot product's two accumulators (the dots form), beta y added by an
+ * explicit fma: a compiler that contracts a product and a sum on its own (g++ does by default)
+ * fused them one way in the groups of four and another in the last columns, and an element's bits
+ * must not depend on where it falls (small.c's dots split among threads by rows at multiples of
+ * the tile's height, not of four: the header built as C++, 3 threads against 1, differed). */
+#define TG__DOT_FMA(x, y, z)                                                                       \
+    (sizeof(TG__T) == sizeof(float) ? (TG__T)__builtin_fmaf((float)(x), (float)(y), (float)(z))    \
+                                    : (TG__T)__builtin_fma((x), (y), (z)))
 #define TG__DOT_STORE(yj, a0, a1)                                                                  \
     do {                                                                                           \
         const TG__T s_ = alpha * TG__HSUM(TG__ADD(a0, a1));                                        \
-        *(yj) = beta == 0 ? s_ : s_ + beta * *(yj);                                                \
+        *(yj) = beta == 0 ? s_ : TG__DOT_FMA(beta, *(yj), s_);                                     \
     } while (0)
 
 /* The dots form: y[j * incy] = alpha * sum_p x[p] * m[j * ld + p] + beta * y[j * incy], x
@@ -8475,6 +8490,7 @@ TG__FN(tg__gemv_dots)(int64_t n, int64_t k, const void *alpha_, const void *x_, 
     }
 }
 #undef TG__DOT_STORE
+#undef TG__DOT_FMA
 
 #if TG__PAIR
 /* The blocked path's alone (tg__gemm_blocked, tg__block_sizes): the small path keeps the 6 x 2W
@@ -9821,11 +9837,18 @@ TG__FN(tg__gemv_rows)(int r, int64_t n, int64_t k, const void *alpha_, const voi
         TG__FN(tg__gemv_rows_r)(r, n, k, x, incx, ldx, mat, ld, alpha, beta, y, incy, ldy);
 }
 
-/* One element of y from a dot product's two accumulators (the dots form). */
+/* One element of y from a dot product's two accumulators (the dots form), beta y added by an
+ * explicit fma: a compiler that contracts a product and a sum on its own (g++ does by default)
+ * fused them one way in the groups of four and another in the last columns, and an element's bits
+ * must not depend on where it falls (small.c's dots split among threads by rows at multiples of
+ * the tile's height, not of four: the header built as C++, 3 threads against 1, differed). */
+#define TG__DOT_FMA(x, y, z)                                                                       \
+    (sizeof(TG__T) == sizeof(float) ? (TG__T)__builtin_fmaf((float)(x), (float)(y), (float)(z))    \
+                                    : (TG__T)__builtin_fma((x), (y), (z)))
 #define TG__DOT_STORE(yj, a0, a1)                                                                  \
     do {                                                                                           \
         const TG__T s_ = alpha * TG__HSUM(TG__ADD(a0, a1));                                        \
-        *(yj) = beta == 0 ? s_ : s_ + beta * *(yj);                                                \
+        *(yj) = beta == 0 ? s_ : TG__DOT_FMA(beta, *(yj), s_);                                     \
     } while (0)
 
 /* The dots form: y[j * incy] = alpha * sum_p x[p] * m[j * ld + p] + beta * y[j * incy], x
@@ -9894,6 +9917,7 @@ TG__FN(tg__gemv_dots)(int64_t n, int64_t k, const void *alpha_, const void *x_, 
     }
 }
 #undef TG__DOT_STORE
+#undef TG__DOT_FMA
 
 #if TG__PAIR
 /* The blocked path's alone (tg__gemm_blocked, tg__block_sizes): the small path keeps the 6 x 2W
@@ -11240,11 +11264,18 @@ TG__FN(tg__gemv_rows)(int r, int64_t n, int64_t k, const void *alpha_, const voi
         TG__FN(tg__gemv_rows_r)(r, n, k, x, incx, ldx, mat, ld, alpha, beta, y, incy, ldy);
 }
 
-/* One element of y from a dot product's two accumulators (the dots form). */
+/* One element of y from a dot product's two accumulators (the dots form), beta y added by an
+ * explicit fma: a compiler that contracts a product and a sum on its own (g++ does by default)
+ * fused them one way in the groups of four and another in the last columns, and an element's bits
+ * must not depend on where it falls (small.c's dots split among threads by rows at multiples of
+ * the tile's height, not of four: the header built as C++, 3 threads against 1, differed). */
+#define TG__DOT_FMA(x, y, z)                                                                       \
+    (sizeof(TG__T) == sizeof(float) ? (TG__T)__builtin_fmaf((float)(x), (float)(y), (float)(z))    \
+                                    : (TG__T)__builtin_fma((x), (y), (z)))
 #define TG__DOT_STORE(yj, a0, a1)                                                                  \
     do {                                                                                           \
         const TG__T s_ = alpha * TG__HSUM(TG__ADD(a0, a1));                                        \
-        *(yj) = beta == 0 ? s_ : s_ + beta * *(yj);                                                \
+        *(yj) = beta == 0 ? s_ : TG__DOT_FMA(beta, *(yj), s_);                                     \
     } while (0)
 
 /* The dots form: y[j * incy] = alpha * sum_p x[p] * m[j * ld + p] + beta * y[j * incy], x
@@ -11313,6 +11344,7 @@ TG__FN(tg__gemv_dots)(int64_t n, int64_t k, const void *alpha_, const void *x_, 
     }
 }
 #undef TG__DOT_STORE
+#undef TG__DOT_FMA
 
 #if TG__PAIR
 /* The blocked path's alone (tg__gemm_blocked, tg__block_sizes): the small path keeps the 6 x 2W
