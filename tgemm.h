@@ -976,6 +976,19 @@ TG__ALWAYS_INLINE int tg__dots_fit(const tg__kernel *kern, int64_t n, int64_t a_
     return n <= TG__DOTS_COLS && a_cs == 1 && kc <= TG__DOTS_K &&
            n * (tg__ceil_div(kc, tg__dots_kernel(kern)->nr / 2) + 3) <= kc;
 }
+/* How many of the last panel's columns [j, j + n) go as dot products: where whole panels come
+ * before it (j > 0), all n of them (n at most TG__DOTS_COLS), or those past its one whole vector
+ * (the vector's columns then a panel of their own, read whole, where the masked tile took two
+ * vectors); 0 where tg__dots_fit says no. The Xeon, as above, against the dots of whole panels'
+ * last columns alone (a copy 0.985-1.017): d 25^3 1.18, 26^3 1.03, 41^3 1.12, 42^3 1.035, 57^3
+ * 1.09, 64x25x64 1.20, 100x41x100 1.07, s 49^3 1.24, 50^3 1.15, 81^3 1.16, 64x49x64 1.29; d
+ * 27^3, s 51^3 and the shapes it leaves alone 0.99-1.01. */
+TG__ALWAYS_INLINE int64_t tg__dots_cols(const tg__kernel *kern, int64_t j, int64_t n, int64_t a_cs,
+                                        int64_t kc)
+{
+    const int64_t w = kern->nr / 2, t = n > w ? n - w : n;
+    return j > 0 && tg__dots_fit(kern, t, a_cs, kc) ? t : 0;
+}
 /* C[0:m, 0:n] = alpha A B + beta C over one k block of kc (A's rows a_rs apart, contiguous; B's
  * element (p, j) at b + (p b_rs + j b_cs) elements; C's rows rs_c apart) as m n dot products, by
  * kern's narrow family where it has one. */
@@ -4766,12 +4779,13 @@ TG__ALWAYS_INLINE const tg__kernel *tg__tiny_kernel(size_t es, int layout, int64
 /* C's columns panel by panel, as small.c's tg__small_panels makes them in its one k block: B
  * exactly one 3W tile wide to the triple kernel, whole panels two at a time to the pair kernel,
  * where small.c would take those (tg__small_triple_one, tg__small_pairs_fit: B read in place,
- * within half of L1), the last one or two columns past whole panels as dot products with A's rows
- * (cpu.h's tg__dots_fit), and every other panel of the family's width, or of the narrow family's
- * for the last (tg__use_narrow), read in place where its rows are contiguous and the kernel reads
- * it whole or through masks, else packed into a stack buffer as small.c's tg__small_panel packs
- * it (b_rs and b_cs: B's row and column strides). Out of line: a plain product of one panel, the
- * commonest, takes tg__tiny_in_place's call alone. Returns 1 when it computed C. */
+ * within half of L1), the last one or two columns past whole panels or a whole vector as dot
+ * products with A's rows (cpu.h's tg__dots_cols), and every other panel of the family's width, or
+ * of the narrow family's for the last (tg__use_narrow), read in place where its rows are
+ * contiguous and the kernel reads it whole or through masks, else packed into a stack buffer as
+ * small.c's tg__small_panel packs it (b_rs and b_cs: B's row and column strides). Out of line: a
+ * plain product of one panel, the commonest, takes tg__tiny_in_place's call alone. Returns 1 when
+ * it computed C. */
 TG__NOINLINE static int tg__tiny_panels(const tg__kernel *kern, size_t es, int64_t tm, int64_t tn,
                                         int64_t k, const void *alpha, const char *a, int64_t a_rs,
                                         int64_t a_cs, const char *b, int64_t b_rs, int64_t b_cs,
@@ -4787,7 +4801,7 @@ TG__NOINLINE static int tg__tiny_panels(const tg__kernel *kern, size_t es, int64
         kern->ukernel_triple(k, alpha, a, a_rs, a_cs, b, b_rs, beta, c, ldc, tm, tn);
         return 1;
     }
-    for (int64_t j = 0, w; j < tn; j += w) {
+    for (int64_t j = 0, w, t; j < tn; j += w) {
         const tg__kernel *pk;
         w = tg__min(nr, tn - j);
         if (pairs && tn - j >= 2 * nr) {
@@ -4796,17 +4810,16 @@ TG__NOINLINE static int tg__tiny_panels(const tg__kernel *kern, size_t es, int64
             w = 2 * nr;
             continue;
         }
-        if (j > 0 && tg__dots_fit(kern, w, a_cs, k)) {
-            tg__small_dots(kern, tm, w, k, alpha, a, a_rs, b + j * b_cs * ses, b_rs, b_cs, beta,
-                           (char *)c + j * ses, ldc);
-            continue;
-        }
+        t = tg__dots_cols(kern, j, w, a_cs, k);
+        if (t)
+            tg__small_dots(kern, tm, t, k, alpha, a, a_rs, b + (j + w - t) * b_cs * ses, b_rs,
+                           b_cs, beta, (char *)c + (j + w - t) * ses, ldc);
         pk = w < nr && tg__use_narrow(kern, tm, w) ? kern->narrow : kern;
-        for (int64_t jj = j, pw; jj < j + w; jj += pw) {
+        for (int64_t jj = j, pw; jj < j + w - t; jj += pw) {
             const char *bp = b + jj * b_cs * ses;
             int64_t rs_b = b_rs;
             int part;
-            pw = tg__min(pk->nr, j + w - jj);
+            pw = tg__min(pk->nr, j + w - t - jj);
             part = tg__partial(pk, pw);
             if (!in_place || (part && !pk->ukernel_part)) {
                 pk->pack_b(pw, k, bp, b_rs, b_cs, buf);
@@ -11606,23 +11619,21 @@ TG__PRIVATE void tg__small_dots(const tg__kernel *kern, int64_t m, int64_t n, in
 }
 
 /* Columns [j, j + n) of C, n <= nr, one panel of the family fam, in k's panels: k, the family's
- * kernel, or its narrow one where tg__use_narrow chose it for this width; or, the last few past
- * whole panels (j > 0), the family's dot products with A's rows (cpu.h's tg__dots_fit). */
+ * kernel, or its narrow one where tg__use_narrow chose it for this width; the last few of a last
+ * panel past whole ones, the family's dot products with A's rows (cpu.h's tg__dots_cols). */
 TG__ALWAYS_INLINE void tg__small_column(const tg__kernel *fam, const tg__kernel *k,
                                         const tg__gemm *g, const void *alpha,
                                         const void *beta_now, int64_t pc, int64_t kc, int64_t j,
                                         int64_t n, char *panel, int pack_all)
 {
-    if (j > 0 && tg__dots_fit(fam, n, g->a.cs, kc)) {
-        const int64_t es = (int64_t)k->es;
-        tg__small_dots(fam, g->m, n, kc, alpha, (const char *)g->a.p + pc * es, g->a.rs,
-                       (const char *)g->b.p + (pc * g->b.rs + j * g->b.cs) * es, g->b.rs,
-                       g->b.cs, beta_now, (char *)g->c + j * es, g->rs_c);
-        return;
-    }
-    for (int64_t jj = 0; jj < n; jj += k->nr)
-        tg__small_panel(k, g, alpha, beta_now, pc, kc, j + jj, tg__min(k->nr, n - jj), panel,
+    const int64_t t = tg__dots_cols(fam, j, n, g->a.cs, kc), es = (int64_t)k->es;
+    for (int64_t jj = 0; jj < n - t; jj += k->nr)
+        tg__small_panel(k, g, alpha, beta_now, pc, kc, j + jj, tg__min(k->nr, n - t - jj), panel,
                         pack_all);
+    if (t)
+        tg__small_dots(fam, g->m, t, kc, alpha, (const char *)g->a.p + pc * es, g->a.rs,
+                       (const char *)g->b.p + (pc * g->b.rs + (j + n - t) * g->b.cs) * es,
+                       g->b.rs, g->b.cs, beta_now, (char *)g->c + (j + n - t) * es, g->rs_c);
 }
 
 /* Whether a short A's whole column panels of B, read in place, go two at a time to the pair kernel

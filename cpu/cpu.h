@@ -323,6 +323,19 @@ TG__ALWAYS_INLINE int tg__dots_fit(const tg__kernel *kern, int64_t n, int64_t a_
     return n <= TG__DOTS_COLS && a_cs == 1 && kc <= TG__DOTS_K &&
            n * (tg__ceil_div(kc, tg__dots_kernel(kern)->nr / 2) + 3) <= kc;
 }
+/* How many of the last panel's columns [j, j + n) go as dot products: where whole panels come
+ * before it (j > 0), all n of them (n at most TG__DOTS_COLS), or those past its one whole vector
+ * (the vector's columns then a panel of their own, read whole, where the masked tile took two
+ * vectors); 0 where tg__dots_fit says no. The Xeon, as above, against the dots of whole panels'
+ * last columns alone (a copy 0.985-1.017): d 25^3 1.18, 26^3 1.03, 41^3 1.12, 42^3 1.035, 57^3
+ * 1.09, 64x25x64 1.20, 100x41x100 1.07, s 49^3 1.24, 50^3 1.15, 81^3 1.16, 64x49x64 1.29; d
+ * 27^3, s 51^3 and the shapes it leaves alone 0.99-1.01. */
+TG__ALWAYS_INLINE int64_t tg__dots_cols(const tg__kernel *kern, int64_t j, int64_t n, int64_t a_cs,
+                                        int64_t kc)
+{
+    const int64_t w = kern->nr / 2, t = n > w ? n - w : n;
+    return j > 0 && tg__dots_fit(kern, t, a_cs, kc) ? t : 0;
+}
 /* C[0:m, 0:n] = alpha A B + beta C over one k block of kc (A's rows a_rs apart, contiguous; B's
  * element (p, j) at b + (p b_rs + j b_cs) elements; C's rows rs_c apart) as m n dot products, by
  * kern's narrow family where it has one. */

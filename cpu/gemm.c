@@ -200,12 +200,13 @@ TG__ALWAYS_INLINE const tg__kernel *tg__tiny_kernel(size_t es, int layout, int64
 /* C's columns panel by panel, as small.c's tg__small_panels makes them in its one k block: B
  * exactly one 3W tile wide to the triple kernel, whole panels two at a time to the pair kernel,
  * where small.c would take those (tg__small_triple_one, tg__small_pairs_fit: B read in place,
- * within half of L1), the last one or two columns past whole panels as dot products with A's rows
- * (cpu.h's tg__dots_fit), and every other panel of the family's width, or of the narrow family's
- * for the last (tg__use_narrow), read in place where its rows are contiguous and the kernel reads
- * it whole or through masks, else packed into a stack buffer as small.c's tg__small_panel packs
- * it (b_rs and b_cs: B's row and column strides). Out of line: a plain product of one panel, the
- * commonest, takes tg__tiny_in_place's call alone. Returns 1 when it computed C. */
+ * within half of L1), the last one or two columns past whole panels or a whole vector as dot
+ * products with A's rows (cpu.h's tg__dots_cols), and every other panel of the family's width, or
+ * of the narrow family's for the last (tg__use_narrow), read in place where its rows are
+ * contiguous and the kernel reads it whole or through masks, else packed into a stack buffer as
+ * small.c's tg__small_panel packs it (b_rs and b_cs: B's row and column strides). Out of line: a
+ * plain product of one panel, the commonest, takes tg__tiny_in_place's call alone. Returns 1 when
+ * it computed C. */
 TG__NOINLINE static int tg__tiny_panels(const tg__kernel *kern, size_t es, int64_t tm, int64_t tn,
                                         int64_t k, const void *alpha, const char *a, int64_t a_rs,
                                         int64_t a_cs, const char *b, int64_t b_rs, int64_t b_cs,
@@ -221,7 +222,7 @@ TG__NOINLINE static int tg__tiny_panels(const tg__kernel *kern, size_t es, int64
         kern->ukernel_triple(k, alpha, a, a_rs, a_cs, b, b_rs, beta, c, ldc, tm, tn);
         return 1;
     }
-    for (int64_t j = 0, w; j < tn; j += w) {
+    for (int64_t j = 0, w, t; j < tn; j += w) {
         const tg__kernel *pk;
         w = tg__min(nr, tn - j);
         if (pairs && tn - j >= 2 * nr) {
@@ -230,17 +231,16 @@ TG__NOINLINE static int tg__tiny_panels(const tg__kernel *kern, size_t es, int64
             w = 2 * nr;
             continue;
         }
-        if (j > 0 && tg__dots_fit(kern, w, a_cs, k)) {
-            tg__small_dots(kern, tm, w, k, alpha, a, a_rs, b + j * b_cs * ses, b_rs, b_cs, beta,
-                           (char *)c + j * ses, ldc);
-            continue;
-        }
+        t = tg__dots_cols(kern, j, w, a_cs, k);
+        if (t)
+            tg__small_dots(kern, tm, t, k, alpha, a, a_rs, b + (j + w - t) * b_cs * ses, b_rs,
+                           b_cs, beta, (char *)c + (j + w - t) * ses, ldc);
         pk = w < nr && tg__use_narrow(kern, tm, w) ? kern->narrow : kern;
-        for (int64_t jj = j, pw; jj < j + w; jj += pw) {
+        for (int64_t jj = j, pw; jj < j + w - t; jj += pw) {
             const char *bp = b + jj * b_cs * ses;
             int64_t rs_b = b_rs;
             int part;
-            pw = tg__min(pk->nr, j + w - jj);
+            pw = tg__min(pk->nr, j + w - t - jj);
             part = tg__partial(pk, pw);
             if (!in_place || (part && !pk->ukernel_part)) {
                 pk->pack_b(pw, k, bp, b_rs, b_cs, buf);

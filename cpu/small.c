@@ -186,23 +186,21 @@ TG__PRIVATE void tg__small_dots(const tg__kernel *kern, int64_t m, int64_t n, in
 }
 
 /* Columns [j, j + n) of C, n <= nr, one panel of the family fam, in k's panels: k, the family's
- * kernel, or its narrow one where tg__use_narrow chose it for this width; or, the last few past
- * whole panels (j > 0), the family's dot products with A's rows (cpu.h's tg__dots_fit). */
+ * kernel, or its narrow one where tg__use_narrow chose it for this width; the last few of a last
+ * panel past whole ones, the family's dot products with A's rows (cpu.h's tg__dots_cols). */
 TG__ALWAYS_INLINE void tg__small_column(const tg__kernel *fam, const tg__kernel *k,
                                         const tg__gemm *g, const void *alpha,
                                         const void *beta_now, int64_t pc, int64_t kc, int64_t j,
                                         int64_t n, char *panel, int pack_all)
 {
-    if (j > 0 && tg__dots_fit(fam, n, g->a.cs, kc)) {
-        const int64_t es = (int64_t)k->es;
-        tg__small_dots(fam, g->m, n, kc, alpha, (const char *)g->a.p + pc * es, g->a.rs,
-                       (const char *)g->b.p + (pc * g->b.rs + j * g->b.cs) * es, g->b.rs,
-                       g->b.cs, beta_now, (char *)g->c + j * es, g->rs_c);
-        return;
-    }
-    for (int64_t jj = 0; jj < n; jj += k->nr)
-        tg__small_panel(k, g, alpha, beta_now, pc, kc, j + jj, tg__min(k->nr, n - jj), panel,
+    const int64_t t = tg__dots_cols(fam, j, n, g->a.cs, kc), es = (int64_t)k->es;
+    for (int64_t jj = 0; jj < n - t; jj += k->nr)
+        tg__small_panel(k, g, alpha, beta_now, pc, kc, j + jj, tg__min(k->nr, n - t - jj), panel,
                         pack_all);
+    if (t)
+        tg__small_dots(fam, g->m, t, kc, alpha, (const char *)g->a.p + pc * es, g->a.rs,
+                       (const char *)g->b.p + (pc * g->b.rs + (j + n - t) * g->b.cs) * es,
+                       g->b.rs, g->b.cs, beta_now, (char *)g->c + (j + n - t) * es, g->rs_c);
 }
 
 /* Whether a short A's whole column panels of B, read in place, go two at a time to the pair kernel
