@@ -11594,8 +11594,8 @@ TG__NOINLINE static int64_t tg__small_group(const tg__kernel *kern, const tg__ge
     return group < panels ? group : panels;
 }
 
-/* The last columns past whole panels as dot products (cpu.h says when): one gemv_dots call a
- * column of B, which it reads as a contiguous x. */
+/* A last panel's last columns as dot products (cpu.h's tg__dots_cols says which): one gemv_dots
+ * call a column of B, which it reads as a contiguous x. */
 TG__PRIVATE void tg__small_dots(const tg__kernel *kern, int64_t m, int64_t n, int64_t kc,
                                 const void *alpha, const char *a, int64_t a_rs, const char *b,
                                 int64_t b_rs, int64_t b_cs, const void *beta, char *c,
