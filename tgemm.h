@@ -881,6 +881,20 @@ TG__ALWAYS_INLINE int tg__partial(const tg__kernel *kern, int64_t n)
     return n < kern->nr && n != kern->nr_part;
 }
 
+/* Whether a panel of B n wide (its columns b_cs apart) is copied into a packed panel rather than
+ * read in place: always when pack_all is set or B's columns are not contiguous, and for a partial
+ * panel unless the kernel reads those through masks (ukernel_part). */
+TG__ALWAYS_INLINE int tg__panel_packs(const tg__kernel *kern, int64_t n, int64_t b_cs, int pack_all)
+{
+    return pack_all || b_cs != 1 || (tg__partial(kern, n) && !kern->ukernel_part);
+}
+
+/* The kernel for a panel n wide: the masked one for a partial panel, where the family has one. */
+TG__ALWAYS_INLINE tg__ukernel_fn tg__panel_ukernel(const tg__kernel *kern, int64_t n)
+{
+    return tg__partial(kern, n) && kern->ukernel_part ? kern->ukernel_part : kern->ukernel;
+}
+
 /* Whether the last panel, n < nr wide, goes to the kernel's narrow family: where that does fewer
  * FMAs. AVX-512 reads any partial panel in place through masks, but at whole zmm's cost; AVX2's
  * kernel spends half a zmm's on each half-width vector. So the n mod W columns past the last whole
@@ -4673,12 +4687,6 @@ TG__ALWAYS_INLINE int tg__path_forced(void)
     return f < 0 ? tg__path_forced_read() : f;
 }
 
-/* Whether C, m x n elements of es bytes, spans at most half of L2 (a shallow product's bound). */
-TG__ALWAYS_INLINE int tg__c_in_half_l2(int64_t m, int64_t n, size_t es)
-{
-    return (double)m * (double)n * (double)es <= (double)tg__cpu()->l2 / 2;
-}
-
 /* Small products and short A take the small-matrix path (small.c), by the measured bounds above. */
 TG__ALWAYS_INLINE int tg__use_small_path(const tg__gemm *g, const tg__kernel *kern, int forced)
 {
@@ -4686,7 +4694,8 @@ TG__ALWAYS_INLINE int tg__use_small_path(const tg__gemm *g, const tg__kernel *ke
     if ((g->m <= kern->short_m && g->b.cs == 1) || g->n <= kern->nr) return 1;
     return ((double)g->m * (double)g->n * (double)g->k <= TG__SMALL_MNK &&
             (kern->es == sizeof(float) || kern->nr >= TG__SMALL_NR_D || g->m <= TG__SMALL_M_D) &&
-            (g->k >= TG__SHALLOW_K || tg__c_in_half_l2(g->m, g->n, kern->es))) ||
+            (g->k >= TG__SHALLOW_K ||
+             (double)g->m * (double)g->n * (double)kern->es <= (double)tg__cpu()->l2 / 2)) ||
            tg__small_rows_fits(kern, g);
 }
 
@@ -4755,20 +4764,19 @@ TG__ALWAYS_INLINE int tg__gemm_cpu(const char *fn, size_t es, const tg__gemm *g,
  * tg__use_narrow). */
 enum { TG__TINY = 32 };
 
-/* The tests both forms of the route share, lta_min and ltb_min the runs A's and B's leading
- * dimensions must span (in step 3's views: tm x k A, k x tn B; C's, tn); the kernel family, or
- * NULL where the route does not take the call. */
-TG__ALWAYS_INLINE const tg__kernel *tg__tiny_kernel(size_t es, int layout, int64_t m, int64_t n,
+/* The tests both forms of the route share, on step 3's views (tm x k A with leading dimension
+ * lta, k x tn B with ltb; lta_min and ltb_min the runs those must span, C's tn); the kernel family,
+ * or NULL where the route does not take the call. */
+TG__ALWAYS_INLINE const tg__kernel *tg__tiny_kernel(size_t es, int layout, int64_t tm, int64_t tn,
                                                     int64_t k, int alpha_zero, const void *a,
-                                                    int64_t lda, const void *b, int64_t ldb,
+                                                    int64_t lta, const void *b, int64_t ltb,
                                                     void *c, int64_t ldc, int64_t lta_min,
                                                     int64_t ltb_min)
 {
-    const int row = layout == TG_ROW_MAJOR;
-    const int64_t tm = row ? m : n, tn = row ? n : m, lta = row ? lda : ldb, ltb = row ? ldb : lda;
     tg__arch arch;
-    if ((!row && layout != TG_COL_MAJOR) || (uint64_t)((m - 1) | (n - 1) | (k - 1)) >= TG__TINY ||
-        alpha_zero || !a || !b || !c || (uint64_t)(lda | ldb | ldc) >= ((uint64_t)1 << 28) ||
+    if ((layout != TG_ROW_MAJOR && layout != TG_COL_MAJOR) ||
+        (uint64_t)((tm - 1) | (tn - 1) | (k - 1)) >= TG__TINY || alpha_zero || !a || !b || !c ||
+        (uint64_t)(lta | ltb | ldc) >= ((uint64_t)1 << 28) ||
         lta < lta_min || ltb < ltb_min || ldc < tn || tm <= TG__GEMV_ROWS ||
         tn <= TG__GEMV_ROWS || tg__path_forced())
         return NULL;
@@ -4818,17 +4826,14 @@ TG__NOINLINE static int tg__tiny_panels(const tg__kernel *kern, size_t es, int64
         for (int64_t jj = j, pw; jj < j + w - t; jj += pw) {
             const char *bp = b + jj * b_cs * ses;
             int64_t rs_b = b_rs;
-            int part;
             pw = tg__min(pk->nr, j + w - t - jj);
-            part = tg__partial(pk, pw);
-            if (!in_place || (part && !pk->ukernel_part)) {
+            if (tg__panel_packs(pk, pw, b_cs, 0)) {
                 pk->pack_b(pw, k, bp, b_rs, b_cs, buf);
                 bp = buf;
                 rs_b = pk->nr;
             }
-            (part && pk->ukernel_part ? pk->ukernel_part : pk->ukernel)(
-                k, alpha, a, a_rs, a_cs, a_rs, bp, rs_b, beta, (char *)c + jj * ses, ldc, 1, tm,
-                pw);
+            tg__panel_ukernel(pk, pw)(k, alpha, a, a_rs, a_cs, a_rs, bp, rs_b, beta,
+                                      (char *)c + jj * ses, ldc, 1, tm, pw);
         }
     }
     return 1;
@@ -4844,15 +4849,12 @@ TG__ALWAYS_INLINE int tg__tiny_in_place(const tg__kernel *kern, size_t es, int64
                                         void *c, int64_t ldc)
 {
     const tg__kernel *pk = kern;
-    int part;
     if (!tg__small_in_half_l1(k, ltb * (int64_t)es)) return 0;
     if (tn <= kern->nr && tg__use_narrow(kern, tm, tn)) pk = kern->narrow;
-    part = tg__partial(pk, tn);
-    if (tn > pk->nr || (part && !pk->ukernel_part))
+    if (tn > pk->nr || tg__panel_packs(pk, tn, 1, 0))
         return tg__tiny_panels(kern, es, tm, tn, k, alpha, (const char *)a, a_rs, a_cs,
                                (const char *)b, ltb, 1, beta, c, ldc);
-    (part ? pk->ukernel_part : pk->ukernel)(k, alpha, a, a_rs, a_cs, a_rs, b, ltb, beta, c, ldc, 1,
-                                            tm, tn);
+    tg__panel_ukernel(pk, tn)(k, alpha, a, a_rs, a_cs, a_rs, b, ltb, beta, c, ldc, 1, tm, tn);
     return 1;
 }
 
@@ -4879,8 +4881,8 @@ TG__NOINLINE static int tg__gemm_tiny_t(size_t es, int layout, int transa, int t
     if ((transa != TG_NO_TRANS && transa != TG_TRANS) ||
         (transb != TG_NO_TRANS && transb != TG_TRANS))
         return 0;
-    kern = tg__tiny_kernel(es, layout, m, n, k, alpha_zero, a, lda, b, ldb, c, ldc, tta ? tm : k,
-                           ttb ? k : tn);
+    kern = tg__tiny_kernel(es, layout, tm, tn, k, alpha_zero, ta, lta, tb, ltb, c, ldc,
+                           tta ? tm : k, ttb ? k : tn);
     if (!kern) return 0;
     if (ttb)
         return tg__tiny_panels(kern, es, tm, tn, k, alpha, ta, a_rs, a_cs, tb, 1, ltb, beta, c,
@@ -4896,13 +4898,13 @@ TG__ALWAYS_INLINE int tg__gemm_tiny(size_t es, int layout, int transa, int trans
 {
     const int row = layout == TG_ROW_MAJOR;
     const int64_t tm = row ? m : n, tn = row ? n : m, lta = row ? lda : ldb, ltb = row ? ldb : lda;
+    const void *ta = row ? a : b, *tb = row ? b : a;
     const tg__kernel *kern;
     if (transa != TG_NO_TRANS || transb != TG_NO_TRANS)
         return tg__gemm_tiny_t(es, layout, transa, transb, m, n, k, alpha, alpha_zero, a, lda, b,
                                ldb, beta, c, ldc);
-    kern = tg__tiny_kernel(es, layout, m, n, k, alpha_zero, a, lda, b, ldb, c, ldc, k, tn);
-    return kern && tg__tiny_in_place(kern, es, tm, tn, k, alpha, row ? a : b, lta, 1, row ? b : a,
-                                     ltb, beta, c, ldc);
+    kern = tg__tiny_kernel(es, layout, tm, tn, k, alpha_zero, ta, lta, tb, ltb, c, ldc, k, tn);
+    return kern && tg__tiny_in_place(kern, es, tm, tn, k, alpha, ta, lta, 1, tb, ltb, beta, c, ldc);
 }
 
 TGEMM_DEF int tg_sgemm(tg_layout layout, tg_trans transa, tg_trans transb, int64_t m, int64_t n,
@@ -11524,14 +11526,6 @@ TG__ALWAYS_INLINE int64_t tg__small_block(const tg__kernel *kern, const tg__gemm
     return g->k <= 32 ? g->k : tg__min(g->k, tg__small_kb(kern, g, panels));
 }
 
-/* Whether B's columns [j, j + n) of one k block are copied into a panel rather than read in place:
- * always when pack_all is set or B's columns are not contiguous, and for a partial panel unless
- * the kernel reads those through masks (ukernel_part). */
-static int tg__small_packs(const tg__kernel *kern, const tg__gemm *g, int64_t n, int pack_all)
-{
-    return pack_all || g->b.cs != 1 || (tg__partial(kern, n) && !kern->ukernel_part);
-}
-
 /* Columns [j, j + n) of C, n <= nr, for one k block of kc from pc (beta_now: beta or 1). Inlined
  * into its callers: as a call it cost an 8^3 product 5-6% (Zen 4, side by side). */
 TG__ALWAYS_INLINE void tg__small_panel(const tg__kernel *kern, const tg__gemm *g,
@@ -11542,14 +11536,13 @@ TG__ALWAYS_INLINE void tg__small_panel(const tg__kernel *kern, const tg__gemm *g
     const char *a = (const char *)g->a.p + pc * g->a.cs * es;
     const char *b = (const char *)g->b.p + (pc * g->b.rs + j * g->b.cs) * es;
     int64_t rs_b = g->b.rs;
-    if (tg__small_packs(kern, g, n, pack_all)) {
+    if (tg__panel_packs(kern, n, g->b.cs, pack_all)) {
         kern->pack_b(n, kc, b, g->b.rs, g->b.cs, panel);
         b = panel;
         rs_b = kern->nr;
     }
-    (tg__partial(kern, n) && kern->ukernel_part ? kern->ukernel_part : kern->ukernel)(
-        kc, alpha, a, g->a.rs, g->a.cs, g->a.rs, b, rs_b, beta_now, (char *)g->c + j * es, g->rs_c,
-        1, g->m, n);
+    tg__panel_ukernel(kern, n)(kc, alpha, a, g->a.rs, g->a.cs, g->a.rs, b, rs_b, beta_now,
+                               (char *)g->c + j * es, g->rs_c, 1, g->m, n);
 }
 
 /* How many column panels of B to pack together, a page of each of their rows (0: none; then each
@@ -12018,8 +12011,8 @@ static int tg__small_panels_all(const char *fn, const tg__kernel *kern, const tg
     /* (the kernel of the last panel, and so of the only one when there is one) */
     const tg__kernel *last_kern = last && tg__use_narrow(kern, g->m, last) ? kern->narrow : kern;
     const int64_t last_part = tg__rem(last, last_kern->nr);
-    const int packs = group || tg__small_packs(kern, g, nr, pack_all) ||
-                      (last_part && tg__small_packs(last_kern, g, last_part, pack_all));
+    const int packs = group || tg__panel_packs(kern, nr, g->b.cs, pack_all) ||
+                      (last_part && tg__panel_packs(last_kern, last_part, g->b.cs, pack_all));
     const int threads = tg__small_threads(kern, g);
     /* (threads split panels, at triples or pairs where they go so, tg__small_triples and
      * tg__small_pairs; or row tiles, two or more a thread, of one panel or a taller A's pairs) */
@@ -12097,7 +12090,7 @@ TG__ALWAYS_INLINE int tg__small_direct(const tg__kernel *kern, const tg__gemm *g
     if (g->n > kern->nr || g->b.cs != 1 || tg__small_threads(kern, g) != 1) return 0;
     k = tg__use_narrow(kern, g->m, g->n) ? kern->narrow : kern;
     part = tg__rem(g->n, k->nr);
-    if (part && tg__small_packs(k, g, part, 0)) return 0;
+    if (part && tg__panel_packs(k, part, g->b.cs, 0)) return 0;
     kb = tg__small_block(kern, g, 1);
     if (kb != g->k || tg__small_pack_all(kern, g, kb)) return 0;
     tg__small_column(kern, k, g, alpha, beta, 0, kb, 0, g->n, NULL, 0);

@@ -228,6 +228,20 @@ TG__ALWAYS_INLINE int tg__partial(const tg__kernel *kern, int64_t n)
     return n < kern->nr && n != kern->nr_part;
 }
 
+/* Whether a panel of B n wide (its columns b_cs apart) is copied into a packed panel rather than
+ * read in place: always when pack_all is set or B's columns are not contiguous, and for a partial
+ * panel unless the kernel reads those through masks (ukernel_part). */
+TG__ALWAYS_INLINE int tg__panel_packs(const tg__kernel *kern, int64_t n, int64_t b_cs, int pack_all)
+{
+    return pack_all || b_cs != 1 || (tg__partial(kern, n) && !kern->ukernel_part);
+}
+
+/* The kernel for a panel n wide: the masked one for a partial panel, where the family has one. */
+TG__ALWAYS_INLINE tg__ukernel_fn tg__panel_ukernel(const tg__kernel *kern, int64_t n)
+{
+    return tg__partial(kern, n) && kern->ukernel_part ? kern->ukernel_part : kern->ukernel;
+}
+
 /* Whether the last panel, n < nr wide, goes to the kernel's narrow family: where that does fewer
  * FMAs. AVX-512 reads any partial panel in place through masks, but at whole zmm's cost; AVX2's
  * kernel spends half a zmm's on each half-width vector. So the n mod W columns past the last whole

@@ -94,12 +94,6 @@ TG__ALWAYS_INLINE int tg__path_forced(void)
     return f < 0 ? tg__path_forced_read() : f;
 }
 
-/* Whether C, m x n elements of es bytes, spans at most half of L2 (a shallow product's bound). */
-TG__ALWAYS_INLINE int tg__c_in_half_l2(int64_t m, int64_t n, size_t es)
-{
-    return (double)m * (double)n * (double)es <= (double)tg__cpu()->l2 / 2;
-}
-
 /* Small products and short A take the small-matrix path (small.c), by the measured bounds above. */
 TG__ALWAYS_INLINE int tg__use_small_path(const tg__gemm *g, const tg__kernel *kern, int forced)
 {
@@ -107,7 +101,8 @@ TG__ALWAYS_INLINE int tg__use_small_path(const tg__gemm *g, const tg__kernel *ke
     if ((g->m <= kern->short_m && g->b.cs == 1) || g->n <= kern->nr) return 1;
     return ((double)g->m * (double)g->n * (double)g->k <= TG__SMALL_MNK &&
             (kern->es == sizeof(float) || kern->nr >= TG__SMALL_NR_D || g->m <= TG__SMALL_M_D) &&
-            (g->k >= TG__SHALLOW_K || tg__c_in_half_l2(g->m, g->n, kern->es))) ||
+            (g->k >= TG__SHALLOW_K ||
+             (double)g->m * (double)g->n * (double)kern->es <= (double)tg__cpu()->l2 / 2)) ||
            tg__small_rows_fits(kern, g);
 }
 
@@ -176,20 +171,19 @@ TG__ALWAYS_INLINE int tg__gemm_cpu(const char *fn, size_t es, const tg__gemm *g,
  * tg__use_narrow). */
 enum { TG__TINY = 32 };
 
-/* The tests both forms of the route share, lta_min and ltb_min the runs A's and B's leading
- * dimensions must span (in step 3's views: tm x k A, k x tn B; C's, tn); the kernel family, or
- * NULL where the route does not take the call. */
-TG__ALWAYS_INLINE const tg__kernel *tg__tiny_kernel(size_t es, int layout, int64_t m, int64_t n,
+/* The tests both forms of the route share, on step 3's views (tm x k A with leading dimension
+ * lta, k x tn B with ltb; lta_min and ltb_min the runs those must span, C's tn); the kernel family,
+ * or NULL where the route does not take the call. */
+TG__ALWAYS_INLINE const tg__kernel *tg__tiny_kernel(size_t es, int layout, int64_t tm, int64_t tn,
                                                     int64_t k, int alpha_zero, const void *a,
-                                                    int64_t lda, const void *b, int64_t ldb,
+                                                    int64_t lta, const void *b, int64_t ltb,
                                                     void *c, int64_t ldc, int64_t lta_min,
                                                     int64_t ltb_min)
 {
-    const int row = layout == TG_ROW_MAJOR;
-    const int64_t tm = row ? m : n, tn = row ? n : m, lta = row ? lda : ldb, ltb = row ? ldb : lda;
     tg__arch arch;
-    if ((!row && layout != TG_COL_MAJOR) || (uint64_t)((m - 1) | (n - 1) | (k - 1)) >= TG__TINY ||
-        alpha_zero || !a || !b || !c || (uint64_t)(lda | ldb | ldc) >= ((uint64_t)1 << 28) ||
+    if ((layout != TG_ROW_MAJOR && layout != TG_COL_MAJOR) ||
+        (uint64_t)((tm - 1) | (tn - 1) | (k - 1)) >= TG__TINY || alpha_zero || !a || !b || !c ||
+        (uint64_t)(lta | ltb | ldc) >= ((uint64_t)1 << 28) ||
         lta < lta_min || ltb < ltb_min || ldc < tn || tm <= TG__GEMV_ROWS ||
         tn <= TG__GEMV_ROWS || tg__path_forced())
         return NULL;
@@ -239,17 +233,14 @@ TG__NOINLINE static int tg__tiny_panels(const tg__kernel *kern, size_t es, int64
         for (int64_t jj = j, pw; jj < j + w - t; jj += pw) {
             const char *bp = b + jj * b_cs * ses;
             int64_t rs_b = b_rs;
-            int part;
             pw = tg__min(pk->nr, j + w - t - jj);
-            part = tg__partial(pk, pw);
-            if (!in_place || (part && !pk->ukernel_part)) {
+            if (tg__panel_packs(pk, pw, b_cs, 0)) {
                 pk->pack_b(pw, k, bp, b_rs, b_cs, buf);
                 bp = buf;
                 rs_b = pk->nr;
             }
-            (part && pk->ukernel_part ? pk->ukernel_part : pk->ukernel)(
-                k, alpha, a, a_rs, a_cs, a_rs, bp, rs_b, beta, (char *)c + jj * ses, ldc, 1, tm,
-                pw);
+            tg__panel_ukernel(pk, pw)(k, alpha, a, a_rs, a_cs, a_rs, bp, rs_b, beta,
+                                      (char *)c + jj * ses, ldc, 1, tm, pw);
         }
     }
     return 1;
@@ -265,15 +256,12 @@ TG__ALWAYS_INLINE int tg__tiny_in_place(const tg__kernel *kern, size_t es, int64
                                         void *c, int64_t ldc)
 {
     const tg__kernel *pk = kern;
-    int part;
     if (!tg__small_in_half_l1(k, ltb * (int64_t)es)) return 0;
     if (tn <= kern->nr && tg__use_narrow(kern, tm, tn)) pk = kern->narrow;
-    part = tg__partial(pk, tn);
-    if (tn > pk->nr || (part && !pk->ukernel_part))
+    if (tn > pk->nr || tg__panel_packs(pk, tn, 1, 0))
         return tg__tiny_panels(kern, es, tm, tn, k, alpha, (const char *)a, a_rs, a_cs,
                                (const char *)b, ltb, 1, beta, c, ldc);
-    (part ? pk->ukernel_part : pk->ukernel)(k, alpha, a, a_rs, a_cs, a_rs, b, ltb, beta, c, ldc, 1,
-                                            tm, tn);
+    tg__panel_ukernel(pk, tn)(k, alpha, a, a_rs, a_cs, a_rs, b, ltb, beta, c, ldc, 1, tm, tn);
     return 1;
 }
 
@@ -300,8 +288,8 @@ TG__NOINLINE static int tg__gemm_tiny_t(size_t es, int layout, int transa, int t
     if ((transa != TG_NO_TRANS && transa != TG_TRANS) ||
         (transb != TG_NO_TRANS && transb != TG_TRANS))
         return 0;
-    kern = tg__tiny_kernel(es, layout, m, n, k, alpha_zero, a, lda, b, ldb, c, ldc, tta ? tm : k,
-                           ttb ? k : tn);
+    kern = tg__tiny_kernel(es, layout, tm, tn, k, alpha_zero, ta, lta, tb, ltb, c, ldc,
+                           tta ? tm : k, ttb ? k : tn);
     if (!kern) return 0;
     if (ttb)
         return tg__tiny_panels(kern, es, tm, tn, k, alpha, ta, a_rs, a_cs, tb, 1, ltb, beta, c,
@@ -317,13 +305,13 @@ TG__ALWAYS_INLINE int tg__gemm_tiny(size_t es, int layout, int transa, int trans
 {
     const int row = layout == TG_ROW_MAJOR;
     const int64_t tm = row ? m : n, tn = row ? n : m, lta = row ? lda : ldb, ltb = row ? ldb : lda;
+    const void *ta = row ? a : b, *tb = row ? b : a;
     const tg__kernel *kern;
     if (transa != TG_NO_TRANS || transb != TG_NO_TRANS)
         return tg__gemm_tiny_t(es, layout, transa, transb, m, n, k, alpha, alpha_zero, a, lda, b,
                                ldb, beta, c, ldc);
-    kern = tg__tiny_kernel(es, layout, m, n, k, alpha_zero, a, lda, b, ldb, c, ldc, k, tn);
-    return kern && tg__tiny_in_place(kern, es, tm, tn, k, alpha, row ? a : b, lta, 1, row ? b : a,
-                                     ltb, beta, c, ldc);
+    kern = tg__tiny_kernel(es, layout, tm, tn, k, alpha_zero, ta, lta, tb, ltb, c, ldc, k, tn);
+    return kern && tg__tiny_in_place(kern, es, tm, tn, k, alpha, ta, lta, 1, tb, ltb, beta, c, ldc);
 }
 
 TGEMM_DEF int tg_sgemm(tg_layout layout, tg_trans transa, tg_trans transb, int64_t m, int64_t n,

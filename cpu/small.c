@@ -91,14 +91,6 @@ TG__ALWAYS_INLINE int64_t tg__small_block(const tg__kernel *kern, const tg__gemm
     return g->k <= 32 ? g->k : tg__min(g->k, tg__small_kb(kern, g, panels));
 }
 
-/* Whether B's columns [j, j + n) of one k block are copied into a panel rather than read in place:
- * always when pack_all is set or B's columns are not contiguous, and for a partial panel unless
- * the kernel reads those through masks (ukernel_part). */
-static int tg__small_packs(const tg__kernel *kern, const tg__gemm *g, int64_t n, int pack_all)
-{
-    return pack_all || g->b.cs != 1 || (tg__partial(kern, n) && !kern->ukernel_part);
-}
-
 /* Columns [j, j + n) of C, n <= nr, for one k block of kc from pc (beta_now: beta or 1). Inlined
  * into its callers: as a call it cost an 8^3 product 5-6% (Zen 4, side by side). */
 TG__ALWAYS_INLINE void tg__small_panel(const tg__kernel *kern, const tg__gemm *g,
@@ -109,14 +101,13 @@ TG__ALWAYS_INLINE void tg__small_panel(const tg__kernel *kern, const tg__gemm *g
     const char *a = (const char *)g->a.p + pc * g->a.cs * es;
     const char *b = (const char *)g->b.p + (pc * g->b.rs + j * g->b.cs) * es;
     int64_t rs_b = g->b.rs;
-    if (tg__small_packs(kern, g, n, pack_all)) {
+    if (tg__panel_packs(kern, n, g->b.cs, pack_all)) {
         kern->pack_b(n, kc, b, g->b.rs, g->b.cs, panel);
         b = panel;
         rs_b = kern->nr;
     }
-    (tg__partial(kern, n) && kern->ukernel_part ? kern->ukernel_part : kern->ukernel)(
-        kc, alpha, a, g->a.rs, g->a.cs, g->a.rs, b, rs_b, beta_now, (char *)g->c + j * es, g->rs_c,
-        1, g->m, n);
+    tg__panel_ukernel(kern, n)(kc, alpha, a, g->a.rs, g->a.cs, g->a.rs, b, rs_b, beta_now,
+                               (char *)g->c + j * es, g->rs_c, 1, g->m, n);
 }
 
 /* How many column panels of B to pack together, a page of each of their rows (0: none; then each
@@ -585,8 +576,8 @@ static int tg__small_panels_all(const char *fn, const tg__kernel *kern, const tg
     /* (the kernel of the last panel, and so of the only one when there is one) */
     const tg__kernel *last_kern = last && tg__use_narrow(kern, g->m, last) ? kern->narrow : kern;
     const int64_t last_part = tg__rem(last, last_kern->nr);
-    const int packs = group || tg__small_packs(kern, g, nr, pack_all) ||
-                      (last_part && tg__small_packs(last_kern, g, last_part, pack_all));
+    const int packs = group || tg__panel_packs(kern, nr, g->b.cs, pack_all) ||
+                      (last_part && tg__panel_packs(last_kern, last_part, g->b.cs, pack_all));
     const int threads = tg__small_threads(kern, g);
     /* (threads split panels, at triples or pairs where they go so, tg__small_triples and
      * tg__small_pairs; or row tiles, two or more a thread, of one panel or a taller A's pairs) */
@@ -664,7 +655,7 @@ TG__ALWAYS_INLINE int tg__small_direct(const tg__kernel *kern, const tg__gemm *g
     if (g->n > kern->nr || g->b.cs != 1 || tg__small_threads(kern, g) != 1) return 0;
     k = tg__use_narrow(kern, g->m, g->n) ? kern->narrow : kern;
     part = tg__rem(g->n, k->nr);
-    if (part && tg__small_packs(k, g, part, 0)) return 0;
+    if (part && tg__panel_packs(k, part, g->b.cs, 0)) return 0;
     kb = tg__small_block(kern, g, 1);
     if (kb != g->k || tg__small_pack_all(kern, g, kb)) return 0;
     tg__small_column(kern, k, g, alpha, beta, 0, kb, 0, g->n, NULL, 0);
