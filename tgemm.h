@@ -732,6 +732,9 @@ struct tg__kernel {
     tg__ukernel_fn ukernel_part; /* NULL, or the kernel for a panel narrower than nr that reads B's
                                     partial rows through masked loads: then the small path reads
                                     any last panel in place */
+    tg__ukernel_fn ukernel_short; /* NULL, or the kernel for a panel at most nr / 2 wide over 5 to 7
+                                     rows of A in place, C's columns adjacent: one tall tile
+                                     (tg__panel_ukernel says where) */
     tg__pack_fn pack_a;    /* rows of op(A) into MR-row panels */
     tg__pack_fn pack_b;    /* columns of op(B) into NR-column panels (rows/cols swapped: see pack.inc) */
     const tg__kernel *narrow; /* the small path's kernel for a last panel narrower than nr (NULL:
@@ -889,9 +892,21 @@ TG__ALWAYS_INLINE int tg__panel_packs(const tg__kernel *kern, int64_t n, int64_t
     return pack_all || b_cs != 1 || (tg__partial(kern, n) && !kern->ukernel_part);
 }
 
-/* The kernel for a panel n wide: the masked one for a partial panel, where the family has one. */
-TG__ALWAYS_INLINE tg__ukernel_fn tg__panel_ukernel(const tg__kernel *kern, int64_t n)
+/* The kernel for a panel n wide over m rows of A in place, kc deep, C's columns adjacent: the
+ * short tall tile for 5 to 7 rows of a panel at most one vector wide, where the family has one, at
+ * 7 rows always and at 5 or 6 up to 16 deep; else the masked one for a partial panel, where the
+ * family has one. The 6-row tile's loops there run two tiles for 7 rows (4 + 3), and keep two
+ * chains of FMAs a row (k's even and odd steps, summed after the loop): more chains than one vector
+ * of 5 or 6 rows needs to cover the FMA latency once k is long, but a tiny product pays for the
+ * split in fixed costs. The Xeon of results/intel-xeon-2c, 1 thread, ab-gemm against the 6-row
+ * tiles (a copy: 0.97-1.03): s 7^3 1.54, d 1.54, s 7x7x300 1.23, d 1.23, s 5^3 1.18, d 1.22,
+ * s 6^3 1.20, d 1.17, s 5x8x16 1.14, d 1.13, s 7x16x7 1.48; 5 and 6 rows from 24 deep on
+ * 0.84-1.05 (s 6x8x100 0.84, s 5x8x100 0.87), hence the bound. */
+TG__ALWAYS_INLINE tg__ukernel_fn tg__panel_ukernel(const tg__kernel *kern, int64_t m, int64_t n,
+                                                   int64_t kc)
 {
+    if (m >= 5 && m <= 7 && 2 * n <= kern->nr && (m == 7 || kc <= 16) && kern->ukernel_short)
+        return kern->ukernel_short;
     return tg__partial(kern, n) && kern->ukernel_part ? kern->ukernel_part : kern->ukernel;
 }
 
@@ -4832,7 +4847,7 @@ TG__NOINLINE static int tg__tiny_panels(const tg__kernel *kern, size_t es, int64
                 bp = buf;
                 rs_b = pk->nr;
             }
-            tg__panel_ukernel(pk, pw)(k, alpha, a, a_rs, a_cs, a_rs, bp, rs_b, beta,
+            tg__panel_ukernel(pk, tm, pw, k)(k, alpha, a, a_rs, a_cs, a_rs, bp, rs_b, beta,
                                       (char *)c + jj * ses, ldc, 1, tm, pw);
         }
     }
@@ -4854,7 +4869,7 @@ TG__ALWAYS_INLINE int tg__tiny_in_place(const tg__kernel *kern, size_t es, int64
     if (tn > pk->nr || tg__panel_packs(pk, tn, 1, 0))
         return tg__tiny_panels(kern, es, tm, tn, k, alpha, (const char *)a, a_rs, a_cs,
                                (const char *)b, ltb, 1, beta, c, ldc);
-    tg__panel_ukernel(pk, tn)(k, alpha, a, a_rs, a_cs, a_rs, b, ltb, beta, c, ldc, 1, tm, tn);
+    tg__panel_ukernel(pk, tm, tn, k)(k, alpha, a, a_rs, a_cs, a_rs, b, ltb, beta, c, ldc, 1, tm, tn);
     return 1;
 }
 
@@ -5326,7 +5341,7 @@ static void TG__FN(tg__gemv_dots)(int64_t n, int64_t k, const void *alpha_, cons
 }
 
 static const tg__kernel TG__FN(tg__kernel_desc) = {
-    "generic", sizeof(TG__T), TG__GMR, TG__GNR, TG__GNR, 2 * TG__GMR, TG__FN(tg__ukernel), NULL,
+    "generic", sizeof(TG__T), TG__GMR, TG__GNR, TG__GNR, 2 * TG__GMR, TG__FN(tg__ukernel), NULL, NULL,
     TG__FN(tg__pack_a), TG__FN(tg__pack_b), NULL, NULL, NULL, NULL, 0, 16, TG__FN(tg__gemv_rows),
     TG__FN(tg__gemv_dots), 0};
 #undef TG__T
@@ -5489,7 +5504,7 @@ static void TG__FN(tg__gemv_dots)(int64_t n, int64_t k, const void *alpha_, cons
 }
 
 static const tg__kernel TG__FN(tg__kernel_desc) = {
-    "generic", sizeof(TG__T), TG__GMR, TG__GNR, TG__GNR, 2 * TG__GMR, TG__FN(tg__ukernel), NULL,
+    "generic", sizeof(TG__T), TG__GMR, TG__GNR, TG__GNR, 2 * TG__GMR, TG__FN(tg__ukernel), NULL, NULL,
     TG__FN(tg__pack_a), TG__FN(tg__pack_b), NULL, NULL, NULL, NULL, 0, 16, TG__FN(tg__gemv_rows),
     TG__FN(tg__gemv_dots), 0};
 #undef TG__T
@@ -6504,6 +6519,32 @@ TG__FN(tg__ukernel_masked)(int64_t kc, const void *alpha_, const void *a_, int64
 #define TG__UKERNEL_PART NULL
 #endif
 
+/* The descriptor's ukernel_short: 5 to 7 rows of A in place (m) over a panel at most W wide, in
+ * one tall tile (cpu.h's tg__panel_ukernel says where it pays). A function of its own, so that the
+ * other kernels' code stays as it was: the same tiles as a branch inside tg__panel, never taken,
+ * cost 9^3-24^3 products 2-4% there. A partial panel (n < W) is read through masks where the
+ * family has them, else from a zero-padded copy, whose W columns the tile may read. */
+__attribute__((target(TG__TARGET))) static void
+TG__FN(tg__ukernel_short)(int64_t kc, const void *alpha_, const void *a_, int64_t rs_a,
+                          int64_t cs_a, int64_t ts_a, const void *b_, int64_t rs_b,
+                          const void *beta_, void *c_, int64_t rs_c, int64_t cs_c, int64_t m,
+                          int64_t n)
+{
+    const TG__T *alpha = (const TG__T *)alpha_, *a = (const TG__T *)a_, *b = (const TG__T *)b_;
+    const TG__T *beta = (const TG__T *)beta_;
+    TG__T *c = (TG__T *)c_;
+    (void)ts_a, (void)cs_c;
+#define TG__SHORT_TALL(masked)                                                                     \
+    (m == 5   ? TG__FN(tg__tall)(kc, alpha, a, rs_a, cs_a, b, rs_b, beta, c, rs_c, n, masked, 5)  \
+     : m == 6 ? TG__FN(tg__tall)(kc, alpha, a, rs_a, cs_a, b, rs_b, beta, c, rs_c, n, masked, 6)  \
+              : TG__FN(tg__tall)(kc, alpha, a, rs_a, cs_a, b, rs_b, beta, c, rs_c, n, masked, 7))
+    if (TG__MASKED && n < TG__W)
+        TG__SHORT_TALL(1);
+    else
+        TG__SHORT_TALL(0);
+#undef TG__SHORT_TALL
+}
+
 #if TG__PAIR
 /* Two column panels at once (the descriptor's ukernel_pair): C[0:h, 0:n] for nr < n <= 2 nr, h <= 6
  * rows (a constant where inlined) by 4W columns, up to 24 accumulators and four vectors of B in
@@ -7084,7 +7125,7 @@ TG__FN(tg__gemv_dots)(int64_t n, int64_t k, const void *alpha_, const void *x_, 
 /* The blocked path's alone (tg__gemm_blocked, tg__block_sizes): the small path keeps the 6 x 2W
  * descriptor below, whose kernels read B in place. */
 static const tg__kernel TG__FN(tg__kernel_wide) = {
-    TG__NAME, sizeof(TG__T), 8, 3 * TG__W, 3 * TG__W, TG__SHORT_M, TG__FN(tg__ukernel_wide), NULL,
+    TG__NAME, sizeof(TG__T), 8, 3 * TG__W, 3 * TG__W, TG__SHORT_M, TG__FN(tg__ukernel_wide), NULL, NULL,
     TG__FN(tg__pack_a_wide), TG__FN(tg__pack_b_wide), NULL, NULL, NULL, NULL, 1, TG__B_SHARE,
     TG__FN(tg__gemv_rows), TG__FN(tg__gemv_dots), TG__GEMV_RULE};
 #define TG__WIDE (&TG__FN(tg__kernel_wide))
@@ -7094,6 +7135,7 @@ static const tg__kernel TG__FN(tg__kernel_wide) = {
 
 static const tg__kernel TG__FN(tg__kernel_desc) = {
     TG__NAME, sizeof(TG__T), 6, 2 * TG__W, TG__W, TG__SHORT_M, TG__FN(tg__ukernel), TG__UKERNEL_PART,
+    TG__FN(tg__ukernel_short),
     TG__FN(tg__pack_a), TG__FN(tg__pack_b), TG__NARROW, TG__UKERNEL_PAIR, TG__UKERNEL_TRIPLE,
     TG__WIDE, 0, TG__B_SHARE,
     TG__FN(tg__gemv_rows), TG__FN(tg__gemv_dots), TG__GEMV_RULE};
@@ -7931,6 +7973,32 @@ TG__FN(tg__ukernel_masked)(int64_t kc, const void *alpha_, const void *a_, int64
 #define TG__UKERNEL_PART NULL
 #endif
 
+/* The descriptor's ukernel_short: 5 to 7 rows of A in place (m) over a panel at most W wide, in
+ * one tall tile (cpu.h's tg__panel_ukernel says where it pays). A function of its own, so that the
+ * other kernels' code stays as it was: the same tiles as a branch inside tg__panel, never taken,
+ * cost 9^3-24^3 products 2-4% there. A partial panel (n < W) is read through masks where the
+ * family has them, else from a zero-padded copy, whose W columns the tile may read. */
+__attribute__((target(TG__TARGET))) static void
+TG__FN(tg__ukernel_short)(int64_t kc, const void *alpha_, const void *a_, int64_t rs_a,
+                          int64_t cs_a, int64_t ts_a, const void *b_, int64_t rs_b,
+                          const void *beta_, void *c_, int64_t rs_c, int64_t cs_c, int64_t m,
+                          int64_t n)
+{
+    const TG__T *alpha = (const TG__T *)alpha_, *a = (const TG__T *)a_, *b = (const TG__T *)b_;
+    const TG__T *beta = (const TG__T *)beta_;
+    TG__T *c = (TG__T *)c_;
+    (void)ts_a, (void)cs_c;
+#define TG__SHORT_TALL(masked)                                                                     \
+    (m == 5   ? TG__FN(tg__tall)(kc, alpha, a, rs_a, cs_a, b, rs_b, beta, c, rs_c, n, masked, 5)  \
+     : m == 6 ? TG__FN(tg__tall)(kc, alpha, a, rs_a, cs_a, b, rs_b, beta, c, rs_c, n, masked, 6)  \
+              : TG__FN(tg__tall)(kc, alpha, a, rs_a, cs_a, b, rs_b, beta, c, rs_c, n, masked, 7))
+    if (TG__MASKED && n < TG__W)
+        TG__SHORT_TALL(1);
+    else
+        TG__SHORT_TALL(0);
+#undef TG__SHORT_TALL
+}
+
 #if TG__PAIR
 /* Two column panels at once (the descriptor's ukernel_pair): C[0:h, 0:n] for nr < n <= 2 nr, h <= 6
  * rows (a constant where inlined) by 4W columns, up to 24 accumulators and four vectors of B in
@@ -8511,7 +8579,7 @@ TG__FN(tg__gemv_dots)(int64_t n, int64_t k, const void *alpha_, const void *x_, 
 /* The blocked path's alone (tg__gemm_blocked, tg__block_sizes): the small path keeps the 6 x 2W
  * descriptor below, whose kernels read B in place. */
 static const tg__kernel TG__FN(tg__kernel_wide) = {
-    TG__NAME, sizeof(TG__T), 8, 3 * TG__W, 3 * TG__W, TG__SHORT_M, TG__FN(tg__ukernel_wide), NULL,
+    TG__NAME, sizeof(TG__T), 8, 3 * TG__W, 3 * TG__W, TG__SHORT_M, TG__FN(tg__ukernel_wide), NULL, NULL,
     TG__FN(tg__pack_a_wide), TG__FN(tg__pack_b_wide), NULL, NULL, NULL, NULL, 1, TG__B_SHARE,
     TG__FN(tg__gemv_rows), TG__FN(tg__gemv_dots), TG__GEMV_RULE};
 #define TG__WIDE (&TG__FN(tg__kernel_wide))
@@ -8521,6 +8589,7 @@ static const tg__kernel TG__FN(tg__kernel_wide) = {
 
 static const tg__kernel TG__FN(tg__kernel_desc) = {
     TG__NAME, sizeof(TG__T), 6, 2 * TG__W, TG__W, TG__SHORT_M, TG__FN(tg__ukernel), TG__UKERNEL_PART,
+    TG__FN(tg__ukernel_short),
     TG__FN(tg__pack_a), TG__FN(tg__pack_b), TG__NARROW, TG__UKERNEL_PAIR, TG__UKERNEL_TRIPLE,
     TG__WIDE, 0, TG__B_SHARE,
     TG__FN(tg__gemv_rows), TG__FN(tg__gemv_dots), TG__GEMV_RULE};
@@ -9358,6 +9427,32 @@ TG__FN(tg__ukernel_masked)(int64_t kc, const void *alpha_, const void *a_, int64
 #define TG__UKERNEL_PART NULL
 #endif
 
+/* The descriptor's ukernel_short: 5 to 7 rows of A in place (m) over a panel at most W wide, in
+ * one tall tile (cpu.h's tg__panel_ukernel says where it pays). A function of its own, so that the
+ * other kernels' code stays as it was: the same tiles as a branch inside tg__panel, never taken,
+ * cost 9^3-24^3 products 2-4% there. A partial panel (n < W) is read through masks where the
+ * family has them, else from a zero-padded copy, whose W columns the tile may read. */
+__attribute__((target(TG__TARGET))) static void
+TG__FN(tg__ukernel_short)(int64_t kc, const void *alpha_, const void *a_, int64_t rs_a,
+                          int64_t cs_a, int64_t ts_a, const void *b_, int64_t rs_b,
+                          const void *beta_, void *c_, int64_t rs_c, int64_t cs_c, int64_t m,
+                          int64_t n)
+{
+    const TG__T *alpha = (const TG__T *)alpha_, *a = (const TG__T *)a_, *b = (const TG__T *)b_;
+    const TG__T *beta = (const TG__T *)beta_;
+    TG__T *c = (TG__T *)c_;
+    (void)ts_a, (void)cs_c;
+#define TG__SHORT_TALL(masked)                                                                     \
+    (m == 5   ? TG__FN(tg__tall)(kc, alpha, a, rs_a, cs_a, b, rs_b, beta, c, rs_c, n, masked, 5)  \
+     : m == 6 ? TG__FN(tg__tall)(kc, alpha, a, rs_a, cs_a, b, rs_b, beta, c, rs_c, n, masked, 6)  \
+              : TG__FN(tg__tall)(kc, alpha, a, rs_a, cs_a, b, rs_b, beta, c, rs_c, n, masked, 7))
+    if (TG__MASKED && n < TG__W)
+        TG__SHORT_TALL(1);
+    else
+        TG__SHORT_TALL(0);
+#undef TG__SHORT_TALL
+}
+
 #if TG__PAIR
 /* Two column panels at once (the descriptor's ukernel_pair): C[0:h, 0:n] for nr < n <= 2 nr, h <= 6
  * rows (a constant where inlined) by 4W columns, up to 24 accumulators and four vectors of B in
@@ -9938,7 +10033,7 @@ TG__FN(tg__gemv_dots)(int64_t n, int64_t k, const void *alpha_, const void *x_, 
 /* The blocked path's alone (tg__gemm_blocked, tg__block_sizes): the small path keeps the 6 x 2W
  * descriptor below, whose kernels read B in place. */
 static const tg__kernel TG__FN(tg__kernel_wide) = {
-    TG__NAME, sizeof(TG__T), 8, 3 * TG__W, 3 * TG__W, TG__SHORT_M, TG__FN(tg__ukernel_wide), NULL,
+    TG__NAME, sizeof(TG__T), 8, 3 * TG__W, 3 * TG__W, TG__SHORT_M, TG__FN(tg__ukernel_wide), NULL, NULL,
     TG__FN(tg__pack_a_wide), TG__FN(tg__pack_b_wide), NULL, NULL, NULL, NULL, 1, TG__B_SHARE,
     TG__FN(tg__gemv_rows), TG__FN(tg__gemv_dots), TG__GEMV_RULE};
 #define TG__WIDE (&TG__FN(tg__kernel_wide))
@@ -9948,6 +10043,7 @@ static const tg__kernel TG__FN(tg__kernel_wide) = {
 
 static const tg__kernel TG__FN(tg__kernel_desc) = {
     TG__NAME, sizeof(TG__T), 6, 2 * TG__W, TG__W, TG__SHORT_M, TG__FN(tg__ukernel), TG__UKERNEL_PART,
+    TG__FN(tg__ukernel_short),
     TG__FN(tg__pack_a), TG__FN(tg__pack_b), TG__NARROW, TG__UKERNEL_PAIR, TG__UKERNEL_TRIPLE,
     TG__WIDE, 0, TG__B_SHARE,
     TG__FN(tg__gemv_rows), TG__FN(tg__gemv_dots), TG__GEMV_RULE};
@@ -10785,6 +10881,32 @@ TG__FN(tg__ukernel_masked)(int64_t kc, const void *alpha_, const void *a_, int64
 #define TG__UKERNEL_PART NULL
 #endif
 
+/* The descriptor's ukernel_short: 5 to 7 rows of A in place (m) over a panel at most W wide, in
+ * one tall tile (cpu.h's tg__panel_ukernel says where it pays). A function of its own, so that the
+ * other kernels' code stays as it was: the same tiles as a branch inside tg__panel, never taken,
+ * cost 9^3-24^3 products 2-4% there. A partial panel (n < W) is read through masks where the
+ * family has them, else from a zero-padded copy, whose W columns the tile may read. */
+__attribute__((target(TG__TARGET))) static void
+TG__FN(tg__ukernel_short)(int64_t kc, const void *alpha_, const void *a_, int64_t rs_a,
+                          int64_t cs_a, int64_t ts_a, const void *b_, int64_t rs_b,
+                          const void *beta_, void *c_, int64_t rs_c, int64_t cs_c, int64_t m,
+                          int64_t n)
+{
+    const TG__T *alpha = (const TG__T *)alpha_, *a = (const TG__T *)a_, *b = (const TG__T *)b_;
+    const TG__T *beta = (const TG__T *)beta_;
+    TG__T *c = (TG__T *)c_;
+    (void)ts_a, (void)cs_c;
+#define TG__SHORT_TALL(masked)                                                                     \
+    (m == 5   ? TG__FN(tg__tall)(kc, alpha, a, rs_a, cs_a, b, rs_b, beta, c, rs_c, n, masked, 5)  \
+     : m == 6 ? TG__FN(tg__tall)(kc, alpha, a, rs_a, cs_a, b, rs_b, beta, c, rs_c, n, masked, 6)  \
+              : TG__FN(tg__tall)(kc, alpha, a, rs_a, cs_a, b, rs_b, beta, c, rs_c, n, masked, 7))
+    if (TG__MASKED && n < TG__W)
+        TG__SHORT_TALL(1);
+    else
+        TG__SHORT_TALL(0);
+#undef TG__SHORT_TALL
+}
+
 #if TG__PAIR
 /* Two column panels at once (the descriptor's ukernel_pair): C[0:h, 0:n] for nr < n <= 2 nr, h <= 6
  * rows (a constant where inlined) by 4W columns, up to 24 accumulators and four vectors of B in
@@ -11365,7 +11487,7 @@ TG__FN(tg__gemv_dots)(int64_t n, int64_t k, const void *alpha_, const void *x_, 
 /* The blocked path's alone (tg__gemm_blocked, tg__block_sizes): the small path keeps the 6 x 2W
  * descriptor below, whose kernels read B in place. */
 static const tg__kernel TG__FN(tg__kernel_wide) = {
-    TG__NAME, sizeof(TG__T), 8, 3 * TG__W, 3 * TG__W, TG__SHORT_M, TG__FN(tg__ukernel_wide), NULL,
+    TG__NAME, sizeof(TG__T), 8, 3 * TG__W, 3 * TG__W, TG__SHORT_M, TG__FN(tg__ukernel_wide), NULL, NULL,
     TG__FN(tg__pack_a_wide), TG__FN(tg__pack_b_wide), NULL, NULL, NULL, NULL, 1, TG__B_SHARE,
     TG__FN(tg__gemv_rows), TG__FN(tg__gemv_dots), TG__GEMV_RULE};
 #define TG__WIDE (&TG__FN(tg__kernel_wide))
@@ -11375,6 +11497,7 @@ static const tg__kernel TG__FN(tg__kernel_wide) = {
 
 static const tg__kernel TG__FN(tg__kernel_desc) = {
     TG__NAME, sizeof(TG__T), 6, 2 * TG__W, TG__W, TG__SHORT_M, TG__FN(tg__ukernel), TG__UKERNEL_PART,
+    TG__FN(tg__ukernel_short),
     TG__FN(tg__pack_a), TG__FN(tg__pack_b), TG__NARROW, TG__UKERNEL_PAIR, TG__UKERNEL_TRIPLE,
     TG__WIDE, 0, TG__B_SHARE,
     TG__FN(tg__gemv_rows), TG__FN(tg__gemv_dots), TG__GEMV_RULE};
@@ -11541,7 +11664,7 @@ TG__ALWAYS_INLINE void tg__small_panel(const tg__kernel *kern, const tg__gemm *g
         b = panel;
         rs_b = kern->nr;
     }
-    tg__panel_ukernel(kern, n)(kc, alpha, a, g->a.rs, g->a.cs, g->a.rs, b, rs_b, beta_now,
+    tg__panel_ukernel(kern, g->m, n, kc)(kc, alpha, a, g->a.rs, g->a.cs, g->a.rs, b, rs_b, beta_now,
                                (char *)g->c + j * es, g->rs_c, 1, g->m, n);
 }
 

@@ -79,6 +79,9 @@ struct tg__kernel {
     tg__ukernel_fn ukernel_part; /* NULL, or the kernel for a panel narrower than nr that reads B's
                                     partial rows through masked loads: then the small path reads
                                     any last panel in place */
+    tg__ukernel_fn ukernel_short; /* NULL, or the kernel for a panel at most nr / 2 wide over 5 to 7
+                                     rows of A in place, C's columns adjacent: one tall tile
+                                     (tg__panel_ukernel says where) */
     tg__pack_fn pack_a;    /* rows of op(A) into MR-row panels */
     tg__pack_fn pack_b;    /* columns of op(B) into NR-column panels (rows/cols swapped: see pack.inc) */
     const tg__kernel *narrow; /* the small path's kernel for a last panel narrower than nr (NULL:
@@ -236,9 +239,21 @@ TG__ALWAYS_INLINE int tg__panel_packs(const tg__kernel *kern, int64_t n, int64_t
     return pack_all || b_cs != 1 || (tg__partial(kern, n) && !kern->ukernel_part);
 }
 
-/* The kernel for a panel n wide: the masked one for a partial panel, where the family has one. */
-TG__ALWAYS_INLINE tg__ukernel_fn tg__panel_ukernel(const tg__kernel *kern, int64_t n)
+/* The kernel for a panel n wide over m rows of A in place, kc deep, C's columns adjacent: the
+ * short tall tile for 5 to 7 rows of a panel at most one vector wide, where the family has one, at
+ * 7 rows always and at 5 or 6 up to 16 deep; else the masked one for a partial panel, where the
+ * family has one. The 6-row tile's loops there run two tiles for 7 rows (4 + 3), and keep two
+ * chains of FMAs a row (k's even and odd steps, summed after the loop): more chains than one vector
+ * of 5 or 6 rows needs to cover the FMA latency once k is long, but a tiny product pays for the
+ * split in fixed costs. The Xeon of results/intel-xeon-2c, 1 thread, ab-gemm against the 6-row
+ * tiles (a copy: 0.97-1.03): s 7^3 1.54, d 1.54, s 7x7x300 1.23, d 1.23, s 5^3 1.18, d 1.22,
+ * s 6^3 1.20, d 1.17, s 5x8x16 1.14, d 1.13, s 7x16x7 1.48; 5 and 6 rows from 24 deep on
+ * 0.84-1.05 (s 6x8x100 0.84, s 5x8x100 0.87), hence the bound. */
+TG__ALWAYS_INLINE tg__ukernel_fn tg__panel_ukernel(const tg__kernel *kern, int64_t m, int64_t n,
+                                                   int64_t kc)
 {
+    if (m >= 5 && m <= 7 && 2 * n <= kern->nr && (m == 7 || kc <= 16) && kern->ukernel_short)
+        return kern->ukernel_short;
     return tg__partial(kern, n) && kern->ukernel_part ? kern->ukernel_part : kern->ukernel;
 }
 

@@ -106,7 +106,7 @@ TG__ALWAYS_INLINE void tg__small_panel(const tg__kernel *kern, const tg__gemm *g
         b = panel;
         rs_b = kern->nr;
     }
-    tg__panel_ukernel(kern, n)(kc, alpha, a, g->a.rs, g->a.cs, g->a.rs, b, rs_b, beta_now,
+    tg__panel_ukernel(kern, g->m, n, kc)(kc, alpha, a, g->a.rs, g->a.cs, g->a.rs, b, rs_b, beta_now,
                                (char *)g->c + j * es, g->rs_c, 1, g->m, n);
 }
 
