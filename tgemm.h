@@ -5864,7 +5864,8 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
  * whole panels' kernel carries no test for it; AVX2 copies it into a zero-padded panel (small.c),
  * since vmaskmov is microcoded on Zen 3. A panel at most W wide over eight rows or more of A in
  * place goes in taller tiles of one vector a row instead (tg__tall: up to 12 rows in ymm, 16 in
- * zmm), and AVX-512 takes a whole panel over eight rows or more in tiles of 8 x 2W (tg__rows8).
+ * zmm; 5 to 7 rows in tg__ukernel_short, where cpu.h's tg__panel_ukernel picks it), and AVX-512
+ * takes a whole panel over eight rows or more in tiles of 8 x 2W (tg__rows8).
  * Over a short A in place, AVX-512 takes two or three panels of B at once in tiles of 6 x 4W
  * (tg__pair_tile) or 8 x 3W (tg__tile8); and its blocked path, but on Zen 4, has a wide
  * descriptor of its own whose packed panels are 8 rows of A and 3W columns of B, in the same
@@ -6011,8 +6012,8 @@ TG__FN(tg__tile)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t 
     if (n <= TG__W) {
         int64_t p = 0;
         const TG__T *a2 = a + cs_a;
-        /* Up to four rows (a short A, the 4 + 3 of 7 rows; from 8 rows A in place goes in tall
-         * tiles) keep eight chains, which cover the FMA latency: the six-row loop would spend a
+        /* Up to four rows (a short A; tall tiles take 7 rows in place, and 5 or 6 where k is
+         * short: tg__ukernel_short) keep eight chains, which cover the FMA latency: the six-row loop would spend a
          * third or more of its FMAs on repeated rows (Zen 4, whole calls, before the tall tiles:
          * sgemm 8^3 1.11x, 8x8x64 1.27x). */
         if (m <= 4)
@@ -6194,7 +6195,7 @@ TG__FN(tg__tile)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t 
     }
 }
 
-/* A tall tile: h rows (a constant here, 6 to TG__TALL) of a panel at most W wide, one accumulator
+/* A tall tile: h rows (a constant here, 5 to TG__TALL) of a panel at most W wide, one accumulator
  * a row, A read in place, C with unit column stride. Over such a panel the 6-row tile above keeps
  * two k steps' chains a row to cover the FMA latency and pays its fixed cost (setting up, summing
  * the halves, storing) every six rows: perf put ~30% of an s 16^3 call (three tiles) outside the
@@ -7318,7 +7319,8 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
  * whole panels' kernel carries no test for it; AVX2 copies it into a zero-padded panel (small.c),
  * since vmaskmov is microcoded on Zen 3. A panel at most W wide over eight rows or more of A in
  * place goes in taller tiles of one vector a row instead (tg__tall: up to 12 rows in ymm, 16 in
- * zmm), and AVX-512 takes a whole panel over eight rows or more in tiles of 8 x 2W (tg__rows8).
+ * zmm; 5 to 7 rows in tg__ukernel_short, where cpu.h's tg__panel_ukernel picks it), and AVX-512
+ * takes a whole panel over eight rows or more in tiles of 8 x 2W (tg__rows8).
  * Over a short A in place, AVX-512 takes two or three panels of B at once in tiles of 6 x 4W
  * (tg__pair_tile) or 8 x 3W (tg__tile8); and its blocked path, but on Zen 4, has a wide
  * descriptor of its own whose packed panels are 8 rows of A and 3W columns of B, in the same
@@ -7465,8 +7467,8 @@ TG__FN(tg__tile)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t 
     if (n <= TG__W) {
         int64_t p = 0;
         const TG__T *a2 = a + cs_a;
-        /* Up to four rows (a short A, the 4 + 3 of 7 rows; from 8 rows A in place goes in tall
-         * tiles) keep eight chains, which cover the FMA latency: the six-row loop would spend a
+        /* Up to four rows (a short A; tall tiles take 7 rows in place, and 5 or 6 where k is
+         * short: tg__ukernel_short) keep eight chains, which cover the FMA latency: the six-row loop would spend a
          * third or more of its FMAs on repeated rows (Zen 4, whole calls, before the tall tiles:
          * sgemm 8^3 1.11x, 8x8x64 1.27x). */
         if (m <= 4)
@@ -7648,7 +7650,7 @@ TG__FN(tg__tile)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t 
     }
 }
 
-/* A tall tile: h rows (a constant here, 6 to TG__TALL) of a panel at most W wide, one accumulator
+/* A tall tile: h rows (a constant here, 5 to TG__TALL) of a panel at most W wide, one accumulator
  * a row, A read in place, C with unit column stride. Over such a panel the 6-row tile above keeps
  * two k steps' chains a row to cover the FMA latency and pays its fixed cost (setting up, summing
  * the halves, storing) every six rows: perf put ~30% of an s 16^3 call (three tiles) outside the
@@ -8772,7 +8774,8 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
  * whole panels' kernel carries no test for it; AVX2 copies it into a zero-padded panel (small.c),
  * since vmaskmov is microcoded on Zen 3. A panel at most W wide over eight rows or more of A in
  * place goes in taller tiles of one vector a row instead (tg__tall: up to 12 rows in ymm, 16 in
- * zmm), and AVX-512 takes a whole panel over eight rows or more in tiles of 8 x 2W (tg__rows8).
+ * zmm; 5 to 7 rows in tg__ukernel_short, where cpu.h's tg__panel_ukernel picks it), and AVX-512
+ * takes a whole panel over eight rows or more in tiles of 8 x 2W (tg__rows8).
  * Over a short A in place, AVX-512 takes two or three panels of B at once in tiles of 6 x 4W
  * (tg__pair_tile) or 8 x 3W (tg__tile8); and its blocked path, but on Zen 4, has a wide
  * descriptor of its own whose packed panels are 8 rows of A and 3W columns of B, in the same
@@ -8919,8 +8922,8 @@ TG__FN(tg__tile)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t 
     if (n <= TG__W) {
         int64_t p = 0;
         const TG__T *a2 = a + cs_a;
-        /* Up to four rows (a short A, the 4 + 3 of 7 rows; from 8 rows A in place goes in tall
-         * tiles) keep eight chains, which cover the FMA latency: the six-row loop would spend a
+        /* Up to four rows (a short A; tall tiles take 7 rows in place, and 5 or 6 where k is
+         * short: tg__ukernel_short) keep eight chains, which cover the FMA latency: the six-row loop would spend a
          * third or more of its FMAs on repeated rows (Zen 4, whole calls, before the tall tiles:
          * sgemm 8^3 1.11x, 8x8x64 1.27x). */
         if (m <= 4)
@@ -9102,7 +9105,7 @@ TG__FN(tg__tile)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t 
     }
 }
 
-/* A tall tile: h rows (a constant here, 6 to TG__TALL) of a panel at most W wide, one accumulator
+/* A tall tile: h rows (a constant here, 5 to TG__TALL) of a panel at most W wide, one accumulator
  * a row, A read in place, C with unit column stride. Over such a panel the 6-row tile above keeps
  * two k steps' chains a row to cover the FMA latency and pays its fixed cost (setting up, summing
  * the halves, storing) every six rows: perf put ~30% of an s 16^3 call (three tiles) outside the
@@ -10226,7 +10229,8 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
  * whole panels' kernel carries no test for it; AVX2 copies it into a zero-padded panel (small.c),
  * since vmaskmov is microcoded on Zen 3. A panel at most W wide over eight rows or more of A in
  * place goes in taller tiles of one vector a row instead (tg__tall: up to 12 rows in ymm, 16 in
- * zmm), and AVX-512 takes a whole panel over eight rows or more in tiles of 8 x 2W (tg__rows8).
+ * zmm; 5 to 7 rows in tg__ukernel_short, where cpu.h's tg__panel_ukernel picks it), and AVX-512
+ * takes a whole panel over eight rows or more in tiles of 8 x 2W (tg__rows8).
  * Over a short A in place, AVX-512 takes two or three panels of B at once in tiles of 6 x 4W
  * (tg__pair_tile) or 8 x 3W (tg__tile8); and its blocked path, but on Zen 4, has a wide
  * descriptor of its own whose packed panels are 8 rows of A and 3W columns of B, in the same
@@ -10373,8 +10377,8 @@ TG__FN(tg__tile)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t 
     if (n <= TG__W) {
         int64_t p = 0;
         const TG__T *a2 = a + cs_a;
-        /* Up to four rows (a short A, the 4 + 3 of 7 rows; from 8 rows A in place goes in tall
-         * tiles) keep eight chains, which cover the FMA latency: the six-row loop would spend a
+        /* Up to four rows (a short A; tall tiles take 7 rows in place, and 5 or 6 where k is
+         * short: tg__ukernel_short) keep eight chains, which cover the FMA latency: the six-row loop would spend a
          * third or more of its FMAs on repeated rows (Zen 4, whole calls, before the tall tiles:
          * sgemm 8^3 1.11x, 8x8x64 1.27x). */
         if (m <= 4)
@@ -10556,7 +10560,7 @@ TG__FN(tg__tile)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t 
     }
 }
 
-/* A tall tile: h rows (a constant here, 6 to TG__TALL) of a panel at most W wide, one accumulator
+/* A tall tile: h rows (a constant here, 5 to TG__TALL) of a panel at most W wide, one accumulator
  * a row, A read in place, C with unit column stride. Over such a panel the 6-row tile above keeps
  * two k steps' chains a row to cover the FMA latency and pays its fixed cost (setting up, summing
  * the halves, storing) every six rows: perf put ~30% of an s 16^3 call (three tiles) outside the
