@@ -4869,7 +4869,8 @@ TG__ALWAYS_INLINE int tg__tiny_in_place(const tg__kernel *kern, size_t es, int64
     if (tn > pk->nr || tg__panel_packs(pk, tn, 1, 0))
         return tg__tiny_panels(kern, es, tm, tn, k, alpha, (const char *)a, a_rs, a_cs,
                                (const char *)b, ltb, 1, beta, c, ldc);
-    tg__panel_ukernel(pk, tm, tn, k)(k, alpha, a, a_rs, a_cs, a_rs, b, ltb, beta, c, ldc, 1, tm, tn);
+    tg__panel_ukernel(pk, tm, tn, k)(k, alpha, a, a_rs, a_cs, a_rs, b, ltb, beta, c, ldc, 1, tm,
+                                     tn);
     return 1;
 }
 
@@ -5341,7 +5342,8 @@ static void TG__FN(tg__gemv_dots)(int64_t n, int64_t k, const void *alpha_, cons
 }
 
 static const tg__kernel TG__FN(tg__kernel_desc) = {
-    "generic", sizeof(TG__T), TG__GMR, TG__GNR, TG__GNR, 2 * TG__GMR, TG__FN(tg__ukernel), NULL, NULL,
+    "generic", sizeof(TG__T), TG__GMR, TG__GNR, TG__GNR, 2 * TG__GMR, TG__FN(tg__ukernel), NULL,
+    NULL,
     TG__FN(tg__pack_a), TG__FN(tg__pack_b), NULL, NULL, NULL, NULL, 0, 16, TG__FN(tg__gemv_rows),
     TG__FN(tg__gemv_dots), 0};
 #undef TG__T
@@ -5504,7 +5506,8 @@ static void TG__FN(tg__gemv_dots)(int64_t n, int64_t k, const void *alpha_, cons
 }
 
 static const tg__kernel TG__FN(tg__kernel_desc) = {
-    "generic", sizeof(TG__T), TG__GMR, TG__GNR, TG__GNR, 2 * TG__GMR, TG__FN(tg__ukernel), NULL, NULL,
+    "generic", sizeof(TG__T), TG__GMR, TG__GNR, TG__GNR, 2 * TG__GMR, TG__FN(tg__ukernel), NULL,
+    NULL,
     TG__FN(tg__pack_a), TG__FN(tg__pack_b), NULL, NULL, NULL, NULL, 0, 16, TG__FN(tg__gemv_rows),
     TG__FN(tg__gemv_dots), 0};
 #undef TG__T
@@ -6013,9 +6016,9 @@ TG__FN(tg__tile)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t 
         int64_t p = 0;
         const TG__T *a2 = a + cs_a;
         /* Up to four rows (a short A; tall tiles take 7 rows in place, and 5 or 6 where k is
-         * short: tg__ukernel_short) keep eight chains, which cover the FMA latency: the six-row loop would spend a
-         * third or more of its FMAs on repeated rows (Zen 4, whole calls, before the tall tiles:
-         * sgemm 8^3 1.11x, 8x8x64 1.27x). */
+         * short: tg__ukernel_short) keep eight chains, which cover the FMA latency: the six-row
+         * loop would spend a third or more of its FMAs on repeated rows (Zen 4, whole calls,
+         * before the tall tiles: sgemm 8^3 1.11x, 8x8x64 1.27x). */
         if (m <= 4)
             for (; p + 1 < kc; p += 2, a += 2 * cs_a, a2 += 2 * cs_a, b += 2 * rs_b) {
                 b0 = TG__LD0(b);
@@ -7126,7 +7129,8 @@ TG__FN(tg__gemv_dots)(int64_t n, int64_t k, const void *alpha_, const void *x_, 
 /* The blocked path's alone (tg__gemm_blocked, tg__block_sizes): the small path keeps the 6 x 2W
  * descriptor below, whose kernels read B in place. */
 static const tg__kernel TG__FN(tg__kernel_wide) = {
-    TG__NAME, sizeof(TG__T), 8, 3 * TG__W, 3 * TG__W, TG__SHORT_M, TG__FN(tg__ukernel_wide), NULL, NULL,
+    TG__NAME, sizeof(TG__T), 8, 3 * TG__W, 3 * TG__W, TG__SHORT_M, TG__FN(tg__ukernel_wide), NULL,
+    NULL,
     TG__FN(tg__pack_a_wide), TG__FN(tg__pack_b_wide), NULL, NULL, NULL, NULL, 1, TG__B_SHARE,
     TG__FN(tg__gemv_rows), TG__FN(tg__gemv_dots), TG__GEMV_RULE};
 #define TG__WIDE (&TG__FN(tg__kernel_wide))
@@ -7468,9 +7472,9 @@ TG__FN(tg__tile)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t 
         int64_t p = 0;
         const TG__T *a2 = a + cs_a;
         /* Up to four rows (a short A; tall tiles take 7 rows in place, and 5 or 6 where k is
-         * short: tg__ukernel_short) keep eight chains, which cover the FMA latency: the six-row loop would spend a
-         * third or more of its FMAs on repeated rows (Zen 4, whole calls, before the tall tiles:
-         * sgemm 8^3 1.11x, 8x8x64 1.27x). */
+         * short: tg__ukernel_short) keep eight chains, which cover the FMA latency: the six-row
+         * loop would spend a third or more of its FMAs on repeated rows (Zen 4, whole calls,
+         * before the tall tiles: sgemm 8^3 1.11x, 8x8x64 1.27x). */
         if (m <= 4)
             for (; p + 1 < kc; p += 2, a += 2 * cs_a, a2 += 2 * cs_a, b += 2 * rs_b) {
                 b0 = TG__LD0(b);
@@ -8581,7 +8585,8 @@ TG__FN(tg__gemv_dots)(int64_t n, int64_t k, const void *alpha_, const void *x_, 
 /* The blocked path's alone (tg__gemm_blocked, tg__block_sizes): the small path keeps the 6 x 2W
  * descriptor below, whose kernels read B in place. */
 static const tg__kernel TG__FN(tg__kernel_wide) = {
-    TG__NAME, sizeof(TG__T), 8, 3 * TG__W, 3 * TG__W, TG__SHORT_M, TG__FN(tg__ukernel_wide), NULL, NULL,
+    TG__NAME, sizeof(TG__T), 8, 3 * TG__W, 3 * TG__W, TG__SHORT_M, TG__FN(tg__ukernel_wide), NULL,
+    NULL,
     TG__FN(tg__pack_a_wide), TG__FN(tg__pack_b_wide), NULL, NULL, NULL, NULL, 1, TG__B_SHARE,
     TG__FN(tg__gemv_rows), TG__FN(tg__gemv_dots), TG__GEMV_RULE};
 #define TG__WIDE (&TG__FN(tg__kernel_wide))
@@ -8923,9 +8928,9 @@ TG__FN(tg__tile)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t 
         int64_t p = 0;
         const TG__T *a2 = a + cs_a;
         /* Up to four rows (a short A; tall tiles take 7 rows in place, and 5 or 6 where k is
-         * short: tg__ukernel_short) keep eight chains, which cover the FMA latency: the six-row loop would spend a
-         * third or more of its FMAs on repeated rows (Zen 4, whole calls, before the tall tiles:
-         * sgemm 8^3 1.11x, 8x8x64 1.27x). */
+         * short: tg__ukernel_short) keep eight chains, which cover the FMA latency: the six-row
+         * loop would spend a third or more of its FMAs on repeated rows (Zen 4, whole calls,
+         * before the tall tiles: sgemm 8^3 1.11x, 8x8x64 1.27x). */
         if (m <= 4)
             for (; p + 1 < kc; p += 2, a += 2 * cs_a, a2 += 2 * cs_a, b += 2 * rs_b) {
                 b0 = TG__LD0(b);
@@ -10036,7 +10041,8 @@ TG__FN(tg__gemv_dots)(int64_t n, int64_t k, const void *alpha_, const void *x_, 
 /* The blocked path's alone (tg__gemm_blocked, tg__block_sizes): the small path keeps the 6 x 2W
  * descriptor below, whose kernels read B in place. */
 static const tg__kernel TG__FN(tg__kernel_wide) = {
-    TG__NAME, sizeof(TG__T), 8, 3 * TG__W, 3 * TG__W, TG__SHORT_M, TG__FN(tg__ukernel_wide), NULL, NULL,
+    TG__NAME, sizeof(TG__T), 8, 3 * TG__W, 3 * TG__W, TG__SHORT_M, TG__FN(tg__ukernel_wide), NULL,
+    NULL,
     TG__FN(tg__pack_a_wide), TG__FN(tg__pack_b_wide), NULL, NULL, NULL, NULL, 1, TG__B_SHARE,
     TG__FN(tg__gemv_rows), TG__FN(tg__gemv_dots), TG__GEMV_RULE};
 #define TG__WIDE (&TG__FN(tg__kernel_wide))
@@ -10378,9 +10384,9 @@ TG__FN(tg__tile)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t 
         int64_t p = 0;
         const TG__T *a2 = a + cs_a;
         /* Up to four rows (a short A; tall tiles take 7 rows in place, and 5 or 6 where k is
-         * short: tg__ukernel_short) keep eight chains, which cover the FMA latency: the six-row loop would spend a
-         * third or more of its FMAs on repeated rows (Zen 4, whole calls, before the tall tiles:
-         * sgemm 8^3 1.11x, 8x8x64 1.27x). */
+         * short: tg__ukernel_short) keep eight chains, which cover the FMA latency: the six-row
+         * loop would spend a third or more of its FMAs on repeated rows (Zen 4, whole calls,
+         * before the tall tiles: sgemm 8^3 1.11x, 8x8x64 1.27x). */
         if (m <= 4)
             for (; p + 1 < kc; p += 2, a += 2 * cs_a, a2 += 2 * cs_a, b += 2 * rs_b) {
                 b0 = TG__LD0(b);
@@ -11491,7 +11497,8 @@ TG__FN(tg__gemv_dots)(int64_t n, int64_t k, const void *alpha_, const void *x_, 
 /* The blocked path's alone (tg__gemm_blocked, tg__block_sizes): the small path keeps the 6 x 2W
  * descriptor below, whose kernels read B in place. */
 static const tg__kernel TG__FN(tg__kernel_wide) = {
-    TG__NAME, sizeof(TG__T), 8, 3 * TG__W, 3 * TG__W, TG__SHORT_M, TG__FN(tg__ukernel_wide), NULL, NULL,
+    TG__NAME, sizeof(TG__T), 8, 3 * TG__W, 3 * TG__W, TG__SHORT_M, TG__FN(tg__ukernel_wide), NULL,
+    NULL,
     TG__FN(tg__pack_a_wide), TG__FN(tg__pack_b_wide), NULL, NULL, NULL, NULL, 1, TG__B_SHARE,
     TG__FN(tg__gemv_rows), TG__FN(tg__gemv_dots), TG__GEMV_RULE};
 #define TG__WIDE (&TG__FN(tg__kernel_wide))
