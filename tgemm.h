@@ -990,7 +990,22 @@ TG__ALWAYS_INLINE int tg__small_triple_one(const tg__kernel *kern, int64_t n, do
  * 66^3 1.12, 64x34x16 1.10, d 34^3 1.07-1.08, d 18^3 0.96-1.01; 2 threads s 500x33x200 1.36, s
  * 128x65x128 1.20, d 200x17x100 1.23; AVX2 forced s 17^3 1.31, 64x17x64 1.42, d 9^3 1.09-1.11, d
  * 64x9x64 1.25, d 10^3 0.91 before the depth's bound, 0.985 after. Three columns lost (a first
- * trial: s 35^3 0.99, d 35^3 0.96). */
+ * trial: s 35^3 0.99, d 35^3 0.96).
+ *
+ * A transposed (its rows adjacent: a_rs 1, its k steps a_cs apart) has no rows to take dots
+ * with; there the columns go as products of A's columns with B's elements instead, each column of
+ * C a vector of rows at a time (the GEMV rows form's narrow loop, 2W rows a call), kc ceil(m / W)
+ * FMAs a column where the tile spends m kc. Its fixed cost (the sums stored, C's column written
+ * an element at a time) binds a small product, hence the bounds, measured: one column from 8 rows
+ * and 8 deep and 96 multiply-adds, two from 12 rows and 32 deep (the Xeon: TN s 18x18x8 0.91, d
+ * 12x10x12 0.89 without them), and two past 96 deep only where a vector holds 16 elements (fp64
+ * reads a chunk of A's rows from L2 twice for half the FMAs a line that fp32 saves: d 64x18x300
+ * 0.95, 64x10x300 0.88). No bound on m passes 12 rows, the fewest a thread's part of the rows has
+ * (small.c's tg__rows_share), so a part decides as the whole product does. The Xeon, 1 thread,
+ * ab-gemm, C 16 bytes off a line, against the tiles (a copy 0.97-1.03): TN s 17^3 1.27, 33^3
+ * 1.36, 34^3 1.26, 17x17x64 1.55, 40x17x100 1.79, 100x17x100 1.68, 64x18x300 1.29, d 17^3 1.16,
+ * 33^3 1.18, 64x9x64 1.58, 100x17x100 1.24; TT s 17^3 1.34, d 17x17x64 1.32; AVX2 forced TN s
+ * 64x9x64 1.64, d 1.30; unchanged shapes 0.97-1.03 (`results/intel-xeon-2c/cpu/ab-axpy-cols/`). */
 enum { TG__DOTS_COLS = 2, TG__DOTS_K = 256 };
 /* The family whose dots serve: AVX2's rather than AVX-512's, whose longer vectors leave more lanes
  * idle in the last k steps of such short rows and take more steps to sum (side by side, AVX-512's
@@ -1000,31 +1015,40 @@ TG__ALWAYS_INLINE const tg__kernel *tg__dots_kernel(const tg__kernel *kern)
 {
     return kern->narrow ? kern->narrow : kern;
 }
-TG__ALWAYS_INLINE int tg__dots_fit(const tg__kernel *kern, int64_t n, int64_t a_cs, int64_t kc)
+TG__ALWAYS_INLINE int tg__dots_fit(const tg__kernel *kern, int64_t n, int64_t m, int64_t a_rs,
+                                   int64_t a_cs, int64_t kc)
 {
-    return n <= TG__DOTS_COLS && a_cs == 1 && kc <= TG__DOTS_K &&
-           n * (tg__ceil_div(kc, tg__dots_kernel(kern)->nr / 2) + 3) <= kc;
+    if (n > TG__DOTS_COLS) return 0;
+    if (a_cs != 1)
+        return a_rs == 1 && (n == 1 ? m >= 8 && kc >= 8 && m * kc >= 96
+                                    : m >= 12 && kc >= 32 && (kc <= 96 || kern->nr >= 32));
+    return kc <= TG__DOTS_K && n * (tg__ceil_div(kc, tg__dots_kernel(kern)->nr / 2) + 3) <= kc;
 }
-/* How many of the last panel's columns [j, j + n) go as dot products: where whole panels come
- * before it (j > 0), all n of them (n at most TG__DOTS_COLS), or those past its one whole vector
- * (the vector's columns then a panel of their own, read whole, where the masked tile took two
- * vectors); 0 where tg__dots_fit says no. The Xeon, as above, against the dots of whole panels'
- * last columns alone (a copy 0.985-1.017): d 25^3 1.18, 26^3 1.03, 41^3 1.12, 42^3 1.035, 57^3
- * 1.09, 64x25x64 1.20, 100x41x100 1.07, s 49^3 1.24, 50^3 1.15, 81^3 1.16, 64x49x64 1.29; d
- * 27^3, s 51^3 and the shapes it leaves alone 0.99-1.01. */
-TG__ALWAYS_INLINE int64_t tg__dots_cols(const tg__kernel *kern, int64_t j, int64_t n, int64_t a_cs,
-                                        int64_t kc)
+/* How many of the last panel's columns [j, j + n) go as dot products (or, A transposed, column
+ * products: above): where whole panels come before it (j > 0), all n of them (n at most
+ * TG__DOTS_COLS), or, wherever the panel is, those past its one whole vector (the vector's columns
+ * then a panel of their own, read whole, where the masked tile took two vectors); 0 where
+ * tg__dots_fit says no. The Xeon, as above, against the dots of whole panels' last columns alone
+ * (a copy 0.985-1.017): d 25^3 1.18, 26^3 1.03, 41^3 1.12, 42^3 1.035, 57^3 1.09, 64x25x64 1.20,
+ * 100x41x100 1.07, s 49^3 1.24, 50^3 1.15, 81^3 1.16, 64x49x64 1.29; d 27^3, s 51^3 and the
+ * shapes it leaves alone 0.99-1.01. A first panel so (j = 0, a B one vector and a column or two
+ * wide), against the whole masked panel: s 17x17x64 1.46, 40x17x100 1.72, 100x18x100 1.39, d
+ * 64x9x64 1.60, NT s 17^3 1.27; AVX2 forced s 64x9x64 1.57, 9x9x64 1.35. (The tiny route's plain
+ * form sends one panel straight to the kernel without asking: gemm.c.) */
+TG__ALWAYS_INLINE int64_t tg__dots_cols(const tg__kernel *kern, int64_t j, int64_t n, int64_t m,
+                                        int64_t a_rs, int64_t a_cs, int64_t kc)
 {
     const int64_t w = kern->nr / 2, t = n > w ? n - w : n;
-    return j > 0 && tg__dots_fit(kern, t, a_cs, kc) ? t : 0;
+    return (j > 0 || n > w) && tg__dots_fit(kern, t, m, a_rs, a_cs, kc) ? t : 0;
 }
-/* C[0:m, 0:n] = alpha A B + beta C over one k block of kc (A's rows a_rs apart, contiguous; B's
- * element (p, j) at b + (p b_rs + j b_cs) elements; C's rows rs_c apart) as m n dot products, by
- * kern's narrow family where it has one. */
+/* C[0:m, 0:n] = alpha A B + beta C over one k block of kc (A's element (i, p) at a + (i a_rs + p
+ * a_cs) elements, a_cs or a_rs 1; B's (p, j) at b + (p b_rs + j b_cs); C's rows rs_c apart): as m
+ * n dot products by kern's narrow family where it has one (a_cs 1), else as n column products by
+ * kern's (tg__dots_fit). */
 TG__PRIVATE void tg__small_dots(const tg__kernel *kern, int64_t m, int64_t n, int64_t kc,
-                                const void *alpha, const char *a, int64_t a_rs, const char *b,
-                                int64_t b_rs, int64_t b_cs, const void *beta, char *c,
-                                int64_t rs_c);
+                                const void *alpha, const char *a, int64_t a_rs, int64_t a_cs,
+                                const char *b, int64_t b_rs, int64_t b_cs, const void *beta,
+                                char *c, int64_t rs_c);
 
 #endif /* TGEMM_CPU_H */
 
@@ -4833,10 +4857,10 @@ TG__NOINLINE static int tg__tiny_panels(const tg__kernel *kern, size_t es, int64
             w = 2 * nr;
             continue;
         }
-        t = tg__dots_cols(kern, j, w, a_cs, k);
+        t = tg__dots_cols(kern, j, w, tm, a_rs, a_cs, k);
         if (t)
-            tg__small_dots(kern, tm, t, k, alpha, a, a_rs, b + (j + w - t) * b_cs * ses, b_rs,
-                           b_cs, beta, (char *)c + (j + w - t) * ses, ldc);
+            tg__small_dots(kern, tm, t, k, alpha, a, a_rs, a_cs, b + (j + w - t) * b_cs * ses,
+                           b_rs, b_cs, beta, (char *)c + (j + w - t) * ses, ldc);
         pk = w < nr && tg__use_narrow(kern, tm, w) ? kern->narrow : kern;
         for (int64_t jj = j, pw; jj < j + w - t; jj += pw) {
             const char *bp = b + jj * b_cs * ses;
@@ -4882,7 +4906,9 @@ TG__ALWAYS_INLINE int tg__tiny_in_place(const tg__kernel *kern, size_t es, int64
  * way (a copy of its build: 0.97-1.04): TN s 5^3-16^3 1.07-1.17, 17^3-32^3 1.00-1.03, d 5^3-12^3
  * 1.07-1.15, 16^3-32^3 0.99-1.04; NT s 5^3-16^3 1.12-1.29, 17^3-32^3 1.03-1.09, d 1.04-1.22; TT
  * s 1.02-1.28, d 1.02-1.24; and plain d 17^3-28^3, whose panels past the first the route had
- * turned away, 1.04-1.11 (the rest of NN 0.99-1.09). Returns 1 when it computed C. */
+ * turned away, 1.04-1.11 (the rest of NN 0.99-1.09). One panel a vector and a column or two wide
+ * goes panel by panel too where those columns go as dot or column products (cpu.h's
+ * tg__dots_cols): TN s 17^3 1.27, d 1.16, TT s 1.34, d 1.20. Returns 1 when it computed C. */
 TG__NOINLINE static int tg__gemm_tiny_t(size_t es, int layout, int transa, int transb, int64_t m,
                                         int64_t n, int64_t k, const void *alpha, int alpha_zero,
                                         const void *a, int64_t lda, const void *b, int64_t ldb,
@@ -4902,6 +4928,9 @@ TG__NOINLINE static int tg__gemm_tiny_t(size_t es, int layout, int transa, int t
     if (!kern) return 0;
     if (ttb)
         return tg__tiny_panels(kern, es, tm, tn, k, alpha, ta, a_rs, a_cs, tb, 1, ltb, beta, c,
+                               ldc);
+    if (tn <= kern->nr && tg__dots_cols(kern, 0, tn, tm, a_rs, a_cs, k))
+        return tg__tiny_panels(kern, es, tm, tn, k, alpha, ta, a_rs, a_cs, tb, ltb, 1, beta, c,
                                ldc);
     return tg__tiny_in_place(kern, es, tm, tn, k, alpha, ta, a_rs, a_cs, tb, ltb, beta, c, ldc);
 }
@@ -6917,16 +6946,16 @@ TG__FN(tg__gemv_store)(TG__T *y, int64_t incy, int64_t n, const TG__T *acc, TG__
  * four rows whatever the width, and s 1x8x100000 ran at 0.65 the speed of the GEMM path's panels
  * (Emerald Rapids; 1.1-1.3 with the registers). Here the sums stay in registers, four of them a
  * vector, one for each residue of p mod 4, added at the end as (0 + 1) + (2 + 3). gemv.c never
- * lets threads split a row this narrow, so no element of a wider product is summed this way. */
-__attribute__((target(TG__TARGET))) static void
-TG__FN(tg__gemv_narrow)(int64_t n, int64_t k, const TG__T *x, int64_t incx, const TG__T *r,
-                        int64_t ld, TG__T alpha, TG__T beta, TG__T *y, int64_t incy)
+ * lets threads split a row this narrow; small.c's last columns of a product with A transposed
+ * (tg__small_dots) take their rows 2W at a time through it, and sum each element the same way
+ * wherever the rows split. */
+__attribute__((target(TG__TARGET), always_inline)) static inline void
+TG__FN(tg__gemv_narrow_sums)(int64_t n, int64_t k, const TG__T *x, int64_t incx, const TG__T *r,
+                             int64_t ld, TG__T *acc, const int two, const int full0,
+                             const int full1)
 {
     const TG__MASK m0 = TG__LANES(n), m1 = TG__LANES(n - TG__W);
-    /* (whole vectors by plain loads: AVX2's masked ones cost more, d 1x8x100000 0.90x) */
-    const int two = n > TG__W, full0 = n >= TG__W, full1 = n == 2 * TG__W;
     TG__V s[4][2];
-    TG__T acc[2 * TG__W] __attribute__((aligned(64)));
     int64_t p = 0;
     /* row p + q into sum q (a constant wherever it is used, so the sums stay in registers) */
 #define TG__NARROW_ROW(q)                                                                          \
@@ -6952,6 +6981,26 @@ TG__FN(tg__gemv_narrow)(int64_t n, int64_t k, const TG__T *x, int64_t incx, cons
 #undef TG__NARROW_ROW
     TG__STOREU(acc, TG__ADD(TG__ADD(s[0][0], s[1][0]), TG__ADD(s[2][0], s[3][0])));
     TG__STOREU(acc + TG__W, TG__ADD(TG__ADD(s[0][1], s[1][1]), TG__ADD(s[2][1], s[3][1])));
+}
+
+__attribute__((target(TG__TARGET))) static void
+TG__FN(tg__gemv_narrow)(int64_t n, int64_t k, const TG__T *x, int64_t incx, const TG__T *r,
+                        int64_t ld, TG__T alpha, TG__T beta, TG__T *y, int64_t incy)
+{
+    TG__T acc[2 * TG__W] __attribute__((aligned(64)));
+    /* One loop for each kind of width, its tests constants (GCC's -O2 does not unswitch loops):
+     * one vector or two, each whole or partial. The Xeon, 1 thread, ab-gemm, against the tests
+     * inside the one loop: s 1x5x1000 1.07, d 1.03, TN s 64x18x64 1.09 (tg__small_dots), 1 x 8-32
+     * 0.97-1.01. Whole vectors by plain loads: AVX2's masked ones cost more, d 1x8x100000 0.90x. */
+    if (n > TG__W)
+        if (n == 2 * TG__W)
+            TG__FN(tg__gemv_narrow_sums)(n, k, x, incx, r, ld, acc, 1, 1, 1);
+        else
+            TG__FN(tg__gemv_narrow_sums)(n, k, x, incx, r, ld, acc, 1, 1, 0);
+    else if (n == TG__W)
+        TG__FN(tg__gemv_narrow_sums)(n, k, x, incx, r, ld, acc, 0, 1, 0);
+    else
+        TG__FN(tg__gemv_narrow_sums)(n, k, x, incx, r, ld, acc, 0, 0, 0);
     TG__FN(tg__gemv_store)(y, incy, n, acc, alpha, beta);
 }
 
@@ -8373,16 +8422,16 @@ TG__FN(tg__gemv_store)(TG__T *y, int64_t incy, int64_t n, const TG__T *acc, TG__
  * four rows whatever the width, and s 1x8x100000 ran at 0.65 the speed of the GEMM path's panels
  * (Emerald Rapids; 1.1-1.3 with the registers). Here the sums stay in registers, four of them a
  * vector, one for each residue of p mod 4, added at the end as (0 + 1) + (2 + 3). gemv.c never
- * lets threads split a row this narrow, so no element of a wider product is summed this way. */
-__attribute__((target(TG__TARGET))) static void
-TG__FN(tg__gemv_narrow)(int64_t n, int64_t k, const TG__T *x, int64_t incx, const TG__T *r,
-                        int64_t ld, TG__T alpha, TG__T beta, TG__T *y, int64_t incy)
+ * lets threads split a row this narrow; small.c's last columns of a product with A transposed
+ * (tg__small_dots) take their rows 2W at a time through it, and sum each element the same way
+ * wherever the rows split. */
+__attribute__((target(TG__TARGET), always_inline)) static inline void
+TG__FN(tg__gemv_narrow_sums)(int64_t n, int64_t k, const TG__T *x, int64_t incx, const TG__T *r,
+                             int64_t ld, TG__T *acc, const int two, const int full0,
+                             const int full1)
 {
     const TG__MASK m0 = TG__LANES(n), m1 = TG__LANES(n - TG__W);
-    /* (whole vectors by plain loads: AVX2's masked ones cost more, d 1x8x100000 0.90x) */
-    const int two = n > TG__W, full0 = n >= TG__W, full1 = n == 2 * TG__W;
     TG__V s[4][2];
-    TG__T acc[2 * TG__W] __attribute__((aligned(64)));
     int64_t p = 0;
     /* row p + q into sum q (a constant wherever it is used, so the sums stay in registers) */
 #define TG__NARROW_ROW(q)                                                                          \
@@ -8408,6 +8457,26 @@ TG__FN(tg__gemv_narrow)(int64_t n, int64_t k, const TG__T *x, int64_t incx, cons
 #undef TG__NARROW_ROW
     TG__STOREU(acc, TG__ADD(TG__ADD(s[0][0], s[1][0]), TG__ADD(s[2][0], s[3][0])));
     TG__STOREU(acc + TG__W, TG__ADD(TG__ADD(s[0][1], s[1][1]), TG__ADD(s[2][1], s[3][1])));
+}
+
+__attribute__((target(TG__TARGET))) static void
+TG__FN(tg__gemv_narrow)(int64_t n, int64_t k, const TG__T *x, int64_t incx, const TG__T *r,
+                        int64_t ld, TG__T alpha, TG__T beta, TG__T *y, int64_t incy)
+{
+    TG__T acc[2 * TG__W] __attribute__((aligned(64)));
+    /* One loop for each kind of width, its tests constants (GCC's -O2 does not unswitch loops):
+     * one vector or two, each whole or partial. The Xeon, 1 thread, ab-gemm, against the tests
+     * inside the one loop: s 1x5x1000 1.07, d 1.03, TN s 64x18x64 1.09 (tg__small_dots), 1 x 8-32
+     * 0.97-1.01. Whole vectors by plain loads: AVX2's masked ones cost more, d 1x8x100000 0.90x. */
+    if (n > TG__W)
+        if (n == 2 * TG__W)
+            TG__FN(tg__gemv_narrow_sums)(n, k, x, incx, r, ld, acc, 1, 1, 1);
+        else
+            TG__FN(tg__gemv_narrow_sums)(n, k, x, incx, r, ld, acc, 1, 1, 0);
+    else if (n == TG__W)
+        TG__FN(tg__gemv_narrow_sums)(n, k, x, incx, r, ld, acc, 0, 1, 0);
+    else
+        TG__FN(tg__gemv_narrow_sums)(n, k, x, incx, r, ld, acc, 0, 0, 0);
     TG__FN(tg__gemv_store)(y, incy, n, acc, alpha, beta);
 }
 
@@ -9829,16 +9898,16 @@ TG__FN(tg__gemv_store)(TG__T *y, int64_t incy, int64_t n, const TG__T *acc, TG__
  * four rows whatever the width, and s 1x8x100000 ran at 0.65 the speed of the GEMM path's panels
  * (Emerald Rapids; 1.1-1.3 with the registers). Here the sums stay in registers, four of them a
  * vector, one for each residue of p mod 4, added at the end as (0 + 1) + (2 + 3). gemv.c never
- * lets threads split a row this narrow, so no element of a wider product is summed this way. */
-__attribute__((target(TG__TARGET))) static void
-TG__FN(tg__gemv_narrow)(int64_t n, int64_t k, const TG__T *x, int64_t incx, const TG__T *r,
-                        int64_t ld, TG__T alpha, TG__T beta, TG__T *y, int64_t incy)
+ * lets threads split a row this narrow; small.c's last columns of a product with A transposed
+ * (tg__small_dots) take their rows 2W at a time through it, and sum each element the same way
+ * wherever the rows split. */
+__attribute__((target(TG__TARGET), always_inline)) static inline void
+TG__FN(tg__gemv_narrow_sums)(int64_t n, int64_t k, const TG__T *x, int64_t incx, const TG__T *r,
+                             int64_t ld, TG__T *acc, const int two, const int full0,
+                             const int full1)
 {
     const TG__MASK m0 = TG__LANES(n), m1 = TG__LANES(n - TG__W);
-    /* (whole vectors by plain loads: AVX2's masked ones cost more, d 1x8x100000 0.90x) */
-    const int two = n > TG__W, full0 = n >= TG__W, full1 = n == 2 * TG__W;
     TG__V s[4][2];
-    TG__T acc[2 * TG__W] __attribute__((aligned(64)));
     int64_t p = 0;
     /* row p + q into sum q (a constant wherever it is used, so the sums stay in registers) */
 #define TG__NARROW_ROW(q)                                                                          \
@@ -9864,6 +9933,26 @@ TG__FN(tg__gemv_narrow)(int64_t n, int64_t k, const TG__T *x, int64_t incx, cons
 #undef TG__NARROW_ROW
     TG__STOREU(acc, TG__ADD(TG__ADD(s[0][0], s[1][0]), TG__ADD(s[2][0], s[3][0])));
     TG__STOREU(acc + TG__W, TG__ADD(TG__ADD(s[0][1], s[1][1]), TG__ADD(s[2][1], s[3][1])));
+}
+
+__attribute__((target(TG__TARGET))) static void
+TG__FN(tg__gemv_narrow)(int64_t n, int64_t k, const TG__T *x, int64_t incx, const TG__T *r,
+                        int64_t ld, TG__T alpha, TG__T beta, TG__T *y, int64_t incy)
+{
+    TG__T acc[2 * TG__W] __attribute__((aligned(64)));
+    /* One loop for each kind of width, its tests constants (GCC's -O2 does not unswitch loops):
+     * one vector or two, each whole or partial. The Xeon, 1 thread, ab-gemm, against the tests
+     * inside the one loop: s 1x5x1000 1.07, d 1.03, TN s 64x18x64 1.09 (tg__small_dots), 1 x 8-32
+     * 0.97-1.01. Whole vectors by plain loads: AVX2's masked ones cost more, d 1x8x100000 0.90x. */
+    if (n > TG__W)
+        if (n == 2 * TG__W)
+            TG__FN(tg__gemv_narrow_sums)(n, k, x, incx, r, ld, acc, 1, 1, 1);
+        else
+            TG__FN(tg__gemv_narrow_sums)(n, k, x, incx, r, ld, acc, 1, 1, 0);
+    else if (n == TG__W)
+        TG__FN(tg__gemv_narrow_sums)(n, k, x, incx, r, ld, acc, 0, 1, 0);
+    else
+        TG__FN(tg__gemv_narrow_sums)(n, k, x, incx, r, ld, acc, 0, 0, 0);
     TG__FN(tg__gemv_store)(y, incy, n, acc, alpha, beta);
 }
 
@@ -11285,16 +11374,16 @@ TG__FN(tg__gemv_store)(TG__T *y, int64_t incy, int64_t n, const TG__T *acc, TG__
  * four rows whatever the width, and s 1x8x100000 ran at 0.65 the speed of the GEMM path's panels
  * (Emerald Rapids; 1.1-1.3 with the registers). Here the sums stay in registers, four of them a
  * vector, one for each residue of p mod 4, added at the end as (0 + 1) + (2 + 3). gemv.c never
- * lets threads split a row this narrow, so no element of a wider product is summed this way. */
-__attribute__((target(TG__TARGET))) static void
-TG__FN(tg__gemv_narrow)(int64_t n, int64_t k, const TG__T *x, int64_t incx, const TG__T *r,
-                        int64_t ld, TG__T alpha, TG__T beta, TG__T *y, int64_t incy)
+ * lets threads split a row this narrow; small.c's last columns of a product with A transposed
+ * (tg__small_dots) take their rows 2W at a time through it, and sum each element the same way
+ * wherever the rows split. */
+__attribute__((target(TG__TARGET), always_inline)) static inline void
+TG__FN(tg__gemv_narrow_sums)(int64_t n, int64_t k, const TG__T *x, int64_t incx, const TG__T *r,
+                             int64_t ld, TG__T *acc, const int two, const int full0,
+                             const int full1)
 {
     const TG__MASK m0 = TG__LANES(n), m1 = TG__LANES(n - TG__W);
-    /* (whole vectors by plain loads: AVX2's masked ones cost more, d 1x8x100000 0.90x) */
-    const int two = n > TG__W, full0 = n >= TG__W, full1 = n == 2 * TG__W;
     TG__V s[4][2];
-    TG__T acc[2 * TG__W] __attribute__((aligned(64)));
     int64_t p = 0;
     /* row p + q into sum q (a constant wherever it is used, so the sums stay in registers) */
 #define TG__NARROW_ROW(q)                                                                          \
@@ -11320,6 +11409,26 @@ TG__FN(tg__gemv_narrow)(int64_t n, int64_t k, const TG__T *x, int64_t incx, cons
 #undef TG__NARROW_ROW
     TG__STOREU(acc, TG__ADD(TG__ADD(s[0][0], s[1][0]), TG__ADD(s[2][0], s[3][0])));
     TG__STOREU(acc + TG__W, TG__ADD(TG__ADD(s[0][1], s[1][1]), TG__ADD(s[2][1], s[3][1])));
+}
+
+__attribute__((target(TG__TARGET))) static void
+TG__FN(tg__gemv_narrow)(int64_t n, int64_t k, const TG__T *x, int64_t incx, const TG__T *r,
+                        int64_t ld, TG__T alpha, TG__T beta, TG__T *y, int64_t incy)
+{
+    TG__T acc[2 * TG__W] __attribute__((aligned(64)));
+    /* One loop for each kind of width, its tests constants (GCC's -O2 does not unswitch loops):
+     * one vector or two, each whole or partial. The Xeon, 1 thread, ab-gemm, against the tests
+     * inside the one loop: s 1x5x1000 1.07, d 1.03, TN s 64x18x64 1.09 (tg__small_dots), 1 x 8-32
+     * 0.97-1.01. Whole vectors by plain loads: AVX2's masked ones cost more, d 1x8x100000 0.90x. */
+    if (n > TG__W)
+        if (n == 2 * TG__W)
+            TG__FN(tg__gemv_narrow_sums)(n, k, x, incx, r, ld, acc, 1, 1, 1);
+        else
+            TG__FN(tg__gemv_narrow_sums)(n, k, x, incx, r, ld, acc, 1, 1, 0);
+    else if (n == TG__W)
+        TG__FN(tg__gemv_narrow_sums)(n, k, x, incx, r, ld, acc, 0, 1, 0);
+    else
+        TG__FN(tg__gemv_narrow_sums)(n, k, x, incx, r, ld, acc, 0, 0, 0);
     TG__FN(tg__gemv_store)(y, incy, n, acc, alpha, beta);
 }
 
@@ -11722,14 +11831,25 @@ TG__NOINLINE static int64_t tg__small_group(const tg__kernel *kern, const tg__ge
 }
 
 /* A last panel's last columns as dot products (cpu.h's tg__dots_cols says which): one gemv_dots
- * call a column of B, which it reads as a contiguous x. */
+ * call a column of B, which it reads as a contiguous x. A transposed, as column products: one
+ * gemv_rows call (its narrow loop) a column of B and 2W rows of C, A's columns (its rows in the
+ * transposed view) the matrix's rows; each chunk's columns one after the other, while its rows of
+ * A are in L1 (column by column over all the rows, fp64 read A twice from L2: d 200x18x300 0.95
+ * against the tiles, 1.01-1.05 so). */
 TG__PRIVATE void tg__small_dots(const tg__kernel *kern, int64_t m, int64_t n, int64_t kc,
-                                const void *alpha, const char *a, int64_t a_rs, const char *b,
-                                int64_t b_rs, int64_t b_cs, const void *beta, char *c,
-                                int64_t rs_c)
+                                const void *alpha, const char *a, int64_t a_rs, int64_t a_cs,
+                                const char *b, int64_t b_rs, int64_t b_cs, const void *beta,
+                                char *c, int64_t rs_c)
 {
     const int64_t es = (int64_t)kern->es;
     double x[TG__DOTS_K]; /* a strided column of B, contiguous */
+    if (a_cs != 1) {
+        for (int64_t i = 0; i < m; i += kern->nr)
+            for (int64_t j = 0; j < n; j++)
+                kern->gemv_rows(1, tg__min(kern->nr, m - i), kc, alpha, b + j * b_cs * es, b_rs, 0,
+                                a + i * a_rs * es, a_cs, beta, c + (j + i * rs_c) * es, rs_c, 0);
+        return;
+    }
     kern = tg__dots_kernel(kern);
     for (int64_t j = 0; j < n; j++) {
         const char *bj = b + j * b_cs * es;
@@ -11753,12 +11873,13 @@ TG__ALWAYS_INLINE void tg__small_column(const tg__kernel *fam, const tg__kernel 
                                         const void *beta_now, int64_t pc, int64_t kc, int64_t j,
                                         int64_t n, char *panel, int pack_all)
 {
-    const int64_t t = tg__dots_cols(fam, j, n, g->a.cs, kc), es = (int64_t)k->es;
+    const int64_t t = tg__dots_cols(fam, j, n, g->m, g->a.rs, g->a.cs, kc), es = (int64_t)k->es;
     for (int64_t jj = 0; jj < n - t; jj += k->nr)
         tg__small_panel(k, g, alpha, beta_now, pc, kc, j + jj, tg__min(k->nr, n - t - jj), panel,
                         pack_all);
     if (t)
-        tg__small_dots(fam, g->m, t, kc, alpha, (const char *)g->a.p + pc * es, g->a.rs,
+        tg__small_dots(fam, g->m, t, kc, alpha, (const char *)g->a.p + pc * g->a.cs * es,
+                       g->a.rs, g->a.cs,
                        (const char *)g->b.p + (pc * g->b.rs + (j + n - t) * g->b.cs) * es,
                        g->b.rs, g->b.cs, beta_now, (char *)g->c + (j + n - t) * es, g->rs_c);
 }

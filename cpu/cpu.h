@@ -337,7 +337,22 @@ TG__ALWAYS_INLINE int tg__small_triple_one(const tg__kernel *kern, int64_t n, do
  * 66^3 1.12, 64x34x16 1.10, d 34^3 1.07-1.08, d 18^3 0.96-1.01; 2 threads s 500x33x200 1.36, s
  * 128x65x128 1.20, d 200x17x100 1.23; AVX2 forced s 17^3 1.31, 64x17x64 1.42, d 9^3 1.09-1.11, d
  * 64x9x64 1.25, d 10^3 0.91 before the depth's bound, 0.985 after. Three columns lost (a first
- * trial: s 35^3 0.99, d 35^3 0.96). */
+ * trial: s 35^3 0.99, d 35^3 0.96).
+ *
+ * A transposed (its rows adjacent: a_rs 1, its k steps a_cs apart) has no rows to take dots
+ * with; there the columns go as products of A's columns with B's elements instead, each column of
+ * C a vector of rows at a time (the GEMV rows form's narrow loop, 2W rows a call), kc ceil(m / W)
+ * FMAs a column where the tile spends m kc. Its fixed cost (the sums stored, C's column written
+ * an element at a time) binds a small product, hence the bounds, measured: one column from 8 rows
+ * and 8 deep and 96 multiply-adds, two from 12 rows and 32 deep (the Xeon: TN s 18x18x8 0.91, d
+ * 12x10x12 0.89 without them), and two past 96 deep only where a vector holds 16 elements (fp64
+ * reads a chunk of A's rows from L2 twice for half the FMAs a line that fp32 saves: d 64x18x300
+ * 0.95, 64x10x300 0.88). No bound on m passes 12 rows, the fewest a thread's part of the rows has
+ * (small.c's tg__rows_share), so a part decides as the whole product does. The Xeon, 1 thread,
+ * ab-gemm, C 16 bytes off a line, against the tiles (a copy 0.97-1.03): TN s 17^3 1.27, 33^3
+ * 1.36, 34^3 1.26, 17x17x64 1.55, 40x17x100 1.79, 100x17x100 1.68, 64x18x300 1.29, d 17^3 1.16,
+ * 33^3 1.18, 64x9x64 1.58, 100x17x100 1.24; TT s 17^3 1.34, d 17x17x64 1.32; AVX2 forced TN s
+ * 64x9x64 1.64, d 1.30; unchanged shapes 0.97-1.03 (`results/intel-xeon-2c/cpu/ab-axpy-cols/`). */
 enum { TG__DOTS_COLS = 2, TG__DOTS_K = 256 };
 /* The family whose dots serve: AVX2's rather than AVX-512's, whose longer vectors leave more lanes
  * idle in the last k steps of such short rows and take more steps to sum (side by side, AVX-512's
@@ -347,30 +362,39 @@ TG__ALWAYS_INLINE const tg__kernel *tg__dots_kernel(const tg__kernel *kern)
 {
     return kern->narrow ? kern->narrow : kern;
 }
-TG__ALWAYS_INLINE int tg__dots_fit(const tg__kernel *kern, int64_t n, int64_t a_cs, int64_t kc)
+TG__ALWAYS_INLINE int tg__dots_fit(const tg__kernel *kern, int64_t n, int64_t m, int64_t a_rs,
+                                   int64_t a_cs, int64_t kc)
 {
-    return n <= TG__DOTS_COLS && a_cs == 1 && kc <= TG__DOTS_K &&
-           n * (tg__ceil_div(kc, tg__dots_kernel(kern)->nr / 2) + 3) <= kc;
+    if (n > TG__DOTS_COLS) return 0;
+    if (a_cs != 1)
+        return a_rs == 1 && (n == 1 ? m >= 8 && kc >= 8 && m * kc >= 96
+                                    : m >= 12 && kc >= 32 && (kc <= 96 || kern->nr >= 32));
+    return kc <= TG__DOTS_K && n * (tg__ceil_div(kc, tg__dots_kernel(kern)->nr / 2) + 3) <= kc;
 }
-/* How many of the last panel's columns [j, j + n) go as dot products: where whole panels come
- * before it (j > 0), all n of them (n at most TG__DOTS_COLS), or those past its one whole vector
- * (the vector's columns then a panel of their own, read whole, where the masked tile took two
- * vectors); 0 where tg__dots_fit says no. The Xeon, as above, against the dots of whole panels'
- * last columns alone (a copy 0.985-1.017): d 25^3 1.18, 26^3 1.03, 41^3 1.12, 42^3 1.035, 57^3
- * 1.09, 64x25x64 1.20, 100x41x100 1.07, s 49^3 1.24, 50^3 1.15, 81^3 1.16, 64x49x64 1.29; d
- * 27^3, s 51^3 and the shapes it leaves alone 0.99-1.01. */
-TG__ALWAYS_INLINE int64_t tg__dots_cols(const tg__kernel *kern, int64_t j, int64_t n, int64_t a_cs,
-                                        int64_t kc)
+/* How many of the last panel's columns [j, j + n) go as dot products (or, A transposed, column
+ * products: above): where whole panels come before it (j > 0), all n of them (n at most
+ * TG__DOTS_COLS), or, wherever the panel is, those past its one whole vector (the vector's columns
+ * then a panel of their own, read whole, where the masked tile took two vectors); 0 where
+ * tg__dots_fit says no. The Xeon, as above, against the dots of whole panels' last columns alone
+ * (a copy 0.985-1.017): d 25^3 1.18, 26^3 1.03, 41^3 1.12, 42^3 1.035, 57^3 1.09, 64x25x64 1.20,
+ * 100x41x100 1.07, s 49^3 1.24, 50^3 1.15, 81^3 1.16, 64x49x64 1.29; d 27^3, s 51^3 and the
+ * shapes it leaves alone 0.99-1.01. A first panel so (j = 0, a B one vector and a column or two
+ * wide), against the whole masked panel: s 17x17x64 1.46, 40x17x100 1.72, 100x18x100 1.39, d
+ * 64x9x64 1.60, NT s 17^3 1.27; AVX2 forced s 64x9x64 1.57, 9x9x64 1.35. (The tiny route's plain
+ * form sends one panel straight to the kernel without asking: gemm.c.) */
+TG__ALWAYS_INLINE int64_t tg__dots_cols(const tg__kernel *kern, int64_t j, int64_t n, int64_t m,
+                                        int64_t a_rs, int64_t a_cs, int64_t kc)
 {
     const int64_t w = kern->nr / 2, t = n > w ? n - w : n;
-    return j > 0 && tg__dots_fit(kern, t, a_cs, kc) ? t : 0;
+    return (j > 0 || n > w) && tg__dots_fit(kern, t, m, a_rs, a_cs, kc) ? t : 0;
 }
-/* C[0:m, 0:n] = alpha A B + beta C over one k block of kc (A's rows a_rs apart, contiguous; B's
- * element (p, j) at b + (p b_rs + j b_cs) elements; C's rows rs_c apart) as m n dot products, by
- * kern's narrow family where it has one. */
+/* C[0:m, 0:n] = alpha A B + beta C over one k block of kc (A's element (i, p) at a + (i a_rs + p
+ * a_cs) elements, a_cs or a_rs 1; B's (p, j) at b + (p b_rs + j b_cs); C's rows rs_c apart): as m
+ * n dot products by kern's narrow family where it has one (a_cs 1), else as n column products by
+ * kern's (tg__dots_fit). */
 TG__PRIVATE void tg__small_dots(const tg__kernel *kern, int64_t m, int64_t n, int64_t kc,
-                                const void *alpha, const char *a, int64_t a_rs, const char *b,
-                                int64_t b_rs, int64_t b_cs, const void *beta, char *c,
-                                int64_t rs_c);
+                                const void *alpha, const char *a, int64_t a_rs, int64_t a_cs,
+                                const char *b, int64_t b_rs, int64_t b_cs, const void *beta,
+                                char *c, int64_t rs_c);
 
 #endif /* TGEMM_CPU_H */

@@ -225,10 +225,10 @@ TG__NOINLINE static int tg__tiny_panels(const tg__kernel *kern, size_t es, int64
             w = 2 * nr;
             continue;
         }
-        t = tg__dots_cols(kern, j, w, a_cs, k);
+        t = tg__dots_cols(kern, j, w, tm, a_rs, a_cs, k);
         if (t)
-            tg__small_dots(kern, tm, t, k, alpha, a, a_rs, b + (j + w - t) * b_cs * ses, b_rs,
-                           b_cs, beta, (char *)c + (j + w - t) * ses, ldc);
+            tg__small_dots(kern, tm, t, k, alpha, a, a_rs, a_cs, b + (j + w - t) * b_cs * ses,
+                           b_rs, b_cs, beta, (char *)c + (j + w - t) * ses, ldc);
         pk = w < nr && tg__use_narrow(kern, tm, w) ? kern->narrow : kern;
         for (int64_t jj = j, pw; jj < j + w - t; jj += pw) {
             const char *bp = b + jj * b_cs * ses;
@@ -274,7 +274,9 @@ TG__ALWAYS_INLINE int tg__tiny_in_place(const tg__kernel *kern, size_t es, int64
  * way (a copy of its build: 0.97-1.04): TN s 5^3-16^3 1.07-1.17, 17^3-32^3 1.00-1.03, d 5^3-12^3
  * 1.07-1.15, 16^3-32^3 0.99-1.04; NT s 5^3-16^3 1.12-1.29, 17^3-32^3 1.03-1.09, d 1.04-1.22; TT
  * s 1.02-1.28, d 1.02-1.24; and plain d 17^3-28^3, whose panels past the first the route had
- * turned away, 1.04-1.11 (the rest of NN 0.99-1.09). Returns 1 when it computed C. */
+ * turned away, 1.04-1.11 (the rest of NN 0.99-1.09). One panel a vector and a column or two wide
+ * goes panel by panel too where those columns go as dot or column products (cpu.h's
+ * tg__dots_cols): TN s 17^3 1.27, d 1.16, TT s 1.34, d 1.20. Returns 1 when it computed C. */
 TG__NOINLINE static int tg__gemm_tiny_t(size_t es, int layout, int transa, int transb, int64_t m,
                                         int64_t n, int64_t k, const void *alpha, int alpha_zero,
                                         const void *a, int64_t lda, const void *b, int64_t ldb,
@@ -294,6 +296,9 @@ TG__NOINLINE static int tg__gemm_tiny_t(size_t es, int layout, int transa, int t
     if (!kern) return 0;
     if (ttb)
         return tg__tiny_panels(kern, es, tm, tn, k, alpha, ta, a_rs, a_cs, tb, 1, ltb, beta, c,
+                               ldc);
+    if (tn <= kern->nr && tg__dots_cols(kern, 0, tn, tm, a_rs, a_cs, k))
+        return tg__tiny_panels(kern, es, tm, tn, k, alpha, ta, a_rs, a_cs, tb, ltb, 1, beta, c,
                                ldc);
     return tg__tiny_in_place(kern, es, tm, tn, k, alpha, ta, a_rs, a_cs, tb, ltb, beta, c, ldc);
 }

@@ -43,7 +43,11 @@
  * whose rows go in 8-row tiles of as even heights as fit, grouped otherwise in each thread's part
  * (605 x 16 x 90 in fp64; 131 x 32 x 8300 in fp32, above), a panel narrower than AVX2's vector
  * over an A tall enough for AVX-512 to give it to AVX2, whose threads' parts would not be (40 x 5 x
- * 20000 in fp32: cpu.h's tg__use_narrow), and both layouts and transposes. Each is also
+ * 20000 in fp32: cpu.h's tg__use_narrow), the last one or two columns past whole vectors over a
+ * tall A, as dot products with its rows (300 x 18 x 64 row-major, 17 x 200 x 100 column-major in
+ * fp32) or, A transposed, as products of its columns (200 x 17 x 100 row-major, 17 x 200 x 100 and
+ * 18 x 300 x 64 column-major in fp64: cpu.h's tg__dots_fit, whose rule must not turn on a
+ * thread's rows), and both layouts and transposes. Each is also
  * checked once against the reference, so "equal" cannot mean "equally wrong". Without OpenMP (some
  * header builds) there is only one thread, and the checks still hold.
  */
@@ -62,7 +66,8 @@ static const int64_t tgt_thread_shapes[][3] = {
     {3000, 4, 403}, {2, 1000, 700}, {4, 700, 300}, {3, 900, 200}, {900, 3, 200},
     {9, 700, 300}, {1100, 8, 300}, {21, 500, 100}, {98, 96, 70}, {100, 128, 60},
     {100, 128, 160}, {300, 64, 8}, {128, 64, 64}, {256, 256, 4}, {96, 256, 256}, {64, 96, 64},
-    {64, 24, 8}, {90, 24, 70}, {48, 96, 96}, {605, 16, 90}, {40, 5, 20000}};
+    {64, 24, 8}, {90, 24, 70}, {48, 96, 96}, {605, 16, 90}, {40, 5, 20000}, {300, 18, 64},
+    {17, 200, 100}, {200, 17, 100}, {18, 300, 64}};
 
 /* Runs the call on a fresh copy of C0's bytes into C (same buffers, same arguments each time). */
 static int tgt_call(const tgt_case *c, const tgt_buf *A, int64_t lda, const tgt_buf *B,
