@@ -995,12 +995,13 @@ TG__ALWAYS_INLINE int tg__small_triple_one(const tg__kernel *kern, int64_t n, do
  * A transposed (its rows adjacent: a_rs 1, its k steps a_cs apart) has no rows to take dots
  * with; there the columns go as products of A's columns with B's elements instead, each column of
  * C a vector of rows at a time (the GEMV rows form's narrow loop, 2W rows a call), kc ceil(m / W)
- * FMAs a column where the tile spends m kc. Its fixed cost (the sums stored, C's column written
- * an element at a time) binds a small product, hence the bounds, measured: one column from 8 rows
- * and 8 deep and 96 multiply-adds, two from 12 rows and 32 deep (the Xeon: TN s 18x18x8 0.91, d
- * 12x10x12 0.89 without them), and two past 96 deep only where a vector holds 16 elements (fp64
- * reads a chunk of A's rows from L2 twice for half the FMAs a line that fp32 saves: d 64x18x300
- * 0.95, 64x10x300 0.88). No bound on m passes 12 rows, the fewest a thread's part of the rows has
+ * FMAs a column where the tile spends m kc, two columns in one pass (each vector of A loaded once
+ * for both). Its fixed cost (the sums stored, C's column written an element at a time) binds a
+ * small product, hence the bounds, measured: from 8 rows and 96 multiply-adds, 8 deep for one
+ * column and 12 for two (the Xeon: TN s 8x17x8 0.98, d 18x18x8 0.96 past them). A column a pass
+ * cost two columns their calls and fp64 a second read of A from L2; against it, the pass of both
+ * read TN s 18^3 1.06, d 1.09, 8x18x18 1.08 and 1.17, 32x18x18 1.16 and 1.11, d 64x18x300 1.10,
+ * 64x18x64 0.98. No bound on m passes 12 rows, the fewest a thread's part of the rows has
  * (small.c's tg__rows_share), so a part decides as the whole product does. The Xeon, 1 thread,
  * ab-gemm, C 16 bytes off a line, against the tiles (a copy 0.97-1.03): TN s 17^3 1.27, 33^3
  * 1.36, 34^3 1.26, 17x17x64 1.55, 40x17x100 1.79, 100x17x100 1.68, 64x18x300 1.29, d 17^3 1.16,
@@ -1020,8 +1021,7 @@ TG__ALWAYS_INLINE int tg__dots_fit(const tg__kernel *kern, int64_t n, int64_t m,
 {
     if (n > TG__DOTS_COLS) return 0;
     if (a_cs != 1)
-        return a_rs == 1 && (n == 1 ? m >= 8 && kc >= 8 && m * kc >= 96
-                                    : m >= 12 && kc >= 32 && (kc <= 96 || kern->nr >= 32));
+        return a_rs == 1 && m >= 8 && kc >= 4 + 4 * n && m * kc >= 96;
     return kc <= TG__DOTS_K && n * (tg__ceil_div(kc, tg__dots_kernel(kern)->nr / 2) + 3) <= kc;
 }
 /* How many of the last panel's columns [j, j + n) go as dot products (or, A transposed, column
@@ -6941,67 +6941,98 @@ TG__FN(tg__gemv_store)(TG__T *y, int64_t incy, int64_t n, const TG__T *acc, TG__
     }
 }
 
-/* The rows form over at most 2W columns. Through the buffer (as first built, four rows a pass in
- * one chain of FMAs), each pass's vector was one chain and a store and a reload, ~21 cycles per
- * four rows whatever the width, and s 1x8x100000 ran at 0.65 the speed of the GEMM path's panels
- * (Emerald Rapids; 1.1-1.3 with the registers). Here the sums stay in registers, four of them a
- * vector, one for each residue of p mod 4, added at the end as (0 + 1) + (2 + 3). gemv.c never
- * lets threads split a row this narrow; small.c's last columns of a product with A transposed
- * (tg__small_dots) take their rows 2W at a time through it, and sum each element the same way
- * wherever the rows split. */
+/* The rows form over at most 2W columns, for one or two rows of x and of y. Through the buffer
+ * (as first built, four rows a pass in one chain of FMAs), each pass's vector was one chain and a
+ * store and a reload, ~21 cycles per four rows whatever the width, and s 1x8x100000 ran at 0.65 the
+ * speed of the GEMM path's panels (Emerald Rapids; 1.1-1.3 with the registers). Here the sums stay
+ * in registers: for one row of x four of them a vector, one for each residue of p mod 4, added at
+ * the end as (0 + 1) + (2 + 3); for two, two residues each (AVX2's 16 registers hold no more),
+ * each vector of the matrix loaded once for both. gemv.c never lets threads split a row this
+ * narrow; small.c's last columns of a product with A transposed (tg__small_dots) take their rows
+ * 2W at a time through it, and sum each element the same way wherever the rows split. */
 __attribute__((target(TG__TARGET), always_inline)) static inline void
-TG__FN(tg__gemv_narrow_sums)(int64_t n, int64_t k, const TG__T *x, int64_t incx, const TG__T *r,
-                             int64_t ld, TG__T *acc, const int two, const int full0,
-                             const int full1)
+TG__FN(tg__gemv_narrow_sums)(const int R, int64_t n, int64_t k, const TG__T *x, int64_t incx,
+                             int64_t ldx, const TG__T *r, int64_t ld, TG__T *acc, const int two,
+                             const int full0, const int full1)
 {
     const TG__MASK m0 = TG__LANES(n), m1 = TG__LANES(n - TG__W);
-    TG__V s[4][2];
+    const int Q = R == 1 ? 4 : 2; /* the residues */
+    const TG__T *x1 = x + ldx;
+    TG__V s[4][2], u[2][2]; /* x's row 0, residue q, half h: s[q][h]; row 1: u[q][h] */
     int64_t p = 0;
-    /* row p + q into sum q (a constant wherever it is used, so the sums stay in registers) */
+    /* row p + q of the matrix into sum q (a constant wherever it is used, so the sums stay in
+     * registers) */
 #define TG__NARROW_ROW(q)                                                                          \
     do {                                                                                           \
-        const TG__V xq = TG__SET1(x[(p + (q)) * incx]);                                            \
         const TG__T *rq = r + (q) * ld;                                                            \
-        s[q][0] = TG__FMA(xq, full0 ? TG__LOADU(rq) : TG__MASKLOAD(rq, m0), s[q][0]);              \
-        if (two)                                                                                   \
-            s[q][1] = TG__FMA(xq, full1 ? TG__LOADU(rq + TG__W) : TG__MASKLOAD(rq + TG__W, m1),    \
-                              s[q][1]);                                                            \
+        const TG__V v0 = full0 ? TG__LOADU(rq) : TG__MASKLOAD(rq, m0);                             \
+        const TG__V v1 = !two ? v0 : full1 ? TG__LOADU(rq + TG__W) : TG__MASKLOAD(rq + TG__W, m1); \
+        const TG__V xq = TG__SET1(x[(p + (q)) * incx]);                                            \
+        s[q][0] = TG__FMA(xq, v0, s[q][0]);                                                        \
+        if (two) s[q][1] = TG__FMA(xq, v1, s[q][1]);                                               \
+        if (R == 2) {                                                                              \
+            const TG__V yq = TG__SET1(x1[(p + (q)) * incx]);                                       \
+            u[(q) % 2][0] = TG__FMA(yq, v0, u[(q) % 2][0]);                                        \
+            if (two) u[(q) % 2][1] = TG__FMA(yq, v1, u[(q) % 2][1]);                               \
+        }                                                                                          \
     } while (0)
     s[0][0] = s[0][1] = s[1][0] = s[1][1] = TG__ZERO();
     s[2][0] = s[2][1] = s[3][0] = s[3][1] = TG__ZERO();
-    for (; p + 4 <= k; p += 4, r += 4 * ld) {
+    u[0][0] = u[0][1] = u[1][0] = u[1][1] = TG__ZERO();
+    for (; p + Q <= k; p += Q, r += Q * ld) {
         TG__NARROW_ROW(0);
         TG__NARROW_ROW(1);
-        TG__NARROW_ROW(2);
-        TG__NARROW_ROW(3);
+        if (Q == 4) {
+            TG__NARROW_ROW(2);
+            TG__NARROW_ROW(3);
+        }
     }
     if (p < k) TG__NARROW_ROW(0);
-    if (p + 1 < k) TG__NARROW_ROW(1);
-    if (p + 2 < k) TG__NARROW_ROW(2);
+    if (Q == 4 && p + 1 < k) TG__NARROW_ROW(1);
+    if (Q == 4 && p + 2 < k) TG__NARROW_ROW(2);
 #undef TG__NARROW_ROW
-    TG__STOREU(acc, TG__ADD(TG__ADD(s[0][0], s[1][0]), TG__ADD(s[2][0], s[3][0])));
-    TG__STOREU(acc + TG__W, TG__ADD(TG__ADD(s[0][1], s[1][1]), TG__ADD(s[2][1], s[3][1])));
+    if (R == 1) {
+        TG__STOREU(acc, TG__ADD(TG__ADD(s[0][0], s[1][0]), TG__ADD(s[2][0], s[3][0])));
+        TG__STOREU(acc + TG__W, TG__ADD(TG__ADD(s[0][1], s[1][1]), TG__ADD(s[2][1], s[3][1])));
+    } else {
+        TG__STOREU(acc, TG__ADD(s[0][0], s[1][0]));
+        TG__STOREU(acc + TG__W, TG__ADD(s[0][1], s[1][1]));
+        TG__STOREU(acc + 2 * TG__W, TG__ADD(u[0][0], u[1][0]));
+        TG__STOREU(acc + 3 * TG__W, TG__ADD(u[0][1], u[1][1]));
+    }
 }
 
+/* y's r rows (1 or 2, ldy apart) over at most 2W columns. */
 __attribute__((target(TG__TARGET))) static void
-TG__FN(tg__gemv_narrow)(int64_t n, int64_t k, const TG__T *x, int64_t incx, const TG__T *r,
-                        int64_t ld, TG__T alpha, TG__T beta, TG__T *y, int64_t incy)
+TG__FN(tg__gemv_narrow)(int r, int64_t n, int64_t k, const TG__T *x, int64_t incx, int64_t ldx,
+                        const TG__T *mat, int64_t ld, TG__T alpha, TG__T beta, TG__T *y,
+                        int64_t incy, int64_t ldy)
 {
-    TG__T acc[2 * TG__W] __attribute__((aligned(64)));
-    /* One loop for each kind of width, its tests constants (GCC's -O2 does not unswitch loops):
-     * one vector or two, each whole or partial. The Xeon, 1 thread, ab-gemm, against the tests
-     * inside the one loop: s 1x5x1000 1.07, d 1.03, TN s 64x18x64 1.09 (tg__small_dots), 1 x 8-32
-     * 0.97-1.01. Whole vectors by plain loads: AVX2's masked ones cost more, d 1x8x100000 0.90x. */
-    if (n > TG__W)
-        if (n == 2 * TG__W)
-            TG__FN(tg__gemv_narrow_sums)(n, k, x, incx, r, ld, acc, 1, 1, 1);
-        else
-            TG__FN(tg__gemv_narrow_sums)(n, k, x, incx, r, ld, acc, 1, 1, 0);
-    else if (n == TG__W)
-        TG__FN(tg__gemv_narrow_sums)(n, k, x, incx, r, ld, acc, 0, 1, 0);
+    TG__T acc[4 * TG__W] __attribute__((aligned(64)));
+    /* One loop for each count of rows and kind of width, its tests constants (GCC's -O2 does not
+     * unswitch loops): one vector or two, each whole or partial. The Xeon, 1 thread, ab-gemm,
+     * against the tests inside the one loop: s 1x5x1000 1.07, d 1.03, TN s 64x18x64 1.09
+     * (tg__small_dots), 1 x 8-32 0.97-1.01. Whole vectors by plain loads: AVX2's masked ones cost
+     * more, d 1x8x100000 0.90x. */
+#define TG__NARROW_WIDTHS(R)                                                                       \
+    do {                                                                                           \
+        if (n > TG__W)                                                                             \
+            if (n == 2 * TG__W)                                                                    \
+                TG__FN(tg__gemv_narrow_sums)(R, n, k, x, incx, ldx, mat, ld, acc, 1, 1, 1);        \
+            else                                                                                   \
+                TG__FN(tg__gemv_narrow_sums)(R, n, k, x, incx, ldx, mat, ld, acc, 1, 1, 0);        \
+        else if (n == TG__W)                                                                       \
+            TG__FN(tg__gemv_narrow_sums)(R, n, k, x, incx, ldx, mat, ld, acc, 0, 1, 0);            \
+        else                                                                                       \
+            TG__FN(tg__gemv_narrow_sums)(R, n, k, x, incx, ldx, mat, ld, acc, 0, 0, 0);            \
+    } while (0)
+    if (r == 1)
+        TG__NARROW_WIDTHS(1);
     else
-        TG__FN(tg__gemv_narrow_sums)(n, k, x, incx, r, ld, acc, 0, 0, 0);
-    TG__FN(tg__gemv_store)(y, incy, n, acc, alpha, beta);
+        TG__NARROW_WIDTHS(2);
+#undef TG__NARROW_WIDTHS
+    for (int i = 0; i < r; i++)
+        TG__FN(tg__gemv_store)(y + i * ldy, incy, n, acc + 2 * i * TG__W, alpha, beta);
 }
 
 /* The rows form for R rows of x and of y, 1 to TG__GEMV_ROWS: each pass loads eight rows of the
@@ -7084,8 +7115,8 @@ TG__FN(tg__gemv_rows)(int r, int64_t n, int64_t k, const void *alpha_, const voi
     const TG__T *x = (const TG__T *)x_, *mat = (const TG__T *)m_;
     const TG__T alpha = *(const TG__T *)alpha_, beta = *(const TG__T *)beta_;
     TG__T *y = (TG__T *)y_;
-    if (r == 1 && n <= 2 * TG__W)
-        TG__FN(tg__gemv_narrow)(n, k, x, incx, mat, ld, alpha, beta, y, incy);
+    if (r <= 2 && n <= 2 * TG__W)
+        TG__FN(tg__gemv_narrow)(r, n, k, x, incx, ldx, mat, ld, alpha, beta, y, incy, ldy);
     else if (r == 1)
         TG__FN(tg__gemv_rows_r)(1, n, k, x, incx, ldx, mat, ld, alpha, beta, y, incy, ldy);
     else
@@ -8417,67 +8448,98 @@ TG__FN(tg__gemv_store)(TG__T *y, int64_t incy, int64_t n, const TG__T *acc, TG__
     }
 }
 
-/* The rows form over at most 2W columns. Through the buffer (as first built, four rows a pass in
- * one chain of FMAs), each pass's vector was one chain and a store and a reload, ~21 cycles per
- * four rows whatever the width, and s 1x8x100000 ran at 0.65 the speed of the GEMM path's panels
- * (Emerald Rapids; 1.1-1.3 with the registers). Here the sums stay in registers, four of them a
- * vector, one for each residue of p mod 4, added at the end as (0 + 1) + (2 + 3). gemv.c never
- * lets threads split a row this narrow; small.c's last columns of a product with A transposed
- * (tg__small_dots) take their rows 2W at a time through it, and sum each element the same way
- * wherever the rows split. */
+/* The rows form over at most 2W columns, for one or two rows of x and of y. Through the buffer
+ * (as first built, four rows a pass in one chain of FMAs), each pass's vector was one chain and a
+ * store and a reload, ~21 cycles per four rows whatever the width, and s 1x8x100000 ran at 0.65 the
+ * speed of the GEMM path's panels (Emerald Rapids; 1.1-1.3 with the registers). Here the sums stay
+ * in registers: for one row of x four of them a vector, one for each residue of p mod 4, added at
+ * the end as (0 + 1) + (2 + 3); for two, two residues each (AVX2's 16 registers hold no more),
+ * each vector of the matrix loaded once for both. gemv.c never lets threads split a row this
+ * narrow; small.c's last columns of a product with A transposed (tg__small_dots) take their rows
+ * 2W at a time through it, and sum each element the same way wherever the rows split. */
 __attribute__((target(TG__TARGET), always_inline)) static inline void
-TG__FN(tg__gemv_narrow_sums)(int64_t n, int64_t k, const TG__T *x, int64_t incx, const TG__T *r,
-                             int64_t ld, TG__T *acc, const int two, const int full0,
-                             const int full1)
+TG__FN(tg__gemv_narrow_sums)(const int R, int64_t n, int64_t k, const TG__T *x, int64_t incx,
+                             int64_t ldx, const TG__T *r, int64_t ld, TG__T *acc, const int two,
+                             const int full0, const int full1)
 {
     const TG__MASK m0 = TG__LANES(n), m1 = TG__LANES(n - TG__W);
-    TG__V s[4][2];
+    const int Q = R == 1 ? 4 : 2; /* the residues */
+    const TG__T *x1 = x + ldx;
+    TG__V s[4][2], u[2][2]; /* x's row 0, residue q, half h: s[q][h]; row 1: u[q][h] */
     int64_t p = 0;
-    /* row p + q into sum q (a constant wherever it is used, so the sums stay in registers) */
+    /* row p + q of the matrix into sum q (a constant wherever it is used, so the sums stay in
+     * registers) */
 #define TG__NARROW_ROW(q)                                                                          \
     do {                                                                                           \
-        const TG__V xq = TG__SET1(x[(p + (q)) * incx]);                                            \
         const TG__T *rq = r + (q) * ld;                                                            \
-        s[q][0] = TG__FMA(xq, full0 ? TG__LOADU(rq) : TG__MASKLOAD(rq, m0), s[q][0]);              \
-        if (two)                                                                                   \
-            s[q][1] = TG__FMA(xq, full1 ? TG__LOADU(rq + TG__W) : TG__MASKLOAD(rq + TG__W, m1),    \
-                              s[q][1]);                                                            \
+        const TG__V v0 = full0 ? TG__LOADU(rq) : TG__MASKLOAD(rq, m0);                             \
+        const TG__V v1 = !two ? v0 : full1 ? TG__LOADU(rq + TG__W) : TG__MASKLOAD(rq + TG__W, m1); \
+        const TG__V xq = TG__SET1(x[(p + (q)) * incx]);                                            \
+        s[q][0] = TG__FMA(xq, v0, s[q][0]);                                                        \
+        if (two) s[q][1] = TG__FMA(xq, v1, s[q][1]);                                               \
+        if (R == 2) {                                                                              \
+            const TG__V yq = TG__SET1(x1[(p + (q)) * incx]);                                       \
+            u[(q) % 2][0] = TG__FMA(yq, v0, u[(q) % 2][0]);                                        \
+            if (two) u[(q) % 2][1] = TG__FMA(yq, v1, u[(q) % 2][1]);                               \
+        }                                                                                          \
     } while (0)
     s[0][0] = s[0][1] = s[1][0] = s[1][1] = TG__ZERO();
     s[2][0] = s[2][1] = s[3][0] = s[3][1] = TG__ZERO();
-    for (; p + 4 <= k; p += 4, r += 4 * ld) {
+    u[0][0] = u[0][1] = u[1][0] = u[1][1] = TG__ZERO();
+    for (; p + Q <= k; p += Q, r += Q * ld) {
         TG__NARROW_ROW(0);
         TG__NARROW_ROW(1);
-        TG__NARROW_ROW(2);
-        TG__NARROW_ROW(3);
+        if (Q == 4) {
+            TG__NARROW_ROW(2);
+            TG__NARROW_ROW(3);
+        }
     }
     if (p < k) TG__NARROW_ROW(0);
-    if (p + 1 < k) TG__NARROW_ROW(1);
-    if (p + 2 < k) TG__NARROW_ROW(2);
+    if (Q == 4 && p + 1 < k) TG__NARROW_ROW(1);
+    if (Q == 4 && p + 2 < k) TG__NARROW_ROW(2);
 #undef TG__NARROW_ROW
-    TG__STOREU(acc, TG__ADD(TG__ADD(s[0][0], s[1][0]), TG__ADD(s[2][0], s[3][0])));
-    TG__STOREU(acc + TG__W, TG__ADD(TG__ADD(s[0][1], s[1][1]), TG__ADD(s[2][1], s[3][1])));
+    if (R == 1) {
+        TG__STOREU(acc, TG__ADD(TG__ADD(s[0][0], s[1][0]), TG__ADD(s[2][0], s[3][0])));
+        TG__STOREU(acc + TG__W, TG__ADD(TG__ADD(s[0][1], s[1][1]), TG__ADD(s[2][1], s[3][1])));
+    } else {
+        TG__STOREU(acc, TG__ADD(s[0][0], s[1][0]));
+        TG__STOREU(acc + TG__W, TG__ADD(s[0][1], s[1][1]));
+        TG__STOREU(acc + 2 * TG__W, TG__ADD(u[0][0], u[1][0]));
+        TG__STOREU(acc + 3 * TG__W, TG__ADD(u[0][1], u[1][1]));
+    }
 }
 
+/* y's r rows (1 or 2, ldy apart) over at most 2W columns. */
 __attribute__((target(TG__TARGET))) static void
-TG__FN(tg__gemv_narrow)(int64_t n, int64_t k, const TG__T *x, int64_t incx, const TG__T *r,
-                        int64_t ld, TG__T alpha, TG__T beta, TG__T *y, int64_t incy)
+TG__FN(tg__gemv_narrow)(int r, int64_t n, int64_t k, const TG__T *x, int64_t incx, int64_t ldx,
+                        const TG__T *mat, int64_t ld, TG__T alpha, TG__T beta, TG__T *y,
+                        int64_t incy, int64_t ldy)
 {
-    TG__T acc[2 * TG__W] __attribute__((aligned(64)));
-    /* One loop for each kind of width, its tests constants (GCC's -O2 does not unswitch loops):
-     * one vector or two, each whole or partial. The Xeon, 1 thread, ab-gemm, against the tests
-     * inside the one loop: s 1x5x1000 1.07, d 1.03, TN s 64x18x64 1.09 (tg__small_dots), 1 x 8-32
-     * 0.97-1.01. Whole vectors by plain loads: AVX2's masked ones cost more, d 1x8x100000 0.90x. */
-    if (n > TG__W)
-        if (n == 2 * TG__W)
-            TG__FN(tg__gemv_narrow_sums)(n, k, x, incx, r, ld, acc, 1, 1, 1);
-        else
-            TG__FN(tg__gemv_narrow_sums)(n, k, x, incx, r, ld, acc, 1, 1, 0);
-    else if (n == TG__W)
-        TG__FN(tg__gemv_narrow_sums)(n, k, x, incx, r, ld, acc, 0, 1, 0);
+    TG__T acc[4 * TG__W] __attribute__((aligned(64)));
+    /* One loop for each count of rows and kind of width, its tests constants (GCC's -O2 does not
+     * unswitch loops): one vector or two, each whole or partial. The Xeon, 1 thread, ab-gemm,
+     * against the tests inside the one loop: s 1x5x1000 1.07, d 1.03, TN s 64x18x64 1.09
+     * (tg__small_dots), 1 x 8-32 0.97-1.01. Whole vectors by plain loads: AVX2's masked ones cost
+     * more, d 1x8x100000 0.90x. */
+#define TG__NARROW_WIDTHS(R)                                                                       \
+    do {                                                                                           \
+        if (n > TG__W)                                                                             \
+            if (n == 2 * TG__W)                                                                    \
+                TG__FN(tg__gemv_narrow_sums)(R, n, k, x, incx, ldx, mat, ld, acc, 1, 1, 1);        \
+            else                                                                                   \
+                TG__FN(tg__gemv_narrow_sums)(R, n, k, x, incx, ldx, mat, ld, acc, 1, 1, 0);        \
+        else if (n == TG__W)                                                                       \
+            TG__FN(tg__gemv_narrow_sums)(R, n, k, x, incx, ldx, mat, ld, acc, 0, 1, 0);            \
+        else                                                                                       \
+            TG__FN(tg__gemv_narrow_sums)(R, n, k, x, incx, ldx, mat, ld, acc, 0, 0, 0);            \
+    } while (0)
+    if (r == 1)
+        TG__NARROW_WIDTHS(1);
     else
-        TG__FN(tg__gemv_narrow_sums)(n, k, x, incx, r, ld, acc, 0, 0, 0);
-    TG__FN(tg__gemv_store)(y, incy, n, acc, alpha, beta);
+        TG__NARROW_WIDTHS(2);
+#undef TG__NARROW_WIDTHS
+    for (int i = 0; i < r; i++)
+        TG__FN(tg__gemv_store)(y + i * ldy, incy, n, acc + 2 * i * TG__W, alpha, beta);
 }
 
 /* The rows form for R rows of x and of y, 1 to TG__GEMV_ROWS: each pass loads eight rows of the
@@ -8560,8 +8622,8 @@ TG__FN(tg__gemv_rows)(int r, int64_t n, int64_t k, const void *alpha_, const voi
     const TG__T *x = (const TG__T *)x_, *mat = (const TG__T *)m_;
     const TG__T alpha = *(const TG__T *)alpha_, beta = *(const TG__T *)beta_;
     TG__T *y = (TG__T *)y_;
-    if (r == 1 && n <= 2 * TG__W)
-        TG__FN(tg__gemv_narrow)(n, k, x, incx, mat, ld, alpha, beta, y, incy);
+    if (r <= 2 && n <= 2 * TG__W)
+        TG__FN(tg__gemv_narrow)(r, n, k, x, incx, ldx, mat, ld, alpha, beta, y, incy, ldy);
     else if (r == 1)
         TG__FN(tg__gemv_rows_r)(1, n, k, x, incx, ldx, mat, ld, alpha, beta, y, incy, ldy);
     else
@@ -9893,67 +9955,98 @@ TG__FN(tg__gemv_store)(TG__T *y, int64_t incy, int64_t n, const TG__T *acc, TG__
     }
 }
 
-/* The rows form over at most 2W columns. Through the buffer (as first built, four rows a pass in
- * one chain of FMAs), each pass's vector was one chain and a store and a reload, ~21 cycles per
- * four rows whatever the width, and s 1x8x100000 ran at 0.65 the speed of the GEMM path's panels
- * (Emerald Rapids; 1.1-1.3 with the registers). Here the sums stay in registers, four of them a
- * vector, one for each residue of p mod 4, added at the end as (0 + 1) + (2 + 3). gemv.c never
- * lets threads split a row this narrow; small.c's last columns of a product with A transposed
- * (tg__small_dots) take their rows 2W at a time through it, and sum each element the same way
- * wherever the rows split. */
+/* The rows form over at most 2W columns, for one or two rows of x and of y. Through the buffer
+ * (as first built, four rows a pass in one chain of FMAs), each pass's vector was one chain and a
+ * store and a reload, ~21 cycles per four rows whatever the width, and s 1x8x100000 ran at 0.65 the
+ * speed of the GEMM path's panels (Emerald Rapids; 1.1-1.3 with the registers). Here the sums stay
+ * in registers: for one row of x four of them a vector, one for each residue of p mod 4, added at
+ * the end as (0 + 1) + (2 + 3); for two, two residues each (AVX2's 16 registers hold no more),
+ * each vector of the matrix loaded once for both. gemv.c never lets threads split a row this
+ * narrow; small.c's last columns of a product with A transposed (tg__small_dots) take their rows
+ * 2W at a time through it, and sum each element the same way wherever the rows split. */
 __attribute__((target(TG__TARGET), always_inline)) static inline void
-TG__FN(tg__gemv_narrow_sums)(int64_t n, int64_t k, const TG__T *x, int64_t incx, const TG__T *r,
-                             int64_t ld, TG__T *acc, const int two, const int full0,
-                             const int full1)
+TG__FN(tg__gemv_narrow_sums)(const int R, int64_t n, int64_t k, const TG__T *x, int64_t incx,
+                             int64_t ldx, const TG__T *r, int64_t ld, TG__T *acc, const int two,
+                             const int full0, const int full1)
 {
     const TG__MASK m0 = TG__LANES(n), m1 = TG__LANES(n - TG__W);
-    TG__V s[4][2];
+    const int Q = R == 1 ? 4 : 2; /* the residues */
+    const TG__T *x1 = x + ldx;
+    TG__V s[4][2], u[2][2]; /* x's row 0, residue q, half h: s[q][h]; row 1: u[q][h] */
     int64_t p = 0;
-    /* row p + q into sum q (a constant wherever it is used, so the sums stay in registers) */
+    /* row p + q of the matrix into sum q (a constant wherever it is used, so the sums stay in
+     * registers) */
 #define TG__NARROW_ROW(q)                                                                          \
     do {                                                                                           \
-        const TG__V xq = TG__SET1(x[(p + (q)) * incx]);                                            \
         const TG__T *rq = r + (q) * ld;                                                            \
-        s[q][0] = TG__FMA(xq, full0 ? TG__LOADU(rq) : TG__MASKLOAD(rq, m0), s[q][0]);              \
-        if (two)                                                                                   \
-            s[q][1] = TG__FMA(xq, full1 ? TG__LOADU(rq + TG__W) : TG__MASKLOAD(rq + TG__W, m1),    \
-                              s[q][1]);                                                            \
+        const TG__V v0 = full0 ? TG__LOADU(rq) : TG__MASKLOAD(rq, m0);                             \
+        const TG__V v1 = !two ? v0 : full1 ? TG__LOADU(rq + TG__W) : TG__MASKLOAD(rq + TG__W, m1); \
+        const TG__V xq = TG__SET1(x[(p + (q)) * incx]);                                            \
+        s[q][0] = TG__FMA(xq, v0, s[q][0]);                                                        \
+        if (two) s[q][1] = TG__FMA(xq, v1, s[q][1]);                                               \
+        if (R == 2) {                                                                              \
+            const TG__V yq = TG__SET1(x1[(p + (q)) * incx]);                                       \
+            u[(q) % 2][0] = TG__FMA(yq, v0, u[(q) % 2][0]);                                        \
+            if (two) u[(q) % 2][1] = TG__FMA(yq, v1, u[(q) % 2][1]);                               \
+        }                                                                                          \
     } while (0)
     s[0][0] = s[0][1] = s[1][0] = s[1][1] = TG__ZERO();
     s[2][0] = s[2][1] = s[3][0] = s[3][1] = TG__ZERO();
-    for (; p + 4 <= k; p += 4, r += 4 * ld) {
+    u[0][0] = u[0][1] = u[1][0] = u[1][1] = TG__ZERO();
+    for (; p + Q <= k; p += Q, r += Q * ld) {
         TG__NARROW_ROW(0);
         TG__NARROW_ROW(1);
-        TG__NARROW_ROW(2);
-        TG__NARROW_ROW(3);
+        if (Q == 4) {
+            TG__NARROW_ROW(2);
+            TG__NARROW_ROW(3);
+        }
     }
     if (p < k) TG__NARROW_ROW(0);
-    if (p + 1 < k) TG__NARROW_ROW(1);
-    if (p + 2 < k) TG__NARROW_ROW(2);
+    if (Q == 4 && p + 1 < k) TG__NARROW_ROW(1);
+    if (Q == 4 && p + 2 < k) TG__NARROW_ROW(2);
 #undef TG__NARROW_ROW
-    TG__STOREU(acc, TG__ADD(TG__ADD(s[0][0], s[1][0]), TG__ADD(s[2][0], s[3][0])));
-    TG__STOREU(acc + TG__W, TG__ADD(TG__ADD(s[0][1], s[1][1]), TG__ADD(s[2][1], s[3][1])));
+    if (R == 1) {
+        TG__STOREU(acc, TG__ADD(TG__ADD(s[0][0], s[1][0]), TG__ADD(s[2][0], s[3][0])));
+        TG__STOREU(acc + TG__W, TG__ADD(TG__ADD(s[0][1], s[1][1]), TG__ADD(s[2][1], s[3][1])));
+    } else {
+        TG__STOREU(acc, TG__ADD(s[0][0], s[1][0]));
+        TG__STOREU(acc + TG__W, TG__ADD(s[0][1], s[1][1]));
+        TG__STOREU(acc + 2 * TG__W, TG__ADD(u[0][0], u[1][0]));
+        TG__STOREU(acc + 3 * TG__W, TG__ADD(u[0][1], u[1][1]));
+    }
 }
 
+/* y's r rows (1 or 2, ldy apart) over at most 2W columns. */
 __attribute__((target(TG__TARGET))) static void
-TG__FN(tg__gemv_narrow)(int64_t n, int64_t k, const TG__T *x, int64_t incx, const TG__T *r,
-                        int64_t ld, TG__T alpha, TG__T beta, TG__T *y, int64_t incy)
+TG__FN(tg__gemv_narrow)(int r, int64_t n, int64_t k, const TG__T *x, int64_t incx, int64_t ldx,
+                        const TG__T *mat, int64_t ld, TG__T alpha, TG__T beta, TG__T *y,
+                        int64_t incy, int64_t ldy)
 {
-    TG__T acc[2 * TG__W] __attribute__((aligned(64)));
-    /* One loop for each kind of width, its tests constants (GCC's -O2 does not unswitch loops):
-     * one vector or two, each whole or partial. The Xeon, 1 thread, ab-gemm, against the tests
-     * inside the one loop: s 1x5x1000 1.07, d 1.03, TN s 64x18x64 1.09 (tg__small_dots), 1 x 8-32
-     * 0.97-1.01. Whole vectors by plain loads: AVX2's masked ones cost more, d 1x8x100000 0.90x. */
-    if (n > TG__W)
-        if (n == 2 * TG__W)
-            TG__FN(tg__gemv_narrow_sums)(n, k, x, incx, r, ld, acc, 1, 1, 1);
-        else
-            TG__FN(tg__gemv_narrow_sums)(n, k, x, incx, r, ld, acc, 1, 1, 0);
-    else if (n == TG__W)
-        TG__FN(tg__gemv_narrow_sums)(n, k, x, incx, r, ld, acc, 0, 1, 0);
+    TG__T acc[4 * TG__W] __attribute__((aligned(64)));
+    /* One loop for each count of rows and kind of width, its tests constants (GCC's -O2 does not
+     * unswitch loops): one vector or two, each whole or partial. The Xeon, 1 thread, ab-gemm,
+     * against the tests inside the one loop: s 1x5x1000 1.07, d 1.03, TN s 64x18x64 1.09
+     * (tg__small_dots), 1 x 8-32 0.97-1.01. Whole vectors by plain loads: AVX2's masked ones cost
+     * more, d 1x8x100000 0.90x. */
+#define TG__NARROW_WIDTHS(R)                                                                       \
+    do {                                                                                           \
+        if (n > TG__W)                                                                             \
+            if (n == 2 * TG__W)                                                                    \
+                TG__FN(tg__gemv_narrow_sums)(R, n, k, x, incx, ldx, mat, ld, acc, 1, 1, 1);        \
+            else                                                                                   \
+                TG__FN(tg__gemv_narrow_sums)(R, n, k, x, incx, ldx, mat, ld, acc, 1, 1, 0);        \
+        else if (n == TG__W)                                                                       \
+            TG__FN(tg__gemv_narrow_sums)(R, n, k, x, incx, ldx, mat, ld, acc, 0, 1, 0);            \
+        else                                                                                       \
+            TG__FN(tg__gemv_narrow_sums)(R, n, k, x, incx, ldx, mat, ld, acc, 0, 0, 0);            \
+    } while (0)
+    if (r == 1)
+        TG__NARROW_WIDTHS(1);
     else
-        TG__FN(tg__gemv_narrow_sums)(n, k, x, incx, r, ld, acc, 0, 0, 0);
-    TG__FN(tg__gemv_store)(y, incy, n, acc, alpha, beta);
+        TG__NARROW_WIDTHS(2);
+#undef TG__NARROW_WIDTHS
+    for (int i = 0; i < r; i++)
+        TG__FN(tg__gemv_store)(y + i * ldy, incy, n, acc + 2 * i * TG__W, alpha, beta);
 }
 
 /* The rows form for R rows of x and of y, 1 to TG__GEMV_ROWS: each pass loads eight rows of the
@@ -10036,8 +10129,8 @@ TG__FN(tg__gemv_rows)(int r, int64_t n, int64_t k, const void *alpha_, const voi
     const TG__T *x = (const TG__T *)x_, *mat = (const TG__T *)m_;
     const TG__T alpha = *(const TG__T *)alpha_, beta = *(const TG__T *)beta_;
     TG__T *y = (TG__T *)y_;
-    if (r == 1 && n <= 2 * TG__W)
-        TG__FN(tg__gemv_narrow)(n, k, x, incx, mat, ld, alpha, beta, y, incy);
+    if (r <= 2 && n <= 2 * TG__W)
+        TG__FN(tg__gemv_narrow)(r, n, k, x, incx, ldx, mat, ld, alpha, beta, y, incy, ldy);
     else if (r == 1)
         TG__FN(tg__gemv_rows_r)(1, n, k, x, incx, ldx, mat, ld, alpha, beta, y, incy, ldy);
     else
@@ -11369,67 +11462,98 @@ TG__FN(tg__gemv_store)(TG__T *y, int64_t incy, int64_t n, const TG__T *acc, TG__
     }
 }
 
-/* The rows form over at most 2W columns. Through the buffer (as first built, four rows a pass in
- * one chain of FMAs), each pass's vector was one chain and a store and a reload, ~21 cycles per
- * four rows whatever the width, and s 1x8x100000 ran at 0.65 the speed of the GEMM path's panels
- * (Emerald Rapids; 1.1-1.3 with the registers). Here the sums stay in registers, four of them a
- * vector, one for each residue of p mod 4, added at the end as (0 + 1) + (2 + 3). gemv.c never
- * lets threads split a row this narrow; small.c's last columns of a product with A transposed
- * (tg__small_dots) take their rows 2W at a time through it, and sum each element the same way
- * wherever the rows split. */
+/* The rows form over at most 2W columns, for one or two rows of x and of y. Through the buffer
+ * (as first built, four rows a pass in one chain of FMAs), each pass's vector was one chain and a
+ * store and a reload, ~21 cycles per four rows whatever the width, and s 1x8x100000 ran at 0.65 the
+ * speed of the GEMM path's panels (Emerald Rapids; 1.1-1.3 with the registers). Here the sums stay
+ * in registers: for one row of x four of them a vector, one for each residue of p mod 4, added at
+ * the end as (0 + 1) + (2 + 3); for two, two residues each (AVX2's 16 registers hold no more),
+ * each vector of the matrix loaded once for both. gemv.c never lets threads split a row this
+ * narrow; small.c's last columns of a product with A transposed (tg__small_dots) take their rows
+ * 2W at a time through it, and sum each element the same way wherever the rows split. */
 __attribute__((target(TG__TARGET), always_inline)) static inline void
-TG__FN(tg__gemv_narrow_sums)(int64_t n, int64_t k, const TG__T *x, int64_t incx, const TG__T *r,
-                             int64_t ld, TG__T *acc, const int two, const int full0,
-                             const int full1)
+TG__FN(tg__gemv_narrow_sums)(const int R, int64_t n, int64_t k, const TG__T *x, int64_t incx,
+                             int64_t ldx, const TG__T *r, int64_t ld, TG__T *acc, const int two,
+                             const int full0, const int full1)
 {
     const TG__MASK m0 = TG__LANES(n), m1 = TG__LANES(n - TG__W);
-    TG__V s[4][2];
+    const int Q = R == 1 ? 4 : 2; /* the residues */
+    const TG__T *x1 = x + ldx;
+    TG__V s[4][2], u[2][2]; /* x's row 0, residue q, half h: s[q][h]; row 1: u[q][h] */
     int64_t p = 0;
-    /* row p + q into sum q (a constant wherever it is used, so the sums stay in registers) */
+    /* row p + q of the matrix into sum q (a constant wherever it is used, so the sums stay in
+     * registers) */
 #define TG__NARROW_ROW(q)                                                                          \
     do {                                                                                           \
-        const TG__V xq = TG__SET1(x[(p + (q)) * incx]);                                            \
         const TG__T *rq = r + (q) * ld;                                                            \
-        s[q][0] = TG__FMA(xq, full0 ? TG__LOADU(rq) : TG__MASKLOAD(rq, m0), s[q][0]);              \
-        if (two)                                                                                   \
-            s[q][1] = TG__FMA(xq, full1 ? TG__LOADU(rq + TG__W) : TG__MASKLOAD(rq + TG__W, m1),    \
-                              s[q][1]);                                                            \
+        const TG__V v0 = full0 ? TG__LOADU(rq) : TG__MASKLOAD(rq, m0);                             \
+        const TG__V v1 = !two ? v0 : full1 ? TG__LOADU(rq + TG__W) : TG__MASKLOAD(rq + TG__W, m1); \
+        const TG__V xq = TG__SET1(x[(p + (q)) * incx]);                                            \
+        s[q][0] = TG__FMA(xq, v0, s[q][0]);                                                        \
+        if (two) s[q][1] = TG__FMA(xq, v1, s[q][1]);                                               \
+        if (R == 2) {                                                                              \
+            const TG__V yq = TG__SET1(x1[(p + (q)) * incx]);                                       \
+            u[(q) % 2][0] = TG__FMA(yq, v0, u[(q) % 2][0]);                                        \
+            if (two) u[(q) % 2][1] = TG__FMA(yq, v1, u[(q) % 2][1]);                               \
+        }                                                                                          \
     } while (0)
     s[0][0] = s[0][1] = s[1][0] = s[1][1] = TG__ZERO();
     s[2][0] = s[2][1] = s[3][0] = s[3][1] = TG__ZERO();
-    for (; p + 4 <= k; p += 4, r += 4 * ld) {
+    u[0][0] = u[0][1] = u[1][0] = u[1][1] = TG__ZERO();
+    for (; p + Q <= k; p += Q, r += Q * ld) {
         TG__NARROW_ROW(0);
         TG__NARROW_ROW(1);
-        TG__NARROW_ROW(2);
-        TG__NARROW_ROW(3);
+        if (Q == 4) {
+            TG__NARROW_ROW(2);
+            TG__NARROW_ROW(3);
+        }
     }
     if (p < k) TG__NARROW_ROW(0);
-    if (p + 1 < k) TG__NARROW_ROW(1);
-    if (p + 2 < k) TG__NARROW_ROW(2);
+    if (Q == 4 && p + 1 < k) TG__NARROW_ROW(1);
+    if (Q == 4 && p + 2 < k) TG__NARROW_ROW(2);
 #undef TG__NARROW_ROW
-    TG__STOREU(acc, TG__ADD(TG__ADD(s[0][0], s[1][0]), TG__ADD(s[2][0], s[3][0])));
-    TG__STOREU(acc + TG__W, TG__ADD(TG__ADD(s[0][1], s[1][1]), TG__ADD(s[2][1], s[3][1])));
+    if (R == 1) {
+        TG__STOREU(acc, TG__ADD(TG__ADD(s[0][0], s[1][0]), TG__ADD(s[2][0], s[3][0])));
+        TG__STOREU(acc + TG__W, TG__ADD(TG__ADD(s[0][1], s[1][1]), TG__ADD(s[2][1], s[3][1])));
+    } else {
+        TG__STOREU(acc, TG__ADD(s[0][0], s[1][0]));
+        TG__STOREU(acc + TG__W, TG__ADD(s[0][1], s[1][1]));
+        TG__STOREU(acc + 2 * TG__W, TG__ADD(u[0][0], u[1][0]));
+        TG__STOREU(acc + 3 * TG__W, TG__ADD(u[0][1], u[1][1]));
+    }
 }
 
+/* y's r rows (1 or 2, ldy apart) over at most 2W columns. */
 __attribute__((target(TG__TARGET))) static void
-TG__FN(tg__gemv_narrow)(int64_t n, int64_t k, const TG__T *x, int64_t incx, const TG__T *r,
-                        int64_t ld, TG__T alpha, TG__T beta, TG__T *y, int64_t incy)
+TG__FN(tg__gemv_narrow)(int r, int64_t n, int64_t k, const TG__T *x, int64_t incx, int64_t ldx,
+                        const TG__T *mat, int64_t ld, TG__T alpha, TG__T beta, TG__T *y,
+                        int64_t incy, int64_t ldy)
 {
-    TG__T acc[2 * TG__W] __attribute__((aligned(64)));
-    /* One loop for each kind of width, its tests constants (GCC's -O2 does not unswitch loops):
-     * one vector or two, each whole or partial. The Xeon, 1 thread, ab-gemm, against the tests
-     * inside the one loop: s 1x5x1000 1.07, d 1.03, TN s 64x18x64 1.09 (tg__small_dots), 1 x 8-32
-     * 0.97-1.01. Whole vectors by plain loads: AVX2's masked ones cost more, d 1x8x100000 0.90x. */
-    if (n > TG__W)
-        if (n == 2 * TG__W)
-            TG__FN(tg__gemv_narrow_sums)(n, k, x, incx, r, ld, acc, 1, 1, 1);
-        else
-            TG__FN(tg__gemv_narrow_sums)(n, k, x, incx, r, ld, acc, 1, 1, 0);
-    else if (n == TG__W)
-        TG__FN(tg__gemv_narrow_sums)(n, k, x, incx, r, ld, acc, 0, 1, 0);
+    TG__T acc[4 * TG__W] __attribute__((aligned(64)));
+    /* One loop for each count of rows and kind of width, its tests constants (GCC's -O2 does not
+     * unswitch loops): one vector or two, each whole or partial. The Xeon, 1 thread, ab-gemm,
+     * against the tests inside the one loop: s 1x5x1000 1.07, d 1.03, TN s 64x18x64 1.09
+     * (tg__small_dots), 1 x 8-32 0.97-1.01. Whole vectors by plain loads: AVX2's masked ones cost
+     * more, d 1x8x100000 0.90x. */
+#define TG__NARROW_WIDTHS(R)                                                                       \
+    do {                                                                                           \
+        if (n > TG__W)                                                                             \
+            if (n == 2 * TG__W)                                                                    \
+                TG__FN(tg__gemv_narrow_sums)(R, n, k, x, incx, ldx, mat, ld, acc, 1, 1, 1);        \
+            else                                                                                   \
+                TG__FN(tg__gemv_narrow_sums)(R, n, k, x, incx, ldx, mat, ld, acc, 1, 1, 0);        \
+        else if (n == TG__W)                                                                       \
+            TG__FN(tg__gemv_narrow_sums)(R, n, k, x, incx, ldx, mat, ld, acc, 0, 1, 0);            \
+        else                                                                                       \
+            TG__FN(tg__gemv_narrow_sums)(R, n, k, x, incx, ldx, mat, ld, acc, 0, 0, 0);            \
+    } while (0)
+    if (r == 1)
+        TG__NARROW_WIDTHS(1);
     else
-        TG__FN(tg__gemv_narrow_sums)(n, k, x, incx, r, ld, acc, 0, 0, 0);
-    TG__FN(tg__gemv_store)(y, incy, n, acc, alpha, beta);
+        TG__NARROW_WIDTHS(2);
+#undef TG__NARROW_WIDTHS
+    for (int i = 0; i < r; i++)
+        TG__FN(tg__gemv_store)(y + i * ldy, incy, n, acc + 2 * i * TG__W, alpha, beta);
 }
 
 /* The rows form for R rows of x and of y, 1 to TG__GEMV_ROWS: each pass loads eight rows of the
@@ -11512,8 +11636,8 @@ TG__FN(tg__gemv_rows)(int r, int64_t n, int64_t k, const void *alpha_, const voi
     const TG__T *x = (const TG__T *)x_, *mat = (const TG__T *)m_;
     const TG__T alpha = *(const TG__T *)alpha_, beta = *(const TG__T *)beta_;
     TG__T *y = (TG__T *)y_;
-    if (r == 1 && n <= 2 * TG__W)
-        TG__FN(tg__gemv_narrow)(n, k, x, incx, mat, ld, alpha, beta, y, incy);
+    if (r <= 2 && n <= 2 * TG__W)
+        TG__FN(tg__gemv_narrow)(r, n, k, x, incx, ldx, mat, ld, alpha, beta, y, incy, ldy);
     else if (r == 1)
         TG__FN(tg__gemv_rows_r)(1, n, k, x, incx, ldx, mat, ld, alpha, beta, y, incy, ldy);
     else
@@ -11832,10 +11956,8 @@ TG__NOINLINE static int64_t tg__small_group(const tg__kernel *kern, const tg__ge
 
 /* A last panel's last columns as dot products (cpu.h's tg__dots_cols says which): one gemv_dots
  * call a column of B, which it reads as a contiguous x. A transposed, as column products: one
- * gemv_rows call (its narrow loop) a column of B and 2W rows of C, A's columns (its rows in the
- * transposed view) the matrix's rows; each chunk's columns one after the other, while its rows of
- * A are in L1 (column by column over all the rows, fp64 read A twice from L2: d 200x18x300 0.95
- * against the tiles, 1.01-1.05 so). */
+ * gemv_rows call (its narrow loop, both columns in one pass) for each 2W rows of C, A's columns
+ * (its rows in the transposed view) the matrix's rows and B's columns the rows of x. */
 TG__PRIVATE void tg__small_dots(const tg__kernel *kern, int64_t m, int64_t n, int64_t kc,
                                 const void *alpha, const char *a, int64_t a_rs, int64_t a_cs,
                                 const char *b, int64_t b_rs, int64_t b_cs, const void *beta,
@@ -11845,9 +11967,8 @@ TG__PRIVATE void tg__small_dots(const tg__kernel *kern, int64_t m, int64_t n, in
     double x[TG__DOTS_K]; /* a strided column of B, contiguous */
     if (a_cs != 1) {
         for (int64_t i = 0; i < m; i += kern->nr)
-            for (int64_t j = 0; j < n; j++)
-                kern->gemv_rows(1, tg__min(kern->nr, m - i), kc, alpha, b + j * b_cs * es, b_rs, 0,
-                                a + i * a_rs * es, a_cs, beta, c + (j + i * rs_c) * es, rs_c, 0);
+            kern->gemv_rows((int)n, tg__min(kern->nr, m - i), kc, alpha, b, b_rs, b_cs,
+                            a + i * a_rs * es, a_cs, beta, c + i * rs_c * es, rs_c, 1);
         return;
     }
     kern = tg__dots_kernel(kern);

@@ -342,12 +342,13 @@ TG__ALWAYS_INLINE int tg__small_triple_one(const tg__kernel *kern, int64_t n, do
  * A transposed (its rows adjacent: a_rs 1, its k steps a_cs apart) has no rows to take dots
  * with; there the columns go as products of A's columns with B's elements instead, each column of
  * C a vector of rows at a time (the GEMV rows form's narrow loop, 2W rows a call), kc ceil(m / W)
- * FMAs a column where the tile spends m kc. Its fixed cost (the sums stored, C's column written
- * an element at a time) binds a small product, hence the bounds, measured: one column from 8 rows
- * and 8 deep and 96 multiply-adds, two from 12 rows and 32 deep (the Xeon: TN s 18x18x8 0.91, d
- * 12x10x12 0.89 without them), and two past 96 deep only where a vector holds 16 elements (fp64
- * reads a chunk of A's rows from L2 twice for half the FMAs a line that fp32 saves: d 64x18x300
- * 0.95, 64x10x300 0.88). No bound on m passes 12 rows, the fewest a thread's part of the rows has
+ * FMAs a column where the tile spends m kc, two columns in one pass (each vector of A loaded once
+ * for both). Its fixed cost (the sums stored, C's column written an element at a time) binds a
+ * small product, hence the bounds, measured: from 8 rows and 96 multiply-adds, 8 deep for one
+ * column and 12 for two (the Xeon: TN s 8x17x8 0.98, d 18x18x8 0.96 past them). A column a pass
+ * cost two columns their calls and fp64 a second read of A from L2; against it, the pass of both
+ * read TN s 18^3 1.06, d 1.09, 8x18x18 1.08 and 1.17, 32x18x18 1.16 and 1.11, d 64x18x300 1.10,
+ * 64x18x64 0.98. No bound on m passes 12 rows, the fewest a thread's part of the rows has
  * (small.c's tg__rows_share), so a part decides as the whole product does. The Xeon, 1 thread,
  * ab-gemm, C 16 bytes off a line, against the tiles (a copy 0.97-1.03): TN s 17^3 1.27, 33^3
  * 1.36, 34^3 1.26, 17x17x64 1.55, 40x17x100 1.79, 100x17x100 1.68, 64x18x300 1.29, d 17^3 1.16,
@@ -367,8 +368,7 @@ TG__ALWAYS_INLINE int tg__dots_fit(const tg__kernel *kern, int64_t n, int64_t m,
 {
     if (n > TG__DOTS_COLS) return 0;
     if (a_cs != 1)
-        return a_rs == 1 && (n == 1 ? m >= 8 && kc >= 8 && m * kc >= 96
-                                    : m >= 12 && kc >= 32 && (kc <= 96 || kern->nr >= 32));
+        return a_rs == 1 && m >= 8 && kc >= 4 + 4 * n && m * kc >= 96;
     return kc <= TG__DOTS_K && n * (tg__ceil_div(kc, tg__dots_kernel(kern)->nr / 2) + 3) <= kc;
 }
 /* How many of the last panel's columns [j, j + n) go as dot products (or, A transposed, column

@@ -154,10 +154,8 @@ TG__NOINLINE static int64_t tg__small_group(const tg__kernel *kern, const tg__ge
 
 /* A last panel's last columns as dot products (cpu.h's tg__dots_cols says which): one gemv_dots
  * call a column of B, which it reads as a contiguous x. A transposed, as column products: one
- * gemv_rows call (its narrow loop) a column of B and 2W rows of C, A's columns (its rows in the
- * transposed view) the matrix's rows; each chunk's columns one after the other, while its rows of
- * A are in L1 (column by column over all the rows, fp64 read A twice from L2: d 200x18x300 0.95
- * against the tiles, 1.01-1.05 so). */
+ * gemv_rows call (its narrow loop, both columns in one pass) for each 2W rows of C, A's columns
+ * (its rows in the transposed view) the matrix's rows and B's columns the rows of x. */
 TG__PRIVATE void tg__small_dots(const tg__kernel *kern, int64_t m, int64_t n, int64_t kc,
                                 const void *alpha, const char *a, int64_t a_rs, int64_t a_cs,
                                 const char *b, int64_t b_rs, int64_t b_cs, const void *beta,
@@ -167,9 +165,8 @@ TG__PRIVATE void tg__small_dots(const tg__kernel *kern, int64_t m, int64_t n, in
     double x[TG__DOTS_K]; /* a strided column of B, contiguous */
     if (a_cs != 1) {
         for (int64_t i = 0; i < m; i += kern->nr)
-            for (int64_t j = 0; j < n; j++)
-                kern->gemv_rows(1, tg__min(kern->nr, m - i), kc, alpha, b + j * b_cs * es, b_rs, 0,
-                                a + i * a_rs * es, a_cs, beta, c + (j + i * rs_c) * es, rs_c, 0);
+            kern->gemv_rows((int)n, tg__min(kern->nr, m - i), kc, alpha, b, b_rs, b_cs,
+                            a + i * a_rs * es, a_cs, beta, c + i * rs_c * es, rs_c, 1);
         return;
     }
     kern = tg__dots_kernel(kern);
