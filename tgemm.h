@@ -6957,7 +6957,7 @@ TG__FN(tg__gemv_narrow_sums)(const int R, int64_t n, int64_t k, const TG__T *x, 
 {
     const TG__MASK m0 = TG__LANES(n), m1 = TG__LANES(n - TG__W);
     const int Q = R == 1 ? 4 : 2; /* the residues */
-    const TG__T *x1 = x + ldx;
+    const TG__T *x1 = R == 2 ? x + ldx : x; /* (x's second row, formed only where there is one) */
     TG__V s[4][2], u[2][2]; /* x's row 0, residue q, half h: s[q][h]; row 1: u[q][h] */
     int64_t p = 0;
     /* row p + q of the matrix into sum q (a constant wherever it is used, so the sums stay in
@@ -8464,7 +8464,7 @@ TG__FN(tg__gemv_narrow_sums)(const int R, int64_t n, int64_t k, const TG__T *x, 
 {
     const TG__MASK m0 = TG__LANES(n), m1 = TG__LANES(n - TG__W);
     const int Q = R == 1 ? 4 : 2; /* the residues */
-    const TG__T *x1 = x + ldx;
+    const TG__T *x1 = R == 2 ? x + ldx : x; /* (x's second row, formed only where there is one) */
     TG__V s[4][2], u[2][2]; /* x's row 0, residue q, half h: s[q][h]; row 1: u[q][h] */
     int64_t p = 0;
     /* row p + q of the matrix into sum q (a constant wherever it is used, so the sums stay in
@@ -9971,7 +9971,7 @@ TG__FN(tg__gemv_narrow_sums)(const int R, int64_t n, int64_t k, const TG__T *x, 
 {
     const TG__MASK m0 = TG__LANES(n), m1 = TG__LANES(n - TG__W);
     const int Q = R == 1 ? 4 : 2; /* the residues */
-    const TG__T *x1 = x + ldx;
+    const TG__T *x1 = R == 2 ? x + ldx : x; /* (x's second row, formed only where there is one) */
     TG__V s[4][2], u[2][2]; /* x's row 0, residue q, half h: s[q][h]; row 1: u[q][h] */
     int64_t p = 0;
     /* row p + q of the matrix into sum q (a constant wherever it is used, so the sums stay in
@@ -11478,7 +11478,7 @@ TG__FN(tg__gemv_narrow_sums)(const int R, int64_t n, int64_t k, const TG__T *x, 
 {
     const TG__MASK m0 = TG__LANES(n), m1 = TG__LANES(n - TG__W);
     const int Q = R == 1 ? 4 : 2; /* the residues */
-    const TG__T *x1 = x + ldx;
+    const TG__T *x1 = R == 2 ? x + ldx : x; /* (x's second row, formed only where there is one) */
     TG__V s[4][2], u[2][2]; /* x's row 0, residue q, half h: s[q][h]; row 1: u[q][h] */
     int64_t p = 0;
     /* row p + q of the matrix into sum q (a constant wherever it is used, so the sums stay in
