@@ -4872,7 +4872,7 @@ TG__NOINLINE static int tg__tiny_panels(const tg__kernel *kern, size_t es, int64
                 rs_b = pk->nr;
             }
             tg__panel_ukernel(pk, tm, pw, k)(k, alpha, a, a_rs, a_cs, a_rs, bp, rs_b, beta,
-                                      (char *)c + jj * ses, ldc, 1, tm, pw);
+                                             (char *)c + jj * ses, ldc, 1, tm, pw);
         }
     }
     return 1;
@@ -11909,7 +11909,7 @@ TG__ALWAYS_INLINE void tg__small_panel(const tg__kernel *kern, const tg__gemm *g
         rs_b = kern->nr;
     }
     tg__panel_ukernel(kern, g->m, n, kc)(kc, alpha, a, g->a.rs, g->a.cs, g->a.rs, b, rs_b, beta_now,
-                               (char *)g->c + j * es, g->rs_c, 1, g->m, n);
+                                         (char *)g->c + j * es, g->rs_c, 1, g->m, n);
 }
 
 /* How many column panels of B to pack together, a page of each of their rows (0: none; then each
@@ -11987,8 +11987,9 @@ TG__PRIVATE void tg__small_dots(const tg__kernel *kern, int64_t m, int64_t n, in
 }
 
 /* Columns [j, j + n) of C, n <= nr, one panel of the family fam, in k's panels: k, the family's
- * kernel, or its narrow one where tg__use_narrow chose it for this width; the last few of a last
- * panel past whole ones, the family's dot products with A's rows (cpu.h's tg__dots_cols). */
+ * kernel, or its narrow one where tg__use_narrow chose it for this width; the last one or two,
+ * where cpu.h's tg__dots_cols says, the family's dot products with A's rows or, A transposed,
+ * its column products (tg__small_dots). */
 TG__ALWAYS_INLINE void tg__small_column(const tg__kernel *fam, const tg__kernel *k,
                                         const tg__gemm *g, const void *alpha,
                                         const void *beta_now, int64_t pc, int64_t kc, int64_t j,

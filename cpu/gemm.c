@@ -240,7 +240,7 @@ TG__NOINLINE static int tg__tiny_panels(const tg__kernel *kern, size_t es, int64
                 rs_b = pk->nr;
             }
             tg__panel_ukernel(pk, tm, pw, k)(k, alpha, a, a_rs, a_cs, a_rs, bp, rs_b, beta,
-                                      (char *)c + jj * ses, ldc, 1, tm, pw);
+                                             (char *)c + jj * ses, ldc, 1, tm, pw);
         }
     }
     return 1;
