@@ -182,8 +182,8 @@ TG__ALWAYS_INLINE const tg__kernel *tg__tiny_kernel(size_t es, int layout, int64
 {
     tg__arch arch;
     if ((layout != TG_ROW_MAJOR && layout != TG_COL_MAJOR) ||
-        (uint64_t)((tm - 1) | (tn - 1) | (k - 1)) >= TG__TINY || alpha_zero || !a || !b || !c ||
-        (uint64_t)(lta | ltb | ldc) >= ((uint64_t)1 << 28) ||
+        (((uint64_t)tm - 1) | ((uint64_t)tn - 1) | ((uint64_t)k - 1)) >= TG__TINY || alpha_zero ||
+        !a || !b || !c || (uint64_t)(lta | ltb | ldc) >= ((uint64_t)1 << 28) ||
         lta < lta_min || ltb < ltb_min || ldc < tn || tm <= TG__GEMV_ROWS ||
         tn <= TG__GEMV_ROWS || tg__path_forced())
         return NULL;
