@@ -6457,21 +6457,26 @@ TG__FN(tg__tile8)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t rs_a
 #undef TG__T8_STORE
 }
 
-/* One whole panel of B (2W) over m >= 8 rows of A in place, in tiles of 8 x 2W of as even heights
- * as fit (4 to 8 rows, each 8 chains of FMAs or more; a constant per instantiation). The 6-row
- * tiles (tg__tile_rows) need more of them for the same rows, and two of four rows where 7 or 8
- * remain, whose eight chains only just cover the FMA latency: s 32^3 runs as four tiles instead
- * of six. The Xeon of results/intel-xeon-2c, 1 thread, ab-gemm, C 16 bytes off a line, against
+/* One whole panel of B (2W) over m >= 8 rows of A in place, or a partial one (masked: W < n < 2W,
+ * read through masks) over 5 to 8 rows, in tiles of 8 x 2W of as even heights as fit (4 to 8
+ * rows, each 8 chains of FMAs or more; a constant per instantiation). The 6-row tiles
+ * (tg__tile_rows) need more of them for the same rows, and two of four rows where 7 or 8 remain,
+ * whose eight chains only just cover the FMA latency: s 32^3 runs as four tiles instead of six.
+ * The Xeon of results/intel-xeon-2c, 1 thread, ab-gemm, C 16 bytes off a line, against
  * the 6-row tiles (a copy of their build: 0.99-1.01): s 32^3 1.13, s 8x32x8 1.14, s 9x32x9 1.08,
  * s 20x32x20 1.13, s 96x32x96 1.06, s 256x32x256 1.04, s 1000x32x64 1.06, s 4096x32x4096 1.13, d
  * 16^3 1.13, d 40x16x40 1.04, d 256x16x256 1.09, d 8192x16x512 1.05; 2 threads 1.01-1.07; but
  * 9 and 10 rows as 4 + 5 and 5 + 5 against 6 + 3 and 6 + 4, d 9x16x64 0.97-1.01, d 10x16x64
- * 0.96-0.99, s 9x32x64 0.98-1.00. A partial panel (W < n < 2W, read through masks) lost (s
- * 100x20x100 0.98, d 100x12x100 0.99, d 14^3 0.97, d 12x14x12 0.92) and keeps the 6-row tiles,
- * whose edge stores form their masks once a tile. */
+ * 0.96-0.99, s 9x32x64 0.98-1.00. A partial panel over more rows lost (s 100x20x100 0.98, d
+ * 100x12x100 0.99, d 14^3 0.97, d 12x14x12 0.92) and keeps the 6-row tiles, whose edge stores form
+ * their masks once a tile; over 5 to 8 rows, which those take as 4 + 4, 4 + 3 or one tile with
+ * dropped rows, one tile of them won (the same Xeon, BETA=1, against a copy of the old build:
+ * 0.97-1.03): NN and TN s 8x17x8 1.07-1.08, s 7x24x7 1.07-1.09, s 8x30x300 1.14, s 5x20x100
+ * 1.04-1.05, d 8x12x300 1.19, d 7x12x12 1.07-1.11, d 8x9x8 1.04-1.08; NT and TT 0.98-1.10. */
 __attribute__((target(TG__TARGET), always_inline)) static inline void
 TG__FN(tg__rows8)(int64_t kc, const TG__T *al, const TG__T *a, int64_t rs_a, int64_t cs_a,
-                  const TG__T *b, int64_t rs_b, const TG__T *be, TG__T *c, int64_t rs_c, int64_t m)
+                  const TG__T *b, int64_t rs_b, const TG__T *be, TG__T *c, int64_t rs_c, int64_t m,
+                  int64_t n, const int masked)
 {
     const int64_t tiles = tg__ceil_div(m, 8);
     for (int64_t t = 0, i = 0, h; t < tiles; t++, i += h) {
@@ -6479,7 +6484,7 @@ TG__FN(tg__rows8)(int64_t kc, const TG__T *al, const TG__T *a, int64_t rs_a, int
 #define TG__ROWS8_CASE(H)                                                                          \
     case H:                                                                                        \
         TG__FN(tg__tile8)(kc, al, a + i * rs_a, rs_a, cs_a, b, rs_b, be, c + i * rs_c, rs_c, H, 2, \
-                          2 * TG__W, 0, 0, NULL);                                                  \
+                          n, masked, 0, NULL);                                                     \
         break;
         switch (h) {
             TG__ROWS8_CASE(4) TG__ROWS8_CASE(5) TG__ROWS8_CASE(6) TG__ROWS8_CASE(7)
@@ -6508,7 +6513,13 @@ TG__FN(tg__panel)(int64_t kc, const TG__T *alpha, const TG__T *a, int64_t rs_a, 
 #if TG__PAIR
     /* A whole panel over A in place, eight rows or more, in 8 x 2W tiles (tg__rows8). */
     if (!packed_a && cs_c == 1 && m >= 8 && n == 2 * TG__W) {
-        TG__FN(tg__rows8)(kc, alpha, a, rs_a, cs_a, b, rs_b, beta, c, rs_c, m);
+        TG__FN(tg__rows8)(kc, alpha, a, rs_a, cs_a, b, rs_b, beta, c, rs_c, m, n, 0);
+        return;
+    }
+    /* A partial panel (W < n < 2W) over five to eight rows in place: one tile of them, read
+     * through masks (tg__rows8 says what was measured). */
+    if (masked && !packed_a && cs_c == 1 && m >= 5 && m <= 8) {
+        TG__FN(tg__rows8)(kc, alpha, a, rs_a, cs_a, b, rs_b, beta, c, rs_c, m, n, 1);
         return;
     }
 #endif
@@ -7964,21 +7975,26 @@ TG__FN(tg__tile8)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t rs_a
 #undef TG__T8_STORE
 }
 
-/* One whole panel of B (2W) over m >= 8 rows of A in place, in tiles of 8 x 2W of as even heights
- * as fit (4 to 8 rows, each 8 chains of FMAs or more; a constant per instantiation). The 6-row
- * tiles (tg__tile_rows) need more of them for the same rows, and two of four rows where 7 or 8
- * remain, whose eight chains only just cover the FMA latency: s 32^3 runs as four tiles instead
- * of six. The Xeon of results/intel-xeon-2c, 1 thread, ab-gemm, C 16 bytes off a line, against
+/* One whole panel of B (2W) over m >= 8 rows of A in place, or a partial one (masked: W < n < 2W,
+ * read through masks) over 5 to 8 rows, in tiles of 8 x 2W of as even heights as fit (4 to 8
+ * rows, each 8 chains of FMAs or more; a constant per instantiation). The 6-row tiles
+ * (tg__tile_rows) need more of them for the same rows, and two of four rows where 7 or 8 remain,
+ * whose eight chains only just cover the FMA latency: s 32^3 runs as four tiles instead of six.
+ * The Xeon of results/intel-xeon-2c, 1 thread, ab-gemm, C 16 bytes off a line, against
  * the 6-row tiles (a copy of their build: 0.99-1.01): s 32^3 1.13, s 8x32x8 1.14, s 9x32x9 1.08,
  * s 20x32x20 1.13, s 96x32x96 1.06, s 256x32x256 1.04, s 1000x32x64 1.06, s 4096x32x4096 1.13, d
  * 16^3 1.13, d 40x16x40 1.04, d 256x16x256 1.09, d 8192x16x512 1.05; 2 threads 1.01-1.07; but
  * 9 and 10 rows as 4 + 5 and 5 + 5 against 6 + 3 and 6 + 4, d 9x16x64 0.97-1.01, d 10x16x64
- * 0.96-0.99, s 9x32x64 0.98-1.00. A partial panel (W < n < 2W, read through masks) lost (s
- * 100x20x100 0.98, d 100x12x100 0.99, d 14^3 0.97, d 12x14x12 0.92) and keeps the 6-row tiles,
- * whose edge stores form their masks once a tile. */
+ * 0.96-0.99, s 9x32x64 0.98-1.00. A partial panel over more rows lost (s 100x20x100 0.98, d
+ * 100x12x100 0.99, d 14^3 0.97, d 12x14x12 0.92) and keeps the 6-row tiles, whose edge stores form
+ * their masks once a tile; over 5 to 8 rows, which those take as 4 + 4, 4 + 3 or one tile with
+ * dropped rows, one tile of them won (the same Xeon, BETA=1, against a copy of the old build:
+ * 0.97-1.03): NN and TN s 8x17x8 1.07-1.08, s 7x24x7 1.07-1.09, s 8x30x300 1.14, s 5x20x100
+ * 1.04-1.05, d 8x12x300 1.19, d 7x12x12 1.07-1.11, d 8x9x8 1.04-1.08; NT and TT 0.98-1.10. */
 __attribute__((target(TG__TARGET), always_inline)) static inline void
 TG__FN(tg__rows8)(int64_t kc, const TG__T *al, const TG__T *a, int64_t rs_a, int64_t cs_a,
-                  const TG__T *b, int64_t rs_b, const TG__T *be, TG__T *c, int64_t rs_c, int64_t m)
+                  const TG__T *b, int64_t rs_b, const TG__T *be, TG__T *c, int64_t rs_c, int64_t m,
+                  int64_t n, const int masked)
 {
     const int64_t tiles = tg__ceil_div(m, 8);
     for (int64_t t = 0, i = 0, h; t < tiles; t++, i += h) {
@@ -7986,7 +8002,7 @@ TG__FN(tg__rows8)(int64_t kc, const TG__T *al, const TG__T *a, int64_t rs_a, int
 #define TG__ROWS8_CASE(H)                                                                          \
     case H:                                                                                        \
         TG__FN(tg__tile8)(kc, al, a + i * rs_a, rs_a, cs_a, b, rs_b, be, c + i * rs_c, rs_c, H, 2, \
-                          2 * TG__W, 0, 0, NULL);                                                  \
+                          n, masked, 0, NULL);                                                     \
         break;
         switch (h) {
             TG__ROWS8_CASE(4) TG__ROWS8_CASE(5) TG__ROWS8_CASE(6) TG__ROWS8_CASE(7)
@@ -8015,7 +8031,13 @@ TG__FN(tg__panel)(int64_t kc, const TG__T *alpha, const TG__T *a, int64_t rs_a, 
 #if TG__PAIR
     /* A whole panel over A in place, eight rows or more, in 8 x 2W tiles (tg__rows8). */
     if (!packed_a && cs_c == 1 && m >= 8 && n == 2 * TG__W) {
-        TG__FN(tg__rows8)(kc, alpha, a, rs_a, cs_a, b, rs_b, beta, c, rs_c, m);
+        TG__FN(tg__rows8)(kc, alpha, a, rs_a, cs_a, b, rs_b, beta, c, rs_c, m, n, 0);
+        return;
+    }
+    /* A partial panel (W < n < 2W) over five to eight rows in place: one tile of them, read
+     * through masks (tg__rows8 says what was measured). */
+    if (masked && !packed_a && cs_c == 1 && m >= 5 && m <= 8) {
+        TG__FN(tg__rows8)(kc, alpha, a, rs_a, cs_a, b, rs_b, beta, c, rs_c, m, n, 1);
         return;
     }
 #endif
@@ -9471,21 +9493,26 @@ TG__FN(tg__tile8)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t rs_a
 #undef TG__T8_STORE
 }
 
-/* One whole panel of B (2W) over m >= 8 rows of A in place, in tiles of 8 x 2W of as even heights
- * as fit (4 to 8 rows, each 8 chains of FMAs or more; a constant per instantiation). The 6-row
- * tiles (tg__tile_rows) need more of them for the same rows, and two of four rows where 7 or 8
- * remain, whose eight chains only just cover the FMA latency: s 32^3 runs as four tiles instead
- * of six. The Xeon of results/intel-xeon-2c, 1 thread, ab-gemm, C 16 bytes off a line, against
+/* One whole panel of B (2W) over m >= 8 rows of A in place, or a partial one (masked: W < n < 2W,
+ * read through masks) over 5 to 8 rows, in tiles of 8 x 2W of as even heights as fit (4 to 8
+ * rows, each 8 chains of FMAs or more; a constant per instantiation). The 6-row tiles
+ * (tg__tile_rows) need more of them for the same rows, and two of four rows where 7 or 8 remain,
+ * whose eight chains only just cover the FMA latency: s 32^3 runs as four tiles instead of six.
+ * The Xeon of results/intel-xeon-2c, 1 thread, ab-gemm, C 16 bytes off a line, against
  * the 6-row tiles (a copy of their build: 0.99-1.01): s 32^3 1.13, s 8x32x8 1.14, s 9x32x9 1.08,
  * s 20x32x20 1.13, s 96x32x96 1.06, s 256x32x256 1.04, s 1000x32x64 1.06, s 4096x32x4096 1.13, d
  * 16^3 1.13, d 40x16x40 1.04, d 256x16x256 1.09, d 8192x16x512 1.05; 2 threads 1.01-1.07; but
  * 9 and 10 rows as 4 + 5 and 5 + 5 against 6 + 3 and 6 + 4, d 9x16x64 0.97-1.01, d 10x16x64
- * 0.96-0.99, s 9x32x64 0.98-1.00. A partial panel (W < n < 2W, read through masks) lost (s
- * 100x20x100 0.98, d 100x12x100 0.99, d 14^3 0.97, d 12x14x12 0.92) and keeps the 6-row tiles,
- * whose edge stores form their masks once a tile. */
+ * 0.96-0.99, s 9x32x64 0.98-1.00. A partial panel over more rows lost (s 100x20x100 0.98, d
+ * 100x12x100 0.99, d 14^3 0.97, d 12x14x12 0.92) and keeps the 6-row tiles, whose edge stores form
+ * their masks once a tile; over 5 to 8 rows, which those take as 4 + 4, 4 + 3 or one tile with
+ * dropped rows, one tile of them won (the same Xeon, BETA=1, against a copy of the old build:
+ * 0.97-1.03): NN and TN s 8x17x8 1.07-1.08, s 7x24x7 1.07-1.09, s 8x30x300 1.14, s 5x20x100
+ * 1.04-1.05, d 8x12x300 1.19, d 7x12x12 1.07-1.11, d 8x9x8 1.04-1.08; NT and TT 0.98-1.10. */
 __attribute__((target(TG__TARGET), always_inline)) static inline void
 TG__FN(tg__rows8)(int64_t kc, const TG__T *al, const TG__T *a, int64_t rs_a, int64_t cs_a,
-                  const TG__T *b, int64_t rs_b, const TG__T *be, TG__T *c, int64_t rs_c, int64_t m)
+                  const TG__T *b, int64_t rs_b, const TG__T *be, TG__T *c, int64_t rs_c, int64_t m,
+                  int64_t n, const int masked)
 {
     const int64_t tiles = tg__ceil_div(m, 8);
     for (int64_t t = 0, i = 0, h; t < tiles; t++, i += h) {
@@ -9493,7 +9520,7 @@ TG__FN(tg__rows8)(int64_t kc, const TG__T *al, const TG__T *a, int64_t rs_a, int
 #define TG__ROWS8_CASE(H)                                                                          \
     case H:                                                                                        \
         TG__FN(tg__tile8)(kc, al, a + i * rs_a, rs_a, cs_a, b, rs_b, be, c + i * rs_c, rs_c, H, 2, \
-                          2 * TG__W, 0, 0, NULL);                                                  \
+                          n, masked, 0, NULL);                                                     \
         break;
         switch (h) {
             TG__ROWS8_CASE(4) TG__ROWS8_CASE(5) TG__ROWS8_CASE(6) TG__ROWS8_CASE(7)
@@ -9522,7 +9549,13 @@ TG__FN(tg__panel)(int64_t kc, const TG__T *alpha, const TG__T *a, int64_t rs_a, 
 #if TG__PAIR
     /* A whole panel over A in place, eight rows or more, in 8 x 2W tiles (tg__rows8). */
     if (!packed_a && cs_c == 1 && m >= 8 && n == 2 * TG__W) {
-        TG__FN(tg__rows8)(kc, alpha, a, rs_a, cs_a, b, rs_b, beta, c, rs_c, m);
+        TG__FN(tg__rows8)(kc, alpha, a, rs_a, cs_a, b, rs_b, beta, c, rs_c, m, n, 0);
+        return;
+    }
+    /* A partial panel (W < n < 2W) over five to eight rows in place: one tile of them, read
+     * through masks (tg__rows8 says what was measured). */
+    if (masked && !packed_a && cs_c == 1 && m >= 5 && m <= 8) {
+        TG__FN(tg__rows8)(kc, alpha, a, rs_a, cs_a, b, rs_b, beta, c, rs_c, m, n, 1);
         return;
     }
 #endif
@@ -10978,21 +11011,26 @@ TG__FN(tg__tile8)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t rs_a
 #undef TG__T8_STORE
 }
 
-/* One whole panel of B (2W) over m >= 8 rows of A in place, in tiles of 8 x 2W of as even heights
- * as fit (4 to 8 rows, each 8 chains of FMAs or more; a constant per instantiation). The 6-row
- * tiles (tg__tile_rows) need more of them for the same rows, and two of four rows where 7 or 8
- * remain, whose eight chains only just cover the FMA latency: s 32^3 runs as four tiles instead
- * of six. The Xeon of results/intel-xeon-2c, 1 thread, ab-gemm, C 16 bytes off a line, against
+/* One whole panel of B (2W) over m >= 8 rows of A in place, or a partial one (masked: W < n < 2W,
+ * read through masks) over 5 to 8 rows, in tiles of 8 x 2W of as even heights as fit (4 to 8
+ * rows, each 8 chains of FMAs or more; a constant per instantiation). The 6-row tiles
+ * (tg__tile_rows) need more of them for the same rows, and two of four rows where 7 or 8 remain,
+ * whose eight chains only just cover the FMA latency: s 32^3 runs as four tiles instead of six.
+ * The Xeon of results/intel-xeon-2c, 1 thread, ab-gemm, C 16 bytes off a line, against
  * the 6-row tiles (a copy of their build: 0.99-1.01): s 32^3 1.13, s 8x32x8 1.14, s 9x32x9 1.08,
  * s 20x32x20 1.13, s 96x32x96 1.06, s 256x32x256 1.04, s 1000x32x64 1.06, s 4096x32x4096 1.13, d
  * 16^3 1.13, d 40x16x40 1.04, d 256x16x256 1.09, d 8192x16x512 1.05; 2 threads 1.01-1.07; but
  * 9 and 10 rows as 4 + 5 and 5 + 5 against 6 + 3 and 6 + 4, d 9x16x64 0.97-1.01, d 10x16x64
- * 0.96-0.99, s 9x32x64 0.98-1.00. A partial panel (W < n < 2W, read through masks) lost (s
- * 100x20x100 0.98, d 100x12x100 0.99, d 14^3 0.97, d 12x14x12 0.92) and keeps the 6-row tiles,
- * whose edge stores form their masks once a tile. */
+ * 0.96-0.99, s 9x32x64 0.98-1.00. A partial panel over more rows lost (s 100x20x100 0.98, d
+ * 100x12x100 0.99, d 14^3 0.97, d 12x14x12 0.92) and keeps the 6-row tiles, whose edge stores form
+ * their masks once a tile; over 5 to 8 rows, which those take as 4 + 4, 4 + 3 or one tile with
+ * dropped rows, one tile of them won (the same Xeon, BETA=1, against a copy of the old build:
+ * 0.97-1.03): NN and TN s 8x17x8 1.07-1.08, s 7x24x7 1.07-1.09, s 8x30x300 1.14, s 5x20x100
+ * 1.04-1.05, d 8x12x300 1.19, d 7x12x12 1.07-1.11, d 8x9x8 1.04-1.08; NT and TT 0.98-1.10. */
 __attribute__((target(TG__TARGET), always_inline)) static inline void
 TG__FN(tg__rows8)(int64_t kc, const TG__T *al, const TG__T *a, int64_t rs_a, int64_t cs_a,
-                  const TG__T *b, int64_t rs_b, const TG__T *be, TG__T *c, int64_t rs_c, int64_t m)
+                  const TG__T *b, int64_t rs_b, const TG__T *be, TG__T *c, int64_t rs_c, int64_t m,
+                  int64_t n, const int masked)
 {
     const int64_t tiles = tg__ceil_div(m, 8);
     for (int64_t t = 0, i = 0, h; t < tiles; t++, i += h) {
@@ -11000,7 +11038,7 @@ TG__FN(tg__rows8)(int64_t kc, const TG__T *al, const TG__T *a, int64_t rs_a, int
 #define TG__ROWS8_CASE(H)                                                                          \
     case H:                                                                                        \
         TG__FN(tg__tile8)(kc, al, a + i * rs_a, rs_a, cs_a, b, rs_b, be, c + i * rs_c, rs_c, H, 2, \
-                          2 * TG__W, 0, 0, NULL);                                                  \
+                          n, masked, 0, NULL);                                                     \
         break;
         switch (h) {
             TG__ROWS8_CASE(4) TG__ROWS8_CASE(5) TG__ROWS8_CASE(6) TG__ROWS8_CASE(7)
@@ -11029,7 +11067,13 @@ TG__FN(tg__panel)(int64_t kc, const TG__T *alpha, const TG__T *a, int64_t rs_a, 
 #if TG__PAIR
     /* A whole panel over A in place, eight rows or more, in 8 x 2W tiles (tg__rows8). */
     if (!packed_a && cs_c == 1 && m >= 8 && n == 2 * TG__W) {
-        TG__FN(tg__rows8)(kc, alpha, a, rs_a, cs_a, b, rs_b, beta, c, rs_c, m);
+        TG__FN(tg__rows8)(kc, alpha, a, rs_a, cs_a, b, rs_b, beta, c, rs_c, m, n, 0);
+        return;
+    }
+    /* A partial panel (W < n < 2W) over five to eight rows in place: one tile of them, read
+     * through masks (tg__rows8 says what was measured). */
+    if (masked && !packed_a && cs_c == 1 && m >= 5 && m <= 8) {
+        TG__FN(tg__rows8)(kc, alpha, a, rs_a, cs_a, b, rs_b, beta, c, rs_c, m, n, 1);
         return;
     }
 #endif
