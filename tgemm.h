@@ -814,6 +814,12 @@ TG__PRIVATE const void *tg__one(size_t es);
 /* Where the small path's panels stop winning, in multiply-adds (gemm.c has the measurements). */
 enum { TG__SMALL_MNK = 256 * 256 * 256 };
 
+/* The tiny products' route (gemm.c): m, n and k at most TG__TINY, the largest such that every
+ * product within it is one thread's (TG__TEAM_MNK above; where zmm is split, small.c's 2^19 bytes
+ * of multiply-adds: 40^3 in fp64 is 512,000). No k block of the small path is shallower (small.c's
+ * tg__small_block), so such a product is one k block there too. */
+enum { TG__TINY = 40 };
+
 /* The blocked GEMM (driver.c) and the small-matrix path (small.c), on checked views with m, n, k > 0,
  * alpha != 0 and C's column stride 1 (gemm.c transposes the problem when C is column-major). paged:
  * the small path packs every panel of B a page group at a time, whatever the shape (TGEMM_PATH=paged,
@@ -4778,14 +4784,12 @@ TG__ALWAYS_INLINE int tg__gemm_cpu(const char *fn, size_t es, const tg__gemm *g,
                : tg__gemm_blocked(fn, tg__blocked_kernel(kern), &t, alpha, beta);
 }
 
-/* The tiny products' route (step 0 above): m, n and k at most TG__TINY, every dimension and
+/* The tiny products' route (step 0 above): m, n and k at most cpu.h's TG__TINY, every dimension and
  * leading dimension plainly valid and every pointer set, alpha not zero, no path forced. Such a
  * call passes every check of step 1 and takes no quick return; in either layout it is the product
  * of step 3 whose A and B are views of the call's operands (row-major as it is; column-major as
  * Cᵀ = op(B)ᵀ·op(A)ᵀ, B's columns as the rows of A and A's as the rows of B), and step 3 would
- * give it to the small path on one thread, in one k block (TG__TINY^3 multiply-adds are below
- * every threshold for a team, cpu.h's TG__TEAM_MNK and small.c's 2^19 bytes where zmm is split:
- * 2^18 in fp64; k <= TG__TINY is one k block, small.c's tg__small_block), where C has more than
+ * give it to the small path on one thread, in one k block (cpu.h says why), where C has more than
  * TG__GEMV_ROWS rows and columns. The route makes the small path's kernel calls from the call's
  * own arguments: the general way there, through the checks, the views, the path tests and
  * small.c's set-up, ran ~400 instructions of a 12^3 sgemm's ~860 (gdb, stepping one call), a
@@ -4800,8 +4804,11 @@ TG__ALWAYS_INLINE int tg__gemm_cpu(const char *fn, size_t es, const tg__gemm *g,
  * 1.16, d 1.11, 1.09; the pairs (then, against the route of one panel alone: 0.97-1.07 on its
  * products) d 32^3 1.04-1.07, 24x32x32 1.06, 16x32x16 1.08, 8x32x8 1.31-1.34; a product it turns
  * away pays for its tests (s 5^3 and 6^3 0.90, when AVX2 still packed their panels: cpu.h's
- * tg__use_narrow). */
-enum { TG__TINY = 32 };
+ * tg__use_narrow). Up to 40 (was 32), the products with a dimension in 33..40 (a grid of 2976 in
+ * both types, four transposes, against a copy 0.98-1.02; results/intel-xeon-2c/cpu/ab-tiny40/):
+ * geometric mean 1.05-1.07 by type and transpose (AVX2 forced 1.03-1.05, column-major 1.04-1.06),
+ * s 8x33x8 1.33, d 1.20, s 33^3-38^3 1.07, k = 1 up to 1.6; the lowest single readings (d
+ * 40x33x4 0.86, 36x33x8 0.90) gained when run again (1.07-1.12). */
 
 /* The tests both forms of the route share, on step 3's views (tm x k A with leading dimension
  * lta, k x tn B with ltb; lta_min and ltb_min the runs those must span, C's tn); the kernel family,
@@ -11908,7 +11915,7 @@ static int64_t tg__small_kb(const tg__kernel *kern, const tg__gemm *g, int64_t p
     const int deep = panels == 1 && g->a.cs == 1 && g->m >= TG__KB_L2_ROWS &&
                      (double)g->m * (double)g->k * (double)es > (double)cpu->l2;
     const int64_t kb = (deep ? cpu->l2 : cpu->l1d) / 2 / (kern->nr * es);
-    return kb > 32 ? kb : 32;
+    return kb > TG__TINY ? kb : TG__TINY;
 }
 
 /* Threads for a product on this path: tg__threads_for's, but where zmm is split (Zen 4) the
@@ -11930,11 +11937,11 @@ TG__ALWAYS_INLINE int tg__small_threads(const tg__kernel *kern, const tg__gemm *
                : tg__threads_for(g->m, g->n, g->k);
 }
 
-/* The depth of k's blocks: all of k up to 32 (no block is shallower), which spares a tiny product
- * tg__small_kb's call and its division. */
+/* The depth of k's blocks: all of k up to TG__TINY (no block is shallower), which spares a tiny
+ * product tg__small_kb's call and its division. */
 TG__ALWAYS_INLINE int64_t tg__small_block(const tg__kernel *kern, const tg__gemm *g, int64_t panels)
 {
-    return g->k <= 32 ? g->k : tg__min(g->k, tg__small_kb(kern, g, panels));
+    return g->k <= TG__TINY ? g->k : tg__min(g->k, tg__small_kb(kern, g, panels));
 }
 
 /* Columns [j, j + n) of C, n <= nr, for one k block of kc from pc (beta_now: beta or 1). Inlined
@@ -12500,7 +12507,7 @@ static int tg__small_panels_all(const char *fn, const tg__kernel *kern, const tg
  * set-up had been formed (Zen 4, 1 thread, ab-gemm, a copy of the old build 0.99-1.00): s 8^3
  * 1.07-1.08, s 12^3 1.035-1.05, s 16^3 1.02-1.03, d 8^3 1.06-1.07, d 12^3 1.02-1.03, d 16^3
  * 1.01-1.05, s 8x8x64 1.02; a product it turns away pays for its tests (s 20^3, whose last
- * columns the narrow family packs, 0.98-0.99). The tiniest of these products (m, n, k <= 32)
+ * columns the narrow family packs, 0.98-0.99). The tiniest of these products (m, n, k <= TG__TINY)
  * never get here: gemm.c's tg__gemm_tiny makes the same call from the entry. 0: not such a
  * product. */
 TG__ALWAYS_INLINE int tg__small_direct(const tg__kernel *kern, const tg__gemm *g, const void *alpha,

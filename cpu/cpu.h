@@ -161,6 +161,12 @@ TG__PRIVATE const void *tg__one(size_t es);
 /* Where the small path's panels stop winning, in multiply-adds (gemm.c has the measurements). */
 enum { TG__SMALL_MNK = 256 * 256 * 256 };
 
+/* The tiny products' route (gemm.c): m, n and k at most TG__TINY, the largest such that every
+ * product within it is one thread's (TG__TEAM_MNK above; where zmm is split, small.c's 2^19 bytes
+ * of multiply-adds: 40^3 in fp64 is 512,000). No k block of the small path is shallower (small.c's
+ * tg__small_block), so such a product is one k block there too. */
+enum { TG__TINY = 40 };
+
 /* The blocked GEMM (driver.c) and the small-matrix path (small.c), on checked views with m, n, k > 0,
  * alpha != 0 and C's column stride 1 (gemm.c transposes the problem when C is column-major). paged:
  * the small path packs every panel of B a page group at a time, whatever the shape (TGEMM_PATH=paged,

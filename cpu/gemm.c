@@ -146,14 +146,12 @@ TG__ALWAYS_INLINE int tg__gemm_cpu(const char *fn, size_t es, const tg__gemm *g,
                : tg__gemm_blocked(fn, tg__blocked_kernel(kern), &t, alpha, beta);
 }
 
-/* The tiny products' route (step 0 above): m, n and k at most TG__TINY, every dimension and
+/* The tiny products' route (step 0 above): m, n and k at most cpu.h's TG__TINY, every dimension and
  * leading dimension plainly valid and every pointer set, alpha not zero, no path forced. Such a
  * call passes every check of step 1 and takes no quick return; in either layout it is the product
  * of step 3 whose A and B are views of the call's operands (row-major as it is; column-major as
  * Cᵀ = op(B)ᵀ·op(A)ᵀ, B's columns as the rows of A and A's as the rows of B), and step 3 would
- * give it to the small path on one thread, in one k block (TG__TINY^3 multiply-adds are below
- * every threshold for a team, cpu.h's TG__TEAM_MNK and small.c's 2^19 bytes where zmm is split:
- * 2^18 in fp64; k <= TG__TINY is one k block, small.c's tg__small_block), where C has more than
+ * give it to the small path on one thread, in one k block (cpu.h says why), where C has more than
  * TG__GEMV_ROWS rows and columns. The route makes the small path's kernel calls from the call's
  * own arguments: the general way there, through the checks, the views, the path tests and
  * small.c's set-up, ran ~400 instructions of a 12^3 sgemm's ~860 (gdb, stepping one call), a
@@ -168,8 +166,11 @@ TG__ALWAYS_INLINE int tg__gemm_cpu(const char *fn, size_t es, const tg__gemm *g,
  * 1.16, d 1.11, 1.09; the pairs (then, against the route of one panel alone: 0.97-1.07 on its
  * products) d 32^3 1.04-1.07, 24x32x32 1.06, 16x32x16 1.08, 8x32x8 1.31-1.34; a product it turns
  * away pays for its tests (s 5^3 and 6^3 0.90, when AVX2 still packed their panels: cpu.h's
- * tg__use_narrow). */
-enum { TG__TINY = 32 };
+ * tg__use_narrow). Up to 40 (was 32), the products with a dimension in 33..40 (a grid of 2976 in
+ * both types, four transposes, against a copy 0.98-1.02; results/intel-xeon-2c/cpu/ab-tiny40/):
+ * geometric mean 1.05-1.07 by type and transpose (AVX2 forced 1.03-1.05, column-major 1.04-1.06),
+ * s 8x33x8 1.33, d 1.20, s 33^3-38^3 1.07, k = 1 up to 1.6; the lowest single readings (d
+ * 40x33x4 0.86, 36x33x8 0.90) gained when run again (1.07-1.12). */
 
 /* The tests both forms of the route share, on step 3's views (tm x k A with leading dimension
  * lta, k x tn B with ltb; lta_min and ltb_min the runs those must span, C's tn); the kernel family,

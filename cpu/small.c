@@ -62,7 +62,7 @@ static int64_t tg__small_kb(const tg__kernel *kern, const tg__gemm *g, int64_t p
     const int deep = panels == 1 && g->a.cs == 1 && g->m >= TG__KB_L2_ROWS &&
                      (double)g->m * (double)g->k * (double)es > (double)cpu->l2;
     const int64_t kb = (deep ? cpu->l2 : cpu->l1d) / 2 / (kern->nr * es);
-    return kb > 32 ? kb : 32;
+    return kb > TG__TINY ? kb : TG__TINY;
 }
 
 /* Threads for a product on this path: tg__threads_for's, but where zmm is split (Zen 4) the
@@ -84,11 +84,11 @@ TG__ALWAYS_INLINE int tg__small_threads(const tg__kernel *kern, const tg__gemm *
                : tg__threads_for(g->m, g->n, g->k);
 }
 
-/* The depth of k's blocks: all of k up to 32 (no block is shallower), which spares a tiny product
- * tg__small_kb's call and its division. */
+/* The depth of k's blocks: all of k up to TG__TINY (no block is shallower), which spares a tiny
+ * product tg__small_kb's call and its division. */
 TG__ALWAYS_INLINE int64_t tg__small_block(const tg__kernel *kern, const tg__gemm *g, int64_t panels)
 {
-    return g->k <= 32 ? g->k : tg__min(g->k, tg__small_kb(kern, g, panels));
+    return g->k <= TG__TINY ? g->k : tg__min(g->k, tg__small_kb(kern, g, panels));
 }
 
 /* Columns [j, j + n) of C, n <= nr, for one k block of kc from pc (beta_now: beta or 1). Inlined
@@ -654,7 +654,7 @@ static int tg__small_panels_all(const char *fn, const tg__kernel *kern, const tg
  * set-up had been formed (Zen 4, 1 thread, ab-gemm, a copy of the old build 0.99-1.00): s 8^3
  * 1.07-1.08, s 12^3 1.035-1.05, s 16^3 1.02-1.03, d 8^3 1.06-1.07, d 12^3 1.02-1.03, d 16^3
  * 1.01-1.05, s 8x8x64 1.02; a product it turns away pays for its tests (s 20^3, whose last
- * columns the narrow family packs, 0.98-0.99). The tiniest of these products (m, n, k <= 32)
+ * columns the narrow family packs, 0.98-0.99). The tiniest of these products (m, n, k <= TG__TINY)
  * never get here: gemm.c's tg__gemm_tiny makes the same call from the entry. 0: not such a
  * product. */
 TG__ALWAYS_INLINE int tg__small_direct(const tg__kernel *kern, const tg__gemm *g, const void *alpha,

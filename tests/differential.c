@@ -177,20 +177,20 @@ void tgt_section_cube(int max)
                             }
 }
 
-/* The tiny products' route (cpu/gemm.c's tg__gemm_tiny, m, n and k at most 32): every width of C
+/* The tiny products' route (cpu/gemm.c's tg__gemm_tiny, m, n and k at most 40): every width of C
  * from one column past the last, so that each of its forms runs (one panel in place, whole or
  * partial, the narrow family's, the pair and triple kernels, B's panels packed where it is
  * transposed, and the widths it turns away), over a few row counts about its tiles and depths
  * about the packing's register transposes, in every layout and transpose. */
 void tgt_section_tiny(void)
 {
-    static const int64_t ms[] = {5, 6, 8, 9, 16, 24, 32, 33}, ks[] = {1, 4, 9, 32};
+    static const int64_t ms[] = {5, 6, 8, 9, 16, 24, 32, 33, 40, 41}, ks[] = {1, 4, 9, 32, 40, 41};
     uint64_t i = 3000000;
     for (size_t es = 4; es <= 8; es += 4)
         for (int combo = 0; combo < 8; combo++)
             for (size_t a = 0; a < sizeof ms / sizeof ms[0]; a++)
                 for (size_t b = 0; b < sizeof ks / sizeof ks[0]; b++)
-                    for (int64_t n = 1; n <= 33; n++) {
+                    for (int64_t n = 1; n <= 41; n++) {
                         tgt_case c = tgt_case_at(es, tgt_layouts[combo >> 2],
                                                  tgt_transes[(combo >> 1) & 1],
                                                  tgt_transes[combo & 1], ms[a], n, ks[b], i++);
