@@ -697,6 +697,11 @@ typedef void (*tg__ukernel_pair_fn)(int64_t kc, const void *alpha, const void *a
 typedef void (*tg__ukernel_triple_fn)(int64_t kc, const void *alpha, const void *a, int64_t rs_a,
                                       int64_t cs_a, const void *b, int64_t rs_b, const void *beta,
                                       void *c, int64_t rs_c, int64_t m, int64_t n);
+/* t columns of C (3 to 8) over w rows (at most nr), C's rows rs_c apart, op(A)'s columns
+ * contiguous (kernel_simd.inc's tg__ukernel_cols). */
+typedef void (*tg__ukernel_cols_fn)(int64_t kc, const void *alpha, const void *b, int64_t rs_b,
+                                    int64_t cs_b, const void *a, int64_t cs_a, const void *beta,
+                                    void *c, int64_t rs_c, int64_t t, int64_t w);
 /* Copies the rows x kc block of a view starting at src into MR-row panels (pack_a) or the kc x cols
  * block into NR-column panels (pack_b), zero-padding the last panel to a whole tile. */
 typedef void (*tg__pack_fn)(int64_t rows, int64_t kc, const void *src, int64_t rs, int64_t cs,
@@ -743,6 +748,8 @@ struct tg__kernel {
                                          small path's rows mode and a short A (small.c) */
     tg__ukernel_triple_fn ukernel_triple; /* NULL, or three panels at once in tiles of eight rows
                                              (AVX-512): a short A (small.c's tg__small_triples) */
+    tg__ukernel_cols_fn ukernel_cols; /* NULL, or 3 to 8 columns of C over a transposed A as rows
+                                         of Cᵀ (AVX-512): small.c's tg__small_dots */
     const tg__kernel *wide; /* NULL, or the blocked path's kernel where zmm runs at full width
                                (gemm.c's tg__blocked_kernel): AVX-512's tiles of 8 x 3W over A in
                                8-row panels and B in 3W-column ones (tg__ukernel_wide) */
@@ -1022,9 +1029,38 @@ TG__ALWAYS_INLINE const tg__kernel *tg__dots_kernel(const tg__kernel *kern)
 {
     return kern->narrow ? kern->narrow : kern;
 }
-TG__ALWAYS_INLINE int tg__dots_fit(const tg__kernel *kern, int64_t n, int64_t m, int64_t a_rs,
-                                   int64_t a_cs, int64_t kc)
+/* Whether n > TG__DOTS_COLS columns of C over a transposed A (its columns contiguous: a_rs 1) go
+ * to the family's ukernel_cols (AVX-512: kernel_simd.inc), which computes them as n rows of Cᵀ,
+ * 2n FMAs a k step for each 2W of C's rows, where the tile in C's orientation spends one a row
+ * (split: the columns past a panel's vector, whose masked tile took two) or ceil(2n / W) of the
+ * narrow family. Taken up to 7 columns (8 in fp32), where that is at most half the tile's (9/20
+ * where n passes W/4, the narrow family's vector, whose second part-filled vector a row the
+ * model overcounts), from 24 deep (its set-up and scatters: at 16, s 28x39x16 0.92, d 28x21x16
+ * 0.93). Lost past the bounds: d 12x22x64 0.92 and 12x23x64 0.90 (6 and 7 columns), s 8x36x8
+ * 0.91, a whole fp64 panel split in two (d 16^3 0.69). Out of line: inlined, the test cost
+ * products it turns away 4-7% (TT s 16x40x16, column-major NT s 36x40x16). The Xeon of
+ * results/intel-xeon-2c, 1 thread, ab-gemm, C 16 bytes off a line, against the tiles (a copy
+ * 0.97-1.03): TN s 35^3 1.20, 36^3 1.15, 20x20x24 1.14-1.18, 64x19x64 1.67, 64x36x64 1.30,
+ * 100x20x100 1.47, 512x36x512 1.34, d 64x11x64 1.43, 64x12x64 1.31-1.35, 64x20x64 1.07; over
+ * grids of 360 shapes a type (m 8-256, k 8-256, nine widths past a vector or a panel) geometric
+ * mean TN s 1.074, d 1.022, TT s 1.076, d 1.027, column-major NT and TT s 1.03, d 1.00, NN and
+ * AVX2 forced 1.00; the lowest readings there 0.92-0.95 (TT d 256x12x64 0.92-0.94, and some
+ * shapes that do not take it, s 36x36x16 0.94-0.97 in every transpose: the code's layout).
+ * cpu/ab-cols/ has the runs. */
+TG__NOINLINE static int tg__cols_fit(const tg__kernel *kern, int64_t n, int64_t m, int64_t a_rs,
+                                     int split)
 {
+    const int64_t w = kern->nr / 2, wide = 2 * n > w;
+    int64_t tile, cols;
+    if (n >= w || n > 8 || !kern->ukernel_cols || a_rs != 1) return 0;
+    tile = split || !wide ? m : 2 * m;
+    cols = 2 * n * tg__ceil_div(m, kern->nr);
+    return wide ? 20 * cols <= 9 * tile : 2 * cols <= tile;
+}
+TG__ALWAYS_INLINE int tg__dots_fit(const tg__kernel *kern, int64_t n, int64_t m, int64_t a_rs,
+                                   int64_t a_cs, int64_t kc, int split)
+{
+    if (a_cs != 1 && n > TG__DOTS_COLS) return kc >= 24 && tg__cols_fit(kern, n, m, a_rs, split);
     if (n > TG__DOTS_COLS) return 0;
     if (a_cs != 1)
         return a_rs == 1 && m >= 8 && kc >= 4 + 4 * n && m * kc >= 96;
@@ -1032,25 +1068,26 @@ TG__ALWAYS_INLINE int tg__dots_fit(const tg__kernel *kern, int64_t n, int64_t m,
 }
 /* How many of the last panel's columns [j, j + n) go as dot products (or, A transposed, column
  * products: above): where whole panels come before it (j > 0), all n of them (n at most
- * TG__DOTS_COLS), or, wherever the panel is, those past its one whole vector (the vector's columns
- * then a panel of their own, read whole, where the masked tile took two vectors); 0 where
- * tg__dots_fit says no. The Xeon, as above, against the dots of whole panels' last columns alone
- * (a copy 0.985-1.017): d 25^3 1.18, 26^3 1.03, 41^3 1.12, 42^3 1.035, 57^3 1.09, 64x25x64 1.20,
- * 100x41x100 1.07, s 49^3 1.24, 50^3 1.15, 81^3 1.16, 64x49x64 1.29; d 27^3, s 51^3 and the
- * shapes it leaves alone 0.99-1.01. A first panel so (j = 0, a B one vector and a column or two
- * wide), against the whole masked panel: s 17x17x64 1.46, 40x17x100 1.72, 100x18x100 1.39, d
- * 64x9x64 1.60, NT s 17^3 1.27; AVX2 forced s 64x9x64 1.57, 9x9x64 1.35. (The tiny route's plain
- * form sends one panel straight to the kernel without asking: gemm.c.) */
+ * TG__DOTS_COLS, or tg__cols_fit's), or, wherever the panel is, those past its one whole vector
+ * (the vector's columns then a panel of their own, read whole, where the masked tile took two
+ * vectors); 0 where tg__dots_fit says no. The Xeon, as above, against the dots of whole panels'
+ * last columns alone (a copy 0.985-1.017): d 25^3 1.18, 26^3 1.03, 41^3 1.12, 42^3 1.035, 57^3
+ * 1.09, 64x25x64 1.20, 100x41x100 1.07, s 49^3 1.24, 50^3 1.15, 81^3 1.16, 64x49x64 1.29; d 27^3, s
+ * 51^3 and the shapes it leaves alone 0.99-1.01. A first panel so (j = 0, a B one vector and a
+ * column or two wide), against the whole masked panel: s 17x17x64 1.46, 40x17x100 1.72, 100x18x100
+ * 1.39, d 64x9x64 1.60, NT s 17^3 1.27; AVX2 forced s 64x9x64 1.57, 9x9x64 1.35. (The tiny route's
+ * plain form sends one panel straight to the kernel without asking: gemm.c.) */
 TG__ALWAYS_INLINE int64_t tg__dots_cols(const tg__kernel *kern, int64_t j, int64_t n, int64_t m,
                                         int64_t a_rs, int64_t a_cs, int64_t kc)
 {
     const int64_t w = kern->nr / 2, t = n > w ? n - w : n;
-    return (j > 0 || n > w) && tg__dots_fit(kern, t, m, a_rs, a_cs, kc) ? t : 0;
+    return (j > 0 || n > w) && tg__dots_fit(kern, t, m, a_rs, a_cs, kc, n > w) ? t : 0;
 }
 /* C[0:m, 0:n] = alpha A B + beta C over one k block of kc (A's element (i, p) at a + (i a_rs + p
  * a_cs) elements, a_cs or a_rs 1; B's (p, j) at b + (p b_rs + j b_cs); C's rows rs_c apart): as m
  * n dot products by kern's narrow family where it has one (a_cs 1), else as n column products by
- * kern's (tg__dots_fit). */
+ * kern's GEMV rows form or, past TG__DOTS_COLS, as rows of Cᵀ by its ukernel_cols (tg__dots_fit,
+ * tg__cols_fit). */
 TG__PRIVATE void tg__small_dots(const tg__kernel *kern, int64_t m, int64_t n, int64_t kc,
                                 const void *alpha, const char *a, int64_t a_rs, int64_t a_cs,
                                 const char *b, int64_t b_rs, int64_t b_cs, const void *beta,
@@ -4833,9 +4870,9 @@ TG__ALWAYS_INLINE const tg__kernel *tg__tiny_kernel(size_t es, int layout, int64
 /* C's columns panel by panel, as small.c's tg__small_panels makes them in its one k block: B
  * exactly one 3W tile wide to the triple kernel, whole panels two at a time to the pair kernel,
  * where small.c would take those (tg__small_triple_one, tg__small_pairs_fit: B read in place,
- * within half of L1), the last one or two columns past whole panels or a whole vector as dot
- * products with A's rows (cpu.h's tg__dots_cols), and every other panel of the family's width, or
- * of the narrow family's for the last (tg__use_narrow), read in place where its rows are
+ * within half of L1), the last few columns past whole panels or a whole vector as dot products with
+ * A's rows or A's column products (cpu.h's tg__dots_cols), and every other panel of the family's
+ * width, or of the narrow family's for the last (tg__use_narrow), read in place where its rows are
  * contiguous and the kernel reads it whole or through masks, else packed into a stack buffer as
  * small.c's tg__small_panel packs it (b_rs and b_cs: B's row and column strides). Out of line: a
  * plain product of one panel, the commonest, takes tg__tiny_in_place's call alone. Returns 1 when
@@ -5380,8 +5417,8 @@ static void TG__FN(tg__gemv_dots)(int64_t n, int64_t k, const void *alpha_, cons
 static const tg__kernel TG__FN(tg__kernel_desc) = {
     "generic", sizeof(TG__T), TG__GMR, TG__GNR, TG__GNR, 2 * TG__GMR, TG__FN(tg__ukernel), NULL,
     NULL,
-    TG__FN(tg__pack_a), TG__FN(tg__pack_b), NULL, NULL, NULL, NULL, 0, 16, TG__FN(tg__gemv_rows),
-    TG__FN(tg__gemv_dots), 0};
+    TG__FN(tg__pack_a), TG__FN(tg__pack_b), NULL, NULL, NULL, NULL, NULL, 0, 16,
+    TG__FN(tg__gemv_rows), TG__FN(tg__gemv_dots), 0};
 #undef TG__T
 #undef TG__FN
 
@@ -5544,8 +5581,8 @@ static void TG__FN(tg__gemv_dots)(int64_t n, int64_t k, const void *alpha_, cons
 static const tg__kernel TG__FN(tg__kernel_desc) = {
     "generic", sizeof(TG__T), TG__GMR, TG__GNR, TG__GNR, 2 * TG__GMR, TG__FN(tg__ukernel), NULL,
     NULL,
-    TG__FN(tg__pack_a), TG__FN(tg__pack_b), NULL, NULL, NULL, NULL, 0, 16, TG__FN(tg__gemv_rows),
-    TG__FN(tg__gemv_dots), 0};
+    TG__FN(tg__pack_a), TG__FN(tg__pack_b), NULL, NULL, NULL, NULL, NULL, 0, 16,
+    TG__FN(tg__gemv_rows), TG__FN(tg__gemv_dots), 0};
 #undef TG__T
 #undef TG__FN
 
@@ -5731,6 +5768,45 @@ __attribute__((target(TG__AVX512))) static inline void tg__part512_d(double *c, 
     const __mmask8 k = (__mmask8)tg__lanes(rem, 8);
     if (beta != 0) v = _mm512_fmadd_pd(_mm512_set1_pd(beta), _mm512_maskz_loadu_pd(k, c), v);
     _mm512_mask_storeu_pd(c, k, v);
+}
+
+/* The first `live` floats or doubles of a zmm (all of them from live >= its lanes on, none for
+ * live <= 0) into a column of C, element l at c + l rs (idx: l rs for lanes l = 0..7), as beta * c
+ * + v, c not read when beta is zero: a scatter (and a gather for beta's term), eight lanes at a
+ * time (a tile of Cᵀ, kernel_simd.inc's tg__ukernel_cols). */
+__attribute__((target(TG__AVX512))) static inline void tg__col512_s(float *c, __m512i idx,
+                                                                     int64_t rs, __m512 v,
+                                                                     int64_t live, float beta)
+{
+    const __mmask16 k = (__mmask16)tg__lanes(live, 16);
+    __m256 h[2] = {_mm512_castps512_ps256(v),
+                   _mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(v), 1))};
+    for (int i = 0; i < 2; i++, c += 8 * rs) {
+        const __mmask8 ki = (__mmask8)(k >> (8 * i));
+        if (!ki) break;
+        if (beta != 0)
+            h[i] = _mm256_fmadd_ps(_mm256_set1_ps(beta),
+                                   _mm512_mask_i64gather_ps(_mm256_setzero_ps(), ki, idx, c, 4),
+                                   h[i]);
+        _mm512_mask_i64scatter_ps(c, ki, idx, h[i], 4);
+    }
+}
+
+__attribute__((target(TG__AVX512))) static inline void tg__col512_d(double *c, __m512i idx,
+                                                                     int64_t rs, __m512d v,
+                                                                     int64_t live, double beta)
+{
+    const __mmask8 k = (__mmask8)tg__lanes(live, 8);
+    (void)rs;
+    if (!k) return;
+    if (beta != 0)
+        v = _mm512_fmadd_pd(_mm512_set1_pd(beta),
+                            _mm512_mask_i64gather_pd(_mm512_setzero_pd(), k, idx, c, 8), v);
+#ifdef TG__EXP_NOSCATTER
+    _mm512_mask_storeu_pd(c, k, v);
+#else
+    _mm512_mask_i64scatter_pd(c, k, idx, v, 8);
+#endif
 }
 
 /* A register's lanes summed, halves first (the GEMV kernels' dot products, gemv_simd.inc). */
@@ -6371,7 +6447,8 @@ static inline const char *TG__FN(tg__next_panel)(const TG__T *b, int64_t kc, int
 /* A tile of h <= 8 rows (a constant where inlined) by nv vectors, 2 or 3 (a constant too): up to
  * 24 accumulators and three vectors of B in AVX-512's 32 registers. Every element is one chain of
  * FMAs along k, as in the pair tile and the 6-row tile's whole-panel loop, so any tiling of the
- * same rows gives the same bits. Three uses, told apart by nv and `packed` (constants):
+ * same rows gives the same bits. Four uses, told apart by nv, `packed` and `cols` (constants; the
+ * fourth, cols, is tg__ukernel_cols's: a tile of Cᵀ, stored into C's columns):
  * - 3W over a B read in place (small.c's short A, tg__small_triples): where 8-row tiles take fewer
  *   passes over B than the pair's 6-row ones (7-8, 13-16, 19-24 rows), B streams from L2 or L3
  *   once less, and each k step reads three lines of a row side by side. B's rows here are a leading
@@ -6391,7 +6468,7 @@ __attribute__((target(TG__TARGET), always_inline)) static inline void
 TG__FN(tg__tile8)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t rs_a, int64_t cs_a,
                   const TG__T *b, int64_t rs_b, const TG__T *beta_p, TG__T *c, int64_t rs_c,
                   const int h, const int nv, int64_t n, const int masked, const int packed,
-                  const char *next)
+                  const char *next, const int cols)
 {
     const TG__T *const bend = b + kc * rs_b;
     const int64_t ahead = 10 * rs_b;
@@ -6455,7 +6532,24 @@ TG__FN(tg__tile8)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t rs_a
     if ((i) < h) {                                                                                 \
         TG__STORE_ACC(i, 0) TG__STORE_ACC(i, 1) if (nv == 3) TG__STORE_ACC(i, 2)                   \
     }
-        TG__T8_EACH(TG__T8_STORE)
+        if (cols) {
+            /* tg__ukernel_cols (two vectors): row i of the tile is C's column i, vector v rows
+             * v W on */
+            const __m512i idx = _mm512_set_epi64(7 * rs_c, 6 * rs_c, 5 * rs_c, 4 * rs_c, 3 * rs_c,
+                                                 2 * rs_c, rs_c, 0);
+#define TG__T8_COL_V(i, v)                                                                         \
+    TG__COL_STORE(c + (i) + (v) * TG__W * rs_c, idx, rs_c,                                         \
+                  alpha != 1 ? TG__MUL(acc[i][v], va) : acc[i][v], live - (v) * TG__W, beta);
+#define TG__T8_COL(i)                                                                              \
+    if ((i) < h) {                                                                                 \
+        TG__T8_COL_V(i, 0) TG__T8_COL_V(i, 1)                                                      \
+    }
+            TG__T8_EACH(TG__T8_COL)
+#undef TG__T8_COL
+#undef TG__T8_COL_V
+        } else {
+            TG__T8_EACH(TG__T8_STORE)
+        }
     }
 #undef TG__T8_LD
 #undef TG__T8_EACH
@@ -6491,7 +6585,7 @@ TG__FN(tg__rows8)(int64_t kc, const TG__T *al, const TG__T *a, int64_t rs_a, int
 #define TG__ROWS8_CASE(H)                                                                          \
     case H:                                                                                        \
         TG__FN(tg__tile8)(kc, al, a + i * rs_a, rs_a, cs_a, b, rs_b, be, c + i * rs_c, rs_c, H, 2, \
-                          n, masked, 0, NULL);                                                     \
+                          n, masked, 0, NULL, 0);                                                  \
         break;
         switch (h) {
             TG__ROWS8_CASE(4) TG__ROWS8_CASE(5) TG__ROWS8_CASE(6) TG__ROWS8_CASE(7)
@@ -6705,10 +6799,10 @@ TG__FN(tg__triple_rows)(int64_t kc, const TG__T *al, const TG__T *a, int64_t rs_
 #define TG__TRIPLE_H(h)                                                                            \
     if (n >= 3 * TG__W)                                                                            \
         TG__FN(tg__tile8)(kc, al, a + i * ts_a, rs_a, cs_a, b, rs_b, be, c + i * rs_c, rs_c, h, 3, \
-                          3 * TG__W, 0, packed, pf);                                               \
+                          3 * TG__W, 0, packed, pf, 0);                                            \
     else                                                                                           \
         TG__FN(tg__tile8)(kc, al, a + i * ts_a, rs_a, cs_a, b, rs_b, be, c + i * rs_c, rs_c, h, 3, \
-                          n, 1, packed, pf)
+                          n, 1, packed, pf, 0)
         switch (m - i < 8 ? m - i : 8) {
         case 1: TG__TRIPLE_H(1); break;
         case 2: TG__TRIPLE_H(2); break;
@@ -6737,6 +6831,38 @@ TG__FN(tg__ukernel_triple)(int64_t kc, const void *alpha, const void *a, int64_t
                                 rs_c, m, n - j, 0);
 }
 
+/* The descriptor's ukernel_cols: t <= 8 columns of C over w <= 2W of its rows, where op(A)'s
+ * columns are contiguous (a transposed A: element (i, p) at a + i + p cs_a), as t rows of Cᵀ =
+ * Bᵀ op(A)ᵀ: a tile of eight rows (tg__tile8) that broadcasts B's elements (column j's at b + j
+ * cs_b + p rs_b) and loads op(A)'s columns as vectors, t ceil(w / W) FMAs a k step where a tile in
+ * C's own orientation spends one a row. Its rows go into C's columns (rows rs_c apart) by
+ * scatters, alpha and beta as in every tile's store: each element is one chain of FMAs along k, as
+ * in the tiles it stands in for, so its bits do not depend on which computes it. */
+__attribute__((target(TG__TARGET))) static void
+TG__FN(tg__ukernel_cols)(int64_t kc, const void *alpha, const void *b, int64_t rs_b, int64_t cs_b,
+                         const void *a, int64_t cs_a, const void *beta, void *c, int64_t rs_c,
+                         int64_t t, int64_t w)
+{
+#define TG__COLS_TILE(H, masked)                                                                   \
+    case H:                                                                                        \
+        TG__FN(tg__tile8)(kc, (const TG__T *)alpha, (const TG__T *)b, cs_b, rs_b,                  \
+                          (const TG__T *)a, cs_a, (const TG__T *)beta, (TG__T *)c, rs_c, H, 2, w,  \
+                          masked, 0, NULL, 1);                                                     \
+        break;
+#define TG__COLS_TILES(masked)                                                                     \
+    switch (t) {                                                                                   \
+        TG__COLS_TILE(3, masked) TG__COLS_TILE(4, masked) TG__COLS_TILE(5, masked)                 \
+        TG__COLS_TILE(6, masked) TG__COLS_TILE(7, masked) TG__COLS_TILE(8, masked)                 \
+    default: __builtin_unreachable();                                                              \
+    }
+    if (w == 2 * TG__W)
+        TG__COLS_TILES(0)
+    else
+        TG__COLS_TILES(1)
+#undef TG__COLS_TILES
+#undef TG__COLS_TILE
+}
+
 /* The wide descriptor's micro-kernel (the blocked path where zmm runs at full width): a packed
  * panel of B 3W wide (rs_b = 3W, zero past n) over A in packed 8-row panels (rs_a 1, cs_a 8, ts_a
  * kc), C with unit column stride, in triple tiles of eight rows. Each k step loads three vectors
@@ -6756,9 +6882,11 @@ TG__FN(tg__ukernel_wide)(int64_t kc, const void *alpha, const void *a, int64_t r
                             (const TG__T *)b, rs_b, (const TG__T *)beta, (TG__T *)c, rs_c, m, n, 1);
 }
 #define TG__UKERNEL_TRIPLE TG__FN(tg__ukernel_triple)
+#define TG__UKERNEL_COLS TG__FN(tg__ukernel_cols)
 #else
 #define TG__UKERNEL_PAIR NULL
 #define TG__UKERNEL_TRIPLE NULL
+#define TG__UKERNEL_COLS NULL
 #endif
 
 /* rows x kc of a source whose rows run along k (element (i, p) at src[i * rs + p]) into panels w
@@ -7229,7 +7357,7 @@ TG__FN(tg__gemv_dots)(int64_t n, int64_t k, const void *alpha_, const void *x_, 
 static const tg__kernel TG__FN(tg__kernel_wide) = {
     TG__NAME, sizeof(TG__T), 8, 3 * TG__W, 3 * TG__W, TG__SHORT_M, TG__FN(tg__ukernel_wide), NULL,
     NULL,
-    TG__FN(tg__pack_a_wide), TG__FN(tg__pack_b_wide), NULL, NULL, NULL, NULL, 1, TG__B_SHARE,
+    TG__FN(tg__pack_a_wide), TG__FN(tg__pack_b_wide), NULL, NULL, NULL, NULL, NULL, 1, TG__B_SHARE,
     TG__FN(tg__gemv_rows), TG__FN(tg__gemv_dots), TG__GEMV_RULE};
 #define TG__WIDE (&TG__FN(tg__kernel_wide))
 #else
@@ -7240,7 +7368,7 @@ static const tg__kernel TG__FN(tg__kernel_desc) = {
     TG__NAME, sizeof(TG__T), 6, 2 * TG__W, TG__W, TG__SHORT_M, TG__FN(tg__ukernel), TG__UKERNEL_PART,
     TG__FN(tg__ukernel_short),
     TG__FN(tg__pack_a), TG__FN(tg__pack_b), TG__NARROW, TG__UKERNEL_PAIR, TG__UKERNEL_TRIPLE,
-    TG__WIDE, 0, TG__B_SHARE,
+    TG__UKERNEL_COLS, TG__WIDE, 0, TG__B_SHARE,
     TG__FN(tg__gemv_rows), TG__FN(tg__gemv_dots), TG__GEMV_RULE};
 
 /* The vector macros are this template's parameters: released, so the next instantiation defines
@@ -7266,12 +7394,14 @@ static const tg__kernel TG__FN(tg__kernel_desc) = {
 #undef TG__MASKLOAD
 #undef TG__MASKSTORE
 #undef TG__STORE_PART
+#undef TG__COL_STORE
 #undef TG__PREFETCH_AHEAD
 #undef TG__STORE_ACC
 #undef TG__NARROW
 #undef TG__MASKED
 #undef TG__UKERNEL_PART
 #undef TG__UKERNEL_PAIR
+#undef TG__UKERNEL_COLS
 #undef TG__UKERNEL_TRIPLE
 #undef TG__WIDE
 #undef TG__TB
@@ -7889,7 +8019,8 @@ static inline const char *TG__FN(tg__next_panel)(const TG__T *b, int64_t kc, int
 /* A tile of h <= 8 rows (a constant where inlined) by nv vectors, 2 or 3 (a constant too): up to
  * 24 accumulators and three vectors of B in AVX-512's 32 registers. Every element is one chain of
  * FMAs along k, as in the pair tile and the 6-row tile's whole-panel loop, so any tiling of the
- * same rows gives the same bits. Three uses, told apart by nv and `packed` (constants):
+ * same rows gives the same bits. Four uses, told apart by nv, `packed` and `cols` (constants; the
+ * fourth, cols, is tg__ukernel_cols's: a tile of Cᵀ, stored into C's columns):
  * - 3W over a B read in place (small.c's short A, tg__small_triples): where 8-row tiles take fewer
  *   passes over B than the pair's 6-row ones (7-8, 13-16, 19-24 rows), B streams from L2 or L3
  *   once less, and each k step reads three lines of a row side by side. B's rows here are a leading
@@ -7909,7 +8040,7 @@ __attribute__((target(TG__TARGET), always_inline)) static inline void
 TG__FN(tg__tile8)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t rs_a, int64_t cs_a,
                   const TG__T *b, int64_t rs_b, const TG__T *beta_p, TG__T *c, int64_t rs_c,
                   const int h, const int nv, int64_t n, const int masked, const int packed,
-                  const char *next)
+                  const char *next, const int cols)
 {
     const TG__T *const bend = b + kc * rs_b;
     const int64_t ahead = 10 * rs_b;
@@ -7973,7 +8104,24 @@ TG__FN(tg__tile8)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t rs_a
     if ((i) < h) {                                                                                 \
         TG__STORE_ACC(i, 0) TG__STORE_ACC(i, 1) if (nv == 3) TG__STORE_ACC(i, 2)                   \
     }
-        TG__T8_EACH(TG__T8_STORE)
+        if (cols) {
+            /* tg__ukernel_cols (two vectors): row i of the tile is C's column i, vector v rows
+             * v W on */
+            const __m512i idx = _mm512_set_epi64(7 * rs_c, 6 * rs_c, 5 * rs_c, 4 * rs_c, 3 * rs_c,
+                                                 2 * rs_c, rs_c, 0);
+#define TG__T8_COL_V(i, v)                                                                         \
+    TG__COL_STORE(c + (i) + (v) * TG__W * rs_c, idx, rs_c,                                         \
+                  alpha != 1 ? TG__MUL(acc[i][v], va) : acc[i][v], live - (v) * TG__W, beta);
+#define TG__T8_COL(i)                                                                              \
+    if ((i) < h) {                                                                                 \
+        TG__T8_COL_V(i, 0) TG__T8_COL_V(i, 1)                                                      \
+    }
+            TG__T8_EACH(TG__T8_COL)
+#undef TG__T8_COL
+#undef TG__T8_COL_V
+        } else {
+            TG__T8_EACH(TG__T8_STORE)
+        }
     }
 #undef TG__T8_LD
 #undef TG__T8_EACH
@@ -8009,7 +8157,7 @@ TG__FN(tg__rows8)(int64_t kc, const TG__T *al, const TG__T *a, int64_t rs_a, int
 #define TG__ROWS8_CASE(H)                                                                          \
     case H:                                                                                        \
         TG__FN(tg__tile8)(kc, al, a + i * rs_a, rs_a, cs_a, b, rs_b, be, c + i * rs_c, rs_c, H, 2, \
-                          n, masked, 0, NULL);                                                     \
+                          n, masked, 0, NULL, 0);                                                  \
         break;
         switch (h) {
             TG__ROWS8_CASE(4) TG__ROWS8_CASE(5) TG__ROWS8_CASE(6) TG__ROWS8_CASE(7)
@@ -8223,10 +8371,10 @@ TG__FN(tg__triple_rows)(int64_t kc, const TG__T *al, const TG__T *a, int64_t rs_
 #define TG__TRIPLE_H(h)                                                                            \
     if (n >= 3 * TG__W)                                                                            \
         TG__FN(tg__tile8)(kc, al, a + i * ts_a, rs_a, cs_a, b, rs_b, be, c + i * rs_c, rs_c, h, 3, \
-                          3 * TG__W, 0, packed, pf);                                               \
+                          3 * TG__W, 0, packed, pf, 0);                                            \
     else                                                                                           \
         TG__FN(tg__tile8)(kc, al, a + i * ts_a, rs_a, cs_a, b, rs_b, be, c + i * rs_c, rs_c, h, 3, \
-                          n, 1, packed, pf)
+                          n, 1, packed, pf, 0)
         switch (m - i < 8 ? m - i : 8) {
         case 1: TG__TRIPLE_H(1); break;
         case 2: TG__TRIPLE_H(2); break;
@@ -8255,6 +8403,38 @@ TG__FN(tg__ukernel_triple)(int64_t kc, const void *alpha, const void *a, int64_t
                                 rs_c, m, n - j, 0);
 }
 
+/* The descriptor's ukernel_cols: t <= 8 columns of C over w <= 2W of its rows, where op(A)'s
+ * columns are contiguous (a transposed A: element (i, p) at a + i + p cs_a), as t rows of Cᵀ =
+ * Bᵀ op(A)ᵀ: a tile of eight rows (tg__tile8) that broadcasts B's elements (column j's at b + j
+ * cs_b + p rs_b) and loads op(A)'s columns as vectors, t ceil(w / W) FMAs a k step where a tile in
+ * C's own orientation spends one a row. Its rows go into C's columns (rows rs_c apart) by
+ * scatters, alpha and beta as in every tile's store: each element is one chain of FMAs along k, as
+ * in the tiles it stands in for, so its bits do not depend on which computes it. */
+__attribute__((target(TG__TARGET))) static void
+TG__FN(tg__ukernel_cols)(int64_t kc, const void *alpha, const void *b, int64_t rs_b, int64_t cs_b,
+                         const void *a, int64_t cs_a, const void *beta, void *c, int64_t rs_c,
+                         int64_t t, int64_t w)
+{
+#define TG__COLS_TILE(H, masked)                                                                   \
+    case H:                                                                                        \
+        TG__FN(tg__tile8)(kc, (const TG__T *)alpha, (const TG__T *)b, cs_b, rs_b,                  \
+                          (const TG__T *)a, cs_a, (const TG__T *)beta, (TG__T *)c, rs_c, H, 2, w,  \
+                          masked, 0, NULL, 1);                                                     \
+        break;
+#define TG__COLS_TILES(masked)                                                                     \
+    switch (t) {                                                                                   \
+        TG__COLS_TILE(3, masked) TG__COLS_TILE(4, masked) TG__COLS_TILE(5, masked)                 \
+        TG__COLS_TILE(6, masked) TG__COLS_TILE(7, masked) TG__COLS_TILE(8, masked)                 \
+    default: __builtin_unreachable();                                                              \
+    }
+    if (w == 2 * TG__W)
+        TG__COLS_TILES(0)
+    else
+        TG__COLS_TILES(1)
+#undef TG__COLS_TILES
+#undef TG__COLS_TILE
+}
+
 /* The wide descriptor's micro-kernel (the blocked path where zmm runs at full width): a packed
  * panel of B 3W wide (rs_b = 3W, zero past n) over A in packed 8-row panels (rs_a 1, cs_a 8, ts_a
  * kc), C with unit column stride, in triple tiles of eight rows. Each k step loads three vectors
@@ -8274,9 +8454,11 @@ TG__FN(tg__ukernel_wide)(int64_t kc, const void *alpha, const void *a, int64_t r
                             (const TG__T *)b, rs_b, (const TG__T *)beta, (TG__T *)c, rs_c, m, n, 1);
 }
 #define TG__UKERNEL_TRIPLE TG__FN(tg__ukernel_triple)
+#define TG__UKERNEL_COLS TG__FN(tg__ukernel_cols)
 #else
 #define TG__UKERNEL_PAIR NULL
 #define TG__UKERNEL_TRIPLE NULL
+#define TG__UKERNEL_COLS NULL
 #endif
 
 /* rows x kc of a source whose rows run along k (element (i, p) at src[i * rs + p]) into panels w
@@ -8747,7 +8929,7 @@ TG__FN(tg__gemv_dots)(int64_t n, int64_t k, const void *alpha_, const void *x_, 
 static const tg__kernel TG__FN(tg__kernel_wide) = {
     TG__NAME, sizeof(TG__T), 8, 3 * TG__W, 3 * TG__W, TG__SHORT_M, TG__FN(tg__ukernel_wide), NULL,
     NULL,
-    TG__FN(tg__pack_a_wide), TG__FN(tg__pack_b_wide), NULL, NULL, NULL, NULL, 1, TG__B_SHARE,
+    TG__FN(tg__pack_a_wide), TG__FN(tg__pack_b_wide), NULL, NULL, NULL, NULL, NULL, 1, TG__B_SHARE,
     TG__FN(tg__gemv_rows), TG__FN(tg__gemv_dots), TG__GEMV_RULE};
 #define TG__WIDE (&TG__FN(tg__kernel_wide))
 #else
@@ -8758,7 +8940,7 @@ static const tg__kernel TG__FN(tg__kernel_desc) = {
     TG__NAME, sizeof(TG__T), 6, 2 * TG__W, TG__W, TG__SHORT_M, TG__FN(tg__ukernel), TG__UKERNEL_PART,
     TG__FN(tg__ukernel_short),
     TG__FN(tg__pack_a), TG__FN(tg__pack_b), TG__NARROW, TG__UKERNEL_PAIR, TG__UKERNEL_TRIPLE,
-    TG__WIDE, 0, TG__B_SHARE,
+    TG__UKERNEL_COLS, TG__WIDE, 0, TG__B_SHARE,
     TG__FN(tg__gemv_rows), TG__FN(tg__gemv_dots), TG__GEMV_RULE};
 
 /* The vector macros are this template's parameters: released, so the next instantiation defines
@@ -8784,12 +8966,14 @@ static const tg__kernel TG__FN(tg__kernel_desc) = {
 #undef TG__MASKLOAD
 #undef TG__MASKSTORE
 #undef TG__STORE_PART
+#undef TG__COL_STORE
 #undef TG__PREFETCH_AHEAD
 #undef TG__STORE_ACC
 #undef TG__NARROW
 #undef TG__MASKED
 #undef TG__UKERNEL_PART
 #undef TG__UKERNEL_PAIR
+#undef TG__UKERNEL_COLS
 #undef TG__UKERNEL_TRIPLE
 #undef TG__WIDE
 #undef TG__TB
@@ -8900,6 +9084,7 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
 #define TG__MASKLOAD(p, k) _mm512_maskz_loadu_ps(k, p)
 #define TG__MASKSTORE(p, k, v) _mm512_mask_storeu_ps(p, k, v)
 #define TG__STORE_PART tg__part512_s
+#define TG__COL_STORE tg__col512_s
 #define TG__NARROW (&tg__kernel_desc_avx2_s)
 #define TG__MASKED 1
 #define TG__SHORT_M 24
@@ -9407,7 +9592,8 @@ static inline const char *TG__FN(tg__next_panel)(const TG__T *b, int64_t kc, int
 /* A tile of h <= 8 rows (a constant where inlined) by nv vectors, 2 or 3 (a constant too): up to
  * 24 accumulators and three vectors of B in AVX-512's 32 registers. Every element is one chain of
  * FMAs along k, as in the pair tile and the 6-row tile's whole-panel loop, so any tiling of the
- * same rows gives the same bits. Three uses, told apart by nv and `packed` (constants):
+ * same rows gives the same bits. Four uses, told apart by nv, `packed` and `cols` (constants; the
+ * fourth, cols, is tg__ukernel_cols's: a tile of Cᵀ, stored into C's columns):
  * - 3W over a B read in place (small.c's short A, tg__small_triples): where 8-row tiles take fewer
  *   passes over B than the pair's 6-row ones (7-8, 13-16, 19-24 rows), B streams from L2 or L3
  *   once less, and each k step reads three lines of a row side by side. B's rows here are a leading
@@ -9427,7 +9613,7 @@ __attribute__((target(TG__TARGET), always_inline)) static inline void
 TG__FN(tg__tile8)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t rs_a, int64_t cs_a,
                   const TG__T *b, int64_t rs_b, const TG__T *beta_p, TG__T *c, int64_t rs_c,
                   const int h, const int nv, int64_t n, const int masked, const int packed,
-                  const char *next)
+                  const char *next, const int cols)
 {
     const TG__T *const bend = b + kc * rs_b;
     const int64_t ahead = 10 * rs_b;
@@ -9491,7 +9677,24 @@ TG__FN(tg__tile8)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t rs_a
     if ((i) < h) {                                                                                 \
         TG__STORE_ACC(i, 0) TG__STORE_ACC(i, 1) if (nv == 3) TG__STORE_ACC(i, 2)                   \
     }
-        TG__T8_EACH(TG__T8_STORE)
+        if (cols) {
+            /* tg__ukernel_cols (two vectors): row i of the tile is C's column i, vector v rows
+             * v W on */
+            const __m512i idx = _mm512_set_epi64(7 * rs_c, 6 * rs_c, 5 * rs_c, 4 * rs_c, 3 * rs_c,
+                                                 2 * rs_c, rs_c, 0);
+#define TG__T8_COL_V(i, v)                                                                         \
+    TG__COL_STORE(c + (i) + (v) * TG__W * rs_c, idx, rs_c,                                         \
+                  alpha != 1 ? TG__MUL(acc[i][v], va) : acc[i][v], live - (v) * TG__W, beta);
+#define TG__T8_COL(i)                                                                              \
+    if ((i) < h) {                                                                                 \
+        TG__T8_COL_V(i, 0) TG__T8_COL_V(i, 1)                                                      \
+    }
+            TG__T8_EACH(TG__T8_COL)
+#undef TG__T8_COL
+#undef TG__T8_COL_V
+        } else {
+            TG__T8_EACH(TG__T8_STORE)
+        }
     }
 #undef TG__T8_LD
 #undef TG__T8_EACH
@@ -9527,7 +9730,7 @@ TG__FN(tg__rows8)(int64_t kc, const TG__T *al, const TG__T *a, int64_t rs_a, int
 #define TG__ROWS8_CASE(H)                                                                          \
     case H:                                                                                        \
         TG__FN(tg__tile8)(kc, al, a + i * rs_a, rs_a, cs_a, b, rs_b, be, c + i * rs_c, rs_c, H, 2, \
-                          n, masked, 0, NULL);                                                     \
+                          n, masked, 0, NULL, 0);                                                  \
         break;
         switch (h) {
             TG__ROWS8_CASE(4) TG__ROWS8_CASE(5) TG__ROWS8_CASE(6) TG__ROWS8_CASE(7)
@@ -9741,10 +9944,10 @@ TG__FN(tg__triple_rows)(int64_t kc, const TG__T *al, const TG__T *a, int64_t rs_
 #define TG__TRIPLE_H(h)                                                                            \
     if (n >= 3 * TG__W)                                                                            \
         TG__FN(tg__tile8)(kc, al, a + i * ts_a, rs_a, cs_a, b, rs_b, be, c + i * rs_c, rs_c, h, 3, \
-                          3 * TG__W, 0, packed, pf);                                               \
+                          3 * TG__W, 0, packed, pf, 0);                                            \
     else                                                                                           \
         TG__FN(tg__tile8)(kc, al, a + i * ts_a, rs_a, cs_a, b, rs_b, be, c + i * rs_c, rs_c, h, 3, \
-                          n, 1, packed, pf)
+                          n, 1, packed, pf, 0)
         switch (m - i < 8 ? m - i : 8) {
         case 1: TG__TRIPLE_H(1); break;
         case 2: TG__TRIPLE_H(2); break;
@@ -9773,6 +9976,38 @@ TG__FN(tg__ukernel_triple)(int64_t kc, const void *alpha, const void *a, int64_t
                                 rs_c, m, n - j, 0);
 }
 
+/* The descriptor's ukernel_cols: t <= 8 columns of C over w <= 2W of its rows, where op(A)'s
+ * columns are contiguous (a transposed A: element (i, p) at a + i + p cs_a), as t rows of Cᵀ =
+ * Bᵀ op(A)ᵀ: a tile of eight rows (tg__tile8) that broadcasts B's elements (column j's at b + j
+ * cs_b + p rs_b) and loads op(A)'s columns as vectors, t ceil(w / W) FMAs a k step where a tile in
+ * C's own orientation spends one a row. Its rows go into C's columns (rows rs_c apart) by
+ * scatters, alpha and beta as in every tile's store: each element is one chain of FMAs along k, as
+ * in the tiles it stands in for, so its bits do not depend on which computes it. */
+__attribute__((target(TG__TARGET))) static void
+TG__FN(tg__ukernel_cols)(int64_t kc, const void *alpha, const void *b, int64_t rs_b, int64_t cs_b,
+                         const void *a, int64_t cs_a, const void *beta, void *c, int64_t rs_c,
+                         int64_t t, int64_t w)
+{
+#define TG__COLS_TILE(H, masked)                                                                   \
+    case H:                                                                                        \
+        TG__FN(tg__tile8)(kc, (const TG__T *)alpha, (const TG__T *)b, cs_b, rs_b,                  \
+                          (const TG__T *)a, cs_a, (const TG__T *)beta, (TG__T *)c, rs_c, H, 2, w,  \
+                          masked, 0, NULL, 1);                                                     \
+        break;
+#define TG__COLS_TILES(masked)                                                                     \
+    switch (t) {                                                                                   \
+        TG__COLS_TILE(3, masked) TG__COLS_TILE(4, masked) TG__COLS_TILE(5, masked)                 \
+        TG__COLS_TILE(6, masked) TG__COLS_TILE(7, masked) TG__COLS_TILE(8, masked)                 \
+    default: __builtin_unreachable();                                                              \
+    }
+    if (w == 2 * TG__W)
+        TG__COLS_TILES(0)
+    else
+        TG__COLS_TILES(1)
+#undef TG__COLS_TILES
+#undef TG__COLS_TILE
+}
+
 /* The wide descriptor's micro-kernel (the blocked path where zmm runs at full width): a packed
  * panel of B 3W wide (rs_b = 3W, zero past n) over A in packed 8-row panels (rs_a 1, cs_a 8, ts_a
  * kc), C with unit column stride, in triple tiles of eight rows. Each k step loads three vectors
@@ -9792,9 +10027,11 @@ TG__FN(tg__ukernel_wide)(int64_t kc, const void *alpha, const void *a, int64_t r
                             (const TG__T *)b, rs_b, (const TG__T *)beta, (TG__T *)c, rs_c, m, n, 1);
 }
 #define TG__UKERNEL_TRIPLE TG__FN(tg__ukernel_triple)
+#define TG__UKERNEL_COLS TG__FN(tg__ukernel_cols)
 #else
 #define TG__UKERNEL_PAIR NULL
 #define TG__UKERNEL_TRIPLE NULL
+#define TG__UKERNEL_COLS NULL
 #endif
 
 /* rows x kc of a source whose rows run along k (element (i, p) at src[i * rs + p]) into panels w
@@ -10265,7 +10502,7 @@ TG__FN(tg__gemv_dots)(int64_t n, int64_t k, const void *alpha_, const void *x_, 
 static const tg__kernel TG__FN(tg__kernel_wide) = {
     TG__NAME, sizeof(TG__T), 8, 3 * TG__W, 3 * TG__W, TG__SHORT_M, TG__FN(tg__ukernel_wide), NULL,
     NULL,
-    TG__FN(tg__pack_a_wide), TG__FN(tg__pack_b_wide), NULL, NULL, NULL, NULL, 1, TG__B_SHARE,
+    TG__FN(tg__pack_a_wide), TG__FN(tg__pack_b_wide), NULL, NULL, NULL, NULL, NULL, 1, TG__B_SHARE,
     TG__FN(tg__gemv_rows), TG__FN(tg__gemv_dots), TG__GEMV_RULE};
 #define TG__WIDE (&TG__FN(tg__kernel_wide))
 #else
@@ -10276,7 +10513,7 @@ static const tg__kernel TG__FN(tg__kernel_desc) = {
     TG__NAME, sizeof(TG__T), 6, 2 * TG__W, TG__W, TG__SHORT_M, TG__FN(tg__ukernel), TG__UKERNEL_PART,
     TG__FN(tg__ukernel_short),
     TG__FN(tg__pack_a), TG__FN(tg__pack_b), TG__NARROW, TG__UKERNEL_PAIR, TG__UKERNEL_TRIPLE,
-    TG__WIDE, 0, TG__B_SHARE,
+    TG__UKERNEL_COLS, TG__WIDE, 0, TG__B_SHARE,
     TG__FN(tg__gemv_rows), TG__FN(tg__gemv_dots), TG__GEMV_RULE};
 
 /* The vector macros are this template's parameters: released, so the next instantiation defines
@@ -10302,12 +10539,14 @@ static const tg__kernel TG__FN(tg__kernel_desc) = {
 #undef TG__MASKLOAD
 #undef TG__MASKSTORE
 #undef TG__STORE_PART
+#undef TG__COL_STORE
 #undef TG__PREFETCH_AHEAD
 #undef TG__STORE_ACC
 #undef TG__NARROW
 #undef TG__MASKED
 #undef TG__UKERNEL_PART
 #undef TG__UKERNEL_PAIR
+#undef TG__UKERNEL_COLS
 #undef TG__UKERNEL_TRIPLE
 #undef TG__WIDE
 #undef TG__TB
@@ -10418,6 +10657,7 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
 #define TG__MASKLOAD(p, k) _mm512_maskz_loadu_pd(k, p)
 #define TG__MASKSTORE(p, k, v) _mm512_mask_storeu_pd(p, k, v)
 #define TG__STORE_PART tg__part512_d
+#define TG__COL_STORE tg__col512_d
 #define TG__NARROW (&tg__kernel_desc_avx2_d)
 #define TG__MASKED 1
 #define TG__SHORT_M 24
@@ -10925,7 +11165,8 @@ static inline const char *TG__FN(tg__next_panel)(const TG__T *b, int64_t kc, int
 /* A tile of h <= 8 rows (a constant where inlined) by nv vectors, 2 or 3 (a constant too): up to
  * 24 accumulators and three vectors of B in AVX-512's 32 registers. Every element is one chain of
  * FMAs along k, as in the pair tile and the 6-row tile's whole-panel loop, so any tiling of the
- * same rows gives the same bits. Three uses, told apart by nv and `packed` (constants):
+ * same rows gives the same bits. Four uses, told apart by nv, `packed` and `cols` (constants; the
+ * fourth, cols, is tg__ukernel_cols's: a tile of Cᵀ, stored into C's columns):
  * - 3W over a B read in place (small.c's short A, tg__small_triples): where 8-row tiles take fewer
  *   passes over B than the pair's 6-row ones (7-8, 13-16, 19-24 rows), B streams from L2 or L3
  *   once less, and each k step reads three lines of a row side by side. B's rows here are a leading
@@ -10945,7 +11186,7 @@ __attribute__((target(TG__TARGET), always_inline)) static inline void
 TG__FN(tg__tile8)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t rs_a, int64_t cs_a,
                   const TG__T *b, int64_t rs_b, const TG__T *beta_p, TG__T *c, int64_t rs_c,
                   const int h, const int nv, int64_t n, const int masked, const int packed,
-                  const char *next)
+                  const char *next, const int cols)
 {
     const TG__T *const bend = b + kc * rs_b;
     const int64_t ahead = 10 * rs_b;
@@ -11009,7 +11250,24 @@ TG__FN(tg__tile8)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t rs_a
     if ((i) < h) {                                                                                 \
         TG__STORE_ACC(i, 0) TG__STORE_ACC(i, 1) if (nv == 3) TG__STORE_ACC(i, 2)                   \
     }
-        TG__T8_EACH(TG__T8_STORE)
+        if (cols) {
+            /* tg__ukernel_cols (two vectors): row i of the tile is C's column i, vector v rows
+             * v W on */
+            const __m512i idx = _mm512_set_epi64(7 * rs_c, 6 * rs_c, 5 * rs_c, 4 * rs_c, 3 * rs_c,
+                                                 2 * rs_c, rs_c, 0);
+#define TG__T8_COL_V(i, v)                                                                         \
+    TG__COL_STORE(c + (i) + (v) * TG__W * rs_c, idx, rs_c,                                         \
+                  alpha != 1 ? TG__MUL(acc[i][v], va) : acc[i][v], live - (v) * TG__W, beta);
+#define TG__T8_COL(i)                                                                              \
+    if ((i) < h) {                                                                                 \
+        TG__T8_COL_V(i, 0) TG__T8_COL_V(i, 1)                                                      \
+    }
+            TG__T8_EACH(TG__T8_COL)
+#undef TG__T8_COL
+#undef TG__T8_COL_V
+        } else {
+            TG__T8_EACH(TG__T8_STORE)
+        }
     }
 #undef TG__T8_LD
 #undef TG__T8_EACH
@@ -11045,7 +11303,7 @@ TG__FN(tg__rows8)(int64_t kc, const TG__T *al, const TG__T *a, int64_t rs_a, int
 #define TG__ROWS8_CASE(H)                                                                          \
     case H:                                                                                        \
         TG__FN(tg__tile8)(kc, al, a + i * rs_a, rs_a, cs_a, b, rs_b, be, c + i * rs_c, rs_c, H, 2, \
-                          n, masked, 0, NULL);                                                     \
+                          n, masked, 0, NULL, 0);                                                  \
         break;
         switch (h) {
             TG__ROWS8_CASE(4) TG__ROWS8_CASE(5) TG__ROWS8_CASE(6) TG__ROWS8_CASE(7)
@@ -11259,10 +11517,10 @@ TG__FN(tg__triple_rows)(int64_t kc, const TG__T *al, const TG__T *a, int64_t rs_
 #define TG__TRIPLE_H(h)                                                                            \
     if (n >= 3 * TG__W)                                                                            \
         TG__FN(tg__tile8)(kc, al, a + i * ts_a, rs_a, cs_a, b, rs_b, be, c + i * rs_c, rs_c, h, 3, \
-                          3 * TG__W, 0, packed, pf);                                               \
+                          3 * TG__W, 0, packed, pf, 0);                                            \
     else                                                                                           \
         TG__FN(tg__tile8)(kc, al, a + i * ts_a, rs_a, cs_a, b, rs_b, be, c + i * rs_c, rs_c, h, 3, \
-                          n, 1, packed, pf)
+                          n, 1, packed, pf, 0)
         switch (m - i < 8 ? m - i : 8) {
         case 1: TG__TRIPLE_H(1); break;
         case 2: TG__TRIPLE_H(2); break;
@@ -11291,6 +11549,38 @@ TG__FN(tg__ukernel_triple)(int64_t kc, const void *alpha, const void *a, int64_t
                                 rs_c, m, n - j, 0);
 }
 
+/* The descriptor's ukernel_cols: t <= 8 columns of C over w <= 2W of its rows, where op(A)'s
+ * columns are contiguous (a transposed A: element (i, p) at a + i + p cs_a), as t rows of Cᵀ =
+ * Bᵀ op(A)ᵀ: a tile of eight rows (tg__tile8) that broadcasts B's elements (column j's at b + j
+ * cs_b + p rs_b) and loads op(A)'s columns as vectors, t ceil(w / W) FMAs a k step where a tile in
+ * C's own orientation spends one a row. Its rows go into C's columns (rows rs_c apart) by
+ * scatters, alpha and beta as in every tile's store: each element is one chain of FMAs along k, as
+ * in the tiles it stands in for, so its bits do not depend on which computes it. */
+__attribute__((target(TG__TARGET))) static void
+TG__FN(tg__ukernel_cols)(int64_t kc, const void *alpha, const void *b, int64_t rs_b, int64_t cs_b,
+                         const void *a, int64_t cs_a, const void *beta, void *c, int64_t rs_c,
+                         int64_t t, int64_t w)
+{
+#define TG__COLS_TILE(H, masked)                                                                   \
+    case H:                                                                                        \
+        TG__FN(tg__tile8)(kc, (const TG__T *)alpha, (const TG__T *)b, cs_b, rs_b,                  \
+                          (const TG__T *)a, cs_a, (const TG__T *)beta, (TG__T *)c, rs_c, H, 2, w,  \
+                          masked, 0, NULL, 1);                                                     \
+        break;
+#define TG__COLS_TILES(masked)                                                                     \
+    switch (t) {                                                                                   \
+        TG__COLS_TILE(3, masked) TG__COLS_TILE(4, masked) TG__COLS_TILE(5, masked)                 \
+        TG__COLS_TILE(6, masked) TG__COLS_TILE(7, masked) TG__COLS_TILE(8, masked)                 \
+    default: __builtin_unreachable();                                                              \
+    }
+    if (w == 2 * TG__W)
+        TG__COLS_TILES(0)
+    else
+        TG__COLS_TILES(1)
+#undef TG__COLS_TILES
+#undef TG__COLS_TILE
+}
+
 /* The wide descriptor's micro-kernel (the blocked path where zmm runs at full width): a packed
  * panel of B 3W wide (rs_b = 3W, zero past n) over A in packed 8-row panels (rs_a 1, cs_a 8, ts_a
  * kc), C with unit column stride, in triple tiles of eight rows. Each k step loads three vectors
@@ -11310,9 +11600,11 @@ TG__FN(tg__ukernel_wide)(int64_t kc, const void *alpha, const void *a, int64_t r
                             (const TG__T *)b, rs_b, (const TG__T *)beta, (TG__T *)c, rs_c, m, n, 1);
 }
 #define TG__UKERNEL_TRIPLE TG__FN(tg__ukernel_triple)
+#define TG__UKERNEL_COLS TG__FN(tg__ukernel_cols)
 #else
 #define TG__UKERNEL_PAIR NULL
 #define TG__UKERNEL_TRIPLE NULL
+#define TG__UKERNEL_COLS NULL
 #endif
 
 /* rows x kc of a source whose rows run along k (element (i, p) at src[i * rs + p]) into panels w
@@ -11783,7 +12075,7 @@ TG__FN(tg__gemv_dots)(int64_t n, int64_t k, const void *alpha_, const void *x_, 
 static const tg__kernel TG__FN(tg__kernel_wide) = {
     TG__NAME, sizeof(TG__T), 8, 3 * TG__W, 3 * TG__W, TG__SHORT_M, TG__FN(tg__ukernel_wide), NULL,
     NULL,
-    TG__FN(tg__pack_a_wide), TG__FN(tg__pack_b_wide), NULL, NULL, NULL, NULL, 1, TG__B_SHARE,
+    TG__FN(tg__pack_a_wide), TG__FN(tg__pack_b_wide), NULL, NULL, NULL, NULL, NULL, 1, TG__B_SHARE,
     TG__FN(tg__gemv_rows), TG__FN(tg__gemv_dots), TG__GEMV_RULE};
 #define TG__WIDE (&TG__FN(tg__kernel_wide))
 #else
@@ -11794,7 +12086,7 @@ static const tg__kernel TG__FN(tg__kernel_desc) = {
     TG__NAME, sizeof(TG__T), 6, 2 * TG__W, TG__W, TG__SHORT_M, TG__FN(tg__ukernel), TG__UKERNEL_PART,
     TG__FN(tg__ukernel_short),
     TG__FN(tg__pack_a), TG__FN(tg__pack_b), TG__NARROW, TG__UKERNEL_PAIR, TG__UKERNEL_TRIPLE,
-    TG__WIDE, 0, TG__B_SHARE,
+    TG__UKERNEL_COLS, TG__WIDE, 0, TG__B_SHARE,
     TG__FN(tg__gemv_rows), TG__FN(tg__gemv_dots), TG__GEMV_RULE};
 
 /* The vector macros are this template's parameters: released, so the next instantiation defines
@@ -11820,12 +12112,14 @@ static const tg__kernel TG__FN(tg__kernel_desc) = {
 #undef TG__MASKLOAD
 #undef TG__MASKSTORE
 #undef TG__STORE_PART
+#undef TG__COL_STORE
 #undef TG__PREFETCH_AHEAD
 #undef TG__STORE_ACC
 #undef TG__NARROW
 #undef TG__MASKED
 #undef TG__UKERNEL_PART
 #undef TG__UKERNEL_PAIR
+#undef TG__UKERNEL_COLS
 #undef TG__UKERNEL_TRIPLE
 #undef TG__WIDE
 #undef TG__TB
@@ -12009,6 +12303,20 @@ TG__NOINLINE static int64_t tg__small_group(const tg__kernel *kern, const tg__ge
  * call a column of B, which it reads as a contiguous x. A transposed, as column products: one
  * gemv_rows call (its narrow loop, both columns in one pass) for each 2W rows of C, A's columns
  * (its rows in the transposed view) the matrix's rows and B's columns the rows of x. */
+/* Three to eight columns of C over a transposed A (cpu.h's tg__cols_fit) in blocks of its rows,
+ * nr at a time, each by the family's ukernel_cols. Out of line, so that tg__small_dots keeps the
+ * frame its GEMV calls had (inside it, the call cost TN d 128x10x24, which makes none, 5-7%). */
+TG__NOINLINE static void tg__small_cols(const tg__kernel *kern, int64_t m, int64_t n, int64_t kc,
+                                        const void *alpha, const char *a, int64_t a_cs,
+                                        const char *b, int64_t b_rs, int64_t b_cs,
+                                        const void *beta, char *c, int64_t rs_c)
+{
+    const int64_t es = (int64_t)kern->es;
+    for (int64_t i = 0; i < m; i += kern->nr)
+        kern->ukernel_cols(kc, alpha, b, b_rs, b_cs, a + i * es, a_cs, beta, c + i * rs_c * es,
+                           rs_c, n, tg__min(kern->nr, m - i));
+}
+
 TG__PRIVATE void tg__small_dots(const tg__kernel *kern, int64_t m, int64_t n, int64_t kc,
                                 const void *alpha, const char *a, int64_t a_rs, int64_t a_cs,
                                 const char *b, int64_t b_rs, int64_t b_cs, const void *beta,
@@ -12016,6 +12324,10 @@ TG__PRIVATE void tg__small_dots(const tg__kernel *kern, int64_t m, int64_t n, in
 {
     const int64_t es = (int64_t)kern->es;
     double x[TG__DOTS_K]; /* a strided column of B, contiguous */
+    if (a_cs != 1 && n > TG__DOTS_COLS) {
+        tg__small_cols(kern, m, n, kc, alpha, a, a_cs, b, b_rs, b_cs, beta, c, rs_c);
+        return;
+    }
     if (a_cs != 1) {
         for (int64_t i = 0; i < m; i += kern->nr)
             kern->gemv_rows((int)n, tg__min(kern->nr, m - i), kc, alpha, b, b_rs, b_cs,
@@ -12038,9 +12350,9 @@ TG__PRIVATE void tg__small_dots(const tg__kernel *kern, int64_t m, int64_t n, in
 }
 
 /* Columns [j, j + n) of C, n <= nr, one panel of the family fam, in k's panels: k, the family's
- * kernel, or its narrow one where tg__use_narrow chose it for this width; the last one or two,
- * where cpu.h's tg__dots_cols says, the family's dot products with A's rows or, A transposed,
- * its column products (tg__small_dots). */
+ * kernel, or its narrow one where tg__use_narrow chose it for this width; the last few, where
+ * cpu.h's tg__dots_cols says, the family's dot products with A's rows or, A transposed, its
+ * column products (tg__small_dots). */
 TG__ALWAYS_INLINE void tg__small_column(const tg__kernel *fam, const tg__kernel *k,
                                         const tg__gemm *g, const void *alpha,
                                         const void *beta_now, int64_t pc, int64_t kc, int64_t j,

@@ -44,6 +44,11 @@ typedef void (*tg__ukernel_pair_fn)(int64_t kc, const void *alpha, const void *a
 typedef void (*tg__ukernel_triple_fn)(int64_t kc, const void *alpha, const void *a, int64_t rs_a,
                                       int64_t cs_a, const void *b, int64_t rs_b, const void *beta,
                                       void *c, int64_t rs_c, int64_t m, int64_t n);
+/* t columns of C (3 to 8) over w rows (at most nr), C's rows rs_c apart, op(A)'s columns
+ * contiguous (kernel_simd.inc's tg__ukernel_cols). */
+typedef void (*tg__ukernel_cols_fn)(int64_t kc, const void *alpha, const void *b, int64_t rs_b,
+                                    int64_t cs_b, const void *a, int64_t cs_a, const void *beta,
+                                    void *c, int64_t rs_c, int64_t t, int64_t w);
 /* Copies the rows x kc block of a view starting at src into MR-row panels (pack_a) or the kc x cols
  * block into NR-column panels (pack_b), zero-padding the last panel to a whole tile. */
 typedef void (*tg__pack_fn)(int64_t rows, int64_t kc, const void *src, int64_t rs, int64_t cs,
@@ -90,6 +95,8 @@ struct tg__kernel {
                                          small path's rows mode and a short A (small.c) */
     tg__ukernel_triple_fn ukernel_triple; /* NULL, or three panels at once in tiles of eight rows
                                              (AVX-512): a short A (small.c's tg__small_triples) */
+    tg__ukernel_cols_fn ukernel_cols; /* NULL, or 3 to 8 columns of C over a transposed A as rows
+                                         of Cᵀ (AVX-512): small.c's tg__small_dots */
     const tg__kernel *wide; /* NULL, or the blocked path's kernel where zmm runs at full width
                                (gemm.c's tg__blocked_kernel): AVX-512's tiles of 8 x 3W over A in
                                8-row panels and B in 3W-column ones (tg__ukernel_wide) */
@@ -369,9 +376,38 @@ TG__ALWAYS_INLINE const tg__kernel *tg__dots_kernel(const tg__kernel *kern)
 {
     return kern->narrow ? kern->narrow : kern;
 }
-TG__ALWAYS_INLINE int tg__dots_fit(const tg__kernel *kern, int64_t n, int64_t m, int64_t a_rs,
-                                   int64_t a_cs, int64_t kc)
+/* Whether n > TG__DOTS_COLS columns of C over a transposed A (its columns contiguous: a_rs 1) go
+ * to the family's ukernel_cols (AVX-512: kernel_simd.inc), which computes them as n rows of Cᵀ,
+ * 2n FMAs a k step for each 2W of C's rows, where the tile in C's orientation spends one a row
+ * (split: the columns past a panel's vector, whose masked tile took two) or ceil(2n / W) of the
+ * narrow family. Taken up to 7 columns (8 in fp32), where that is at most half the tile's (9/20
+ * where n passes W/4, the narrow family's vector, whose second part-filled vector a row the
+ * model overcounts), from 24 deep (its set-up and scatters: at 16, s 28x39x16 0.92, d 28x21x16
+ * 0.93). Lost past the bounds: d 12x22x64 0.92 and 12x23x64 0.90 (6 and 7 columns), s 8x36x8
+ * 0.91, a whole fp64 panel split in two (d 16^3 0.69). Out of line: inlined, the test cost
+ * products it turns away 4-7% (TT s 16x40x16, column-major NT s 36x40x16). The Xeon of
+ * results/intel-xeon-2c, 1 thread, ab-gemm, C 16 bytes off a line, against the tiles (a copy
+ * 0.97-1.03): TN s 35^3 1.20, 36^3 1.15, 20x20x24 1.14-1.18, 64x19x64 1.67, 64x36x64 1.30,
+ * 100x20x100 1.47, 512x36x512 1.34, d 64x11x64 1.43, 64x12x64 1.31-1.35, 64x20x64 1.07; over
+ * grids of 360 shapes a type (m 8-256, k 8-256, nine widths past a vector or a panel) geometric
+ * mean TN s 1.074, d 1.022, TT s 1.076, d 1.027, column-major NT and TT s 1.03, d 1.00, NN and
+ * AVX2 forced 1.00; the lowest readings there 0.92-0.95 (TT d 256x12x64 0.92-0.94, and some
+ * shapes that do not take it, s 36x36x16 0.94-0.97 in every transpose: the code's layout).
+ * cpu/ab-cols/ has the runs. */
+TG__NOINLINE static int tg__cols_fit(const tg__kernel *kern, int64_t n, int64_t m, int64_t a_rs,
+                                     int split)
 {
+    const int64_t w = kern->nr / 2, wide = 2 * n > w;
+    int64_t tile, cols;
+    if (n >= w || n > 8 || !kern->ukernel_cols || a_rs != 1) return 0;
+    tile = split || !wide ? m : 2 * m;
+    cols = 2 * n * tg__ceil_div(m, kern->nr);
+    return wide ? 20 * cols <= 9 * tile : 2 * cols <= tile;
+}
+TG__ALWAYS_INLINE int tg__dots_fit(const tg__kernel *kern, int64_t n, int64_t m, int64_t a_rs,
+                                   int64_t a_cs, int64_t kc, int split)
+{
+    if (a_cs != 1 && n > TG__DOTS_COLS) return kc >= 24 && tg__cols_fit(kern, n, m, a_rs, split);
     if (n > TG__DOTS_COLS) return 0;
     if (a_cs != 1)
         return a_rs == 1 && m >= 8 && kc >= 4 + 4 * n && m * kc >= 96;
@@ -379,25 +415,26 @@ TG__ALWAYS_INLINE int tg__dots_fit(const tg__kernel *kern, int64_t n, int64_t m,
 }
 /* How many of the last panel's columns [j, j + n) go as dot products (or, A transposed, column
  * products: above): where whole panels come before it (j > 0), all n of them (n at most
- * TG__DOTS_COLS), or, wherever the panel is, those past its one whole vector (the vector's columns
- * then a panel of their own, read whole, where the masked tile took two vectors); 0 where
- * tg__dots_fit says no. The Xeon, as above, against the dots of whole panels' last columns alone
- * (a copy 0.985-1.017): d 25^3 1.18, 26^3 1.03, 41^3 1.12, 42^3 1.035, 57^3 1.09, 64x25x64 1.20,
- * 100x41x100 1.07, s 49^3 1.24, 50^3 1.15, 81^3 1.16, 64x49x64 1.29; d 27^3, s 51^3 and the
- * shapes it leaves alone 0.99-1.01. A first panel so (j = 0, a B one vector and a column or two
- * wide), against the whole masked panel: s 17x17x64 1.46, 40x17x100 1.72, 100x18x100 1.39, d
- * 64x9x64 1.60, NT s 17^3 1.27; AVX2 forced s 64x9x64 1.57, 9x9x64 1.35. (The tiny route's plain
- * form sends one panel straight to the kernel without asking: gemm.c.) */
+ * TG__DOTS_COLS, or tg__cols_fit's), or, wherever the panel is, those past its one whole vector
+ * (the vector's columns then a panel of their own, read whole, where the masked tile took two
+ * vectors); 0 where tg__dots_fit says no. The Xeon, as above, against the dots of whole panels'
+ * last columns alone (a copy 0.985-1.017): d 25^3 1.18, 26^3 1.03, 41^3 1.12, 42^3 1.035, 57^3
+ * 1.09, 64x25x64 1.20, 100x41x100 1.07, s 49^3 1.24, 50^3 1.15, 81^3 1.16, 64x49x64 1.29; d 27^3, s
+ * 51^3 and the shapes it leaves alone 0.99-1.01. A first panel so (j = 0, a B one vector and a
+ * column or two wide), against the whole masked panel: s 17x17x64 1.46, 40x17x100 1.72, 100x18x100
+ * 1.39, d 64x9x64 1.60, NT s 17^3 1.27; AVX2 forced s 64x9x64 1.57, 9x9x64 1.35. (The tiny route's
+ * plain form sends one panel straight to the kernel without asking: gemm.c.) */
 TG__ALWAYS_INLINE int64_t tg__dots_cols(const tg__kernel *kern, int64_t j, int64_t n, int64_t m,
                                         int64_t a_rs, int64_t a_cs, int64_t kc)
 {
     const int64_t w = kern->nr / 2, t = n > w ? n - w : n;
-    return (j > 0 || n > w) && tg__dots_fit(kern, t, m, a_rs, a_cs, kc) ? t : 0;
+    return (j > 0 || n > w) && tg__dots_fit(kern, t, m, a_rs, a_cs, kc, n > w) ? t : 0;
 }
 /* C[0:m, 0:n] = alpha A B + beta C over one k block of kc (A's element (i, p) at a + (i a_rs + p
  * a_cs) elements, a_cs or a_rs 1; B's (p, j) at b + (p b_rs + j b_cs); C's rows rs_c apart): as m
  * n dot products by kern's narrow family where it has one (a_cs 1), else as n column products by
- * kern's (tg__dots_fit). */
+ * kern's GEMV rows form or, past TG__DOTS_COLS, as rows of Cᵀ by its ukernel_cols (tg__dots_fit,
+ * tg__cols_fit). */
 TG__PRIVATE void tg__small_dots(const tg__kernel *kern, int64_t m, int64_t n, int64_t kc,
                                 const void *alpha, const char *a, int64_t a_rs, int64_t a_cs,
                                 const char *b, int64_t b_rs, int64_t b_cs, const void *beta,

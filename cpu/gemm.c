@@ -195,9 +195,9 @@ TG__ALWAYS_INLINE const tg__kernel *tg__tiny_kernel(size_t es, int layout, int64
 /* C's columns panel by panel, as small.c's tg__small_panels makes them in its one k block: B
  * exactly one 3W tile wide to the triple kernel, whole panels two at a time to the pair kernel,
  * where small.c would take those (tg__small_triple_one, tg__small_pairs_fit: B read in place,
- * within half of L1), the last one or two columns past whole panels or a whole vector as dot
- * products with A's rows (cpu.h's tg__dots_cols), and every other panel of the family's width, or
- * of the narrow family's for the last (tg__use_narrow), read in place where its rows are
+ * within half of L1), the last few columns past whole panels or a whole vector as dot products with
+ * A's rows or A's column products (cpu.h's tg__dots_cols), and every other panel of the family's
+ * width, or of the narrow family's for the last (tg__use_narrow), read in place where its rows are
  * contiguous and the kernel reads it whole or through masks, else packed into a stack buffer as
  * small.c's tg__small_panel packs it (b_rs and b_cs: B's row and column strides). Out of line: a
  * plain product of one panel, the commonest, takes tg__tiny_in_place's call alone. Returns 1 when

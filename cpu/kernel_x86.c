@@ -178,6 +178,45 @@ __attribute__((target(TG__AVX512))) static inline void tg__part512_d(double *c, 
     _mm512_mask_storeu_pd(c, k, v);
 }
 
+/* The first `live` floats or doubles of a zmm (all of them from live >= its lanes on, none for
+ * live <= 0) into a column of C, element l at c + l rs (idx: l rs for lanes l = 0..7), as beta * c
+ * + v, c not read when beta is zero: a scatter (and a gather for beta's term), eight lanes at a
+ * time (a tile of Cᵀ, kernel_simd.inc's tg__ukernel_cols). */
+__attribute__((target(TG__AVX512))) static inline void tg__col512_s(float *c, __m512i idx,
+                                                                     int64_t rs, __m512 v,
+                                                                     int64_t live, float beta)
+{
+    const __mmask16 k = (__mmask16)tg__lanes(live, 16);
+    __m256 h[2] = {_mm512_castps512_ps256(v),
+                   _mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(v), 1))};
+    for (int i = 0; i < 2; i++, c += 8 * rs) {
+        const __mmask8 ki = (__mmask8)(k >> (8 * i));
+        if (!ki) break;
+        if (beta != 0)
+            h[i] = _mm256_fmadd_ps(_mm256_set1_ps(beta),
+                                   _mm512_mask_i64gather_ps(_mm256_setzero_ps(), ki, idx, c, 4),
+                                   h[i]);
+        _mm512_mask_i64scatter_ps(c, ki, idx, h[i], 4);
+    }
+}
+
+__attribute__((target(TG__AVX512))) static inline void tg__col512_d(double *c, __m512i idx,
+                                                                     int64_t rs, __m512d v,
+                                                                     int64_t live, double beta)
+{
+    const __mmask8 k = (__mmask8)tg__lanes(live, 8);
+    (void)rs;
+    if (!k) return;
+    if (beta != 0)
+        v = _mm512_fmadd_pd(_mm512_set1_pd(beta),
+                            _mm512_mask_i64gather_pd(_mm512_setzero_pd(), k, idx, c, 8), v);
+#ifdef TG__EXP_NOSCATTER
+    _mm512_mask_storeu_pd(c, k, v);
+#else
+    _mm512_mask_i64scatter_pd(c, k, idx, v, 8);
+#endif
+}
+
 /* A register's lanes summed, halves first (the GEMV kernels' dot products, gemv_simd.inc). */
 __attribute__((target("avx2,fma"))) static inline float tg__hsum256_s(__m256 v)
 {
@@ -314,6 +353,7 @@ __attribute__((target(TG__AVX512))) static inline double tg__hsum512_d(__m512d v
 #define TG__MASKLOAD(p, k) _mm512_maskz_loadu_ps(k, p)
 #define TG__MASKSTORE(p, k, v) _mm512_mask_storeu_ps(p, k, v)
 #define TG__STORE_PART tg__part512_s
+#define TG__COL_STORE tg__col512_s
 #define TG__NARROW (&tg__kernel_desc_avx2_s)
 #define TG__MASKED 1
 #define TG__SHORT_M 24
@@ -352,6 +392,7 @@ __attribute__((target(TG__AVX512))) static inline double tg__hsum512_d(__m512d v
 #define TG__MASKLOAD(p, k) _mm512_maskz_loadu_pd(k, p)
 #define TG__MASKSTORE(p, k, v) _mm512_mask_storeu_pd(p, k, v)
 #define TG__STORE_PART tg__part512_d
+#define TG__COL_STORE tg__col512_d
 #define TG__NARROW (&tg__kernel_desc_avx2_d)
 #define TG__MASKED 1
 #define TG__SHORT_M 24

@@ -156,6 +156,20 @@ TG__NOINLINE static int64_t tg__small_group(const tg__kernel *kern, const tg__ge
  * call a column of B, which it reads as a contiguous x. A transposed, as column products: one
  * gemv_rows call (its narrow loop, both columns in one pass) for each 2W rows of C, A's columns
  * (its rows in the transposed view) the matrix's rows and B's columns the rows of x. */
+/* Three to eight columns of C over a transposed A (cpu.h's tg__cols_fit) in blocks of its rows,
+ * nr at a time, each by the family's ukernel_cols. Out of line, so that tg__small_dots keeps the
+ * frame its GEMV calls had (inside it, the call cost TN d 128x10x24, which makes none, 5-7%). */
+TG__NOINLINE static void tg__small_cols(const tg__kernel *kern, int64_t m, int64_t n, int64_t kc,
+                                        const void *alpha, const char *a, int64_t a_cs,
+                                        const char *b, int64_t b_rs, int64_t b_cs,
+                                        const void *beta, char *c, int64_t rs_c)
+{
+    const int64_t es = (int64_t)kern->es;
+    for (int64_t i = 0; i < m; i += kern->nr)
+        kern->ukernel_cols(kc, alpha, b, b_rs, b_cs, a + i * es, a_cs, beta, c + i * rs_c * es,
+                           rs_c, n, tg__min(kern->nr, m - i));
+}
+
 TG__PRIVATE void tg__small_dots(const tg__kernel *kern, int64_t m, int64_t n, int64_t kc,
                                 const void *alpha, const char *a, int64_t a_rs, int64_t a_cs,
                                 const char *b, int64_t b_rs, int64_t b_cs, const void *beta,
@@ -163,6 +177,10 @@ TG__PRIVATE void tg__small_dots(const tg__kernel *kern, int64_t m, int64_t n, in
 {
     const int64_t es = (int64_t)kern->es;
     double x[TG__DOTS_K]; /* a strided column of B, contiguous */
+    if (a_cs != 1 && n > TG__DOTS_COLS) {
+        tg__small_cols(kern, m, n, kc, alpha, a, a_cs, b, b_rs, b_cs, beta, c, rs_c);
+        return;
+    }
     if (a_cs != 1) {
         for (int64_t i = 0; i < m; i += kern->nr)
             kern->gemv_rows((int)n, tg__min(kern->nr, m - i), kc, alpha, b, b_rs, b_cs,
@@ -185,9 +203,9 @@ TG__PRIVATE void tg__small_dots(const tg__kernel *kern, int64_t m, int64_t n, in
 }
 
 /* Columns [j, j + n) of C, n <= nr, one panel of the family fam, in k's panels: k, the family's
- * kernel, or its narrow one where tg__use_narrow chose it for this width; the last one or two,
- * where cpu.h's tg__dots_cols says, the family's dot products with A's rows or, A transposed,
- * its column products (tg__small_dots). */
+ * kernel, or its narrow one where tg__use_narrow chose it for this width; the last few, where
+ * cpu.h's tg__dots_cols says, the family's dot products with A's rows or, A transposed, its
+ * column products (tg__small_dots). */
 TG__ALWAYS_INLINE void tg__small_column(const tg__kernel *fam, const tg__kernel *k,
                                         const tg__gemm *g, const void *alpha,
                                         const void *beta_now, int64_t pc, int64_t kc, int64_t j,
