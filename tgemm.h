@@ -5802,11 +5802,7 @@ __attribute__((target(TG__AVX512))) static inline void tg__col512_d(double *c, _
     if (beta != 0)
         v = _mm512_fmadd_pd(_mm512_set1_pd(beta),
                             _mm512_mask_i64gather_pd(_mm512_setzero_pd(), k, idx, c, 8), v);
-#ifdef TG__EXP_NOSCATTER
-    _mm512_mask_storeu_pd(c, k, v);
-#else
     _mm512_mask_i64scatter_pd(c, k, idx, v, 8);
-#endif
 }
 
 /* A register's lanes summed, halves first (the GEMV kernels' dot products, gemv_simd.inc). */
@@ -6831,13 +6827,14 @@ TG__FN(tg__ukernel_triple)(int64_t kc, const void *alpha, const void *a, int64_t
                                 rs_c, m, n - j, 0);
 }
 
-/* The descriptor's ukernel_cols: t <= 8 columns of C over w <= 2W of its rows, where op(A)'s
+/* The descriptor's ukernel_cols: 3 <= t <= 8 columns of C over w <= 2W of its rows, where op(A)'s
  * columns are contiguous (a transposed A: element (i, p) at a + i + p cs_a), as t rows of Cᵀ =
- * Bᵀ op(A)ᵀ: a tile of eight rows (tg__tile8) that broadcasts B's elements (column j's at b + j
- * cs_b + p rs_b) and loads op(A)'s columns as vectors, t ceil(w / W) FMAs a k step where a tile in
- * C's own orientation spends one a row. Its rows go into C's columns (rows rs_c apart) by
- * scatters, alpha and beta as in every tile's store: each element is one chain of FMAs along k, as
- * in the tiles it stands in for, so its bits do not depend on which computes it. */
+ * Bᵀ op(A)ᵀ: a tile of up to eight rows by two vectors (tg__tile8) that broadcasts B's elements
+ * (column j's at b + j cs_b + p rs_b) and loads op(A)'s columns as vectors, 2t FMAs a k step
+ * where a tile in C's own orientation spends one or more a row (cpu.h's tg__cols_fit). Its rows go
+ * into C's columns (rows rs_c apart) by scatters, alpha and beta as in every tile's store: each
+ * element is one chain of FMAs along k, as in the tiles it stands in for, so its bits do not
+ * depend on which computes it. */
 __attribute__((target(TG__TARGET))) static void
 TG__FN(tg__ukernel_cols)(int64_t kc, const void *alpha, const void *b, int64_t rs_b, int64_t cs_b,
                          const void *a, int64_t cs_a, const void *beta, void *c, int64_t rs_c,
@@ -8403,13 +8400,14 @@ TG__FN(tg__ukernel_triple)(int64_t kc, const void *alpha, const void *a, int64_t
                                 rs_c, m, n - j, 0);
 }
 
-/* The descriptor's ukernel_cols: t <= 8 columns of C over w <= 2W of its rows, where op(A)'s
+/* The descriptor's ukernel_cols: 3 <= t <= 8 columns of C over w <= 2W of its rows, where op(A)'s
  * columns are contiguous (a transposed A: element (i, p) at a + i + p cs_a), as t rows of Cᵀ =
- * Bᵀ op(A)ᵀ: a tile of eight rows (tg__tile8) that broadcasts B's elements (column j's at b + j
- * cs_b + p rs_b) and loads op(A)'s columns as vectors, t ceil(w / W) FMAs a k step where a tile in
- * C's own orientation spends one a row. Its rows go into C's columns (rows rs_c apart) by
- * scatters, alpha and beta as in every tile's store: each element is one chain of FMAs along k, as
- * in the tiles it stands in for, so its bits do not depend on which computes it. */
+ * Bᵀ op(A)ᵀ: a tile of up to eight rows by two vectors (tg__tile8) that broadcasts B's elements
+ * (column j's at b + j cs_b + p rs_b) and loads op(A)'s columns as vectors, 2t FMAs a k step
+ * where a tile in C's own orientation spends one or more a row (cpu.h's tg__cols_fit). Its rows go
+ * into C's columns (rows rs_c apart) by scatters, alpha and beta as in every tile's store: each
+ * element is one chain of FMAs along k, as in the tiles it stands in for, so its bits do not
+ * depend on which computes it. */
 __attribute__((target(TG__TARGET))) static void
 TG__FN(tg__ukernel_cols)(int64_t kc, const void *alpha, const void *b, int64_t rs_b, int64_t cs_b,
                          const void *a, int64_t cs_a, const void *beta, void *c, int64_t rs_c,
@@ -9976,13 +9974,14 @@ TG__FN(tg__ukernel_triple)(int64_t kc, const void *alpha, const void *a, int64_t
                                 rs_c, m, n - j, 0);
 }
 
-/* The descriptor's ukernel_cols: t <= 8 columns of C over w <= 2W of its rows, where op(A)'s
+/* The descriptor's ukernel_cols: 3 <= t <= 8 columns of C over w <= 2W of its rows, where op(A)'s
  * columns are contiguous (a transposed A: element (i, p) at a + i + p cs_a), as t rows of Cᵀ =
- * Bᵀ op(A)ᵀ: a tile of eight rows (tg__tile8) that broadcasts B's elements (column j's at b + j
- * cs_b + p rs_b) and loads op(A)'s columns as vectors, t ceil(w / W) FMAs a k step where a tile in
- * C's own orientation spends one a row. Its rows go into C's columns (rows rs_c apart) by
- * scatters, alpha and beta as in every tile's store: each element is one chain of FMAs along k, as
- * in the tiles it stands in for, so its bits do not depend on which computes it. */
+ * Bᵀ op(A)ᵀ: a tile of up to eight rows by two vectors (tg__tile8) that broadcasts B's elements
+ * (column j's at b + j cs_b + p rs_b) and loads op(A)'s columns as vectors, 2t FMAs a k step
+ * where a tile in C's own orientation spends one or more a row (cpu.h's tg__cols_fit). Its rows go
+ * into C's columns (rows rs_c apart) by scatters, alpha and beta as in every tile's store: each
+ * element is one chain of FMAs along k, as in the tiles it stands in for, so its bits do not
+ * depend on which computes it. */
 __attribute__((target(TG__TARGET))) static void
 TG__FN(tg__ukernel_cols)(int64_t kc, const void *alpha, const void *b, int64_t rs_b, int64_t cs_b,
                          const void *a, int64_t cs_a, const void *beta, void *c, int64_t rs_c,
@@ -11549,13 +11548,14 @@ TG__FN(tg__ukernel_triple)(int64_t kc, const void *alpha, const void *a, int64_t
                                 rs_c, m, n - j, 0);
 }
 
-/* The descriptor's ukernel_cols: t <= 8 columns of C over w <= 2W of its rows, where op(A)'s
+/* The descriptor's ukernel_cols: 3 <= t <= 8 columns of C over w <= 2W of its rows, where op(A)'s
  * columns are contiguous (a transposed A: element (i, p) at a + i + p cs_a), as t rows of Cᵀ =
- * Bᵀ op(A)ᵀ: a tile of eight rows (tg__tile8) that broadcasts B's elements (column j's at b + j
- * cs_b + p rs_b) and loads op(A)'s columns as vectors, t ceil(w / W) FMAs a k step where a tile in
- * C's own orientation spends one a row. Its rows go into C's columns (rows rs_c apart) by
- * scatters, alpha and beta as in every tile's store: each element is one chain of FMAs along k, as
- * in the tiles it stands in for, so its bits do not depend on which computes it. */
+ * Bᵀ op(A)ᵀ: a tile of up to eight rows by two vectors (tg__tile8) that broadcasts B's elements
+ * (column j's at b + j cs_b + p rs_b) and loads op(A)'s columns as vectors, 2t FMAs a k step
+ * where a tile in C's own orientation spends one or more a row (cpu.h's tg__cols_fit). Its rows go
+ * into C's columns (rows rs_c apart) by scatters, alpha and beta as in every tile's store: each
+ * element is one chain of FMAs along k, as in the tiles it stands in for, so its bits do not
+ * depend on which computes it. */
 __attribute__((target(TG__TARGET))) static void
 TG__FN(tg__ukernel_cols)(int64_t kc, const void *alpha, const void *b, int64_t rs_b, int64_t cs_b,
                          const void *a, int64_t cs_a, const void *beta, void *c, int64_t rs_c,

@@ -210,11 +210,7 @@ __attribute__((target(TG__AVX512))) static inline void tg__col512_d(double *c, _
     if (beta != 0)
         v = _mm512_fmadd_pd(_mm512_set1_pd(beta),
                             _mm512_mask_i64gather_pd(_mm512_setzero_pd(), k, idx, c, 8), v);
-#ifdef TG__EXP_NOSCATTER
-    _mm512_mask_storeu_pd(c, k, v);
-#else
     _mm512_mask_i64scatter_pd(c, k, idx, v, 8);
-#endif
 }
 
 /* A register's lanes summed, halves first (the GEMV kernels' dot products, gemv_simd.inc). */
