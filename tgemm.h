@@ -5778,9 +5778,11 @@ __attribute__((target(TG__AVX512))) static inline void tg__col512_s(float *c, __
                                                                      int64_t rs, __m512 v,
                                                                      int64_t live, float beta)
 {
+    /* the halves by zero-masked extracts: the plain ones (and the 256-bit cast) leave GCC's
+     * "undefined" upper part, which g++ -Wextra reports as maybe uninitialized */
     const __mmask16 k = (__mmask16)tg__lanes(live, 16);
-    __m256 h[2] = {_mm512_castps512_ps256(v),
-                   _mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(v), 1))};
+    __m256 h[2] = {_mm256_castpd_ps(_mm512_maskz_extractf64x4_pd(0xf, _mm512_castps_pd(v), 0)),
+                   _mm256_castpd_ps(_mm512_maskz_extractf64x4_pd(0xf, _mm512_castps_pd(v), 1))};
     for (int i = 0; i < 2; i++, c += 8 * rs) {
         const __mmask8 ki = (__mmask8)(k >> (8 * i));
         if (!ki) break;
@@ -12209,7 +12211,7 @@ static int64_t tg__small_kb(const tg__kernel *kern, const tg__gemm *g, int64_t p
     const int deep = panels == 1 && g->a.cs == 1 && g->m >= TG__KB_L2_ROWS &&
                      (double)g->m * (double)g->k * (double)es > (double)cpu->l2;
     const int64_t kb = (deep ? cpu->l2 : cpu->l1d) / 2 / (kern->nr * es);
-    return kb > TG__TINY ? kb : TG__TINY;
+    return kb > TG__TINY ? kb : (int64_t)TG__TINY;
 }
 
 /* Threads for a product on this path: tg__threads_for's, but where zmm is split (Zen 4) the

@@ -62,7 +62,7 @@ static int64_t tg__small_kb(const tg__kernel *kern, const tg__gemm *g, int64_t p
     const int deep = panels == 1 && g->a.cs == 1 && g->m >= TG__KB_L2_ROWS &&
                      (double)g->m * (double)g->k * (double)es > (double)cpu->l2;
     const int64_t kb = (deep ? cpu->l2 : cpu->l1d) / 2 / (kern->nr * es);
-    return kb > TG__TINY ? kb : TG__TINY;
+    return kb > TG__TINY ? kb : (int64_t)TG__TINY;
 }
 
 /* Threads for a product on this path: tg__threads_for's, but where zmm is split (Zen 4) the
