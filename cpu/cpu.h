@@ -381,7 +381,7 @@ TG__ALWAYS_INLINE const tg__kernel *tg__dots_kernel(const tg__kernel *kern)
  * 2n FMAs a k step for each 2W of C's rows, where the tile in C's orientation spends one a row
  * (split: the columns past a panel's vector, whose masked tile took two) or ceil(2n / W) of the
  * narrow family. Taken up to 7 columns (8 in fp32), where that is at most half the tile's (9/20
- * where n passes W/4, the narrow family's vector, whose second part-filled vector a row the
+ * where n passes W/2, the narrow family's vector, whose second part-filled vector a row the
  * model overcounts), from 24 deep (its set-up and scatters: at 16, s 28x39x16 0.92, d 28x21x16
  * 0.93). Lost past the bounds: d 12x22x64 0.92 and 12x23x64 0.90 (6 and 7 columns), s 8x36x8
  * 0.91, a whole fp64 panel split in two (d 16^3 0.69). Out of line: inlined, the test cost
