@@ -6617,7 +6617,7 @@ TG__FN(tg__panel)(int64_t kc, const TG__T *alpha, const TG__T *a, int64_t rs_a, 
     }
     /* A partial panel (W < n < 2W) over five to eight rows in place: one tile of them, read
      * through masks (tg__rows8 says what was measured). */
-    if (masked && !packed_a && cs_c == 1 && m >= 5 && m <= 8) {
+    if (masked && !packed_a && cs_c == 1 && n > TG__W && m >= 5 && m <= 8) {
         TG__FN(tg__rows8)(kc, alpha, a, rs_a, cs_a, b, rs_b, beta, c, rs_c, m, n, 1);
         return;
     }
@@ -8190,7 +8190,7 @@ TG__FN(tg__panel)(int64_t kc, const TG__T *alpha, const TG__T *a, int64_t rs_a, 
     }
     /* A partial panel (W < n < 2W) over five to eight rows in place: one tile of them, read
      * through masks (tg__rows8 says what was measured). */
-    if (masked && !packed_a && cs_c == 1 && m >= 5 && m <= 8) {
+    if (masked && !packed_a && cs_c == 1 && n > TG__W && m >= 5 && m <= 8) {
         TG__FN(tg__rows8)(kc, alpha, a, rs_a, cs_a, b, rs_b, beta, c, rs_c, m, n, 1);
         return;
     }
@@ -9764,7 +9764,7 @@ TG__FN(tg__panel)(int64_t kc, const TG__T *alpha, const TG__T *a, int64_t rs_a, 
     }
     /* A partial panel (W < n < 2W) over five to eight rows in place: one tile of them, read
      * through masks (tg__rows8 says what was measured). */
-    if (masked && !packed_a && cs_c == 1 && m >= 5 && m <= 8) {
+    if (masked && !packed_a && cs_c == 1 && n > TG__W && m >= 5 && m <= 8) {
         TG__FN(tg__rows8)(kc, alpha, a, rs_a, cs_a, b, rs_b, beta, c, rs_c, m, n, 1);
         return;
     }
@@ -11338,7 +11338,7 @@ TG__FN(tg__panel)(int64_t kc, const TG__T *alpha, const TG__T *a, int64_t rs_a, 
     }
     /* A partial panel (W < n < 2W) over five to eight rows in place: one tile of them, read
      * through masks (tg__rows8 says what was measured). */
-    if (masked && !packed_a && cs_c == 1 && m >= 5 && m <= 8) {
+    if (masked && !packed_a && cs_c == 1 && n > TG__W && m >= 5 && m <= 8) {
         TG__FN(tg__rows8)(kc, alpha, a, rs_a, cs_a, b, rs_b, beta, c, rs_c, m, n, 1);
         return;
     }
