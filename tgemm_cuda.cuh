@@ -172,6 +172,9 @@ TGEMM_DEF int tg_cuda_bias_act(tg_dtype t, tg_layout layout, int64_t rows, int64
  * (tests/elementwise/bench_cuda_elementwise, results/nvidia-h100-80gb-hbm3/3afdb9a/elementwise):
  * every operation and activation in every type 94.8-101% on 512 MiB, 91.0-101% on 256 MiB; the
  * GELU erf forms are the slowest (fp64's, bf16's below say what took them from 74% and 88%).
+ * H200, 1.4 times the H100's bandwidth (results/nvidia-h200/ab-select/): the operations, ReLU,
+ * sigmoid, SiLU and fp32/fp16/bf16 GELU tanh 95-104% on 512 MiB; there the arithmetic of the rest
+ * is the limit: GELU erf 77-80% (fp64 74%), fp64 GELU tanh 77%, bias_act GELU tanh 83%.
  *
  * Private names here are tg__ewd_ (device side), apart from the CPU side's tg__ew_ that it shares,
  * since the single header puts both in one translation unit.
@@ -247,11 +250,57 @@ static __device__ __forceinline__ float tg__ewd_abs(float v) { return fabsf(v); 
 static __device__ __forceinline__ double tg__ewd_abs(double v) { return fabs(v); }
 static __device__ __forceinline__ float tg__ewd_exp(float v) { return expf(v); }
 static __device__ __forceinline__ double tg__ewd_exp(double v) { return exp(v); }
-/* n / (1 + e), 0 <= e <= 1, in the logistic forms. fp32 as n times the correctly rounded reciprocal
- * (one rounding more, under an ulp): the IEEE division checks its operands and takes a slow path
- * when n is tiny, as x e is for GELU tanh below x ~ -9; random inputs in [-10, 10] held GELU tanh
- * fp32 to 81% of the copy on the H100 with the division (93% on constant inputs). */
-static __device__ __forceinline__ float tg__ewd_div1(float n, float d) { return n * __frcp_rn(d); }
+/* 1/d roughly: the hardware's seed, which tg__ewd_quot refines. On the H100 the fp64 GELU erf's
+ * worst error in the GPU tests was 5.14 ulp with it, 5.51 with the IEEE division. The CPU emulation
+ * seeds fp64 with a float's precision, so that the refinement is what gives the quotient its bits
+ * there too. */
+static __device__ __forceinline__ double tg__ewd_rcp_seed(double d)
+{
+#ifdef __CUDA_ARCH__
+    double r;
+    asm("rcp.approx.ftz.f64 %0, %1;" : "=d"(r) : "d"(d));
+    return r;
+#else
+    return (float)(1.0 / d);
+#endif
+}
+static __device__ __forceinline__ float tg__ewd_rcp_seed(float d)
+{
+#ifdef __CUDA_ARCH__
+    float r;
+    asm("rcp.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(d));
+    return r;
+#else
+    return 1.0f / d;
+#endif
+}
+/* n / d for a normal d of moderate size, without the IEEE division's operand checks and slow path,
+ * a branch of its own for every element. fp32: the seed refined by one Newton step, then n times it
+ * (under two ulps). fp64: the seed refined by one step of third order (error e^3), then the quotient
+ * corrected by its remainder: within an ulp, where the IEEE division is within half of one. The sign
+ * of a zero quotient is n's, as the division's. */
+static __device__ __forceinline__ float tg__ewd_quot(float n, float d)
+{
+    float w = tg__ewd_rcp_seed(d);
+    return n * fmaf(w, fmaf(-d, w, 1.0f), w);
+}
+static __device__ __forceinline__ double tg__ewd_quot(double n, double d)
+{
+    double w = tg__ewd_rcp_seed(d), u = fma(-d, w, 1.0), q;
+    w = fma(w, fma(u, u, u), w);
+    q = n * w;
+    return fma(-fma(d, q, -n), w, q); /* n - d q so written keeps -0 for n = -0 */
+}
+/* n / (1 + e), 0 <= e <= 1, in the logistic forms. fp32: tg__ewd_quot. The IEEE division takes its
+ * slow path when n is tiny, as x e is for GELU tanh below x ~ -9 (random inputs in [-10, 10] held
+ * GELU tanh fp32 to 81% of the copy on the H100 with it, 93% on constant inputs), and __frcp_rn,
+ * which replaced it there, still checked its operand with a branch. With the quotient and the limit
+ * as a select (tg__ewd_act_a), GELU tanh fp32 went from 81.8% of the copy to 96.1% on the H200,
+ * bias_act GELU tanh fp32 from 71% to 83% (side by side, three runs each; results/nvidia-h200/
+ * ab-select/). fp64 keeps the division and the early return: with both changes its kernels took
+ * 54-68 registers instead of 40, and sigmoid fell from 96.6% to 91%, SiLU from 96.1% to 89.7%,
+ * GELU tanh from 77.4% to 69.3% in the same runs. */
+static __device__ __forceinline__ float tg__ewd_div1(float n, float d) { return tg__ewd_quot(n, d); }
 static __device__ __forceinline__ double tg__ewd_div1(double n, double d) { return n / d; }
 /* A product the compiler must round: nvcc contracts a * b + c into one fma by default, and the
  * error-free transformations below hold only for the rounded product (contracted, the fp64 GELU tanh
@@ -285,20 +334,6 @@ template <typename A> static __device__ __forceinline__ A tg__ewd_limit(A x)
  * coefficients (TG__EW_ERFCX_CD). */
 static __constant__ double tg__ewd_exp_cd[12] = {TG__EW_EXP_CD};
 static __constant__ double tg__ewd_erfcx_cd[21] = {TG__EW_ERFCX_CD};
-/* 1/d roughly: the hardware's seed, which the step below refines (its error cubed). On the H100
- * the fp64 GELU erf's worst error in the GPU tests was 5.14 ulp with it, 5.51 with the IEEE
- * division. The CPU emulation seeds with a float's precision, so that the refinement is what gives
- * the quotient its bits there too. */
-static __device__ __forceinline__ double tg__ewd_rcp_seed(double d)
-{
-#ifdef __CUDA_ARCH__
-    double r;
-    asm("rcp.approx.ftz.f64 %0, %1;" : "=d"(r) : "d"(d));
-    return r;
-#else
-    return (float)(1.0 / d);
-#endif
-}
 static __device__ __forceinline__ double tg__ewd_gelu_erf_d(double x)
 {
     const double ax = -fabs(x), xn = ax < -TG__FLUSH_ERF_D ? -TG__FLUSH_ERF_D : ax;
@@ -307,7 +342,7 @@ static __device__ __forceinline__ double tg__ewd_gelu_erf_d(double x)
     /* erfcx's point, y <= 9 (past it E is far under the floor): y -+ 4 from one rounding each */
     const double xc = fmax(xn, -9.0 / TG__SQRT1_2), num = fma(xc, -TG__SQRT1_2, -4.0),
                  den = fma(xc, -TG__SQRT1_2, 4.0);
-    double r = fma(-n, TG__LN2_HI_D, -s), p, e, u, w;
+    double r = fma(-n, TG__LN2_HI_D, -s), p, e, u;
     int j;
     r = fma(-n, TG__LN2_LO_D, r) - sl;
     p = tg__ewd_exp_cd[11];
@@ -315,13 +350,7 @@ static __device__ __forceinline__ double tg__ewd_gelu_erf_d(double x)
     /* times 2^n, built in the exponent field: k's low bits hold n (unsigned: the shift drops bits) */
     e = p * __longlong_as_double(
                 (long long)(((unsigned long long)__double_as_longlong(k) - (0x4338000000000000ULL - 1023)) << 52));
-    /* num/den: the seed refined by one step of third order (error e^3), then the quotient
-     * corrected by its remainder: within an ulp, where the IEEE division is within half of one */
-    w = tg__ewd_rcp_seed(den);
-    u = fma(-den, w, 1.0);
-    w = fma(w, fma(u, u, u), w);
-    u = num * w;
-    u = fma(fma(-den, u, num), w, u);
+    u = tg__ewd_quot(num, den);
     p = tg__ewd_erfcx_cd[20];
     for (j = 19; j >= 0; j--) p = fma(p, u, tg__ewd_erfcx_cd[j]);
     return fma(h, e * p, x >= 0 ? x : -0.0); /* -0 takes -0 */
@@ -330,22 +359,27 @@ static __device__ __forceinline__ double tg__ewd_gelu_erf_d(double x)
 /* The logistic forms take e = exp(-|z|), which never overflows and keeps subnormal results for
  * negative z: x / (1 + exp(-z)) is x / (1 + e) for z >= 0 and x e / (1 + e) below; a select, not a
  * branch, since neighbouring elements take either side. ACT is a template argument, so that each
- * kernel holds one activation and no per-element dispatch. */
+ * kernel holds one activation and no per-element dispatch.
+ * Past BIG (and at +-Inf, NaN) the result is the limit, chosen by a select after the formula, whose
+ * value there (NaN or anything) it discards. As an early return, each of a thread's elements was a
+ * branch of its own in the SASS, its arithmetic a chain the warp ran alone, element after element:
+ * on the H200 (4.1 TB/s) that held fp16/bf16 GELU erf to 68-72% of the copy, fp32's to 72%; with
+ * the select 79-80% and 77% (side by side, three runs each; results/nvidia-h200/ab-select/). fp64
+ * keeps the early return: see tg__ewd_div1. */
 template <int ACT, typename A> static __device__ __forceinline__ A tg__ewd_act_a(A x)
 {
     typedef tg__ewd_k<A> K;
-    A uh, ul, e;
+    A uh, ul, e, r;
     if (ACT == TG_ACT_SIGMOID) {
         e = tg__ewd_exp(-tg__ewd_abs(x));
         return tg__ewd_div1(x >= 0 ? (A)1 : e, 1 + e);
     }
     if constexpr (ACT == TG_ACT_GELU_ERF && sizeof(A) == 8) return tg__ewd_gelu_erf_d(x);
-    if (!(tg__ewd_abs(x) <= K::BIG)) return tg__ewd_limit(x);
+    if (sizeof(A) == 8 && !(tg__ewd_abs(x) <= K::BIG)) return tg__ewd_limit(x); /* see tg__ewd_div1 */
     if (ACT == TG_ACT_SILU) {
         e = tg__ewd_exp(-tg__ewd_abs(x));
-        return tg__ewd_div1(x >= 0 ? x : x * e, 1 + e);
-    }
-    if constexpr (ACT == TG_ACT_GELU_ERF && sizeof(A) == 4) {
+        r = tg__ewd_div1(x >= 0 ? x : x * e, 1 + e);
+    } else if constexpr (ACT == TG_ACT_GELU_ERF && sizeof(A) == 4) {
         /* fp32: x/2 erfc(u), u = -x/sqrt(2) = uh + ul, erfc(uh + ul) to first order. The
          * first-order term is about 2 u ul of the result (up to ~2^-19 where the result is above the
          * ulp floor), so the hardware's approximate exp (relative error up to ~2^-16 at these
@@ -353,9 +387,8 @@ template <int ACT, typename A> static __device__ __forceinline__ A tg__ewd_act_a
          * term is dropped: the result is then below 2^-140, far under the floor (2^-24 absolute). */
         uh = -tg__ewd_mul(K::R_HI, x);
         ul = -(tg__ewd_fma(K::R_HI, x, uh) + K::R_LO * x);
-        return (A)0.5 * x * (erfcf(uh) - K::TWO_SQRTPI * __expf(-uh * uh) * ul);
-    }
-    { /* GELU tanh: x / (1 + exp(-2u)), u = a x + b x^3 = uh + ul */
+        r = (A)0.5 * x * (erfcf(uh) - K::TWO_SQRTPI * __expf(-uh * uh) * ul);
+    } else { /* GELU tanh: x / (1 + exp(-2u)), u = a x + b x^3 = uh + ul */
         A x2 = tg__ewd_mul(x, x), x2l = tg__ewd_fma(x, x, -x2);
         A x3 = tg__ewd_mul(x2, x), x3l = tg__ewd_fma(x2, x, -x3) + x2l * x;
         A t = tg__ewd_mul(K::B_HI, x3), tl = tg__ewd_fma(K::B_HI, x3, -t) + K::B_HI * x3l + K::B_LO * x3;
@@ -367,8 +400,9 @@ template <int ACT, typename A> static __device__ __forceinline__ A tg__ewd_act_a
         /* exp(-2|u|) = exp(-2|uh|) (1 -+ 2 ul) */
         e = tg__ewd_exp(-2 * tg__ewd_abs(uh));
         e = tg__ewd_fma(e, uh >= 0 ? -2 * ul : 2 * ul, e);
-        return tg__ewd_div1(uh >= 0 ? x : x * e, 1 + e);
+        r = tg__ewd_div1(uh >= 0 ? x : x * e, 1 + e);
     }
+    return tg__ewd_abs(x) <= K::BIG ? r : tg__ewd_limit(x);
 }
 
 /* GELU erf takes E = erfc(z), z = |x|/sqrt2, as t exp(g(t) - z^2), t = 1/(1 + z/2), g a polynomial
@@ -379,12 +413,11 @@ template <int ACT, typename A> static __device__ __forceinline__ A tg__ewd_act_a
 template <int ACT> static __device__ __forceinline__ float tg__ewd_act_fast(float x)
 {
     typedef tg__ewd_k<float> K;
-    float z, e;
+    float z, e, r;
     if (ACT == TG_ACT_SIGMOID) {
         e = __expf(-fabsf(x));
         return __fdividef(x >= 0 ? 1.0f : e, 1.0f + e);
     }
-    if (!(fabsf(x) <= K::BIG)) return tg__ewd_limit(x);
     if (ACT == TG_ACT_GELU_ERF) {
         float t, g, h;
         z = fabsf(x) * K::R_HI;
@@ -397,11 +430,13 @@ template <int ACT> static __device__ __forceinline__ float tg__ewd_act_fast(floa
         g = fmaf(g, t, 9.972833991e-01f);
         g = fmaf(g, t, -1.265405059e+00f);
         h = 0.5f * x * t * __expf(g - z * z); /* x/2 E, with x's sign: -0 for -0 */
-        return x > 0 ? x - h : h;              /* erfc(-z) = 2 - E for x > 0 */
+        r = x > 0 ? x - h : h;                 /* erfc(-z) = 2 - E for x > 0 */
+    } else {
+        z = ACT == TG_ACT_SILU ? x : 2.0f * (K::A_HI * x + K::B_HI * x * x * x);
+        e = __expf(-fabsf(z));
+        r = __fdividef(z >= 0 ? x : x * e, 1.0f + e);
     }
-    z = ACT == TG_ACT_SILU ? x : 2.0f * (K::A_HI * x + K::B_HI * x * x * x);
-    e = __expf(-fabsf(z));
-    return __fdividef(z >= 0 ? x : x * e, 1.0f + e);
+    return fabsf(x) <= K::BIG ? r : tg__ewd_limit(x); /* a select: see tg__ewd_act_a */
 }
 
 /* The activation of one element in the array's compute type: fp16 and bf16 take the fast forms. */
