@@ -5821,6 +5821,37 @@ __attribute__((target("avx2,fma"))) static inline double tg__hsum256_d(__m256d v
     return _mm_cvtsd_f64(_mm_add_sd(s, _mm_unpackhi_pd(s, s)));
 }
 
+/* Eight columns by eight k steps of doubles in zmm, for AVX-512's double family (kernel_simd.inc's
+ * tg__pack_along_k): rows of eight along k in, rows of eight columns out, in three rounds of eight
+ * shuffles (pairs, then 128-bit lanes twice), 24 for 64 elements where the 4 x 4 ymm transpose
+ * takes 32, with half its loads and stores. */
+__attribute__((target(TG__AVX512))) static inline void tg__packt8x8_d(const double *s, int64_t cs,
+                                                                      double *d, int64_t ds)
+{
+    /* t: rows i, i+1 paired, their even k steps (lo) and odd (hi), lane by lane */
+    __m512d r0 = _mm512_loadu_pd(s), r1 = _mm512_loadu_pd(s + cs);
+    __m512d r2 = _mm512_loadu_pd(s + 2 * cs), r3 = _mm512_loadu_pd(s + 3 * cs);
+    __m512d r4 = _mm512_loadu_pd(s + 4 * cs), r5 = _mm512_loadu_pd(s + 5 * cs);
+    __m512d r6 = _mm512_loadu_pd(s + 6 * cs), r7 = _mm512_loadu_pd(s + 7 * cs);
+    __m512d t0 = _mm512_unpacklo_pd(r0, r1), t1 = _mm512_unpackhi_pd(r0, r1);
+    __m512d t2 = _mm512_unpacklo_pd(r2, r3), t3 = _mm512_unpackhi_pd(r2, r3);
+    __m512d t4 = _mm512_unpacklo_pd(r4, r5), t5 = _mm512_unpackhi_pd(r4, r5);
+    __m512d t6 = _mm512_unpacklo_pd(r6, r7), t7 = _mm512_unpackhi_pd(r6, r7);
+    /* u: four rows, k steps q and q + 4 (u0 0, u1 2, u2 1, u3 3; u4-u7 the same of rows 4-7) */
+    __m512d u0 = _mm512_shuffle_f64x2(t0, t2, 0x88), u1 = _mm512_shuffle_f64x2(t0, t2, 0xDD);
+    __m512d u2 = _mm512_shuffle_f64x2(t1, t3, 0x88), u3 = _mm512_shuffle_f64x2(t1, t3, 0xDD);
+    __m512d u4 = _mm512_shuffle_f64x2(t4, t6, 0x88), u5 = _mm512_shuffle_f64x2(t4, t6, 0xDD);
+    __m512d u6 = _mm512_shuffle_f64x2(t5, t7, 0x88), u7 = _mm512_shuffle_f64x2(t5, t7, 0xDD);
+    _mm512_storeu_pd(d, _mm512_shuffle_f64x2(u0, u4, 0x88));
+    _mm512_storeu_pd(d + 4 * ds, _mm512_shuffle_f64x2(u0, u4, 0xDD));
+    _mm512_storeu_pd(d + 2 * ds, _mm512_shuffle_f64x2(u1, u5, 0x88));
+    _mm512_storeu_pd(d + 6 * ds, _mm512_shuffle_f64x2(u1, u5, 0xDD));
+    _mm512_storeu_pd(d + ds, _mm512_shuffle_f64x2(u2, u6, 0x88));
+    _mm512_storeu_pd(d + 5 * ds, _mm512_shuffle_f64x2(u2, u6, 0xDD));
+    _mm512_storeu_pd(d + 3 * ds, _mm512_shuffle_f64x2(u3, u7, 0x88));
+    _mm512_storeu_pd(d + 7 * ds, _mm512_shuffle_f64x2(u3, u7, 0xDD));
+}
+
 /* The same for a zmm, its 256-bit halves added first. Through the zero-masking forms of the
  * shuffle and the extract: GCC's unmasked ones (and its _mm512_reduce_add and 512-to-256 casts,
  * built on them) pass an undefined operand that g++ warns of as uninitialized. */
@@ -6911,9 +6942,17 @@ TG__FN(tg__pack_along_k)(int64_t rows, int64_t kc, const TG__T *src, int64_t rs,
             for (int64_t p = 0; p < kc; p++)
                 for (int v = 0; v < w / TG__W; v++)
                     if ((v + 1) * TG__W > lt) TG__STOREU(d + p * w + v * TG__W, TG__ZERO());
+#ifdef TG__PACKT8
+        /* 8 x 8 blocks where the family has them, the rest of the TB blocks around them */
+        const int64_t k8 = kc / 8 * 8, l8 = live / 8 * 8;
+        for (int64_t p = 0; p < k8; p += 8)
+            for (int64_t q = 0; q < l8; q += 8) TG__PACKT8(s + q * rs + p, rs, d + p * w + q, w);
+#else
+        const int64_t k8 = 0, l8 = 0;
+#endif
         for (int64_t p = 0; p < kt; p += TG__TB)
-            for (int64_t q = 0; q < lt / TG__TB; q++)
-                TG__PACKT(s + q * TG__TB * rs + p, rs, d + p * w + q * TG__TB, w);
+            for (int64_t q = p < k8 ? l8 : 0; q < lt; q += TG__TB)
+                TG__PACKT(s + q * rs + p, rs, d + p * w + q, w);
         for (int64_t p = kt; p < kc; p++)
             for (int64_t i = 0; i < lt; i++) d[p * w + i] = s[i * rs + p];
         for (int64_t i = lt; i < live; i++)
@@ -7388,6 +7427,7 @@ static const tg__kernel TG__FN(tg__kernel_desc) = {
 #undef TG__COPY6
 #undef TG__COPY8
 #undef TG__PACKT
+#undef TG__PACKT8
 #undef TG__MASK
 #undef TG__LANES
 #undef TG__MASKLOAD
@@ -8484,9 +8524,17 @@ TG__FN(tg__pack_along_k)(int64_t rows, int64_t kc, const TG__T *src, int64_t rs,
             for (int64_t p = 0; p < kc; p++)
                 for (int v = 0; v < w / TG__W; v++)
                     if ((v + 1) * TG__W > lt) TG__STOREU(d + p * w + v * TG__W, TG__ZERO());
+#ifdef TG__PACKT8
+        /* 8 x 8 blocks where the family has them, the rest of the TB blocks around them */
+        const int64_t k8 = kc / 8 * 8, l8 = live / 8 * 8;
+        for (int64_t p = 0; p < k8; p += 8)
+            for (int64_t q = 0; q < l8; q += 8) TG__PACKT8(s + q * rs + p, rs, d + p * w + q, w);
+#else
+        const int64_t k8 = 0, l8 = 0;
+#endif
         for (int64_t p = 0; p < kt; p += TG__TB)
-            for (int64_t q = 0; q < lt / TG__TB; q++)
-                TG__PACKT(s + q * TG__TB * rs + p, rs, d + p * w + q * TG__TB, w);
+            for (int64_t q = p < k8 ? l8 : 0; q < lt; q += TG__TB)
+                TG__PACKT(s + q * rs + p, rs, d + p * w + q, w);
         for (int64_t p = kt; p < kc; p++)
             for (int64_t i = 0; i < lt; i++) d[p * w + i] = s[i * rs + p];
         for (int64_t i = lt; i < live; i++)
@@ -8961,6 +9009,7 @@ static const tg__kernel TG__FN(tg__kernel_desc) = {
 #undef TG__COPY6
 #undef TG__COPY8
 #undef TG__PACKT
+#undef TG__PACKT8
 #undef TG__MASK
 #undef TG__LANES
 #undef TG__MASKLOAD
@@ -10058,9 +10107,17 @@ TG__FN(tg__pack_along_k)(int64_t rows, int64_t kc, const TG__T *src, int64_t rs,
             for (int64_t p = 0; p < kc; p++)
                 for (int v = 0; v < w / TG__W; v++)
                     if ((v + 1) * TG__W > lt) TG__STOREU(d + p * w + v * TG__W, TG__ZERO());
+#ifdef TG__PACKT8
+        /* 8 x 8 blocks where the family has them, the rest of the TB blocks around them */
+        const int64_t k8 = kc / 8 * 8, l8 = live / 8 * 8;
+        for (int64_t p = 0; p < k8; p += 8)
+            for (int64_t q = 0; q < l8; q += 8) TG__PACKT8(s + q * rs + p, rs, d + p * w + q, w);
+#else
+        const int64_t k8 = 0, l8 = 0;
+#endif
         for (int64_t p = 0; p < kt; p += TG__TB)
-            for (int64_t q = 0; q < lt / TG__TB; q++)
-                TG__PACKT(s + q * TG__TB * rs + p, rs, d + p * w + q * TG__TB, w);
+            for (int64_t q = p < k8 ? l8 : 0; q < lt; q += TG__TB)
+                TG__PACKT(s + q * rs + p, rs, d + p * w + q, w);
         for (int64_t p = kt; p < kc; p++)
             for (int64_t i = 0; i < lt; i++) d[p * w + i] = s[i * rs + p];
         for (int64_t i = lt; i < live; i++)
@@ -10535,6 +10592,7 @@ static const tg__kernel TG__FN(tg__kernel_desc) = {
 #undef TG__COPY6
 #undef TG__COPY8
 #undef TG__PACKT
+#undef TG__PACKT8
 #undef TG__MASK
 #undef TG__LANES
 #undef TG__MASKLOAD
@@ -10653,6 +10711,7 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
 #define TG__COPY8 tg__copy8_d
 #define TG__PACKT tg__packt4x4_d
 #define TG__TB 4
+#define TG__PACKT8 tg__packt8x8_d
 #define TG__MASK __mmask8
 #define TG__LANES(live) ((__mmask8)tg__lanes(live, 8))
 #define TG__MASKLOAD(p, k) _mm512_maskz_loadu_pd(k, p)
@@ -11632,9 +11691,17 @@ TG__FN(tg__pack_along_k)(int64_t rows, int64_t kc, const TG__T *src, int64_t rs,
             for (int64_t p = 0; p < kc; p++)
                 for (int v = 0; v < w / TG__W; v++)
                     if ((v + 1) * TG__W > lt) TG__STOREU(d + p * w + v * TG__W, TG__ZERO());
+#ifdef TG__PACKT8
+        /* 8 x 8 blocks where the family has them, the rest of the TB blocks around them */
+        const int64_t k8 = kc / 8 * 8, l8 = live / 8 * 8;
+        for (int64_t p = 0; p < k8; p += 8)
+            for (int64_t q = 0; q < l8; q += 8) TG__PACKT8(s + q * rs + p, rs, d + p * w + q, w);
+#else
+        const int64_t k8 = 0, l8 = 0;
+#endif
         for (int64_t p = 0; p < kt; p += TG__TB)
-            for (int64_t q = 0; q < lt / TG__TB; q++)
-                TG__PACKT(s + q * TG__TB * rs + p, rs, d + p * w + q * TG__TB, w);
+            for (int64_t q = p < k8 ? l8 : 0; q < lt; q += TG__TB)
+                TG__PACKT(s + q * rs + p, rs, d + p * w + q, w);
         for (int64_t p = kt; p < kc; p++)
             for (int64_t i = 0; i < lt; i++) d[p * w + i] = s[i * rs + p];
         for (int64_t i = lt; i < live; i++)
@@ -12109,6 +12176,7 @@ static const tg__kernel TG__FN(tg__kernel_desc) = {
 #undef TG__COPY6
 #undef TG__COPY8
 #undef TG__PACKT
+#undef TG__PACKT8
 #undef TG__MASK
 #undef TG__LANES
 #undef TG__MASKLOAD

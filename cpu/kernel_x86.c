@@ -229,6 +229,37 @@ __attribute__((target("avx2,fma"))) static inline double tg__hsum256_d(__m256d v
     return _mm_cvtsd_f64(_mm_add_sd(s, _mm_unpackhi_pd(s, s)));
 }
 
+/* Eight columns by eight k steps of doubles in zmm, for AVX-512's double family (kernel_simd.inc's
+ * tg__pack_along_k): rows of eight along k in, rows of eight columns out, in three rounds of eight
+ * shuffles (pairs, then 128-bit lanes twice), 24 for 64 elements where the 4 x 4 ymm transpose
+ * takes 32, with half its loads and stores. */
+__attribute__((target(TG__AVX512))) static inline void tg__packt8x8_d(const double *s, int64_t cs,
+                                                                      double *d, int64_t ds)
+{
+    /* t: rows i, i+1 paired, their even k steps (lo) and odd (hi), lane by lane */
+    __m512d r0 = _mm512_loadu_pd(s), r1 = _mm512_loadu_pd(s + cs);
+    __m512d r2 = _mm512_loadu_pd(s + 2 * cs), r3 = _mm512_loadu_pd(s + 3 * cs);
+    __m512d r4 = _mm512_loadu_pd(s + 4 * cs), r5 = _mm512_loadu_pd(s + 5 * cs);
+    __m512d r6 = _mm512_loadu_pd(s + 6 * cs), r7 = _mm512_loadu_pd(s + 7 * cs);
+    __m512d t0 = _mm512_unpacklo_pd(r0, r1), t1 = _mm512_unpackhi_pd(r0, r1);
+    __m512d t2 = _mm512_unpacklo_pd(r2, r3), t3 = _mm512_unpackhi_pd(r2, r3);
+    __m512d t4 = _mm512_unpacklo_pd(r4, r5), t5 = _mm512_unpackhi_pd(r4, r5);
+    __m512d t6 = _mm512_unpacklo_pd(r6, r7), t7 = _mm512_unpackhi_pd(r6, r7);
+    /* u: four rows, k steps q and q + 4 (u0 0, u1 2, u2 1, u3 3; u4-u7 the same of rows 4-7) */
+    __m512d u0 = _mm512_shuffle_f64x2(t0, t2, 0x88), u1 = _mm512_shuffle_f64x2(t0, t2, 0xDD);
+    __m512d u2 = _mm512_shuffle_f64x2(t1, t3, 0x88), u3 = _mm512_shuffle_f64x2(t1, t3, 0xDD);
+    __m512d u4 = _mm512_shuffle_f64x2(t4, t6, 0x88), u5 = _mm512_shuffle_f64x2(t4, t6, 0xDD);
+    __m512d u6 = _mm512_shuffle_f64x2(t5, t7, 0x88), u7 = _mm512_shuffle_f64x2(t5, t7, 0xDD);
+    _mm512_storeu_pd(d, _mm512_shuffle_f64x2(u0, u4, 0x88));
+    _mm512_storeu_pd(d + 4 * ds, _mm512_shuffle_f64x2(u0, u4, 0xDD));
+    _mm512_storeu_pd(d + 2 * ds, _mm512_shuffle_f64x2(u1, u5, 0x88));
+    _mm512_storeu_pd(d + 6 * ds, _mm512_shuffle_f64x2(u1, u5, 0xDD));
+    _mm512_storeu_pd(d + ds, _mm512_shuffle_f64x2(u2, u6, 0x88));
+    _mm512_storeu_pd(d + 5 * ds, _mm512_shuffle_f64x2(u2, u6, 0xDD));
+    _mm512_storeu_pd(d + 3 * ds, _mm512_shuffle_f64x2(u3, u7, 0x88));
+    _mm512_storeu_pd(d + 7 * ds, _mm512_shuffle_f64x2(u3, u7, 0xDD));
+}
+
 /* The same for a zmm, its 256-bit halves added first. Through the zero-masking forms of the
  * shuffle and the extract: GCC's unmasked ones (and its _mm512_reduce_add and 512-to-256 casts,
  * built on them) pass an undefined operand that g++ warns of as uninitialized. */
@@ -385,6 +416,7 @@ __attribute__((target(TG__AVX512))) static inline double tg__hsum512_d(__m512d v
 #define TG__COPY8 tg__copy8_d
 #define TG__PACKT tg__packt4x4_d
 #define TG__TB 4
+#define TG__PACKT8 tg__packt8x8_d
 #define TG__MASK __mmask8
 #define TG__LANES(live) ((__mmask8)tg__lanes(live, 8))
 #define TG__MASKLOAD(p, k) _mm512_maskz_loadu_pd(k, p)
