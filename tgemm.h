@@ -7119,8 +7119,9 @@ TG__FN(tg__gemv_store)(TG__T *y, int64_t incy, int64_t n, const TG__T *acc, TG__
     } else {
 #ifdef TG__COL_STORE
         /* AVX-512: a scatter (and a gather for beta's term) a vector, as tg__ukernel_cols stores
-         * its columns, where the element-by-element loop took a third of a TN s 18^3 sgemm's time
-         * in its 36 elements (small.c's tg__small_dots, two columns of C) */
+         * its columns. The element-by-element loop was ~40% of the column products' time in a TN
+         * s 18^3 sgemm (small.c's tg__small_dots, C's last two columns), a third of the whole
+         * (perf); with the scatters 1.08x the speed (results/intel-xeon-2c/cpu/ab-col-store/). */
         const __m512i idx = _mm512_set_epi64(7 * incy, 6 * incy, 5 * incy, 4 * incy, 3 * incy,
                                              2 * incy, incy, 0);
         for (int64_t j = 0; j < n; j += TG__W) {
@@ -8713,8 +8714,9 @@ TG__FN(tg__gemv_store)(TG__T *y, int64_t incy, int64_t n, const TG__T *acc, TG__
     } else {
 #ifdef TG__COL_STORE
         /* AVX-512: a scatter (and a gather for beta's term) a vector, as tg__ukernel_cols stores
-         * its columns, where the element-by-element loop took a third of a TN s 18^3 sgemm's time
-         * in its 36 elements (small.c's tg__small_dots, two columns of C) */
+         * its columns. The element-by-element loop was ~40% of the column products' time in a TN
+         * s 18^3 sgemm (small.c's tg__small_dots, C's last two columns), a third of the whole
+         * (perf); with the scatters 1.08x the speed (results/intel-xeon-2c/cpu/ab-col-store/). */
         const __m512i idx = _mm512_set_epi64(7 * incy, 6 * incy, 5 * incy, 4 * incy, 3 * incy,
                                              2 * incy, incy, 0);
         for (int64_t j = 0; j < n; j += TG__W) {
@@ -10308,8 +10310,9 @@ TG__FN(tg__gemv_store)(TG__T *y, int64_t incy, int64_t n, const TG__T *acc, TG__
     } else {
 #ifdef TG__COL_STORE
         /* AVX-512: a scatter (and a gather for beta's term) a vector, as tg__ukernel_cols stores
-         * its columns, where the element-by-element loop took a third of a TN s 18^3 sgemm's time
-         * in its 36 elements (small.c's tg__small_dots, two columns of C) */
+         * its columns. The element-by-element loop was ~40% of the column products' time in a TN
+         * s 18^3 sgemm (small.c's tg__small_dots, C's last two columns), a third of the whole
+         * (perf); with the scatters 1.08x the speed (results/intel-xeon-2c/cpu/ab-col-store/). */
         const __m512i idx = _mm512_set_epi64(7 * incy, 6 * incy, 5 * incy, 4 * incy, 3 * incy,
                                              2 * incy, incy, 0);
         for (int64_t j = 0; j < n; j += TG__W) {
@@ -11904,8 +11907,9 @@ TG__FN(tg__gemv_store)(TG__T *y, int64_t incy, int64_t n, const TG__T *acc, TG__
     } else {
 #ifdef TG__COL_STORE
         /* AVX-512: a scatter (and a gather for beta's term) a vector, as tg__ukernel_cols stores
-         * its columns, where the element-by-element loop took a third of a TN s 18^3 sgemm's time
-         * in its 36 elements (small.c's tg__small_dots, two columns of C) */
+         * its columns. The element-by-element loop was ~40% of the column products' time in a TN
+         * s 18^3 sgemm (small.c's tg__small_dots, C's last two columns), a third of the whole
+         * (perf); with the scatters 1.08x the speed (results/intel-xeon-2c/cpu/ab-col-store/). */
         const __m512i idx = _mm512_set_epi64(7 * incy, 6 * incy, 5 * incy, 4 * incy, 3 * incy,
                                              2 * incy, incy, 0);
         for (int64_t j = 0; j < n; j += TG__W) {
