@@ -423,12 +423,24 @@ TG__ALWAYS_INLINE int tg__dots_fit(const tg__kernel *kern, int64_t n, int64_t m,
  * 51^3 and the shapes it leaves alone 0.99-1.01. A first panel so (j = 0, a B one vector and a
  * column or two wide), against the whole masked panel: s 17x17x64 1.46, 40x17x100 1.72, 100x18x100
  * 1.39, d 64x9x64 1.60, NT s 17^3 1.27; AVX2 forced s 64x9x64 1.57, 9x9x64 1.35. (The tiny route's
- * plain form sends one panel straight to the kernel without asking: gemm.c.) */
+ * plain form sends one panel straight to the kernel without asking: gemm.c.)
+ * A whole product narrower than a vector over a transposed A (narrow_t: j = 0, 3 to W/2 columns,
+ * or up to W from 16 rows and 48 deep) goes to ukernel_cols as well, its columns as rows of Cᵀ,
+ * where the masked or AVX2 tile spent a vector a row for a few live lanes. Under 9 rows, and for
+ * more than W/2 columns shallower or shorter than that, it lost (d 8x3x24 0.92, 12x5x24 0.73,
+ * 16x7x24 0.85, a first trial that took every width). The Xeon, 1 thread, ab-gemm, C 16 bytes
+ * off a line, against the tiles (a copy 0.98-1.00), 172 shapes m 8-100, n 3-15, k 24 and 64
+ * (results/intel-xeon-2c/cpu/ab-narrow-cols/): geometric mean TN s 1.21, TT s 1.35, d 1.13 and
+ * 1.26; s 100x3x64 2.3-2.5, 32x6x64 2.0-2.8, d 48x3x64 1.7-1.9, 100x5x64 1.4-1.6; column-major NT
+ * and TT s 3x100x64 2.5, 6x100x64 1.6-1.8, d 3x100x64 1.9-2.0; lowest 0.92-0.98, on shapes it
+ * leaves alone (d 8x3x24 and 8x7x24; d 8x3x24 reads 0.94 in NN too: the code's layout). */
 TG__ALWAYS_INLINE int64_t tg__dots_cols(const tg__kernel *kern, int64_t j, int64_t n, int64_t m,
                                         int64_t a_rs, int64_t a_cs, int64_t kc)
 {
     const int64_t w = kern->nr / 2, t = n > w ? n - w : n;
-    return (j > 0 || n > w) && tg__dots_fit(kern, t, m, a_rs, a_cs, kc, n > w) ? t : 0;
+    const int narrow_t = j == 0 && n <= w && n > TG__DOTS_COLS && a_cs != 1 && m > 8 &&
+                         (2 * n <= w || (kc >= 48 && m >= 16));
+    return (j > 0 || n > w || narrow_t) && tg__dots_fit(kern, t, m, a_rs, a_cs, kc, n > w) ? t : 0;
 }
 /* C[0:m, 0:n] = alpha A B + beta C over one k block of kc (A's element (i, p) at a + (i a_rs + p
  * a_cs) elements, a_cs or a_rs 1; B's (p, j) at b + (p b_rs + j b_cs); C's rows rs_c apart): as m
