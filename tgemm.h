@@ -5819,20 +5819,6 @@ __attribute__((target(TG__AVX512))) static inline void tg__col512_d(double *c, _
     _mm512_mask_i64scatter_pd(c, k, idx, v, 8);
 }
 
-/* A register's lanes summed, halves first (the GEMV kernels' dot products, gemv_simd.inc). */
-__attribute__((target("avx2,fma"))) static inline float tg__hsum256_s(__m256 v)
-{
-    __m128 s = _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
-    s = _mm_add_ps(s, _mm_movehl_ps(s, s));
-    return _mm_cvtss_f32(_mm_add_ss(s, _mm_movehdup_ps(s)));
-}
-
-__attribute__((target("avx2,fma"))) static inline double tg__hsum256_d(__m256d v)
-{
-    __m128d s = _mm_add_pd(_mm256_castpd256_pd128(v), _mm256_extractf128_pd(v, 1));
-    return _mm_cvtsd_f64(_mm_add_sd(s, _mm_unpackhi_pd(s, s)));
-}
-
 /* Eight columns by eight k steps of doubles in zmm, for AVX-512's double family (kernel_simd.inc's
  * tg__pack_along_k): rows of eight along k in, rows of eight columns out, in three rounds of eight
  * shuffles (pairs, then 128-bit lanes twice), 24 for 64 elements where the 4 x 4 ymm transpose
@@ -5862,6 +5848,20 @@ __attribute__((target(TG__AVX512))) static inline void tg__packt8x8_d(const doub
     _mm512_storeu_pd(d + 5 * ds, _mm512_shuffle_f64x2(u2, u6, 0xDD));
     _mm512_storeu_pd(d + 3 * ds, _mm512_shuffle_f64x2(u3, u7, 0x88));
     _mm512_storeu_pd(d + 7 * ds, _mm512_shuffle_f64x2(u3, u7, 0xDD));
+}
+
+/* A register's lanes summed, halves first (the GEMV kernels' dot products, gemv_simd.inc). */
+__attribute__((target("avx2,fma"))) static inline float tg__hsum256_s(__m256 v)
+{
+    __m128 s = _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
+    s = _mm_add_ps(s, _mm_movehl_ps(s, s));
+    return _mm_cvtss_f32(_mm_add_ss(s, _mm_movehdup_ps(s)));
+}
+
+__attribute__((target("avx2,fma"))) static inline double tg__hsum256_d(__m256d v)
+{
+    __m128d s = _mm_add_pd(_mm256_castpd256_pd128(v), _mm256_extractf128_pd(v, 1));
+    return _mm_cvtsd_f64(_mm_add_sd(s, _mm_unpackhi_pd(s, s)));
 }
 
 /* The same for a zmm, its 256-bit halves added first. Through the zero-masking forms of the
