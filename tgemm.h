@@ -5826,28 +5826,35 @@ __attribute__((target(TG__AVX512))) static inline void tg__col512_d(double *c, _
 __attribute__((target(TG__AVX512))) static inline void tg__packt8x8_d(const double *s, int64_t cs,
                                                                       double *d, int64_t ds)
 {
+    /* the zero-masking forms, every lane kept: the plain ones pass GCC's undefined operand, which
+     * g++ -Wextra reports as maybe uninitialized (as for tg__hsum512_s below) */
+    const __mmask8 A = 0xff;
     /* t: rows i, i+1 paired, their even k steps (lo) and odd (hi), lane by lane */
     __m512d r0 = _mm512_loadu_pd(s), r1 = _mm512_loadu_pd(s + cs);
     __m512d r2 = _mm512_loadu_pd(s + 2 * cs), r3 = _mm512_loadu_pd(s + 3 * cs);
     __m512d r4 = _mm512_loadu_pd(s + 4 * cs), r5 = _mm512_loadu_pd(s + 5 * cs);
     __m512d r6 = _mm512_loadu_pd(s + 6 * cs), r7 = _mm512_loadu_pd(s + 7 * cs);
-    __m512d t0 = _mm512_unpacklo_pd(r0, r1), t1 = _mm512_unpackhi_pd(r0, r1);
-    __m512d t2 = _mm512_unpacklo_pd(r2, r3), t3 = _mm512_unpackhi_pd(r2, r3);
-    __m512d t4 = _mm512_unpacklo_pd(r4, r5), t5 = _mm512_unpackhi_pd(r4, r5);
-    __m512d t6 = _mm512_unpacklo_pd(r6, r7), t7 = _mm512_unpackhi_pd(r6, r7);
+    __m512d t0 = _mm512_maskz_unpacklo_pd(A, r0, r1), t1 = _mm512_maskz_unpackhi_pd(A, r0, r1);
+    __m512d t2 = _mm512_maskz_unpacklo_pd(A, r2, r3), t3 = _mm512_maskz_unpackhi_pd(A, r2, r3);
+    __m512d t4 = _mm512_maskz_unpacklo_pd(A, r4, r5), t5 = _mm512_maskz_unpackhi_pd(A, r4, r5);
+    __m512d t6 = _mm512_maskz_unpacklo_pd(A, r6, r7), t7 = _mm512_maskz_unpackhi_pd(A, r6, r7);
     /* u: four rows, k steps q and q + 4 (u0 0, u1 2, u2 1, u3 3; u4-u7 the same of rows 4-7) */
-    __m512d u0 = _mm512_shuffle_f64x2(t0, t2, 0x88), u1 = _mm512_shuffle_f64x2(t0, t2, 0xDD);
-    __m512d u2 = _mm512_shuffle_f64x2(t1, t3, 0x88), u3 = _mm512_shuffle_f64x2(t1, t3, 0xDD);
-    __m512d u4 = _mm512_shuffle_f64x2(t4, t6, 0x88), u5 = _mm512_shuffle_f64x2(t4, t6, 0xDD);
-    __m512d u6 = _mm512_shuffle_f64x2(t5, t7, 0x88), u7 = _mm512_shuffle_f64x2(t5, t7, 0xDD);
-    _mm512_storeu_pd(d, _mm512_shuffle_f64x2(u0, u4, 0x88));
-    _mm512_storeu_pd(d + 4 * ds, _mm512_shuffle_f64x2(u0, u4, 0xDD));
-    _mm512_storeu_pd(d + 2 * ds, _mm512_shuffle_f64x2(u1, u5, 0x88));
-    _mm512_storeu_pd(d + 6 * ds, _mm512_shuffle_f64x2(u1, u5, 0xDD));
-    _mm512_storeu_pd(d + ds, _mm512_shuffle_f64x2(u2, u6, 0x88));
-    _mm512_storeu_pd(d + 5 * ds, _mm512_shuffle_f64x2(u2, u6, 0xDD));
-    _mm512_storeu_pd(d + 3 * ds, _mm512_shuffle_f64x2(u3, u7, 0x88));
-    _mm512_storeu_pd(d + 7 * ds, _mm512_shuffle_f64x2(u3, u7, 0xDD));
+    __m512d u0 = _mm512_maskz_shuffle_f64x2(A, t0, t2, 0x88);
+    __m512d u1 = _mm512_maskz_shuffle_f64x2(A, t0, t2, 0xDD);
+    __m512d u2 = _mm512_maskz_shuffle_f64x2(A, t1, t3, 0x88);
+    __m512d u3 = _mm512_maskz_shuffle_f64x2(A, t1, t3, 0xDD);
+    __m512d u4 = _mm512_maskz_shuffle_f64x2(A, t4, t6, 0x88);
+    __m512d u5 = _mm512_maskz_shuffle_f64x2(A, t4, t6, 0xDD);
+    __m512d u6 = _mm512_maskz_shuffle_f64x2(A, t5, t7, 0x88);
+    __m512d u7 = _mm512_maskz_shuffle_f64x2(A, t5, t7, 0xDD);
+    _mm512_storeu_pd(d, _mm512_maskz_shuffle_f64x2(A, u0, u4, 0x88));
+    _mm512_storeu_pd(d + 4 * ds, _mm512_maskz_shuffle_f64x2(A, u0, u4, 0xDD));
+    _mm512_storeu_pd(d + 2 * ds, _mm512_maskz_shuffle_f64x2(A, u1, u5, 0x88));
+    _mm512_storeu_pd(d + 6 * ds, _mm512_maskz_shuffle_f64x2(A, u1, u5, 0xDD));
+    _mm512_storeu_pd(d + ds, _mm512_maskz_shuffle_f64x2(A, u2, u6, 0x88));
+    _mm512_storeu_pd(d + 5 * ds, _mm512_maskz_shuffle_f64x2(A, u2, u6, 0xDD));
+    _mm512_storeu_pd(d + 3 * ds, _mm512_maskz_shuffle_f64x2(A, u3, u7, 0x88));
+    _mm512_storeu_pd(d + 7 * ds, _mm512_maskz_shuffle_f64x2(A, u3, u7, 0xDD));
 }
 
 /* A register's lanes summed, halves first (the GEMV kernels' dot products, gemv_simd.inc). */
