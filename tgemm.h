@@ -5782,8 +5782,14 @@ __attribute__((target(TG__AVX512))) static inline void tg__part512_d(double *c, 
     _mm512_mask_storeu_pd(c, k, v);
 }
 
+/* The column stores' index: l rs for lanes l = 0..7. */
+__attribute__((target(TG__AVX512))) static inline __m512i tg__col512_idx(int64_t rs)
+{
+    return _mm512_set_epi64(7 * rs, 6 * rs, 5 * rs, 4 * rs, 3 * rs, 2 * rs, rs, 0);
+}
+
 /* The first `live` floats or doubles of a zmm (all of them from live >= its lanes on, none for
- * live <= 0) into a column of C, element l at c + l rs (idx: l rs for lanes l = 0..7), as beta * c
+ * live <= 0) into a column of C, element l at c + l rs (idx: tg__col512_idx(rs)), as beta * c
  * + v, c not read when beta is zero: a scatter (and a gather for beta's term), eight lanes at a
  * time (a tile of Cᵀ, kernel_simd.inc's tg__ukernel_cols). */
 __attribute__((target(TG__AVX512))) static inline void tg__col512_s(float *c, __m512i idx,
@@ -6583,8 +6589,7 @@ TG__FN(tg__tile8)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t rs_a
         if (cols) {
             /* tg__ukernel_cols (two vectors): row i of the tile is C's column i, vector v rows
              * v W on */
-            const __m512i idx = _mm512_set_epi64(7 * rs_c, 6 * rs_c, 5 * rs_c, 4 * rs_c, 3 * rs_c,
-                                                 2 * rs_c, rs_c, 0);
+            const __m512i idx = tg__col512_idx(rs_c);
 #define TG__T8_COL_V(i, v)                                                                         \
     TG__COL_STORE(c + (i) + (v) * TG__W * rs_c, idx, rs_c,                                         \
                   alpha != 1 ? TG__MUL(acc[i][v], va) : acc[i][v], live - (v) * TG__W, beta);
@@ -7141,8 +7146,7 @@ TG__FN(tg__gemv_store)(TG__T *y, int64_t incy, int64_t n, const TG__T *acc, TG__
          * its columns. The element-by-element loop was ~40% of the column products' time in a TN
          * s 18^3 sgemm (small.c's tg__small_dots, C's last two columns), a third of the whole
          * (perf); with the scatters 1.08x the speed (results/intel-xeon-2c/cpu/ab-col-store/). */
-        const __m512i idx = _mm512_set_epi64(7 * incy, 6 * incy, 5 * incy, 4 * incy, 3 * incy,
-                                             2 * incy, incy, 0);
+        const __m512i idx = tg__col512_idx(incy);
         for (int64_t j = 0; j < n; j += TG__W) {
             const TG__V v = TG__LOADU(acc + j);
             TG__COL_STORE(y + j * incy, idx, incy, alpha != 1 ? TG__MUL(v, va) : v, n - j, beta);
@@ -8178,8 +8182,7 @@ TG__FN(tg__tile8)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t rs_a
         if (cols) {
             /* tg__ukernel_cols (two vectors): row i of the tile is C's column i, vector v rows
              * v W on */
-            const __m512i idx = _mm512_set_epi64(7 * rs_c, 6 * rs_c, 5 * rs_c, 4 * rs_c, 3 * rs_c,
-                                                 2 * rs_c, rs_c, 0);
+            const __m512i idx = tg__col512_idx(rs_c);
 #define TG__T8_COL_V(i, v)                                                                         \
     TG__COL_STORE(c + (i) + (v) * TG__W * rs_c, idx, rs_c,                                         \
                   alpha != 1 ? TG__MUL(acc[i][v], va) : acc[i][v], live - (v) * TG__W, beta);
@@ -8736,8 +8739,7 @@ TG__FN(tg__gemv_store)(TG__T *y, int64_t incy, int64_t n, const TG__T *acc, TG__
          * its columns. The element-by-element loop was ~40% of the column products' time in a TN
          * s 18^3 sgemm (small.c's tg__small_dots, C's last two columns), a third of the whole
          * (perf); with the scatters 1.08x the speed (results/intel-xeon-2c/cpu/ab-col-store/). */
-        const __m512i idx = _mm512_set_epi64(7 * incy, 6 * incy, 5 * incy, 4 * incy, 3 * incy,
-                                             2 * incy, incy, 0);
+        const __m512i idx = tg__col512_idx(incy);
         for (int64_t j = 0; j < n; j += TG__W) {
             const TG__V v = TG__LOADU(acc + j);
             TG__COL_STORE(y + j * incy, idx, incy, alpha != 1 ? TG__MUL(v, va) : v, n - j, beta);
@@ -9774,8 +9776,7 @@ TG__FN(tg__tile8)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t rs_a
         if (cols) {
             /* tg__ukernel_cols (two vectors): row i of the tile is C's column i, vector v rows
              * v W on */
-            const __m512i idx = _mm512_set_epi64(7 * rs_c, 6 * rs_c, 5 * rs_c, 4 * rs_c, 3 * rs_c,
-                                                 2 * rs_c, rs_c, 0);
+            const __m512i idx = tg__col512_idx(rs_c);
 #define TG__T8_COL_V(i, v)                                                                         \
     TG__COL_STORE(c + (i) + (v) * TG__W * rs_c, idx, rs_c,                                         \
                   alpha != 1 ? TG__MUL(acc[i][v], va) : acc[i][v], live - (v) * TG__W, beta);
@@ -10332,8 +10333,7 @@ TG__FN(tg__gemv_store)(TG__T *y, int64_t incy, int64_t n, const TG__T *acc, TG__
          * its columns. The element-by-element loop was ~40% of the column products' time in a TN
          * s 18^3 sgemm (small.c's tg__small_dots, C's last two columns), a third of the whole
          * (perf); with the scatters 1.08x the speed (results/intel-xeon-2c/cpu/ab-col-store/). */
-        const __m512i idx = _mm512_set_epi64(7 * incy, 6 * incy, 5 * incy, 4 * incy, 3 * incy,
-                                             2 * incy, incy, 0);
+        const __m512i idx = tg__col512_idx(incy);
         for (int64_t j = 0; j < n; j += TG__W) {
             const TG__V v = TG__LOADU(acc + j);
             TG__COL_STORE(y + j * incy, idx, incy, alpha != 1 ? TG__MUL(v, va) : v, n - j, beta);
@@ -11371,8 +11371,7 @@ TG__FN(tg__tile8)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t rs_a
         if (cols) {
             /* tg__ukernel_cols (two vectors): row i of the tile is C's column i, vector v rows
              * v W on */
-            const __m512i idx = _mm512_set_epi64(7 * rs_c, 6 * rs_c, 5 * rs_c, 4 * rs_c, 3 * rs_c,
-                                                 2 * rs_c, rs_c, 0);
+            const __m512i idx = tg__col512_idx(rs_c);
 #define TG__T8_COL_V(i, v)                                                                         \
     TG__COL_STORE(c + (i) + (v) * TG__W * rs_c, idx, rs_c,                                         \
                   alpha != 1 ? TG__MUL(acc[i][v], va) : acc[i][v], live - (v) * TG__W, beta);
@@ -11929,8 +11928,7 @@ TG__FN(tg__gemv_store)(TG__T *y, int64_t incy, int64_t n, const TG__T *acc, TG__
          * its columns. The element-by-element loop was ~40% of the column products' time in a TN
          * s 18^3 sgemm (small.c's tg__small_dots, C's last two columns), a third of the whole
          * (perf); with the scatters 1.08x the speed (results/intel-xeon-2c/cpu/ab-col-store/). */
-        const __m512i idx = _mm512_set_epi64(7 * incy, 6 * incy, 5 * incy, 4 * incy, 3 * incy,
-                                             2 * incy, incy, 0);
+        const __m512i idx = tg__col512_idx(incy);
         for (int64_t j = 0; j < n; j += TG__W) {
             const TG__V v = TG__LOADU(acc + j);
             TG__COL_STORE(y + j * incy, idx, incy, alpha != 1 ? TG__MUL(v, va) : v, n - j, beta);

@@ -178,8 +178,14 @@ __attribute__((target(TG__AVX512))) static inline void tg__part512_d(double *c, 
     _mm512_mask_storeu_pd(c, k, v);
 }
 
+/* The column stores' index: l rs for lanes l = 0..7. */
+__attribute__((target(TG__AVX512))) static inline __m512i tg__col512_idx(int64_t rs)
+{
+    return _mm512_set_epi64(7 * rs, 6 * rs, 5 * rs, 4 * rs, 3 * rs, 2 * rs, rs, 0);
+}
+
 /* The first `live` floats or doubles of a zmm (all of them from live >= its lanes on, none for
- * live <= 0) into a column of C, element l at c + l rs (idx: l rs for lanes l = 0..7), as beta * c
+ * live <= 0) into a column of C, element l at c + l rs (idx: tg__col512_idx(rs)), as beta * c
  * + v, c not read when beta is zero: a scatter (and a gather for beta's term), eight lanes at a
  * time (a tile of Cᵀ, kernel_simd.inc's tg__ukernel_cols). */
 __attribute__((target(TG__AVX512))) static inline void tg__col512_s(float *c, __m512i idx,
