@@ -840,6 +840,12 @@ TG__PRIVATE int tg__gemm_small(const char *fn, const tg__kernel *kern, const tg_
  * wants: TG_OK or TG_ERR_NOMEM, or -1 (nothing done) where neither form serves it. */
 TG__PRIVATE int tg__gemm_gemv(const char *fn, const tg__kernel *kern, const tg__gemm *g,
                               const void *alpha, const void *beta);
+/* The same for a product of gemm.c's tiny route (m, n and k at most TG__TINY) with one row or
+ * column of C: tg__gemm_gemv's one call for it (one thread, k whole, a strided x copied to the
+ * stack), without the planning, which cost a 1x16x16 dgemm a quarter of its time. 1 when it
+ * computed C, 0 (nothing done) where neither form serves. */
+TG__PRIVATE int tg__gemv_tiny(const tg__kernel *kern, const tg__gemm *g, const void *alpha,
+                              const void *beta);
 /* Whether B packed whole fits L2, and whether the rows mode (small.c) reads B in place instead: its
  * rows contiguous, one whole pair of panels wide, or two pairs where B packed would not fit L2.
  * Against B packed, Zen 5, 1 thread, ab-gemm: one pair s 64x64x8192 1.42x (and 64x64x32768, too
@@ -4838,9 +4844,11 @@ TG__ALWAYS_INLINE int tg__gemm_cpu(const char *fn, size_t es, const tg__gemm *g,
  * call passes every check of step 1 and takes no quick return; in either layout it is the product
  * of step 3 whose A and B are views of the call's operands (row-major as it is; column-major as
  * Cᵀ = op(B)ᵀ·op(A)ᵀ, B's columns as the rows of A and A's as the rows of B), and step 3 would
- * give it to the small path on one thread, in one k block (cpu.h says why), where C has more than
- * TG__GEMV_ROWS rows and columns. The route makes the small path's kernel calls from the call's
- * own arguments: the general way there, through the checks, the views, the path tests and
+ * give it to the small path on one thread, in one k block (cpu.h says why), or, where C is one
+ * row or column, to gemv.c's matrix-vector product (a few rows, two to TG__GEMV_ROWS, gemv.c takes
+ * only over a larger operand: tg__gemv_rows_max gives one row over an M within L2 and rows under
+ * 512 bytes). The route makes the small path's kernel calls (or gemv.c's: tg__tiny_gemv) from the
+ * call's own arguments: the general way there, through the checks, the views, the path tests and
  * small.c's set-up, ran ~400 instructions of a 12^3 sgemm's ~860 (gdb, stepping one call), a
  * quarter of its time. B's rows contiguous, one panel goes to the kernel as small.c's
  * tg__small_direct sends it (tg__tiny_in_place), any other B panel by panel as small.c's
@@ -4857,7 +4865,12 @@ TG__ALWAYS_INLINE int tg__gemm_cpu(const char *fn, size_t es, const tg__gemm *g,
  * both types, four transposes, against a copy 0.98-1.02; results/intel-xeon-2c/cpu/ab-tiny40/):
  * geometric mean 1.05-1.07 by type and transpose (AVX2 forced 1.03-1.05, column-major 1.04-1.06),
  * s 8x33x8 1.33, d 1.20, s 33^3-38^3 1.07, k = 1 up to 1.6; the lowest single readings (d
- * 40x33x4 0.86, 36x33x8 0.90) gained when run again (1.07-1.12). */
+ * 40x33x4 0.86, 36x33x8 0.90) gained when run again (1.07-1.12). From one row or column (was
+ * five), results/intel-xeon-2c/cpu/ab-tiny-short/, against the build before (a copy 0.95-1.02):
+ * two to four rows or columns, which went the general way to the small path, geometric mean
+ * 1.32-1.43 by type and transpose over ten shapes (s 2^3 1.52-1.79, 4^3 1.47-1.73, 4x16x16
+ * 1.33-1.53, 3x40x40 1.16-1.22); one, gemv.c's product, 1.03-1.37 (1x1x8 1.28-1.37, 8x1x8
+ * 1.18-1.25, 1x16x16 1.09-1.17, 40x1x40 1.01-1.10), 8^3 and 16^3 0.97-1.01. */
 
 /* The tests both forms of the route share, on step 3's views (tm x k A with leading dimension
  * lta, k x tn B with ltb; lta_min and ltb_min the runs those must span, C's tn); the kernel family,
@@ -4872,11 +4885,22 @@ TG__ALWAYS_INLINE const tg__kernel *tg__tiny_kernel(size_t es, int layout, int64
     if ((layout != TG_ROW_MAJOR && layout != TG_COL_MAJOR) ||
         (((uint64_t)tm - 1) | ((uint64_t)tn - 1) | ((uint64_t)k - 1)) >= TG__TINY || alpha_zero ||
         !a || !b || !c || (uint64_t)(lta | ltb | ldc) >= ((uint64_t)1 << 28) ||
-        lta < lta_min || ltb < ltb_min || ldc < tn || tm <= TG__GEMV_ROWS ||
-        tn <= TG__GEMV_ROWS || tg__path_forced())
+        lta < lta_min || ltb < ltb_min || ldc < tn || tg__path_forced())
         return NULL;
     arch = tg__arch_selected();
     return arch == TG__ARCH_INVALID ? NULL : tg__kernel_family(arch, es);
+}
+
+/* One row or column of C (tm or tn 1): the matrix-vector product step 3 makes of it (gemv.c's
+ * tg__gemv_tiny); A's rows a_rs apart, its k steps a_cs, B's k steps b_rs, its columns b_cs.
+ * Returns 1 when it computed C. */
+TG__NOINLINE static int tg__tiny_gemv(const tg__kernel *kern, int64_t tm, int64_t tn, int64_t k,
+                                      const void *alpha, const void *a, int64_t a_rs, int64_t a_cs,
+                                      const void *b, int64_t b_rs, int64_t b_cs, const void *beta,
+                                      void *c, int64_t ldc)
+{
+    const tg__gemm g = {tm, tn, k, {a, a_rs, a_cs}, {b, b_rs, b_cs}, c, ldc, 1};
+    return tg__gemv_tiny(kern, &g, alpha, beta);
 }
 
 /* C's columns panel by panel, as small.c's tg__small_panels makes them in its one k block: B
@@ -4982,6 +5006,9 @@ TG__NOINLINE static int tg__gemm_tiny_t(size_t es, int layout, int transa, int t
     kern = tg__tiny_kernel(es, layout, tm, tn, k, alpha_zero, ta, lta, tb, ltb, c, ldc,
                            tta ? tm : k, ttb ? k : tn);
     if (!kern) return 0;
+    if (tm == 1 || tn == 1)
+        return tg__tiny_gemv(kern, tm, tn, k, alpha, ta, a_rs, a_cs, tb, ttb ? 1 : ltb,
+                             ttb ? ltb : 1, beta, c, ldc);
     if (ttb)
         return tg__tiny_panels(kern, es, tm, tn, k, alpha, ta, a_rs, a_cs, tb, 1, ltb, beta, c,
                                ldc);
@@ -5005,7 +5032,10 @@ TG__ALWAYS_INLINE int tg__gemm_tiny(size_t es, int layout, int transa, int trans
         return tg__gemm_tiny_t(es, layout, transa, transb, m, n, k, alpha, alpha_zero, a, lda, b,
                                ldb, beta, c, ldc);
     kern = tg__tiny_kernel(es, layout, tm, tn, k, alpha_zero, ta, lta, tb, ltb, c, ldc, k, tn);
-    return kern && tg__tiny_in_place(kern, es, tm, tn, k, alpha, ta, lta, 1, tb, ltb, beta, c, ldc);
+    if (!kern) return 0;
+    if (tm == 1 || tn == 1)
+        return tg__tiny_gemv(kern, tm, tn, k, alpha, ta, lta, 1, tb, ltb, 1, beta, c, ldc);
+    return tg__tiny_in_place(kern, es, tm, tn, k, alpha, ta, lta, 1, tb, ltb, beta, c, ldc);
 }
 
 TGEMM_DEF int tg_sgemm(tg_layout layout, tg_trans transa, tg_trans transb, int64_t m, int64_t n,
@@ -5155,16 +5185,25 @@ static int tg__gemv_of(const tg__kernel *kern, const tg__gemm *g, tg__gemv *v)
     return v->sj == 1 && v->n > 1 ? 1 : v->sp == 1 && v->r == 1 ? 2 : 0;
 }
 
-/* y = alpha * Mᵀx + beta * y through the kernel's form (1 rows, 2 dots), M's rows (columns) ld
- * apart. */
-static void tg__gemv_run(const tg__kernel *kern, int form, const tg__gemv *v, int64_t ld,
-                         const void *alpha, const void *beta)
+/* y = alpha * Mᵀx + beta * y through the kernel's form (1 rows, 2 dots): M's rows a row apart in
+ * the rows form, its columns a column apart in the dots form. */
+static void tg__gemv_run(const tg__kernel *kern, int form, const tg__gemv *v, const void *alpha,
+                         const void *beta)
 {
+    const int64_t ld = form == 1 ? v->sp : v->sj;
     if (form == 1)
         kern->gemv_rows(v->r, v->n, v->k, alpha, v->x, v->incx, v->ldx, v->m, ld, beta, v->y,
                         v->incy, v->ldy);
     else
         kern->gemv_dots(v->n, v->k, alpha, v->x, v->incx, v->m, ld, beta, v->y, v->incy);
+}
+
+/* A strided x copied to `to`, contiguous, for the dots form, which loads it as vectors. */
+static void tg__gemv_copy_x(tg__gemv *v, char *to, int64_t es)
+{
+    for (int64_t p = 0; p < v->k; p++) memcpy(to + p * es, v->x + p * v->incx * es, (size_t)es);
+    v->x = to;
+    v->incx = 1;
 }
 
 /* y = alpha * ((S0 + S1) + (S2 + S3)) + beta * y over the partial sums of the k parts (each part
@@ -5182,8 +5221,8 @@ static void tg__gemv_run(const tg__kernel *kern, int form, const tg__gemv *v, in
 /* The threads take parts of k instead of parts of y (where: above): each part summed whole by
  * the kernel into a buffer of its own, then added in a fixed order. The parts are always four,
  * whatever the threads, so the bits do not depend on the thread count. */
-static void tg__gemv_kparts(const tg__kernel *kern, int form, const tg__gemv *v, int64_t ld,
-                            int nt, const void *alpha, const void *beta, char *sums)
+static void tg__gemv_kparts(const tg__kernel *kern, int form, const tg__gemv *v, int nt,
+                            const void *alpha, const void *beta, char *sums)
 {
     static const float zero_s = 0.0f;
     static const double zero_d = 0.0;
@@ -5201,7 +5240,7 @@ static void tg__gemv_kparts(const tg__kernel *kern, int form, const tg__gemv *v,
         u.y = sums + i * part * es;
         u.incy = 1;
         u.ldy = n;
-        tg__gemv_run(kern, form, &u, ld, one, zero);
+        tg__gemv_run(kern, form, &u, one, zero);
     }
     if (es == sizeof(float)) TG__GEMV_JOIN(float)
     else TG__GEMV_JOIN(double)
@@ -5216,12 +5255,13 @@ TG__PRIVATE int tg__gemm_gemv(const char *fn, const tg__kernel *kern, const tg__
     const int form = tg__gemv_of(kern, g, &v);
     double stack[TG__GEMV_STACK / sizeof(double)];
     char *work = (char *)stack, *heap = NULL;
-    int64_t ld, lines, x_bytes, sum_bytes;
+    int64_t lines, x_bytes, sum_bytes;
     double mnk;
     int nt, kparts;
     if (!form) return -1;
-    ld = form == 1 ? v.sp : v.sj; /* M's rows a row apart (rows form), its columns a column apart */
-    lines = tg__ceil_div(v.n, line);
+    /* (y's bytes over a line's: a constant divisor, where y's elements over a line's elements
+     * divided at run time, a sixth of this function's samples in a 1x16x16 dgemm, perf) */
+    lines = tg__ceil_div(v.n * es, 64);
     mnk = (double)v.r * (double)v.n * (double)v.k;
     /* (from a GEMM's team size, by the shape alone, never the threads) */
     kparts = lines < (form == 1 ? TG__GEMV_KSPLIT_ROWS : TG__GEMV_KSPLIT_DOTS) &&
@@ -5237,16 +5277,11 @@ TG__PRIVATE int tg__gemm_gemv(const char *fn, const tg__kernel *kern, const tg__
         work = heap = (char *)tg__alloc((size_t)(x_bytes + sum_bytes));
         if (!heap) return tg__fail(TG_ERR_NOMEM, fn, "no memory for the matrix-vector product");
     }
-    if (x_bytes) {
-        char *xp = work + sum_bytes;
-        for (int64_t p = 0; p < v.k; p++) memcpy(xp + p * es, v.x + p * v.incx * es, (size_t)es);
-        v.x = xp;
-        v.incx = 1;
-    }
+    if (x_bytes) tg__gemv_copy_x(&v, work + sum_bytes, es);
     if (kparts) {
-        tg__gemv_kparts(kern, form, &v, ld, nt, alpha, beta, work);
+        tg__gemv_kparts(kern, form, &v, nt, alpha, beta, work);
     } else if (nt <= 1) {
-        tg__gemv_run(kern, form, &v, ld, alpha, beta);
+        tg__gemv_run(kern, form, &v, alpha, beta);
     } else {
         TG__OMP(omp parallel num_threads(nt))
         {
@@ -5257,11 +5292,23 @@ TG__PRIVATE int tg__gemm_gemv(const char *fn, const tg__kernel *kern, const tg__
             u.n = j1 - j0;
             u.m += j0 * v.sj * es;
             u.y += j0 * v.incy * es;
-            if (j1 > j0) tg__gemv_run(kern, form, &u, ld, alpha, beta);
+            if (j1 > j0) tg__gemv_run(kern, form, &u, alpha, beta);
         }
     }
     tg__free(heap);
     return TG_OK;
+}
+
+TG__PRIVATE int tg__gemv_tiny(const tg__kernel *kern, const tg__gemm *g, const void *alpha,
+                              const void *beta)
+{
+    double x[TG__TINY];
+    tg__gemv v;
+    const int form = tg__gemv_of(kern, g, &v);
+    if (!form) return 0;
+    if (form == 2 && v.incx != 1) tg__gemv_copy_x(&v, (char *)x, (int64_t)kern->es);
+    tg__gemv_run(kern, form, &v, alpha, beta);
+    return 1;
 }
 /* ---- cpu/kernel_generic.c ---- */
 /* The portable micro-kernels (kernel_generic.inc) for float and double, 4 x 8 register tiles. */

@@ -187,6 +187,12 @@ TG__PRIVATE int tg__gemm_small(const char *fn, const tg__kernel *kern, const tg_
  * wants: TG_OK or TG_ERR_NOMEM, or -1 (nothing done) where neither form serves it. */
 TG__PRIVATE int tg__gemm_gemv(const char *fn, const tg__kernel *kern, const tg__gemm *g,
                               const void *alpha, const void *beta);
+/* The same for a product of gemm.c's tiny route (m, n and k at most TG__TINY) with one row or
+ * column of C: tg__gemm_gemv's one call for it (one thread, k whole, a strided x copied to the
+ * stack), without the planning, which cost a 1x16x16 dgemm a quarter of its time. 1 when it
+ * computed C, 0 (nothing done) where neither form serves. */
+TG__PRIVATE int tg__gemv_tiny(const tg__kernel *kern, const tg__gemm *g, const void *alpha,
+                              const void *beta);
 /* Whether B packed whole fits L2, and whether the rows mode (small.c) reads B in place instead: its
  * rows contiguous, one whole pair of panels wide, or two pairs where B packed would not fit L2.
  * Against B packed, Zen 5, 1 thread, ab-gemm: one pair s 64x64x8192 1.42x (and 64x64x32768, too

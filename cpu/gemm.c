@@ -151,9 +151,11 @@ TG__ALWAYS_INLINE int tg__gemm_cpu(const char *fn, size_t es, const tg__gemm *g,
  * call passes every check of step 1 and takes no quick return; in either layout it is the product
  * of step 3 whose A and B are views of the call's operands (row-major as it is; column-major as
  * Cᵀ = op(B)ᵀ·op(A)ᵀ, B's columns as the rows of A and A's as the rows of B), and step 3 would
- * give it to the small path on one thread, in one k block (cpu.h says why), where C has more than
- * TG__GEMV_ROWS rows and columns. The route makes the small path's kernel calls from the call's
- * own arguments: the general way there, through the checks, the views, the path tests and
+ * give it to the small path on one thread, in one k block (cpu.h says why), or, where C is one
+ * row or column, to gemv.c's matrix-vector product (a few rows, two to TG__GEMV_ROWS, gemv.c takes
+ * only over a larger operand: tg__gemv_rows_max gives one row over an M within L2 and rows under
+ * 512 bytes). The route makes the small path's kernel calls (or gemv.c's: tg__tiny_gemv) from the
+ * call's own arguments: the general way there, through the checks, the views, the path tests and
  * small.c's set-up, ran ~400 instructions of a 12^3 sgemm's ~860 (gdb, stepping one call), a
  * quarter of its time. B's rows contiguous, one panel goes to the kernel as small.c's
  * tg__small_direct sends it (tg__tiny_in_place), any other B panel by panel as small.c's
@@ -170,7 +172,12 @@ TG__ALWAYS_INLINE int tg__gemm_cpu(const char *fn, size_t es, const tg__gemm *g,
  * both types, four transposes, against a copy 0.98-1.02; results/intel-xeon-2c/cpu/ab-tiny40/):
  * geometric mean 1.05-1.07 by type and transpose (AVX2 forced 1.03-1.05, column-major 1.04-1.06),
  * s 8x33x8 1.33, d 1.20, s 33^3-38^3 1.07, k = 1 up to 1.6; the lowest single readings (d
- * 40x33x4 0.86, 36x33x8 0.90) gained when run again (1.07-1.12). */
+ * 40x33x4 0.86, 36x33x8 0.90) gained when run again (1.07-1.12). From one row or column (was
+ * five), results/intel-xeon-2c/cpu/ab-tiny-short/, against the build before (a copy 0.95-1.02):
+ * two to four rows or columns, which went the general way to the small path, geometric mean
+ * 1.32-1.43 by type and transpose over ten shapes (s 2^3 1.52-1.79, 4^3 1.47-1.73, 4x16x16
+ * 1.33-1.53, 3x40x40 1.16-1.22); one, gemv.c's product, 1.03-1.37 (1x1x8 1.28-1.37, 8x1x8
+ * 1.18-1.25, 1x16x16 1.09-1.17, 40x1x40 1.01-1.10), 8^3 and 16^3 0.97-1.01. */
 
 /* The tests both forms of the route share, on step 3's views (tm x k A with leading dimension
  * lta, k x tn B with ltb; lta_min and ltb_min the runs those must span, C's tn); the kernel family,
@@ -185,11 +192,22 @@ TG__ALWAYS_INLINE const tg__kernel *tg__tiny_kernel(size_t es, int layout, int64
     if ((layout != TG_ROW_MAJOR && layout != TG_COL_MAJOR) ||
         (((uint64_t)tm - 1) | ((uint64_t)tn - 1) | ((uint64_t)k - 1)) >= TG__TINY || alpha_zero ||
         !a || !b || !c || (uint64_t)(lta | ltb | ldc) >= ((uint64_t)1 << 28) ||
-        lta < lta_min || ltb < ltb_min || ldc < tn || tm <= TG__GEMV_ROWS ||
-        tn <= TG__GEMV_ROWS || tg__path_forced())
+        lta < lta_min || ltb < ltb_min || ldc < tn || tg__path_forced())
         return NULL;
     arch = tg__arch_selected();
     return arch == TG__ARCH_INVALID ? NULL : tg__kernel_family(arch, es);
+}
+
+/* One row or column of C (tm or tn 1): the matrix-vector product step 3 makes of it (gemv.c's
+ * tg__gemv_tiny); A's rows a_rs apart, its k steps a_cs, B's k steps b_rs, its columns b_cs.
+ * Returns 1 when it computed C. */
+TG__NOINLINE static int tg__tiny_gemv(const tg__kernel *kern, int64_t tm, int64_t tn, int64_t k,
+                                      const void *alpha, const void *a, int64_t a_rs, int64_t a_cs,
+                                      const void *b, int64_t b_rs, int64_t b_cs, const void *beta,
+                                      void *c, int64_t ldc)
+{
+    const tg__gemm g = {tm, tn, k, {a, a_rs, a_cs}, {b, b_rs, b_cs}, c, ldc, 1};
+    return tg__gemv_tiny(kern, &g, alpha, beta);
 }
 
 /* C's columns panel by panel, as small.c's tg__small_panels makes them in its one k block: B
@@ -295,6 +313,9 @@ TG__NOINLINE static int tg__gemm_tiny_t(size_t es, int layout, int transa, int t
     kern = tg__tiny_kernel(es, layout, tm, tn, k, alpha_zero, ta, lta, tb, ltb, c, ldc,
                            tta ? tm : k, ttb ? k : tn);
     if (!kern) return 0;
+    if (tm == 1 || tn == 1)
+        return tg__tiny_gemv(kern, tm, tn, k, alpha, ta, a_rs, a_cs, tb, ttb ? 1 : ltb,
+                             ttb ? ltb : 1, beta, c, ldc);
     if (ttb)
         return tg__tiny_panels(kern, es, tm, tn, k, alpha, ta, a_rs, a_cs, tb, 1, ltb, beta, c,
                                ldc);
@@ -318,7 +339,10 @@ TG__ALWAYS_INLINE int tg__gemm_tiny(size_t es, int layout, int transa, int trans
         return tg__gemm_tiny_t(es, layout, transa, transb, m, n, k, alpha, alpha_zero, a, lda, b,
                                ldb, beta, c, ldc);
     kern = tg__tiny_kernel(es, layout, tm, tn, k, alpha_zero, ta, lta, tb, ltb, c, ldc, k, tn);
-    return kern && tg__tiny_in_place(kern, es, tm, tn, k, alpha, ta, lta, 1, tb, ltb, beta, c, ldc);
+    if (!kern) return 0;
+    if (tm == 1 || tn == 1)
+        return tg__tiny_gemv(kern, tm, tn, k, alpha, ta, lta, 1, tb, ltb, 1, beta, c, ldc);
+    return tg__tiny_in_place(kern, es, tm, tn, k, alpha, ta, lta, 1, tb, ltb, beta, c, ldc);
 }
 
 TGEMM_DEF int tg_sgemm(tg_layout layout, tg_trans transa, tg_trans transb, int64_t m, int64_t n,

@@ -114,16 +114,25 @@ static int tg__gemv_of(const tg__kernel *kern, const tg__gemm *g, tg__gemv *v)
     return v->sj == 1 && v->n > 1 ? 1 : v->sp == 1 && v->r == 1 ? 2 : 0;
 }
 
-/* y = alpha * Mᵀx + beta * y through the kernel's form (1 rows, 2 dots), M's rows (columns) ld
- * apart. */
-static void tg__gemv_run(const tg__kernel *kern, int form, const tg__gemv *v, int64_t ld,
-                         const void *alpha, const void *beta)
+/* y = alpha * Mᵀx + beta * y through the kernel's form (1 rows, 2 dots): M's rows a row apart in
+ * the rows form, its columns a column apart in the dots form. */
+static void tg__gemv_run(const tg__kernel *kern, int form, const tg__gemv *v, const void *alpha,
+                         const void *beta)
 {
+    const int64_t ld = form == 1 ? v->sp : v->sj;
     if (form == 1)
         kern->gemv_rows(v->r, v->n, v->k, alpha, v->x, v->incx, v->ldx, v->m, ld, beta, v->y,
                         v->incy, v->ldy);
     else
         kern->gemv_dots(v->n, v->k, alpha, v->x, v->incx, v->m, ld, beta, v->y, v->incy);
+}
+
+/* A strided x copied to `to`, contiguous, for the dots form, which loads it as vectors. */
+static void tg__gemv_copy_x(tg__gemv *v, char *to, int64_t es)
+{
+    for (int64_t p = 0; p < v->k; p++) memcpy(to + p * es, v->x + p * v->incx * es, (size_t)es);
+    v->x = to;
+    v->incx = 1;
 }
 
 /* y = alpha * ((S0 + S1) + (S2 + S3)) + beta * y over the partial sums of the k parts (each part
@@ -141,8 +150,8 @@ static void tg__gemv_run(const tg__kernel *kern, int form, const tg__gemv *v, in
 /* The threads take parts of k instead of parts of y (where: above): each part summed whole by
  * the kernel into a buffer of its own, then added in a fixed order. The parts are always four,
  * whatever the threads, so the bits do not depend on the thread count. */
-static void tg__gemv_kparts(const tg__kernel *kern, int form, const tg__gemv *v, int64_t ld,
-                            int nt, const void *alpha, const void *beta, char *sums)
+static void tg__gemv_kparts(const tg__kernel *kern, int form, const tg__gemv *v, int nt,
+                            const void *alpha, const void *beta, char *sums)
 {
     static const float zero_s = 0.0f;
     static const double zero_d = 0.0;
@@ -160,7 +169,7 @@ static void tg__gemv_kparts(const tg__kernel *kern, int form, const tg__gemv *v,
         u.y = sums + i * part * es;
         u.incy = 1;
         u.ldy = n;
-        tg__gemv_run(kern, form, &u, ld, one, zero);
+        tg__gemv_run(kern, form, &u, one, zero);
     }
     if (es == sizeof(float)) TG__GEMV_JOIN(float)
     else TG__GEMV_JOIN(double)
@@ -175,12 +184,13 @@ TG__PRIVATE int tg__gemm_gemv(const char *fn, const tg__kernel *kern, const tg__
     const int form = tg__gemv_of(kern, g, &v);
     double stack[TG__GEMV_STACK / sizeof(double)];
     char *work = (char *)stack, *heap = NULL;
-    int64_t ld, lines, x_bytes, sum_bytes;
+    int64_t lines, x_bytes, sum_bytes;
     double mnk;
     int nt, kparts;
     if (!form) return -1;
-    ld = form == 1 ? v.sp : v.sj; /* M's rows a row apart (rows form), its columns a column apart */
-    lines = tg__ceil_div(v.n, line);
+    /* (y's bytes over a line's: a constant divisor, where y's elements over a line's elements
+     * divided at run time, a sixth of this function's samples in a 1x16x16 dgemm, perf) */
+    lines = tg__ceil_div(v.n * es, 64);
     mnk = (double)v.r * (double)v.n * (double)v.k;
     /* (from a GEMM's team size, by the shape alone, never the threads) */
     kparts = lines < (form == 1 ? TG__GEMV_KSPLIT_ROWS : TG__GEMV_KSPLIT_DOTS) &&
@@ -196,16 +206,11 @@ TG__PRIVATE int tg__gemm_gemv(const char *fn, const tg__kernel *kern, const tg__
         work = heap = (char *)tg__alloc((size_t)(x_bytes + sum_bytes));
         if (!heap) return tg__fail(TG_ERR_NOMEM, fn, "no memory for the matrix-vector product");
     }
-    if (x_bytes) {
-        char *xp = work + sum_bytes;
-        for (int64_t p = 0; p < v.k; p++) memcpy(xp + p * es, v.x + p * v.incx * es, (size_t)es);
-        v.x = xp;
-        v.incx = 1;
-    }
+    if (x_bytes) tg__gemv_copy_x(&v, work + sum_bytes, es);
     if (kparts) {
-        tg__gemv_kparts(kern, form, &v, ld, nt, alpha, beta, work);
+        tg__gemv_kparts(kern, form, &v, nt, alpha, beta, work);
     } else if (nt <= 1) {
-        tg__gemv_run(kern, form, &v, ld, alpha, beta);
+        tg__gemv_run(kern, form, &v, alpha, beta);
     } else {
         TG__OMP(omp parallel num_threads(nt))
         {
@@ -216,9 +221,21 @@ TG__PRIVATE int tg__gemm_gemv(const char *fn, const tg__kernel *kern, const tg__
             u.n = j1 - j0;
             u.m += j0 * v.sj * es;
             u.y += j0 * v.incy * es;
-            if (j1 > j0) tg__gemv_run(kern, form, &u, ld, alpha, beta);
+            if (j1 > j0) tg__gemv_run(kern, form, &u, alpha, beta);
         }
     }
     tg__free(heap);
     return TG_OK;
+}
+
+TG__PRIVATE int tg__gemv_tiny(const tg__kernel *kern, const tg__gemm *g, const void *alpha,
+                              const void *beta)
+{
+    double x[TG__TINY];
+    tg__gemv v;
+    const int form = tg__gemv_of(kern, g, &v);
+    if (!form) return 0;
+    if (form == 2 && v.incx != 1) tg__gemv_copy_x(&v, (char *)x, (int64_t)kern->es);
+    tg__gemv_run(kern, form, &v, alpha, beta);
+    return 1;
 }

@@ -180,11 +180,12 @@ void tgt_section_cube(int max)
 /* The tiny products' route (cpu/gemm.c's tg__gemm_tiny, m, n and k at most 40): every width of C
  * from one column past the last, so that each of its forms runs (one panel in place, whole or
  * partial, the narrow family's, the pair and triple kernels, B's panels packed where it is
- * transposed, and the widths it turns away), over a few row counts about its tiles and depths
- * about the packing's register transposes, in every layout and transpose. */
+ * transposed, and the widths it turns away), over a few row counts from one (one row or column
+ * goes as gemv.c's matrix-vector product) and about its tiles, and depths about the packing's
+ * register transposes, in every layout and transpose. */
 void tgt_section_tiny(void)
 {
-    static const int64_t ms[] = {5, 6, 8, 9, 16, 24, 32, 33, 40, 41}, ks[] = {1, 4, 9, 32, 40, 41};
+    static const int64_t ms[] = {1, 2, 3, 4, 5, 6, 8, 9, 16, 24, 32, 33, 40, 41}, ks[] = {1, 4, 9, 32, 40, 41};
     uint64_t i = 3000000;
     for (size_t es = 4; es <= 8; es += 4)
         for (int combo = 0; combo < 8; combo++)
