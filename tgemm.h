@@ -841,11 +841,14 @@ TG__PRIVATE int tg__gemm_small(const char *fn, const tg__kernel *kern, const tg_
 TG__PRIVATE int tg__gemm_gemv(const char *fn, const tg__kernel *kern, const tg__gemm *g,
                               const void *alpha, const void *beta);
 /* The same for a product of gemm.c's tiny route (m, n and k at most TG__TINY) with one row or
- * column of C: tg__gemm_gemv's one call for it (one thread, k whole, a strided x copied to the
- * stack), without the planning, which cost a 1x16x16 dgemm a quarter of its time. 1 when it
- * computed C, 0 (nothing done) where neither form serves. */
-TG__PRIVATE int tg__gemv_tiny(const tg__kernel *kern, const tg__gemm *g, const void *alpha,
-                              const void *beta);
+ * column of C, given as the fields of its view (C's columns adjacent): tg__gemm_gemv's one call
+ * for it (one thread, k whole, a strided x copied to the stack), without the planning, which cost
+ * a 1x16x16 dgemm a quarter of its time. 1 when it computed C, 0 (nothing done) where neither
+ * form serves. */
+TG__PRIVATE int tg__gemv_tiny(const tg__kernel *kern, int64_t m, int64_t n, int64_t k,
+                              const void *alpha, const void *a, int64_t a_rs, int64_t a_cs,
+                              const void *b, int64_t b_rs, int64_t b_cs, const void *beta, void *c,
+                              int64_t rs_c);
 /* Whether B packed whole fits L2, and whether the rows mode (small.c) reads B in place instead: its
  * rows contiguous, one whole pair of panels wide, or two pairs where B packed would not fit L2.
  * Against B packed, Zen 5, 1 thread, ab-gemm: one pair s 64x64x8192 1.42x (and 64x64x32768, too
@@ -4847,7 +4850,7 @@ TG__ALWAYS_INLINE int tg__gemm_cpu(const char *fn, size_t es, const tg__gemm *g,
  * give it to the small path on one thread, in one k block (cpu.h says why), or, where C is one
  * row or column, to gemv.c's matrix-vector product (a few rows, two to TG__GEMV_ROWS, gemv.c takes
  * only over a larger operand: tg__gemv_rows_max gives one row over an M within L2 and rows under
- * 512 bytes). The route makes the small path's kernel calls (or gemv.c's: tg__tiny_gemv) from the
+ * 512 bytes). The route makes the small path's kernel calls (or gemv.c's: tg__gemv_tiny) from the
  * call's own arguments: the general way there, through the checks, the views, the path tests and
  * small.c's set-up, ran ~400 instructions of a 12^3 sgemm's ~860 (gdb, stepping one call), a
  * quarter of its time. B's rows contiguous, one panel goes to the kernel as small.c's
@@ -4889,18 +4892,6 @@ TG__ALWAYS_INLINE const tg__kernel *tg__tiny_kernel(size_t es, int layout, int64
         return NULL;
     arch = tg__arch_selected();
     return arch == TG__ARCH_INVALID ? NULL : tg__kernel_family(arch, es);
-}
-
-/* One row or column of C (tm or tn 1): the matrix-vector product step 3 makes of it (gemv.c's
- * tg__gemv_tiny); A's rows a_rs apart, its k steps a_cs, B's k steps b_rs, its columns b_cs.
- * Returns 1 when it computed C. */
-TG__NOINLINE static int tg__tiny_gemv(const tg__kernel *kern, int64_t tm, int64_t tn, int64_t k,
-                                      const void *alpha, const void *a, int64_t a_rs, int64_t a_cs,
-                                      const void *b, int64_t b_rs, int64_t b_cs, const void *beta,
-                                      void *c, int64_t ldc)
-{
-    const tg__gemm g = {tm, tn, k, {a, a_rs, a_cs}, {b, b_rs, b_cs}, c, ldc, 1};
-    return tg__gemv_tiny(kern, &g, alpha, beta);
 }
 
 /* C's columns panel by panel, as small.c's tg__small_panels makes them in its one k block: B
@@ -5007,7 +4998,7 @@ TG__NOINLINE static int tg__gemm_tiny_t(size_t es, int layout, int transa, int t
                            tta ? tm : k, ttb ? k : tn);
     if (!kern) return 0;
     if (tm == 1 || tn == 1)
-        return tg__tiny_gemv(kern, tm, tn, k, alpha, ta, a_rs, a_cs, tb, ttb ? 1 : ltb,
+        return tg__gemv_tiny(kern, tm, tn, k, alpha, ta, a_rs, a_cs, tb, ttb ? 1 : ltb,
                              ttb ? ltb : 1, beta, c, ldc);
     if (ttb)
         return tg__tiny_panels(kern, es, tm, tn, k, alpha, ta, a_rs, a_cs, tb, 1, ltb, beta, c,
@@ -5034,7 +5025,7 @@ TG__ALWAYS_INLINE int tg__gemm_tiny(size_t es, int layout, int transa, int trans
     kern = tg__tiny_kernel(es, layout, tm, tn, k, alpha_zero, ta, lta, tb, ltb, c, ldc, k, tn);
     if (!kern) return 0;
     if (tm == 1 || tn == 1)
-        return tg__tiny_gemv(kern, tm, tn, k, alpha, ta, lta, 1, tb, ltb, 1, beta, c, ldc);
+        return tg__gemv_tiny(kern, tm, tn, k, alpha, ta, lta, 1, tb, ltb, 1, beta, c, ldc);
     return tg__tiny_in_place(kern, es, tm, tn, k, alpha, ta, lta, 1, tb, ltb, beta, c, ldc);
 }
 
@@ -5154,13 +5145,16 @@ static int64_t tg__gemv_rows_max(const tg__kernel *kern, int64_t k, int64_t n)
  * A C of one row or column is y; one of a few rows (columns) is r of them, where M's rows are
  * contiguous along them, for the rows form, over more than 128 bytes (a few rows over at most two
  * AVX-512 vectors take the GEMM's tiles). */
-static int tg__gemv_of(const tg__kernel *kern, const tg__gemm *g, tg__gemv *v)
+TG__ALWAYS_INLINE int tg__gemv_of(const tg__kernel *kern, const tg__gemm *g, tg__gemv *v)
 {
     const int64_t es = (int64_t)kern->es, wide = 128 / es;
     const int one = g->m == 1 || g->n == 1;
-    const int64_t r_max = tg__gemv_rows_max(kern, g->k, g->m < g->n ? g->n : g->m);
-    const int row = one ? g->m == 1 : g->m <= r_max && g->b.cs == 1 && g->n > wide;
-    if (!one && !row && !(g->n <= r_max && g->a.rs == 1 && g->m > wide)) return 0;
+    int row = g->m == 1;
+    if (!one) { /* (the rule's call only here: 0.99-1.10x on tiny one-row products, below) */
+        const int64_t r_max = tg__gemv_rows_max(kern, g->k, g->m < g->n ? g->n : g->m);
+        row = g->m <= r_max && g->b.cs == 1 && g->n > wide;
+        if (!row && !(g->n <= r_max && g->a.rs == 1 && g->m > wide)) return 0;
+    }
     v->r = (int)(one ? 1 : row ? g->m : g->n);
     v->n = row ? g->n : g->m;
     v->k = g->k;
@@ -5187,8 +5181,8 @@ static int tg__gemv_of(const tg__kernel *kern, const tg__gemm *g, tg__gemv *v)
 
 /* y = alpha * Mᵀx + beta * y through the kernel's form (1 rows, 2 dots): M's rows a row apart in
  * the rows form, its columns a column apart in the dots form. */
-static void tg__gemv_run(const tg__kernel *kern, int form, const tg__gemv *v, const void *alpha,
-                         const void *beta)
+TG__ALWAYS_INLINE void tg__gemv_run(const tg__kernel *kern, int form, const tg__gemv *v,
+                                    const void *alpha, const void *beta)
 {
     const int64_t ld = form == 1 ? v->sp : v->sj;
     if (form == 1)
@@ -5299,12 +5293,20 @@ TG__PRIVATE int tg__gemm_gemv(const char *fn, const tg__kernel *kern, const tg__
     return TG_OK;
 }
 
-TG__PRIVATE int tg__gemv_tiny(const tg__kernel *kern, const tg__gemm *g, const void *alpha,
-                              const void *beta)
+TG__PRIVATE int tg__gemv_tiny(const tg__kernel *kern, int64_t m, int64_t n, int64_t k,
+                              const void *alpha, const void *a, int64_t a_rs, int64_t a_cs,
+                              const void *b, int64_t b_rs, int64_t b_cs, const void *beta, void *c,
+                              int64_t rs_c)
 {
+    /* (the view formed here, where tg__gemv_of reads it inlined: formed by the caller, its fields
+     * came back through memory, and loads that spanned two of its stores stalled on them, two
+     * thirds of tg__gemv_of's samples in a 1x8x8 sgemm. The Xeon of results/intel-xeon-2c, 1
+     * thread, ab-gemm against 531698f (a copy 0.99-1.02), with the two changes above: 1x1x8
+     * 1.34-1.56, 1x8x8 1.20-1.38, 8x1x8 1.26-1.28, 1x16x16 1.22-1.37, 1x40x40 1.05-1.09) */
+    const tg__gemm g = {m, n, k, {a, a_rs, a_cs}, {b, b_rs, b_cs}, c, rs_c, 1};
     double x[TG__TINY];
     tg__gemv v;
-    const int form = tg__gemv_of(kern, g, &v);
+    const int form = tg__gemv_of(kern, &g, &v);
     if (!form) return 0;
     if (form == 2 && v.incx != 1) tg__gemv_copy_x(&v, (char *)x, (int64_t)kern->es);
     tg__gemv_run(kern, form, &v, alpha, beta);

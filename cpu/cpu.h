@@ -188,11 +188,14 @@ TG__PRIVATE int tg__gemm_small(const char *fn, const tg__kernel *kern, const tg_
 TG__PRIVATE int tg__gemm_gemv(const char *fn, const tg__kernel *kern, const tg__gemm *g,
                               const void *alpha, const void *beta);
 /* The same for a product of gemm.c's tiny route (m, n and k at most TG__TINY) with one row or
- * column of C: tg__gemm_gemv's one call for it (one thread, k whole, a strided x copied to the
- * stack), without the planning, which cost a 1x16x16 dgemm a quarter of its time. 1 when it
- * computed C, 0 (nothing done) where neither form serves. */
-TG__PRIVATE int tg__gemv_tiny(const tg__kernel *kern, const tg__gemm *g, const void *alpha,
-                              const void *beta);
+ * column of C, given as the fields of its view (C's columns adjacent): tg__gemm_gemv's one call
+ * for it (one thread, k whole, a strided x copied to the stack), without the planning, which cost
+ * a 1x16x16 dgemm a quarter of its time. 1 when it computed C, 0 (nothing done) where neither
+ * form serves. */
+TG__PRIVATE int tg__gemv_tiny(const tg__kernel *kern, int64_t m, int64_t n, int64_t k,
+                              const void *alpha, const void *a, int64_t a_rs, int64_t a_cs,
+                              const void *b, int64_t b_rs, int64_t b_cs, const void *beta, void *c,
+                              int64_t rs_c);
 /* Whether B packed whole fits L2, and whether the rows mode (small.c) reads B in place instead: its
  * rows contiguous, one whole pair of panels wide, or two pairs where B packed would not fit L2.
  * Against B packed, Zen 5, 1 thread, ab-gemm: one pair s 64x64x8192 1.42x (and 64x64x32768, too

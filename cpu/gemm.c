@@ -154,7 +154,7 @@ TG__ALWAYS_INLINE int tg__gemm_cpu(const char *fn, size_t es, const tg__gemm *g,
  * give it to the small path on one thread, in one k block (cpu.h says why), or, where C is one
  * row or column, to gemv.c's matrix-vector product (a few rows, two to TG__GEMV_ROWS, gemv.c takes
  * only over a larger operand: tg__gemv_rows_max gives one row over an M within L2 and rows under
- * 512 bytes). The route makes the small path's kernel calls (or gemv.c's: tg__tiny_gemv) from the
+ * 512 bytes). The route makes the small path's kernel calls (or gemv.c's: tg__gemv_tiny) from the
  * call's own arguments: the general way there, through the checks, the views, the path tests and
  * small.c's set-up, ran ~400 instructions of a 12^3 sgemm's ~860 (gdb, stepping one call), a
  * quarter of its time. B's rows contiguous, one panel goes to the kernel as small.c's
@@ -196,18 +196,6 @@ TG__ALWAYS_INLINE const tg__kernel *tg__tiny_kernel(size_t es, int layout, int64
         return NULL;
     arch = tg__arch_selected();
     return arch == TG__ARCH_INVALID ? NULL : tg__kernel_family(arch, es);
-}
-
-/* One row or column of C (tm or tn 1): the matrix-vector product step 3 makes of it (gemv.c's
- * tg__gemv_tiny); A's rows a_rs apart, its k steps a_cs, B's k steps b_rs, its columns b_cs.
- * Returns 1 when it computed C. */
-TG__NOINLINE static int tg__tiny_gemv(const tg__kernel *kern, int64_t tm, int64_t tn, int64_t k,
-                                      const void *alpha, const void *a, int64_t a_rs, int64_t a_cs,
-                                      const void *b, int64_t b_rs, int64_t b_cs, const void *beta,
-                                      void *c, int64_t ldc)
-{
-    const tg__gemm g = {tm, tn, k, {a, a_rs, a_cs}, {b, b_rs, b_cs}, c, ldc, 1};
-    return tg__gemv_tiny(kern, &g, alpha, beta);
 }
 
 /* C's columns panel by panel, as small.c's tg__small_panels makes them in its one k block: B
@@ -314,7 +302,7 @@ TG__NOINLINE static int tg__gemm_tiny_t(size_t es, int layout, int transa, int t
                            tta ? tm : k, ttb ? k : tn);
     if (!kern) return 0;
     if (tm == 1 || tn == 1)
-        return tg__tiny_gemv(kern, tm, tn, k, alpha, ta, a_rs, a_cs, tb, ttb ? 1 : ltb,
+        return tg__gemv_tiny(kern, tm, tn, k, alpha, ta, a_rs, a_cs, tb, ttb ? 1 : ltb,
                              ttb ? ltb : 1, beta, c, ldc);
     if (ttb)
         return tg__tiny_panels(kern, es, tm, tn, k, alpha, ta, a_rs, a_cs, tb, 1, ltb, beta, c,
@@ -341,7 +329,7 @@ TG__ALWAYS_INLINE int tg__gemm_tiny(size_t es, int layout, int transa, int trans
     kern = tg__tiny_kernel(es, layout, tm, tn, k, alpha_zero, ta, lta, tb, ltb, c, ldc, k, tn);
     if (!kern) return 0;
     if (tm == 1 || tn == 1)
-        return tg__tiny_gemv(kern, tm, tn, k, alpha, ta, lta, 1, tb, ltb, 1, beta, c, ldc);
+        return tg__gemv_tiny(kern, tm, tn, k, alpha, ta, lta, 1, tb, ltb, 1, beta, c, ldc);
     return tg__tiny_in_place(kern, es, tm, tn, k, alpha, ta, lta, 1, tb, ltb, beta, c, ldc);
 }
 

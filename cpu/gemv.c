@@ -83,13 +83,16 @@ static int64_t tg__gemv_rows_max(const tg__kernel *kern, int64_t k, int64_t n)
  * A C of one row or column is y; one of a few rows (columns) is r of them, where M's rows are
  * contiguous along them, for the rows form, over more than 128 bytes (a few rows over at most two
  * AVX-512 vectors take the GEMM's tiles). */
-static int tg__gemv_of(const tg__kernel *kern, const tg__gemm *g, tg__gemv *v)
+TG__ALWAYS_INLINE int tg__gemv_of(const tg__kernel *kern, const tg__gemm *g, tg__gemv *v)
 {
     const int64_t es = (int64_t)kern->es, wide = 128 / es;
     const int one = g->m == 1 || g->n == 1;
-    const int64_t r_max = tg__gemv_rows_max(kern, g->k, g->m < g->n ? g->n : g->m);
-    const int row = one ? g->m == 1 : g->m <= r_max && g->b.cs == 1 && g->n > wide;
-    if (!one && !row && !(g->n <= r_max && g->a.rs == 1 && g->m > wide)) return 0;
+    int row = g->m == 1;
+    if (!one) { /* (the rule's call only here: 0.99-1.10x on tiny one-row products, below) */
+        const int64_t r_max = tg__gemv_rows_max(kern, g->k, g->m < g->n ? g->n : g->m);
+        row = g->m <= r_max && g->b.cs == 1 && g->n > wide;
+        if (!row && !(g->n <= r_max && g->a.rs == 1 && g->m > wide)) return 0;
+    }
     v->r = (int)(one ? 1 : row ? g->m : g->n);
     v->n = row ? g->n : g->m;
     v->k = g->k;
@@ -116,8 +119,8 @@ static int tg__gemv_of(const tg__kernel *kern, const tg__gemm *g, tg__gemv *v)
 
 /* y = alpha * Mᵀx + beta * y through the kernel's form (1 rows, 2 dots): M's rows a row apart in
  * the rows form, its columns a column apart in the dots form. */
-static void tg__gemv_run(const tg__kernel *kern, int form, const tg__gemv *v, const void *alpha,
-                         const void *beta)
+TG__ALWAYS_INLINE void tg__gemv_run(const tg__kernel *kern, int form, const tg__gemv *v,
+                                    const void *alpha, const void *beta)
 {
     const int64_t ld = form == 1 ? v->sp : v->sj;
     if (form == 1)
@@ -228,12 +231,20 @@ TG__PRIVATE int tg__gemm_gemv(const char *fn, const tg__kernel *kern, const tg__
     return TG_OK;
 }
 
-TG__PRIVATE int tg__gemv_tiny(const tg__kernel *kern, const tg__gemm *g, const void *alpha,
-                              const void *beta)
+TG__PRIVATE int tg__gemv_tiny(const tg__kernel *kern, int64_t m, int64_t n, int64_t k,
+                              const void *alpha, const void *a, int64_t a_rs, int64_t a_cs,
+                              const void *b, int64_t b_rs, int64_t b_cs, const void *beta, void *c,
+                              int64_t rs_c)
 {
+    /* (the view formed here, where tg__gemv_of reads it inlined: formed by the caller, its fields
+     * came back through memory, and loads that spanned two of its stores stalled on them, two
+     * thirds of tg__gemv_of's samples in a 1x8x8 sgemm. The Xeon of results/intel-xeon-2c, 1
+     * thread, ab-gemm against 531698f (a copy 0.99-1.02), with the two changes above: 1x1x8
+     * 1.34-1.56, 1x8x8 1.20-1.38, 8x1x8 1.26-1.28, 1x16x16 1.22-1.37, 1x40x40 1.05-1.09) */
+    const tg__gemm g = {m, n, k, {a, a_rs, a_cs}, {b, b_rs, b_cs}, c, rs_c, 1};
     double x[TG__TINY];
     tg__gemv v;
-    const int form = tg__gemv_of(kern, g, &v);
+    const int form = tg__gemv_of(kern, &g, &v);
     if (!form) return 0;
     if (form == 2 && v.incx != 1) tg__gemv_copy_x(&v, (char *)x, (int64_t)kern->es);
     tg__gemv_run(kern, form, &v, alpha, beta);
