@@ -190,7 +190,7 @@ TG__PRIVATE int tg__gemm_gemv(const char *fn, const tg__kernel *kern, const tg__
 /* The same for a product of gemm.c's tiny route (m, n and k at most TG__TINY) with one row or
  * column of C, given as the fields of its view (C's columns adjacent): tg__gemm_gemv's one call
  * for it (one thread, k whole, a strided x copied to the stack), without the planning, which cost
- * a 1x16x16 dgemm a quarter of its time. 1 when it computed C, 0 (nothing done) where neither
+ * a 1x16x16 dgemm nearly a third of its time. 1 when it computed C, 0 (nothing done) where neither
  * form serves. */
 TG__PRIVATE int tg__gemv_tiny(const tg__kernel *kern, int64_t m, int64_t n, int64_t k,
                               const void *alpha, const void *a, int64_t a_rs, int64_t a_cs,

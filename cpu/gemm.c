@@ -176,7 +176,7 @@ TG__ALWAYS_INLINE int tg__gemm_cpu(const char *fn, size_t es, const tg__gemm *g,
  * five), results/intel-xeon-2c/cpu/ab-tiny-short/, against the build before (a copy 0.95-1.02):
  * two to four rows or columns, which went the general way to the small path, geometric mean
  * 1.32-1.43 by type and transpose over ten shapes (s 2^3 1.52-1.79, 4^3 1.47-1.73, 4x16x16
- * 1.33-1.53, 3x40x40 1.16-1.22); one, gemv.c's product, 1.03-1.37 (1x1x8 1.28-1.37, 8x1x8
+ * 1.33-1.53, 3x40x40 1.16-1.22); one, gemv.c's product, 1.01-1.37 (1x1x8 1.28-1.37, 8x1x8
  * 1.18-1.25, 1x16x16 1.09-1.17, 40x1x40 1.01-1.10), 8^3 and 16^3 0.97-1.01. */
 
 /* The tests both forms of the route share, on step 3's views (tm x k A with leading dimension

@@ -185,7 +185,8 @@ void tgt_section_cube(int max)
  * register transposes, in every layout and transpose. */
 void tgt_section_tiny(void)
 {
-    static const int64_t ms[] = {1, 2, 3, 4, 5, 6, 8, 9, 16, 24, 32, 33, 40, 41}, ks[] = {1, 4, 9, 32, 40, 41};
+    static const int64_t ms[] = {1, 2, 3, 4, 5, 6, 8, 9, 16, 24, 32, 33, 40, 41};
+    static const int64_t ks[] = {1, 4, 9, 32, 40, 41};
     uint64_t i = 3000000;
     for (size_t es = 4; es <= 8; es += 4)
         for (int combo = 0; combo < 8; combo++)
