@@ -6052,6 +6052,7 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
 #define TG__PAIR 0
 #define TG__B_SHARE 16
 #define TG__GEMV_RULE 0
+#define TG__GEMV_REGS 4
 #define TG__HSUM tg__hsum256_s
 /* ---- cpu/kernel_simd.inc ---- */
 /* The x86 SIMD micro-kernel, written once for TG__T (float or double) and a vector width through
@@ -6066,7 +6067,8 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
  * most rows of a tall tile, below), TG__PAIR (1: 32 vector registers, enough for the pair and
  * triple kernels and the wide descriptor, below), TG__PREFETCH_SHORT (1: tiles of one to three rows
  * prefetch B read in place, below), TG__B_SHARE (the descriptor's b_share), TG__GEMV_RULE (its
- * gemv_rule); TG__FN(x) appends the family's and the type's suffix.
+ * gemv_rule), TG__GEMV_REGS (the widest one-row y, in vectors, whose sums gemv_simd.inc keeps in
+ * registers); TG__FN(x) appends the family's and the type's suffix.
  *
  * Register tile 6 x 2W: 12 accumulators + 2 B vectors + 1 broadcast A value. In ymm (AVX2: 6 x 16
  * floats, 6 x 8 doubles) that is 15 of the 16 registers, and 12 independent FMA chains cover Zen
@@ -7170,7 +7172,8 @@ TG__FN(tg__pack_b_wide)(int64_t cols, int64_t kc, const void *src, int64_t rs, i
  * contiguous run and that the runs are long. The rows form (the matrix's rows contiguous along
  * y) keeps a chunk of y's sums in an L1 buffer (cpu.h's TG__GEMV_CHUNK) and adds eight rows of
  * the matrix into it per pass, each row read as one run of the chunk's width: eight streams the
- * prefetchers follow, and a load and a store of the buffer per eight FMAs. Over several rows of y
+ * prefetchers follow, and a load and a store of the buffer per eight FMAs; a y of a few vectors
+ * keeps its sums in registers instead (tg__gemv_narrow, tg__gemv_regs). Over several rows of y
  * (a short C), it keeps a buffer for each and loads each pass's vectors of the matrix once for
  * all of them. The dots form (columns contiguous along k) takes four columns at a time as four dot
  * products with x, two accumulators each (eight FMA chains), x loaded once for all four. Each
@@ -7272,8 +7275,10 @@ TG__FN(tg__gemv_narrow_sums)(const int R, int64_t n, int64_t k, const TG__T *x, 
     }
 }
 
-/* y's r rows (1 or 2, ldy apart) over at most 2W columns. */
-__attribute__((target(TG__TARGET))) static void
+/* y's r rows (1 or 2, ldy apart) over at most 2W columns. Inlined into tg__gemv_rows: where
+ * GCC left it out of line (once tg__gemv_regs joined it there), the call cost a 1x8x8 product
+ * 11-13% (the Xeon, 1 thread). */
+__attribute__((target(TG__TARGET), always_inline)) static inline void
 TG__FN(tg__gemv_narrow)(int r, int64_t n, int64_t k, const TG__T *x, int64_t incx, int64_t ldx,
                         const TG__T *mat, int64_t ld, TG__T alpha, TG__T beta, TG__T *y,
                         int64_t incy, int64_t ldy)
@@ -7303,6 +7308,104 @@ TG__FN(tg__gemv_narrow)(int r, int64_t n, int64_t k, const TG__T *x, int64_t inc
 #undef TG__NARROW_WIDTHS
     for (int i = 0; i < r; i++)
         TG__FN(tg__gemv_store)(y + i * ldy, incy, n, acc + 2 * i * TG__W, alpha, beta);
+}
+
+/* The rows form for one row of x and of y over more than 2W and at most TG__GEMV_REGS vectors
+ * (8 with AVX-512's 32 registers, 4 with AVX2's 16: the sums, eight broadcasts of x and two
+ * chains): tg__gemv_rows_r's operations in its order (below), each element's sum held in a
+ * register where rows_r keeps it in the buffer. There each pass of eight rows waited on the last
+ * pass's store and reload, and the eight broadcasts of x went through the stack: d 1x32x32 took
+ * ~80 ns a call on the Xeon, ~310 cycles at the 3.9 GHz its ceilings.json measured, where its
+ * 160 vector operations (a MUL, seven FMAs and two ADDs a vector and pass) need 80 at two a
+ * cycle. In registers, over rows_r (the Xeon, 1 thread, ab-gemm, a copy 0.97-1.02;
+ * results/intel-xeon-2c/cpu/ab-gemv-regs/): d 1x24x24 1.60, 1x32x32 1.43, 1x40x40 1.33, 1x64x64
+ * 1.17, 1x31x1000 1.36, s 1x40x8 1.93, 1x40x40 1.66, 1x64x64 1.33, 1x128x128 1.09; AVX2 forced d
+ * 1x12x12 1.67, s 1x32x32 1.50. Wider, strips of TG__GEMV_REGS vectors down all of k gained
+ * within L2 (d 1x100x100 1.16, AVX2 forced d 1x48x48 1.43) and lost where M streams from memory
+ * (s 1x4096x4096 0.66, d 1x256x8000 0.73), each row then read in short runs: not kept. In
+ * rows_r's order the bits do not depend on which of the two forms a width takes. V vectors (the
+ * last partial unless `full`), a constant wherever it is used, so that the sums stay in
+ * registers. */
+__attribute__((target(TG__TARGET), always_inline)) static inline void
+TG__FN(tg__gemv_regs_sums)(const int V, const int full, int64_t n, int64_t k, const TG__T *x,
+                           int64_t incx, const TG__T *r, int64_t ld, TG__T *acc)
+{
+    const TG__MASK tail = TG__LANES(n - (V - 1) * TG__W);
+    TG__V a[8];
+    int64_t p = 0;
+    /* vector J of row q of the pass */
+#define TG__REGS_LOAD(q, J)                                                                        \
+    ((J) < V - 1 || full ? TG__LOADU(r + (q) * ld + (J) * TG__W)                                   \
+                         : TG__MASKLOAD(r + (q) * ld + (J) * TG__W, tail))
+#define TG__REGS_EACH(X) X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(7)
+#define TG__REGS_ZERO(J)                                                                           \
+    if ((J) < V) a[J] = TG__ZERO();
+    TG__REGS_EACH(TG__REGS_ZERO)
+    for (; p + 8 <= k; p += 8, r += 8 * ld) {
+        const TG__V x0 = TG__SET1(x[p * incx]), x1 = TG__SET1(x[(p + 1) * incx]);
+        const TG__V x2 = TG__SET1(x[(p + 2) * incx]), x3 = TG__SET1(x[(p + 3) * incx]);
+        const TG__V x4 = TG__SET1(x[(p + 4) * incx]), x5 = TG__SET1(x[(p + 5) * incx]);
+        const TG__V x6 = TG__SET1(x[(p + 6) * incx]), x7 = TG__SET1(x[(p + 7) * incx]);
+#define TG__REGS_PASS(J)                                                                           \
+    if ((J) < V) {                                                                                 \
+        TG__V u = TG__MUL(x0, TG__REGS_LOAD(0, J)), v = TG__MUL(x4, TG__REGS_LOAD(4, J));          \
+        u = TG__FMA(x1, TG__REGS_LOAD(1, J), u);                                                   \
+        v = TG__FMA(x5, TG__REGS_LOAD(5, J), v);                                                   \
+        u = TG__FMA(x2, TG__REGS_LOAD(2, J), u);                                                   \
+        v = TG__FMA(x6, TG__REGS_LOAD(6, J), v);                                                   \
+        u = TG__FMA(x3, TG__REGS_LOAD(3, J), u);                                                   \
+        v = TG__FMA(x7, TG__REGS_LOAD(7, J), v);                                                   \
+        a[J] = TG__ADD(a[J], TG__ADD(u, v));                                                       \
+    }
+        TG__REGS_EACH(TG__REGS_PASS)
+    }
+    for (; p < k; p++, r += ld) {
+        const TG__V x0 = TG__SET1(x[p * incx]);
+#define TG__REGS_ROW(J)                                                                            \
+    if ((J) < V) a[J] = TG__FMA(x0, TG__REGS_LOAD(0, J), a[J]);
+        TG__REGS_EACH(TG__REGS_ROW)
+    }
+#define TG__REGS_STORE(J)                                                                          \
+    if ((J) < V) TG__STOREU(acc + (J) * TG__W, a[J]);
+    TG__REGS_EACH(TG__REGS_STORE)
+#undef TG__REGS_STORE
+#undef TG__REGS_ROW
+#undef TG__REGS_PASS
+#undef TG__REGS_ZERO
+#undef TG__REGS_EACH
+#undef TG__REGS_LOAD
+}
+
+/* y's one row over at most TG__GEMV_REGS vectors, in registers. */
+__attribute__((target(TG__TARGET))) static void
+TG__FN(tg__gemv_regs)(int64_t n, int64_t k, const TG__T *x, int64_t incx, const TG__T *mat,
+                      int64_t ld, TG__T alpha, TG__T beta, TG__T *y, int64_t incy)
+{
+    TG__T acc[8 * TG__W] __attribute__((aligned(64)));
+    const int64_t v = tg__ceil_div(n, TG__W);
+    /* whole vectors by plain loads where masked ones cost more (AVX2: tg__gemv_narrow) */
+    const int full = !TG__MASKED && n % TG__W == 0;
+#define TG__REGS_CASE(V)                                                                           \
+    case V:                                                                                        \
+        if (full)                                                                                  \
+            TG__FN(tg__gemv_regs_sums)(V, 1, n, k, x, incx, mat, ld, acc);                         \
+        else                                                                                       \
+            TG__FN(tg__gemv_regs_sums)(V, 0, n, k, x, incx, mat, ld, acc);                         \
+        break;
+    switch (v) {
+        TG__REGS_CASE(1)
+        TG__REGS_CASE(2)
+        TG__REGS_CASE(3)
+        TG__REGS_CASE(4)
+#if TG__GEMV_REGS > 4
+        TG__REGS_CASE(5)
+        TG__REGS_CASE(6)
+        TG__REGS_CASE(7)
+        TG__REGS_CASE(8)
+#endif
+    }
+#undef TG__REGS_CASE
+    TG__FN(tg__gemv_store)(y, incy, n, acc, alpha, beta);
 }
 
 /* The rows form for R rows of x and of y, 1 to TG__GEMV_ROWS: each pass loads eight rows of the
@@ -7385,7 +7488,9 @@ TG__FN(tg__gemv_rows)(int r, int64_t n, int64_t k, const void *alpha_, const voi
     const TG__T *x = (const TG__T *)x_, *mat = (const TG__T *)m_;
     const TG__T alpha = *(const TG__T *)alpha_, beta = *(const TG__T *)beta_;
     TG__T *y = (TG__T *)y_;
-    if (r <= 2 && n <= 2 * TG__W)
+    if (r == 1 && n > 2 * TG__W && n <= TG__GEMV_REGS * TG__W)
+        TG__FN(tg__gemv_regs)(n, k, x, incx, mat, ld, alpha, beta, y, incy);
+    else if (r <= 2 && n <= 2 * TG__W)
         TG__FN(tg__gemv_narrow)(r, n, k, x, incx, ldx, mat, ld, alpha, beta, y, incy, ldy);
     else if (r == 1)
         TG__FN(tg__gemv_rows_r)(1, n, k, x, incx, ldx, mat, ld, alpha, beta, y, incy, ldy);
@@ -7536,6 +7641,7 @@ static const tg__kernel TG__FN(tg__kernel_desc) = {
 #undef TG__PREFETCH_SHORT
 #undef TG__B_SHARE
 #undef TG__GEMV_RULE
+#undef TG__GEMV_REGS
 #undef TG__HSUM
 #undef TG__IN_REG
 #undef TG__T
@@ -7645,6 +7751,7 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
 #define TG__PAIR 0
 #define TG__B_SHARE 16
 #define TG__GEMV_RULE 0
+#define TG__GEMV_REGS 4
 #define TG__HSUM tg__hsum256_d
 /* ---- cpu/kernel_simd.inc ---- */
 /* The x86 SIMD micro-kernel, written once for TG__T (float or double) and a vector width through
@@ -7659,7 +7766,8 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
  * most rows of a tall tile, below), TG__PAIR (1: 32 vector registers, enough for the pair and
  * triple kernels and the wide descriptor, below), TG__PREFETCH_SHORT (1: tiles of one to three rows
  * prefetch B read in place, below), TG__B_SHARE (the descriptor's b_share), TG__GEMV_RULE (its
- * gemv_rule); TG__FN(x) appends the family's and the type's suffix.
+ * gemv_rule), TG__GEMV_REGS (the widest one-row y, in vectors, whose sums gemv_simd.inc keeps in
+ * registers); TG__FN(x) appends the family's and the type's suffix.
  *
  * Register tile 6 x 2W: 12 accumulators + 2 B vectors + 1 broadcast A value. In ymm (AVX2: 6 x 16
  * floats, 6 x 8 doubles) that is 15 of the 16 registers, and 12 independent FMA chains cover Zen
@@ -8763,7 +8871,8 @@ TG__FN(tg__pack_b_wide)(int64_t cols, int64_t kc, const void *src, int64_t rs, i
  * contiguous run and that the runs are long. The rows form (the matrix's rows contiguous along
  * y) keeps a chunk of y's sums in an L1 buffer (cpu.h's TG__GEMV_CHUNK) and adds eight rows of
  * the matrix into it per pass, each row read as one run of the chunk's width: eight streams the
- * prefetchers follow, and a load and a store of the buffer per eight FMAs. Over several rows of y
+ * prefetchers follow, and a load and a store of the buffer per eight FMAs; a y of a few vectors
+ * keeps its sums in registers instead (tg__gemv_narrow, tg__gemv_regs). Over several rows of y
  * (a short C), it keeps a buffer for each and loads each pass's vectors of the matrix once for
  * all of them. The dots form (columns contiguous along k) takes four columns at a time as four dot
  * products with x, two accumulators each (eight FMA chains), x loaded once for all four. Each
@@ -8865,8 +8974,10 @@ TG__FN(tg__gemv_narrow_sums)(const int R, int64_t n, int64_t k, const TG__T *x, 
     }
 }
 
-/* y's r rows (1 or 2, ldy apart) over at most 2W columns. */
-__attribute__((target(TG__TARGET))) static void
+/* y's r rows (1 or 2, ldy apart) over at most 2W columns. Inlined into tg__gemv_rows: where
+ * GCC left it out of line (once tg__gemv_regs joined it there), the call cost a 1x8x8 product
+ * 11-13% (the Xeon, 1 thread). */
+__attribute__((target(TG__TARGET), always_inline)) static inline void
 TG__FN(tg__gemv_narrow)(int r, int64_t n, int64_t k, const TG__T *x, int64_t incx, int64_t ldx,
                         const TG__T *mat, int64_t ld, TG__T alpha, TG__T beta, TG__T *y,
                         int64_t incy, int64_t ldy)
@@ -8896,6 +9007,104 @@ TG__FN(tg__gemv_narrow)(int r, int64_t n, int64_t k, const TG__T *x, int64_t inc
 #undef TG__NARROW_WIDTHS
     for (int i = 0; i < r; i++)
         TG__FN(tg__gemv_store)(y + i * ldy, incy, n, acc + 2 * i * TG__W, alpha, beta);
+}
+
+/* The rows form for one row of x and of y over more than 2W and at most TG__GEMV_REGS vectors
+ * (8 with AVX-512's 32 registers, 4 with AVX2's 16: the sums, eight broadcasts of x and two
+ * chains): tg__gemv_rows_r's operations in its order (below), each element's sum held in a
+ * register where rows_r keeps it in the buffer. There each pass of eight rows waited on the last
+ * pass's store and reload, and the eight broadcasts of x went through the stack: d 1x32x32 took
+ * ~80 ns a call on the Xeon, ~310 cycles at the 3.9 GHz its ceilings.json measured, where its
+ * 160 vector operations (a MUL, seven FMAs and two ADDs a vector and pass) need 80 at two a
+ * cycle. In registers, over rows_r (the Xeon, 1 thread, ab-gemm, a copy 0.97-1.02;
+ * results/intel-xeon-2c/cpu/ab-gemv-regs/): d 1x24x24 1.60, 1x32x32 1.43, 1x40x40 1.33, 1x64x64
+ * 1.17, 1x31x1000 1.36, s 1x40x8 1.93, 1x40x40 1.66, 1x64x64 1.33, 1x128x128 1.09; AVX2 forced d
+ * 1x12x12 1.67, s 1x32x32 1.50. Wider, strips of TG__GEMV_REGS vectors down all of k gained
+ * within L2 (d 1x100x100 1.16, AVX2 forced d 1x48x48 1.43) and lost where M streams from memory
+ * (s 1x4096x4096 0.66, d 1x256x8000 0.73), each row then read in short runs: not kept. In
+ * rows_r's order the bits do not depend on which of the two forms a width takes. V vectors (the
+ * last partial unless `full`), a constant wherever it is used, so that the sums stay in
+ * registers. */
+__attribute__((target(TG__TARGET), always_inline)) static inline void
+TG__FN(tg__gemv_regs_sums)(const int V, const int full, int64_t n, int64_t k, const TG__T *x,
+                           int64_t incx, const TG__T *r, int64_t ld, TG__T *acc)
+{
+    const TG__MASK tail = TG__LANES(n - (V - 1) * TG__W);
+    TG__V a[8];
+    int64_t p = 0;
+    /* vector J of row q of the pass */
+#define TG__REGS_LOAD(q, J)                                                                        \
+    ((J) < V - 1 || full ? TG__LOADU(r + (q) * ld + (J) * TG__W)                                   \
+                         : TG__MASKLOAD(r + (q) * ld + (J) * TG__W, tail))
+#define TG__REGS_EACH(X) X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(7)
+#define TG__REGS_ZERO(J)                                                                           \
+    if ((J) < V) a[J] = TG__ZERO();
+    TG__REGS_EACH(TG__REGS_ZERO)
+    for (; p + 8 <= k; p += 8, r += 8 * ld) {
+        const TG__V x0 = TG__SET1(x[p * incx]), x1 = TG__SET1(x[(p + 1) * incx]);
+        const TG__V x2 = TG__SET1(x[(p + 2) * incx]), x3 = TG__SET1(x[(p + 3) * incx]);
+        const TG__V x4 = TG__SET1(x[(p + 4) * incx]), x5 = TG__SET1(x[(p + 5) * incx]);
+        const TG__V x6 = TG__SET1(x[(p + 6) * incx]), x7 = TG__SET1(x[(p + 7) * incx]);
+#define TG__REGS_PASS(J)                                                                           \
+    if ((J) < V) {                                                                                 \
+        TG__V u = TG__MUL(x0, TG__REGS_LOAD(0, J)), v = TG__MUL(x4, TG__REGS_LOAD(4, J));          \
+        u = TG__FMA(x1, TG__REGS_LOAD(1, J), u);                                                   \
+        v = TG__FMA(x5, TG__REGS_LOAD(5, J), v);                                                   \
+        u = TG__FMA(x2, TG__REGS_LOAD(2, J), u);                                                   \
+        v = TG__FMA(x6, TG__REGS_LOAD(6, J), v);                                                   \
+        u = TG__FMA(x3, TG__REGS_LOAD(3, J), u);                                                   \
+        v = TG__FMA(x7, TG__REGS_LOAD(7, J), v);                                                   \
+        a[J] = TG__ADD(a[J], TG__ADD(u, v));                                                       \
+    }
+        TG__REGS_EACH(TG__REGS_PASS)
+    }
+    for (; p < k; p++, r += ld) {
+        const TG__V x0 = TG__SET1(x[p * incx]);
+#define TG__REGS_ROW(J)                                                                            \
+    if ((J) < V) a[J] = TG__FMA(x0, TG__REGS_LOAD(0, J), a[J]);
+        TG__REGS_EACH(TG__REGS_ROW)
+    }
+#define TG__REGS_STORE(J)                                                                          \
+    if ((J) < V) TG__STOREU(acc + (J) * TG__W, a[J]);
+    TG__REGS_EACH(TG__REGS_STORE)
+#undef TG__REGS_STORE
+#undef TG__REGS_ROW
+#undef TG__REGS_PASS
+#undef TG__REGS_ZERO
+#undef TG__REGS_EACH
+#undef TG__REGS_LOAD
+}
+
+/* y's one row over at most TG__GEMV_REGS vectors, in registers. */
+__attribute__((target(TG__TARGET))) static void
+TG__FN(tg__gemv_regs)(int64_t n, int64_t k, const TG__T *x, int64_t incx, const TG__T *mat,
+                      int64_t ld, TG__T alpha, TG__T beta, TG__T *y, int64_t incy)
+{
+    TG__T acc[8 * TG__W] __attribute__((aligned(64)));
+    const int64_t v = tg__ceil_div(n, TG__W);
+    /* whole vectors by plain loads where masked ones cost more (AVX2: tg__gemv_narrow) */
+    const int full = !TG__MASKED && n % TG__W == 0;
+#define TG__REGS_CASE(V)                                                                           \
+    case V:                                                                                        \
+        if (full)                                                                                  \
+            TG__FN(tg__gemv_regs_sums)(V, 1, n, k, x, incx, mat, ld, acc);                         \
+        else                                                                                       \
+            TG__FN(tg__gemv_regs_sums)(V, 0, n, k, x, incx, mat, ld, acc);                         \
+        break;
+    switch (v) {
+        TG__REGS_CASE(1)
+        TG__REGS_CASE(2)
+        TG__REGS_CASE(3)
+        TG__REGS_CASE(4)
+#if TG__GEMV_REGS > 4
+        TG__REGS_CASE(5)
+        TG__REGS_CASE(6)
+        TG__REGS_CASE(7)
+        TG__REGS_CASE(8)
+#endif
+    }
+#undef TG__REGS_CASE
+    TG__FN(tg__gemv_store)(y, incy, n, acc, alpha, beta);
 }
 
 /* The rows form for R rows of x and of y, 1 to TG__GEMV_ROWS: each pass loads eight rows of the
@@ -8978,7 +9187,9 @@ TG__FN(tg__gemv_rows)(int r, int64_t n, int64_t k, const void *alpha_, const voi
     const TG__T *x = (const TG__T *)x_, *mat = (const TG__T *)m_;
     const TG__T alpha = *(const TG__T *)alpha_, beta = *(const TG__T *)beta_;
     TG__T *y = (TG__T *)y_;
-    if (r <= 2 && n <= 2 * TG__W)
+    if (r == 1 && n > 2 * TG__W && n <= TG__GEMV_REGS * TG__W)
+        TG__FN(tg__gemv_regs)(n, k, x, incx, mat, ld, alpha, beta, y, incy);
+    else if (r <= 2 && n <= 2 * TG__W)
         TG__FN(tg__gemv_narrow)(r, n, k, x, incx, ldx, mat, ld, alpha, beta, y, incy, ldy);
     else if (r == 1)
         TG__FN(tg__gemv_rows_r)(1, n, k, x, incx, ldx, mat, ld, alpha, beta, y, incy, ldy);
@@ -9129,6 +9340,7 @@ static const tg__kernel TG__FN(tg__kernel_desc) = {
 #undef TG__PREFETCH_SHORT
 #undef TG__B_SHARE
 #undef TG__GEMV_RULE
+#undef TG__GEMV_REGS
 #undef TG__HSUM
 #undef TG__IN_REG
 #undef TG__T
@@ -9239,6 +9451,7 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
 #define TG__PAIR 1
 #define TG__B_SHARE 4
 #define TG__GEMV_RULE 1
+#define TG__GEMV_REGS 8
 #define TG__HSUM tg__hsum512_s
 /* ---- cpu/kernel_simd.inc ---- */
 /* The x86 SIMD micro-kernel, written once for TG__T (float or double) and a vector width through
@@ -9253,7 +9466,8 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
  * most rows of a tall tile, below), TG__PAIR (1: 32 vector registers, enough for the pair and
  * triple kernels and the wide descriptor, below), TG__PREFETCH_SHORT (1: tiles of one to three rows
  * prefetch B read in place, below), TG__B_SHARE (the descriptor's b_share), TG__GEMV_RULE (its
- * gemv_rule); TG__FN(x) appends the family's and the type's suffix.
+ * gemv_rule), TG__GEMV_REGS (the widest one-row y, in vectors, whose sums gemv_simd.inc keeps in
+ * registers); TG__FN(x) appends the family's and the type's suffix.
  *
  * Register tile 6 x 2W: 12 accumulators + 2 B vectors + 1 broadcast A value. In ymm (AVX2: 6 x 16
  * floats, 6 x 8 doubles) that is 15 of the 16 registers, and 12 independent FMA chains cover Zen
@@ -10357,7 +10571,8 @@ TG__FN(tg__pack_b_wide)(int64_t cols, int64_t kc, const void *src, int64_t rs, i
  * contiguous run and that the runs are long. The rows form (the matrix's rows contiguous along
  * y) keeps a chunk of y's sums in an L1 buffer (cpu.h's TG__GEMV_CHUNK) and adds eight rows of
  * the matrix into it per pass, each row read as one run of the chunk's width: eight streams the
- * prefetchers follow, and a load and a store of the buffer per eight FMAs. Over several rows of y
+ * prefetchers follow, and a load and a store of the buffer per eight FMAs; a y of a few vectors
+ * keeps its sums in registers instead (tg__gemv_narrow, tg__gemv_regs). Over several rows of y
  * (a short C), it keeps a buffer for each and loads each pass's vectors of the matrix once for
  * all of them. The dots form (columns contiguous along k) takes four columns at a time as four dot
  * products with x, two accumulators each (eight FMA chains), x loaded once for all four. Each
@@ -10459,8 +10674,10 @@ TG__FN(tg__gemv_narrow_sums)(const int R, int64_t n, int64_t k, const TG__T *x, 
     }
 }
 
-/* y's r rows (1 or 2, ldy apart) over at most 2W columns. */
-__attribute__((target(TG__TARGET))) static void
+/* y's r rows (1 or 2, ldy apart) over at most 2W columns. Inlined into tg__gemv_rows: where
+ * GCC left it out of line (once tg__gemv_regs joined it there), the call cost a 1x8x8 product
+ * 11-13% (the Xeon, 1 thread). */
+__attribute__((target(TG__TARGET), always_inline)) static inline void
 TG__FN(tg__gemv_narrow)(int r, int64_t n, int64_t k, const TG__T *x, int64_t incx, int64_t ldx,
                         const TG__T *mat, int64_t ld, TG__T alpha, TG__T beta, TG__T *y,
                         int64_t incy, int64_t ldy)
@@ -10490,6 +10707,104 @@ TG__FN(tg__gemv_narrow)(int r, int64_t n, int64_t k, const TG__T *x, int64_t inc
 #undef TG__NARROW_WIDTHS
     for (int i = 0; i < r; i++)
         TG__FN(tg__gemv_store)(y + i * ldy, incy, n, acc + 2 * i * TG__W, alpha, beta);
+}
+
+/* The rows form for one row of x and of y over more than 2W and at most TG__GEMV_REGS vectors
+ * (8 with AVX-512's 32 registers, 4 with AVX2's 16: the sums, eight broadcasts of x and two
+ * chains): tg__gemv_rows_r's operations in its order (below), each element's sum held in a
+ * register where rows_r keeps it in the buffer. There each pass of eight rows waited on the last
+ * pass's store and reload, and the eight broadcasts of x went through the stack: d 1x32x32 took
+ * ~80 ns a call on the Xeon, ~310 cycles at the 3.9 GHz its ceilings.json measured, where its
+ * 160 vector operations (a MUL, seven FMAs and two ADDs a vector and pass) need 80 at two a
+ * cycle. In registers, over rows_r (the Xeon, 1 thread, ab-gemm, a copy 0.97-1.02;
+ * results/intel-xeon-2c/cpu/ab-gemv-regs/): d 1x24x24 1.60, 1x32x32 1.43, 1x40x40 1.33, 1x64x64
+ * 1.17, 1x31x1000 1.36, s 1x40x8 1.93, 1x40x40 1.66, 1x64x64 1.33, 1x128x128 1.09; AVX2 forced d
+ * 1x12x12 1.67, s 1x32x32 1.50. Wider, strips of TG__GEMV_REGS vectors down all of k gained
+ * within L2 (d 1x100x100 1.16, AVX2 forced d 1x48x48 1.43) and lost where M streams from memory
+ * (s 1x4096x4096 0.66, d 1x256x8000 0.73), each row then read in short runs: not kept. In
+ * rows_r's order the bits do not depend on which of the two forms a width takes. V vectors (the
+ * last partial unless `full`), a constant wherever it is used, so that the sums stay in
+ * registers. */
+__attribute__((target(TG__TARGET), always_inline)) static inline void
+TG__FN(tg__gemv_regs_sums)(const int V, const int full, int64_t n, int64_t k, const TG__T *x,
+                           int64_t incx, const TG__T *r, int64_t ld, TG__T *acc)
+{
+    const TG__MASK tail = TG__LANES(n - (V - 1) * TG__W);
+    TG__V a[8];
+    int64_t p = 0;
+    /* vector J of row q of the pass */
+#define TG__REGS_LOAD(q, J)                                                                        \
+    ((J) < V - 1 || full ? TG__LOADU(r + (q) * ld + (J) * TG__W)                                   \
+                         : TG__MASKLOAD(r + (q) * ld + (J) * TG__W, tail))
+#define TG__REGS_EACH(X) X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(7)
+#define TG__REGS_ZERO(J)                                                                           \
+    if ((J) < V) a[J] = TG__ZERO();
+    TG__REGS_EACH(TG__REGS_ZERO)
+    for (; p + 8 <= k; p += 8, r += 8 * ld) {
+        const TG__V x0 = TG__SET1(x[p * incx]), x1 = TG__SET1(x[(p + 1) * incx]);
+        const TG__V x2 = TG__SET1(x[(p + 2) * incx]), x3 = TG__SET1(x[(p + 3) * incx]);
+        const TG__V x4 = TG__SET1(x[(p + 4) * incx]), x5 = TG__SET1(x[(p + 5) * incx]);
+        const TG__V x6 = TG__SET1(x[(p + 6) * incx]), x7 = TG__SET1(x[(p + 7) * incx]);
+#define TG__REGS_PASS(J)                                                                           \
+    if ((J) < V) {                                                                                 \
+        TG__V u = TG__MUL(x0, TG__REGS_LOAD(0, J)), v = TG__MUL(x4, TG__REGS_LOAD(4, J));          \
+        u = TG__FMA(x1, TG__REGS_LOAD(1, J), u);                                                   \
+        v = TG__FMA(x5, TG__REGS_LOAD(5, J), v);                                                   \
+        u = TG__FMA(x2, TG__REGS_LOAD(2, J), u);                                                   \
+        v = TG__FMA(x6, TG__REGS_LOAD(6, J), v);                                                   \
+        u = TG__FMA(x3, TG__REGS_LOAD(3, J), u);                                                   \
+        v = TG__FMA(x7, TG__REGS_LOAD(7, J), v);                                                   \
+        a[J] = TG__ADD(a[J], TG__ADD(u, v));                                                       \
+    }
+        TG__REGS_EACH(TG__REGS_PASS)
+    }
+    for (; p < k; p++, r += ld) {
+        const TG__V x0 = TG__SET1(x[p * incx]);
+#define TG__REGS_ROW(J)                                                                            \
+    if ((J) < V) a[J] = TG__FMA(x0, TG__REGS_LOAD(0, J), a[J]);
+        TG__REGS_EACH(TG__REGS_ROW)
+    }
+#define TG__REGS_STORE(J)                                                                          \
+    if ((J) < V) TG__STOREU(acc + (J) * TG__W, a[J]);
+    TG__REGS_EACH(TG__REGS_STORE)
+#undef TG__REGS_STORE
+#undef TG__REGS_ROW
+#undef TG__REGS_PASS
+#undef TG__REGS_ZERO
+#undef TG__REGS_EACH
+#undef TG__REGS_LOAD
+}
+
+/* y's one row over at most TG__GEMV_REGS vectors, in registers. */
+__attribute__((target(TG__TARGET))) static void
+TG__FN(tg__gemv_regs)(int64_t n, int64_t k, const TG__T *x, int64_t incx, const TG__T *mat,
+                      int64_t ld, TG__T alpha, TG__T beta, TG__T *y, int64_t incy)
+{
+    TG__T acc[8 * TG__W] __attribute__((aligned(64)));
+    const int64_t v = tg__ceil_div(n, TG__W);
+    /* whole vectors by plain loads where masked ones cost more (AVX2: tg__gemv_narrow) */
+    const int full = !TG__MASKED && n % TG__W == 0;
+#define TG__REGS_CASE(V)                                                                           \
+    case V:                                                                                        \
+        if (full)                                                                                  \
+            TG__FN(tg__gemv_regs_sums)(V, 1, n, k, x, incx, mat, ld, acc);                         \
+        else                                                                                       \
+            TG__FN(tg__gemv_regs_sums)(V, 0, n, k, x, incx, mat, ld, acc);                         \
+        break;
+    switch (v) {
+        TG__REGS_CASE(1)
+        TG__REGS_CASE(2)
+        TG__REGS_CASE(3)
+        TG__REGS_CASE(4)
+#if TG__GEMV_REGS > 4
+        TG__REGS_CASE(5)
+        TG__REGS_CASE(6)
+        TG__REGS_CASE(7)
+        TG__REGS_CASE(8)
+#endif
+    }
+#undef TG__REGS_CASE
+    TG__FN(tg__gemv_store)(y, incy, n, acc, alpha, beta);
 }
 
 /* The rows form for R rows of x and of y, 1 to TG__GEMV_ROWS: each pass loads eight rows of the
@@ -10572,7 +10887,9 @@ TG__FN(tg__gemv_rows)(int r, int64_t n, int64_t k, const void *alpha_, const voi
     const TG__T *x = (const TG__T *)x_, *mat = (const TG__T *)m_;
     const TG__T alpha = *(const TG__T *)alpha_, beta = *(const TG__T *)beta_;
     TG__T *y = (TG__T *)y_;
-    if (r <= 2 && n <= 2 * TG__W)
+    if (r == 1 && n > 2 * TG__W && n <= TG__GEMV_REGS * TG__W)
+        TG__FN(tg__gemv_regs)(n, k, x, incx, mat, ld, alpha, beta, y, incy);
+    else if (r <= 2 && n <= 2 * TG__W)
         TG__FN(tg__gemv_narrow)(r, n, k, x, incx, ldx, mat, ld, alpha, beta, y, incy, ldy);
     else if (r == 1)
         TG__FN(tg__gemv_rows_r)(1, n, k, x, incx, ldx, mat, ld, alpha, beta, y, incy, ldy);
@@ -10723,6 +11040,7 @@ static const tg__kernel TG__FN(tg__kernel_desc) = {
 #undef TG__PREFETCH_SHORT
 #undef TG__B_SHARE
 #undef TG__GEMV_RULE
+#undef TG__GEMV_REGS
 #undef TG__HSUM
 #undef TG__IN_REG
 #undef TG__T
@@ -10834,6 +11152,7 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
 #define TG__PAIR 1
 #define TG__B_SHARE 4
 #define TG__GEMV_RULE 1
+#define TG__GEMV_REGS 8
 #define TG__HSUM tg__hsum512_d
 /* ---- cpu/kernel_simd.inc ---- */
 /* The x86 SIMD micro-kernel, written once for TG__T (float or double) and a vector width through
@@ -10848,7 +11167,8 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
  * most rows of a tall tile, below), TG__PAIR (1: 32 vector registers, enough for the pair and
  * triple kernels and the wide descriptor, below), TG__PREFETCH_SHORT (1: tiles of one to three rows
  * prefetch B read in place, below), TG__B_SHARE (the descriptor's b_share), TG__GEMV_RULE (its
- * gemv_rule); TG__FN(x) appends the family's and the type's suffix.
+ * gemv_rule), TG__GEMV_REGS (the widest one-row y, in vectors, whose sums gemv_simd.inc keeps in
+ * registers); TG__FN(x) appends the family's and the type's suffix.
  *
  * Register tile 6 x 2W: 12 accumulators + 2 B vectors + 1 broadcast A value. In ymm (AVX2: 6 x 16
  * floats, 6 x 8 doubles) that is 15 of the 16 registers, and 12 independent FMA chains cover Zen
@@ -11952,7 +12272,8 @@ TG__FN(tg__pack_b_wide)(int64_t cols, int64_t kc, const void *src, int64_t rs, i
  * contiguous run and that the runs are long. The rows form (the matrix's rows contiguous along
  * y) keeps a chunk of y's sums in an L1 buffer (cpu.h's TG__GEMV_CHUNK) and adds eight rows of
  * the matrix into it per pass, each row read as one run of the chunk's width: eight streams the
- * prefetchers follow, and a load and a store of the buffer per eight FMAs. Over several rows of y
+ * prefetchers follow, and a load and a store of the buffer per eight FMAs; a y of a few vectors
+ * keeps its sums in registers instead (tg__gemv_narrow, tg__gemv_regs). Over several rows of y
  * (a short C), it keeps a buffer for each and loads each pass's vectors of the matrix once for
  * all of them. The dots form (columns contiguous along k) takes four columns at a time as four dot
  * products with x, two accumulators each (eight FMA chains), x loaded once for all four. Each
@@ -12054,8 +12375,10 @@ TG__FN(tg__gemv_narrow_sums)(const int R, int64_t n, int64_t k, const TG__T *x, 
     }
 }
 
-/* y's r rows (1 or 2, ldy apart) over at most 2W columns. */
-__attribute__((target(TG__TARGET))) static void
+/* y's r rows (1 or 2, ldy apart) over at most 2W columns. Inlined into tg__gemv_rows: where
+ * GCC left it out of line (once tg__gemv_regs joined it there), the call cost a 1x8x8 product
+ * 11-13% (the Xeon, 1 thread). */
+__attribute__((target(TG__TARGET), always_inline)) static inline void
 TG__FN(tg__gemv_narrow)(int r, int64_t n, int64_t k, const TG__T *x, int64_t incx, int64_t ldx,
                         const TG__T *mat, int64_t ld, TG__T alpha, TG__T beta, TG__T *y,
                         int64_t incy, int64_t ldy)
@@ -12085,6 +12408,104 @@ TG__FN(tg__gemv_narrow)(int r, int64_t n, int64_t k, const TG__T *x, int64_t inc
 #undef TG__NARROW_WIDTHS
     for (int i = 0; i < r; i++)
         TG__FN(tg__gemv_store)(y + i * ldy, incy, n, acc + 2 * i * TG__W, alpha, beta);
+}
+
+/* The rows form for one row of x and of y over more than 2W and at most TG__GEMV_REGS vectors
+ * (8 with AVX-512's 32 registers, 4 with AVX2's 16: the sums, eight broadcasts of x and two
+ * chains): tg__gemv_rows_r's operations in its order (below), each element's sum held in a
+ * register where rows_r keeps it in the buffer. There each pass of eight rows waited on the last
+ * pass's store and reload, and the eight broadcasts of x went through the stack: d 1x32x32 took
+ * ~80 ns a call on the Xeon, ~310 cycles at the 3.9 GHz its ceilings.json measured, where its
+ * 160 vector operations (a MUL, seven FMAs and two ADDs a vector and pass) need 80 at two a
+ * cycle. In registers, over rows_r (the Xeon, 1 thread, ab-gemm, a copy 0.97-1.02;
+ * results/intel-xeon-2c/cpu/ab-gemv-regs/): d 1x24x24 1.60, 1x32x32 1.43, 1x40x40 1.33, 1x64x64
+ * 1.17, 1x31x1000 1.36, s 1x40x8 1.93, 1x40x40 1.66, 1x64x64 1.33, 1x128x128 1.09; AVX2 forced d
+ * 1x12x12 1.67, s 1x32x32 1.50. Wider, strips of TG__GEMV_REGS vectors down all of k gained
+ * within L2 (d 1x100x100 1.16, AVX2 forced d 1x48x48 1.43) and lost where M streams from memory
+ * (s 1x4096x4096 0.66, d 1x256x8000 0.73), each row then read in short runs: not kept. In
+ * rows_r's order the bits do not depend on which of the two forms a width takes. V vectors (the
+ * last partial unless `full`), a constant wherever it is used, so that the sums stay in
+ * registers. */
+__attribute__((target(TG__TARGET), always_inline)) static inline void
+TG__FN(tg__gemv_regs_sums)(const int V, const int full, int64_t n, int64_t k, const TG__T *x,
+                           int64_t incx, const TG__T *r, int64_t ld, TG__T *acc)
+{
+    const TG__MASK tail = TG__LANES(n - (V - 1) * TG__W);
+    TG__V a[8];
+    int64_t p = 0;
+    /* vector J of row q of the pass */
+#define TG__REGS_LOAD(q, J)                                                                        \
+    ((J) < V - 1 || full ? TG__LOADU(r + (q) * ld + (J) * TG__W)                                   \
+                         : TG__MASKLOAD(r + (q) * ld + (J) * TG__W, tail))
+#define TG__REGS_EACH(X) X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(7)
+#define TG__REGS_ZERO(J)                                                                           \
+    if ((J) < V) a[J] = TG__ZERO();
+    TG__REGS_EACH(TG__REGS_ZERO)
+    for (; p + 8 <= k; p += 8, r += 8 * ld) {
+        const TG__V x0 = TG__SET1(x[p * incx]), x1 = TG__SET1(x[(p + 1) * incx]);
+        const TG__V x2 = TG__SET1(x[(p + 2) * incx]), x3 = TG__SET1(x[(p + 3) * incx]);
+        const TG__V x4 = TG__SET1(x[(p + 4) * incx]), x5 = TG__SET1(x[(p + 5) * incx]);
+        const TG__V x6 = TG__SET1(x[(p + 6) * incx]), x7 = TG__SET1(x[(p + 7) * incx]);
+#define TG__REGS_PASS(J)                                                                           \
+    if ((J) < V) {                                                                                 \
+        TG__V u = TG__MUL(x0, TG__REGS_LOAD(0, J)), v = TG__MUL(x4, TG__REGS_LOAD(4, J));          \
+        u = TG__FMA(x1, TG__REGS_LOAD(1, J), u);                                                   \
+        v = TG__FMA(x5, TG__REGS_LOAD(5, J), v);                                                   \
+        u = TG__FMA(x2, TG__REGS_LOAD(2, J), u);                                                   \
+        v = TG__FMA(x6, TG__REGS_LOAD(6, J), v);                                                   \
+        u = TG__FMA(x3, TG__REGS_LOAD(3, J), u);                                                   \
+        v = TG__FMA(x7, TG__REGS_LOAD(7, J), v);                                                   \
+        a[J] = TG__ADD(a[J], TG__ADD(u, v));                                                       \
+    }
+        TG__REGS_EACH(TG__REGS_PASS)
+    }
+    for (; p < k; p++, r += ld) {
+        const TG__V x0 = TG__SET1(x[p * incx]);
+#define TG__REGS_ROW(J)                                                                            \
+    if ((J) < V) a[J] = TG__FMA(x0, TG__REGS_LOAD(0, J), a[J]);
+        TG__REGS_EACH(TG__REGS_ROW)
+    }
+#define TG__REGS_STORE(J)                                                                          \
+    if ((J) < V) TG__STOREU(acc + (J) * TG__W, a[J]);
+    TG__REGS_EACH(TG__REGS_STORE)
+#undef TG__REGS_STORE
+#undef TG__REGS_ROW
+#undef TG__REGS_PASS
+#undef TG__REGS_ZERO
+#undef TG__REGS_EACH
+#undef TG__REGS_LOAD
+}
+
+/* y's one row over at most TG__GEMV_REGS vectors, in registers. */
+__attribute__((target(TG__TARGET))) static void
+TG__FN(tg__gemv_regs)(int64_t n, int64_t k, const TG__T *x, int64_t incx, const TG__T *mat,
+                      int64_t ld, TG__T alpha, TG__T beta, TG__T *y, int64_t incy)
+{
+    TG__T acc[8 * TG__W] __attribute__((aligned(64)));
+    const int64_t v = tg__ceil_div(n, TG__W);
+    /* whole vectors by plain loads where masked ones cost more (AVX2: tg__gemv_narrow) */
+    const int full = !TG__MASKED && n % TG__W == 0;
+#define TG__REGS_CASE(V)                                                                           \
+    case V:                                                                                        \
+        if (full)                                                                                  \
+            TG__FN(tg__gemv_regs_sums)(V, 1, n, k, x, incx, mat, ld, acc);                         \
+        else                                                                                       \
+            TG__FN(tg__gemv_regs_sums)(V, 0, n, k, x, incx, mat, ld, acc);                         \
+        break;
+    switch (v) {
+        TG__REGS_CASE(1)
+        TG__REGS_CASE(2)
+        TG__REGS_CASE(3)
+        TG__REGS_CASE(4)
+#if TG__GEMV_REGS > 4
+        TG__REGS_CASE(5)
+        TG__REGS_CASE(6)
+        TG__REGS_CASE(7)
+        TG__REGS_CASE(8)
+#endif
+    }
+#undef TG__REGS_CASE
+    TG__FN(tg__gemv_store)(y, incy, n, acc, alpha, beta);
 }
 
 /* The rows form for R rows of x and of y, 1 to TG__GEMV_ROWS: each pass loads eight rows of the
@@ -12167,7 +12588,9 @@ TG__FN(tg__gemv_rows)(int r, int64_t n, int64_t k, const void *alpha_, const voi
     const TG__T *x = (const TG__T *)x_, *mat = (const TG__T *)m_;
     const TG__T alpha = *(const TG__T *)alpha_, beta = *(const TG__T *)beta_;
     TG__T *y = (TG__T *)y_;
-    if (r <= 2 && n <= 2 * TG__W)
+    if (r == 1 && n > 2 * TG__W && n <= TG__GEMV_REGS * TG__W)
+        TG__FN(tg__gemv_regs)(n, k, x, incx, mat, ld, alpha, beta, y, incy);
+    else if (r <= 2 && n <= 2 * TG__W)
         TG__FN(tg__gemv_narrow)(r, n, k, x, incx, ldx, mat, ld, alpha, beta, y, incy, ldy);
     else if (r == 1)
         TG__FN(tg__gemv_rows_r)(1, n, k, x, incx, ldx, mat, ld, alpha, beta, y, incy, ldy);
@@ -12318,6 +12741,7 @@ static const tg__kernel TG__FN(tg__kernel_desc) = {
 #undef TG__PREFETCH_SHORT
 #undef TG__B_SHARE
 #undef TG__GEMV_RULE
+#undef TG__GEMV_REGS
 #undef TG__HSUM
 #undef TG__IN_REG
 #undef TG__T

@@ -327,6 +327,7 @@ __attribute__((target(TG__AVX512))) static inline double tg__hsum512_d(__m512d v
 #define TG__PAIR 0
 #define TG__B_SHARE 16
 #define TG__GEMV_RULE 0
+#define TG__GEMV_REGS 4
 #define TG__HSUM tg__hsum256_s
 #include "kernel_simd.inc"
 #undef TG__T
@@ -365,6 +366,7 @@ __attribute__((target(TG__AVX512))) static inline double tg__hsum512_d(__m512d v
 #define TG__PAIR 0
 #define TG__B_SHARE 16
 #define TG__GEMV_RULE 0
+#define TG__GEMV_REGS 4
 #define TG__HSUM tg__hsum256_d
 #include "kernel_simd.inc"
 #undef TG__T
@@ -404,6 +406,7 @@ __attribute__((target(TG__AVX512))) static inline double tg__hsum512_d(__m512d v
 #define TG__PAIR 1
 #define TG__B_SHARE 4
 #define TG__GEMV_RULE 1
+#define TG__GEMV_REGS 8
 #define TG__HSUM tg__hsum512_s
 #include "kernel_simd.inc"
 #undef TG__T
@@ -444,6 +447,7 @@ __attribute__((target(TG__AVX512))) static inline double tg__hsum512_d(__m512d v
 #define TG__PAIR 1
 #define TG__B_SHARE 4
 #define TG__GEMV_RULE 1
+#define TG__GEMV_REGS 8
 #define TG__HSUM tg__hsum512_d
 #include "kernel_simd.inc"
 #undef TG__T
