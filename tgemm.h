@@ -7321,11 +7321,12 @@ TG__FN(tg__gemv_narrow)(int r, int64_t n, int64_t k, const TG__T *x, int64_t inc
  * results/intel-xeon-2c/cpu/ab-gemv-regs/): d 1x24x24 1.60, 1x32x32 1.43, 1x40x40 1.33, 1x64x64
  * 1.17, 1x31x1000 1.36, s 1x40x8 1.93, 1x40x40 1.66, 1x64x64 1.33, 1x128x128 1.09; AVX2 forced d
  * 1x12x12 1.67, s 1x32x32 1.50. Wider, strips of TG__GEMV_REGS vectors down all of k gained
- * within L2 (d 1x100x100 1.16, AVX2 forced d 1x48x48 1.43) and lost where M streams from memory
- * (s 1x4096x4096 0.66, d 1x256x8000 0.73), each row then read in short runs: not kept. In
- * rows_r's order the bits do not depend on which of the two forms a width takes. V vectors (the
- * last partial unless `full`), a constant wherever it is used, so that the sums stay in
- * registers. */
+ * little within L2 (d 1x100x100 1.02, d 1x256x256 0.93, AVX2 forced d 1x48x48 1.06, s 1x64x64
+ * 1.12) and lost where M streams from memory, each row then read in short runs (s 1x4096x4096
+ * 0.58, d 1x256x8000 0.70): not kept. In rows_r's order the bits do not depend on which of the
+ * two forms a width takes, as they must not where many threads split a y into parts of four lines
+ * (gemv.c). V vectors (the last partial unless `full`), a constant wherever it is used, so that
+ * the sums stay in registers. */
 __attribute__((target(TG__TARGET), always_inline)) static inline void
 TG__FN(tg__gemv_regs_sums)(const int V, const int full, int64_t n, int64_t k, const TG__T *x,
                            int64_t incx, const TG__T *r, int64_t ld, TG__T *acc)
@@ -9020,11 +9021,12 @@ TG__FN(tg__gemv_narrow)(int r, int64_t n, int64_t k, const TG__T *x, int64_t inc
  * results/intel-xeon-2c/cpu/ab-gemv-regs/): d 1x24x24 1.60, 1x32x32 1.43, 1x40x40 1.33, 1x64x64
  * 1.17, 1x31x1000 1.36, s 1x40x8 1.93, 1x40x40 1.66, 1x64x64 1.33, 1x128x128 1.09; AVX2 forced d
  * 1x12x12 1.67, s 1x32x32 1.50. Wider, strips of TG__GEMV_REGS vectors down all of k gained
- * within L2 (d 1x100x100 1.16, AVX2 forced d 1x48x48 1.43) and lost where M streams from memory
- * (s 1x4096x4096 0.66, d 1x256x8000 0.73), each row then read in short runs: not kept. In
- * rows_r's order the bits do not depend on which of the two forms a width takes. V vectors (the
- * last partial unless `full`), a constant wherever it is used, so that the sums stay in
- * registers. */
+ * little within L2 (d 1x100x100 1.02, d 1x256x256 0.93, AVX2 forced d 1x48x48 1.06, s 1x64x64
+ * 1.12) and lost where M streams from memory, each row then read in short runs (s 1x4096x4096
+ * 0.58, d 1x256x8000 0.70): not kept. In rows_r's order the bits do not depend on which of the
+ * two forms a width takes, as they must not where many threads split a y into parts of four lines
+ * (gemv.c). V vectors (the last partial unless `full`), a constant wherever it is used, so that
+ * the sums stay in registers. */
 __attribute__((target(TG__TARGET), always_inline)) static inline void
 TG__FN(tg__gemv_regs_sums)(const int V, const int full, int64_t n, int64_t k, const TG__T *x,
                            int64_t incx, const TG__T *r, int64_t ld, TG__T *acc)
@@ -10720,11 +10722,12 @@ TG__FN(tg__gemv_narrow)(int r, int64_t n, int64_t k, const TG__T *x, int64_t inc
  * results/intel-xeon-2c/cpu/ab-gemv-regs/): d 1x24x24 1.60, 1x32x32 1.43, 1x40x40 1.33, 1x64x64
  * 1.17, 1x31x1000 1.36, s 1x40x8 1.93, 1x40x40 1.66, 1x64x64 1.33, 1x128x128 1.09; AVX2 forced d
  * 1x12x12 1.67, s 1x32x32 1.50. Wider, strips of TG__GEMV_REGS vectors down all of k gained
- * within L2 (d 1x100x100 1.16, AVX2 forced d 1x48x48 1.43) and lost where M streams from memory
- * (s 1x4096x4096 0.66, d 1x256x8000 0.73), each row then read in short runs: not kept. In
- * rows_r's order the bits do not depend on which of the two forms a width takes. V vectors (the
- * last partial unless `full`), a constant wherever it is used, so that the sums stay in
- * registers. */
+ * little within L2 (d 1x100x100 1.02, d 1x256x256 0.93, AVX2 forced d 1x48x48 1.06, s 1x64x64
+ * 1.12) and lost where M streams from memory, each row then read in short runs (s 1x4096x4096
+ * 0.58, d 1x256x8000 0.70): not kept. In rows_r's order the bits do not depend on which of the
+ * two forms a width takes, as they must not where many threads split a y into parts of four lines
+ * (gemv.c). V vectors (the last partial unless `full`), a constant wherever it is used, so that
+ * the sums stay in registers. */
 __attribute__((target(TG__TARGET), always_inline)) static inline void
 TG__FN(tg__gemv_regs_sums)(const int V, const int full, int64_t n, int64_t k, const TG__T *x,
                            int64_t incx, const TG__T *r, int64_t ld, TG__T *acc)
@@ -12421,11 +12424,12 @@ TG__FN(tg__gemv_narrow)(int r, int64_t n, int64_t k, const TG__T *x, int64_t inc
  * results/intel-xeon-2c/cpu/ab-gemv-regs/): d 1x24x24 1.60, 1x32x32 1.43, 1x40x40 1.33, 1x64x64
  * 1.17, 1x31x1000 1.36, s 1x40x8 1.93, 1x40x40 1.66, 1x64x64 1.33, 1x128x128 1.09; AVX2 forced d
  * 1x12x12 1.67, s 1x32x32 1.50. Wider, strips of TG__GEMV_REGS vectors down all of k gained
- * within L2 (d 1x100x100 1.16, AVX2 forced d 1x48x48 1.43) and lost where M streams from memory
- * (s 1x4096x4096 0.66, d 1x256x8000 0.73), each row then read in short runs: not kept. In
- * rows_r's order the bits do not depend on which of the two forms a width takes. V vectors (the
- * last partial unless `full`), a constant wherever it is used, so that the sums stay in
- * registers. */
+ * little within L2 (d 1x100x100 1.02, d 1x256x256 0.93, AVX2 forced d 1x48x48 1.06, s 1x64x64
+ * 1.12) and lost where M streams from memory, each row then read in short runs (s 1x4096x4096
+ * 0.58, d 1x256x8000 0.70): not kept. In rows_r's order the bits do not depend on which of the
+ * two forms a width takes, as they must not where many threads split a y into parts of four lines
+ * (gemv.c). V vectors (the last partial unless `full`), a constant wherever it is used, so that
+ * the sums stay in registers. */
 __attribute__((target(TG__TARGET), always_inline)) static inline void
 TG__FN(tg__gemv_regs_sums)(const int V, const int full, int64_t n, int64_t k, const TG__T *x,
                            int64_t incx, const TG__T *r, int64_t ld, TG__T *acc)
