@@ -7332,7 +7332,7 @@ TG__FN(tg__gemv_regs_sums)(const int V, const int full, int64_t n, int64_t k, co
                            int64_t incx, const TG__T *r, int64_t ld, TG__T *acc)
 {
     const TG__MASK tail = TG__LANES(n - (V - 1) * TG__W);
-    TG__V a[8];
+    TG__V a[8]; /* (as many as TG__REGS_EACH names; V of them used) */
     int64_t p = 0;
     /* vector J of row q of the pass */
 #define TG__REGS_LOAD(q, J)                                                                        \
@@ -7377,7 +7377,7 @@ TG__FN(tg__gemv_regs_sums)(const int V, const int full, int64_t n, int64_t k, co
 #undef TG__REGS_LOAD
 }
 
-/* y's one row over at most TG__GEMV_REGS vectors, in registers. */
+/* y's one row over more than 2W and at most TG__GEMV_REGS vectors, in registers. */
 __attribute__((target(TG__TARGET))) static void
 TG__FN(tg__gemv_regs)(int64_t n, int64_t k, const TG__T *x, int64_t incx, const TG__T *mat,
                       int64_t ld, TG__T alpha, TG__T beta, TG__T *y, int64_t incy)
@@ -7393,9 +7393,7 @@ TG__FN(tg__gemv_regs)(int64_t n, int64_t k, const TG__T *x, int64_t incx, const 
         else                                                                                       \
             TG__FN(tg__gemv_regs_sums)(V, 0, n, k, x, incx, mat, ld, acc);                         \
         break;
-    switch (v) {
-        TG__REGS_CASE(1)
-        TG__REGS_CASE(2)
+    switch (v) { /* (3 and up: tg__gemv_rows sends 2W and under to tg__gemv_narrow) */
         TG__REGS_CASE(3)
         TG__REGS_CASE(4)
 #if TG__GEMV_REGS > 4
@@ -9032,7 +9030,7 @@ TG__FN(tg__gemv_regs_sums)(const int V, const int full, int64_t n, int64_t k, co
                            int64_t incx, const TG__T *r, int64_t ld, TG__T *acc)
 {
     const TG__MASK tail = TG__LANES(n - (V - 1) * TG__W);
-    TG__V a[8];
+    TG__V a[8]; /* (as many as TG__REGS_EACH names; V of them used) */
     int64_t p = 0;
     /* vector J of row q of the pass */
 #define TG__REGS_LOAD(q, J)                                                                        \
@@ -9077,7 +9075,7 @@ TG__FN(tg__gemv_regs_sums)(const int V, const int full, int64_t n, int64_t k, co
 #undef TG__REGS_LOAD
 }
 
-/* y's one row over at most TG__GEMV_REGS vectors, in registers. */
+/* y's one row over more than 2W and at most TG__GEMV_REGS vectors, in registers. */
 __attribute__((target(TG__TARGET))) static void
 TG__FN(tg__gemv_regs)(int64_t n, int64_t k, const TG__T *x, int64_t incx, const TG__T *mat,
                       int64_t ld, TG__T alpha, TG__T beta, TG__T *y, int64_t incy)
@@ -9093,9 +9091,7 @@ TG__FN(tg__gemv_regs)(int64_t n, int64_t k, const TG__T *x, int64_t incx, const 
         else                                                                                       \
             TG__FN(tg__gemv_regs_sums)(V, 0, n, k, x, incx, mat, ld, acc);                         \
         break;
-    switch (v) {
-        TG__REGS_CASE(1)
-        TG__REGS_CASE(2)
+    switch (v) { /* (3 and up: tg__gemv_rows sends 2W and under to tg__gemv_narrow) */
         TG__REGS_CASE(3)
         TG__REGS_CASE(4)
 #if TG__GEMV_REGS > 4
@@ -10733,7 +10729,7 @@ TG__FN(tg__gemv_regs_sums)(const int V, const int full, int64_t n, int64_t k, co
                            int64_t incx, const TG__T *r, int64_t ld, TG__T *acc)
 {
     const TG__MASK tail = TG__LANES(n - (V - 1) * TG__W);
-    TG__V a[8];
+    TG__V a[8]; /* (as many as TG__REGS_EACH names; V of them used) */
     int64_t p = 0;
     /* vector J of row q of the pass */
 #define TG__REGS_LOAD(q, J)                                                                        \
@@ -10778,7 +10774,7 @@ TG__FN(tg__gemv_regs_sums)(const int V, const int full, int64_t n, int64_t k, co
 #undef TG__REGS_LOAD
 }
 
-/* y's one row over at most TG__GEMV_REGS vectors, in registers. */
+/* y's one row over more than 2W and at most TG__GEMV_REGS vectors, in registers. */
 __attribute__((target(TG__TARGET))) static void
 TG__FN(tg__gemv_regs)(int64_t n, int64_t k, const TG__T *x, int64_t incx, const TG__T *mat,
                       int64_t ld, TG__T alpha, TG__T beta, TG__T *y, int64_t incy)
@@ -10794,9 +10790,7 @@ TG__FN(tg__gemv_regs)(int64_t n, int64_t k, const TG__T *x, int64_t incx, const 
         else                                                                                       \
             TG__FN(tg__gemv_regs_sums)(V, 0, n, k, x, incx, mat, ld, acc);                         \
         break;
-    switch (v) {
-        TG__REGS_CASE(1)
-        TG__REGS_CASE(2)
+    switch (v) { /* (3 and up: tg__gemv_rows sends 2W and under to tg__gemv_narrow) */
         TG__REGS_CASE(3)
         TG__REGS_CASE(4)
 #if TG__GEMV_REGS > 4
@@ -12435,7 +12429,7 @@ TG__FN(tg__gemv_regs_sums)(const int V, const int full, int64_t n, int64_t k, co
                            int64_t incx, const TG__T *r, int64_t ld, TG__T *acc)
 {
     const TG__MASK tail = TG__LANES(n - (V - 1) * TG__W);
-    TG__V a[8];
+    TG__V a[8]; /* (as many as TG__REGS_EACH names; V of them used) */
     int64_t p = 0;
     /* vector J of row q of the pass */
 #define TG__REGS_LOAD(q, J)                                                                        \
@@ -12480,7 +12474,7 @@ TG__FN(tg__gemv_regs_sums)(const int V, const int full, int64_t n, int64_t k, co
 #undef TG__REGS_LOAD
 }
 
-/* y's one row over at most TG__GEMV_REGS vectors, in registers. */
+/* y's one row over more than 2W and at most TG__GEMV_REGS vectors, in registers. */
 __attribute__((target(TG__TARGET))) static void
 TG__FN(tg__gemv_regs)(int64_t n, int64_t k, const TG__T *x, int64_t incx, const TG__T *mat,
                       int64_t ld, TG__T alpha, TG__T beta, TG__T *y, int64_t incy)
@@ -12496,9 +12490,7 @@ TG__FN(tg__gemv_regs)(int64_t n, int64_t k, const TG__T *x, int64_t incx, const 
         else                                                                                       \
             TG__FN(tg__gemv_regs_sums)(V, 0, n, k, x, incx, mat, ld, acc);                         \
         break;
-    switch (v) {
-        TG__REGS_CASE(1)
-        TG__REGS_CASE(2)
+    switch (v) { /* (3 and up: tg__gemv_rows sends 2W and under to tg__gemv_narrow) */
         TG__REGS_CASE(3)
         TG__REGS_CASE(4)
 #if TG__GEMV_REGS > 4

@@ -1,5 +1,6 @@
 #!/bin/bash
-# tgemm against OpenBLAS on squares 8-128, 1 thread, four transposes; usage: squares-vs-openblas.sh tgemm.so
+# tgemm against OpenBLAS on squares 8-128, 1 thread, four transposes
+# usage: squares-vs-openblas.sh tgemm.so
 # one line a run: type, shape, transposes, tgemm / OpenBLAS (above 1 tgemm faster)
 cd /work/main
 OB=/usr/lib/x86_64-linux-gnu/libopenblas.so.0
