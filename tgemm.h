@@ -7277,7 +7277,7 @@ TG__FN(tg__gemv_narrow_sums)(const int R, int64_t n, int64_t k, const TG__T *x, 
 
 /* y's r rows (1 or 2, ldy apart) over at most 2W columns. Inlined into tg__gemv_rows: where
  * GCC left it out of line (once tg__gemv_regs joined it there), the call cost a 1x8x8 product
- * 11-13% (the Xeon, 1 thread). */
+ * 6-13% (the Xeon, 1 thread, ab-gemm: 0.88-0.94 of bd85ef4, inlined 0.97-0.99). */
 __attribute__((target(TG__TARGET), always_inline)) static inline void
 TG__FN(tg__gemv_narrow)(int r, int64_t n, int64_t k, const TG__T *x, int64_t incx, int64_t ldx,
                         const TG__T *mat, int64_t ld, TG__T alpha, TG__T beta, TG__T *y,
@@ -8975,7 +8975,7 @@ TG__FN(tg__gemv_narrow_sums)(const int R, int64_t n, int64_t k, const TG__T *x, 
 
 /* y's r rows (1 or 2, ldy apart) over at most 2W columns. Inlined into tg__gemv_rows: where
  * GCC left it out of line (once tg__gemv_regs joined it there), the call cost a 1x8x8 product
- * 11-13% (the Xeon, 1 thread). */
+ * 6-13% (the Xeon, 1 thread, ab-gemm: 0.88-0.94 of bd85ef4, inlined 0.97-0.99). */
 __attribute__((target(TG__TARGET), always_inline)) static inline void
 TG__FN(tg__gemv_narrow)(int r, int64_t n, int64_t k, const TG__T *x, int64_t incx, int64_t ldx,
                         const TG__T *mat, int64_t ld, TG__T alpha, TG__T beta, TG__T *y,
@@ -10674,7 +10674,7 @@ TG__FN(tg__gemv_narrow_sums)(const int R, int64_t n, int64_t k, const TG__T *x, 
 
 /* y's r rows (1 or 2, ldy apart) over at most 2W columns. Inlined into tg__gemv_rows: where
  * GCC left it out of line (once tg__gemv_regs joined it there), the call cost a 1x8x8 product
- * 11-13% (the Xeon, 1 thread). */
+ * 6-13% (the Xeon, 1 thread, ab-gemm: 0.88-0.94 of bd85ef4, inlined 0.97-0.99). */
 __attribute__((target(TG__TARGET), always_inline)) static inline void
 TG__FN(tg__gemv_narrow)(int r, int64_t n, int64_t k, const TG__T *x, int64_t incx, int64_t ldx,
                         const TG__T *mat, int64_t ld, TG__T alpha, TG__T beta, TG__T *y,
@@ -12374,7 +12374,7 @@ TG__FN(tg__gemv_narrow_sums)(const int R, int64_t n, int64_t k, const TG__T *x, 
 
 /* y's r rows (1 or 2, ldy apart) over at most 2W columns. Inlined into tg__gemv_rows: where
  * GCC left it out of line (once tg__gemv_regs joined it there), the call cost a 1x8x8 product
- * 11-13% (the Xeon, 1 thread). */
+ * 6-13% (the Xeon, 1 thread, ab-gemm: 0.88-0.94 of bd85ef4, inlined 0.97-0.99). */
 __attribute__((target(TG__TARGET), always_inline)) static inline void
 TG__FN(tg__gemv_narrow)(int r, int64_t n, int64_t k, const TG__T *x, int64_t incx, int64_t ldx,
                         const TG__T *mat, int64_t ld, TG__T alpha, TG__T beta, TG__T *y,
