@@ -4972,7 +4972,8 @@ TG__ALWAYS_INLINE int tg__tiny_in_place(const tg__kernel *kern, size_t es, int64
 /* The route's transposed forms, out of line, so that the plain one's code stays as it was (an
  * earlier trial that let it read a transposed A in place cost the plain products 2-7%). A
  * transposed in step 3's view (its rows adjacent, its k steps lta apart) is read in place; B
- * transposed (its columns along k) is packed panel by panel (tg__tiny_panels). The Xeon of
+ * transposed (its columns along k) is packed panel by panel (tg__tiny_panels), or, with A
+ * transposed too, in fp64, read in place by ukernel_cols (below). The Xeon of
  * results/intel-xeon-2c, 1 thread, ab-gemm, row-major, C 16 bytes off a line, against the general
  * way (a copy of its build: 0.97-1.04): TN s 5^3-16^3 1.07-1.17, 17^3-32^3 1.00-1.03, d 5^3-12^3
  * 1.07-1.15, 16^3-32^3 0.99-1.04; NT s 5^3-16^3 1.12-1.29, 17^3-32^3 1.03-1.09, d 1.04-1.22; TT
@@ -5000,6 +5001,27 @@ TG__NOINLINE static int tg__gemm_tiny_t(size_t es, int layout, int transa, int t
     if (tm == 1 || tn == 1)
         return tg__gemv_tiny(kern, tm, tn, k, alpha, ta, a_rs, a_cs, tb, ttb ? 1 : ltb,
                              ttb ? ltb : 1, beta, c, ldc);
+    /* Both transposed, in fp64, C's columns eight at a time as rows of Cᵀ by ukernel_cols, whose
+     * one-vector tiles (a block of up to eight of C's rows) reach C through an 8 x 8 transpose in
+     * registers: B is then read in place, where the packing of its panels (its transpose) was a
+     * third of a TT 8^3 dgemm, and the kernel spent half its FMAs on the 16-wide panel's empty
+     * half (perf). The Xeon, 1 thread, ab-gemm, C 16 bytes off a line, against the panels (a copy
+     * 0.98-1.03; results/intel-xeon-2c/cpu/ab-tt-cols/): 3^3 2.28, 4^3 1.69, 8^3 1.61, 12^3 1.21,
+     * 15^3 1.49, 8x40x8 1.42, 40x5x40 1.58, 16x12x16 1.54, column-major 8^3 1.66. Taken where B is
+     * under a panel wide or A eight rows at most: wider, over more rows, it lost (12x16x12 0.86,
+     * 32^3 0.97, 36^3 0.94); blocks of one or two columns, which the tile does not take, stay out
+     * (fp32 has no such transpose: its scatters lost, d 8^3 0.75 when tried with them). */
+    if (tta && ttb && es == sizeof(double) && kern->ukernel_cols && tn >= 3 &&
+        (tn % 8 == 0 || tn % 8 >= 3) && (tn < kern->nr || tm <= kern->nr / 2)) {
+        const int64_t w = kern->nr / 2;
+        for (int64_t j = 0; j < tn; j += 8)
+            for (int64_t i = 0; i < tm; i += w)
+                kern->ukernel_cols(k, alpha, tb + j * ltb * (int64_t)es, 1, ltb,
+                                   ta + i * (int64_t)es, lta, beta,
+                                   (char *)c + (i * ldc + j) * (int64_t)es, ldc,
+                                   tg__min(8, tn - j), tg__min(w, tm - i));
+        return 1;
+    }
     if (ttb)
         return tg__tiny_panels(kern, es, tm, tn, k, alpha, ta, a_rs, a_cs, tb, 1, ltb, beta, c,
                                ldc);
@@ -5875,42 +5897,60 @@ __attribute__((target(TG__AVX512))) static inline void tg__col512_d(double *c, _
     _mm512_mask_i64scatter_pd(c, k, idx, v, 8);
 }
 
-/* Eight columns by eight k steps of doubles in zmm, for AVX-512's double family (kernel_simd.inc's
- * tg__pack_along_k): rows of eight along k in, rows of eight columns out, in three rounds of eight
- * shuffles (pairs, then 128-bit lanes twice), 24 for 64 elements where the 4 x 4 ymm transpose
- * takes 32, with half its loads and stores. */
-__attribute__((target(TG__AVX512))) static inline void tg__packt8x8_d(const double *s, int64_t cs,
-                                                                      double *d, int64_t ds)
+/* An 8 x 8 block of doubles transposed in zmm (r[q]'s lane i into r[i]'s lane q), in three
+ * rounds of eight shuffles (pairs, then 128-bit lanes twice): 24 for 64 elements where the 4 x 4
+ * ymm transpose takes 32, with half its loads and stores. */
+__attribute__((target(TG__AVX512))) static inline void tg__t8x8_d(__m512d r[8])
 {
     /* the zero-masking forms, every lane kept: the plain ones pass GCC's undefined operand, which
      * g++ -Wextra reports as maybe uninitialized (as for tg__hsum512_s below) */
     const __mmask8 A = 0xff;
-    /* t: rows i, i+1 paired, their even k steps (lo) and odd (hi), lane by lane */
-    __m512d r0 = _mm512_loadu_pd(s), r1 = _mm512_loadu_pd(s + cs);
-    __m512d r2 = _mm512_loadu_pd(s + 2 * cs), r3 = _mm512_loadu_pd(s + 3 * cs);
-    __m512d r4 = _mm512_loadu_pd(s + 4 * cs), r5 = _mm512_loadu_pd(s + 5 * cs);
-    __m512d r6 = _mm512_loadu_pd(s + 6 * cs), r7 = _mm512_loadu_pd(s + 7 * cs);
-    __m512d t0 = _mm512_maskz_unpacklo_pd(A, r0, r1), t1 = _mm512_maskz_unpackhi_pd(A, r0, r1);
-    __m512d t2 = _mm512_maskz_unpacklo_pd(A, r2, r3), t3 = _mm512_maskz_unpackhi_pd(A, r2, r3);
-    __m512d t4 = _mm512_maskz_unpacklo_pd(A, r4, r5), t5 = _mm512_maskz_unpackhi_pd(A, r4, r5);
-    __m512d t6 = _mm512_maskz_unpacklo_pd(A, r6, r7), t7 = _mm512_maskz_unpackhi_pd(A, r6, r7);
-    /* u: four rows, k steps q and q + 4 (u0 0, u1 2, u2 1, u3 3; u4-u7 the same of rows 4-7) */
-    __m512d u0 = _mm512_maskz_shuffle_f64x2(A, t0, t2, 0x88);
-    __m512d u1 = _mm512_maskz_shuffle_f64x2(A, t0, t2, 0xDD);
-    __m512d u2 = _mm512_maskz_shuffle_f64x2(A, t1, t3, 0x88);
-    __m512d u3 = _mm512_maskz_shuffle_f64x2(A, t1, t3, 0xDD);
-    __m512d u4 = _mm512_maskz_shuffle_f64x2(A, t4, t6, 0x88);
-    __m512d u5 = _mm512_maskz_shuffle_f64x2(A, t4, t6, 0xDD);
-    __m512d u6 = _mm512_maskz_shuffle_f64x2(A, t5, t7, 0x88);
-    __m512d u7 = _mm512_maskz_shuffle_f64x2(A, t5, t7, 0xDD);
-    _mm512_storeu_pd(d, _mm512_maskz_shuffle_f64x2(A, u0, u4, 0x88));
-    _mm512_storeu_pd(d + 4 * ds, _mm512_maskz_shuffle_f64x2(A, u0, u4, 0xDD));
-    _mm512_storeu_pd(d + 2 * ds, _mm512_maskz_shuffle_f64x2(A, u1, u5, 0x88));
-    _mm512_storeu_pd(d + 6 * ds, _mm512_maskz_shuffle_f64x2(A, u1, u5, 0xDD));
-    _mm512_storeu_pd(d + ds, _mm512_maskz_shuffle_f64x2(A, u2, u6, 0x88));
-    _mm512_storeu_pd(d + 5 * ds, _mm512_maskz_shuffle_f64x2(A, u2, u6, 0xDD));
-    _mm512_storeu_pd(d + 3 * ds, _mm512_maskz_shuffle_f64x2(A, u3, u7, 0x88));
-    _mm512_storeu_pd(d + 7 * ds, _mm512_maskz_shuffle_f64x2(A, u3, u7, 0xDD));
+    /* t: rows i, i+1 paired, their even lanes (lo) and odd (hi), lane by lane */
+    const __m512d t0 = _mm512_maskz_unpacklo_pd(A, r[0], r[1]);
+    const __m512d t1 = _mm512_maskz_unpackhi_pd(A, r[0], r[1]);
+    const __m512d t2 = _mm512_maskz_unpacklo_pd(A, r[2], r[3]);
+    const __m512d t3 = _mm512_maskz_unpackhi_pd(A, r[2], r[3]);
+    const __m512d t4 = _mm512_maskz_unpacklo_pd(A, r[4], r[5]);
+    const __m512d t5 = _mm512_maskz_unpackhi_pd(A, r[4], r[5]);
+    const __m512d t6 = _mm512_maskz_unpacklo_pd(A, r[6], r[7]);
+    const __m512d t7 = _mm512_maskz_unpackhi_pd(A, r[6], r[7]);
+    /* u: four rows, lanes q and q + 4 (u0 0, u1 2, u2 1, u3 3; u4-u7 the same of rows 4-7) */
+    const __m512d u0 = _mm512_maskz_shuffle_f64x2(A, t0, t2, 0x88);
+    const __m512d u1 = _mm512_maskz_shuffle_f64x2(A, t0, t2, 0xDD);
+    const __m512d u2 = _mm512_maskz_shuffle_f64x2(A, t1, t3, 0x88);
+    const __m512d u3 = _mm512_maskz_shuffle_f64x2(A, t1, t3, 0xDD);
+    const __m512d u4 = _mm512_maskz_shuffle_f64x2(A, t4, t6, 0x88);
+    const __m512d u5 = _mm512_maskz_shuffle_f64x2(A, t4, t6, 0xDD);
+    const __m512d u6 = _mm512_maskz_shuffle_f64x2(A, t5, t7, 0x88);
+    const __m512d u7 = _mm512_maskz_shuffle_f64x2(A, t5, t7, 0xDD);
+    r[0] = _mm512_maskz_shuffle_f64x2(A, u0, u4, 0x88);
+    r[4] = _mm512_maskz_shuffle_f64x2(A, u0, u4, 0xDD);
+    r[2] = _mm512_maskz_shuffle_f64x2(A, u1, u5, 0x88);
+    r[6] = _mm512_maskz_shuffle_f64x2(A, u1, u5, 0xDD);
+    r[1] = _mm512_maskz_shuffle_f64x2(A, u2, u6, 0x88);
+    r[5] = _mm512_maskz_shuffle_f64x2(A, u2, u6, 0xDD);
+    r[3] = _mm512_maskz_shuffle_f64x2(A, u3, u7, 0x88);
+    r[7] = _mm512_maskz_shuffle_f64x2(A, u3, u7, 0xDD);
+}
+
+/* Eight columns by eight k steps of doubles, for AVX-512's double family (kernel_simd.inc's
+ * tg__pack_along_k): rows of eight along k in, rows of eight columns out, through tg__t8x8_d. */
+__attribute__((target(TG__AVX512))) static inline void tg__packt8x8_d(const double *s, int64_t cs,
+                                                                      double *d, int64_t ds)
+{
+    __m512d r[8] = {_mm512_loadu_pd(s),          _mm512_loadu_pd(s + cs),
+                    _mm512_loadu_pd(s + 2 * cs), _mm512_loadu_pd(s + 3 * cs),
+                    _mm512_loadu_pd(s + 4 * cs), _mm512_loadu_pd(s + 5 * cs),
+                    _mm512_loadu_pd(s + 6 * cs), _mm512_loadu_pd(s + 7 * cs)};
+    tg__t8x8_d(r);
+    _mm512_storeu_pd(d, r[0]);
+    _mm512_storeu_pd(d + ds, r[1]);
+    _mm512_storeu_pd(d + 2 * ds, r[2]);
+    _mm512_storeu_pd(d + 3 * ds, r[3]);
+    _mm512_storeu_pd(d + 4 * ds, r[4]);
+    _mm512_storeu_pd(d + 5 * ds, r[5]);
+    _mm512_storeu_pd(d + 6 * ds, r[6]);
+    _mm512_storeu_pd(d + 7 * ds, r[7]);
 }
 
 /* A register's lanes summed, halves first (the GEMV kernels' dot products, gemv_simd.inc). */
@@ -6592,17 +6632,17 @@ TG__FN(tg__tile8)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t rs_a
     if ((i) < h) {                                                                                 \
         const TG__V ai = TG__BCAST(a + (i) * rs_a);                                                \
         acc[i][0] = TG__FMA(ai, b0, acc[i][0]);                                                    \
-        acc[i][1] = TG__FMA(ai, b1, acc[i][1]);                                                    \
+        if (nv >= 2) acc[i][1] = TG__FMA(ai, b1, acc[i][1]);                                       \
         if (nv == 3) acc[i][2] = TG__FMA(ai, b2, acc[i][2]);                                       \
     }
     TG__T8_EACH(TG__T8_ZERO)
     if (packed) TG__FN(tg__prefetch_c)(c, rs_c, h, 3);
 #define TG__T8_STEP(prefetch)                                                                      \
     {                                                                                              \
-        TG__V b0 = TG__T8_LD(b, m0), b1 = TG__T8_LD(b + TG__W, m1);                                \
+        TG__V b0 = TG__T8_LD(b, m0), b1 = nv >= 2 ? TG__T8_LD(b + TG__W, m1) : b0;                 \
         TG__V b2 = nv == 3 ? TG__T8_LD(b + 2 * TG__W, m2) : b1;                                    \
         TG__IN_REG(b0);                                                                            \
-        TG__IN_REG(b1);                                                                            \
+        if (nv >= 2) TG__IN_REG(b1);                                                               \
         if (nv == 3) TG__IN_REG(b2);                                                               \
         prefetch;                                                                                  \
         TG__T8_EACH(TG__T8_FMA)                                                                    \
@@ -6636,8 +6676,24 @@ TG__FN(tg__tile8)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t rs_a
         const int64_t live = TG__FN(tg__edge_cols)(n, nv * TG__W);
 #define TG__T8_STORE(i)                                                                            \
     if ((i) < h) {                                                                                 \
-        TG__STORE_ACC(i, 0) TG__STORE_ACC(i, 1) if (nv == 3) TG__STORE_ACC(i, 2)                   \
+        TG__STORE_ACC(i, 0) if (nv >= 2) TG__STORE_ACC(i, 1) if (nv == 3) TG__STORE_ACC(i, 2)      \
     }
+#ifdef TG__T8X8
+        if (cols && nv == 1) {
+            /* tg__ukernel_cols over one vector: the tile's rows (C's columns) turned into C's
+             * rows in registers, each row's first h elements stored as a tile's row is */
+            TG__V r[8];
+#define TG__T8_TO_ROWS(i) r[i] = (i) < h ? acc[i][0] : TG__ZERO();
+#define TG__T8_ROW(q)                                                                              \
+    if ((q) < live)                                                                                \
+        TG__FN(tg__store_vec)(c + (q) * rs_c, alpha != 1 ? TG__MUL(r[q], va) : r[q], h, beta, vb);
+            TG__T8_EACH(TG__T8_TO_ROWS)
+            TG__T8X8(r);
+            TG__T8_EACH(TG__T8_ROW)
+#undef TG__T8_ROW
+#undef TG__T8_TO_ROWS
+        } else
+#endif
         if (cols) {
             /* tg__ukernel_cols (two vectors): row i of the tile is C's column i, vector v rows
              * v W on */
@@ -6941,30 +6997,42 @@ TG__FN(tg__ukernel_triple)(int64_t kc, const void *alpha, const void *a, int64_t
  * Bᵀ op(A)ᵀ: a tile of up to eight rows by two vectors (tg__tile8) that broadcasts B's elements
  * (column j's at b + j cs_b + p rs_b) and loads op(A)'s columns as vectors, 2t FMAs a k step
  * where a tile in C's own orientation spends one or more a row (cpu.h's tg__cols_fit). Its rows go
- * into C's columns (rows rs_c apart) by scatters, alpha and beta as in every tile's store: each
- * element is one chain of FMAs along k, as in the tiles it stands in for, so its bits do not
- * depend on which computes it. */
+ * into C's columns (rows rs_c apart) by scatters, alpha and beta as in every tile's store; or,
+ * over at most W rows where the family transposes a tile in registers (TG__T8X8: fp64's 8 x 8),
+ * a tile of one vector whose rows turn into C's rows, each stored as a tile's row is. That form
+ * spends no FMAs on a second, empty vector and no scatters: the Xeon, 1 thread, ab-gemm, over the
+ * two-vector tile (a copy 0.99-1.01; results/intel-xeon-2c/cpu/ab-tt-cols/), TN d 40x6x64 1.22,
+ * 24x5x64 1.28, 100x5x64 1.07, TT 1.04-1.26, where C's last block of rows is eight; 56x4x100
+ * 0.98-1.01. Each element is one chain of FMAs along k, as in the tiles it stands in for, so its
+ * bits do not depend on which computes it. */
 __attribute__((target(TG__TARGET))) static void
 TG__FN(tg__ukernel_cols)(int64_t kc, const void *alpha, const void *b, int64_t rs_b, int64_t cs_b,
                          const void *a, int64_t cs_a, const void *beta, void *c, int64_t rs_c,
                          int64_t t, int64_t w)
 {
-#define TG__COLS_TILE(H, masked)                                                                   \
+#define TG__COLS_TILE(H, nv, masked)                                                               \
     case H:                                                                                        \
         TG__FN(tg__tile8)(kc, (const TG__T *)alpha, (const TG__T *)b, cs_b, rs_b,                  \
-                          (const TG__T *)a, cs_a, (const TG__T *)beta, (TG__T *)c, rs_c, H, 2, w,  \
+                          (const TG__T *)a, cs_a, (const TG__T *)beta, (TG__T *)c, rs_c, H, nv, w, \
                           masked, 0, NULL, 1);                                                     \
         break;
-#define TG__COLS_TILES(masked)                                                                     \
+#define TG__COLS_TILES(nv, masked)                                                                 \
     switch (t) {                                                                                   \
-        TG__COLS_TILE(3, masked) TG__COLS_TILE(4, masked) TG__COLS_TILE(5, masked)                 \
-        TG__COLS_TILE(6, masked) TG__COLS_TILE(7, masked) TG__COLS_TILE(8, masked)                 \
+        TG__COLS_TILE(3, nv, masked) TG__COLS_TILE(4, nv, masked) TG__COLS_TILE(5, nv, masked)     \
+        TG__COLS_TILE(6, nv, masked) TG__COLS_TILE(7, nv, masked) TG__COLS_TILE(8, nv, masked)     \
     default: __builtin_unreachable();                                                              \
     }
-    if (w == 2 * TG__W)
-        TG__COLS_TILES(0)
+#ifdef TG__T8X8
+    if (w == TG__W)
+        TG__COLS_TILES(1, 0)
+    else if (w < TG__W)
+        TG__COLS_TILES(1, 1)
     else
-        TG__COLS_TILES(1)
+#endif
+    if (w == 2 * TG__W)
+        TG__COLS_TILES(2, 0)
+    else
+        TG__COLS_TILES(2, 1)
 #undef TG__COLS_TILES
 #undef TG__COLS_TILE
 }
@@ -7618,6 +7686,7 @@ static const tg__kernel TG__FN(tg__kernel_desc) = {
 #undef TG__COPY8
 #undef TG__PACKT
 #undef TG__PACKT8
+#undef TG__T8X8
 #undef TG__MASK
 #undef TG__LANES
 #undef TG__MASKLOAD
@@ -8290,17 +8359,17 @@ TG__FN(tg__tile8)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t rs_a
     if ((i) < h) {                                                                                 \
         const TG__V ai = TG__BCAST(a + (i) * rs_a);                                                \
         acc[i][0] = TG__FMA(ai, b0, acc[i][0]);                                                    \
-        acc[i][1] = TG__FMA(ai, b1, acc[i][1]);                                                    \
+        if (nv >= 2) acc[i][1] = TG__FMA(ai, b1, acc[i][1]);                                       \
         if (nv == 3) acc[i][2] = TG__FMA(ai, b2, acc[i][2]);                                       \
     }
     TG__T8_EACH(TG__T8_ZERO)
     if (packed) TG__FN(tg__prefetch_c)(c, rs_c, h, 3);
 #define TG__T8_STEP(prefetch)                                                                      \
     {                                                                                              \
-        TG__V b0 = TG__T8_LD(b, m0), b1 = TG__T8_LD(b + TG__W, m1);                                \
+        TG__V b0 = TG__T8_LD(b, m0), b1 = nv >= 2 ? TG__T8_LD(b + TG__W, m1) : b0;                 \
         TG__V b2 = nv == 3 ? TG__T8_LD(b + 2 * TG__W, m2) : b1;                                    \
         TG__IN_REG(b0);                                                                            \
-        TG__IN_REG(b1);                                                                            \
+        if (nv >= 2) TG__IN_REG(b1);                                                               \
         if (nv == 3) TG__IN_REG(b2);                                                               \
         prefetch;                                                                                  \
         TG__T8_EACH(TG__T8_FMA)                                                                    \
@@ -8334,8 +8403,24 @@ TG__FN(tg__tile8)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t rs_a
         const int64_t live = TG__FN(tg__edge_cols)(n, nv * TG__W);
 #define TG__T8_STORE(i)                                                                            \
     if ((i) < h) {                                                                                 \
-        TG__STORE_ACC(i, 0) TG__STORE_ACC(i, 1) if (nv == 3) TG__STORE_ACC(i, 2)                   \
+        TG__STORE_ACC(i, 0) if (nv >= 2) TG__STORE_ACC(i, 1) if (nv == 3) TG__STORE_ACC(i, 2)      \
     }
+#ifdef TG__T8X8
+        if (cols && nv == 1) {
+            /* tg__ukernel_cols over one vector: the tile's rows (C's columns) turned into C's
+             * rows in registers, each row's first h elements stored as a tile's row is */
+            TG__V r[8];
+#define TG__T8_TO_ROWS(i) r[i] = (i) < h ? acc[i][0] : TG__ZERO();
+#define TG__T8_ROW(q)                                                                              \
+    if ((q) < live)                                                                                \
+        TG__FN(tg__store_vec)(c + (q) * rs_c, alpha != 1 ? TG__MUL(r[q], va) : r[q], h, beta, vb);
+            TG__T8_EACH(TG__T8_TO_ROWS)
+            TG__T8X8(r);
+            TG__T8_EACH(TG__T8_ROW)
+#undef TG__T8_ROW
+#undef TG__T8_TO_ROWS
+        } else
+#endif
         if (cols) {
             /* tg__ukernel_cols (two vectors): row i of the tile is C's column i, vector v rows
              * v W on */
@@ -8639,30 +8724,42 @@ TG__FN(tg__ukernel_triple)(int64_t kc, const void *alpha, const void *a, int64_t
  * Bᵀ op(A)ᵀ: a tile of up to eight rows by two vectors (tg__tile8) that broadcasts B's elements
  * (column j's at b + j cs_b + p rs_b) and loads op(A)'s columns as vectors, 2t FMAs a k step
  * where a tile in C's own orientation spends one or more a row (cpu.h's tg__cols_fit). Its rows go
- * into C's columns (rows rs_c apart) by scatters, alpha and beta as in every tile's store: each
- * element is one chain of FMAs along k, as in the tiles it stands in for, so its bits do not
- * depend on which computes it. */
+ * into C's columns (rows rs_c apart) by scatters, alpha and beta as in every tile's store; or,
+ * over at most W rows where the family transposes a tile in registers (TG__T8X8: fp64's 8 x 8),
+ * a tile of one vector whose rows turn into C's rows, each stored as a tile's row is. That form
+ * spends no FMAs on a second, empty vector and no scatters: the Xeon, 1 thread, ab-gemm, over the
+ * two-vector tile (a copy 0.99-1.01; results/intel-xeon-2c/cpu/ab-tt-cols/), TN d 40x6x64 1.22,
+ * 24x5x64 1.28, 100x5x64 1.07, TT 1.04-1.26, where C's last block of rows is eight; 56x4x100
+ * 0.98-1.01. Each element is one chain of FMAs along k, as in the tiles it stands in for, so its
+ * bits do not depend on which computes it. */
 __attribute__((target(TG__TARGET))) static void
 TG__FN(tg__ukernel_cols)(int64_t kc, const void *alpha, const void *b, int64_t rs_b, int64_t cs_b,
                          const void *a, int64_t cs_a, const void *beta, void *c, int64_t rs_c,
                          int64_t t, int64_t w)
 {
-#define TG__COLS_TILE(H, masked)                                                                   \
+#define TG__COLS_TILE(H, nv, masked)                                                               \
     case H:                                                                                        \
         TG__FN(tg__tile8)(kc, (const TG__T *)alpha, (const TG__T *)b, cs_b, rs_b,                  \
-                          (const TG__T *)a, cs_a, (const TG__T *)beta, (TG__T *)c, rs_c, H, 2, w,  \
+                          (const TG__T *)a, cs_a, (const TG__T *)beta, (TG__T *)c, rs_c, H, nv, w, \
                           masked, 0, NULL, 1);                                                     \
         break;
-#define TG__COLS_TILES(masked)                                                                     \
+#define TG__COLS_TILES(nv, masked)                                                                 \
     switch (t) {                                                                                   \
-        TG__COLS_TILE(3, masked) TG__COLS_TILE(4, masked) TG__COLS_TILE(5, masked)                 \
-        TG__COLS_TILE(6, masked) TG__COLS_TILE(7, masked) TG__COLS_TILE(8, masked)                 \
+        TG__COLS_TILE(3, nv, masked) TG__COLS_TILE(4, nv, masked) TG__COLS_TILE(5, nv, masked)     \
+        TG__COLS_TILE(6, nv, masked) TG__COLS_TILE(7, nv, masked) TG__COLS_TILE(8, nv, masked)     \
     default: __builtin_unreachable();                                                              \
     }
-    if (w == 2 * TG__W)
-        TG__COLS_TILES(0)
+#ifdef TG__T8X8
+    if (w == TG__W)
+        TG__COLS_TILES(1, 0)
+    else if (w < TG__W)
+        TG__COLS_TILES(1, 1)
     else
-        TG__COLS_TILES(1)
+#endif
+    if (w == 2 * TG__W)
+        TG__COLS_TILES(2, 0)
+    else
+        TG__COLS_TILES(2, 1)
 #undef TG__COLS_TILES
 #undef TG__COLS_TILE
 }
@@ -9316,6 +9413,7 @@ static const tg__kernel TG__FN(tg__kernel_desc) = {
 #undef TG__COPY8
 #undef TG__PACKT
 #undef TG__PACKT8
+#undef TG__T8X8
 #undef TG__MASK
 #undef TG__LANES
 #undef TG__MASKLOAD
@@ -9989,17 +10087,17 @@ TG__FN(tg__tile8)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t rs_a
     if ((i) < h) {                                                                                 \
         const TG__V ai = TG__BCAST(a + (i) * rs_a);                                                \
         acc[i][0] = TG__FMA(ai, b0, acc[i][0]);                                                    \
-        acc[i][1] = TG__FMA(ai, b1, acc[i][1]);                                                    \
+        if (nv >= 2) acc[i][1] = TG__FMA(ai, b1, acc[i][1]);                                       \
         if (nv == 3) acc[i][2] = TG__FMA(ai, b2, acc[i][2]);                                       \
     }
     TG__T8_EACH(TG__T8_ZERO)
     if (packed) TG__FN(tg__prefetch_c)(c, rs_c, h, 3);
 #define TG__T8_STEP(prefetch)                                                                      \
     {                                                                                              \
-        TG__V b0 = TG__T8_LD(b, m0), b1 = TG__T8_LD(b + TG__W, m1);                                \
+        TG__V b0 = TG__T8_LD(b, m0), b1 = nv >= 2 ? TG__T8_LD(b + TG__W, m1) : b0;                 \
         TG__V b2 = nv == 3 ? TG__T8_LD(b + 2 * TG__W, m2) : b1;                                    \
         TG__IN_REG(b0);                                                                            \
-        TG__IN_REG(b1);                                                                            \
+        if (nv >= 2) TG__IN_REG(b1);                                                               \
         if (nv == 3) TG__IN_REG(b2);                                                               \
         prefetch;                                                                                  \
         TG__T8_EACH(TG__T8_FMA)                                                                    \
@@ -10033,8 +10131,24 @@ TG__FN(tg__tile8)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t rs_a
         const int64_t live = TG__FN(tg__edge_cols)(n, nv * TG__W);
 #define TG__T8_STORE(i)                                                                            \
     if ((i) < h) {                                                                                 \
-        TG__STORE_ACC(i, 0) TG__STORE_ACC(i, 1) if (nv == 3) TG__STORE_ACC(i, 2)                   \
+        TG__STORE_ACC(i, 0) if (nv >= 2) TG__STORE_ACC(i, 1) if (nv == 3) TG__STORE_ACC(i, 2)      \
     }
+#ifdef TG__T8X8
+        if (cols && nv == 1) {
+            /* tg__ukernel_cols over one vector: the tile's rows (C's columns) turned into C's
+             * rows in registers, each row's first h elements stored as a tile's row is */
+            TG__V r[8];
+#define TG__T8_TO_ROWS(i) r[i] = (i) < h ? acc[i][0] : TG__ZERO();
+#define TG__T8_ROW(q)                                                                              \
+    if ((q) < live)                                                                                \
+        TG__FN(tg__store_vec)(c + (q) * rs_c, alpha != 1 ? TG__MUL(r[q], va) : r[q], h, beta, vb);
+            TG__T8_EACH(TG__T8_TO_ROWS)
+            TG__T8X8(r);
+            TG__T8_EACH(TG__T8_ROW)
+#undef TG__T8_ROW
+#undef TG__T8_TO_ROWS
+        } else
+#endif
         if (cols) {
             /* tg__ukernel_cols (two vectors): row i of the tile is C's column i, vector v rows
              * v W on */
@@ -10338,30 +10452,42 @@ TG__FN(tg__ukernel_triple)(int64_t kc, const void *alpha, const void *a, int64_t
  * Bᵀ op(A)ᵀ: a tile of up to eight rows by two vectors (tg__tile8) that broadcasts B's elements
  * (column j's at b + j cs_b + p rs_b) and loads op(A)'s columns as vectors, 2t FMAs a k step
  * where a tile in C's own orientation spends one or more a row (cpu.h's tg__cols_fit). Its rows go
- * into C's columns (rows rs_c apart) by scatters, alpha and beta as in every tile's store: each
- * element is one chain of FMAs along k, as in the tiles it stands in for, so its bits do not
- * depend on which computes it. */
+ * into C's columns (rows rs_c apart) by scatters, alpha and beta as in every tile's store; or,
+ * over at most W rows where the family transposes a tile in registers (TG__T8X8: fp64's 8 x 8),
+ * a tile of one vector whose rows turn into C's rows, each stored as a tile's row is. That form
+ * spends no FMAs on a second, empty vector and no scatters: the Xeon, 1 thread, ab-gemm, over the
+ * two-vector tile (a copy 0.99-1.01; results/intel-xeon-2c/cpu/ab-tt-cols/), TN d 40x6x64 1.22,
+ * 24x5x64 1.28, 100x5x64 1.07, TT 1.04-1.26, where C's last block of rows is eight; 56x4x100
+ * 0.98-1.01. Each element is one chain of FMAs along k, as in the tiles it stands in for, so its
+ * bits do not depend on which computes it. */
 __attribute__((target(TG__TARGET))) static void
 TG__FN(tg__ukernel_cols)(int64_t kc, const void *alpha, const void *b, int64_t rs_b, int64_t cs_b,
                          const void *a, int64_t cs_a, const void *beta, void *c, int64_t rs_c,
                          int64_t t, int64_t w)
 {
-#define TG__COLS_TILE(H, masked)                                                                   \
+#define TG__COLS_TILE(H, nv, masked)                                                               \
     case H:                                                                                        \
         TG__FN(tg__tile8)(kc, (const TG__T *)alpha, (const TG__T *)b, cs_b, rs_b,                  \
-                          (const TG__T *)a, cs_a, (const TG__T *)beta, (TG__T *)c, rs_c, H, 2, w,  \
+                          (const TG__T *)a, cs_a, (const TG__T *)beta, (TG__T *)c, rs_c, H, nv, w, \
                           masked, 0, NULL, 1);                                                     \
         break;
-#define TG__COLS_TILES(masked)                                                                     \
+#define TG__COLS_TILES(nv, masked)                                                                 \
     switch (t) {                                                                                   \
-        TG__COLS_TILE(3, masked) TG__COLS_TILE(4, masked) TG__COLS_TILE(5, masked)                 \
-        TG__COLS_TILE(6, masked) TG__COLS_TILE(7, masked) TG__COLS_TILE(8, masked)                 \
+        TG__COLS_TILE(3, nv, masked) TG__COLS_TILE(4, nv, masked) TG__COLS_TILE(5, nv, masked)     \
+        TG__COLS_TILE(6, nv, masked) TG__COLS_TILE(7, nv, masked) TG__COLS_TILE(8, nv, masked)     \
     default: __builtin_unreachable();                                                              \
     }
-    if (w == 2 * TG__W)
-        TG__COLS_TILES(0)
+#ifdef TG__T8X8
+    if (w == TG__W)
+        TG__COLS_TILES(1, 0)
+    else if (w < TG__W)
+        TG__COLS_TILES(1, 1)
     else
-        TG__COLS_TILES(1)
+#endif
+    if (w == 2 * TG__W)
+        TG__COLS_TILES(2, 0)
+    else
+        TG__COLS_TILES(2, 1)
 #undef TG__COLS_TILES
 #undef TG__COLS_TILE
 }
@@ -11015,6 +11141,7 @@ static const tg__kernel TG__FN(tg__kernel_desc) = {
 #undef TG__COPY8
 #undef TG__PACKT
 #undef TG__PACKT8
+#undef TG__T8X8
 #undef TG__MASK
 #undef TG__LANES
 #undef TG__MASKLOAD
@@ -11135,6 +11262,7 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
 #define TG__PACKT tg__packt4x4_d
 #define TG__TB 4
 #define TG__PACKT8 tg__packt8x8_d
+#define TG__T8X8 tg__t8x8_d
 #define TG__MASK __mmask8
 #define TG__LANES(live) ((__mmask8)tg__lanes(live, 8))
 #define TG__MASKLOAD(p, k) _mm512_maskz_loadu_pd(k, p)
@@ -11689,17 +11817,17 @@ TG__FN(tg__tile8)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t rs_a
     if ((i) < h) {                                                                                 \
         const TG__V ai = TG__BCAST(a + (i) * rs_a);                                                \
         acc[i][0] = TG__FMA(ai, b0, acc[i][0]);                                                    \
-        acc[i][1] = TG__FMA(ai, b1, acc[i][1]);                                                    \
+        if (nv >= 2) acc[i][1] = TG__FMA(ai, b1, acc[i][1]);                                       \
         if (nv == 3) acc[i][2] = TG__FMA(ai, b2, acc[i][2]);                                       \
     }
     TG__T8_EACH(TG__T8_ZERO)
     if (packed) TG__FN(tg__prefetch_c)(c, rs_c, h, 3);
 #define TG__T8_STEP(prefetch)                                                                      \
     {                                                                                              \
-        TG__V b0 = TG__T8_LD(b, m0), b1 = TG__T8_LD(b + TG__W, m1);                                \
+        TG__V b0 = TG__T8_LD(b, m0), b1 = nv >= 2 ? TG__T8_LD(b + TG__W, m1) : b0;                 \
         TG__V b2 = nv == 3 ? TG__T8_LD(b + 2 * TG__W, m2) : b1;                                    \
         TG__IN_REG(b0);                                                                            \
-        TG__IN_REG(b1);                                                                            \
+        if (nv >= 2) TG__IN_REG(b1);                                                               \
         if (nv == 3) TG__IN_REG(b2);                                                               \
         prefetch;                                                                                  \
         TG__T8_EACH(TG__T8_FMA)                                                                    \
@@ -11733,8 +11861,24 @@ TG__FN(tg__tile8)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t rs_a
         const int64_t live = TG__FN(tg__edge_cols)(n, nv * TG__W);
 #define TG__T8_STORE(i)                                                                            \
     if ((i) < h) {                                                                                 \
-        TG__STORE_ACC(i, 0) TG__STORE_ACC(i, 1) if (nv == 3) TG__STORE_ACC(i, 2)                   \
+        TG__STORE_ACC(i, 0) if (nv >= 2) TG__STORE_ACC(i, 1) if (nv == 3) TG__STORE_ACC(i, 2)      \
     }
+#ifdef TG__T8X8
+        if (cols && nv == 1) {
+            /* tg__ukernel_cols over one vector: the tile's rows (C's columns) turned into C's
+             * rows in registers, each row's first h elements stored as a tile's row is */
+            TG__V r[8];
+#define TG__T8_TO_ROWS(i) r[i] = (i) < h ? acc[i][0] : TG__ZERO();
+#define TG__T8_ROW(q)                                                                              \
+    if ((q) < live)                                                                                \
+        TG__FN(tg__store_vec)(c + (q) * rs_c, alpha != 1 ? TG__MUL(r[q], va) : r[q], h, beta, vb);
+            TG__T8_EACH(TG__T8_TO_ROWS)
+            TG__T8X8(r);
+            TG__T8_EACH(TG__T8_ROW)
+#undef TG__T8_ROW
+#undef TG__T8_TO_ROWS
+        } else
+#endif
         if (cols) {
             /* tg__ukernel_cols (two vectors): row i of the tile is C's column i, vector v rows
              * v W on */
@@ -12038,30 +12182,42 @@ TG__FN(tg__ukernel_triple)(int64_t kc, const void *alpha, const void *a, int64_t
  * Bᵀ op(A)ᵀ: a tile of up to eight rows by two vectors (tg__tile8) that broadcasts B's elements
  * (column j's at b + j cs_b + p rs_b) and loads op(A)'s columns as vectors, 2t FMAs a k step
  * where a tile in C's own orientation spends one or more a row (cpu.h's tg__cols_fit). Its rows go
- * into C's columns (rows rs_c apart) by scatters, alpha and beta as in every tile's store: each
- * element is one chain of FMAs along k, as in the tiles it stands in for, so its bits do not
- * depend on which computes it. */
+ * into C's columns (rows rs_c apart) by scatters, alpha and beta as in every tile's store; or,
+ * over at most W rows where the family transposes a tile in registers (TG__T8X8: fp64's 8 x 8),
+ * a tile of one vector whose rows turn into C's rows, each stored as a tile's row is. That form
+ * spends no FMAs on a second, empty vector and no scatters: the Xeon, 1 thread, ab-gemm, over the
+ * two-vector tile (a copy 0.99-1.01; results/intel-xeon-2c/cpu/ab-tt-cols/), TN d 40x6x64 1.22,
+ * 24x5x64 1.28, 100x5x64 1.07, TT 1.04-1.26, where C's last block of rows is eight; 56x4x100
+ * 0.98-1.01. Each element is one chain of FMAs along k, as in the tiles it stands in for, so its
+ * bits do not depend on which computes it. */
 __attribute__((target(TG__TARGET))) static void
 TG__FN(tg__ukernel_cols)(int64_t kc, const void *alpha, const void *b, int64_t rs_b, int64_t cs_b,
                          const void *a, int64_t cs_a, const void *beta, void *c, int64_t rs_c,
                          int64_t t, int64_t w)
 {
-#define TG__COLS_TILE(H, masked)                                                                   \
+#define TG__COLS_TILE(H, nv, masked)                                                               \
     case H:                                                                                        \
         TG__FN(tg__tile8)(kc, (const TG__T *)alpha, (const TG__T *)b, cs_b, rs_b,                  \
-                          (const TG__T *)a, cs_a, (const TG__T *)beta, (TG__T *)c, rs_c, H, 2, w,  \
+                          (const TG__T *)a, cs_a, (const TG__T *)beta, (TG__T *)c, rs_c, H, nv, w, \
                           masked, 0, NULL, 1);                                                     \
         break;
-#define TG__COLS_TILES(masked)                                                                     \
+#define TG__COLS_TILES(nv, masked)                                                                 \
     switch (t) {                                                                                   \
-        TG__COLS_TILE(3, masked) TG__COLS_TILE(4, masked) TG__COLS_TILE(5, masked)                 \
-        TG__COLS_TILE(6, masked) TG__COLS_TILE(7, masked) TG__COLS_TILE(8, masked)                 \
+        TG__COLS_TILE(3, nv, masked) TG__COLS_TILE(4, nv, masked) TG__COLS_TILE(5, nv, masked)     \
+        TG__COLS_TILE(6, nv, masked) TG__COLS_TILE(7, nv, masked) TG__COLS_TILE(8, nv, masked)     \
     default: __builtin_unreachable();                                                              \
     }
-    if (w == 2 * TG__W)
-        TG__COLS_TILES(0)
+#ifdef TG__T8X8
+    if (w == TG__W)
+        TG__COLS_TILES(1, 0)
+    else if (w < TG__W)
+        TG__COLS_TILES(1, 1)
     else
-        TG__COLS_TILES(1)
+#endif
+    if (w == 2 * TG__W)
+        TG__COLS_TILES(2, 0)
+    else
+        TG__COLS_TILES(2, 1)
 #undef TG__COLS_TILES
 #undef TG__COLS_TILE
 }
@@ -12715,6 +12871,7 @@ static const tg__kernel TG__FN(tg__kernel_desc) = {
 #undef TG__COPY8
 #undef TG__PACKT
 #undef TG__PACKT8
+#undef TG__T8X8
 #undef TG__MASK
 #undef TG__LANES
 #undef TG__MASKLOAD

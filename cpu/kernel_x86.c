@@ -221,42 +221,60 @@ __attribute__((target(TG__AVX512))) static inline void tg__col512_d(double *c, _
     _mm512_mask_i64scatter_pd(c, k, idx, v, 8);
 }
 
-/* Eight columns by eight k steps of doubles in zmm, for AVX-512's double family (kernel_simd.inc's
- * tg__pack_along_k): rows of eight along k in, rows of eight columns out, in three rounds of eight
- * shuffles (pairs, then 128-bit lanes twice), 24 for 64 elements where the 4 x 4 ymm transpose
- * takes 32, with half its loads and stores. */
-__attribute__((target(TG__AVX512))) static inline void tg__packt8x8_d(const double *s, int64_t cs,
-                                                                      double *d, int64_t ds)
+/* An 8 x 8 block of doubles transposed in zmm (r[q]'s lane i into r[i]'s lane q), in three
+ * rounds of eight shuffles (pairs, then 128-bit lanes twice): 24 for 64 elements where the 4 x 4
+ * ymm transpose takes 32, with half its loads and stores. */
+__attribute__((target(TG__AVX512))) static inline void tg__t8x8_d(__m512d r[8])
 {
     /* the zero-masking forms, every lane kept: the plain ones pass GCC's undefined operand, which
      * g++ -Wextra reports as maybe uninitialized (as for tg__hsum512_s below) */
     const __mmask8 A = 0xff;
-    /* t: rows i, i+1 paired, their even k steps (lo) and odd (hi), lane by lane */
-    __m512d r0 = _mm512_loadu_pd(s), r1 = _mm512_loadu_pd(s + cs);
-    __m512d r2 = _mm512_loadu_pd(s + 2 * cs), r3 = _mm512_loadu_pd(s + 3 * cs);
-    __m512d r4 = _mm512_loadu_pd(s + 4 * cs), r5 = _mm512_loadu_pd(s + 5 * cs);
-    __m512d r6 = _mm512_loadu_pd(s + 6 * cs), r7 = _mm512_loadu_pd(s + 7 * cs);
-    __m512d t0 = _mm512_maskz_unpacklo_pd(A, r0, r1), t1 = _mm512_maskz_unpackhi_pd(A, r0, r1);
-    __m512d t2 = _mm512_maskz_unpacklo_pd(A, r2, r3), t3 = _mm512_maskz_unpackhi_pd(A, r2, r3);
-    __m512d t4 = _mm512_maskz_unpacklo_pd(A, r4, r5), t5 = _mm512_maskz_unpackhi_pd(A, r4, r5);
-    __m512d t6 = _mm512_maskz_unpacklo_pd(A, r6, r7), t7 = _mm512_maskz_unpackhi_pd(A, r6, r7);
-    /* u: four rows, k steps q and q + 4 (u0 0, u1 2, u2 1, u3 3; u4-u7 the same of rows 4-7) */
-    __m512d u0 = _mm512_maskz_shuffle_f64x2(A, t0, t2, 0x88);
-    __m512d u1 = _mm512_maskz_shuffle_f64x2(A, t0, t2, 0xDD);
-    __m512d u2 = _mm512_maskz_shuffle_f64x2(A, t1, t3, 0x88);
-    __m512d u3 = _mm512_maskz_shuffle_f64x2(A, t1, t3, 0xDD);
-    __m512d u4 = _mm512_maskz_shuffle_f64x2(A, t4, t6, 0x88);
-    __m512d u5 = _mm512_maskz_shuffle_f64x2(A, t4, t6, 0xDD);
-    __m512d u6 = _mm512_maskz_shuffle_f64x2(A, t5, t7, 0x88);
-    __m512d u7 = _mm512_maskz_shuffle_f64x2(A, t5, t7, 0xDD);
-    _mm512_storeu_pd(d, _mm512_maskz_shuffle_f64x2(A, u0, u4, 0x88));
-    _mm512_storeu_pd(d + 4 * ds, _mm512_maskz_shuffle_f64x2(A, u0, u4, 0xDD));
-    _mm512_storeu_pd(d + 2 * ds, _mm512_maskz_shuffle_f64x2(A, u1, u5, 0x88));
-    _mm512_storeu_pd(d + 6 * ds, _mm512_maskz_shuffle_f64x2(A, u1, u5, 0xDD));
-    _mm512_storeu_pd(d + ds, _mm512_maskz_shuffle_f64x2(A, u2, u6, 0x88));
-    _mm512_storeu_pd(d + 5 * ds, _mm512_maskz_shuffle_f64x2(A, u2, u6, 0xDD));
-    _mm512_storeu_pd(d + 3 * ds, _mm512_maskz_shuffle_f64x2(A, u3, u7, 0x88));
-    _mm512_storeu_pd(d + 7 * ds, _mm512_maskz_shuffle_f64x2(A, u3, u7, 0xDD));
+    /* t: rows i, i+1 paired, their even lanes (lo) and odd (hi), lane by lane */
+    const __m512d t0 = _mm512_maskz_unpacklo_pd(A, r[0], r[1]);
+    const __m512d t1 = _mm512_maskz_unpackhi_pd(A, r[0], r[1]);
+    const __m512d t2 = _mm512_maskz_unpacklo_pd(A, r[2], r[3]);
+    const __m512d t3 = _mm512_maskz_unpackhi_pd(A, r[2], r[3]);
+    const __m512d t4 = _mm512_maskz_unpacklo_pd(A, r[4], r[5]);
+    const __m512d t5 = _mm512_maskz_unpackhi_pd(A, r[4], r[5]);
+    const __m512d t6 = _mm512_maskz_unpacklo_pd(A, r[6], r[7]);
+    const __m512d t7 = _mm512_maskz_unpackhi_pd(A, r[6], r[7]);
+    /* u: four rows, lanes q and q + 4 (u0 0, u1 2, u2 1, u3 3; u4-u7 the same of rows 4-7) */
+    const __m512d u0 = _mm512_maskz_shuffle_f64x2(A, t0, t2, 0x88);
+    const __m512d u1 = _mm512_maskz_shuffle_f64x2(A, t0, t2, 0xDD);
+    const __m512d u2 = _mm512_maskz_shuffle_f64x2(A, t1, t3, 0x88);
+    const __m512d u3 = _mm512_maskz_shuffle_f64x2(A, t1, t3, 0xDD);
+    const __m512d u4 = _mm512_maskz_shuffle_f64x2(A, t4, t6, 0x88);
+    const __m512d u5 = _mm512_maskz_shuffle_f64x2(A, t4, t6, 0xDD);
+    const __m512d u6 = _mm512_maskz_shuffle_f64x2(A, t5, t7, 0x88);
+    const __m512d u7 = _mm512_maskz_shuffle_f64x2(A, t5, t7, 0xDD);
+    r[0] = _mm512_maskz_shuffle_f64x2(A, u0, u4, 0x88);
+    r[4] = _mm512_maskz_shuffle_f64x2(A, u0, u4, 0xDD);
+    r[2] = _mm512_maskz_shuffle_f64x2(A, u1, u5, 0x88);
+    r[6] = _mm512_maskz_shuffle_f64x2(A, u1, u5, 0xDD);
+    r[1] = _mm512_maskz_shuffle_f64x2(A, u2, u6, 0x88);
+    r[5] = _mm512_maskz_shuffle_f64x2(A, u2, u6, 0xDD);
+    r[3] = _mm512_maskz_shuffle_f64x2(A, u3, u7, 0x88);
+    r[7] = _mm512_maskz_shuffle_f64x2(A, u3, u7, 0xDD);
+}
+
+/* Eight columns by eight k steps of doubles, for AVX-512's double family (kernel_simd.inc's
+ * tg__pack_along_k): rows of eight along k in, rows of eight columns out, through tg__t8x8_d. */
+__attribute__((target(TG__AVX512))) static inline void tg__packt8x8_d(const double *s, int64_t cs,
+                                                                      double *d, int64_t ds)
+{
+    __m512d r[8] = {_mm512_loadu_pd(s),          _mm512_loadu_pd(s + cs),
+                    _mm512_loadu_pd(s + 2 * cs), _mm512_loadu_pd(s + 3 * cs),
+                    _mm512_loadu_pd(s + 4 * cs), _mm512_loadu_pd(s + 5 * cs),
+                    _mm512_loadu_pd(s + 6 * cs), _mm512_loadu_pd(s + 7 * cs)};
+    tg__t8x8_d(r);
+    _mm512_storeu_pd(d, r[0]);
+    _mm512_storeu_pd(d + ds, r[1]);
+    _mm512_storeu_pd(d + 2 * ds, r[2]);
+    _mm512_storeu_pd(d + 3 * ds, r[3]);
+    _mm512_storeu_pd(d + 4 * ds, r[4]);
+    _mm512_storeu_pd(d + 5 * ds, r[5]);
+    _mm512_storeu_pd(d + 6 * ds, r[6]);
+    _mm512_storeu_pd(d + 7 * ds, r[7]);
 }
 
 /* A register's lanes summed, halves first (the GEMV kernels' dot products, gemv_simd.inc). */
@@ -433,6 +451,7 @@ __attribute__((target(TG__AVX512))) static inline double tg__hsum512_d(__m512d v
 #define TG__PACKT tg__packt4x4_d
 #define TG__TB 4
 #define TG__PACKT8 tg__packt8x8_d
+#define TG__T8X8 tg__t8x8_d
 #define TG__MASK __mmask8
 #define TG__LANES(live) ((__mmask8)tg__lanes(live, 8))
 #define TG__MASKLOAD(p, k) _mm512_maskz_loadu_pd(k, p)
