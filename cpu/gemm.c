@@ -305,25 +305,26 @@ TG__NOINLINE static int tg__gemm_tiny_t(size_t es, int layout, int transa, int t
     if (tm == 1 || tn == 1)
         return tg__gemv_tiny(kern, tm, tn, k, alpha, ta, a_rs, a_cs, tb, ttb ? 1 : ltb,
                              ttb ? ltb : 1, beta, c, ldc);
-    /* Both transposed, in fp64, C's columns eight at a time as rows of Cᵀ by ukernel_cols, whose
-     * one-vector tiles (a block of up to eight of C's rows) reach C through an 8 x 8 transpose in
-     * registers: B is then read in place, where the packing of its panels (its transpose) was a
-     * third of a TT 8^3 dgemm, and the kernel spent half its FMAs on the 16-wide panel's empty
-     * half (perf). The Xeon, 1 thread, ab-gemm, C 16 bytes off a line, against the panels (a copy
-     * 0.98-1.03; results/intel-xeon-2c/cpu/ab-tt-cols/): 3^3 2.28, 4^3 1.69, 8^3 1.61, 12^3 1.21,
-     * 15^3 1.49, 8x40x8 1.42, 40x5x40 1.58, 16x12x16 1.54, column-major 8^3 1.66. Taken where B is
-     * under a panel wide or A eight rows at most: wider, over more rows, it lost (12x16x12 0.86,
-     * 32^3 0.97, 36^3 0.94); blocks of one or two columns, which the tile does not take, stay out
-     * (fp32 has no such transpose: its scatters lost, d 8^3 0.75 when tried with them). */
+    /* Both transposed, in fp64: C's columns in even blocks of three to eight as rows of Cᵀ by
+     * ukernel_cols, whose one-vector tiles (up to eight of C's rows) reach C through an 8 x 8
+     * transpose in registers. B is then read in place, where the packing of its panels (its
+     * transpose) was a third of a TT 8^3 dgemm and the kernel spent half its FMAs on the 16-wide
+     * panel's empty half (perf). The Xeon, 1 thread, ab-gemm, C 16 bytes off a line, against the
+     * panels (a copy 0.98-1.03; results/intel-xeon-2c/cpu/ab-tt-cols/): 3^3 2.28, 4^3 1.69, 8^3
+     * 1.61, 12^3 1.21, 15^3 1.49, 8x40x8 1.42, 40x5x40 1.58, 16x12x16 1.54, column-major 8^3 1.66;
+     * even blocks over eight and a rest of one or two (which the tile does not take: those went
+     * to the panels), 9^3 1.19, 10^3 1.30, 8x17x8 1.64. Taken where B is under a panel wide or A
+     * eight rows at most: wider, over more rows, it lost (12x16x12 0.86, 32^3 0.97, 36^3 0.94).
+     * fp32 has no such transpose (its scatters lost: d 8^3 0.75 when tried with them). */
     if (tta && ttb && es == sizeof(double) && kern->ukernel_cols && tn >= 3 &&
-        (tn % 8 == 0 || tn % 8 >= 3) && (tn < kern->nr || tm <= kern->nr / 2)) {
-        const int64_t w = kern->nr / 2;
-        for (int64_t j = 0; j < tn; j += 8)
+        (tn < kern->nr || tm <= kern->nr / 2)) {
+        const int64_t w = kern->nr / 2, t = tg__ceil_div(tn, tg__ceil_div(tn, 8));
+        for (int64_t j = 0; j < tn; j += t)
             for (int64_t i = 0; i < tm; i += w)
                 kern->ukernel_cols(k, alpha, tb + j * ltb * (int64_t)es, 1, ltb,
                                    ta + i * (int64_t)es, lta, beta,
                                    (char *)c + (i * ldc + j) * (int64_t)es, ldc,
-                                   tg__min(8, tn - j), tg__min(w, tm - i));
+                                   tg__min(t, tn - j), tg__min(w, tm - i));
         return 1;
     }
     if (ttb)
