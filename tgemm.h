@@ -4973,7 +4973,7 @@ TG__ALWAYS_INLINE int tg__tiny_in_place(const tg__kernel *kern, size_t es, int64
  * earlier trial that let it read a transposed A in place cost the plain products 2-7%). A
  * transposed in step 3's view (its rows adjacent, its k steps lta apart) is read in place; B
  * transposed (its columns along k) is packed panel by panel (tg__tiny_panels), or, with A
- * transposed too, in fp64, read in place by ukernel_cols (below). The Xeon of
+ * transposed too, read in place by ukernel_cols (below). The Xeon of
  * results/intel-xeon-2c, 1 thread, ab-gemm, row-major, C 16 bytes off a line, against the general
  * way (a copy of its build: 0.97-1.04): TN s 5^3-16^3 1.07-1.17, 17^3-32^3 1.00-1.03, d 5^3-12^3
  * 1.07-1.15, 16^3-32^3 0.99-1.04; NT s 5^3-16^3 1.12-1.29, 17^3-32^3 1.03-1.09, d 1.04-1.22; TT
@@ -5001,7 +5001,7 @@ TG__NOINLINE static int tg__gemm_tiny_t(size_t es, int layout, int transa, int t
     if (tm == 1 || tn == 1)
         return tg__gemv_tiny(kern, tm, tn, k, alpha, ta, a_rs, a_cs, tb, ttb ? 1 : ltb,
                              ttb ? ltb : 1, beta, c, ldc);
-    /* Both transposed, in fp64: C's columns in even blocks of three to eight as rows of Cᵀ by
+    /* Both transposed: C's columns in even blocks of three to eight as rows of Cᵀ by
      * ukernel_cols, whose one-vector tiles (up to eight of C's rows) reach C through an 8 x 8
      * transpose in registers. B is then read in place, where the packing of its panels (its
      * transpose) was a third of a TT 8^3 dgemm and the kernel spent half its FMAs on the 16-wide
@@ -5011,9 +5011,12 @@ TG__NOINLINE static int tg__gemm_tiny_t(size_t es, int layout, int transa, int t
      * even blocks over eight and a rest of one or two (which the tile does not take: those went
      * to the panels), 9^3 1.19, 10^3 1.30, 8x17x8 1.64. Taken where B is under a panel wide or A
      * eight rows at most: wider, over more rows, it lost (12x16x12 0.86, 32^3 0.97, 36^3 0.94).
-     * fp32 has no such transpose (its scatters lost: d 8^3 0.75 when tried with them). */
-    if (tta && ttb && es == sizeof(double) && kern->ukernel_cols && tn >= 3 &&
-        (tn < kern->nr || tm <= kern->nr / 2)) {
+     * fp32 (16 of C's rows a tile, through an 8 x 16 transpose) only in one block: against the
+     * panels (a copy 0.96-1.01), 3^3 1.72, 4^3 1.66, 16x6x16 2.23, 36x6x36 2.04, 16x8x16 1.59,
+     * 40x5x40 1.20, 8^3 1.03, but 32x6x32 0.91, 32x5x32 0.96; in two or more, 8x40x8 0.56, 24^3
+     * 0.83, 16^3 0.90. */
+    if (tta && ttb && kern->ukernel_cols && tn >= 3 &&
+        (tn <= 8 || (es == sizeof(double) && (tn < kern->nr || tm <= kern->nr / 2)))) {
         const int64_t w = kern->nr / 2, t = tg__ceil_div(tn, tg__ceil_div(tn, 8));
         for (int64_t j = 0; j < tn; j += t)
             for (int64_t i = 0; i < tm; i += w)
@@ -5934,6 +5937,26 @@ __attribute__((target(TG__AVX512))) static inline void tg__t8x8_d(__m512d r[8])
     r[7] = _mm512_maskz_shuffle_f64x2(A, u3, u7, 0xDD);
 }
 
+/* Eight rows of 16 floats turned into 16 rows of eight (r[i]'s lane q into r[q]'s lane i; an
+ * output's lanes past eight unspecified), for AVX-512's float family (kernel_simd.inc's
+ * tg__tile8): the 8 x 8 transpose of their lanes taken as pairs (tg__t8x8_d), each pair's two
+ * floats then parted into two rows, 40 shuffles for 128 floats. */
+__attribute__((target(TG__AVX512))) static inline void tg__t8x16_s(__m512 r[16])
+{
+    const __m512i part = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 1, 3, 5, 7, 9, 11, 13, 15);
+    __m512d p[8] = {_mm512_castps_pd(r[0]), _mm512_castps_pd(r[1]), _mm512_castps_pd(r[2]),
+                    _mm512_castps_pd(r[3]), _mm512_castps_pd(r[4]), _mm512_castps_pd(r[5]),
+                    _mm512_castps_pd(r[6]), _mm512_castps_pd(r[7])};
+    tg__t8x8_d(p);
+    /* p[q]: floats 2q and 2q + 1 of each input row i at lanes 2i and 2i + 1 */
+#define TG__T8X16_PART(q)                                                                          \
+    r[2 * (q)] = _mm512_permutexvar_ps(part, _mm512_castpd_ps(p[q]));                             \
+    r[2 * (q) + 1] = _mm512_shuffle_f32x4(r[2 * (q)], r[2 * (q)], 0xEE);
+    TG__T8X16_PART(0) TG__T8X16_PART(1) TG__T8X16_PART(2) TG__T8X16_PART(3)
+    TG__T8X16_PART(4) TG__T8X16_PART(5) TG__T8X16_PART(6) TG__T8X16_PART(7)
+#undef TG__T8X16_PART
+}
+
 /* Eight columns by eight k steps of doubles, for AVX-512's double family (kernel_simd.inc's
  * tg__pack_along_k): rows of eight along k in, rows of eight columns out, through tg__t8x8_d. */
 __attribute__((target(TG__AVX512))) static inline void tg__packt8x8_d(const double *s, int64_t cs,
@@ -6683,14 +6706,17 @@ TG__FN(tg__tile8)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t rs_a
         if (cols && nv == 1) {
             /* tg__ukernel_cols over one vector: the tile's rows (C's columns) turned into C's
              * rows in registers, each row's first h elements stored as a tile's row is */
-            TG__V r[8];
+            TG__V r[16]; /* (W of them: C's rows, their first eight lanes live) */
 #define TG__T8_TO_ROWS(i) r[i] = (i) < h ? acc[i][0] : TG__ZERO();
 #define TG__T8_ROW(q)                                                                              \
     if ((q) < live)                                                                                \
         TG__FN(tg__store_vec)(c + (q) * rs_c, alpha != 1 ? TG__MUL(r[q], va) : r[q], h, beta, vb);
+#define TG__T8_ROW_HI(q) TG__T8_ROW((q) + 8)
             TG__T8_EACH(TG__T8_TO_ROWS)
             TG__T8X8(r);
             TG__T8_EACH(TG__T8_ROW)
+            if (TG__W > 8) TG__T8_EACH(TG__T8_ROW_HI)
+#undef TG__T8_ROW_HI
 #undef TG__T8_ROW
 #undef TG__T8_TO_ROWS
         } else
@@ -6999,13 +7025,14 @@ TG__FN(tg__ukernel_triple)(int64_t kc, const void *alpha, const void *a, int64_t
  * (column j's at b + j cs_b + p rs_b) and loads op(A)'s columns as vectors, 2t FMAs a k step
  * where a tile in C's own orientation spends one or more a row (cpu.h's tg__cols_fit). Its rows go
  * into C's columns (rows rs_c apart) by scatters, alpha and beta as in every tile's store; or,
- * over at most W rows where the family transposes a tile in registers (TG__T8X8: fp64's 8 x 8),
+ * over at most W rows where the family transposes a tile in registers (TG__T8X8: 8 x W),
  * a tile of one vector whose rows turn into C's rows, each stored as a tile's row is. That form
  * spends no FMAs on a second, empty vector and no scatters: the Xeon, 1 thread, ab-gemm, over the
- * two-vector tile (a copy 0.99-1.01; results/intel-xeon-2c/cpu/ab-tt-cols/), TN d 40x6x64 1.22,
- * 24x5x64 1.28, 100x5x64 1.07, TT 1.04-1.26, where C's last block of rows is eight; 56x4x100
- * 0.98-1.01. Each element is one chain of FMAs along k, as in the tiles it stands in for, so its
- * bits do not depend on which computes it. */
+ * two-vector tile (a copy 0.96-1.03; results/intel-xeon-2c/cpu/ab-tt-cols/), TN d 40x6x64 1.22,
+ * 24x5x64 1.28, 100x5x64 1.07, TT 1.04-1.26, where C's last block of rows is W or fewer, s
+ * 16x20x64 1.18-1.22, 48x4x100 1.19-1.21, TT 12x5x24 2.27; d 56x4x100 0.98-1.01. Each element is
+ * one chain of FMAs along k, as in the tiles it stands in for, so its bits do not depend on which
+ * computes it. */
 __attribute__((target(TG__TARGET))) static void
 TG__FN(tg__ukernel_cols)(int64_t kc, const void *alpha, const void *b, int64_t rs_b, int64_t cs_b,
                          const void *a, int64_t cs_a, const void *beta, void *c, int64_t rs_c,
@@ -8410,14 +8437,17 @@ TG__FN(tg__tile8)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t rs_a
         if (cols && nv == 1) {
             /* tg__ukernel_cols over one vector: the tile's rows (C's columns) turned into C's
              * rows in registers, each row's first h elements stored as a tile's row is */
-            TG__V r[8];
+            TG__V r[16]; /* (W of them: C's rows, their first eight lanes live) */
 #define TG__T8_TO_ROWS(i) r[i] = (i) < h ? acc[i][0] : TG__ZERO();
 #define TG__T8_ROW(q)                                                                              \
     if ((q) < live)                                                                                \
         TG__FN(tg__store_vec)(c + (q) * rs_c, alpha != 1 ? TG__MUL(r[q], va) : r[q], h, beta, vb);
+#define TG__T8_ROW_HI(q) TG__T8_ROW((q) + 8)
             TG__T8_EACH(TG__T8_TO_ROWS)
             TG__T8X8(r);
             TG__T8_EACH(TG__T8_ROW)
+            if (TG__W > 8) TG__T8_EACH(TG__T8_ROW_HI)
+#undef TG__T8_ROW_HI
 #undef TG__T8_ROW
 #undef TG__T8_TO_ROWS
         } else
@@ -8726,13 +8756,14 @@ TG__FN(tg__ukernel_triple)(int64_t kc, const void *alpha, const void *a, int64_t
  * (column j's at b + j cs_b + p rs_b) and loads op(A)'s columns as vectors, 2t FMAs a k step
  * where a tile in C's own orientation spends one or more a row (cpu.h's tg__cols_fit). Its rows go
  * into C's columns (rows rs_c apart) by scatters, alpha and beta as in every tile's store; or,
- * over at most W rows where the family transposes a tile in registers (TG__T8X8: fp64's 8 x 8),
+ * over at most W rows where the family transposes a tile in registers (TG__T8X8: 8 x W),
  * a tile of one vector whose rows turn into C's rows, each stored as a tile's row is. That form
  * spends no FMAs on a second, empty vector and no scatters: the Xeon, 1 thread, ab-gemm, over the
- * two-vector tile (a copy 0.99-1.01; results/intel-xeon-2c/cpu/ab-tt-cols/), TN d 40x6x64 1.22,
- * 24x5x64 1.28, 100x5x64 1.07, TT 1.04-1.26, where C's last block of rows is eight; 56x4x100
- * 0.98-1.01. Each element is one chain of FMAs along k, as in the tiles it stands in for, so its
- * bits do not depend on which computes it. */
+ * two-vector tile (a copy 0.96-1.03; results/intel-xeon-2c/cpu/ab-tt-cols/), TN d 40x6x64 1.22,
+ * 24x5x64 1.28, 100x5x64 1.07, TT 1.04-1.26, where C's last block of rows is W or fewer, s
+ * 16x20x64 1.18-1.22, 48x4x100 1.19-1.21, TT 12x5x24 2.27; d 56x4x100 0.98-1.01. Each element is
+ * one chain of FMAs along k, as in the tiles it stands in for, so its bits do not depend on which
+ * computes it. */
 __attribute__((target(TG__TARGET))) static void
 TG__FN(tg__ukernel_cols)(int64_t kc, const void *alpha, const void *b, int64_t rs_b, int64_t cs_b,
                          const void *a, int64_t cs_a, const void *beta, void *c, int64_t rs_c,
@@ -9534,6 +9565,7 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
 #define TG__COPY8 tg__copy8_s
 #define TG__PACKT tg__packt8x8_s
 #define TG__TB 8
+#define TG__T8X8 tg__t8x16_s
 #define TG__MASK __mmask16
 #define TG__LANES(live) ((__mmask16)tg__lanes(live, 16))
 #define TG__MASKLOAD(p, k) _mm512_maskz_loadu_ps(k, p)
@@ -10138,14 +10170,17 @@ TG__FN(tg__tile8)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t rs_a
         if (cols && nv == 1) {
             /* tg__ukernel_cols over one vector: the tile's rows (C's columns) turned into C's
              * rows in registers, each row's first h elements stored as a tile's row is */
-            TG__V r[8];
+            TG__V r[16]; /* (W of them: C's rows, their first eight lanes live) */
 #define TG__T8_TO_ROWS(i) r[i] = (i) < h ? acc[i][0] : TG__ZERO();
 #define TG__T8_ROW(q)                                                                              \
     if ((q) < live)                                                                                \
         TG__FN(tg__store_vec)(c + (q) * rs_c, alpha != 1 ? TG__MUL(r[q], va) : r[q], h, beta, vb);
+#define TG__T8_ROW_HI(q) TG__T8_ROW((q) + 8)
             TG__T8_EACH(TG__T8_TO_ROWS)
             TG__T8X8(r);
             TG__T8_EACH(TG__T8_ROW)
+            if (TG__W > 8) TG__T8_EACH(TG__T8_ROW_HI)
+#undef TG__T8_ROW_HI
 #undef TG__T8_ROW
 #undef TG__T8_TO_ROWS
         } else
@@ -10454,13 +10489,14 @@ TG__FN(tg__ukernel_triple)(int64_t kc, const void *alpha, const void *a, int64_t
  * (column j's at b + j cs_b + p rs_b) and loads op(A)'s columns as vectors, 2t FMAs a k step
  * where a tile in C's own orientation spends one or more a row (cpu.h's tg__cols_fit). Its rows go
  * into C's columns (rows rs_c apart) by scatters, alpha and beta as in every tile's store; or,
- * over at most W rows where the family transposes a tile in registers (TG__T8X8: fp64's 8 x 8),
+ * over at most W rows where the family transposes a tile in registers (TG__T8X8: 8 x W),
  * a tile of one vector whose rows turn into C's rows, each stored as a tile's row is. That form
  * spends no FMAs on a second, empty vector and no scatters: the Xeon, 1 thread, ab-gemm, over the
- * two-vector tile (a copy 0.99-1.01; results/intel-xeon-2c/cpu/ab-tt-cols/), TN d 40x6x64 1.22,
- * 24x5x64 1.28, 100x5x64 1.07, TT 1.04-1.26, where C's last block of rows is eight; 56x4x100
- * 0.98-1.01. Each element is one chain of FMAs along k, as in the tiles it stands in for, so its
- * bits do not depend on which computes it. */
+ * two-vector tile (a copy 0.96-1.03; results/intel-xeon-2c/cpu/ab-tt-cols/), TN d 40x6x64 1.22,
+ * 24x5x64 1.28, 100x5x64 1.07, TT 1.04-1.26, where C's last block of rows is W or fewer, s
+ * 16x20x64 1.18-1.22, 48x4x100 1.19-1.21, TT 12x5x24 2.27; d 56x4x100 0.98-1.01. Each element is
+ * one chain of FMAs along k, as in the tiles it stands in for, so its bits do not depend on which
+ * computes it. */
 __attribute__((target(TG__TARGET))) static void
 TG__FN(tg__ukernel_cols)(int64_t kc, const void *alpha, const void *b, int64_t rs_b, int64_t cs_b,
                          const void *a, int64_t cs_a, const void *beta, void *c, int64_t rs_c,
@@ -11868,14 +11904,17 @@ TG__FN(tg__tile8)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t rs_a
         if (cols && nv == 1) {
             /* tg__ukernel_cols over one vector: the tile's rows (C's columns) turned into C's
              * rows in registers, each row's first h elements stored as a tile's row is */
-            TG__V r[8];
+            TG__V r[16]; /* (W of them: C's rows, their first eight lanes live) */
 #define TG__T8_TO_ROWS(i) r[i] = (i) < h ? acc[i][0] : TG__ZERO();
 #define TG__T8_ROW(q)                                                                              \
     if ((q) < live)                                                                                \
         TG__FN(tg__store_vec)(c + (q) * rs_c, alpha != 1 ? TG__MUL(r[q], va) : r[q], h, beta, vb);
+#define TG__T8_ROW_HI(q) TG__T8_ROW((q) + 8)
             TG__T8_EACH(TG__T8_TO_ROWS)
             TG__T8X8(r);
             TG__T8_EACH(TG__T8_ROW)
+            if (TG__W > 8) TG__T8_EACH(TG__T8_ROW_HI)
+#undef TG__T8_ROW_HI
 #undef TG__T8_ROW
 #undef TG__T8_TO_ROWS
         } else
@@ -12184,13 +12223,14 @@ TG__FN(tg__ukernel_triple)(int64_t kc, const void *alpha, const void *a, int64_t
  * (column j's at b + j cs_b + p rs_b) and loads op(A)'s columns as vectors, 2t FMAs a k step
  * where a tile in C's own orientation spends one or more a row (cpu.h's tg__cols_fit). Its rows go
  * into C's columns (rows rs_c apart) by scatters, alpha and beta as in every tile's store; or,
- * over at most W rows where the family transposes a tile in registers (TG__T8X8: fp64's 8 x 8),
+ * over at most W rows where the family transposes a tile in registers (TG__T8X8: 8 x W),
  * a tile of one vector whose rows turn into C's rows, each stored as a tile's row is. That form
  * spends no FMAs on a second, empty vector and no scatters: the Xeon, 1 thread, ab-gemm, over the
- * two-vector tile (a copy 0.99-1.01; results/intel-xeon-2c/cpu/ab-tt-cols/), TN d 40x6x64 1.22,
- * 24x5x64 1.28, 100x5x64 1.07, TT 1.04-1.26, where C's last block of rows is eight; 56x4x100
- * 0.98-1.01. Each element is one chain of FMAs along k, as in the tiles it stands in for, so its
- * bits do not depend on which computes it. */
+ * two-vector tile (a copy 0.96-1.03; results/intel-xeon-2c/cpu/ab-tt-cols/), TN d 40x6x64 1.22,
+ * 24x5x64 1.28, 100x5x64 1.07, TT 1.04-1.26, where C's last block of rows is W or fewer, s
+ * 16x20x64 1.18-1.22, 48x4x100 1.19-1.21, TT 12x5x24 2.27; d 56x4x100 0.98-1.01. Each element is
+ * one chain of FMAs along k, as in the tiles it stands in for, so its bits do not depend on which
+ * computes it. */
 __attribute__((target(TG__TARGET))) static void
 TG__FN(tg__ukernel_cols)(int64_t kc, const void *alpha, const void *b, int64_t rs_b, int64_t cs_b,
                          const void *a, int64_t cs_a, const void *beta, void *c, int64_t rs_c,

@@ -277,7 +277,7 @@ TG__ALWAYS_INLINE int tg__tiny_in_place(const tg__kernel *kern, size_t es, int64
  * earlier trial that let it read a transposed A in place cost the plain products 2-7%). A
  * transposed in step 3's view (its rows adjacent, its k steps lta apart) is read in place; B
  * transposed (its columns along k) is packed panel by panel (tg__tiny_panels), or, with A
- * transposed too, in fp64, read in place by ukernel_cols (below). The Xeon of
+ * transposed too, read in place by ukernel_cols (below). The Xeon of
  * results/intel-xeon-2c, 1 thread, ab-gemm, row-major, C 16 bytes off a line, against the general
  * way (a copy of its build: 0.97-1.04): TN s 5^3-16^3 1.07-1.17, 17^3-32^3 1.00-1.03, d 5^3-12^3
  * 1.07-1.15, 16^3-32^3 0.99-1.04; NT s 5^3-16^3 1.12-1.29, 17^3-32^3 1.03-1.09, d 1.04-1.22; TT
@@ -305,7 +305,7 @@ TG__NOINLINE static int tg__gemm_tiny_t(size_t es, int layout, int transa, int t
     if (tm == 1 || tn == 1)
         return tg__gemv_tiny(kern, tm, tn, k, alpha, ta, a_rs, a_cs, tb, ttb ? 1 : ltb,
                              ttb ? ltb : 1, beta, c, ldc);
-    /* Both transposed, in fp64: C's columns in even blocks of three to eight as rows of Cᵀ by
+    /* Both transposed: C's columns in even blocks of three to eight as rows of Cᵀ by
      * ukernel_cols, whose one-vector tiles (up to eight of C's rows) reach C through an 8 x 8
      * transpose in registers. B is then read in place, where the packing of its panels (its
      * transpose) was a third of a TT 8^3 dgemm and the kernel spent half its FMAs on the 16-wide
@@ -315,9 +315,12 @@ TG__NOINLINE static int tg__gemm_tiny_t(size_t es, int layout, int transa, int t
      * even blocks over eight and a rest of one or two (which the tile does not take: those went
      * to the panels), 9^3 1.19, 10^3 1.30, 8x17x8 1.64. Taken where B is under a panel wide or A
      * eight rows at most: wider, over more rows, it lost (12x16x12 0.86, 32^3 0.97, 36^3 0.94).
-     * fp32 has no such transpose (its scatters lost: d 8^3 0.75 when tried with them). */
-    if (tta && ttb && es == sizeof(double) && kern->ukernel_cols && tn >= 3 &&
-        (tn < kern->nr || tm <= kern->nr / 2)) {
+     * fp32 (16 of C's rows a tile, through an 8 x 16 transpose) only in one block: against the
+     * panels (a copy 0.96-1.01), 3^3 1.72, 4^3 1.66, 16x6x16 2.23, 36x6x36 2.04, 16x8x16 1.59,
+     * 40x5x40 1.20, 8^3 1.03, but 32x6x32 0.91, 32x5x32 0.96; in two or more, 8x40x8 0.56, 24^3
+     * 0.83, 16^3 0.90. */
+    if (tta && ttb && kern->ukernel_cols && tn >= 3 &&
+        (tn <= 8 || (es == sizeof(double) && (tn < kern->nr || tm <= kern->nr / 2)))) {
         const int64_t w = kern->nr / 2, t = tg__ceil_div(tn, tg__ceil_div(tn, 8));
         for (int64_t j = 0; j < tn; j += t)
             for (int64_t i = 0; i < tm; i += w)

@@ -257,6 +257,26 @@ __attribute__((target(TG__AVX512))) static inline void tg__t8x8_d(__m512d r[8])
     r[7] = _mm512_maskz_shuffle_f64x2(A, u3, u7, 0xDD);
 }
 
+/* Eight rows of 16 floats turned into 16 rows of eight (r[i]'s lane q into r[q]'s lane i; an
+ * output's lanes past eight unspecified), for AVX-512's float family (kernel_simd.inc's
+ * tg__tile8): the 8 x 8 transpose of their lanes taken as pairs (tg__t8x8_d), each pair's two
+ * floats then parted into two rows, 40 shuffles for 128 floats. */
+__attribute__((target(TG__AVX512))) static inline void tg__t8x16_s(__m512 r[16])
+{
+    const __m512i part = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 1, 3, 5, 7, 9, 11, 13, 15);
+    __m512d p[8] = {_mm512_castps_pd(r[0]), _mm512_castps_pd(r[1]), _mm512_castps_pd(r[2]),
+                    _mm512_castps_pd(r[3]), _mm512_castps_pd(r[4]), _mm512_castps_pd(r[5]),
+                    _mm512_castps_pd(r[6]), _mm512_castps_pd(r[7])};
+    tg__t8x8_d(p);
+    /* p[q]: floats 2q and 2q + 1 of each input row i at lanes 2i and 2i + 1 */
+#define TG__T8X16_PART(q)                                                                          \
+    r[2 * (q)] = _mm512_permutexvar_ps(part, _mm512_castpd_ps(p[q]));                             \
+    r[2 * (q) + 1] = _mm512_shuffle_f32x4(r[2 * (q)], r[2 * (q)], 0xEE);
+    TG__T8X16_PART(0) TG__T8X16_PART(1) TG__T8X16_PART(2) TG__T8X16_PART(3)
+    TG__T8X16_PART(4) TG__T8X16_PART(5) TG__T8X16_PART(6) TG__T8X16_PART(7)
+#undef TG__T8X16_PART
+}
+
 /* Eight columns by eight k steps of doubles, for AVX-512's double family (kernel_simd.inc's
  * tg__pack_along_k): rows of eight along k in, rows of eight columns out, through tg__t8x8_d. */
 __attribute__((target(TG__AVX512))) static inline void tg__packt8x8_d(const double *s, int64_t cs,
@@ -410,6 +430,7 @@ __attribute__((target(TG__AVX512))) static inline double tg__hsum512_d(__m512d v
 #define TG__COPY8 tg__copy8_s
 #define TG__PACKT tg__packt8x8_s
 #define TG__TB 8
+#define TG__T8X8 tg__t8x16_s
 #define TG__MASK __mmask16
 #define TG__LANES(live) ((__mmask16)tg__lanes(live, 16))
 #define TG__MASKLOAD(p, k) _mm512_maskz_loadu_ps(k, p)
