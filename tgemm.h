@@ -6124,9 +6124,10 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
  * TG__NARROW (the family's kernel for narrow panels, or NULL), TG__V (register type), TG__W
  * (lanes), TG__LOADU/TG__STOREU, TG__BCAST, TG__FMA, TG__MUL, TG__ADD, TG__SET1, TG__ZERO,
  * TG__PACK6X4, TG__COPY6 and TG__COPY8 (A's packing), TG__PACKT (a TG__TB x TG__TB register
- * transpose), and TG__MASK/TG__LANES/TG__MASKLOAD (a load mask for a partial panel; where
- * TG__MASKED, also TG__MASKSTORE, its store), TG__STORE_PART (the first lanes of a register into a
- * row of C), TG__MASKED (1: masked loads are cheap enough to read a partial panel of B in place,
+ * transpose; where defined, TG__PACKT8, an 8 x 8 one, and TG__T8X8, eight registers' W lanes
+ * turned into W registers' first eight: ukernel_cols's one-vector tile), and TG__MASK/TG__LANES/
+ * TG__MASKLOAD (a load mask for a partial panel; where TG__MASKED, also TG__MASKSTORE, its
+ * store), TG__STORE_PART (the first lanes of a register into a row of C), TG__MASKED (1: masked loads are cheap enough to read a partial panel of B in place,
  * and masked stores to write an edge tile), TG__SHORT_M (the descriptor's short_m), TG__TALL (the
  * most rows of a tall tile, below), TG__PAIR (1: 32 vector registers, enough for the pair and
  * triple kernels and the wide descriptor, below), TG__PREFETCH_SHORT (1: tiles of one to three rows
@@ -7855,9 +7856,10 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
  * TG__NARROW (the family's kernel for narrow panels, or NULL), TG__V (register type), TG__W
  * (lanes), TG__LOADU/TG__STOREU, TG__BCAST, TG__FMA, TG__MUL, TG__ADD, TG__SET1, TG__ZERO,
  * TG__PACK6X4, TG__COPY6 and TG__COPY8 (A's packing), TG__PACKT (a TG__TB x TG__TB register
- * transpose), and TG__MASK/TG__LANES/TG__MASKLOAD (a load mask for a partial panel; where
- * TG__MASKED, also TG__MASKSTORE, its store), TG__STORE_PART (the first lanes of a register into a
- * row of C), TG__MASKED (1: masked loads are cheap enough to read a partial panel of B in place,
+ * transpose; where defined, TG__PACKT8, an 8 x 8 one, and TG__T8X8, eight registers' W lanes
+ * turned into W registers' first eight: ukernel_cols's one-vector tile), and TG__MASK/TG__LANES/
+ * TG__MASKLOAD (a load mask for a partial panel; where TG__MASKED, also TG__MASKSTORE, its
+ * store), TG__STORE_PART (the first lanes of a register into a row of C), TG__MASKED (1: masked loads are cheap enough to read a partial panel of B in place,
  * and masked stores to write an edge tile), TG__SHORT_M (the descriptor's short_m), TG__TALL (the
  * most rows of a tall tile, below), TG__PAIR (1: 32 vector registers, enough for the pair and
  * triple kernels and the wide descriptor, below), TG__PREFETCH_SHORT (1: tiles of one to three rows
@@ -9588,9 +9590,10 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
  * TG__NARROW (the family's kernel for narrow panels, or NULL), TG__V (register type), TG__W
  * (lanes), TG__LOADU/TG__STOREU, TG__BCAST, TG__FMA, TG__MUL, TG__ADD, TG__SET1, TG__ZERO,
  * TG__PACK6X4, TG__COPY6 and TG__COPY8 (A's packing), TG__PACKT (a TG__TB x TG__TB register
- * transpose), and TG__MASK/TG__LANES/TG__MASKLOAD (a load mask for a partial panel; where
- * TG__MASKED, also TG__MASKSTORE, its store), TG__STORE_PART (the first lanes of a register into a
- * row of C), TG__MASKED (1: masked loads are cheap enough to read a partial panel of B in place,
+ * transpose; where defined, TG__PACKT8, an 8 x 8 one, and TG__T8X8, eight registers' W lanes
+ * turned into W registers' first eight: ukernel_cols's one-vector tile), and TG__MASK/TG__LANES/
+ * TG__MASKLOAD (a load mask for a partial panel; where TG__MASKED, also TG__MASKSTORE, its
+ * store), TG__STORE_PART (the first lanes of a register into a row of C), TG__MASKED (1: masked loads are cheap enough to read a partial panel of B in place,
  * and masked stores to write an edge tile), TG__SHORT_M (the descriptor's short_m), TG__TALL (the
  * most rows of a tall tile, below), TG__PAIR (1: 32 vector registers, enough for the pair and
  * triple kernels and the wide descriptor, below), TG__PREFETCH_SHORT (1: tiles of one to three rows
@@ -11322,9 +11325,10 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
  * TG__NARROW (the family's kernel for narrow panels, or NULL), TG__V (register type), TG__W
  * (lanes), TG__LOADU/TG__STOREU, TG__BCAST, TG__FMA, TG__MUL, TG__ADD, TG__SET1, TG__ZERO,
  * TG__PACK6X4, TG__COPY6 and TG__COPY8 (A's packing), TG__PACKT (a TG__TB x TG__TB register
- * transpose), and TG__MASK/TG__LANES/TG__MASKLOAD (a load mask for a partial panel; where
- * TG__MASKED, also TG__MASKSTORE, its store), TG__STORE_PART (the first lanes of a register into a
- * row of C), TG__MASKED (1: masked loads are cheap enough to read a partial panel of B in place,
+ * transpose; where defined, TG__PACKT8, an 8 x 8 one, and TG__T8X8, eight registers' W lanes
+ * turned into W registers' first eight: ukernel_cols's one-vector tile), and TG__MASK/TG__LANES/
+ * TG__MASKLOAD (a load mask for a partial panel; where TG__MASKED, also TG__MASKSTORE, its
+ * store), TG__STORE_PART (the first lanes of a register into a row of C), TG__MASKED (1: masked loads are cheap enough to read a partial panel of B in place,
  * and masked stores to write an edge tile), TG__SHORT_M (the descriptor's short_m), TG__TALL (the
  * most rows of a tall tile, below), TG__PAIR (1: 32 vector registers, enough for the pair and
  * triple kernels and the wide descriptor, below), TG__PREFETCH_SHORT (1: tiles of one to three rows
