@@ -6127,8 +6127,9 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
  * transpose; where defined, TG__PACKT8, an 8 x 8 one, and TG__T8X8, eight registers' W lanes
  * turned into W registers' first eight: ukernel_cols's one-vector tile), and TG__MASK/TG__LANES/
  * TG__MASKLOAD (a load mask for a partial panel; where TG__MASKED, also TG__MASKSTORE, its
- * store), TG__STORE_PART (the first lanes of a register into a row of C), TG__MASKED (1: masked loads are cheap enough to read a partial panel of B in place,
- * and masked stores to write an edge tile), TG__SHORT_M (the descriptor's short_m), TG__TALL (the
+ * store), TG__STORE_PART (the first lanes of a register into a row of C), TG__MASKED (1: masked
+ * loads are cheap enough to read a partial panel of B in place, and masked stores to write an
+ * edge tile), TG__SHORT_M (the descriptor's short_m), TG__TALL (the
  * most rows of a tall tile, below), TG__PAIR (1: 32 vector registers, enough for the pair and
  * triple kernels and the wide descriptor, below), TG__PREFETCH_SHORT (1: tiles of one to three rows
  * prefetch B read in place, below), TG__B_SHARE (the descriptor's b_share), TG__GEMV_RULE (its
@@ -7859,8 +7860,9 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
  * transpose; where defined, TG__PACKT8, an 8 x 8 one, and TG__T8X8, eight registers' W lanes
  * turned into W registers' first eight: ukernel_cols's one-vector tile), and TG__MASK/TG__LANES/
  * TG__MASKLOAD (a load mask for a partial panel; where TG__MASKED, also TG__MASKSTORE, its
- * store), TG__STORE_PART (the first lanes of a register into a row of C), TG__MASKED (1: masked loads are cheap enough to read a partial panel of B in place,
- * and masked stores to write an edge tile), TG__SHORT_M (the descriptor's short_m), TG__TALL (the
+ * store), TG__STORE_PART (the first lanes of a register into a row of C), TG__MASKED (1: masked
+ * loads are cheap enough to read a partial panel of B in place, and masked stores to write an
+ * edge tile), TG__SHORT_M (the descriptor's short_m), TG__TALL (the
  * most rows of a tall tile, below), TG__PAIR (1: 32 vector registers, enough for the pair and
  * triple kernels and the wide descriptor, below), TG__PREFETCH_SHORT (1: tiles of one to three rows
  * prefetch B read in place, below), TG__B_SHARE (the descriptor's b_share), TG__GEMV_RULE (its
@@ -9593,8 +9595,9 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
  * transpose; where defined, TG__PACKT8, an 8 x 8 one, and TG__T8X8, eight registers' W lanes
  * turned into W registers' first eight: ukernel_cols's one-vector tile), and TG__MASK/TG__LANES/
  * TG__MASKLOAD (a load mask for a partial panel; where TG__MASKED, also TG__MASKSTORE, its
- * store), TG__STORE_PART (the first lanes of a register into a row of C), TG__MASKED (1: masked loads are cheap enough to read a partial panel of B in place,
- * and masked stores to write an edge tile), TG__SHORT_M (the descriptor's short_m), TG__TALL (the
+ * store), TG__STORE_PART (the first lanes of a register into a row of C), TG__MASKED (1: masked
+ * loads are cheap enough to read a partial panel of B in place, and masked stores to write an
+ * edge tile), TG__SHORT_M (the descriptor's short_m), TG__TALL (the
  * most rows of a tall tile, below), TG__PAIR (1: 32 vector registers, enough for the pair and
  * triple kernels and the wide descriptor, below), TG__PREFETCH_SHORT (1: tiles of one to three rows
  * prefetch B read in place, below), TG__B_SHARE (the descriptor's b_share), TG__GEMV_RULE (its
@@ -11328,8 +11331,9 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
  * transpose; where defined, TG__PACKT8, an 8 x 8 one, and TG__T8X8, eight registers' W lanes
  * turned into W registers' first eight: ukernel_cols's one-vector tile), and TG__MASK/TG__LANES/
  * TG__MASKLOAD (a load mask for a partial panel; where TG__MASKED, also TG__MASKSTORE, its
- * store), TG__STORE_PART (the first lanes of a register into a row of C), TG__MASKED (1: masked loads are cheap enough to read a partial panel of B in place,
- * and masked stores to write an edge tile), TG__SHORT_M (the descriptor's short_m), TG__TALL (the
+ * store), TG__STORE_PART (the first lanes of a register into a row of C), TG__MASKED (1: masked
+ * loads are cheap enough to read a partial panel of B in place, and masked stores to write an
+ * edge tile), TG__SHORT_M (the descriptor's short_m), TG__TALL (the
  * most rows of a tall tile, below), TG__PAIR (1: 32 vector registers, enough for the pair and
  * triple kernels and the wide descriptor, below), TG__PREFETCH_SHORT (1: tiles of one to three rows
  * prefetch B read in place, below), TG__B_SHARE (the descriptor's b_share), TG__GEMV_RULE (its
