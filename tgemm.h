@@ -5943,6 +5943,8 @@ __attribute__((target(TG__AVX512))) static inline void tg__t8x8_d(__m512d r[8])
  * floats then parted into two rows, 40 shuffles for 128 floats. */
 __attribute__((target(TG__AVX512))) static inline void tg__t8x16_s(__m512 r[16])
 {
+    /* (the zero-masking forms, every lane kept, as in tg__t8x8_d) */
+    const __mmask16 A = 0xffff;
     const __m512i part = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 1, 3, 5, 7, 9, 11, 13, 15);
     __m512d p[8] = {_mm512_castps_pd(r[0]), _mm512_castps_pd(r[1]), _mm512_castps_pd(r[2]),
                     _mm512_castps_pd(r[3]), _mm512_castps_pd(r[4]), _mm512_castps_pd(r[5]),
@@ -5950,8 +5952,8 @@ __attribute__((target(TG__AVX512))) static inline void tg__t8x16_s(__m512 r[16])
     tg__t8x8_d(p);
     /* p[q]: floats 2q and 2q + 1 of each input row i at lanes 2i and 2i + 1 */
 #define TG__T8X16_PART(q)                                                                          \
-    r[2 * (q)] = _mm512_permutexvar_ps(part, _mm512_castpd_ps(p[q]));                             \
-    r[2 * (q) + 1] = _mm512_shuffle_f32x4(r[2 * (q)], r[2 * (q)], 0xEE);
+    r[2 * (q)] = _mm512_maskz_permutexvar_ps(A, part, _mm512_castpd_ps(p[q]));                    \
+    r[2 * (q) + 1] = _mm512_maskz_shuffle_f32x4(A, r[2 * (q)], r[2 * (q)], 0xEE);
     TG__T8X16_PART(0) TG__T8X16_PART(1) TG__T8X16_PART(2) TG__T8X16_PART(3)
     TG__T8X16_PART(4) TG__T8X16_PART(5) TG__T8X16_PART(6) TG__T8X16_PART(7)
 #undef TG__T8X16_PART
