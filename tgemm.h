@@ -757,6 +757,8 @@ struct tg__kernel {
     int b_share;           /* a deep product's packed B panel takes 1/b_share of L3 (blocking.c) */
     tg__gemv_rows_fn gemv_rows; /* a few rows or columns of C (gemv.c) */
     tg__gemv_fn gemv_dots;      /* one row or column of C (gemv.c) */
+    tg__gemv_rows_fn gemv_cols; /* one or two of C's last columns over a transposed A, as column
+                                   products (small.c's tg__small_dots): the rows form, any n */
     int gemv_rule; /* 1: no C of two rows goes to the rows form within L2, where this family's
                       tiles do better on it (gemv.c's tg__gemv_rows_max; 0: from 128^2 elements) */
 };
@@ -1016,9 +1018,9 @@ TG__ALWAYS_INLINE int tg__small_triple_one(const tg__kernel *kern, int64_t n, do
  *
  * A transposed (its rows adjacent: a_rs 1, its k steps a_cs apart) has no rows to take dots
  * with; there the columns go as products of A's columns with B's elements instead, each column of
- * C a vector of rows at a time (the GEMV rows form's narrow loop, 2W rows a call), kc ceil(m / W)
- * FMAs a column where the tile spends m kc, two columns in one pass (each vector of A loaded once
- * for both). Its fixed cost (the sums stored, C's column written an element at a time) binds a
+ * C a vector of rows at a time (the kernel's gemv_cols: the GEMV rows form's narrow loop), kc
+ * ceil(m / W) FMAs a column where the tile spends m kc, two columns in one pass (each vector of A
+ * loaded once for both). Its fixed cost (the sums stored, C's column written an element at a time) binds a
  * small product, hence the bounds, measured: from 8 rows and 96 multiply-adds, 8 deep for one
  * column and 12 for two (the Xeon: TN s 8x17x8 0.98, d 18x18x8 0.96 past them). A column a pass
  * cost two columns their calls and fp64 a second read of A from L2; against it, the pass of both
@@ -1028,7 +1030,14 @@ TG__ALWAYS_INLINE int tg__small_triple_one(const tg__kernel *kern, int64_t n, do
  * ab-gemm, C 16 bytes off a line, against the tiles (a copy 0.97-1.03): TN s 17^3 1.27, 33^3
  * 1.36, 34^3 1.26, 17x17x64 1.55, 40x17x100 1.79, 100x17x100 1.68, 64x18x300 1.29, d 17^3 1.16,
  * 33^3 1.18, 64x9x64 1.58, 100x17x100 1.24; TT s 17^3 1.34, d 17x17x64 1.32; AVX2 forced TN s
- * 64x9x64 1.64, d 1.30; unchanged shapes 0.97-1.03 (`results/intel-xeon-2c/cpu/ab-axpy-cols/`). */
+ * 64x9x64 1.64, d 1.30; unchanged shapes 0.97-1.03 (`results/intel-xeon-2c/cpu/ab-axpy-cols/`).
+ * Then in one call over all of C's rows, up to five vectors of them a pass (AVX-512's registers;
+ * AVX2 two), where it was a call for each 2W, and each vector of A loaded once for both columns
+ * (GCC had folded it into both FMAs as a memory operand: twelve loads for ten FMAs a row of A).
+ * The Xeon, ab-gemm as above, against 2W a call (a copy 0.995-1.005 by geometric mean; grids of 72
+ * shapes, m 8-100, k 24 and 100, `cpu/ab-gemv-cols/`): geometric mean TN s 1.034, d 1.053, TT s
+ * 1.025, d 1.043; d 100x10x100 1.20, s 34x18x100 1.14, d 64x18x64 1.13; the lowest readings
+ * 0.95-0.96 (s 8x17x100 TT, s 34x66x100 TT), 0.98-1.02 run again. */
 enum { TG__DOTS_COLS = 2, TG__DOTS_K = 256 };
 /* The family whose dots serve: AVX2's rather than AVX-512's, whose longer vectors leave more lanes
  * idle in the last k steps of such short rows and take more steps to sum (side by side, AVX-512's
@@ -5506,7 +5515,7 @@ static const tg__kernel TG__FN(tg__kernel_desc) = {
     "generic", sizeof(TG__T), TG__GMR, TG__GNR, TG__GNR, 2 * TG__GMR, TG__FN(tg__ukernel), NULL,
     NULL,
     TG__FN(tg__pack_a), TG__FN(tg__pack_b), NULL, NULL, NULL, NULL, NULL, 0, 16,
-    TG__FN(tg__gemv_rows), TG__FN(tg__gemv_dots), 0};
+    TG__FN(tg__gemv_rows), TG__FN(tg__gemv_dots), TG__FN(tg__gemv_rows), 0};
 #undef TG__T
 #undef TG__FN
 
@@ -5670,7 +5679,7 @@ static const tg__kernel TG__FN(tg__kernel_desc) = {
     "generic", sizeof(TG__T), TG__GMR, TG__GNR, TG__GNR, 2 * TG__GMR, TG__FN(tg__ukernel), NULL,
     NULL,
     TG__FN(tg__pack_a), TG__FN(tg__pack_b), NULL, NULL, NULL, NULL, NULL, 0, 16,
-    TG__FN(tg__gemv_rows), TG__FN(tg__gemv_dots), 0};
+    TG__FN(tg__gemv_rows), TG__FN(tg__gemv_dots), TG__FN(tg__gemv_rows), 0};
 #undef TG__T
 #undef TG__FN
 
@@ -6915,6 +6924,7 @@ TG__FN(tg__pair_tile)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t 
     TG__PAIR_EACH(TG__PAIR_ZERO)
 #define TG__PAIR_STEP                                                                              \
     {                                                                                              \
+        __asm__ volatile("" ::: "memory");                                                         \
         TG__V b0 = TG__LOADU(b), b1 = TG__LOADU(b + TG__W);                                        \
         TG__V b2 = TG__LOADU(b + ps_b), b3 = TG__LOADU(b + ps_b + TG__W);                          \
         TG__IN_REG(b0);                                                                            \
@@ -7314,44 +7324,51 @@ TG__FN(tg__gemv_store)(TG__T *y, int64_t incy, int64_t n, const TG__T *acc, TG__
     }
 }
 
-/* The rows form over at most 2W columns, for one or two rows of x and of y. Through the buffer
- * (as first built, four rows a pass in one chain of FMAs), each pass's vector was one chain and a
- * store and a reload, ~21 cycles per four rows whatever the width, and s 1x8x100000 ran at 0.65 the
- * speed of the GEMM path's panels (Emerald Rapids; 1.1-1.3 with the registers). Here the sums stay
- * in registers: for one row of x four of them a vector, one for each residue of p mod 4, added at
- * the end as (0 + 1) + (2 + 3); for two, two residues each (AVX2's 16 registers hold no more),
- * each vector of the matrix loaded once for both. gemv.c never lets threads split a row this
- * narrow; small.c's last columns of a product with A transposed (tg__small_dots) take their rows
- * 2W at a time through it, and sum each element the same way wherever the rows split. */
+/* The rows form over a few vectors of columns, for one or two rows of x and of y. Through the
+ * buffer (as first built, four rows a pass in one chain of FMAs), each pass's vector was one chain
+ * and a store and a reload, ~21 cycles per four rows whatever the width, and s 1x8x100000 ran at
+ * 0.65 the speed of the GEMM path's panels (Emerald Rapids; 1.1-1.3 with the registers). Here the
+ * sums stay in registers: for one row of x four of them a vector, one for each residue of p mod
+ * 4, added at the end as (0 + 1) + (2 + 3); for two, two residues each, each vector of the matrix
+ * loaded once for both. V vectors, the last partial unless `full` (constants wherever used, so
+ * that the sums stay in registers): up to TG__NARROW_V, whose 4V sums, V vectors of the matrix and
+ * two broadcasts fill 27 of AVX-512's 32 registers at five and 12 of AVX2's 16 at two. Row i's
+ * sums go to acc + i TG__NARROW_V W. Each element is summed the same way whatever V is, so the
+ * bits do not depend on how its rows are cut into calls. */
+#define TG__NARROW_V (TG__PAIR ? 5 : 2)
 __attribute__((target(TG__TARGET), always_inline)) static inline void
-TG__FN(tg__gemv_narrow_sums)(const int R, int64_t n, int64_t k, const TG__T *x, int64_t incx,
-                             int64_t ldx, const TG__T *r, int64_t ld, TG__T *acc, const int two,
-                             const int full0, const int full1)
+TG__FN(tg__gemv_narrow_sums)(const int R, const int V, const int full, int64_t n, int64_t k,
+                             const TG__T *x, int64_t incx, int64_t ldx, const TG__T *r,
+                             int64_t ld, TG__T *acc)
 {
-    const TG__MASK m0 = TG__LANES(n), m1 = TG__LANES(n - TG__W);
+    const TG__MASK tail = TG__LANES(n - (V - 1) * TG__W);
     const int Q = R == 1 ? 4 : 2; /* the residues */
     const TG__T *x1 = R == 2 ? x + ldx : x; /* (x's second row, formed only where there is one) */
-    TG__V s[4][2], u[2][2]; /* x's row 0, residue q, half h: s[q][h]; row 1: u[q][h] */
+    /* x's row 0, residue q, vector J: s[q][J]; row 1: u[q][J] (as many vectors as
+     * TG__NARROW_EACH names; V of them used) */
+    TG__V s[4][5], u[2][5];
     int64_t p = 0;
-    /* row p + q of the matrix into sum q (a constant wherever it is used, so the sums stay in
-     * registers) */
-#define TG__NARROW_ROW(q)                                                                          \
+#define TG__NARROW_EACH(X) X(0) X(1) X(2) X(3) X(4)
+#define TG__NARROW_ZERO(J)                                                                         \
+    if ((J) < V) s[0][J] = s[1][J] = s[2][J] = s[3][J] = u[0][J] = u[1][J] = TG__ZERO();
+    /* vector J of the matrix's row p + q into sum q (q a constant wherever used) */
+#define TG__NARROW_VEC(J)                                                                          \
+    if ((J) < V) {                                                                                 \
+        TG__V v = (J) < V - 1 || full ? TG__LOADU(rq + (J) * TG__W)                                \
+                                      : TG__MASKLOAD(rq + (J) * TG__W, tail);                      \
+        if (R == 2) TG__IN_REG(v); /* (loaded once for both rows: kernel_simd.inc) */              \
+        s[q][J] = TG__FMA(xq, v, s[q][J]);                                                         \
+        if (R == 2) u[q % 2][J] = TG__FMA(yq, v, u[q % 2][J]);                                     \
+    }
+#define TG__NARROW_ROW(q_)                                                                         \
     do {                                                                                           \
-        const TG__T *rq = r + (q) * ld;                                                            \
-        const TG__V v0 = full0 ? TG__LOADU(rq) : TG__MASKLOAD(rq, m0);                             \
-        const TG__V v1 = !two ? v0 : full1 ? TG__LOADU(rq + TG__W) : TG__MASKLOAD(rq + TG__W, m1); \
-        const TG__V xq = TG__SET1(x[(p + (q)) * incx]);                                            \
-        s[q][0] = TG__FMA(xq, v0, s[q][0]);                                                        \
-        if (two) s[q][1] = TG__FMA(xq, v1, s[q][1]);                                               \
-        if (R == 2) {                                                                              \
-            const TG__V yq = TG__SET1(x1[(p + (q)) * incx]);                                       \
-            u[(q) % 2][0] = TG__FMA(yq, v0, u[(q) % 2][0]);                                        \
-            if (two) u[(q) % 2][1] = TG__FMA(yq, v1, u[(q) % 2][1]);                               \
-        }                                                                                          \
+        const int q = (q_);                                                                        \
+        const TG__T *rq = r + q * ld;                                                              \
+        const TG__V xq = TG__SET1(x[(p + q) * incx]);                                              \
+        const TG__V yq = R == 2 ? TG__SET1(x1[(p + q) * incx]) : xq;                               \
+        TG__NARROW_EACH(TG__NARROW_VEC)                                                            \
     } while (0)
-    s[0][0] = s[0][1] = s[1][0] = s[1][1] = TG__ZERO();
-    s[2][0] = s[2][1] = s[3][0] = s[3][1] = TG__ZERO();
-    u[0][0] = u[0][1] = u[1][0] = u[1][1] = TG__ZERO();
+    TG__NARROW_EACH(TG__NARROW_ZERO)
     for (; p + Q <= k; p += Q, r += Q * ld) {
         TG__NARROW_ROW(0);
         TG__NARROW_ROW(1);
@@ -7363,51 +7380,75 @@ TG__FN(tg__gemv_narrow_sums)(const int R, int64_t n, int64_t k, const TG__T *x, 
     if (p < k) TG__NARROW_ROW(0);
     if (Q == 4 && p + 1 < k) TG__NARROW_ROW(1);
     if (Q == 4 && p + 2 < k) TG__NARROW_ROW(2);
-#undef TG__NARROW_ROW
-    if (R == 1) {
-        TG__STOREU(acc, TG__ADD(TG__ADD(s[0][0], s[1][0]), TG__ADD(s[2][0], s[3][0])));
-        TG__STOREU(acc + TG__W, TG__ADD(TG__ADD(s[0][1], s[1][1]), TG__ADD(s[2][1], s[3][1])));
-    } else {
-        TG__STOREU(acc, TG__ADD(s[0][0], s[1][0]));
-        TG__STOREU(acc + TG__W, TG__ADD(s[0][1], s[1][1]));
-        TG__STOREU(acc + 2 * TG__W, TG__ADD(u[0][0], u[1][0]));
-        TG__STOREU(acc + 3 * TG__W, TG__ADD(u[0][1], u[1][1]));
+#define TG__NARROW_STORE(J)                                                                        \
+    if ((J) < V) {                                                                                 \
+        if (R == 1)                                                                                \
+            TG__STOREU(acc + (J) * TG__W,                                                          \
+                       TG__ADD(TG__ADD(s[0][J], s[1][J]), TG__ADD(s[2][J], s[3][J])));             \
+        else {                                                                                     \
+            TG__STOREU(acc + (J) * TG__W, TG__ADD(s[0][J], s[1][J]));                              \
+            TG__STOREU(acc + (TG__NARROW_V + (J)) * TG__W, TG__ADD(u[0][J], u[1][J]));             \
+        }                                                                                          \
     }
+    TG__NARROW_EACH(TG__NARROW_STORE)
+#undef TG__NARROW_STORE
+#undef TG__NARROW_ROW
+#undef TG__NARROW_VEC
+#undef TG__NARROW_ZERO
+#undef TG__NARROW_EACH
 }
 
-/* y's r rows (1 or 2, ldy apart) over at most 2W columns. Inlined into tg__gemv_rows: where
- * GCC left it out of line (once tg__gemv_regs joined it there), the call cost a 1x8x8 product
- * 6-13% (the Xeon, 1 thread, ab-gemm: 0.88-0.94 of bd85ef4, inlined 0.97-0.99). */
+/* The sums of y's r rows (1 or 2) over n columns, at most VMAX vectors (a constant), into acc.
+ * One loop for each count of rows and vectors, whole or with a partial last (GCC's -O2 does not
+ * unswitch loops). The Xeon, 1 thread, ab-gemm, against the tests inside the one loop: s 1x5x1000
+ * 1.07, d 1.03, TN s 64x18x64 1.09 (tg__small_dots), 1 x 8-32 0.97-1.01. Whole vectors by plain
+ * loads: AVX2's masked ones cost more, d 1x8x100000 0.90x. */
+__attribute__((target(TG__TARGET), always_inline)) static inline void
+TG__FN(tg__gemv_narrow_part)(const int VMAX, int r, int64_t n, int64_t k, const TG__T *x,
+                             int64_t incx, int64_t ldx, const TG__T *mat, int64_t ld, TG__T *acc)
+{
+    const int64_t v = tg__ceil_div(n, TG__W);
+#define TG__NARROW_CASE(R, V)                                                                      \
+    case V:                                                                                        \
+        if ((V) > VMAX) break;                                                                     \
+        if (n % TG__W == 0)                                                                        \
+            TG__FN(tg__gemv_narrow_sums)(R, V, 1, n, k, x, incx, ldx, mat, ld, acc);               \
+        else                                                                                       \
+            TG__FN(tg__gemv_narrow_sums)(R, V, 0, n, k, x, incx, ldx, mat, ld, acc);               \
+        break;
+#define TG__NARROW_CASES(R)                                                                        \
+    switch (v) {                                                                                   \
+        TG__NARROW_CASE(R, 1)                                                                      \
+        TG__NARROW_CASE(R, 2)                                                                      \
+        TG__NARROW_MORE(R)                                                                         \
+    }
+#if TG__NARROW_V > 2
+#define TG__NARROW_MORE(R) TG__NARROW_CASE(R, 3) TG__NARROW_CASE(R, 4) TG__NARROW_CASE(R, 5)
+#else
+#define TG__NARROW_MORE(R)
+#endif
+    if (r == 1)
+        TG__NARROW_CASES(1)
+    else
+        TG__NARROW_CASES(2)
+#undef TG__NARROW_MORE
+#undef TG__NARROW_CASES
+#undef TG__NARROW_CASE
+}
+
+/* y's r rows (1 or 2, ldy apart) over at most 2W columns (gemv.c, which never lets threads split a
+ * y this narrow). Inlined into tg__gemv_rows: where GCC left it out of line (once tg__gemv_regs
+ * joined it there), the call cost a 1x8x8 product 6-13% (the Xeon, 1 thread, ab-gemm: 0.88-0.94 of
+ * bd85ef4, inlined 0.97-0.99). */
 __attribute__((target(TG__TARGET), always_inline)) static inline void
 TG__FN(tg__gemv_narrow)(int r, int64_t n, int64_t k, const TG__T *x, int64_t incx, int64_t ldx,
                         const TG__T *mat, int64_t ld, TG__T alpha, TG__T beta, TG__T *y,
                         int64_t incy, int64_t ldy)
 {
-    TG__T acc[4 * TG__W] __attribute__((aligned(64)));
-    /* One loop for each count of rows and kind of width, its tests constants (GCC's -O2 does not
-     * unswitch loops): one vector or two, each whole or partial. The Xeon, 1 thread, ab-gemm,
-     * against the tests inside the one loop: s 1x5x1000 1.07, d 1.03, TN s 64x18x64 1.09
-     * (tg__small_dots), 1 x 8-32 0.97-1.01. Whole vectors by plain loads: AVX2's masked ones cost
-     * more, d 1x8x100000 0.90x. */
-#define TG__NARROW_WIDTHS(R)                                                                       \
-    do {                                                                                           \
-        if (n > TG__W)                                                                             \
-            if (n == 2 * TG__W)                                                                    \
-                TG__FN(tg__gemv_narrow_sums)(R, n, k, x, incx, ldx, mat, ld, acc, 1, 1, 1);        \
-            else                                                                                   \
-                TG__FN(tg__gemv_narrow_sums)(R, n, k, x, incx, ldx, mat, ld, acc, 1, 1, 0);        \
-        else if (n == TG__W)                                                                       \
-            TG__FN(tg__gemv_narrow_sums)(R, n, k, x, incx, ldx, mat, ld, acc, 0, 1, 0);            \
-        else                                                                                       \
-            TG__FN(tg__gemv_narrow_sums)(R, n, k, x, incx, ldx, mat, ld, acc, 0, 0, 0);            \
-    } while (0)
-    if (r == 1)
-        TG__NARROW_WIDTHS(1);
-    else
-        TG__NARROW_WIDTHS(2);
-#undef TG__NARROW_WIDTHS
+    TG__T acc[2 * TG__NARROW_V * TG__W] __attribute__((aligned(64)));
+    TG__FN(tg__gemv_narrow_part)(2, r, n, k, x, incx, ldx, mat, ld, acc);
     for (int i = 0; i < r; i++)
-        TG__FN(tg__gemv_store)(y + i * ldy, incy, n, acc + 2 * i * TG__W, alpha, beta);
+        TG__FN(tg__gemv_store)(y + i * ldy, incy, n, acc + i * TG__NARROW_V * TG__W, alpha, beta);
 }
 
 /* The rows form for one row of x and of y over more than 2W and at most TG__GEMV_REGS vectors
@@ -7597,6 +7638,35 @@ TG__FN(tg__gemv_rows)(int r, int64_t n, int64_t k, const void *alpha_, const voi
         TG__FN(tg__gemv_rows_r)(r, n, k, x, incx, ldx, mat, ld, alpha, beta, y, incy, ldy);
 }
 
+/* small.c's column products (cpu.h's tg__gemv_rows_fn; tg__small_dots): the rows form for one or
+ * two of C's last columns (r) over a transposed A, all n of C's rows at once, TG__NARROW_V vectors
+ * at a time, where tg__gemv_rows took them 2W at a time. */
+/* tg__gemv_cols's sums of one part, out of line: inlined there, the values its stores need stayed
+ * live across the loops and GCC spilled the loops' row offsets instead, two more loads a pass
+ * (TN s 8x17x100 0.96 the speed). */
+__attribute__((target(TG__TARGET), noinline)) static void
+TG__FN(tg__gemv_cols_sums)(int r, int64_t n, int64_t k, const TG__T *x, int64_t incx, int64_t ldx,
+                           const TG__T *mat, int64_t ld, TG__T *acc)
+{
+    TG__FN(tg__gemv_narrow_part)(TG__NARROW_V, r, n, k, x, incx, ldx, mat, ld, acc);
+}
+__attribute__((target(TG__TARGET))) static void
+TG__FN(tg__gemv_cols)(int r, int64_t n, int64_t k, const void *alpha_, const void *x, int64_t incx,
+                      int64_t ldx, const void *m, int64_t ld, const void *beta_, void *y_,
+                      int64_t incy, int64_t ldy)
+{
+    enum { NW = TG__NARROW_V * TG__W };
+    const TG__T alpha = *(const TG__T *)alpha_, beta = *(const TG__T *)beta_;
+    TG__T acc[2 * NW] __attribute__((aligned(64))), *y = (TG__T *)y_;
+    for (int64_t j = 0, w; j < n; j += w) {
+        w = tg__min(NW, n - j);
+        TG__FN(tg__gemv_cols_sums)(r, w, k, (const TG__T *)x, incx, ldx, (const TG__T *)m + j, ld,
+                                   acc);
+        for (int i = 0; i < r; i++)
+            TG__FN(tg__gemv_store)(y + i * ldy + j * incy, incy, w, acc + i * NW, alpha, beta);
+    }
+}
+
 /* One element of y from a dot product's two accumulators (the dots form), beta y added by an
  * explicit fma: a compiler that contracts a product and a sum on its own (g++ does by default)
  * fused them one way in the groups of four and another in the last columns, and an element's bits
@@ -7678,6 +7748,7 @@ TG__FN(tg__gemv_dots)(int64_t n, int64_t k, const void *alpha_, const void *x_, 
 }
 #undef TG__DOT_STORE
 #undef TG__DOT_FMA
+#undef TG__NARROW_V
 
 #if TG__PAIR
 /* The blocked path's alone (tg__gemm_blocked, tg__block_sizes): the small path keeps the 6 x 2W
@@ -7686,7 +7757,7 @@ static const tg__kernel TG__FN(tg__kernel_wide) = {
     TG__NAME, sizeof(TG__T), 8, 3 * TG__W, 3 * TG__W, TG__SHORT_M, TG__FN(tg__ukernel_wide), NULL,
     NULL,
     TG__FN(tg__pack_a_wide), TG__FN(tg__pack_b_wide), NULL, NULL, NULL, NULL, NULL, 1, TG__B_SHARE,
-    TG__FN(tg__gemv_rows), TG__FN(tg__gemv_dots), TG__GEMV_RULE};
+    TG__FN(tg__gemv_rows), TG__FN(tg__gemv_dots), TG__FN(tg__gemv_cols), TG__GEMV_RULE};
 #define TG__WIDE (&TG__FN(tg__kernel_wide))
 #else
 #define TG__WIDE NULL
@@ -7697,7 +7768,7 @@ static const tg__kernel TG__FN(tg__kernel_desc) = {
     TG__FN(tg__ukernel_short),
     TG__FN(tg__pack_a), TG__FN(tg__pack_b), TG__NARROW, TG__UKERNEL_PAIR, TG__UKERNEL_TRIPLE,
     TG__UKERNEL_COLS, TG__WIDE, 0, TG__B_SHARE,
-    TG__FN(tg__gemv_rows), TG__FN(tg__gemv_dots), TG__GEMV_RULE};
+    TG__FN(tg__gemv_rows), TG__FN(tg__gemv_dots), TG__FN(tg__gemv_cols), TG__GEMV_RULE};
 
 /* The vector macros are this template's parameters: released, so the next instantiation defines
  * its own. */
@@ -8648,6 +8719,7 @@ TG__FN(tg__pair_tile)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t 
     TG__PAIR_EACH(TG__PAIR_ZERO)
 #define TG__PAIR_STEP                                                                              \
     {                                                                                              \
+        __asm__ volatile("" ::: "memory");                                                         \
         TG__V b0 = TG__LOADU(b), b1 = TG__LOADU(b + TG__W);                                        \
         TG__V b2 = TG__LOADU(b + ps_b), b3 = TG__LOADU(b + ps_b + TG__W);                          \
         TG__IN_REG(b0);                                                                            \
@@ -9047,44 +9119,51 @@ TG__FN(tg__gemv_store)(TG__T *y, int64_t incy, int64_t n, const TG__T *acc, TG__
     }
 }
 
-/* The rows form over at most 2W columns, for one or two rows of x and of y. Through the buffer
- * (as first built, four rows a pass in one chain of FMAs), each pass's vector was one chain and a
- * store and a reload, ~21 cycles per four rows whatever the width, and s 1x8x100000 ran at 0.65 the
- * speed of the GEMM path's panels (Emerald Rapids; 1.1-1.3 with the registers). Here the sums stay
- * in registers: for one row of x four of them a vector, one for each residue of p mod 4, added at
- * the end as (0 + 1) + (2 + 3); for two, two residues each (AVX2's 16 registers hold no more),
- * each vector of the matrix loaded once for both. gemv.c never lets threads split a row this
- * narrow; small.c's last columns of a product with A transposed (tg__small_dots) take their rows
- * 2W at a time through it, and sum each element the same way wherever the rows split. */
+/* The rows form over a few vectors of columns, for one or two rows of x and of y. Through the
+ * buffer (as first built, four rows a pass in one chain of FMAs), each pass's vector was one chain
+ * and a store and a reload, ~21 cycles per four rows whatever the width, and s 1x8x100000 ran at
+ * 0.65 the speed of the GEMM path's panels (Emerald Rapids; 1.1-1.3 with the registers). Here the
+ * sums stay in registers: for one row of x four of them a vector, one for each residue of p mod
+ * 4, added at the end as (0 + 1) + (2 + 3); for two, two residues each, each vector of the matrix
+ * loaded once for both. V vectors, the last partial unless `full` (constants wherever used, so
+ * that the sums stay in registers): up to TG__NARROW_V, whose 4V sums, V vectors of the matrix and
+ * two broadcasts fill 27 of AVX-512's 32 registers at five and 12 of AVX2's 16 at two. Row i's
+ * sums go to acc + i TG__NARROW_V W. Each element is summed the same way whatever V is, so the
+ * bits do not depend on how its rows are cut into calls. */
+#define TG__NARROW_V (TG__PAIR ? 5 : 2)
 __attribute__((target(TG__TARGET), always_inline)) static inline void
-TG__FN(tg__gemv_narrow_sums)(const int R, int64_t n, int64_t k, const TG__T *x, int64_t incx,
-                             int64_t ldx, const TG__T *r, int64_t ld, TG__T *acc, const int two,
-                             const int full0, const int full1)
+TG__FN(tg__gemv_narrow_sums)(const int R, const int V, const int full, int64_t n, int64_t k,
+                             const TG__T *x, int64_t incx, int64_t ldx, const TG__T *r,
+                             int64_t ld, TG__T *acc)
 {
-    const TG__MASK m0 = TG__LANES(n), m1 = TG__LANES(n - TG__W);
+    const TG__MASK tail = TG__LANES(n - (V - 1) * TG__W);
     const int Q = R == 1 ? 4 : 2; /* the residues */
     const TG__T *x1 = R == 2 ? x + ldx : x; /* (x's second row, formed only where there is one) */
-    TG__V s[4][2], u[2][2]; /* x's row 0, residue q, half h: s[q][h]; row 1: u[q][h] */
+    /* x's row 0, residue q, vector J: s[q][J]; row 1: u[q][J] (as many vectors as
+     * TG__NARROW_EACH names; V of them used) */
+    TG__V s[4][5], u[2][5];
     int64_t p = 0;
-    /* row p + q of the matrix into sum q (a constant wherever it is used, so the sums stay in
-     * registers) */
-#define TG__NARROW_ROW(q)                                                                          \
+#define TG__NARROW_EACH(X) X(0) X(1) X(2) X(3) X(4)
+#define TG__NARROW_ZERO(J)                                                                         \
+    if ((J) < V) s[0][J] = s[1][J] = s[2][J] = s[3][J] = u[0][J] = u[1][J] = TG__ZERO();
+    /* vector J of the matrix's row p + q into sum q (q a constant wherever used) */
+#define TG__NARROW_VEC(J)                                                                          \
+    if ((J) < V) {                                                                                 \
+        TG__V v = (J) < V - 1 || full ? TG__LOADU(rq + (J) * TG__W)                                \
+                                      : TG__MASKLOAD(rq + (J) * TG__W, tail);                      \
+        if (R == 2) TG__IN_REG(v); /* (loaded once for both rows: kernel_simd.inc) */              \
+        s[q][J] = TG__FMA(xq, v, s[q][J]);                                                         \
+        if (R == 2) u[q % 2][J] = TG__FMA(yq, v, u[q % 2][J]);                                     \
+    }
+#define TG__NARROW_ROW(q_)                                                                         \
     do {                                                                                           \
-        const TG__T *rq = r + (q) * ld;                                                            \
-        const TG__V v0 = full0 ? TG__LOADU(rq) : TG__MASKLOAD(rq, m0);                             \
-        const TG__V v1 = !two ? v0 : full1 ? TG__LOADU(rq + TG__W) : TG__MASKLOAD(rq + TG__W, m1); \
-        const TG__V xq = TG__SET1(x[(p + (q)) * incx]);                                            \
-        s[q][0] = TG__FMA(xq, v0, s[q][0]);                                                        \
-        if (two) s[q][1] = TG__FMA(xq, v1, s[q][1]);                                               \
-        if (R == 2) {                                                                              \
-            const TG__V yq = TG__SET1(x1[(p + (q)) * incx]);                                       \
-            u[(q) % 2][0] = TG__FMA(yq, v0, u[(q) % 2][0]);                                        \
-            if (two) u[(q) % 2][1] = TG__FMA(yq, v1, u[(q) % 2][1]);                               \
-        }                                                                                          \
+        const int q = (q_);                                                                        \
+        const TG__T *rq = r + q * ld;                                                              \
+        const TG__V xq = TG__SET1(x[(p + q) * incx]);                                              \
+        const TG__V yq = R == 2 ? TG__SET1(x1[(p + q) * incx]) : xq;                               \
+        TG__NARROW_EACH(TG__NARROW_VEC)                                                            \
     } while (0)
-    s[0][0] = s[0][1] = s[1][0] = s[1][1] = TG__ZERO();
-    s[2][0] = s[2][1] = s[3][0] = s[3][1] = TG__ZERO();
-    u[0][0] = u[0][1] = u[1][0] = u[1][1] = TG__ZERO();
+    TG__NARROW_EACH(TG__NARROW_ZERO)
     for (; p + Q <= k; p += Q, r += Q * ld) {
         TG__NARROW_ROW(0);
         TG__NARROW_ROW(1);
@@ -9096,51 +9175,75 @@ TG__FN(tg__gemv_narrow_sums)(const int R, int64_t n, int64_t k, const TG__T *x, 
     if (p < k) TG__NARROW_ROW(0);
     if (Q == 4 && p + 1 < k) TG__NARROW_ROW(1);
     if (Q == 4 && p + 2 < k) TG__NARROW_ROW(2);
-#undef TG__NARROW_ROW
-    if (R == 1) {
-        TG__STOREU(acc, TG__ADD(TG__ADD(s[0][0], s[1][0]), TG__ADD(s[2][0], s[3][0])));
-        TG__STOREU(acc + TG__W, TG__ADD(TG__ADD(s[0][1], s[1][1]), TG__ADD(s[2][1], s[3][1])));
-    } else {
-        TG__STOREU(acc, TG__ADD(s[0][0], s[1][0]));
-        TG__STOREU(acc + TG__W, TG__ADD(s[0][1], s[1][1]));
-        TG__STOREU(acc + 2 * TG__W, TG__ADD(u[0][0], u[1][0]));
-        TG__STOREU(acc + 3 * TG__W, TG__ADD(u[0][1], u[1][1]));
+#define TG__NARROW_STORE(J)                                                                        \
+    if ((J) < V) {                                                                                 \
+        if (R == 1)                                                                                \
+            TG__STOREU(acc + (J) * TG__W,                                                          \
+                       TG__ADD(TG__ADD(s[0][J], s[1][J]), TG__ADD(s[2][J], s[3][J])));             \
+        else {                                                                                     \
+            TG__STOREU(acc + (J) * TG__W, TG__ADD(s[0][J], s[1][J]));                              \
+            TG__STOREU(acc + (TG__NARROW_V + (J)) * TG__W, TG__ADD(u[0][J], u[1][J]));             \
+        }                                                                                          \
     }
+    TG__NARROW_EACH(TG__NARROW_STORE)
+#undef TG__NARROW_STORE
+#undef TG__NARROW_ROW
+#undef TG__NARROW_VEC
+#undef TG__NARROW_ZERO
+#undef TG__NARROW_EACH
 }
 
-/* y's r rows (1 or 2, ldy apart) over at most 2W columns. Inlined into tg__gemv_rows: where
- * GCC left it out of line (once tg__gemv_regs joined it there), the call cost a 1x8x8 product
- * 6-13% (the Xeon, 1 thread, ab-gemm: 0.88-0.94 of bd85ef4, inlined 0.97-0.99). */
+/* The sums of y's r rows (1 or 2) over n columns, at most VMAX vectors (a constant), into acc.
+ * One loop for each count of rows and vectors, whole or with a partial last (GCC's -O2 does not
+ * unswitch loops). The Xeon, 1 thread, ab-gemm, against the tests inside the one loop: s 1x5x1000
+ * 1.07, d 1.03, TN s 64x18x64 1.09 (tg__small_dots), 1 x 8-32 0.97-1.01. Whole vectors by plain
+ * loads: AVX2's masked ones cost more, d 1x8x100000 0.90x. */
+__attribute__((target(TG__TARGET), always_inline)) static inline void
+TG__FN(tg__gemv_narrow_part)(const int VMAX, int r, int64_t n, int64_t k, const TG__T *x,
+                             int64_t incx, int64_t ldx, const TG__T *mat, int64_t ld, TG__T *acc)
+{
+    const int64_t v = tg__ceil_div(n, TG__W);
+#define TG__NARROW_CASE(R, V)                                                                      \
+    case V:                                                                                        \
+        if ((V) > VMAX) break;                                                                     \
+        if (n % TG__W == 0)                                                                        \
+            TG__FN(tg__gemv_narrow_sums)(R, V, 1, n, k, x, incx, ldx, mat, ld, acc);               \
+        else                                                                                       \
+            TG__FN(tg__gemv_narrow_sums)(R, V, 0, n, k, x, incx, ldx, mat, ld, acc);               \
+        break;
+#define TG__NARROW_CASES(R)                                                                        \
+    switch (v) {                                                                                   \
+        TG__NARROW_CASE(R, 1)                                                                      \
+        TG__NARROW_CASE(R, 2)                                                                      \
+        TG__NARROW_MORE(R)                                                                         \
+    }
+#if TG__NARROW_V > 2
+#define TG__NARROW_MORE(R) TG__NARROW_CASE(R, 3) TG__NARROW_CASE(R, 4) TG__NARROW_CASE(R, 5)
+#else
+#define TG__NARROW_MORE(R)
+#endif
+    if (r == 1)
+        TG__NARROW_CASES(1)
+    else
+        TG__NARROW_CASES(2)
+#undef TG__NARROW_MORE
+#undef TG__NARROW_CASES
+#undef TG__NARROW_CASE
+}
+
+/* y's r rows (1 or 2, ldy apart) over at most 2W columns (gemv.c, which never lets threads split a
+ * y this narrow). Inlined into tg__gemv_rows: where GCC left it out of line (once tg__gemv_regs
+ * joined it there), the call cost a 1x8x8 product 6-13% (the Xeon, 1 thread, ab-gemm: 0.88-0.94 of
+ * bd85ef4, inlined 0.97-0.99). */
 __attribute__((target(TG__TARGET), always_inline)) static inline void
 TG__FN(tg__gemv_narrow)(int r, int64_t n, int64_t k, const TG__T *x, int64_t incx, int64_t ldx,
                         const TG__T *mat, int64_t ld, TG__T alpha, TG__T beta, TG__T *y,
                         int64_t incy, int64_t ldy)
 {
-    TG__T acc[4 * TG__W] __attribute__((aligned(64)));
-    /* One loop for each count of rows and kind of width, its tests constants (GCC's -O2 does not
-     * unswitch loops): one vector or two, each whole or partial. The Xeon, 1 thread, ab-gemm,
-     * against the tests inside the one loop: s 1x5x1000 1.07, d 1.03, TN s 64x18x64 1.09
-     * (tg__small_dots), 1 x 8-32 0.97-1.01. Whole vectors by plain loads: AVX2's masked ones cost
-     * more, d 1x8x100000 0.90x. */
-#define TG__NARROW_WIDTHS(R)                                                                       \
-    do {                                                                                           \
-        if (n > TG__W)                                                                             \
-            if (n == 2 * TG__W)                                                                    \
-                TG__FN(tg__gemv_narrow_sums)(R, n, k, x, incx, ldx, mat, ld, acc, 1, 1, 1);        \
-            else                                                                                   \
-                TG__FN(tg__gemv_narrow_sums)(R, n, k, x, incx, ldx, mat, ld, acc, 1, 1, 0);        \
-        else if (n == TG__W)                                                                       \
-            TG__FN(tg__gemv_narrow_sums)(R, n, k, x, incx, ldx, mat, ld, acc, 0, 1, 0);            \
-        else                                                                                       \
-            TG__FN(tg__gemv_narrow_sums)(R, n, k, x, incx, ldx, mat, ld, acc, 0, 0, 0);            \
-    } while (0)
-    if (r == 1)
-        TG__NARROW_WIDTHS(1);
-    else
-        TG__NARROW_WIDTHS(2);
-#undef TG__NARROW_WIDTHS
+    TG__T acc[2 * TG__NARROW_V * TG__W] __attribute__((aligned(64)));
+    TG__FN(tg__gemv_narrow_part)(2, r, n, k, x, incx, ldx, mat, ld, acc);
     for (int i = 0; i < r; i++)
-        TG__FN(tg__gemv_store)(y + i * ldy, incy, n, acc + 2 * i * TG__W, alpha, beta);
+        TG__FN(tg__gemv_store)(y + i * ldy, incy, n, acc + i * TG__NARROW_V * TG__W, alpha, beta);
 }
 
 /* The rows form for one row of x and of y over more than 2W and at most TG__GEMV_REGS vectors
@@ -9330,6 +9433,35 @@ TG__FN(tg__gemv_rows)(int r, int64_t n, int64_t k, const void *alpha_, const voi
         TG__FN(tg__gemv_rows_r)(r, n, k, x, incx, ldx, mat, ld, alpha, beta, y, incy, ldy);
 }
 
+/* small.c's column products (cpu.h's tg__gemv_rows_fn; tg__small_dots): the rows form for one or
+ * two of C's last columns (r) over a transposed A, all n of C's rows at once, TG__NARROW_V vectors
+ * at a time, where tg__gemv_rows took them 2W at a time. */
+/* tg__gemv_cols's sums of one part, out of line: inlined there, the values its stores need stayed
+ * live across the loops and GCC spilled the loops' row offsets instead, two more loads a pass
+ * (TN s 8x17x100 0.96 the speed). */
+__attribute__((target(TG__TARGET), noinline)) static void
+TG__FN(tg__gemv_cols_sums)(int r, int64_t n, int64_t k, const TG__T *x, int64_t incx, int64_t ldx,
+                           const TG__T *mat, int64_t ld, TG__T *acc)
+{
+    TG__FN(tg__gemv_narrow_part)(TG__NARROW_V, r, n, k, x, incx, ldx, mat, ld, acc);
+}
+__attribute__((target(TG__TARGET))) static void
+TG__FN(tg__gemv_cols)(int r, int64_t n, int64_t k, const void *alpha_, const void *x, int64_t incx,
+                      int64_t ldx, const void *m, int64_t ld, const void *beta_, void *y_,
+                      int64_t incy, int64_t ldy)
+{
+    enum { NW = TG__NARROW_V * TG__W };
+    const TG__T alpha = *(const TG__T *)alpha_, beta = *(const TG__T *)beta_;
+    TG__T acc[2 * NW] __attribute__((aligned(64))), *y = (TG__T *)y_;
+    for (int64_t j = 0, w; j < n; j += w) {
+        w = tg__min(NW, n - j);
+        TG__FN(tg__gemv_cols_sums)(r, w, k, (const TG__T *)x, incx, ldx, (const TG__T *)m + j, ld,
+                                   acc);
+        for (int i = 0; i < r; i++)
+            TG__FN(tg__gemv_store)(y + i * ldy + j * incy, incy, w, acc + i * NW, alpha, beta);
+    }
+}
+
 /* One element of y from a dot product's two accumulators (the dots form), beta y added by an
  * explicit fma: a compiler that contracts a product and a sum on its own (g++ does by default)
  * fused them one way in the groups of four and another in the last columns, and an element's bits
@@ -9411,6 +9543,7 @@ TG__FN(tg__gemv_dots)(int64_t n, int64_t k, const void *alpha_, const void *x_, 
 }
 #undef TG__DOT_STORE
 #undef TG__DOT_FMA
+#undef TG__NARROW_V
 
 #if TG__PAIR
 /* The blocked path's alone (tg__gemm_blocked, tg__block_sizes): the small path keeps the 6 x 2W
@@ -9419,7 +9552,7 @@ static const tg__kernel TG__FN(tg__kernel_wide) = {
     TG__NAME, sizeof(TG__T), 8, 3 * TG__W, 3 * TG__W, TG__SHORT_M, TG__FN(tg__ukernel_wide), NULL,
     NULL,
     TG__FN(tg__pack_a_wide), TG__FN(tg__pack_b_wide), NULL, NULL, NULL, NULL, NULL, 1, TG__B_SHARE,
-    TG__FN(tg__gemv_rows), TG__FN(tg__gemv_dots), TG__GEMV_RULE};
+    TG__FN(tg__gemv_rows), TG__FN(tg__gemv_dots), TG__FN(tg__gemv_cols), TG__GEMV_RULE};
 #define TG__WIDE (&TG__FN(tg__kernel_wide))
 #else
 #define TG__WIDE NULL
@@ -9430,7 +9563,7 @@ static const tg__kernel TG__FN(tg__kernel_desc) = {
     TG__FN(tg__ukernel_short),
     TG__FN(tg__pack_a), TG__FN(tg__pack_b), TG__NARROW, TG__UKERNEL_PAIR, TG__UKERNEL_TRIPLE,
     TG__UKERNEL_COLS, TG__WIDE, 0, TG__B_SHARE,
-    TG__FN(tg__gemv_rows), TG__FN(tg__gemv_dots), TG__GEMV_RULE};
+    TG__FN(tg__gemv_rows), TG__FN(tg__gemv_dots), TG__FN(tg__gemv_cols), TG__GEMV_RULE};
 
 /* The vector macros are this template's parameters: released, so the next instantiation defines
  * its own. */
@@ -10383,6 +10516,7 @@ TG__FN(tg__pair_tile)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t 
     TG__PAIR_EACH(TG__PAIR_ZERO)
 #define TG__PAIR_STEP                                                                              \
     {                                                                                              \
+        __asm__ volatile("" ::: "memory");                                                         \
         TG__V b0 = TG__LOADU(b), b1 = TG__LOADU(b + TG__W);                                        \
         TG__V b2 = TG__LOADU(b + ps_b), b3 = TG__LOADU(b + ps_b + TG__W);                          \
         TG__IN_REG(b0);                                                                            \
@@ -10782,44 +10916,51 @@ TG__FN(tg__gemv_store)(TG__T *y, int64_t incy, int64_t n, const TG__T *acc, TG__
     }
 }
 
-/* The rows form over at most 2W columns, for one or two rows of x and of y. Through the buffer
- * (as first built, four rows a pass in one chain of FMAs), each pass's vector was one chain and a
- * store and a reload, ~21 cycles per four rows whatever the width, and s 1x8x100000 ran at 0.65 the
- * speed of the GEMM path's panels (Emerald Rapids; 1.1-1.3 with the registers). Here the sums stay
- * in registers: for one row of x four of them a vector, one for each residue of p mod 4, added at
- * the end as (0 + 1) + (2 + 3); for two, two residues each (AVX2's 16 registers hold no more),
- * each vector of the matrix loaded once for both. gemv.c never lets threads split a row this
- * narrow; small.c's last columns of a product with A transposed (tg__small_dots) take their rows
- * 2W at a time through it, and sum each element the same way wherever the rows split. */
+/* The rows form over a few vectors of columns, for one or two rows of x and of y. Through the
+ * buffer (as first built, four rows a pass in one chain of FMAs), each pass's vector was one chain
+ * and a store and a reload, ~21 cycles per four rows whatever the width, and s 1x8x100000 ran at
+ * 0.65 the speed of the GEMM path's panels (Emerald Rapids; 1.1-1.3 with the registers). Here the
+ * sums stay in registers: for one row of x four of them a vector, one for each residue of p mod
+ * 4, added at the end as (0 + 1) + (2 + 3); for two, two residues each, each vector of the matrix
+ * loaded once for both. V vectors, the last partial unless `full` (constants wherever used, so
+ * that the sums stay in registers): up to TG__NARROW_V, whose 4V sums, V vectors of the matrix and
+ * two broadcasts fill 27 of AVX-512's 32 registers at five and 12 of AVX2's 16 at two. Row i's
+ * sums go to acc + i TG__NARROW_V W. Each element is summed the same way whatever V is, so the
+ * bits do not depend on how its rows are cut into calls. */
+#define TG__NARROW_V (TG__PAIR ? 5 : 2)
 __attribute__((target(TG__TARGET), always_inline)) static inline void
-TG__FN(tg__gemv_narrow_sums)(const int R, int64_t n, int64_t k, const TG__T *x, int64_t incx,
-                             int64_t ldx, const TG__T *r, int64_t ld, TG__T *acc, const int two,
-                             const int full0, const int full1)
+TG__FN(tg__gemv_narrow_sums)(const int R, const int V, const int full, int64_t n, int64_t k,
+                             const TG__T *x, int64_t incx, int64_t ldx, const TG__T *r,
+                             int64_t ld, TG__T *acc)
 {
-    const TG__MASK m0 = TG__LANES(n), m1 = TG__LANES(n - TG__W);
+    const TG__MASK tail = TG__LANES(n - (V - 1) * TG__W);
     const int Q = R == 1 ? 4 : 2; /* the residues */
     const TG__T *x1 = R == 2 ? x + ldx : x; /* (x's second row, formed only where there is one) */
-    TG__V s[4][2], u[2][2]; /* x's row 0, residue q, half h: s[q][h]; row 1: u[q][h] */
+    /* x's row 0, residue q, vector J: s[q][J]; row 1: u[q][J] (as many vectors as
+     * TG__NARROW_EACH names; V of them used) */
+    TG__V s[4][5], u[2][5];
     int64_t p = 0;
-    /* row p + q of the matrix into sum q (a constant wherever it is used, so the sums stay in
-     * registers) */
-#define TG__NARROW_ROW(q)                                                                          \
+#define TG__NARROW_EACH(X) X(0) X(1) X(2) X(3) X(4)
+#define TG__NARROW_ZERO(J)                                                                         \
+    if ((J) < V) s[0][J] = s[1][J] = s[2][J] = s[3][J] = u[0][J] = u[1][J] = TG__ZERO();
+    /* vector J of the matrix's row p + q into sum q (q a constant wherever used) */
+#define TG__NARROW_VEC(J)                                                                          \
+    if ((J) < V) {                                                                                 \
+        TG__V v = (J) < V - 1 || full ? TG__LOADU(rq + (J) * TG__W)                                \
+                                      : TG__MASKLOAD(rq + (J) * TG__W, tail);                      \
+        if (R == 2) TG__IN_REG(v); /* (loaded once for both rows: kernel_simd.inc) */              \
+        s[q][J] = TG__FMA(xq, v, s[q][J]);                                                         \
+        if (R == 2) u[q % 2][J] = TG__FMA(yq, v, u[q % 2][J]);                                     \
+    }
+#define TG__NARROW_ROW(q_)                                                                         \
     do {                                                                                           \
-        const TG__T *rq = r + (q) * ld;                                                            \
-        const TG__V v0 = full0 ? TG__LOADU(rq) : TG__MASKLOAD(rq, m0);                             \
-        const TG__V v1 = !two ? v0 : full1 ? TG__LOADU(rq + TG__W) : TG__MASKLOAD(rq + TG__W, m1); \
-        const TG__V xq = TG__SET1(x[(p + (q)) * incx]);                                            \
-        s[q][0] = TG__FMA(xq, v0, s[q][0]);                                                        \
-        if (two) s[q][1] = TG__FMA(xq, v1, s[q][1]);                                               \
-        if (R == 2) {                                                                              \
-            const TG__V yq = TG__SET1(x1[(p + (q)) * incx]);                                       \
-            u[(q) % 2][0] = TG__FMA(yq, v0, u[(q) % 2][0]);                                        \
-            if (two) u[(q) % 2][1] = TG__FMA(yq, v1, u[(q) % 2][1]);                               \
-        }                                                                                          \
+        const int q = (q_);                                                                        \
+        const TG__T *rq = r + q * ld;                                                              \
+        const TG__V xq = TG__SET1(x[(p + q) * incx]);                                              \
+        const TG__V yq = R == 2 ? TG__SET1(x1[(p + q) * incx]) : xq;                               \
+        TG__NARROW_EACH(TG__NARROW_VEC)                                                            \
     } while (0)
-    s[0][0] = s[0][1] = s[1][0] = s[1][1] = TG__ZERO();
-    s[2][0] = s[2][1] = s[3][0] = s[3][1] = TG__ZERO();
-    u[0][0] = u[0][1] = u[1][0] = u[1][1] = TG__ZERO();
+    TG__NARROW_EACH(TG__NARROW_ZERO)
     for (; p + Q <= k; p += Q, r += Q * ld) {
         TG__NARROW_ROW(0);
         TG__NARROW_ROW(1);
@@ -10831,51 +10972,75 @@ TG__FN(tg__gemv_narrow_sums)(const int R, int64_t n, int64_t k, const TG__T *x, 
     if (p < k) TG__NARROW_ROW(0);
     if (Q == 4 && p + 1 < k) TG__NARROW_ROW(1);
     if (Q == 4 && p + 2 < k) TG__NARROW_ROW(2);
-#undef TG__NARROW_ROW
-    if (R == 1) {
-        TG__STOREU(acc, TG__ADD(TG__ADD(s[0][0], s[1][0]), TG__ADD(s[2][0], s[3][0])));
-        TG__STOREU(acc + TG__W, TG__ADD(TG__ADD(s[0][1], s[1][1]), TG__ADD(s[2][1], s[3][1])));
-    } else {
-        TG__STOREU(acc, TG__ADD(s[0][0], s[1][0]));
-        TG__STOREU(acc + TG__W, TG__ADD(s[0][1], s[1][1]));
-        TG__STOREU(acc + 2 * TG__W, TG__ADD(u[0][0], u[1][0]));
-        TG__STOREU(acc + 3 * TG__W, TG__ADD(u[0][1], u[1][1]));
+#define TG__NARROW_STORE(J)                                                                        \
+    if ((J) < V) {                                                                                 \
+        if (R == 1)                                                                                \
+            TG__STOREU(acc + (J) * TG__W,                                                          \
+                       TG__ADD(TG__ADD(s[0][J], s[1][J]), TG__ADD(s[2][J], s[3][J])));             \
+        else {                                                                                     \
+            TG__STOREU(acc + (J) * TG__W, TG__ADD(s[0][J], s[1][J]));                              \
+            TG__STOREU(acc + (TG__NARROW_V + (J)) * TG__W, TG__ADD(u[0][J], u[1][J]));             \
+        }                                                                                          \
     }
+    TG__NARROW_EACH(TG__NARROW_STORE)
+#undef TG__NARROW_STORE
+#undef TG__NARROW_ROW
+#undef TG__NARROW_VEC
+#undef TG__NARROW_ZERO
+#undef TG__NARROW_EACH
 }
 
-/* y's r rows (1 or 2, ldy apart) over at most 2W columns. Inlined into tg__gemv_rows: where
- * GCC left it out of line (once tg__gemv_regs joined it there), the call cost a 1x8x8 product
- * 6-13% (the Xeon, 1 thread, ab-gemm: 0.88-0.94 of bd85ef4, inlined 0.97-0.99). */
+/* The sums of y's r rows (1 or 2) over n columns, at most VMAX vectors (a constant), into acc.
+ * One loop for each count of rows and vectors, whole or with a partial last (GCC's -O2 does not
+ * unswitch loops). The Xeon, 1 thread, ab-gemm, against the tests inside the one loop: s 1x5x1000
+ * 1.07, d 1.03, TN s 64x18x64 1.09 (tg__small_dots), 1 x 8-32 0.97-1.01. Whole vectors by plain
+ * loads: AVX2's masked ones cost more, d 1x8x100000 0.90x. */
+__attribute__((target(TG__TARGET), always_inline)) static inline void
+TG__FN(tg__gemv_narrow_part)(const int VMAX, int r, int64_t n, int64_t k, const TG__T *x,
+                             int64_t incx, int64_t ldx, const TG__T *mat, int64_t ld, TG__T *acc)
+{
+    const int64_t v = tg__ceil_div(n, TG__W);
+#define TG__NARROW_CASE(R, V)                                                                      \
+    case V:                                                                                        \
+        if ((V) > VMAX) break;                                                                     \
+        if (n % TG__W == 0)                                                                        \
+            TG__FN(tg__gemv_narrow_sums)(R, V, 1, n, k, x, incx, ldx, mat, ld, acc);               \
+        else                                                                                       \
+            TG__FN(tg__gemv_narrow_sums)(R, V, 0, n, k, x, incx, ldx, mat, ld, acc);               \
+        break;
+#define TG__NARROW_CASES(R)                                                                        \
+    switch (v) {                                                                                   \
+        TG__NARROW_CASE(R, 1)                                                                      \
+        TG__NARROW_CASE(R, 2)                                                                      \
+        TG__NARROW_MORE(R)                                                                         \
+    }
+#if TG__NARROW_V > 2
+#define TG__NARROW_MORE(R) TG__NARROW_CASE(R, 3) TG__NARROW_CASE(R, 4) TG__NARROW_CASE(R, 5)
+#else
+#define TG__NARROW_MORE(R)
+#endif
+    if (r == 1)
+        TG__NARROW_CASES(1)
+    else
+        TG__NARROW_CASES(2)
+#undef TG__NARROW_MORE
+#undef TG__NARROW_CASES
+#undef TG__NARROW_CASE
+}
+
+/* y's r rows (1 or 2, ldy apart) over at most 2W columns (gemv.c, which never lets threads split a
+ * y this narrow). Inlined into tg__gemv_rows: where GCC left it out of line (once tg__gemv_regs
+ * joined it there), the call cost a 1x8x8 product 6-13% (the Xeon, 1 thread, ab-gemm: 0.88-0.94 of
+ * bd85ef4, inlined 0.97-0.99). */
 __attribute__((target(TG__TARGET), always_inline)) static inline void
 TG__FN(tg__gemv_narrow)(int r, int64_t n, int64_t k, const TG__T *x, int64_t incx, int64_t ldx,
                         const TG__T *mat, int64_t ld, TG__T alpha, TG__T beta, TG__T *y,
                         int64_t incy, int64_t ldy)
 {
-    TG__T acc[4 * TG__W] __attribute__((aligned(64)));
-    /* One loop for each count of rows and kind of width, its tests constants (GCC's -O2 does not
-     * unswitch loops): one vector or two, each whole or partial. The Xeon, 1 thread, ab-gemm,
-     * against the tests inside the one loop: s 1x5x1000 1.07, d 1.03, TN s 64x18x64 1.09
-     * (tg__small_dots), 1 x 8-32 0.97-1.01. Whole vectors by plain loads: AVX2's masked ones cost
-     * more, d 1x8x100000 0.90x. */
-#define TG__NARROW_WIDTHS(R)                                                                       \
-    do {                                                                                           \
-        if (n > TG__W)                                                                             \
-            if (n == 2 * TG__W)                                                                    \
-                TG__FN(tg__gemv_narrow_sums)(R, n, k, x, incx, ldx, mat, ld, acc, 1, 1, 1);        \
-            else                                                                                   \
-                TG__FN(tg__gemv_narrow_sums)(R, n, k, x, incx, ldx, mat, ld, acc, 1, 1, 0);        \
-        else if (n == TG__W)                                                                       \
-            TG__FN(tg__gemv_narrow_sums)(R, n, k, x, incx, ldx, mat, ld, acc, 0, 1, 0);            \
-        else                                                                                       \
-            TG__FN(tg__gemv_narrow_sums)(R, n, k, x, incx, ldx, mat, ld, acc, 0, 0, 0);            \
-    } while (0)
-    if (r == 1)
-        TG__NARROW_WIDTHS(1);
-    else
-        TG__NARROW_WIDTHS(2);
-#undef TG__NARROW_WIDTHS
+    TG__T acc[2 * TG__NARROW_V * TG__W] __attribute__((aligned(64)));
+    TG__FN(tg__gemv_narrow_part)(2, r, n, k, x, incx, ldx, mat, ld, acc);
     for (int i = 0; i < r; i++)
-        TG__FN(tg__gemv_store)(y + i * ldy, incy, n, acc + 2 * i * TG__W, alpha, beta);
+        TG__FN(tg__gemv_store)(y + i * ldy, incy, n, acc + i * TG__NARROW_V * TG__W, alpha, beta);
 }
 
 /* The rows form for one row of x and of y over more than 2W and at most TG__GEMV_REGS vectors
@@ -11065,6 +11230,35 @@ TG__FN(tg__gemv_rows)(int r, int64_t n, int64_t k, const void *alpha_, const voi
         TG__FN(tg__gemv_rows_r)(r, n, k, x, incx, ldx, mat, ld, alpha, beta, y, incy, ldy);
 }
 
+/* small.c's column products (cpu.h's tg__gemv_rows_fn; tg__small_dots): the rows form for one or
+ * two of C's last columns (r) over a transposed A, all n of C's rows at once, TG__NARROW_V vectors
+ * at a time, where tg__gemv_rows took them 2W at a time. */
+/* tg__gemv_cols's sums of one part, out of line: inlined there, the values its stores need stayed
+ * live across the loops and GCC spilled the loops' row offsets instead, two more loads a pass
+ * (TN s 8x17x100 0.96 the speed). */
+__attribute__((target(TG__TARGET), noinline)) static void
+TG__FN(tg__gemv_cols_sums)(int r, int64_t n, int64_t k, const TG__T *x, int64_t incx, int64_t ldx,
+                           const TG__T *mat, int64_t ld, TG__T *acc)
+{
+    TG__FN(tg__gemv_narrow_part)(TG__NARROW_V, r, n, k, x, incx, ldx, mat, ld, acc);
+}
+__attribute__((target(TG__TARGET))) static void
+TG__FN(tg__gemv_cols)(int r, int64_t n, int64_t k, const void *alpha_, const void *x, int64_t incx,
+                      int64_t ldx, const void *m, int64_t ld, const void *beta_, void *y_,
+                      int64_t incy, int64_t ldy)
+{
+    enum { NW = TG__NARROW_V * TG__W };
+    const TG__T alpha = *(const TG__T *)alpha_, beta = *(const TG__T *)beta_;
+    TG__T acc[2 * NW] __attribute__((aligned(64))), *y = (TG__T *)y_;
+    for (int64_t j = 0, w; j < n; j += w) {
+        w = tg__min(NW, n - j);
+        TG__FN(tg__gemv_cols_sums)(r, w, k, (const TG__T *)x, incx, ldx, (const TG__T *)m + j, ld,
+                                   acc);
+        for (int i = 0; i < r; i++)
+            TG__FN(tg__gemv_store)(y + i * ldy + j * incy, incy, w, acc + i * NW, alpha, beta);
+    }
+}
+
 /* One element of y from a dot product's two accumulators (the dots form), beta y added by an
  * explicit fma: a compiler that contracts a product and a sum on its own (g++ does by default)
  * fused them one way in the groups of four and another in the last columns, and an element's bits
@@ -11146,6 +11340,7 @@ TG__FN(tg__gemv_dots)(int64_t n, int64_t k, const void *alpha_, const void *x_, 
 }
 #undef TG__DOT_STORE
 #undef TG__DOT_FMA
+#undef TG__NARROW_V
 
 #if TG__PAIR
 /* The blocked path's alone (tg__gemm_blocked, tg__block_sizes): the small path keeps the 6 x 2W
@@ -11154,7 +11349,7 @@ static const tg__kernel TG__FN(tg__kernel_wide) = {
     TG__NAME, sizeof(TG__T), 8, 3 * TG__W, 3 * TG__W, TG__SHORT_M, TG__FN(tg__ukernel_wide), NULL,
     NULL,
     TG__FN(tg__pack_a_wide), TG__FN(tg__pack_b_wide), NULL, NULL, NULL, NULL, NULL, 1, TG__B_SHARE,
-    TG__FN(tg__gemv_rows), TG__FN(tg__gemv_dots), TG__GEMV_RULE};
+    TG__FN(tg__gemv_rows), TG__FN(tg__gemv_dots), TG__FN(tg__gemv_cols), TG__GEMV_RULE};
 #define TG__WIDE (&TG__FN(tg__kernel_wide))
 #else
 #define TG__WIDE NULL
@@ -11165,7 +11360,7 @@ static const tg__kernel TG__FN(tg__kernel_desc) = {
     TG__FN(tg__ukernel_short),
     TG__FN(tg__pack_a), TG__FN(tg__pack_b), TG__NARROW, TG__UKERNEL_PAIR, TG__UKERNEL_TRIPLE,
     TG__UKERNEL_COLS, TG__WIDE, 0, TG__B_SHARE,
-    TG__FN(tg__gemv_rows), TG__FN(tg__gemv_dots), TG__GEMV_RULE};
+    TG__FN(tg__gemv_rows), TG__FN(tg__gemv_dots), TG__FN(tg__gemv_cols), TG__GEMV_RULE};
 
 /* The vector macros are this template's parameters: released, so the next instantiation defines
  * its own. */
@@ -12119,6 +12314,7 @@ TG__FN(tg__pair_tile)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t 
     TG__PAIR_EACH(TG__PAIR_ZERO)
 #define TG__PAIR_STEP                                                                              \
     {                                                                                              \
+        __asm__ volatile("" ::: "memory");                                                         \
         TG__V b0 = TG__LOADU(b), b1 = TG__LOADU(b + TG__W);                                        \
         TG__V b2 = TG__LOADU(b + ps_b), b3 = TG__LOADU(b + ps_b + TG__W);                          \
         TG__IN_REG(b0);                                                                            \
@@ -12518,44 +12714,51 @@ TG__FN(tg__gemv_store)(TG__T *y, int64_t incy, int64_t n, const TG__T *acc, TG__
     }
 }
 
-/* The rows form over at most 2W columns, for one or two rows of x and of y. Through the buffer
- * (as first built, four rows a pass in one chain of FMAs), each pass's vector was one chain and a
- * store and a reload, ~21 cycles per four rows whatever the width, and s 1x8x100000 ran at 0.65 the
- * speed of the GEMM path's panels (Emerald Rapids; 1.1-1.3 with the registers). Here the sums stay
- * in registers: for one row of x four of them a vector, one for each residue of p mod 4, added at
- * the end as (0 + 1) + (2 + 3); for two, two residues each (AVX2's 16 registers hold no more),
- * each vector of the matrix loaded once for both. gemv.c never lets threads split a row this
- * narrow; small.c's last columns of a product with A transposed (tg__small_dots) take their rows
- * 2W at a time through it, and sum each element the same way wherever the rows split. */
+/* The rows form over a few vectors of columns, for one or two rows of x and of y. Through the
+ * buffer (as first built, four rows a pass in one chain of FMAs), each pass's vector was one chain
+ * and a store and a reload, ~21 cycles per four rows whatever the width, and s 1x8x100000 ran at
+ * 0.65 the speed of the GEMM path's panels (Emerald Rapids; 1.1-1.3 with the registers). Here the
+ * sums stay in registers: for one row of x four of them a vector, one for each residue of p mod
+ * 4, added at the end as (0 + 1) + (2 + 3); for two, two residues each, each vector of the matrix
+ * loaded once for both. V vectors, the last partial unless `full` (constants wherever used, so
+ * that the sums stay in registers): up to TG__NARROW_V, whose 4V sums, V vectors of the matrix and
+ * two broadcasts fill 27 of AVX-512's 32 registers at five and 12 of AVX2's 16 at two. Row i's
+ * sums go to acc + i TG__NARROW_V W. Each element is summed the same way whatever V is, so the
+ * bits do not depend on how its rows are cut into calls. */
+#define TG__NARROW_V (TG__PAIR ? 5 : 2)
 __attribute__((target(TG__TARGET), always_inline)) static inline void
-TG__FN(tg__gemv_narrow_sums)(const int R, int64_t n, int64_t k, const TG__T *x, int64_t incx,
-                             int64_t ldx, const TG__T *r, int64_t ld, TG__T *acc, const int two,
-                             const int full0, const int full1)
+TG__FN(tg__gemv_narrow_sums)(const int R, const int V, const int full, int64_t n, int64_t k,
+                             const TG__T *x, int64_t incx, int64_t ldx, const TG__T *r,
+                             int64_t ld, TG__T *acc)
 {
-    const TG__MASK m0 = TG__LANES(n), m1 = TG__LANES(n - TG__W);
+    const TG__MASK tail = TG__LANES(n - (V - 1) * TG__W);
     const int Q = R == 1 ? 4 : 2; /* the residues */
     const TG__T *x1 = R == 2 ? x + ldx : x; /* (x's second row, formed only where there is one) */
-    TG__V s[4][2], u[2][2]; /* x's row 0, residue q, half h: s[q][h]; row 1: u[q][h] */
+    /* x's row 0, residue q, vector J: s[q][J]; row 1: u[q][J] (as many vectors as
+     * TG__NARROW_EACH names; V of them used) */
+    TG__V s[4][5], u[2][5];
     int64_t p = 0;
-    /* row p + q of the matrix into sum q (a constant wherever it is used, so the sums stay in
-     * registers) */
-#define TG__NARROW_ROW(q)                                                                          \
+#define TG__NARROW_EACH(X) X(0) X(1) X(2) X(3) X(4)
+#define TG__NARROW_ZERO(J)                                                                         \
+    if ((J) < V) s[0][J] = s[1][J] = s[2][J] = s[3][J] = u[0][J] = u[1][J] = TG__ZERO();
+    /* vector J of the matrix's row p + q into sum q (q a constant wherever used) */
+#define TG__NARROW_VEC(J)                                                                          \
+    if ((J) < V) {                                                                                 \
+        TG__V v = (J) < V - 1 || full ? TG__LOADU(rq + (J) * TG__W)                                \
+                                      : TG__MASKLOAD(rq + (J) * TG__W, tail);                      \
+        if (R == 2) TG__IN_REG(v); /* (loaded once for both rows: kernel_simd.inc) */              \
+        s[q][J] = TG__FMA(xq, v, s[q][J]);                                                         \
+        if (R == 2) u[q % 2][J] = TG__FMA(yq, v, u[q % 2][J]);                                     \
+    }
+#define TG__NARROW_ROW(q_)                                                                         \
     do {                                                                                           \
-        const TG__T *rq = r + (q) * ld;                                                            \
-        const TG__V v0 = full0 ? TG__LOADU(rq) : TG__MASKLOAD(rq, m0);                             \
-        const TG__V v1 = !two ? v0 : full1 ? TG__LOADU(rq + TG__W) : TG__MASKLOAD(rq + TG__W, m1); \
-        const TG__V xq = TG__SET1(x[(p + (q)) * incx]);                                            \
-        s[q][0] = TG__FMA(xq, v0, s[q][0]);                                                        \
-        if (two) s[q][1] = TG__FMA(xq, v1, s[q][1]);                                               \
-        if (R == 2) {                                                                              \
-            const TG__V yq = TG__SET1(x1[(p + (q)) * incx]);                                       \
-            u[(q) % 2][0] = TG__FMA(yq, v0, u[(q) % 2][0]);                                        \
-            if (two) u[(q) % 2][1] = TG__FMA(yq, v1, u[(q) % 2][1]);                               \
-        }                                                                                          \
+        const int q = (q_);                                                                        \
+        const TG__T *rq = r + q * ld;                                                              \
+        const TG__V xq = TG__SET1(x[(p + q) * incx]);                                              \
+        const TG__V yq = R == 2 ? TG__SET1(x1[(p + q) * incx]) : xq;                               \
+        TG__NARROW_EACH(TG__NARROW_VEC)                                                            \
     } while (0)
-    s[0][0] = s[0][1] = s[1][0] = s[1][1] = TG__ZERO();
-    s[2][0] = s[2][1] = s[3][0] = s[3][1] = TG__ZERO();
-    u[0][0] = u[0][1] = u[1][0] = u[1][1] = TG__ZERO();
+    TG__NARROW_EACH(TG__NARROW_ZERO)
     for (; p + Q <= k; p += Q, r += Q * ld) {
         TG__NARROW_ROW(0);
         TG__NARROW_ROW(1);
@@ -12567,51 +12770,75 @@ TG__FN(tg__gemv_narrow_sums)(const int R, int64_t n, int64_t k, const TG__T *x, 
     if (p < k) TG__NARROW_ROW(0);
     if (Q == 4 && p + 1 < k) TG__NARROW_ROW(1);
     if (Q == 4 && p + 2 < k) TG__NARROW_ROW(2);
-#undef TG__NARROW_ROW
-    if (R == 1) {
-        TG__STOREU(acc, TG__ADD(TG__ADD(s[0][0], s[1][0]), TG__ADD(s[2][0], s[3][0])));
-        TG__STOREU(acc + TG__W, TG__ADD(TG__ADD(s[0][1], s[1][1]), TG__ADD(s[2][1], s[3][1])));
-    } else {
-        TG__STOREU(acc, TG__ADD(s[0][0], s[1][0]));
-        TG__STOREU(acc + TG__W, TG__ADD(s[0][1], s[1][1]));
-        TG__STOREU(acc + 2 * TG__W, TG__ADD(u[0][0], u[1][0]));
-        TG__STOREU(acc + 3 * TG__W, TG__ADD(u[0][1], u[1][1]));
+#define TG__NARROW_STORE(J)                                                                        \
+    if ((J) < V) {                                                                                 \
+        if (R == 1)                                                                                \
+            TG__STOREU(acc + (J) * TG__W,                                                          \
+                       TG__ADD(TG__ADD(s[0][J], s[1][J]), TG__ADD(s[2][J], s[3][J])));             \
+        else {                                                                                     \
+            TG__STOREU(acc + (J) * TG__W, TG__ADD(s[0][J], s[1][J]));                              \
+            TG__STOREU(acc + (TG__NARROW_V + (J)) * TG__W, TG__ADD(u[0][J], u[1][J]));             \
+        }                                                                                          \
     }
+    TG__NARROW_EACH(TG__NARROW_STORE)
+#undef TG__NARROW_STORE
+#undef TG__NARROW_ROW
+#undef TG__NARROW_VEC
+#undef TG__NARROW_ZERO
+#undef TG__NARROW_EACH
 }
 
-/* y's r rows (1 or 2, ldy apart) over at most 2W columns. Inlined into tg__gemv_rows: where
- * GCC left it out of line (once tg__gemv_regs joined it there), the call cost a 1x8x8 product
- * 6-13% (the Xeon, 1 thread, ab-gemm: 0.88-0.94 of bd85ef4, inlined 0.97-0.99). */
+/* The sums of y's r rows (1 or 2) over n columns, at most VMAX vectors (a constant), into acc.
+ * One loop for each count of rows and vectors, whole or with a partial last (GCC's -O2 does not
+ * unswitch loops). The Xeon, 1 thread, ab-gemm, against the tests inside the one loop: s 1x5x1000
+ * 1.07, d 1.03, TN s 64x18x64 1.09 (tg__small_dots), 1 x 8-32 0.97-1.01. Whole vectors by plain
+ * loads: AVX2's masked ones cost more, d 1x8x100000 0.90x. */
+__attribute__((target(TG__TARGET), always_inline)) static inline void
+TG__FN(tg__gemv_narrow_part)(const int VMAX, int r, int64_t n, int64_t k, const TG__T *x,
+                             int64_t incx, int64_t ldx, const TG__T *mat, int64_t ld, TG__T *acc)
+{
+    const int64_t v = tg__ceil_div(n, TG__W);
+#define TG__NARROW_CASE(R, V)                                                                      \
+    case V:                                                                                        \
+        if ((V) > VMAX) break;                                                                     \
+        if (n % TG__W == 0)                                                                        \
+            TG__FN(tg__gemv_narrow_sums)(R, V, 1, n, k, x, incx, ldx, mat, ld, acc);               \
+        else                                                                                       \
+            TG__FN(tg__gemv_narrow_sums)(R, V, 0, n, k, x, incx, ldx, mat, ld, acc);               \
+        break;
+#define TG__NARROW_CASES(R)                                                                        \
+    switch (v) {                                                                                   \
+        TG__NARROW_CASE(R, 1)                                                                      \
+        TG__NARROW_CASE(R, 2)                                                                      \
+        TG__NARROW_MORE(R)                                                                         \
+    }
+#if TG__NARROW_V > 2
+#define TG__NARROW_MORE(R) TG__NARROW_CASE(R, 3) TG__NARROW_CASE(R, 4) TG__NARROW_CASE(R, 5)
+#else
+#define TG__NARROW_MORE(R)
+#endif
+    if (r == 1)
+        TG__NARROW_CASES(1)
+    else
+        TG__NARROW_CASES(2)
+#undef TG__NARROW_MORE
+#undef TG__NARROW_CASES
+#undef TG__NARROW_CASE
+}
+
+/* y's r rows (1 or 2, ldy apart) over at most 2W columns (gemv.c, which never lets threads split a
+ * y this narrow). Inlined into tg__gemv_rows: where GCC left it out of line (once tg__gemv_regs
+ * joined it there), the call cost a 1x8x8 product 6-13% (the Xeon, 1 thread, ab-gemm: 0.88-0.94 of
+ * bd85ef4, inlined 0.97-0.99). */
 __attribute__((target(TG__TARGET), always_inline)) static inline void
 TG__FN(tg__gemv_narrow)(int r, int64_t n, int64_t k, const TG__T *x, int64_t incx, int64_t ldx,
                         const TG__T *mat, int64_t ld, TG__T alpha, TG__T beta, TG__T *y,
                         int64_t incy, int64_t ldy)
 {
-    TG__T acc[4 * TG__W] __attribute__((aligned(64)));
-    /* One loop for each count of rows and kind of width, its tests constants (GCC's -O2 does not
-     * unswitch loops): one vector or two, each whole or partial. The Xeon, 1 thread, ab-gemm,
-     * against the tests inside the one loop: s 1x5x1000 1.07, d 1.03, TN s 64x18x64 1.09
-     * (tg__small_dots), 1 x 8-32 0.97-1.01. Whole vectors by plain loads: AVX2's masked ones cost
-     * more, d 1x8x100000 0.90x. */
-#define TG__NARROW_WIDTHS(R)                                                                       \
-    do {                                                                                           \
-        if (n > TG__W)                                                                             \
-            if (n == 2 * TG__W)                                                                    \
-                TG__FN(tg__gemv_narrow_sums)(R, n, k, x, incx, ldx, mat, ld, acc, 1, 1, 1);        \
-            else                                                                                   \
-                TG__FN(tg__gemv_narrow_sums)(R, n, k, x, incx, ldx, mat, ld, acc, 1, 1, 0);        \
-        else if (n == TG__W)                                                                       \
-            TG__FN(tg__gemv_narrow_sums)(R, n, k, x, incx, ldx, mat, ld, acc, 0, 1, 0);            \
-        else                                                                                       \
-            TG__FN(tg__gemv_narrow_sums)(R, n, k, x, incx, ldx, mat, ld, acc, 0, 0, 0);            \
-    } while (0)
-    if (r == 1)
-        TG__NARROW_WIDTHS(1);
-    else
-        TG__NARROW_WIDTHS(2);
-#undef TG__NARROW_WIDTHS
+    TG__T acc[2 * TG__NARROW_V * TG__W] __attribute__((aligned(64)));
+    TG__FN(tg__gemv_narrow_part)(2, r, n, k, x, incx, ldx, mat, ld, acc);
     for (int i = 0; i < r; i++)
-        TG__FN(tg__gemv_store)(y + i * ldy, incy, n, acc + 2 * i * TG__W, alpha, beta);
+        TG__FN(tg__gemv_store)(y + i * ldy, incy, n, acc + i * TG__NARROW_V * TG__W, alpha, beta);
 }
 
 /* The rows form for one row of x and of y over more than 2W and at most TG__GEMV_REGS vectors
@@ -12801,6 +13028,35 @@ TG__FN(tg__gemv_rows)(int r, int64_t n, int64_t k, const void *alpha_, const voi
         TG__FN(tg__gemv_rows_r)(r, n, k, x, incx, ldx, mat, ld, alpha, beta, y, incy, ldy);
 }
 
+/* small.c's column products (cpu.h's tg__gemv_rows_fn; tg__small_dots): the rows form for one or
+ * two of C's last columns (r) over a transposed A, all n of C's rows at once, TG__NARROW_V vectors
+ * at a time, where tg__gemv_rows took them 2W at a time. */
+/* tg__gemv_cols's sums of one part, out of line: inlined there, the values its stores need stayed
+ * live across the loops and GCC spilled the loops' row offsets instead, two more loads a pass
+ * (TN s 8x17x100 0.96 the speed). */
+__attribute__((target(TG__TARGET), noinline)) static void
+TG__FN(tg__gemv_cols_sums)(int r, int64_t n, int64_t k, const TG__T *x, int64_t incx, int64_t ldx,
+                           const TG__T *mat, int64_t ld, TG__T *acc)
+{
+    TG__FN(tg__gemv_narrow_part)(TG__NARROW_V, r, n, k, x, incx, ldx, mat, ld, acc);
+}
+__attribute__((target(TG__TARGET))) static void
+TG__FN(tg__gemv_cols)(int r, int64_t n, int64_t k, const void *alpha_, const void *x, int64_t incx,
+                      int64_t ldx, const void *m, int64_t ld, const void *beta_, void *y_,
+                      int64_t incy, int64_t ldy)
+{
+    enum { NW = TG__NARROW_V * TG__W };
+    const TG__T alpha = *(const TG__T *)alpha_, beta = *(const TG__T *)beta_;
+    TG__T acc[2 * NW] __attribute__((aligned(64))), *y = (TG__T *)y_;
+    for (int64_t j = 0, w; j < n; j += w) {
+        w = tg__min(NW, n - j);
+        TG__FN(tg__gemv_cols_sums)(r, w, k, (const TG__T *)x, incx, ldx, (const TG__T *)m + j, ld,
+                                   acc);
+        for (int i = 0; i < r; i++)
+            TG__FN(tg__gemv_store)(y + i * ldy + j * incy, incy, w, acc + i * NW, alpha, beta);
+    }
+}
+
 /* One element of y from a dot product's two accumulators (the dots form), beta y added by an
  * explicit fma: a compiler that contracts a product and a sum on its own (g++ does by default)
  * fused them one way in the groups of four and another in the last columns, and an element's bits
@@ -12882,6 +13138,7 @@ TG__FN(tg__gemv_dots)(int64_t n, int64_t k, const void *alpha_, const void *x_, 
 }
 #undef TG__DOT_STORE
 #undef TG__DOT_FMA
+#undef TG__NARROW_V
 
 #if TG__PAIR
 /* The blocked path's alone (tg__gemm_blocked, tg__block_sizes): the small path keeps the 6 x 2W
@@ -12890,7 +13147,7 @@ static const tg__kernel TG__FN(tg__kernel_wide) = {
     TG__NAME, sizeof(TG__T), 8, 3 * TG__W, 3 * TG__W, TG__SHORT_M, TG__FN(tg__ukernel_wide), NULL,
     NULL,
     TG__FN(tg__pack_a_wide), TG__FN(tg__pack_b_wide), NULL, NULL, NULL, NULL, NULL, 1, TG__B_SHARE,
-    TG__FN(tg__gemv_rows), TG__FN(tg__gemv_dots), TG__GEMV_RULE};
+    TG__FN(tg__gemv_rows), TG__FN(tg__gemv_dots), TG__FN(tg__gemv_cols), TG__GEMV_RULE};
 #define TG__WIDE (&TG__FN(tg__kernel_wide))
 #else
 #define TG__WIDE NULL
@@ -12901,7 +13158,7 @@ static const tg__kernel TG__FN(tg__kernel_desc) = {
     TG__FN(tg__ukernel_short),
     TG__FN(tg__pack_a), TG__FN(tg__pack_b), TG__NARROW, TG__UKERNEL_PAIR, TG__UKERNEL_TRIPLE,
     TG__UKERNEL_COLS, TG__WIDE, 0, TG__B_SHARE,
-    TG__FN(tg__gemv_rows), TG__FN(tg__gemv_dots), TG__GEMV_RULE};
+    TG__FN(tg__gemv_rows), TG__FN(tg__gemv_dots), TG__FN(tg__gemv_cols), TG__GEMV_RULE};
 
 /* The vector macros are this template's parameters: released, so the next instantiation defines
  * its own. */
@@ -13118,8 +13375,8 @@ TG__NOINLINE static int64_t tg__small_group(const tg__kernel *kern, const tg__ge
 
 /* A last panel's last columns as dot products (cpu.h's tg__dots_cols says which): one gemv_dots
  * call a column of B, which it reads as a contiguous x. A transposed, as column products: one
- * gemv_rows call (its narrow loop, both columns in one pass) for each 2W rows of C, A's columns
- * (its rows in the transposed view) the matrix's rows and B's columns the rows of x. */
+ * gemv_cols call for all of C's rows (the rows form's narrow loop, both columns in one pass), A's
+ * columns (its rows in the transposed view) the matrix's rows and B's columns the rows of x. */
 /* Three to eight columns of C over a transposed A (cpu.h's tg__cols_fit) in blocks of its rows,
  * nr at a time, each by the family's ukernel_cols. Out of line, so that tg__small_dots keeps the
  * frame its GEMV calls had (inside it, the call cost TN d 128x10x24, which makes none, 5-7%). */
@@ -13146,9 +13403,7 @@ TG__PRIVATE void tg__small_dots(const tg__kernel *kern, int64_t m, int64_t n, in
         return;
     }
     if (a_cs != 1) {
-        for (int64_t i = 0; i < m; i += kern->nr)
-            kern->gemv_rows((int)n, tg__min(kern->nr, m - i), kc, alpha, b, b_rs, b_cs,
-                            a + i * a_rs * es, a_cs, beta, c + i * rs_c * es, rs_c, 1);
+        kern->gemv_cols((int)n, m, kc, alpha, b, b_rs, b_cs, a, a_cs, beta, c, rs_c, 1);
         return;
     }
     kern = tg__dots_kernel(kern);

@@ -104,6 +104,8 @@ struct tg__kernel {
     int b_share;           /* a deep product's packed B panel takes 1/b_share of L3 (blocking.c) */
     tg__gemv_rows_fn gemv_rows; /* a few rows or columns of C (gemv.c) */
     tg__gemv_fn gemv_dots;      /* one row or column of C (gemv.c) */
+    tg__gemv_rows_fn gemv_cols; /* one or two of C's last columns over a transposed A, as column
+                                   products (small.c's tg__small_dots): the rows form, any n */
     int gemv_rule; /* 1: no C of two rows goes to the rows form within L2, where this family's
                       tiles do better on it (gemv.c's tg__gemv_rows_max; 0: from 128^2 elements) */
 };
@@ -363,9 +365,9 @@ TG__ALWAYS_INLINE int tg__small_triple_one(const tg__kernel *kern, int64_t n, do
  *
  * A transposed (its rows adjacent: a_rs 1, its k steps a_cs apart) has no rows to take dots
  * with; there the columns go as products of A's columns with B's elements instead, each column of
- * C a vector of rows at a time (the GEMV rows form's narrow loop, 2W rows a call), kc ceil(m / W)
- * FMAs a column where the tile spends m kc, two columns in one pass (each vector of A loaded once
- * for both). Its fixed cost (the sums stored, C's column written an element at a time) binds a
+ * C a vector of rows at a time (the kernel's gemv_cols: the GEMV rows form's narrow loop), kc
+ * ceil(m / W) FMAs a column where the tile spends m kc, two columns in one pass (each vector of A
+ * loaded once for both). Its fixed cost (the sums stored, C's column written an element at a time) binds a
  * small product, hence the bounds, measured: from 8 rows and 96 multiply-adds, 8 deep for one
  * column and 12 for two (the Xeon: TN s 8x17x8 0.98, d 18x18x8 0.96 past them). A column a pass
  * cost two columns their calls and fp64 a second read of A from L2; against it, the pass of both
@@ -375,7 +377,14 @@ TG__ALWAYS_INLINE int tg__small_triple_one(const tg__kernel *kern, int64_t n, do
  * ab-gemm, C 16 bytes off a line, against the tiles (a copy 0.97-1.03): TN s 17^3 1.27, 33^3
  * 1.36, 34^3 1.26, 17x17x64 1.55, 40x17x100 1.79, 100x17x100 1.68, 64x18x300 1.29, d 17^3 1.16,
  * 33^3 1.18, 64x9x64 1.58, 100x17x100 1.24; TT s 17^3 1.34, d 17x17x64 1.32; AVX2 forced TN s
- * 64x9x64 1.64, d 1.30; unchanged shapes 0.97-1.03 (`results/intel-xeon-2c/cpu/ab-axpy-cols/`). */
+ * 64x9x64 1.64, d 1.30; unchanged shapes 0.97-1.03 (`results/intel-xeon-2c/cpu/ab-axpy-cols/`).
+ * Then in one call over all of C's rows, up to five vectors of them a pass (AVX-512's registers;
+ * AVX2 two), where it was a call for each 2W, and each vector of A loaded once for both columns
+ * (GCC had folded it into both FMAs as a memory operand: twelve loads for ten FMAs a row of A).
+ * The Xeon, ab-gemm as above, against 2W a call (a copy 0.995-1.005 by geometric mean; grids of 72
+ * shapes, m 8-100, k 24 and 100, `cpu/ab-gemv-cols/`): geometric mean TN s 1.034, d 1.053, TT s
+ * 1.025, d 1.043; d 100x10x100 1.20, s 34x18x100 1.14, d 64x18x64 1.13; the lowest readings
+ * 0.95-0.96 (s 8x17x100 TT, s 34x66x100 TT), 0.98-1.02 run again. */
 enum { TG__DOTS_COLS = 2, TG__DOTS_K = 256 };
 /* The family whose dots serve: AVX2's rather than AVX-512's, whose longer vectors leave more lanes
  * idle in the last k steps of such short rows and take more steps to sum (side by side, AVX-512's

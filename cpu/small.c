@@ -154,8 +154,8 @@ TG__NOINLINE static int64_t tg__small_group(const tg__kernel *kern, const tg__ge
 
 /* A last panel's last columns as dot products (cpu.h's tg__dots_cols says which): one gemv_dots
  * call a column of B, which it reads as a contiguous x. A transposed, as column products: one
- * gemv_rows call (its narrow loop, both columns in one pass) for each 2W rows of C, A's columns
- * (its rows in the transposed view) the matrix's rows and B's columns the rows of x. */
+ * gemv_cols call for all of C's rows (the rows form's narrow loop, both columns in one pass), A's
+ * columns (its rows in the transposed view) the matrix's rows and B's columns the rows of x. */
 /* Three to eight columns of C over a transposed A (cpu.h's tg__cols_fit) in blocks of its rows,
  * nr at a time, each by the family's ukernel_cols. Out of line, so that tg__small_dots keeps the
  * frame its GEMV calls had (inside it, the call cost TN d 128x10x24, which makes none, 5-7%). */
@@ -182,9 +182,7 @@ TG__PRIVATE void tg__small_dots(const tg__kernel *kern, int64_t m, int64_t n, in
         return;
     }
     if (a_cs != 1) {
-        for (int64_t i = 0; i < m; i += kern->nr)
-            kern->gemv_rows((int)n, tg__min(kern->nr, m - i), kc, alpha, b, b_rs, b_cs,
-                            a + i * a_rs * es, a_cs, beta, c + i * rs_c * es, rs_c, 1);
+        kern->gemv_cols((int)n, m, kc, alpha, b, b_rs, b_cs, a, a_cs, beta, c, rs_c, 1);
         return;
     }
     kern = tg__dots_kernel(kern);
