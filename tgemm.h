@@ -7451,10 +7451,27 @@ TG__FN(tg__gemv_narrow)(int r, int64_t n, int64_t k, const TG__T *x, int64_t inc
         TG__FN(tg__gemv_store)(y + i * ldy, incy, n, acc + i * TG__NARROW_V * TG__W, alpha, beta);
 }
 
+/* One pass of the rows form over a vector of y: eight rows of the matrix (m), each times its
+ * element of x (xs), as two chains of four products (rows 0-3 and 4-7) added at the end. Both forms
+ * that take such passes (tg__gemv_rows_r, tg__gemv_regs_sums) add it to their sum the same way, so
+ * an element's bits do not depend on which form its width takes. */
+__attribute__((target(TG__TARGET), always_inline)) static inline TG__V
+TG__FN(tg__gemv_pass8)(const TG__V *xs, const TG__V *m)
+{
+    TG__V u = TG__MUL(xs[0], m[0]), v = TG__MUL(xs[4], m[4]);
+    u = TG__FMA(xs[1], m[1], u);
+    v = TG__FMA(xs[5], m[5], v);
+    u = TG__FMA(xs[2], m[2], u);
+    v = TG__FMA(xs[6], m[6], v);
+    u = TG__FMA(xs[3], m[3], u);
+    v = TG__FMA(xs[7], m[7], v);
+    return TG__ADD(u, v);
+}
+
 /* The rows form for one row of x and of y over more than 2W and at most TG__GEMV_REGS vectors
  * (8 with AVX-512's 32 registers, 4 with AVX2's 16: the sums, eight broadcasts of x and two
- * chains): tg__gemv_rows_r's operations in its order (below), each element's sum held in a
- * register where rows_r keeps it in the buffer. There each pass of eight rows waited on the last
+ * chains): tg__gemv_rows_r's passes (tg__gemv_pass8) in its order (below), each element's sum
+ * held in a register where rows_r keeps it in the buffer. There each pass of eight rows waited on the last
  * pass's store and reload, and the eight broadcasts of x went through the stack: d 1x32x32 took
  * ~80 ns a call on the Xeon, ~310 cycles at the 3.9 GHz its ceilings.json measured, where its
  * 160 vector operations (a MUL, seven FMAs and two ADDs a vector and pass) need 80 at two a
@@ -7484,20 +7501,16 @@ TG__FN(tg__gemv_regs_sums)(const int V, const int full, int64_t n, int64_t k, co
     if ((J) < V) a[J] = TG__ZERO();
     TG__REGS_EACH(TG__REGS_ZERO)
     for (; p + 8 <= k; p += 8, r += 8 * ld) {
-        const TG__V x0 = TG__SET1(x[p * incx]), x1 = TG__SET1(x[(p + 1) * incx]);
-        const TG__V x2 = TG__SET1(x[(p + 2) * incx]), x3 = TG__SET1(x[(p + 3) * incx]);
-        const TG__V x4 = TG__SET1(x[(p + 4) * incx]), x5 = TG__SET1(x[(p + 5) * incx]);
-        const TG__V x6 = TG__SET1(x[(p + 6) * incx]), x7 = TG__SET1(x[(p + 7) * incx]);
+        const TG__V xs[8] = {TG__SET1(x[p * incx]),       TG__SET1(x[(p + 1) * incx]),
+                             TG__SET1(x[(p + 2) * incx]), TG__SET1(x[(p + 3) * incx]),
+                             TG__SET1(x[(p + 4) * incx]), TG__SET1(x[(p + 5) * incx]),
+                             TG__SET1(x[(p + 6) * incx]), TG__SET1(x[(p + 7) * incx])};
 #define TG__REGS_PASS(J)                                                                           \
     if ((J) < V) {                                                                                 \
-        TG__V u = TG__MUL(x0, TG__REGS_LOAD(0, J)), v = TG__MUL(x4, TG__REGS_LOAD(4, J));          \
-        u = TG__FMA(x1, TG__REGS_LOAD(1, J), u);                                                   \
-        v = TG__FMA(x5, TG__REGS_LOAD(5, J), v);                                                   \
-        u = TG__FMA(x2, TG__REGS_LOAD(2, J), u);                                                   \
-        v = TG__FMA(x6, TG__REGS_LOAD(6, J), v);                                                   \
-        u = TG__FMA(x3, TG__REGS_LOAD(3, J), u);                                                   \
-        v = TG__FMA(x7, TG__REGS_LOAD(7, J), v);                                                   \
-        a[J] = TG__ADD(a[J], TG__ADD(u, v));                                                       \
+        const TG__V m[8] = {TG__REGS_LOAD(0, J), TG__REGS_LOAD(1, J), TG__REGS_LOAD(2, J),         \
+                            TG__REGS_LOAD(3, J), TG__REGS_LOAD(4, J), TG__REGS_LOAD(5, J),         \
+                            TG__REGS_LOAD(6, J), TG__REGS_LOAD(7, J)};                             \
+        a[J] = TG__ADD(a[J], TG__FN(tg__gemv_pass8)(xs, m));                                       \
     }
         TG__REGS_EACH(TG__REGS_PASS)
     }
@@ -7582,20 +7595,12 @@ TG__FN(tg__gemv_rows_r)(const int R, int64_t n, int64_t k, const TG__T *x, int64
                 for (int q = 0; q < 8; q++) xs[i][q] = TG__SET1(x[i * ldx + (p + q) * incx]);
 #define TG__ROWS8(LOAD)                                                                            \
     do {                                                                                           \
-        const TG__V m0 = LOAD(r + j), m1 = LOAD(r + ld + j), m2 = LOAD(r + 2 * ld + j);            \
-        const TG__V m3 = LOAD(r + 3 * ld + j), m4 = LOAD(r + 4 * ld + j);                          \
-        const TG__V m5 = LOAD(r + 5 * ld + j), m6 = LOAD(r + 6 * ld + j);                          \
-        const TG__V m7 = LOAD(r + 7 * ld + j);                                                     \
-        for (int i = 0; i < R; i++) {                                                              \
-            TG__V u = TG__MUL(xs[i][0], m0), v = TG__MUL(xs[i][4], m4);                            \
-            u = TG__FMA(xs[i][1], m1, u);                                                          \
-            v = TG__FMA(xs[i][5], m5, v);                                                          \
-            u = TG__FMA(xs[i][2], m2, u);                                                          \
-            v = TG__FMA(xs[i][6], m6, v);                                                          \
-            u = TG__FMA(xs[i][3], m3, u);                                                          \
-            v = TG__FMA(xs[i][7], m7, v);                                                          \
-            TG__STOREU(acc[i] + j, TG__ADD(TG__LOADU(acc[i] + j), TG__ADD(u, v)));                 \
-        }                                                                                          \
+        const TG__V m[8] = {LOAD(r + j),          LOAD(r + ld + j),     LOAD(r + 2 * ld + j),      \
+                            LOAD(r + 3 * ld + j), LOAD(r + 4 * ld + j), LOAD(r + 5 * ld + j),      \
+                            LOAD(r + 6 * ld + j), LOAD(r + 7 * ld + j)};                           \
+        for (int i = 0; i < R; i++)                                                                \
+            TG__STOREU(acc[i] + j,                                                                 \
+                       TG__ADD(TG__LOADU(acc[i] + j), TG__FN(tg__gemv_pass8)(xs[i], m)));          \
     } while (0)
 #define TG__TAIL_LOAD(q) TG__MASKLOAD(q, tail)
             for (; j < wv; j += TG__W) TG__ROWS8(TG__LOADU);
@@ -9246,10 +9251,27 @@ TG__FN(tg__gemv_narrow)(int r, int64_t n, int64_t k, const TG__T *x, int64_t inc
         TG__FN(tg__gemv_store)(y + i * ldy, incy, n, acc + i * TG__NARROW_V * TG__W, alpha, beta);
 }
 
+/* One pass of the rows form over a vector of y: eight rows of the matrix (m), each times its
+ * element of x (xs), as two chains of four products (rows 0-3 and 4-7) added at the end. Both forms
+ * that take such passes (tg__gemv_rows_r, tg__gemv_regs_sums) add it to their sum the same way, so
+ * an element's bits do not depend on which form its width takes. */
+__attribute__((target(TG__TARGET), always_inline)) static inline TG__V
+TG__FN(tg__gemv_pass8)(const TG__V *xs, const TG__V *m)
+{
+    TG__V u = TG__MUL(xs[0], m[0]), v = TG__MUL(xs[4], m[4]);
+    u = TG__FMA(xs[1], m[1], u);
+    v = TG__FMA(xs[5], m[5], v);
+    u = TG__FMA(xs[2], m[2], u);
+    v = TG__FMA(xs[6], m[6], v);
+    u = TG__FMA(xs[3], m[3], u);
+    v = TG__FMA(xs[7], m[7], v);
+    return TG__ADD(u, v);
+}
+
 /* The rows form for one row of x and of y over more than 2W and at most TG__GEMV_REGS vectors
  * (8 with AVX-512's 32 registers, 4 with AVX2's 16: the sums, eight broadcasts of x and two
- * chains): tg__gemv_rows_r's operations in its order (below), each element's sum held in a
- * register where rows_r keeps it in the buffer. There each pass of eight rows waited on the last
+ * chains): tg__gemv_rows_r's passes (tg__gemv_pass8) in its order (below), each element's sum
+ * held in a register where rows_r keeps it in the buffer. There each pass of eight rows waited on the last
  * pass's store and reload, and the eight broadcasts of x went through the stack: d 1x32x32 took
  * ~80 ns a call on the Xeon, ~310 cycles at the 3.9 GHz its ceilings.json measured, where its
  * 160 vector operations (a MUL, seven FMAs and two ADDs a vector and pass) need 80 at two a
@@ -9279,20 +9301,16 @@ TG__FN(tg__gemv_regs_sums)(const int V, const int full, int64_t n, int64_t k, co
     if ((J) < V) a[J] = TG__ZERO();
     TG__REGS_EACH(TG__REGS_ZERO)
     for (; p + 8 <= k; p += 8, r += 8 * ld) {
-        const TG__V x0 = TG__SET1(x[p * incx]), x1 = TG__SET1(x[(p + 1) * incx]);
-        const TG__V x2 = TG__SET1(x[(p + 2) * incx]), x3 = TG__SET1(x[(p + 3) * incx]);
-        const TG__V x4 = TG__SET1(x[(p + 4) * incx]), x5 = TG__SET1(x[(p + 5) * incx]);
-        const TG__V x6 = TG__SET1(x[(p + 6) * incx]), x7 = TG__SET1(x[(p + 7) * incx]);
+        const TG__V xs[8] = {TG__SET1(x[p * incx]),       TG__SET1(x[(p + 1) * incx]),
+                             TG__SET1(x[(p + 2) * incx]), TG__SET1(x[(p + 3) * incx]),
+                             TG__SET1(x[(p + 4) * incx]), TG__SET1(x[(p + 5) * incx]),
+                             TG__SET1(x[(p + 6) * incx]), TG__SET1(x[(p + 7) * incx])};
 #define TG__REGS_PASS(J)                                                                           \
     if ((J) < V) {                                                                                 \
-        TG__V u = TG__MUL(x0, TG__REGS_LOAD(0, J)), v = TG__MUL(x4, TG__REGS_LOAD(4, J));          \
-        u = TG__FMA(x1, TG__REGS_LOAD(1, J), u);                                                   \
-        v = TG__FMA(x5, TG__REGS_LOAD(5, J), v);                                                   \
-        u = TG__FMA(x2, TG__REGS_LOAD(2, J), u);                                                   \
-        v = TG__FMA(x6, TG__REGS_LOAD(6, J), v);                                                   \
-        u = TG__FMA(x3, TG__REGS_LOAD(3, J), u);                                                   \
-        v = TG__FMA(x7, TG__REGS_LOAD(7, J), v);                                                   \
-        a[J] = TG__ADD(a[J], TG__ADD(u, v));                                                       \
+        const TG__V m[8] = {TG__REGS_LOAD(0, J), TG__REGS_LOAD(1, J), TG__REGS_LOAD(2, J),         \
+                            TG__REGS_LOAD(3, J), TG__REGS_LOAD(4, J), TG__REGS_LOAD(5, J),         \
+                            TG__REGS_LOAD(6, J), TG__REGS_LOAD(7, J)};                             \
+        a[J] = TG__ADD(a[J], TG__FN(tg__gemv_pass8)(xs, m));                                       \
     }
         TG__REGS_EACH(TG__REGS_PASS)
     }
@@ -9377,20 +9395,12 @@ TG__FN(tg__gemv_rows_r)(const int R, int64_t n, int64_t k, const TG__T *x, int64
                 for (int q = 0; q < 8; q++) xs[i][q] = TG__SET1(x[i * ldx + (p + q) * incx]);
 #define TG__ROWS8(LOAD)                                                                            \
     do {                                                                                           \
-        const TG__V m0 = LOAD(r + j), m1 = LOAD(r + ld + j), m2 = LOAD(r + 2 * ld + j);            \
-        const TG__V m3 = LOAD(r + 3 * ld + j), m4 = LOAD(r + 4 * ld + j);                          \
-        const TG__V m5 = LOAD(r + 5 * ld + j), m6 = LOAD(r + 6 * ld + j);                          \
-        const TG__V m7 = LOAD(r + 7 * ld + j);                                                     \
-        for (int i = 0; i < R; i++) {                                                              \
-            TG__V u = TG__MUL(xs[i][0], m0), v = TG__MUL(xs[i][4], m4);                            \
-            u = TG__FMA(xs[i][1], m1, u);                                                          \
-            v = TG__FMA(xs[i][5], m5, v);                                                          \
-            u = TG__FMA(xs[i][2], m2, u);                                                          \
-            v = TG__FMA(xs[i][6], m6, v);                                                          \
-            u = TG__FMA(xs[i][3], m3, u);                                                          \
-            v = TG__FMA(xs[i][7], m7, v);                                                          \
-            TG__STOREU(acc[i] + j, TG__ADD(TG__LOADU(acc[i] + j), TG__ADD(u, v)));                 \
-        }                                                                                          \
+        const TG__V m[8] = {LOAD(r + j),          LOAD(r + ld + j),     LOAD(r + 2 * ld + j),      \
+                            LOAD(r + 3 * ld + j), LOAD(r + 4 * ld + j), LOAD(r + 5 * ld + j),      \
+                            LOAD(r + 6 * ld + j), LOAD(r + 7 * ld + j)};                           \
+        for (int i = 0; i < R; i++)                                                                \
+            TG__STOREU(acc[i] + j,                                                                 \
+                       TG__ADD(TG__LOADU(acc[i] + j), TG__FN(tg__gemv_pass8)(xs[i], m)));          \
     } while (0)
 #define TG__TAIL_LOAD(q) TG__MASKLOAD(q, tail)
             for (; j < wv; j += TG__W) TG__ROWS8(TG__LOADU);
@@ -11043,10 +11053,27 @@ TG__FN(tg__gemv_narrow)(int r, int64_t n, int64_t k, const TG__T *x, int64_t inc
         TG__FN(tg__gemv_store)(y + i * ldy, incy, n, acc + i * TG__NARROW_V * TG__W, alpha, beta);
 }
 
+/* One pass of the rows form over a vector of y: eight rows of the matrix (m), each times its
+ * element of x (xs), as two chains of four products (rows 0-3 and 4-7) added at the end. Both forms
+ * that take such passes (tg__gemv_rows_r, tg__gemv_regs_sums) add it to their sum the same way, so
+ * an element's bits do not depend on which form its width takes. */
+__attribute__((target(TG__TARGET), always_inline)) static inline TG__V
+TG__FN(tg__gemv_pass8)(const TG__V *xs, const TG__V *m)
+{
+    TG__V u = TG__MUL(xs[0], m[0]), v = TG__MUL(xs[4], m[4]);
+    u = TG__FMA(xs[1], m[1], u);
+    v = TG__FMA(xs[5], m[5], v);
+    u = TG__FMA(xs[2], m[2], u);
+    v = TG__FMA(xs[6], m[6], v);
+    u = TG__FMA(xs[3], m[3], u);
+    v = TG__FMA(xs[7], m[7], v);
+    return TG__ADD(u, v);
+}
+
 /* The rows form for one row of x and of y over more than 2W and at most TG__GEMV_REGS vectors
  * (8 with AVX-512's 32 registers, 4 with AVX2's 16: the sums, eight broadcasts of x and two
- * chains): tg__gemv_rows_r's operations in its order (below), each element's sum held in a
- * register where rows_r keeps it in the buffer. There each pass of eight rows waited on the last
+ * chains): tg__gemv_rows_r's passes (tg__gemv_pass8) in its order (below), each element's sum
+ * held in a register where rows_r keeps it in the buffer. There each pass of eight rows waited on the last
  * pass's store and reload, and the eight broadcasts of x went through the stack: d 1x32x32 took
  * ~80 ns a call on the Xeon, ~310 cycles at the 3.9 GHz its ceilings.json measured, where its
  * 160 vector operations (a MUL, seven FMAs and two ADDs a vector and pass) need 80 at two a
@@ -11076,20 +11103,16 @@ TG__FN(tg__gemv_regs_sums)(const int V, const int full, int64_t n, int64_t k, co
     if ((J) < V) a[J] = TG__ZERO();
     TG__REGS_EACH(TG__REGS_ZERO)
     for (; p + 8 <= k; p += 8, r += 8 * ld) {
-        const TG__V x0 = TG__SET1(x[p * incx]), x1 = TG__SET1(x[(p + 1) * incx]);
-        const TG__V x2 = TG__SET1(x[(p + 2) * incx]), x3 = TG__SET1(x[(p + 3) * incx]);
-        const TG__V x4 = TG__SET1(x[(p + 4) * incx]), x5 = TG__SET1(x[(p + 5) * incx]);
-        const TG__V x6 = TG__SET1(x[(p + 6) * incx]), x7 = TG__SET1(x[(p + 7) * incx]);
+        const TG__V xs[8] = {TG__SET1(x[p * incx]),       TG__SET1(x[(p + 1) * incx]),
+                             TG__SET1(x[(p + 2) * incx]), TG__SET1(x[(p + 3) * incx]),
+                             TG__SET1(x[(p + 4) * incx]), TG__SET1(x[(p + 5) * incx]),
+                             TG__SET1(x[(p + 6) * incx]), TG__SET1(x[(p + 7) * incx])};
 #define TG__REGS_PASS(J)                                                                           \
     if ((J) < V) {                                                                                 \
-        TG__V u = TG__MUL(x0, TG__REGS_LOAD(0, J)), v = TG__MUL(x4, TG__REGS_LOAD(4, J));          \
-        u = TG__FMA(x1, TG__REGS_LOAD(1, J), u);                                                   \
-        v = TG__FMA(x5, TG__REGS_LOAD(5, J), v);                                                   \
-        u = TG__FMA(x2, TG__REGS_LOAD(2, J), u);                                                   \
-        v = TG__FMA(x6, TG__REGS_LOAD(6, J), v);                                                   \
-        u = TG__FMA(x3, TG__REGS_LOAD(3, J), u);                                                   \
-        v = TG__FMA(x7, TG__REGS_LOAD(7, J), v);                                                   \
-        a[J] = TG__ADD(a[J], TG__ADD(u, v));                                                       \
+        const TG__V m[8] = {TG__REGS_LOAD(0, J), TG__REGS_LOAD(1, J), TG__REGS_LOAD(2, J),         \
+                            TG__REGS_LOAD(3, J), TG__REGS_LOAD(4, J), TG__REGS_LOAD(5, J),         \
+                            TG__REGS_LOAD(6, J), TG__REGS_LOAD(7, J)};                             \
+        a[J] = TG__ADD(a[J], TG__FN(tg__gemv_pass8)(xs, m));                                       \
     }
         TG__REGS_EACH(TG__REGS_PASS)
     }
@@ -11174,20 +11197,12 @@ TG__FN(tg__gemv_rows_r)(const int R, int64_t n, int64_t k, const TG__T *x, int64
                 for (int q = 0; q < 8; q++) xs[i][q] = TG__SET1(x[i * ldx + (p + q) * incx]);
 #define TG__ROWS8(LOAD)                                                                            \
     do {                                                                                           \
-        const TG__V m0 = LOAD(r + j), m1 = LOAD(r + ld + j), m2 = LOAD(r + 2 * ld + j);            \
-        const TG__V m3 = LOAD(r + 3 * ld + j), m4 = LOAD(r + 4 * ld + j);                          \
-        const TG__V m5 = LOAD(r + 5 * ld + j), m6 = LOAD(r + 6 * ld + j);                          \
-        const TG__V m7 = LOAD(r + 7 * ld + j);                                                     \
-        for (int i = 0; i < R; i++) {                                                              \
-            TG__V u = TG__MUL(xs[i][0], m0), v = TG__MUL(xs[i][4], m4);                            \
-            u = TG__FMA(xs[i][1], m1, u);                                                          \
-            v = TG__FMA(xs[i][5], m5, v);                                                          \
-            u = TG__FMA(xs[i][2], m2, u);                                                          \
-            v = TG__FMA(xs[i][6], m6, v);                                                          \
-            u = TG__FMA(xs[i][3], m3, u);                                                          \
-            v = TG__FMA(xs[i][7], m7, v);                                                          \
-            TG__STOREU(acc[i] + j, TG__ADD(TG__LOADU(acc[i] + j), TG__ADD(u, v)));                 \
-        }                                                                                          \
+        const TG__V m[8] = {LOAD(r + j),          LOAD(r + ld + j),     LOAD(r + 2 * ld + j),      \
+                            LOAD(r + 3 * ld + j), LOAD(r + 4 * ld + j), LOAD(r + 5 * ld + j),      \
+                            LOAD(r + 6 * ld + j), LOAD(r + 7 * ld + j)};                           \
+        for (int i = 0; i < R; i++)                                                                \
+            TG__STOREU(acc[i] + j,                                                                 \
+                       TG__ADD(TG__LOADU(acc[i] + j), TG__FN(tg__gemv_pass8)(xs[i], m)));          \
     } while (0)
 #define TG__TAIL_LOAD(q) TG__MASKLOAD(q, tail)
             for (; j < wv; j += TG__W) TG__ROWS8(TG__LOADU);
@@ -12841,10 +12856,27 @@ TG__FN(tg__gemv_narrow)(int r, int64_t n, int64_t k, const TG__T *x, int64_t inc
         TG__FN(tg__gemv_store)(y + i * ldy, incy, n, acc + i * TG__NARROW_V * TG__W, alpha, beta);
 }
 
+/* One pass of the rows form over a vector of y: eight rows of the matrix (m), each times its
+ * element of x (xs), as two chains of four products (rows 0-3 and 4-7) added at the end. Both forms
+ * that take such passes (tg__gemv_rows_r, tg__gemv_regs_sums) add it to their sum the same way, so
+ * an element's bits do not depend on which form its width takes. */
+__attribute__((target(TG__TARGET), always_inline)) static inline TG__V
+TG__FN(tg__gemv_pass8)(const TG__V *xs, const TG__V *m)
+{
+    TG__V u = TG__MUL(xs[0], m[0]), v = TG__MUL(xs[4], m[4]);
+    u = TG__FMA(xs[1], m[1], u);
+    v = TG__FMA(xs[5], m[5], v);
+    u = TG__FMA(xs[2], m[2], u);
+    v = TG__FMA(xs[6], m[6], v);
+    u = TG__FMA(xs[3], m[3], u);
+    v = TG__FMA(xs[7], m[7], v);
+    return TG__ADD(u, v);
+}
+
 /* The rows form for one row of x and of y over more than 2W and at most TG__GEMV_REGS vectors
  * (8 with AVX-512's 32 registers, 4 with AVX2's 16: the sums, eight broadcasts of x and two
- * chains): tg__gemv_rows_r's operations in its order (below), each element's sum held in a
- * register where rows_r keeps it in the buffer. There each pass of eight rows waited on the last
+ * chains): tg__gemv_rows_r's passes (tg__gemv_pass8) in its order (below), each element's sum
+ * held in a register where rows_r keeps it in the buffer. There each pass of eight rows waited on the last
  * pass's store and reload, and the eight broadcasts of x went through the stack: d 1x32x32 took
  * ~80 ns a call on the Xeon, ~310 cycles at the 3.9 GHz its ceilings.json measured, where its
  * 160 vector operations (a MUL, seven FMAs and two ADDs a vector and pass) need 80 at two a
@@ -12874,20 +12906,16 @@ TG__FN(tg__gemv_regs_sums)(const int V, const int full, int64_t n, int64_t k, co
     if ((J) < V) a[J] = TG__ZERO();
     TG__REGS_EACH(TG__REGS_ZERO)
     for (; p + 8 <= k; p += 8, r += 8 * ld) {
-        const TG__V x0 = TG__SET1(x[p * incx]), x1 = TG__SET1(x[(p + 1) * incx]);
-        const TG__V x2 = TG__SET1(x[(p + 2) * incx]), x3 = TG__SET1(x[(p + 3) * incx]);
-        const TG__V x4 = TG__SET1(x[(p + 4) * incx]), x5 = TG__SET1(x[(p + 5) * incx]);
-        const TG__V x6 = TG__SET1(x[(p + 6) * incx]), x7 = TG__SET1(x[(p + 7) * incx]);
+        const TG__V xs[8] = {TG__SET1(x[p * incx]),       TG__SET1(x[(p + 1) * incx]),
+                             TG__SET1(x[(p + 2) * incx]), TG__SET1(x[(p + 3) * incx]),
+                             TG__SET1(x[(p + 4) * incx]), TG__SET1(x[(p + 5) * incx]),
+                             TG__SET1(x[(p + 6) * incx]), TG__SET1(x[(p + 7) * incx])};
 #define TG__REGS_PASS(J)                                                                           \
     if ((J) < V) {                                                                                 \
-        TG__V u = TG__MUL(x0, TG__REGS_LOAD(0, J)), v = TG__MUL(x4, TG__REGS_LOAD(4, J));          \
-        u = TG__FMA(x1, TG__REGS_LOAD(1, J), u);                                                   \
-        v = TG__FMA(x5, TG__REGS_LOAD(5, J), v);                                                   \
-        u = TG__FMA(x2, TG__REGS_LOAD(2, J), u);                                                   \
-        v = TG__FMA(x6, TG__REGS_LOAD(6, J), v);                                                   \
-        u = TG__FMA(x3, TG__REGS_LOAD(3, J), u);                                                   \
-        v = TG__FMA(x7, TG__REGS_LOAD(7, J), v);                                                   \
-        a[J] = TG__ADD(a[J], TG__ADD(u, v));                                                       \
+        const TG__V m[8] = {TG__REGS_LOAD(0, J), TG__REGS_LOAD(1, J), TG__REGS_LOAD(2, J),         \
+                            TG__REGS_LOAD(3, J), TG__REGS_LOAD(4, J), TG__REGS_LOAD(5, J),         \
+                            TG__REGS_LOAD(6, J), TG__REGS_LOAD(7, J)};                             \
+        a[J] = TG__ADD(a[J], TG__FN(tg__gemv_pass8)(xs, m));                                       \
     }
         TG__REGS_EACH(TG__REGS_PASS)
     }
@@ -12972,20 +13000,12 @@ TG__FN(tg__gemv_rows_r)(const int R, int64_t n, int64_t k, const TG__T *x, int64
                 for (int q = 0; q < 8; q++) xs[i][q] = TG__SET1(x[i * ldx + (p + q) * incx]);
 #define TG__ROWS8(LOAD)                                                                            \
     do {                                                                                           \
-        const TG__V m0 = LOAD(r + j), m1 = LOAD(r + ld + j), m2 = LOAD(r + 2 * ld + j);            \
-        const TG__V m3 = LOAD(r + 3 * ld + j), m4 = LOAD(r + 4 * ld + j);                          \
-        const TG__V m5 = LOAD(r + 5 * ld + j), m6 = LOAD(r + 6 * ld + j);                          \
-        const TG__V m7 = LOAD(r + 7 * ld + j);                                                     \
-        for (int i = 0; i < R; i++) {                                                              \
-            TG__V u = TG__MUL(xs[i][0], m0), v = TG__MUL(xs[i][4], m4);                            \
-            u = TG__FMA(xs[i][1], m1, u);                                                          \
-            v = TG__FMA(xs[i][5], m5, v);                                                          \
-            u = TG__FMA(xs[i][2], m2, u);                                                          \
-            v = TG__FMA(xs[i][6], m6, v);                                                          \
-            u = TG__FMA(xs[i][3], m3, u);                                                          \
-            v = TG__FMA(xs[i][7], m7, v);                                                          \
-            TG__STOREU(acc[i] + j, TG__ADD(TG__LOADU(acc[i] + j), TG__ADD(u, v)));                 \
-        }                                                                                          \
+        const TG__V m[8] = {LOAD(r + j),          LOAD(r + ld + j),     LOAD(r + 2 * ld + j),      \
+                            LOAD(r + 3 * ld + j), LOAD(r + 4 * ld + j), LOAD(r + 5 * ld + j),      \
+                            LOAD(r + 6 * ld + j), LOAD(r + 7 * ld + j)};                           \
+        for (int i = 0; i < R; i++)                                                                \
+            TG__STOREU(acc[i] + j,                                                                 \
+                       TG__ADD(TG__LOADU(acc[i] + j), TG__FN(tg__gemv_pass8)(xs[i], m)));          \
     } while (0)
 #define TG__TAIL_LOAD(q) TG__MASKLOAD(q, tail)
             for (; j < wv; j += TG__W) TG__ROWS8(TG__LOADU);
