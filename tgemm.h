@@ -6950,8 +6950,30 @@ TG__FN(tg__pair_tile)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t 
     if ((i) < h) {                                                                                 \
         TG__STORE_ACC(i, 0) TG__STORE_ACC(i, 1) TG__STORE_ACC(i, 2) TG__STORE_ACC(i, 3)            \
     }
-        TG__PAIR_EACH(TG__PAIR_STORE)
+#define TG__PAIR_PLAIN(i, off)                                                                     \
+    if ((i) < h) {                                                                                 \
+        TG__STOREU(cr, acc[i][0]);                                                                 \
+        TG__STOREU(cr + TG__W, acc[i][1]);                                                         \
+        TG__STOREU(cr + 2 * TG__W, acc[i][2]);                                                     \
+        TG__STOREU(cr + 3 * TG__W, acc[i][3]);                                                     \
+        cr += rs_c;                                                                                \
     }
+        /* The commonest case, a whole tile with alpha 1 and beta 0 from 8 deep, as plain stores
+         * back to back, a row pointer apart: the general ones (tg__store_vec) test alpha, beta
+         * and the columns left at every vector, ~10 instructions a store, which a tile of few k
+         * steps over C in L1 feels (the Xeon of results/intel-xeon-2c, 1 thread, ab-gemm, C 16
+         * bytes off a line, against the general stores, a copy 0.98-1.01: d 32^3 TN 1.05, d 36^3
+         * TN 1.07, s 64^3 TN 1.05, d 32^3 NN 1.08, d 24x32x24 1.08, s 1000x64x8 1.08, d
+         * 256x256x12 1.10). At 4 deep, where the stores of a C past L1 bind the tile, the spaced
+         * stores did better (s 256x256x4 0.81, d 300x64x4 0.79 plain). */
+        if (alpha == 1 && beta == 0 && live >= 4 * TG__W && kc >= 8) {
+            TG__T *cr = c;
+            TG__PAIR_EACH(TG__PAIR_PLAIN)
+        } else {
+            TG__PAIR_EACH(TG__PAIR_STORE)
+        }
+    }
+#undef TG__PAIR_PLAIN
 #undef TG__PAIR_EACH
 #undef TG__PAIR_ZERO
 #undef TG__PAIR_FMA
@@ -8750,8 +8772,30 @@ TG__FN(tg__pair_tile)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t 
     if ((i) < h) {                                                                                 \
         TG__STORE_ACC(i, 0) TG__STORE_ACC(i, 1) TG__STORE_ACC(i, 2) TG__STORE_ACC(i, 3)            \
     }
-        TG__PAIR_EACH(TG__PAIR_STORE)
+#define TG__PAIR_PLAIN(i, off)                                                                     \
+    if ((i) < h) {                                                                                 \
+        TG__STOREU(cr, acc[i][0]);                                                                 \
+        TG__STOREU(cr + TG__W, acc[i][1]);                                                         \
+        TG__STOREU(cr + 2 * TG__W, acc[i][2]);                                                     \
+        TG__STOREU(cr + 3 * TG__W, acc[i][3]);                                                     \
+        cr += rs_c;                                                                                \
     }
+        /* The commonest case, a whole tile with alpha 1 and beta 0 from 8 deep, as plain stores
+         * back to back, a row pointer apart: the general ones (tg__store_vec) test alpha, beta
+         * and the columns left at every vector, ~10 instructions a store, which a tile of few k
+         * steps over C in L1 feels (the Xeon of results/intel-xeon-2c, 1 thread, ab-gemm, C 16
+         * bytes off a line, against the general stores, a copy 0.98-1.01: d 32^3 TN 1.05, d 36^3
+         * TN 1.07, s 64^3 TN 1.05, d 32^3 NN 1.08, d 24x32x24 1.08, s 1000x64x8 1.08, d
+         * 256x256x12 1.10). At 4 deep, where the stores of a C past L1 bind the tile, the spaced
+         * stores did better (s 256x256x4 0.81, d 300x64x4 0.79 plain). */
+        if (alpha == 1 && beta == 0 && live >= 4 * TG__W && kc >= 8) {
+            TG__T *cr = c;
+            TG__PAIR_EACH(TG__PAIR_PLAIN)
+        } else {
+            TG__PAIR_EACH(TG__PAIR_STORE)
+        }
+    }
+#undef TG__PAIR_PLAIN
 #undef TG__PAIR_EACH
 #undef TG__PAIR_ZERO
 #undef TG__PAIR_FMA
@@ -10552,8 +10596,30 @@ TG__FN(tg__pair_tile)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t 
     if ((i) < h) {                                                                                 \
         TG__STORE_ACC(i, 0) TG__STORE_ACC(i, 1) TG__STORE_ACC(i, 2) TG__STORE_ACC(i, 3)            \
     }
-        TG__PAIR_EACH(TG__PAIR_STORE)
+#define TG__PAIR_PLAIN(i, off)                                                                     \
+    if ((i) < h) {                                                                                 \
+        TG__STOREU(cr, acc[i][0]);                                                                 \
+        TG__STOREU(cr + TG__W, acc[i][1]);                                                         \
+        TG__STOREU(cr + 2 * TG__W, acc[i][2]);                                                     \
+        TG__STOREU(cr + 3 * TG__W, acc[i][3]);                                                     \
+        cr += rs_c;                                                                                \
     }
+        /* The commonest case, a whole tile with alpha 1 and beta 0 from 8 deep, as plain stores
+         * back to back, a row pointer apart: the general ones (tg__store_vec) test alpha, beta
+         * and the columns left at every vector, ~10 instructions a store, which a tile of few k
+         * steps over C in L1 feels (the Xeon of results/intel-xeon-2c, 1 thread, ab-gemm, C 16
+         * bytes off a line, against the general stores, a copy 0.98-1.01: d 32^3 TN 1.05, d 36^3
+         * TN 1.07, s 64^3 TN 1.05, d 32^3 NN 1.08, d 24x32x24 1.08, s 1000x64x8 1.08, d
+         * 256x256x12 1.10). At 4 deep, where the stores of a C past L1 bind the tile, the spaced
+         * stores did better (s 256x256x4 0.81, d 300x64x4 0.79 plain). */
+        if (alpha == 1 && beta == 0 && live >= 4 * TG__W && kc >= 8) {
+            TG__T *cr = c;
+            TG__PAIR_EACH(TG__PAIR_PLAIN)
+        } else {
+            TG__PAIR_EACH(TG__PAIR_STORE)
+        }
+    }
+#undef TG__PAIR_PLAIN
 #undef TG__PAIR_EACH
 #undef TG__PAIR_ZERO
 #undef TG__PAIR_FMA
@@ -12355,8 +12421,30 @@ TG__FN(tg__pair_tile)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t 
     if ((i) < h) {                                                                                 \
         TG__STORE_ACC(i, 0) TG__STORE_ACC(i, 1) TG__STORE_ACC(i, 2) TG__STORE_ACC(i, 3)            \
     }
-        TG__PAIR_EACH(TG__PAIR_STORE)
+#define TG__PAIR_PLAIN(i, off)                                                                     \
+    if ((i) < h) {                                                                                 \
+        TG__STOREU(cr, acc[i][0]);                                                                 \
+        TG__STOREU(cr + TG__W, acc[i][1]);                                                         \
+        TG__STOREU(cr + 2 * TG__W, acc[i][2]);                                                     \
+        TG__STOREU(cr + 3 * TG__W, acc[i][3]);                                                     \
+        cr += rs_c;                                                                                \
     }
+        /* The commonest case, a whole tile with alpha 1 and beta 0 from 8 deep, as plain stores
+         * back to back, a row pointer apart: the general ones (tg__store_vec) test alpha, beta
+         * and the columns left at every vector, ~10 instructions a store, which a tile of few k
+         * steps over C in L1 feels (the Xeon of results/intel-xeon-2c, 1 thread, ab-gemm, C 16
+         * bytes off a line, against the general stores, a copy 0.98-1.01: d 32^3 TN 1.05, d 36^3
+         * TN 1.07, s 64^3 TN 1.05, d 32^3 NN 1.08, d 24x32x24 1.08, s 1000x64x8 1.08, d
+         * 256x256x12 1.10). At 4 deep, where the stores of a C past L1 bind the tile, the spaced
+         * stores did better (s 256x256x4 0.81, d 300x64x4 0.79 plain). */
+        if (alpha == 1 && beta == 0 && live >= 4 * TG__W && kc >= 8) {
+            TG__T *cr = c;
+            TG__PAIR_EACH(TG__PAIR_PLAIN)
+        } else {
+            TG__PAIR_EACH(TG__PAIR_STORE)
+        }
+    }
+#undef TG__PAIR_PLAIN
 #undef TG__PAIR_EACH
 #undef TG__PAIR_ZERO
 #undef TG__PAIR_FMA

@@ -323,7 +323,8 @@ void tgt_section_edges(void)
  * 256 x 64 x 256 multiply-adds; up to sixteen past 256^3): widths from just past one panel to
  * sixteen panels of either type's AVX-512 kernel (32 floats, 16 doubles; the two widest at one
  * height), heights ending in every remainder of the six-row tiles, and where there are more than
- * two panels a depth whose rows of A go in several chunks; alpha and beta in turn. Then every
+ * two panels a depth whose rows of A go in several chunks; alpha and beta in turn, and at 601 rows
+ * alpha 1 with beta 0 (the pair tile stores those plainly: kernel_simd.inc). Then every
  * layout and transpose on one shape (a column-major C is computed transposed, so there the rows
  * mode sees m as the width), and long depths over a B one or two whole pairs of panels wide,
  * which the rows mode takes in several blocks of k (on a 1 MiB L2 read in place, 2048 steps at two
@@ -352,6 +353,12 @@ void tgt_section_rows(void)
                 c.alpha = tgt_alphas[1 + (m + w) % 3];
                 c.beta = tgt_betas[(m + w) % 4];
                 tgt_run_case(&c);
+                /* alpha 1 and beta 0 too, which the tiles store by a path of their own */
+                if (m == 601) {
+                    c.alpha = 1;
+                    c.beta = 0;
+                    tgt_run_case(&c);
+                }
             }
         for (int combo = 0; combo < 8; combo++) {
             const int col = combo >> 2;
