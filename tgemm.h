@@ -6225,6 +6225,24 @@ TG__FN(tg__prefetch_c)(const TG__T *c, int64_t rs_c, int64_t rows, const int w)
                           alpha != 1 ? TG__MUL(acc[i][v], va) : acc[i][v], live - (v) * TG__W,     \
                           beta, vb);
 
+/* Whether a pair or triple tile nv vectors wide stores plainly (TG__PLAIN_ROW): alpha 1, beta 0,
+ * the whole tile and 8 deep or more. The general stores (tg__store_vec) test alpha, beta and the
+ * columns left at every vector, ~10 instructions a store, which a tile of few k steps over C in L1
+ * feels: a clean 6 x 4W loop written apart ran d 32^3 TN 1.10x the pair kernel, 1.01-1.05x once
+ * that stored plainly. At 4 deep, where the stores of a C past L1 bind the tile, the general
+ * stores' spacing did better (the pair tile plain: s 256x256x4 0.81, d 300x64x4 0.79). */
+#define TG__PLAIN(nv) (alpha == 1 && beta == 0 && live >= (nv) * TG__W && kc >= 8)
+/* Row i of a tile's accumulators, nv vectors (a constant), into C at cr as they are, back to
+ * back; cr then a row on (cr, acc and rs_c in scope). */
+#define TG__PLAIN_ROW(i, nv)                                                                       \
+    {                                                                                              \
+        TG__STOREU(cr, acc[i][0]);                                                                 \
+        if ((nv) > 1) TG__STOREU(cr + TG__W, acc[i][(nv) > 1 ? 1 : 0]);                            \
+        if ((nv) > 2) TG__STOREU(cr + 2 * TG__W, acc[i][(nv) > 2 ? 2 : 0]);                        \
+        if ((nv) > 3) TG__STOREU(cr + 3 * TG__W, acc[i][(nv) > 3 ? 3 : 0]);                        \
+        cr += rs_c;                                                                                \
+    }
+
 /* One tile, m <= 6 rows: inlined into the panel's loop below (tg__panel). next: NULL, or the line
  * of the next packed panel of B from which a full packed tile brings one line a k step into L2
  * (tg__next_panel says why). */
@@ -6748,6 +6766,12 @@ TG__FN(tg__tile8)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t rs_a
             TG__T8_EACH(TG__T8_COL)
 #undef TG__T8_COL
 #undef TG__T8_COL_V
+        } else if (TG__PLAIN(nv)) {
+            TG__T *cr = c;
+#define TG__T8_PLAIN(i)                                                                            \
+    if ((i) < h) TG__PLAIN_ROW(i, nv)
+            TG__T8_EACH(TG__T8_PLAIN)
+#undef TG__T8_PLAIN
         } else {
             TG__T8_EACH(TG__T8_STORE)
         }
@@ -6951,22 +6975,11 @@ TG__FN(tg__pair_tile)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t 
         TG__STORE_ACC(i, 0) TG__STORE_ACC(i, 1) TG__STORE_ACC(i, 2) TG__STORE_ACC(i, 3)            \
     }
 #define TG__PAIR_PLAIN(i, off)                                                                     \
-    if ((i) < h) {                                                                                 \
-        TG__STOREU(cr, acc[i][0]);                                                                 \
-        TG__STOREU(cr + TG__W, acc[i][1]);                                                         \
-        TG__STOREU(cr + 2 * TG__W, acc[i][2]);                                                     \
-        TG__STOREU(cr + 3 * TG__W, acc[i][3]);                                                     \
-        cr += rs_c;                                                                                \
-    }
-        /* The commonest case, a whole tile with alpha 1 and beta 0 from 8 deep, as plain stores
-         * back to back, a row pointer apart: the general ones (tg__store_vec) test alpha, beta
-         * and the columns left at every vector, ~10 instructions a store, which a tile of few k
-         * steps over C in L1 feels (the Xeon of results/intel-xeon-2c, 1 thread, ab-gemm, C 16
-         * bytes off a line, against the general stores, a copy 0.98-1.01: d 32^3 TN 1.05, d 36^3
-         * TN 1.07, s 64^3 TN 1.05, d 32^3 NN 1.08, d 24x32x24 1.08, s 1000x64x8 1.08, d
-         * 256x256x12 1.10). At 4 deep, where the stores of a C past L1 bind the tile, the spaced
-         * stores did better (s 256x256x4 0.81, d 300x64x4 0.79 plain). */
-        if (alpha == 1 && beta == 0 && live >= 4 * TG__W && kc >= 8) {
+    if ((i) < h) TG__PLAIN_ROW(i, 4)
+        /* (TG__PLAIN: the Xeon of results/intel-xeon-2c, 1 thread, ab-gemm, C 16 bytes off a
+         * line, against the general stores, a copy 0.97-1.02: d 32^3 TN 1.07, d 36^3 TN 1.06, d
+         * 32^3 NN 1.05, d 24x32x24 1.12, s 64^3 NN 1.05, s 1000x64x8 1.09, d 256x256x12 1.10) */
+        if (TG__PLAIN(4)) {
             TG__T *cr = c;
             TG__PAIR_EACH(TG__PAIR_PLAIN)
         } else {
@@ -7825,6 +7838,8 @@ static const tg__kernel TG__FN(tg__kernel_desc) = {
 #undef TG__COL_STORE
 #undef TG__PREFETCH_AHEAD
 #undef TG__STORE_ACC
+#undef TG__PLAIN
+#undef TG__PLAIN_ROW
 #undef TG__NARROW
 #undef TG__MASKED
 #undef TG__UKERNEL_PART
@@ -8047,6 +8062,24 @@ TG__FN(tg__prefetch_c)(const TG__T *c, int64_t rs_c, int64_t rows, const int w)
                           alpha != 1 ? TG__MUL(acc[i][v], va) : acc[i][v], live - (v) * TG__W,     \
                           beta, vb);
 
+/* Whether a pair or triple tile nv vectors wide stores plainly (TG__PLAIN_ROW): alpha 1, beta 0,
+ * the whole tile and 8 deep or more. The general stores (tg__store_vec) test alpha, beta and the
+ * columns left at every vector, ~10 instructions a store, which a tile of few k steps over C in L1
+ * feels: a clean 6 x 4W loop written apart ran d 32^3 TN 1.10x the pair kernel, 1.01-1.05x once
+ * that stored plainly. At 4 deep, where the stores of a C past L1 bind the tile, the general
+ * stores' spacing did better (the pair tile plain: s 256x256x4 0.81, d 300x64x4 0.79). */
+#define TG__PLAIN(nv) (alpha == 1 && beta == 0 && live >= (nv) * TG__W && kc >= 8)
+/* Row i of a tile's accumulators, nv vectors (a constant), into C at cr as they are, back to
+ * back; cr then a row on (cr, acc and rs_c in scope). */
+#define TG__PLAIN_ROW(i, nv)                                                                       \
+    {                                                                                              \
+        TG__STOREU(cr, acc[i][0]);                                                                 \
+        if ((nv) > 1) TG__STOREU(cr + TG__W, acc[i][(nv) > 1 ? 1 : 0]);                            \
+        if ((nv) > 2) TG__STOREU(cr + 2 * TG__W, acc[i][(nv) > 2 ? 2 : 0]);                        \
+        if ((nv) > 3) TG__STOREU(cr + 3 * TG__W, acc[i][(nv) > 3 ? 3 : 0]);                        \
+        cr += rs_c;                                                                                \
+    }
+
 /* One tile, m <= 6 rows: inlined into the panel's loop below (tg__panel). next: NULL, or the line
  * of the next packed panel of B from which a full packed tile brings one line a k step into L2
  * (tg__next_panel says why). */
@@ -8570,6 +8603,12 @@ TG__FN(tg__tile8)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t rs_a
             TG__T8_EACH(TG__T8_COL)
 #undef TG__T8_COL
 #undef TG__T8_COL_V
+        } else if (TG__PLAIN(nv)) {
+            TG__T *cr = c;
+#define TG__T8_PLAIN(i)                                                                            \
+    if ((i) < h) TG__PLAIN_ROW(i, nv)
+            TG__T8_EACH(TG__T8_PLAIN)
+#undef TG__T8_PLAIN
         } else {
             TG__T8_EACH(TG__T8_STORE)
         }
@@ -8773,22 +8812,11 @@ TG__FN(tg__pair_tile)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t 
         TG__STORE_ACC(i, 0) TG__STORE_ACC(i, 1) TG__STORE_ACC(i, 2) TG__STORE_ACC(i, 3)            \
     }
 #define TG__PAIR_PLAIN(i, off)                                                                     \
-    if ((i) < h) {                                                                                 \
-        TG__STOREU(cr, acc[i][0]);                                                                 \
-        TG__STOREU(cr + TG__W, acc[i][1]);                                                         \
-        TG__STOREU(cr + 2 * TG__W, acc[i][2]);                                                     \
-        TG__STOREU(cr + 3 * TG__W, acc[i][3]);                                                     \
-        cr += rs_c;                                                                                \
-    }
-        /* The commonest case, a whole tile with alpha 1 and beta 0 from 8 deep, as plain stores
-         * back to back, a row pointer apart: the general ones (tg__store_vec) test alpha, beta
-         * and the columns left at every vector, ~10 instructions a store, which a tile of few k
-         * steps over C in L1 feels (the Xeon of results/intel-xeon-2c, 1 thread, ab-gemm, C 16
-         * bytes off a line, against the general stores, a copy 0.98-1.01: d 32^3 TN 1.05, d 36^3
-         * TN 1.07, s 64^3 TN 1.05, d 32^3 NN 1.08, d 24x32x24 1.08, s 1000x64x8 1.08, d
-         * 256x256x12 1.10). At 4 deep, where the stores of a C past L1 bind the tile, the spaced
-         * stores did better (s 256x256x4 0.81, d 300x64x4 0.79 plain). */
-        if (alpha == 1 && beta == 0 && live >= 4 * TG__W && kc >= 8) {
+    if ((i) < h) TG__PLAIN_ROW(i, 4)
+        /* (TG__PLAIN: the Xeon of results/intel-xeon-2c, 1 thread, ab-gemm, C 16 bytes off a
+         * line, against the general stores, a copy 0.97-1.02: d 32^3 TN 1.07, d 36^3 TN 1.06, d
+         * 32^3 NN 1.05, d 24x32x24 1.12, s 64^3 NN 1.05, s 1000x64x8 1.09, d 256x256x12 1.10) */
+        if (TG__PLAIN(4)) {
             TG__T *cr = c;
             TG__PAIR_EACH(TG__PAIR_PLAIN)
         } else {
@@ -9647,6 +9675,8 @@ static const tg__kernel TG__FN(tg__kernel_desc) = {
 #undef TG__COL_STORE
 #undef TG__PREFETCH_AHEAD
 #undef TG__STORE_ACC
+#undef TG__PLAIN
+#undef TG__PLAIN_ROW
 #undef TG__NARROW
 #undef TG__MASKED
 #undef TG__UKERNEL_PART
@@ -9871,6 +9901,24 @@ TG__FN(tg__prefetch_c)(const TG__T *c, int64_t rs_c, int64_t rows, const int w)
                           alpha != 1 ? TG__MUL(acc[i][v], va) : acc[i][v], live - (v) * TG__W,     \
                           beta, vb);
 
+/* Whether a pair or triple tile nv vectors wide stores plainly (TG__PLAIN_ROW): alpha 1, beta 0,
+ * the whole tile and 8 deep or more. The general stores (tg__store_vec) test alpha, beta and the
+ * columns left at every vector, ~10 instructions a store, which a tile of few k steps over C in L1
+ * feels: a clean 6 x 4W loop written apart ran d 32^3 TN 1.10x the pair kernel, 1.01-1.05x once
+ * that stored plainly. At 4 deep, where the stores of a C past L1 bind the tile, the general
+ * stores' spacing did better (the pair tile plain: s 256x256x4 0.81, d 300x64x4 0.79). */
+#define TG__PLAIN(nv) (alpha == 1 && beta == 0 && live >= (nv) * TG__W && kc >= 8)
+/* Row i of a tile's accumulators, nv vectors (a constant), into C at cr as they are, back to
+ * back; cr then a row on (cr, acc and rs_c in scope). */
+#define TG__PLAIN_ROW(i, nv)                                                                       \
+    {                                                                                              \
+        TG__STOREU(cr, acc[i][0]);                                                                 \
+        if ((nv) > 1) TG__STOREU(cr + TG__W, acc[i][(nv) > 1 ? 1 : 0]);                            \
+        if ((nv) > 2) TG__STOREU(cr + 2 * TG__W, acc[i][(nv) > 2 ? 2 : 0]);                        \
+        if ((nv) > 3) TG__STOREU(cr + 3 * TG__W, acc[i][(nv) > 3 ? 3 : 0]);                        \
+        cr += rs_c;                                                                                \
+    }
+
 /* One tile, m <= 6 rows: inlined into the panel's loop below (tg__panel). next: NULL, or the line
  * of the next packed panel of B from which a full packed tile brings one line a k step into L2
  * (tg__next_panel says why). */
@@ -10394,6 +10442,12 @@ TG__FN(tg__tile8)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t rs_a
             TG__T8_EACH(TG__T8_COL)
 #undef TG__T8_COL
 #undef TG__T8_COL_V
+        } else if (TG__PLAIN(nv)) {
+            TG__T *cr = c;
+#define TG__T8_PLAIN(i)                                                                            \
+    if ((i) < h) TG__PLAIN_ROW(i, nv)
+            TG__T8_EACH(TG__T8_PLAIN)
+#undef TG__T8_PLAIN
         } else {
             TG__T8_EACH(TG__T8_STORE)
         }
@@ -10597,22 +10651,11 @@ TG__FN(tg__pair_tile)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t 
         TG__STORE_ACC(i, 0) TG__STORE_ACC(i, 1) TG__STORE_ACC(i, 2) TG__STORE_ACC(i, 3)            \
     }
 #define TG__PAIR_PLAIN(i, off)                                                                     \
-    if ((i) < h) {                                                                                 \
-        TG__STOREU(cr, acc[i][0]);                                                                 \
-        TG__STOREU(cr + TG__W, acc[i][1]);                                                         \
-        TG__STOREU(cr + 2 * TG__W, acc[i][2]);                                                     \
-        TG__STOREU(cr + 3 * TG__W, acc[i][3]);                                                     \
-        cr += rs_c;                                                                                \
-    }
-        /* The commonest case, a whole tile with alpha 1 and beta 0 from 8 deep, as plain stores
-         * back to back, a row pointer apart: the general ones (tg__store_vec) test alpha, beta
-         * and the columns left at every vector, ~10 instructions a store, which a tile of few k
-         * steps over C in L1 feels (the Xeon of results/intel-xeon-2c, 1 thread, ab-gemm, C 16
-         * bytes off a line, against the general stores, a copy 0.98-1.01: d 32^3 TN 1.05, d 36^3
-         * TN 1.07, s 64^3 TN 1.05, d 32^3 NN 1.08, d 24x32x24 1.08, s 1000x64x8 1.08, d
-         * 256x256x12 1.10). At 4 deep, where the stores of a C past L1 bind the tile, the spaced
-         * stores did better (s 256x256x4 0.81, d 300x64x4 0.79 plain). */
-        if (alpha == 1 && beta == 0 && live >= 4 * TG__W && kc >= 8) {
+    if ((i) < h) TG__PLAIN_ROW(i, 4)
+        /* (TG__PLAIN: the Xeon of results/intel-xeon-2c, 1 thread, ab-gemm, C 16 bytes off a
+         * line, against the general stores, a copy 0.97-1.02: d 32^3 TN 1.07, d 36^3 TN 1.06, d
+         * 32^3 NN 1.05, d 24x32x24 1.12, s 64^3 NN 1.05, s 1000x64x8 1.09, d 256x256x12 1.10) */
+        if (TG__PLAIN(4)) {
             TG__T *cr = c;
             TG__PAIR_EACH(TG__PAIR_PLAIN)
         } else {
@@ -11471,6 +11514,8 @@ static const tg__kernel TG__FN(tg__kernel_desc) = {
 #undef TG__COL_STORE
 #undef TG__PREFETCH_AHEAD
 #undef TG__STORE_ACC
+#undef TG__PLAIN
+#undef TG__PLAIN_ROW
 #undef TG__NARROW
 #undef TG__MASKED
 #undef TG__UKERNEL_PART
@@ -11696,6 +11741,24 @@ TG__FN(tg__prefetch_c)(const TG__T *c, int64_t rs_c, int64_t rows, const int w)
                           alpha != 1 ? TG__MUL(acc[i][v], va) : acc[i][v], live - (v) * TG__W,     \
                           beta, vb);
 
+/* Whether a pair or triple tile nv vectors wide stores plainly (TG__PLAIN_ROW): alpha 1, beta 0,
+ * the whole tile and 8 deep or more. The general stores (tg__store_vec) test alpha, beta and the
+ * columns left at every vector, ~10 instructions a store, which a tile of few k steps over C in L1
+ * feels: a clean 6 x 4W loop written apart ran d 32^3 TN 1.10x the pair kernel, 1.01-1.05x once
+ * that stored plainly. At 4 deep, where the stores of a C past L1 bind the tile, the general
+ * stores' spacing did better (the pair tile plain: s 256x256x4 0.81, d 300x64x4 0.79). */
+#define TG__PLAIN(nv) (alpha == 1 && beta == 0 && live >= (nv) * TG__W && kc >= 8)
+/* Row i of a tile's accumulators, nv vectors (a constant), into C at cr as they are, back to
+ * back; cr then a row on (cr, acc and rs_c in scope). */
+#define TG__PLAIN_ROW(i, nv)                                                                       \
+    {                                                                                              \
+        TG__STOREU(cr, acc[i][0]);                                                                 \
+        if ((nv) > 1) TG__STOREU(cr + TG__W, acc[i][(nv) > 1 ? 1 : 0]);                            \
+        if ((nv) > 2) TG__STOREU(cr + 2 * TG__W, acc[i][(nv) > 2 ? 2 : 0]);                        \
+        if ((nv) > 3) TG__STOREU(cr + 3 * TG__W, acc[i][(nv) > 3 ? 3 : 0]);                        \
+        cr += rs_c;                                                                                \
+    }
+
 /* One tile, m <= 6 rows: inlined into the panel's loop below (tg__panel). next: NULL, or the line
  * of the next packed panel of B from which a full packed tile brings one line a k step into L2
  * (tg__next_panel says why). */
@@ -12219,6 +12282,12 @@ TG__FN(tg__tile8)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t rs_a
             TG__T8_EACH(TG__T8_COL)
 #undef TG__T8_COL
 #undef TG__T8_COL_V
+        } else if (TG__PLAIN(nv)) {
+            TG__T *cr = c;
+#define TG__T8_PLAIN(i)                                                                            \
+    if ((i) < h) TG__PLAIN_ROW(i, nv)
+            TG__T8_EACH(TG__T8_PLAIN)
+#undef TG__T8_PLAIN
         } else {
             TG__T8_EACH(TG__T8_STORE)
         }
@@ -12422,22 +12491,11 @@ TG__FN(tg__pair_tile)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t 
         TG__STORE_ACC(i, 0) TG__STORE_ACC(i, 1) TG__STORE_ACC(i, 2) TG__STORE_ACC(i, 3)            \
     }
 #define TG__PAIR_PLAIN(i, off)                                                                     \
-    if ((i) < h) {                                                                                 \
-        TG__STOREU(cr, acc[i][0]);                                                                 \
-        TG__STOREU(cr + TG__W, acc[i][1]);                                                         \
-        TG__STOREU(cr + 2 * TG__W, acc[i][2]);                                                     \
-        TG__STOREU(cr + 3 * TG__W, acc[i][3]);                                                     \
-        cr += rs_c;                                                                                \
-    }
-        /* The commonest case, a whole tile with alpha 1 and beta 0 from 8 deep, as plain stores
-         * back to back, a row pointer apart: the general ones (tg__store_vec) test alpha, beta
-         * and the columns left at every vector, ~10 instructions a store, which a tile of few k
-         * steps over C in L1 feels (the Xeon of results/intel-xeon-2c, 1 thread, ab-gemm, C 16
-         * bytes off a line, against the general stores, a copy 0.98-1.01: d 32^3 TN 1.05, d 36^3
-         * TN 1.07, s 64^3 TN 1.05, d 32^3 NN 1.08, d 24x32x24 1.08, s 1000x64x8 1.08, d
-         * 256x256x12 1.10). At 4 deep, where the stores of a C past L1 bind the tile, the spaced
-         * stores did better (s 256x256x4 0.81, d 300x64x4 0.79 plain). */
-        if (alpha == 1 && beta == 0 && live >= 4 * TG__W && kc >= 8) {
+    if ((i) < h) TG__PLAIN_ROW(i, 4)
+        /* (TG__PLAIN: the Xeon of results/intel-xeon-2c, 1 thread, ab-gemm, C 16 bytes off a
+         * line, against the general stores, a copy 0.97-1.02: d 32^3 TN 1.07, d 36^3 TN 1.06, d
+         * 32^3 NN 1.05, d 24x32x24 1.12, s 64^3 NN 1.05, s 1000x64x8 1.09, d 256x256x12 1.10) */
+        if (TG__PLAIN(4)) {
             TG__T *cr = c;
             TG__PAIR_EACH(TG__PAIR_PLAIN)
         } else {
@@ -13296,6 +13354,8 @@ static const tg__kernel TG__FN(tg__kernel_desc) = {
 #undef TG__COL_STORE
 #undef TG__PREFETCH_AHEAD
 #undef TG__STORE_ACC
+#undef TG__PLAIN
+#undef TG__PLAIN_ROW
 #undef TG__NARROW
 #undef TG__MASKED
 #undef TG__UKERNEL_PART
