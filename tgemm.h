@@ -6948,7 +6948,6 @@ TG__FN(tg__pair_tile)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t 
     TG__PAIR_EACH(TG__PAIR_ZERO)
 #define TG__PAIR_STEP                                                                              \
     {                                                                                              \
-        __asm__ volatile("" ::: "memory");                                                         \
         TG__V b0 = TG__LOADU(b), b1 = TG__LOADU(b + TG__W);                                        \
         TG__V b2 = TG__LOADU(b + ps_b), b3 = TG__LOADU(b + ps_b + TG__W);                          \
         TG__IN_REG(b0);                                                                            \
@@ -8785,7 +8784,6 @@ TG__FN(tg__pair_tile)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t 
     TG__PAIR_EACH(TG__PAIR_ZERO)
 #define TG__PAIR_STEP                                                                              \
     {                                                                                              \
-        __asm__ volatile("" ::: "memory");                                                         \
         TG__V b0 = TG__LOADU(b), b1 = TG__LOADU(b + TG__W);                                        \
         TG__V b2 = TG__LOADU(b + ps_b), b3 = TG__LOADU(b + ps_b + TG__W);                          \
         TG__IN_REG(b0);                                                                            \
@@ -10624,7 +10622,6 @@ TG__FN(tg__pair_tile)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t 
     TG__PAIR_EACH(TG__PAIR_ZERO)
 #define TG__PAIR_STEP                                                                              \
     {                                                                                              \
-        __asm__ volatile("" ::: "memory");                                                         \
         TG__V b0 = TG__LOADU(b), b1 = TG__LOADU(b + TG__W);                                        \
         TG__V b2 = TG__LOADU(b + ps_b), b3 = TG__LOADU(b + ps_b + TG__W);                          \
         TG__IN_REG(b0);                                                                            \
@@ -12464,7 +12461,6 @@ TG__FN(tg__pair_tile)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t 
     TG__PAIR_EACH(TG__PAIR_ZERO)
 #define TG__PAIR_STEP                                                                              \
     {                                                                                              \
-        __asm__ volatile("" ::: "memory");                                                         \
         TG__V b0 = TG__LOADU(b), b1 = TG__LOADU(b + TG__W);                                        \
         TG__V b2 = TG__LOADU(b + ps_b), b3 = TG__LOADU(b + ps_b + TG__W);                          \
         TG__IN_REG(b0);                                                                            \
