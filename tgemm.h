@@ -1020,8 +1020,8 @@ TG__ALWAYS_INLINE int tg__small_triple_one(const tg__kernel *kern, int64_t n, do
  * with; there the columns go as products of A's columns with B's elements instead, each column of
  * C a vector of rows at a time (the kernel's gemv_cols: the GEMV rows form's narrow loop), kc
  * ceil(m / W) FMAs a column where the tile spends m kc, two columns in one pass (each vector of A
- * loaded once for both). Its fixed cost (the sums stored, C's column written an element at a time) binds a
- * small product, hence the bounds, measured: from 8 rows and 96 multiply-adds, 8 deep for one
+ * loaded once for both). Its fixed cost (the sums stored, C's column scattered) binds a small
+ * product, hence the bounds, measured: from 8 rows and 96 multiply-adds, 8 deep for one
  * column and 12 for two (the Xeon: TN s 8x17x8 0.98, d 18x18x8 0.96 past them). A column a pass
  * cost two columns their calls and fp64 a second read of A from L2; against it, the pass of both
  * read TN s 18^3 1.06, d 1.09, 8x18x18 1.08 and 1.17, 32x18x18 1.16 and 1.11, d 64x18x300 1.10,
@@ -6225,8 +6225,8 @@ TG__FN(tg__prefetch_c)(const TG__T *c, int64_t rs_c, int64_t rows, const int w)
                           alpha != 1 ? TG__MUL(acc[i][v], va) : acc[i][v], live - (v) * TG__W,     \
                           beta, vb);
 
-/* Whether a pair or triple tile nv vectors wide stores plainly (TG__PLAIN_ROW): alpha 1, beta 0,
- * the whole tile and 8 deep or more. The general stores (tg__store_vec) test alpha, beta and the
+/* Whether a pair tile or a tile of eight rows (tg__tile8), nv vectors wide, stores plainly
+ * (TG__PLAIN_ROW): alpha 1, beta 0, the whole tile and 8 deep or more. The general stores (tg__store_vec) test alpha, beta and the
  * columns left at every vector, ~10 instructions a store, which a tile of few k steps over C in L1
  * feels: a clean 6 x 4W loop written apart ran d 32^3 TN 1.10x the pair kernel, 1.01-1.05x once
  * that stored plainly. At 4 deep, where the stores of a C past L1 bind the tile, the general
@@ -7505,8 +7505,8 @@ TG__FN(tg__gemv_pass8)(const TG__V *xs, const TG__V *m)
 /* The rows form for one row of x and of y over more than 2W and at most TG__GEMV_REGS vectors
  * (8 with AVX-512's 32 registers, 4 with AVX2's 16: the sums, eight broadcasts of x and two
  * chains): tg__gemv_rows_r's passes (tg__gemv_pass8) in its order (below), each element's sum
- * held in a register where rows_r keeps it in the buffer. There each pass of eight rows waited on the last
- * pass's store and reload, and the eight broadcasts of x went through the stack: d 1x32x32 took
+ * held in a register where rows_r keeps it in the buffer. There each pass of eight rows waited on
+ * the last pass's store and reload, and the eight broadcasts of x went through the stack: d 1x32x32 took
  * ~80 ns a call on the Xeon, ~310 cycles at the 3.9 GHz its ceilings.json measured, where its
  * 160 vector operations (a MUL, seven FMAs and two ADDs a vector and pass) need 80 at two a
  * cycle. In registers, over rows_r (the Xeon, 1 thread, ab-gemm, a copy 0.97-1.02;
@@ -7677,9 +7677,6 @@ TG__FN(tg__gemv_rows)(int r, int64_t n, int64_t k, const void *alpha_, const voi
         TG__FN(tg__gemv_rows_r)(r, n, k, x, incx, ldx, mat, ld, alpha, beta, y, incy, ldy);
 }
 
-/* small.c's column products (cpu.h's tg__gemv_rows_fn; tg__small_dots): the rows form for one or
- * two of C's last columns (r) over a transposed A, all n of C's rows at once, TG__NARROW_V vectors
- * at a time, where tg__gemv_rows took them 2W at a time. */
 /* tg__gemv_cols's sums of one part, out of line: inlined there, the values its stores need stayed
  * live across the loops and GCC spilled the loops' row offsets instead, two more loads a pass
  * (TN s 8x17x100 0.96 the speed). */
@@ -7689,6 +7686,9 @@ TG__FN(tg__gemv_cols_sums)(int r, int64_t n, int64_t k, const TG__T *x, int64_t 
 {
     TG__FN(tg__gemv_narrow_part)(TG__NARROW_V, r, n, k, x, incx, ldx, mat, ld, acc);
 }
+/* small.c's column products (cpu.h's tg__gemv_rows_fn; tg__small_dots): the rows form for one or
+ * two of C's last columns (r) over a transposed A, all n of C's rows at once, TG__NARROW_V vectors
+ * at a time, where tg__gemv_rows took them 2W at a time. */
 __attribute__((target(TG__TARGET))) static void
 TG__FN(tg__gemv_cols)(int r, int64_t n, int64_t k, const void *alpha_, const void *x, int64_t incx,
                       int64_t ldx, const void *m, int64_t ld, const void *beta_, void *y_,
@@ -8061,8 +8061,8 @@ TG__FN(tg__prefetch_c)(const TG__T *c, int64_t rs_c, int64_t rows, const int w)
                           alpha != 1 ? TG__MUL(acc[i][v], va) : acc[i][v], live - (v) * TG__W,     \
                           beta, vb);
 
-/* Whether a pair or triple tile nv vectors wide stores plainly (TG__PLAIN_ROW): alpha 1, beta 0,
- * the whole tile and 8 deep or more. The general stores (tg__store_vec) test alpha, beta and the
+/* Whether a pair tile or a tile of eight rows (tg__tile8), nv vectors wide, stores plainly
+ * (TG__PLAIN_ROW): alpha 1, beta 0, the whole tile and 8 deep or more. The general stores (tg__store_vec) test alpha, beta and the
  * columns left at every vector, ~10 instructions a store, which a tile of few k steps over C in L1
  * feels: a clean 6 x 4W loop written apart ran d 32^3 TN 1.10x the pair kernel, 1.01-1.05x once
  * that stored plainly. At 4 deep, where the stores of a C past L1 bind the tile, the general
@@ -9341,8 +9341,8 @@ TG__FN(tg__gemv_pass8)(const TG__V *xs, const TG__V *m)
 /* The rows form for one row of x and of y over more than 2W and at most TG__GEMV_REGS vectors
  * (8 with AVX-512's 32 registers, 4 with AVX2's 16: the sums, eight broadcasts of x and two
  * chains): tg__gemv_rows_r's passes (tg__gemv_pass8) in its order (below), each element's sum
- * held in a register where rows_r keeps it in the buffer. There each pass of eight rows waited on the last
- * pass's store and reload, and the eight broadcasts of x went through the stack: d 1x32x32 took
+ * held in a register where rows_r keeps it in the buffer. There each pass of eight rows waited on
+ * the last pass's store and reload, and the eight broadcasts of x went through the stack: d 1x32x32 took
  * ~80 ns a call on the Xeon, ~310 cycles at the 3.9 GHz its ceilings.json measured, where its
  * 160 vector operations (a MUL, seven FMAs and two ADDs a vector and pass) need 80 at two a
  * cycle. In registers, over rows_r (the Xeon, 1 thread, ab-gemm, a copy 0.97-1.02;
@@ -9513,9 +9513,6 @@ TG__FN(tg__gemv_rows)(int r, int64_t n, int64_t k, const void *alpha_, const voi
         TG__FN(tg__gemv_rows_r)(r, n, k, x, incx, ldx, mat, ld, alpha, beta, y, incy, ldy);
 }
 
-/* small.c's column products (cpu.h's tg__gemv_rows_fn; tg__small_dots): the rows form for one or
- * two of C's last columns (r) over a transposed A, all n of C's rows at once, TG__NARROW_V vectors
- * at a time, where tg__gemv_rows took them 2W at a time. */
 /* tg__gemv_cols's sums of one part, out of line: inlined there, the values its stores need stayed
  * live across the loops and GCC spilled the loops' row offsets instead, two more loads a pass
  * (TN s 8x17x100 0.96 the speed). */
@@ -9525,6 +9522,9 @@ TG__FN(tg__gemv_cols_sums)(int r, int64_t n, int64_t k, const TG__T *x, int64_t 
 {
     TG__FN(tg__gemv_narrow_part)(TG__NARROW_V, r, n, k, x, incx, ldx, mat, ld, acc);
 }
+/* small.c's column products (cpu.h's tg__gemv_rows_fn; tg__small_dots): the rows form for one or
+ * two of C's last columns (r) over a transposed A, all n of C's rows at once, TG__NARROW_V vectors
+ * at a time, where tg__gemv_rows took them 2W at a time. */
 __attribute__((target(TG__TARGET))) static void
 TG__FN(tg__gemv_cols)(int r, int64_t n, int64_t k, const void *alpha_, const void *x, int64_t incx,
                       int64_t ldx, const void *m, int64_t ld, const void *beta_, void *y_,
@@ -9899,8 +9899,8 @@ TG__FN(tg__prefetch_c)(const TG__T *c, int64_t rs_c, int64_t rows, const int w)
                           alpha != 1 ? TG__MUL(acc[i][v], va) : acc[i][v], live - (v) * TG__W,     \
                           beta, vb);
 
-/* Whether a pair or triple tile nv vectors wide stores plainly (TG__PLAIN_ROW): alpha 1, beta 0,
- * the whole tile and 8 deep or more. The general stores (tg__store_vec) test alpha, beta and the
+/* Whether a pair tile or a tile of eight rows (tg__tile8), nv vectors wide, stores plainly
+ * (TG__PLAIN_ROW): alpha 1, beta 0, the whole tile and 8 deep or more. The general stores (tg__store_vec) test alpha, beta and the
  * columns left at every vector, ~10 instructions a store, which a tile of few k steps over C in L1
  * feels: a clean 6 x 4W loop written apart ran d 32^3 TN 1.10x the pair kernel, 1.01-1.05x once
  * that stored plainly. At 4 deep, where the stores of a C past L1 bind the tile, the general
@@ -11179,8 +11179,8 @@ TG__FN(tg__gemv_pass8)(const TG__V *xs, const TG__V *m)
 /* The rows form for one row of x and of y over more than 2W and at most TG__GEMV_REGS vectors
  * (8 with AVX-512's 32 registers, 4 with AVX2's 16: the sums, eight broadcasts of x and two
  * chains): tg__gemv_rows_r's passes (tg__gemv_pass8) in its order (below), each element's sum
- * held in a register where rows_r keeps it in the buffer. There each pass of eight rows waited on the last
- * pass's store and reload, and the eight broadcasts of x went through the stack: d 1x32x32 took
+ * held in a register where rows_r keeps it in the buffer. There each pass of eight rows waited on
+ * the last pass's store and reload, and the eight broadcasts of x went through the stack: d 1x32x32 took
  * ~80 ns a call on the Xeon, ~310 cycles at the 3.9 GHz its ceilings.json measured, where its
  * 160 vector operations (a MUL, seven FMAs and two ADDs a vector and pass) need 80 at two a
  * cycle. In registers, over rows_r (the Xeon, 1 thread, ab-gemm, a copy 0.97-1.02;
@@ -11351,9 +11351,6 @@ TG__FN(tg__gemv_rows)(int r, int64_t n, int64_t k, const void *alpha_, const voi
         TG__FN(tg__gemv_rows_r)(r, n, k, x, incx, ldx, mat, ld, alpha, beta, y, incy, ldy);
 }
 
-/* small.c's column products (cpu.h's tg__gemv_rows_fn; tg__small_dots): the rows form for one or
- * two of C's last columns (r) over a transposed A, all n of C's rows at once, TG__NARROW_V vectors
- * at a time, where tg__gemv_rows took them 2W at a time. */
 /* tg__gemv_cols's sums of one part, out of line: inlined there, the values its stores need stayed
  * live across the loops and GCC spilled the loops' row offsets instead, two more loads a pass
  * (TN s 8x17x100 0.96 the speed). */
@@ -11363,6 +11360,9 @@ TG__FN(tg__gemv_cols_sums)(int r, int64_t n, int64_t k, const TG__T *x, int64_t 
 {
     TG__FN(tg__gemv_narrow_part)(TG__NARROW_V, r, n, k, x, incx, ldx, mat, ld, acc);
 }
+/* small.c's column products (cpu.h's tg__gemv_rows_fn; tg__small_dots): the rows form for one or
+ * two of C's last columns (r) over a transposed A, all n of C's rows at once, TG__NARROW_V vectors
+ * at a time, where tg__gemv_rows took them 2W at a time. */
 __attribute__((target(TG__TARGET))) static void
 TG__FN(tg__gemv_cols)(int r, int64_t n, int64_t k, const void *alpha_, const void *x, int64_t incx,
                       int64_t ldx, const void *m, int64_t ld, const void *beta_, void *y_,
@@ -11738,8 +11738,8 @@ TG__FN(tg__prefetch_c)(const TG__T *c, int64_t rs_c, int64_t rows, const int w)
                           alpha != 1 ? TG__MUL(acc[i][v], va) : acc[i][v], live - (v) * TG__W,     \
                           beta, vb);
 
-/* Whether a pair or triple tile nv vectors wide stores plainly (TG__PLAIN_ROW): alpha 1, beta 0,
- * the whole tile and 8 deep or more. The general stores (tg__store_vec) test alpha, beta and the
+/* Whether a pair tile or a tile of eight rows (tg__tile8), nv vectors wide, stores plainly
+ * (TG__PLAIN_ROW): alpha 1, beta 0, the whole tile and 8 deep or more. The general stores (tg__store_vec) test alpha, beta and the
  * columns left at every vector, ~10 instructions a store, which a tile of few k steps over C in L1
  * feels: a clean 6 x 4W loop written apart ran d 32^3 TN 1.10x the pair kernel, 1.01-1.05x once
  * that stored plainly. At 4 deep, where the stores of a C past L1 bind the tile, the general
@@ -13018,8 +13018,8 @@ TG__FN(tg__gemv_pass8)(const TG__V *xs, const TG__V *m)
 /* The rows form for one row of x and of y over more than 2W and at most TG__GEMV_REGS vectors
  * (8 with AVX-512's 32 registers, 4 with AVX2's 16: the sums, eight broadcasts of x and two
  * chains): tg__gemv_rows_r's passes (tg__gemv_pass8) in its order (below), each element's sum
- * held in a register where rows_r keeps it in the buffer. There each pass of eight rows waited on the last
- * pass's store and reload, and the eight broadcasts of x went through the stack: d 1x32x32 took
+ * held in a register where rows_r keeps it in the buffer. There each pass of eight rows waited on
+ * the last pass's store and reload, and the eight broadcasts of x went through the stack: d 1x32x32 took
  * ~80 ns a call on the Xeon, ~310 cycles at the 3.9 GHz its ceilings.json measured, where its
  * 160 vector operations (a MUL, seven FMAs and two ADDs a vector and pass) need 80 at two a
  * cycle. In registers, over rows_r (the Xeon, 1 thread, ab-gemm, a copy 0.97-1.02;
@@ -13190,9 +13190,6 @@ TG__FN(tg__gemv_rows)(int r, int64_t n, int64_t k, const void *alpha_, const voi
         TG__FN(tg__gemv_rows_r)(r, n, k, x, incx, ldx, mat, ld, alpha, beta, y, incy, ldy);
 }
 
-/* small.c's column products (cpu.h's tg__gemv_rows_fn; tg__small_dots): the rows form for one or
- * two of C's last columns (r) over a transposed A, all n of C's rows at once, TG__NARROW_V vectors
- * at a time, where tg__gemv_rows took them 2W at a time. */
 /* tg__gemv_cols's sums of one part, out of line: inlined there, the values its stores need stayed
  * live across the loops and GCC spilled the loops' row offsets instead, two more loads a pass
  * (TN s 8x17x100 0.96 the speed). */
@@ -13202,6 +13199,9 @@ TG__FN(tg__gemv_cols_sums)(int r, int64_t n, int64_t k, const TG__T *x, int64_t 
 {
     TG__FN(tg__gemv_narrow_part)(TG__NARROW_V, r, n, k, x, incx, ldx, mat, ld, acc);
 }
+/* small.c's column products (cpu.h's tg__gemv_rows_fn; tg__small_dots): the rows form for one or
+ * two of C's last columns (r) over a transposed A, all n of C's rows at once, TG__NARROW_V vectors
+ * at a time, where tg__gemv_rows took them 2W at a time. */
 __attribute__((target(TG__TARGET))) static void
 TG__FN(tg__gemv_cols)(int r, int64_t n, int64_t k, const void *alpha_, const void *x, int64_t incx,
                       int64_t ldx, const void *m, int64_t ld, const void *beta_, void *y_,
