@@ -1020,7 +1020,7 @@ TG__ALWAYS_INLINE int tg__small_triple_one(const tg__kernel *kern, int64_t n, do
  * with; there the columns go as products of A's columns with B's elements instead, each column of
  * C a vector of rows at a time (the kernel's gemv_cols: the GEMV rows form's narrow loop), kc
  * ceil(m / W) FMAs a column where the tile spends m kc, two columns in one pass (each vector of A
- * loaded once for both). Its fixed cost (the sums stored, C's column scattered) binds a small
+ * loaded once for both). Its fixed cost (the sums stored, C's column written apart) binds a small
  * product, hence the bounds, measured: from 8 rows and 96 multiply-adds, 8 deep for one
  * column and 12 for two (the Xeon: TN s 8x17x8 0.98, d 18x18x8 0.96 past them). A column a pass
  * cost two columns their calls and fp64 a second read of A from L2; against it, the pass of both
@@ -6226,11 +6226,12 @@ TG__FN(tg__prefetch_c)(const TG__T *c, int64_t rs_c, int64_t rows, const int w)
                           beta, vb);
 
 /* Whether a pair tile or a tile of eight rows (tg__tile8), nv vectors wide, stores plainly
- * (TG__PLAIN_ROW): alpha 1, beta 0, the whole tile and 8 deep or more. The general stores (tg__store_vec) test alpha, beta and the
- * columns left at every vector, ~10 instructions a store, which a tile of few k steps over C in L1
- * feels: a clean 6 x 4W loop written apart ran d 32^3 TN 1.10x the pair kernel, 1.01-1.05x once
- * that stored plainly. At 4 deep, where the stores of a C past L1 bind the tile, the general
- * stores' spacing did better (the pair tile plain: s 256x256x4 0.81, d 300x64x4 0.79). */
+ * (TG__PLAIN_ROW): alpha 1, beta 0, the whole tile and 8 deep or more. The general stores
+ * (tg__store_vec) test alpha, beta and the columns left at every vector, ~10 instructions a
+ * store, which a tile of few k steps over C in L1 feels: a clean 6 x 4W loop written apart ran d
+ * 32^3 TN 1.10x the pair kernel, 1.01-1.05x once that stored plainly. At 4 deep, where the stores
+ * of a C past L1 bind the tile, the general stores' spacing did better (the pair tile plain: s
+ * 256x256x4 0.81, d 300x64x4 0.79). */
 #define TG__PLAIN(nv) (alpha == 1 && beta == 0 && live >= (nv) * TG__W && kc >= 8)
 /* Row i of a tile's accumulators, nv vectors (a constant), into C at cr as they are, back to
  * back; cr then a row on (cr, acc and rs_c in scope). */
@@ -7506,10 +7507,10 @@ TG__FN(tg__gemv_pass8)(const TG__V *xs, const TG__V *m)
  * (8 with AVX-512's 32 registers, 4 with AVX2's 16: the sums, eight broadcasts of x and two
  * chains): tg__gemv_rows_r's passes (tg__gemv_pass8) in its order (below), each element's sum
  * held in a register where rows_r keeps it in the buffer. There each pass of eight rows waited on
- * the last pass's store and reload, and the eight broadcasts of x went through the stack: d 1x32x32 took
- * ~80 ns a call on the Xeon, ~310 cycles at the 3.9 GHz its ceilings.json measured, where its
- * 160 vector operations (a MUL, seven FMAs and two ADDs a vector and pass) need 80 at two a
- * cycle. In registers, over rows_r (the Xeon, 1 thread, ab-gemm, a copy 0.97-1.02;
+ * the last pass's store and reload, and the eight broadcasts of x went through the stack: d
+ * 1x32x32 took ~80 ns a call on the Xeon, ~310 cycles at the 3.9 GHz its ceilings.json measured,
+ * where its 160 vector operations (a MUL, seven FMAs and two ADDs a vector and pass) need 80 at two
+ * a cycle. In registers, over rows_r (the Xeon, 1 thread, ab-gemm, a copy 0.97-1.02;
  * results/intel-xeon-2c/cpu/ab-gemv-regs/): d 1x24x24 1.60, 1x32x32 1.43, 1x40x40 1.33, 1x64x64
  * 1.17, 1x31x1000 1.36, s 1x40x8 1.93, 1x40x40 1.66, 1x64x64 1.33, 1x128x128 1.09; AVX2 forced d
  * 1x12x12 1.67, s 1x32x32 1.50. Wider, strips of TG__GEMV_REGS vectors down all of k gained
@@ -8062,11 +8063,12 @@ TG__FN(tg__prefetch_c)(const TG__T *c, int64_t rs_c, int64_t rows, const int w)
                           beta, vb);
 
 /* Whether a pair tile or a tile of eight rows (tg__tile8), nv vectors wide, stores plainly
- * (TG__PLAIN_ROW): alpha 1, beta 0, the whole tile and 8 deep or more. The general stores (tg__store_vec) test alpha, beta and the
- * columns left at every vector, ~10 instructions a store, which a tile of few k steps over C in L1
- * feels: a clean 6 x 4W loop written apart ran d 32^3 TN 1.10x the pair kernel, 1.01-1.05x once
- * that stored plainly. At 4 deep, where the stores of a C past L1 bind the tile, the general
- * stores' spacing did better (the pair tile plain: s 256x256x4 0.81, d 300x64x4 0.79). */
+ * (TG__PLAIN_ROW): alpha 1, beta 0, the whole tile and 8 deep or more. The general stores
+ * (tg__store_vec) test alpha, beta and the columns left at every vector, ~10 instructions a
+ * store, which a tile of few k steps over C in L1 feels: a clean 6 x 4W loop written apart ran d
+ * 32^3 TN 1.10x the pair kernel, 1.01-1.05x once that stored plainly. At 4 deep, where the stores
+ * of a C past L1 bind the tile, the general stores' spacing did better (the pair tile plain: s
+ * 256x256x4 0.81, d 300x64x4 0.79). */
 #define TG__PLAIN(nv) (alpha == 1 && beta == 0 && live >= (nv) * TG__W && kc >= 8)
 /* Row i of a tile's accumulators, nv vectors (a constant), into C at cr as they are, back to
  * back; cr then a row on (cr, acc and rs_c in scope). */
@@ -9342,10 +9344,10 @@ TG__FN(tg__gemv_pass8)(const TG__V *xs, const TG__V *m)
  * (8 with AVX-512's 32 registers, 4 with AVX2's 16: the sums, eight broadcasts of x and two
  * chains): tg__gemv_rows_r's passes (tg__gemv_pass8) in its order (below), each element's sum
  * held in a register where rows_r keeps it in the buffer. There each pass of eight rows waited on
- * the last pass's store and reload, and the eight broadcasts of x went through the stack: d 1x32x32 took
- * ~80 ns a call on the Xeon, ~310 cycles at the 3.9 GHz its ceilings.json measured, where its
- * 160 vector operations (a MUL, seven FMAs and two ADDs a vector and pass) need 80 at two a
- * cycle. In registers, over rows_r (the Xeon, 1 thread, ab-gemm, a copy 0.97-1.02;
+ * the last pass's store and reload, and the eight broadcasts of x went through the stack: d
+ * 1x32x32 took ~80 ns a call on the Xeon, ~310 cycles at the 3.9 GHz its ceilings.json measured,
+ * where its 160 vector operations (a MUL, seven FMAs and two ADDs a vector and pass) need 80 at two
+ * a cycle. In registers, over rows_r (the Xeon, 1 thread, ab-gemm, a copy 0.97-1.02;
  * results/intel-xeon-2c/cpu/ab-gemv-regs/): d 1x24x24 1.60, 1x32x32 1.43, 1x40x40 1.33, 1x64x64
  * 1.17, 1x31x1000 1.36, s 1x40x8 1.93, 1x40x40 1.66, 1x64x64 1.33, 1x128x128 1.09; AVX2 forced d
  * 1x12x12 1.67, s 1x32x32 1.50. Wider, strips of TG__GEMV_REGS vectors down all of k gained
@@ -9900,11 +9902,12 @@ TG__FN(tg__prefetch_c)(const TG__T *c, int64_t rs_c, int64_t rows, const int w)
                           beta, vb);
 
 /* Whether a pair tile or a tile of eight rows (tg__tile8), nv vectors wide, stores plainly
- * (TG__PLAIN_ROW): alpha 1, beta 0, the whole tile and 8 deep or more. The general stores (tg__store_vec) test alpha, beta and the
- * columns left at every vector, ~10 instructions a store, which a tile of few k steps over C in L1
- * feels: a clean 6 x 4W loop written apart ran d 32^3 TN 1.10x the pair kernel, 1.01-1.05x once
- * that stored plainly. At 4 deep, where the stores of a C past L1 bind the tile, the general
- * stores' spacing did better (the pair tile plain: s 256x256x4 0.81, d 300x64x4 0.79). */
+ * (TG__PLAIN_ROW): alpha 1, beta 0, the whole tile and 8 deep or more. The general stores
+ * (tg__store_vec) test alpha, beta and the columns left at every vector, ~10 instructions a
+ * store, which a tile of few k steps over C in L1 feels: a clean 6 x 4W loop written apart ran d
+ * 32^3 TN 1.10x the pair kernel, 1.01-1.05x once that stored plainly. At 4 deep, where the stores
+ * of a C past L1 bind the tile, the general stores' spacing did better (the pair tile plain: s
+ * 256x256x4 0.81, d 300x64x4 0.79). */
 #define TG__PLAIN(nv) (alpha == 1 && beta == 0 && live >= (nv) * TG__W && kc >= 8)
 /* Row i of a tile's accumulators, nv vectors (a constant), into C at cr as they are, back to
  * back; cr then a row on (cr, acc and rs_c in scope). */
@@ -11180,10 +11183,10 @@ TG__FN(tg__gemv_pass8)(const TG__V *xs, const TG__V *m)
  * (8 with AVX-512's 32 registers, 4 with AVX2's 16: the sums, eight broadcasts of x and two
  * chains): tg__gemv_rows_r's passes (tg__gemv_pass8) in its order (below), each element's sum
  * held in a register where rows_r keeps it in the buffer. There each pass of eight rows waited on
- * the last pass's store and reload, and the eight broadcasts of x went through the stack: d 1x32x32 took
- * ~80 ns a call on the Xeon, ~310 cycles at the 3.9 GHz its ceilings.json measured, where its
- * 160 vector operations (a MUL, seven FMAs and two ADDs a vector and pass) need 80 at two a
- * cycle. In registers, over rows_r (the Xeon, 1 thread, ab-gemm, a copy 0.97-1.02;
+ * the last pass's store and reload, and the eight broadcasts of x went through the stack: d
+ * 1x32x32 took ~80 ns a call on the Xeon, ~310 cycles at the 3.9 GHz its ceilings.json measured,
+ * where its 160 vector operations (a MUL, seven FMAs and two ADDs a vector and pass) need 80 at two
+ * a cycle. In registers, over rows_r (the Xeon, 1 thread, ab-gemm, a copy 0.97-1.02;
  * results/intel-xeon-2c/cpu/ab-gemv-regs/): d 1x24x24 1.60, 1x32x32 1.43, 1x40x40 1.33, 1x64x64
  * 1.17, 1x31x1000 1.36, s 1x40x8 1.93, 1x40x40 1.66, 1x64x64 1.33, 1x128x128 1.09; AVX2 forced d
  * 1x12x12 1.67, s 1x32x32 1.50. Wider, strips of TG__GEMV_REGS vectors down all of k gained
@@ -11739,11 +11742,12 @@ TG__FN(tg__prefetch_c)(const TG__T *c, int64_t rs_c, int64_t rows, const int w)
                           beta, vb);
 
 /* Whether a pair tile or a tile of eight rows (tg__tile8), nv vectors wide, stores plainly
- * (TG__PLAIN_ROW): alpha 1, beta 0, the whole tile and 8 deep or more. The general stores (tg__store_vec) test alpha, beta and the
- * columns left at every vector, ~10 instructions a store, which a tile of few k steps over C in L1
- * feels: a clean 6 x 4W loop written apart ran d 32^3 TN 1.10x the pair kernel, 1.01-1.05x once
- * that stored plainly. At 4 deep, where the stores of a C past L1 bind the tile, the general
- * stores' spacing did better (the pair tile plain: s 256x256x4 0.81, d 300x64x4 0.79). */
+ * (TG__PLAIN_ROW): alpha 1, beta 0, the whole tile and 8 deep or more. The general stores
+ * (tg__store_vec) test alpha, beta and the columns left at every vector, ~10 instructions a
+ * store, which a tile of few k steps over C in L1 feels: a clean 6 x 4W loop written apart ran d
+ * 32^3 TN 1.10x the pair kernel, 1.01-1.05x once that stored plainly. At 4 deep, where the stores
+ * of a C past L1 bind the tile, the general stores' spacing did better (the pair tile plain: s
+ * 256x256x4 0.81, d 300x64x4 0.79). */
 #define TG__PLAIN(nv) (alpha == 1 && beta == 0 && live >= (nv) * TG__W && kc >= 8)
 /* Row i of a tile's accumulators, nv vectors (a constant), into C at cr as they are, back to
  * back; cr then a row on (cr, acc and rs_c in scope). */
@@ -13019,10 +13023,10 @@ TG__FN(tg__gemv_pass8)(const TG__V *xs, const TG__V *m)
  * (8 with AVX-512's 32 registers, 4 with AVX2's 16: the sums, eight broadcasts of x and two
  * chains): tg__gemv_rows_r's passes (tg__gemv_pass8) in its order (below), each element's sum
  * held in a register where rows_r keeps it in the buffer. There each pass of eight rows waited on
- * the last pass's store and reload, and the eight broadcasts of x went through the stack: d 1x32x32 took
- * ~80 ns a call on the Xeon, ~310 cycles at the 3.9 GHz its ceilings.json measured, where its
- * 160 vector operations (a MUL, seven FMAs and two ADDs a vector and pass) need 80 at two a
- * cycle. In registers, over rows_r (the Xeon, 1 thread, ab-gemm, a copy 0.97-1.02;
+ * the last pass's store and reload, and the eight broadcasts of x went through the stack: d
+ * 1x32x32 took ~80 ns a call on the Xeon, ~310 cycles at the 3.9 GHz its ceilings.json measured,
+ * where its 160 vector operations (a MUL, seven FMAs and two ADDs a vector and pass) need 80 at two
+ * a cycle. In registers, over rows_r (the Xeon, 1 thread, ab-gemm, a copy 0.97-1.02;
  * results/intel-xeon-2c/cpu/ab-gemv-regs/): d 1x24x24 1.60, 1x32x32 1.43, 1x40x40 1.33, 1x64x64
  * 1.17, 1x31x1000 1.36, s 1x40x8 1.93, 1x40x40 1.66, 1x64x64 1.33, 1x128x128 1.09; AVX2 forced d
  * 1x12x12 1.67, s 1x32x32 1.50. Wider, strips of TG__GEMV_REGS vectors down all of k gained

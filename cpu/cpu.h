@@ -367,7 +367,7 @@ TG__ALWAYS_INLINE int tg__small_triple_one(const tg__kernel *kern, int64_t n, do
  * with; there the columns go as products of A's columns with B's elements instead, each column of
  * C a vector of rows at a time (the kernel's gemv_cols: the GEMV rows form's narrow loop), kc
  * ceil(m / W) FMAs a column where the tile spends m kc, two columns in one pass (each vector of A
- * loaded once for both). Its fixed cost (the sums stored, C's column scattered) binds a small
+ * loaded once for both). Its fixed cost (the sums stored, C's column written apart) binds a small
  * product, hence the bounds, measured: from 8 rows and 96 multiply-adds, 8 deep for one
  * column and 12 for two (the Xeon: TN s 8x17x8 0.98, d 18x18x8 0.96 past them). A column a pass
  * cost two columns their calls and fp64 a second read of A from L2; against it, the pass of both
