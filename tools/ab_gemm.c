@@ -17,7 +17,8 @@
  * 1; from the environment: LAYOUT (row, the default, or col), TRANS (NN, the default, NT, TN, TT),
  * BETA (default 0), THREADS threads for tgemm (default 1), C_OFFSET (C starts that many bytes past
  * a 64-byte line; by default where malloc puts it, which varies with the size: two threads that
- * share C's lines run at half the rate, small.c). A library written LIB@N runs on N threads
+ * share C's lines run at half the rate, small.c), A_OFFSET and B_OFFSET the same for A and B (a
+ * kernel that reads B's rows in place runs at a rate that depends on where they fall in lines). A library written LIB@N runs on N threads
  * whatever the environment says (tgemm, MKL, OpenBLAS or BLIS, each through its own call, made
  * before every batch), so one build can be compared with itself at two thread counts in the same
  * process: whether a second thread pays on a product too small to hide a team's start-up is a
@@ -162,7 +163,7 @@ int main(int argc, char **argv)
     lib l[MAX_LIBS];
     form f;
     void *a, *b, *c, *mem[3];
-    long c_offset;
+    long a_offset, b_offset, c_offset;
     if (argc < 6 || libs > MAX_LIBS || (strcmp(argv[1], "s") && strcmp(argv[1], "d"))) {
         fprintf(stderr, "usage: ab-gemm s|d M[xNxK] LINES LIB[@THREADS] LIB[@THREADS] [...] (at "
                         "most %d)\n",
@@ -174,6 +175,8 @@ int main(int argc, char **argv)
     lines = atoi(argv[3]);
     beta = getenv("BETA") ? atof(getenv("BETA")) : 0.0;
     threads = getenv("THREADS") ? atoi(getenv("THREADS")) : 1;
+    a_offset = getenv("A_OFFSET") ? atol(getenv("A_OFFSET")) : -1;
+    b_offset = getenv("B_OFFSET") ? atol(getenv("B_OFFSET")) : -1;
     c_offset = getenv("C_OFFSET") ? atol(getenv("C_OFFSET")) : -1;
     {
         const char *lay = getenv("LAYOUT") ? getenv("LAYOUT") : "row";
@@ -198,8 +201,8 @@ int main(int argc, char **argv)
     }
     for (int i = 0; i < libs; i++)
         if (open_lib(argv[4 + i], dbl, threads, &l[i])) return 1;
-    a = operand((size_t)m * (size_t)k, dbl ? 8 : 4, dbl, 1, -1, &mem[0]);
-    b = operand((size_t)k * (size_t)n, dbl ? 8 : 4, dbl, 2, -1, &mem[1]);
+    a = operand((size_t)m * (size_t)k, dbl ? 8 : 4, dbl, 1, a_offset, &mem[0]);
+    b = operand((size_t)k * (size_t)n, dbl ? 8 : 4, dbl, 2, b_offset, &mem[1]);
     c = operand((size_t)m * (size_t)n, dbl ? 8 : 4, dbl, 3, c_offset, &mem[2]);
     if (!a || !b || !c) {
         fprintf(stderr, "ab-gemm: out of memory\n");
