@@ -980,7 +980,8 @@ TG__ALWAYS_INLINE int tg__small_in_half_l1(int64_t kb, int64_t row_bytes)
 /* Whether an A of m rows in place takes a B of b_bytes, whose rows are contiguous, two whole
  * panels at a time (small.c's tg__small_pairs has the measurements): up to two row tiles unless
  * every panel is packed (pack_all); a taller A where B is within L1 (zmm at full width) or a
- * quarter of L3 (zmm split). */
+ * quarter of L3 (zmm split). small.c's tg__small_pairs adds a taller A whose k block's strip of
+ * two panels fits half of L1. */
 TG__ALWAYS_INLINE int tg__small_pairs_fit(const tg__kernel *kern, int64_t m, double b_bytes,
                                           int pack_all)
 {
@@ -13642,13 +13643,49 @@ TG__ALWAYS_INLINE void tg__small_column(const tg__kernel *fam, const tg__kernel 
  * C_OFFSET=16, against the 2W tiles (a copy of that build: 0.97-1.02), 1 thread: s 64^3 1.11, s
  * 80^3 1.11, s 96^3 1.07, d 32^3 1.13, d 40^3-64^3 1.06-1.07, s 1000x64x4 1.77, s 256x256x4 1.68,
  * d 300x64x8 1.19; 2 threads (their rows split, B within L1) 1.02-1.27, C on a line 1.00-1.35.
- * Past L1 the 2W tiles' prefetch wins (s 128^3 0.94, d 0.89, d 96^3 0.985, s 64x256x256 0.97, d
- * 0.87), though d 80^3, its B 50 KiB, ran 1.10. Not measured on the Zen 5, which takes the same
- * rule. */
-static int tg__small_pairs(const tg__kernel *kern, const tg__gemm *g, int pack_all)
+ * Past L1 the 2W tiles' prefetch won where a k block's 4W strip of B outgrew half of L1 (s 128^3
+ * 0.94, d 0.89, s 64x256x256 0.97, d 0.87: blocks of 128 rows, 32 KiB strips). Where the strip
+ * fits (a block at most 96 deep: 256 bytes a row) the pair reads it from L1 for every tile of six
+ * rows, and A streams from L2 half as many times as the 2W tiles read it. The same Xeon, ab-gemm,
+ * against the 2W tiles, 1 thread, 128 shapes (m 30-200, n 70-700, k 40 and 90, NN and TN;
+ * results/intel-xeon-2c/cpu/ab-pairs-strip/): those it takes, geometric mean 1.056, lowest 0.98;
+ * d 80^3 1.07, 88^3 1.05, 96^3 0.98-1.09 (with where A and B fall in lines), s 300x200x80
+ * 1.07-1.12, d 1.06-1.11, d 100x700x90 1.12. Rows a multiple of 512 bytes apart put the strip in
+ * a few of L1's sets, which it overflows (s 96x512x64 0.85, s 64x2048x64 0.83, d 96x1024x96 0.77,
+ * d 200x256x32 0.87): those keep the 2W tiles. Not measured on the Zen 5, which takes the same
+ * rules.
+ *
+ * A team splits a taller A's pairs by rows, each thread reading all of B (tg__small_panels_all),
+ * where B is within L1, or past it where the panels do not go evenly in pairs to the threads: with
+ * zmm split, or B within a quarter of L2 and three row tiles or more a thread. Past L1 a team that
+ * would split neither way evenly takes no pairs. The Xeon, 2 threads, against the 2W tiles' split
+ * of the panels: d 80^3 1.33 (5 panels, 2 + 3 a thread), d 96^3 1.15, d 128x96x96 1.11-1.17, s
+ * 300x200x80 1.08, geometric mean 1.054 over the grid's shapes it takes; rows lost over a B past
+ * a quarter of L2 (s 64x4000x64 0.86-0.90, d 0.93) and 2.5 tiles a thread (s 30x700x90 0.91), pairs
+ * split unevenly too (s 30x300x90, five pairs: 0.91-0.93). */
+static int tg__small_pairs_by_rows(const tg__kernel *kern, const tg__gemm *g, int64_t panels,
+                                   int threads)
 {
-    return kern->ukernel_pair && g->b.cs == 1 &&
-           tg__small_pairs_fit(kern, g->m, tg__small_b_bytes(kern, g), pack_all);
+    const tg__cpuinfo *cpu = tg__cpu();
+    const double b_bytes = tg__small_b_bytes(kern, g);
+    if (g->m <= kern->short_m) return 0;
+    if (b_bytes <= (double)cpu->l1d) return 1;
+    if (panels % (2 * threads) == 0) return 0;
+    return cpu->zmm_split ||
+           (b_bytes <= (double)cpu->l2 / 4 && g->m / kern->mr >= 3 * (int64_t)threads);
+}
+
+static int tg__small_pairs(const tg__kernel *kern, const tg__gemm *g, int64_t kb, int pack_all,
+                           int64_t panels, int threads)
+{
+    const int64_t es = (int64_t)kern->es;
+    if (!kern->ukernel_pair || g->b.cs != 1) return 0;
+    if (tg__small_pairs_fit(kern, g->m, tg__small_b_bytes(kern, g), pack_all)) return 1;
+    if (g->m <= 2 * kern->mr || tg__cpu()->zmm_split || (g->b.rs * es) % 512 == 0 ||
+        !tg__small_in_half_l1(tg__min(kb, g->k), 2 * kern->nr * es))
+        return 0;
+    return threads == 1 || tg__small_pairs_by_rows(kern, g, panels, threads) ||
+           tg__ceil_div(panels, 2) % threads == 0;
 }
 
 /* Whether a short A's whole column panels of B, read in place, go three at a time to the triple
@@ -13996,7 +14033,8 @@ static int tg__small_panels_all(const char *fn, const tg__kernel *kern, const tg
     const int threads = tg__small_threads(kern, g);
     /* (threads split panels, at triples or pairs where they go so, tg__small_triples and
      * tg__small_pairs; or row tiles, two or more a thread, of one panel or a taller A's pairs) */
-    const int64_t unit = triples ? 3 : tg__small_pairs(kern, g, pack_all) ? 2 : 1;
+    const int pairs = !triples && tg__small_pairs(kern, g, kb, pack_all, panels, threads);
+    const int64_t unit = triples ? 3 : pairs ? 2 : 1;
     const int64_t units = tg__ceil_div(panels, unit);
     /* The threads split the panels of B, at most one a unit (at most as many threads as units: a
      * team over one pair left a thread with nothing to do, and cost the call its start-up, Zen 4,
@@ -14013,8 +14051,7 @@ static int tg__small_panels_all(const char *fn, const tg__kernel *kern, const tg
     const double b_bytes = tg__small_b_bytes(kern, g), l1d = (double)tg__cpu()->l1d;
     const int by_rows =
         panels == 1 || (unit == 3 && panels < 3) ||
-        (unit == 2 && g->m > kern->short_m && !group &&
-         (panels % (2 * threads) != 0 || b_bytes <= l1d)) ||
+        (unit == 2 && !group && tg__small_pairs_by_rows(kern, g, panels, threads)) ||
         (threads > 1 && unit != 3 && !group && g->m / kern->mr >= 2 * threads &&
          tg__small_strips_share_lines(kern, g, unit) &&
          (b_bytes <= l1d || g->m >= TG__SHARED_LINES_ROWS * threads));

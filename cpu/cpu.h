@@ -327,7 +327,8 @@ TG__ALWAYS_INLINE int tg__small_in_half_l1(int64_t kb, int64_t row_bytes)
 /* Whether an A of m rows in place takes a B of b_bytes, whose rows are contiguous, two whole
  * panels at a time (small.c's tg__small_pairs has the measurements): up to two row tiles unless
  * every panel is packed (pack_all); a taller A where B is within L1 (zmm at full width) or a
- * quarter of L3 (zmm split). */
+ * quarter of L3 (zmm split). small.c's tg__small_pairs adds a taller A whose k block's strip of
+ * two panels fits half of L1. */
 TG__ALWAYS_INLINE int tg__small_pairs_fit(const tg__kernel *kern, int64_t m, double b_bytes,
                                           int pack_all)
 {

@@ -36,6 +36,11 @@
  * the pairs where each gets as many and B does not fit L1, the rows otherwise (98 x 96 x 70: fp32
  * a pair and a panel, fp64 three pairs; 100 x 128 x 60: two pairs in fp32, within L1, four in
  * fp64; 100 x 128 x 160: two and four pairs, past L1; 300 x 64 x 8: one and two pairs, within L1),
+ * and where zmm is full-width, past L1 where a k block's strip of two panels fits half of it, the
+ * threads splitting the rows (80 x 80 x 80 in fp64, 300 x 200 x 80) or the pairs where those go
+ * evenly to the threads, the panels one by one in 8-row tiles where neither does (30 x 700 x 90:
+ * pairs at one thread in both types, at two in fp64 only, at three in neither, which must not
+ * change the bits),
  * C on a cache line and one element past one, where the threads that would split the panels split
  * the rows instead (128 x 64 x 64, 256 x 256 x 4, 96 x 256 x 256, 64 x 96 x 64), a B exactly one
  * 3W tile wide, whose rows the threads split in 8-row triple tiles (90 x 24 x 70 in fp64; 48 x 96
@@ -67,7 +72,7 @@ static const int64_t tgt_thread_shapes[][3] = {
     {9, 700, 300}, {1100, 8, 300}, {21, 500, 100}, {98, 96, 70}, {100, 128, 60},
     {100, 128, 160}, {300, 64, 8}, {128, 64, 64}, {256, 256, 4}, {96, 256, 256}, {64, 96, 64},
     {64, 24, 8}, {90, 24, 70}, {48, 96, 96}, {605, 16, 90}, {40, 5, 20000}, {300, 18, 64},
-    {17, 200, 100}, {200, 17, 100}, {18, 300, 64}};
+    {17, 200, 100}, {200, 17, 100}, {18, 300, 64}, {80, 80, 80}, {300, 200, 80}, {30, 700, 90}};
 
 /* Runs the call on a fresh copy of C0's bytes into C (same buffers, same arguments each time). */
 static int tgt_call(const tgt_case *c, const tgt_buf *A, int64_t lda, const tgt_buf *B,
