@@ -719,6 +719,12 @@ typedef void (*tg__gemv_fn)(int64_t n, int64_t k, const void *alpha, const void 
 typedef void (*tg__gemv_rows_fn)(int r, int64_t n, int64_t k, const void *alpha, const void *x,
                                  int64_t incx, int64_t ldx, const void *m, int64_t ld,
                                  const void *beta, void *y, int64_t incy, int64_t ldy);
+/* y[j * incy + q] = alpha * sum_p x[q * ldx + p] * m[j * ld + p] + beta * y[j * incy + q] for
+ * j < n, q < c (2 to TG__DOTS_BLOCK): c columns of x (contiguous along k) against n rows of M
+ * (contiguous along k), y's columns adjacent; y is not read when beta is zero. */
+typedef void (*tg__dots_fn)(int c, int64_t n, int64_t k, const void *alpha, const void *x,
+                            int64_t ldx, const void *m, int64_t ld, const void *beta, void *y,
+                            int64_t incy);
 enum { TG__GEMV_ROWS = 4 };
 /* Bytes of y's sums the rows form keeps in L1 while it streams M's rows across them. */
 enum { TG__GEMV_CHUNK = 8192 };
@@ -761,6 +767,8 @@ struct tg__kernel {
                                    products (small.c's tg__small_dots): the rows form, any n */
     int gemv_rule; /* 1: no C of two rows goes to the rows form within L2, where this family's
                       tiles do better on it (gemv.c's tg__gemv_rows_max; 0: from 128^2 elements) */
+    tg__dots_fn dots; /* NULL, or two to TG__DOTS_BLOCK of C's last columns as dot products
+                         with A's rows, summed together (AVX2): small.c's tg__small_dots */
 };
 
 /* The kernel for this element size and family. */
@@ -1017,6 +1025,18 @@ TG__ALWAYS_INLINE int tg__small_triple_one(const tg__kernel *kern, int64_t n, do
  * 64x9x64 1.25, d 10^3 0.91 before the depth's bound, 0.985 after. Three columns lost (a first
  * trial: s 35^3 0.99, d 35^3 0.96).
  *
+ * Two to TG__DOTS_BLOCK columns go to the family's dots (gemv_simd.inc's tg__dots: a group of
+ * rows against all the columns at once, each row of A loaded once for them, the group's eight
+ * sums reduced together), two of them under the bound above, three or four where B's columns are
+ * contiguous along k (b_rs 1: NT, no copy), at most half a vector of the dots' family (fp32; fp64
+ * lost from 40 rows, d 100x19x16 NT 0.94-0.95) and from 16 deep. Copied, they lost under 40 rows
+ * (NN s 16x36x32 0.91, 16x35x24 0.93) and gained over more (s 100x36x32 1.11), which a rule on m
+ * cannot tell apart from a thread's part of the rows. The Xeon, ab-gemm as below, against one
+ * column a call (a copy 0.96-1.02), grids of m 16, 40, 100, k 8-100, per type 180 shapes
+ * (cpu/ab-dots-block/): two columns NN s 1.042, d 1.011, NT s 1.026, d 1.012 by geometric
+ * mean; three and four NT s 1.104 and 1.117 (s 16x36x64 1.32, 40x20x64 1.30, s 100x36x32 1.16),
+ * the lowest readings 0.95-0.98 (0.99-1.01 run again); s 34^3 NN 1.04, 36^3 NT 1.17.
+ *
  * A transposed (its rows adjacent: a_rs 1, its k steps a_cs apart) has no rows to take dots
  * with; there the columns go as products of A's columns with B's elements instead, each column of
  * C a vector of rows at a time (the kernel's gemv_cols: the GEMV rows form's narrow loop), kc
@@ -1039,7 +1059,7 @@ TG__ALWAYS_INLINE int tg__small_triple_one(const tg__kernel *kern, int64_t n, do
  * shapes, m 8-100, k 24 and 100, `cpu/ab-gemv-cols/`): geometric mean TN s 1.034, d 1.053, TT s
  * 1.025, d 1.043; d 100x10x100 1.20, s 34x18x100 1.14, d 64x18x64 1.13; the lowest readings
  * 0.95-0.96 (s 8x17x100 TT, s 34x66x100 TT), 0.98-1.02 run again. */
-enum { TG__DOTS_COLS = 2, TG__DOTS_K = 256 };
+enum { TG__DOTS_COLS = 2, TG__DOTS_BLOCK = 4, TG__DOTS_K = 256 };
 /* The family whose dots serve: AVX2's rather than AVX-512's, whose longer vectors leave more lanes
  * idle in the last k steps of such short rows and take more steps to sum (side by side, AVX-512's
  * against the tiles: s 64x33x8 1.06, s 34x34x8 0.85, d 18^3 0.94; 40x33x100 and d 49^3 the same
@@ -1077,9 +1097,13 @@ TG__NOINLINE static int tg__cols_fit(const tg__kernel *kern, int64_t n, int64_t 
     return wide ? 20 * cols <= 9 * tile : 2 * cols <= tile;
 }
 TG__ALWAYS_INLINE int tg__dots_fit(const tg__kernel *kern, int64_t n, int64_t m, int64_t a_rs,
-                                   int64_t a_cs, int64_t kc, int split)
+                                   int64_t a_cs, int64_t b_rs, int64_t kc, int split)
 {
+    const tg__kernel *dk = tg__dots_kernel(kern);
     if (a_cs != 1 && n > TG__DOTS_COLS) return kc >= 24 && tg__cols_fit(kern, n, m, a_rs, split);
+    if (a_cs == 1 && n > TG__DOTS_COLS)
+        return dk->dots && b_rs == 1 && n <= TG__DOTS_BLOCK && 4 * n <= dk->nr && kc >= 16 &&
+               kc <= TG__DOTS_K;
     if (n > TG__DOTS_COLS) return 0;
     if (a_cs != 1)
         return a_rs == 1 && m >= 8 && kc >= 4 + 4 * n && m * kc >= 96;
@@ -1107,12 +1131,14 @@ TG__ALWAYS_INLINE int tg__dots_fit(const tg__kernel *kern, int64_t n, int64_t m,
  * and TT s 3x100x64 2.5, 6x100x64 1.6-1.8, d 3x100x64 1.9-2.0; lowest 0.92-0.98, on shapes it
  * leaves alone (d 8x3x24 and 8x7x24; d 8x3x24 reads 0.94 in NN too: the code's layout). */
 TG__ALWAYS_INLINE int64_t tg__dots_cols(const tg__kernel *kern, int64_t j, int64_t n, int64_t m,
-                                        int64_t a_rs, int64_t a_cs, int64_t kc)
+                                        int64_t a_rs, int64_t a_cs, int64_t b_rs, int64_t kc)
 {
     const int64_t w = kern->nr / 2, t = n > w ? n - w : n;
     const int narrow_t = j == 0 && n <= w && n > TG__DOTS_COLS && a_cs != 1 && m > 8 &&
                          (2 * n <= w || (kc >= 48 && m >= 16));
-    return (j > 0 || n > w || narrow_t) && tg__dots_fit(kern, t, m, a_rs, a_cs, kc, n > w) ? t : 0;
+    return (j > 0 || n > w || narrow_t) && tg__dots_fit(kern, t, m, a_rs, a_cs, b_rs, kc, n > w)
+               ? t
+               : 0;
 }
 /* C[0:m, 0:n] = alpha A B + beta C over one k block of kc (A's element (i, p) at a + (i a_rs + p
  * a_cs) elements, a_cs or a_rs 1; B's (p, j) at b + (p b_rs + j b_cs); C's rows rs_c apart): as m
@@ -4938,7 +4964,7 @@ TG__NOINLINE static int tg__tiny_panels(const tg__kernel *kern, size_t es, int64
             w = 2 * nr;
             continue;
         }
-        t = tg__dots_cols(kern, j, w, tm, a_rs, a_cs, k);
+        t = tg__dots_cols(kern, j, w, tm, a_rs, a_cs, b_rs, k);
         if (t)
             tg__small_dots(kern, tm, t, k, alpha, a, a_rs, a_cs, b + (j + w - t) * b_cs * ses,
                            b_rs, b_cs, beta, (char *)c + (j + w - t) * ses, ldc);
@@ -5039,7 +5065,7 @@ TG__NOINLINE static int tg__gemm_tiny_t(size_t es, int layout, int transa, int t
     if (ttb)
         return tg__tiny_panels(kern, es, tm, tn, k, alpha, ta, a_rs, a_cs, tb, 1, ltb, beta, c,
                                ldc);
-    if (tn <= kern->nr && tg__dots_cols(kern, 0, tn, tm, a_rs, a_cs, k))
+    if (tn <= kern->nr && tg__dots_cols(kern, 0, tn, tm, a_rs, a_cs, ltb, k))
         return tg__tiny_panels(kern, es, tm, tn, k, alpha, ta, a_rs, a_cs, tb, ltb, 1, beta, c,
                                ldc);
     return tg__tiny_in_place(kern, es, tm, tn, k, alpha, ta, a_rs, a_cs, tb, ltb, beta, c, ldc);
@@ -5516,7 +5542,7 @@ static const tg__kernel TG__FN(tg__kernel_desc) = {
     "generic", sizeof(TG__T), TG__GMR, TG__GNR, TG__GNR, 2 * TG__GMR, TG__FN(tg__ukernel), NULL,
     NULL,
     TG__FN(tg__pack_a), TG__FN(tg__pack_b), NULL, NULL, NULL, NULL, NULL, 0, 16,
-    TG__FN(tg__gemv_rows), TG__FN(tg__gemv_dots), TG__FN(tg__gemv_rows), 0};
+    TG__FN(tg__gemv_rows), TG__FN(tg__gemv_dots), TG__FN(tg__gemv_rows), 0, NULL};
 #undef TG__T
 #undef TG__FN
 
@@ -5680,7 +5706,7 @@ static const tg__kernel TG__FN(tg__kernel_desc) = {
     "generic", sizeof(TG__T), TG__GMR, TG__GNR, TG__GNR, 2 * TG__GMR, TG__FN(tg__ukernel), NULL,
     NULL,
     TG__FN(tg__pack_a), TG__FN(tg__pack_b), NULL, NULL, NULL, NULL, NULL, 0, 16,
-    TG__FN(tg__gemv_rows), TG__FN(tg__gemv_dots), TG__FN(tg__gemv_rows), 0};
+    TG__FN(tg__gemv_rows), TG__FN(tg__gemv_dots), TG__FN(tg__gemv_rows), 0, NULL};
 #undef TG__T
 #undef TG__FN
 
@@ -6003,6 +6029,27 @@ __attribute__((target("avx2,fma"))) static inline double tg__hsum256_d(__m256d v
     return _mm_cvtsd_f64(_mm_add_sd(s, _mm_unpackhi_pd(s, s)));
 }
 
+/* Eight registers' lanes summed together (gemv_simd.inc's tg__dots): sum[e] the sum of v[e]'s
+ * lanes, in the same order for every e, (l0 + l1) + (l2 + l3) and so on up the tree, the
+ * horizontal adds pairing neighbours and the last step the 128-bit halves. */
+__attribute__((target("avx2,fma"))) static inline void tg__hsums256_s(const __m256 *v, float *sum)
+{
+    const __m256 u0 = _mm256_hadd_ps(_mm256_hadd_ps(v[0], v[1]), _mm256_hadd_ps(v[2], v[3]));
+    const __m256 u1 = _mm256_hadd_ps(_mm256_hadd_ps(v[4], v[5]), _mm256_hadd_ps(v[6], v[7]));
+    _mm256_storeu_ps(sum, _mm256_add_ps(_mm256_permute2f128_ps(u0, u1, 0x20),
+                                        _mm256_permute2f128_ps(u0, u1, 0x31)));
+}
+
+__attribute__((target("avx2,fma"))) static inline void tg__hsums256_d(const __m256d *v,
+                                                                      double *sum)
+{
+    for (int h = 0; h < 8; h += 4) {
+        const __m256d t0 = _mm256_hadd_pd(v[h], v[h + 1]), t1 = _mm256_hadd_pd(v[h + 2], v[h + 3]);
+        _mm256_storeu_pd(sum + h, _mm256_add_pd(_mm256_permute2f128_pd(t0, t1, 0x20),
+                                                _mm256_permute2f128_pd(t0, t1, 0x31)));
+    }
+}
+
 /* The same for a zmm, its 256-bit halves added first. Through the zero-masking forms of the
  * shuffle and the extract: GCC's unmasked ones (and its _mm512_reduce_add and 512-to-256 casts,
  * built on them) pass an undefined operand that g++ warns of as uninitialized. */
@@ -6130,6 +6177,7 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
 #define TG__GEMV_RULE 0
 #define TG__GEMV_REGS 4
 #define TG__HSUM tg__hsum256_s
+#define TG__HSUMS tg__hsums256_s
 /* ---- cpu/kernel_simd.inc ---- */
 /* The x86 SIMD micro-kernel, written once for TG__T (float or double) and a vector width through
  * the macros that kernel_x86.c defines: TG__TARGET (the target attribute), TG__NAME (the family),
@@ -7787,6 +7835,107 @@ TG__FN(tg__gemv_dots)(int64_t n, int64_t k, const void *alpha_, const void *x_, 
         TG__DOT_STORE(y + j * incy, a00, a01);
     }
 }
+
+#ifdef TG__HSUMS
+/* Two to four columns of x against rows of the matrix, as small.c's last columns of C past
+ * whole panels take them (cpu.h's tg__dots_fn: C's rows the matrix's, B's columns x's): R rows at
+ * a time, all C columns, R C <= 8 accumulators, one chain each along k, the last steps through
+ * masks. Each row of the matrix is loaded once for all columns and each column of x once for all
+ * rows, and the group's 8 accumulators are summed together by TG__HSUMS, a tree of pairwise
+ * additions and shuffles that gives every lane the same order (an element's bits do not depend
+ * on its place in the group), where gemv_dots summed each element's lanes apart (TG__HSUM, six
+ * dependent steps each). Rows past n in the last group repeat the last row, never stored. */
+__attribute__((target(TG__TARGET), always_inline)) static inline void
+TG__FN(tg__dots_rows)(const int C, const int R, int64_t n, int64_t k, const TG__T *x, int64_t ldx,
+                      const TG__T *mat, int64_t ld, TG__T alpha, TG__T beta, TG__T *y,
+                      int64_t incy)
+{
+    const int64_t kv = k / TG__W * TG__W;
+    const TG__MASK lo = TG__LANES(k - kv);
+    for (int64_t j = 0; j < n; j += R) {
+        const TG__T *row[8];
+        TG__V acc[8], xs[8], av[8];
+        TG__T sum[8];
+        int64_t p;
+#define TG__DOTS_EACH(X) X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(7)
+#define TG__DOTS_ROW(r)                                                                            \
+    if ((r) < R) row[r] = mat + (j + (r) < n ? j + (r) : n - 1) * ld;
+#define TG__DOTS_ZERO(e) acc[e] = TG__ZERO();
+#define TG__DOTS_X(q)                                                                              \
+    if ((q) < C) xs[q] = TG__DOTS_LD(x + (q) * ldx + p);
+#define TG__DOTS_A(r)                                                                              \
+    if ((r) < R) av[r] = TG__DOTS_LD(row[r] + p);
+#define TG__DOTS_FMA(e)                                                                            \
+    if ((e) < R * C) acc[e] = TG__FMA(av[(e) / C], xs[(e) % C], acc[e]);
+#define TG__DOTS_STEP                                                                              \
+    TG__DOTS_EACH(TG__DOTS_X) TG__DOTS_EACH(TG__DOTS_A) TG__DOTS_EACH(TG__DOTS_FMA)
+        TG__DOTS_EACH(TG__DOTS_ROW)
+        TG__DOTS_EACH(TG__DOTS_ZERO)
+#define TG__DOTS_LD(q) TG__LOADU(q)
+        for (p = 0; p < kv; p += TG__W) {
+            TG__DOTS_STEP
+        }
+#undef TG__DOTS_LD
+#define TG__DOTS_LD(q) TG__MASKLOAD(q, lo)
+        if (kv < k) {
+            TG__DOTS_STEP
+        }
+#undef TG__DOTS_LD
+#undef TG__DOTS_STEP
+#undef TG__DOTS_FMA
+#undef TG__DOTS_A
+#undef TG__DOTS_X
+#undef TG__DOTS_ZERO
+#undef TG__DOTS_ROW
+#undef TG__DOTS_EACH
+        TG__HSUMS(acc, sum);
+        for (int r = 0; r < R && j + r < n; r++)
+            for (int q = 0; q < C; q++) {
+                TG__T *yq = y + (j + r) * incy + q;
+                const TG__T v = alpha * sum[r * C + q];
+                *yq = beta == 0 ? v : TG__DOT_FMA(beta, *yq, v);
+            }
+    }
+}
+
+/* c columns' groups of R rows, the last rows in a group of the fewest of R / 2, R / 4 that take
+ * them (where a whole group of R would run its FMAs on repeated rows). */
+__attribute__((target(TG__TARGET), always_inline)) static inline void
+TG__FN(tg__dots_cols)(const int C, const int R, int64_t n, int64_t k, const TG__T *x, int64_t ldx,
+                      const TG__T *mat, int64_t ld, TG__T alpha, TG__T beta, TG__T *y,
+                      int64_t incy)
+{
+    const int64_t full = n / R * R, left = n - full;
+    TG__FN(tg__dots_rows)(C, R, full, k, x, ldx, mat, ld, alpha, beta, y, incy);
+    mat += full * ld;
+    y += full * incy;
+    if (left > R / 2)
+        TG__FN(tg__dots_rows)(C, R, left, k, x, ldx, mat, ld, alpha, beta, y, incy);
+    else if (R >= 4 && left > R / 4)
+        TG__FN(tg__dots_rows)(C, R / 2, left, k, x, ldx, mat, ld, alpha, beta, y, incy);
+    else if (left)
+        TG__FN(tg__dots_rows)(C, R >= 4 ? R / 4 : 1, left, k, x, ldx, mat, ld, alpha, beta, y,
+                              incy);
+}
+
+/* cpu.h's tg__dots_fn: c (2 to 4) columns of C in groups of rows eight accumulators fill. */
+__attribute__((target(TG__TARGET))) static void
+TG__FN(tg__dots)(int c, int64_t n, int64_t k, const void *alpha_, const void *x_, int64_t ldx,
+                 const void *m_, int64_t ld, const void *beta_, void *y_, int64_t incy)
+{
+    const TG__T *x = (const TG__T *)x_, *mat = (const TG__T *)m_;
+    const TG__T alpha = *(const TG__T *)alpha_, beta = *(const TG__T *)beta_;
+    TG__T *y = (TG__T *)y_;
+    switch (c) {
+    case 2: TG__FN(tg__dots_cols)(2, 4, n, k, x, ldx, mat, ld, alpha, beta, y, incy); break;
+    case 3: TG__FN(tg__dots_cols)(3, 2, n, k, x, ldx, mat, ld, alpha, beta, y, incy); break;
+    default: TG__FN(tg__dots_cols)(4, 2, n, k, x, ldx, mat, ld, alpha, beta, y, incy); break;
+    }
+}
+#define TG__DOTS TG__FN(tg__dots)
+#else
+#define TG__DOTS NULL
+#endif
 #undef TG__DOT_STORE
 #undef TG__DOT_FMA
 #undef TG__NARROW_V
@@ -7798,7 +7947,8 @@ static const tg__kernel TG__FN(tg__kernel_wide) = {
     TG__NAME, sizeof(TG__T), 8, 3 * TG__W, 3 * TG__W, TG__SHORT_M, TG__FN(tg__ukernel_wide), NULL,
     NULL,
     TG__FN(tg__pack_a_wide), TG__FN(tg__pack_b_wide), NULL, NULL, NULL, NULL, NULL, 1, TG__B_SHARE,
-    TG__FN(tg__gemv_rows), TG__FN(tg__gemv_dots), TG__FN(tg__gemv_cols), TG__GEMV_RULE};
+    TG__FN(tg__gemv_rows), TG__FN(tg__gemv_dots), TG__FN(tg__gemv_cols), TG__GEMV_RULE,
+    TG__DOTS};
 #define TG__WIDE (&TG__FN(tg__kernel_wide))
 #else
 #define TG__WIDE NULL
@@ -7809,7 +7959,8 @@ static const tg__kernel TG__FN(tg__kernel_desc) = {
     TG__FN(tg__ukernel_short),
     TG__FN(tg__pack_a), TG__FN(tg__pack_b), TG__NARROW, TG__UKERNEL_PAIR, TG__UKERNEL_TRIPLE,
     TG__UKERNEL_COLS, TG__WIDE, 0, TG__B_SHARE,
-    TG__FN(tg__gemv_rows), TG__FN(tg__gemv_dots), TG__FN(tg__gemv_cols), TG__GEMV_RULE};
+    TG__FN(tg__gemv_rows), TG__FN(tg__gemv_dots), TG__FN(tg__gemv_cols), TG__GEMV_RULE,
+    TG__DOTS};
 
 /* The vector macros are this template's parameters: released, so the next instantiation defines
  * its own. */
@@ -7857,6 +8008,8 @@ static const tg__kernel TG__FN(tg__kernel_desc) = {
 #undef TG__GEMV_RULE
 #undef TG__GEMV_REGS
 #undef TG__HSUM
+#undef TG__HSUMS
+#undef TG__DOTS
 #undef TG__IN_REG
 #undef TG__T
 #undef TG__FN
@@ -7967,6 +8120,7 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
 #define TG__GEMV_RULE 0
 #define TG__GEMV_REGS 4
 #define TG__HSUM tg__hsum256_d
+#define TG__HSUMS tg__hsums256_d
 /* ---- cpu/kernel_simd.inc ---- */
 /* The x86 SIMD micro-kernel, written once for TG__T (float or double) and a vector width through
  * the macros that kernel_x86.c defines: TG__TARGET (the target attribute), TG__NAME (the family),
@@ -9624,6 +9778,107 @@ TG__FN(tg__gemv_dots)(int64_t n, int64_t k, const void *alpha_, const void *x_, 
         TG__DOT_STORE(y + j * incy, a00, a01);
     }
 }
+
+#ifdef TG__HSUMS
+/* Two to four columns of x against rows of the matrix, as small.c's last columns of C past
+ * whole panels take them (cpu.h's tg__dots_fn: C's rows the matrix's, B's columns x's): R rows at
+ * a time, all C columns, R C <= 8 accumulators, one chain each along k, the last steps through
+ * masks. Each row of the matrix is loaded once for all columns and each column of x once for all
+ * rows, and the group's 8 accumulators are summed together by TG__HSUMS, a tree of pairwise
+ * additions and shuffles that gives every lane the same order (an element's bits do not depend
+ * on its place in the group), where gemv_dots summed each element's lanes apart (TG__HSUM, six
+ * dependent steps each). Rows past n in the last group repeat the last row, never stored. */
+__attribute__((target(TG__TARGET), always_inline)) static inline void
+TG__FN(tg__dots_rows)(const int C, const int R, int64_t n, int64_t k, const TG__T *x, int64_t ldx,
+                      const TG__T *mat, int64_t ld, TG__T alpha, TG__T beta, TG__T *y,
+                      int64_t incy)
+{
+    const int64_t kv = k / TG__W * TG__W;
+    const TG__MASK lo = TG__LANES(k - kv);
+    for (int64_t j = 0; j < n; j += R) {
+        const TG__T *row[8];
+        TG__V acc[8], xs[8], av[8];
+        TG__T sum[8];
+        int64_t p;
+#define TG__DOTS_EACH(X) X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(7)
+#define TG__DOTS_ROW(r)                                                                            \
+    if ((r) < R) row[r] = mat + (j + (r) < n ? j + (r) : n - 1) * ld;
+#define TG__DOTS_ZERO(e) acc[e] = TG__ZERO();
+#define TG__DOTS_X(q)                                                                              \
+    if ((q) < C) xs[q] = TG__DOTS_LD(x + (q) * ldx + p);
+#define TG__DOTS_A(r)                                                                              \
+    if ((r) < R) av[r] = TG__DOTS_LD(row[r] + p);
+#define TG__DOTS_FMA(e)                                                                            \
+    if ((e) < R * C) acc[e] = TG__FMA(av[(e) / C], xs[(e) % C], acc[e]);
+#define TG__DOTS_STEP                                                                              \
+    TG__DOTS_EACH(TG__DOTS_X) TG__DOTS_EACH(TG__DOTS_A) TG__DOTS_EACH(TG__DOTS_FMA)
+        TG__DOTS_EACH(TG__DOTS_ROW)
+        TG__DOTS_EACH(TG__DOTS_ZERO)
+#define TG__DOTS_LD(q) TG__LOADU(q)
+        for (p = 0; p < kv; p += TG__W) {
+            TG__DOTS_STEP
+        }
+#undef TG__DOTS_LD
+#define TG__DOTS_LD(q) TG__MASKLOAD(q, lo)
+        if (kv < k) {
+            TG__DOTS_STEP
+        }
+#undef TG__DOTS_LD
+#undef TG__DOTS_STEP
+#undef TG__DOTS_FMA
+#undef TG__DOTS_A
+#undef TG__DOTS_X
+#undef TG__DOTS_ZERO
+#undef TG__DOTS_ROW
+#undef TG__DOTS_EACH
+        TG__HSUMS(acc, sum);
+        for (int r = 0; r < R && j + r < n; r++)
+            for (int q = 0; q < C; q++) {
+                TG__T *yq = y + (j + r) * incy + q;
+                const TG__T v = alpha * sum[r * C + q];
+                *yq = beta == 0 ? v : TG__DOT_FMA(beta, *yq, v);
+            }
+    }
+}
+
+/* c columns' groups of R rows, the last rows in a group of the fewest of R / 2, R / 4 that take
+ * them (where a whole group of R would run its FMAs on repeated rows). */
+__attribute__((target(TG__TARGET), always_inline)) static inline void
+TG__FN(tg__dots_cols)(const int C, const int R, int64_t n, int64_t k, const TG__T *x, int64_t ldx,
+                      const TG__T *mat, int64_t ld, TG__T alpha, TG__T beta, TG__T *y,
+                      int64_t incy)
+{
+    const int64_t full = n / R * R, left = n - full;
+    TG__FN(tg__dots_rows)(C, R, full, k, x, ldx, mat, ld, alpha, beta, y, incy);
+    mat += full * ld;
+    y += full * incy;
+    if (left > R / 2)
+        TG__FN(tg__dots_rows)(C, R, left, k, x, ldx, mat, ld, alpha, beta, y, incy);
+    else if (R >= 4 && left > R / 4)
+        TG__FN(tg__dots_rows)(C, R / 2, left, k, x, ldx, mat, ld, alpha, beta, y, incy);
+    else if (left)
+        TG__FN(tg__dots_rows)(C, R >= 4 ? R / 4 : 1, left, k, x, ldx, mat, ld, alpha, beta, y,
+                              incy);
+}
+
+/* cpu.h's tg__dots_fn: c (2 to 4) columns of C in groups of rows eight accumulators fill. */
+__attribute__((target(TG__TARGET))) static void
+TG__FN(tg__dots)(int c, int64_t n, int64_t k, const void *alpha_, const void *x_, int64_t ldx,
+                 const void *m_, int64_t ld, const void *beta_, void *y_, int64_t incy)
+{
+    const TG__T *x = (const TG__T *)x_, *mat = (const TG__T *)m_;
+    const TG__T alpha = *(const TG__T *)alpha_, beta = *(const TG__T *)beta_;
+    TG__T *y = (TG__T *)y_;
+    switch (c) {
+    case 2: TG__FN(tg__dots_cols)(2, 4, n, k, x, ldx, mat, ld, alpha, beta, y, incy); break;
+    case 3: TG__FN(tg__dots_cols)(3, 2, n, k, x, ldx, mat, ld, alpha, beta, y, incy); break;
+    default: TG__FN(tg__dots_cols)(4, 2, n, k, x, ldx, mat, ld, alpha, beta, y, incy); break;
+    }
+}
+#define TG__DOTS TG__FN(tg__dots)
+#else
+#define TG__DOTS NULL
+#endif
 #undef TG__DOT_STORE
 #undef TG__DOT_FMA
 #undef TG__NARROW_V
@@ -9635,7 +9890,8 @@ static const tg__kernel TG__FN(tg__kernel_wide) = {
     TG__NAME, sizeof(TG__T), 8, 3 * TG__W, 3 * TG__W, TG__SHORT_M, TG__FN(tg__ukernel_wide), NULL,
     NULL,
     TG__FN(tg__pack_a_wide), TG__FN(tg__pack_b_wide), NULL, NULL, NULL, NULL, NULL, 1, TG__B_SHARE,
-    TG__FN(tg__gemv_rows), TG__FN(tg__gemv_dots), TG__FN(tg__gemv_cols), TG__GEMV_RULE};
+    TG__FN(tg__gemv_rows), TG__FN(tg__gemv_dots), TG__FN(tg__gemv_cols), TG__GEMV_RULE,
+    TG__DOTS};
 #define TG__WIDE (&TG__FN(tg__kernel_wide))
 #else
 #define TG__WIDE NULL
@@ -9646,7 +9902,8 @@ static const tg__kernel TG__FN(tg__kernel_desc) = {
     TG__FN(tg__ukernel_short),
     TG__FN(tg__pack_a), TG__FN(tg__pack_b), TG__NARROW, TG__UKERNEL_PAIR, TG__UKERNEL_TRIPLE,
     TG__UKERNEL_COLS, TG__WIDE, 0, TG__B_SHARE,
-    TG__FN(tg__gemv_rows), TG__FN(tg__gemv_dots), TG__FN(tg__gemv_cols), TG__GEMV_RULE};
+    TG__FN(tg__gemv_rows), TG__FN(tg__gemv_dots), TG__FN(tg__gemv_cols), TG__GEMV_RULE,
+    TG__DOTS};
 
 /* The vector macros are this template's parameters: released, so the next instantiation defines
  * its own. */
@@ -9694,6 +9951,8 @@ static const tg__kernel TG__FN(tg__kernel_desc) = {
 #undef TG__GEMV_RULE
 #undef TG__GEMV_REGS
 #undef TG__HSUM
+#undef TG__HSUMS
+#undef TG__DOTS
 #undef TG__IN_REG
 #undef TG__T
 #undef TG__FN
@@ -11463,6 +11722,107 @@ TG__FN(tg__gemv_dots)(int64_t n, int64_t k, const void *alpha_, const void *x_, 
         TG__DOT_STORE(y + j * incy, a00, a01);
     }
 }
+
+#ifdef TG__HSUMS
+/* Two to four columns of x against rows of the matrix, as small.c's last columns of C past
+ * whole panels take them (cpu.h's tg__dots_fn: C's rows the matrix's, B's columns x's): R rows at
+ * a time, all C columns, R C <= 8 accumulators, one chain each along k, the last steps through
+ * masks. Each row of the matrix is loaded once for all columns and each column of x once for all
+ * rows, and the group's 8 accumulators are summed together by TG__HSUMS, a tree of pairwise
+ * additions and shuffles that gives every lane the same order (an element's bits do not depend
+ * on its place in the group), where gemv_dots summed each element's lanes apart (TG__HSUM, six
+ * dependent steps each). Rows past n in the last group repeat the last row, never stored. */
+__attribute__((target(TG__TARGET), always_inline)) static inline void
+TG__FN(tg__dots_rows)(const int C, const int R, int64_t n, int64_t k, const TG__T *x, int64_t ldx,
+                      const TG__T *mat, int64_t ld, TG__T alpha, TG__T beta, TG__T *y,
+                      int64_t incy)
+{
+    const int64_t kv = k / TG__W * TG__W;
+    const TG__MASK lo = TG__LANES(k - kv);
+    for (int64_t j = 0; j < n; j += R) {
+        const TG__T *row[8];
+        TG__V acc[8], xs[8], av[8];
+        TG__T sum[8];
+        int64_t p;
+#define TG__DOTS_EACH(X) X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(7)
+#define TG__DOTS_ROW(r)                                                                            \
+    if ((r) < R) row[r] = mat + (j + (r) < n ? j + (r) : n - 1) * ld;
+#define TG__DOTS_ZERO(e) acc[e] = TG__ZERO();
+#define TG__DOTS_X(q)                                                                              \
+    if ((q) < C) xs[q] = TG__DOTS_LD(x + (q) * ldx + p);
+#define TG__DOTS_A(r)                                                                              \
+    if ((r) < R) av[r] = TG__DOTS_LD(row[r] + p);
+#define TG__DOTS_FMA(e)                                                                            \
+    if ((e) < R * C) acc[e] = TG__FMA(av[(e) / C], xs[(e) % C], acc[e]);
+#define TG__DOTS_STEP                                                                              \
+    TG__DOTS_EACH(TG__DOTS_X) TG__DOTS_EACH(TG__DOTS_A) TG__DOTS_EACH(TG__DOTS_FMA)
+        TG__DOTS_EACH(TG__DOTS_ROW)
+        TG__DOTS_EACH(TG__DOTS_ZERO)
+#define TG__DOTS_LD(q) TG__LOADU(q)
+        for (p = 0; p < kv; p += TG__W) {
+            TG__DOTS_STEP
+        }
+#undef TG__DOTS_LD
+#define TG__DOTS_LD(q) TG__MASKLOAD(q, lo)
+        if (kv < k) {
+            TG__DOTS_STEP
+        }
+#undef TG__DOTS_LD
+#undef TG__DOTS_STEP
+#undef TG__DOTS_FMA
+#undef TG__DOTS_A
+#undef TG__DOTS_X
+#undef TG__DOTS_ZERO
+#undef TG__DOTS_ROW
+#undef TG__DOTS_EACH
+        TG__HSUMS(acc, sum);
+        for (int r = 0; r < R && j + r < n; r++)
+            for (int q = 0; q < C; q++) {
+                TG__T *yq = y + (j + r) * incy + q;
+                const TG__T v = alpha * sum[r * C + q];
+                *yq = beta == 0 ? v : TG__DOT_FMA(beta, *yq, v);
+            }
+    }
+}
+
+/* c columns' groups of R rows, the last rows in a group of the fewest of R / 2, R / 4 that take
+ * them (where a whole group of R would run its FMAs on repeated rows). */
+__attribute__((target(TG__TARGET), always_inline)) static inline void
+TG__FN(tg__dots_cols)(const int C, const int R, int64_t n, int64_t k, const TG__T *x, int64_t ldx,
+                      const TG__T *mat, int64_t ld, TG__T alpha, TG__T beta, TG__T *y,
+                      int64_t incy)
+{
+    const int64_t full = n / R * R, left = n - full;
+    TG__FN(tg__dots_rows)(C, R, full, k, x, ldx, mat, ld, alpha, beta, y, incy);
+    mat += full * ld;
+    y += full * incy;
+    if (left > R / 2)
+        TG__FN(tg__dots_rows)(C, R, left, k, x, ldx, mat, ld, alpha, beta, y, incy);
+    else if (R >= 4 && left > R / 4)
+        TG__FN(tg__dots_rows)(C, R / 2, left, k, x, ldx, mat, ld, alpha, beta, y, incy);
+    else if (left)
+        TG__FN(tg__dots_rows)(C, R >= 4 ? R / 4 : 1, left, k, x, ldx, mat, ld, alpha, beta, y,
+                              incy);
+}
+
+/* cpu.h's tg__dots_fn: c (2 to 4) columns of C in groups of rows eight accumulators fill. */
+__attribute__((target(TG__TARGET))) static void
+TG__FN(tg__dots)(int c, int64_t n, int64_t k, const void *alpha_, const void *x_, int64_t ldx,
+                 const void *m_, int64_t ld, const void *beta_, void *y_, int64_t incy)
+{
+    const TG__T *x = (const TG__T *)x_, *mat = (const TG__T *)m_;
+    const TG__T alpha = *(const TG__T *)alpha_, beta = *(const TG__T *)beta_;
+    TG__T *y = (TG__T *)y_;
+    switch (c) {
+    case 2: TG__FN(tg__dots_cols)(2, 4, n, k, x, ldx, mat, ld, alpha, beta, y, incy); break;
+    case 3: TG__FN(tg__dots_cols)(3, 2, n, k, x, ldx, mat, ld, alpha, beta, y, incy); break;
+    default: TG__FN(tg__dots_cols)(4, 2, n, k, x, ldx, mat, ld, alpha, beta, y, incy); break;
+    }
+}
+#define TG__DOTS TG__FN(tg__dots)
+#else
+#define TG__DOTS NULL
+#endif
 #undef TG__DOT_STORE
 #undef TG__DOT_FMA
 #undef TG__NARROW_V
@@ -11474,7 +11834,8 @@ static const tg__kernel TG__FN(tg__kernel_wide) = {
     TG__NAME, sizeof(TG__T), 8, 3 * TG__W, 3 * TG__W, TG__SHORT_M, TG__FN(tg__ukernel_wide), NULL,
     NULL,
     TG__FN(tg__pack_a_wide), TG__FN(tg__pack_b_wide), NULL, NULL, NULL, NULL, NULL, 1, TG__B_SHARE,
-    TG__FN(tg__gemv_rows), TG__FN(tg__gemv_dots), TG__FN(tg__gemv_cols), TG__GEMV_RULE};
+    TG__FN(tg__gemv_rows), TG__FN(tg__gemv_dots), TG__FN(tg__gemv_cols), TG__GEMV_RULE,
+    TG__DOTS};
 #define TG__WIDE (&TG__FN(tg__kernel_wide))
 #else
 #define TG__WIDE NULL
@@ -11485,7 +11846,8 @@ static const tg__kernel TG__FN(tg__kernel_desc) = {
     TG__FN(tg__ukernel_short),
     TG__FN(tg__pack_a), TG__FN(tg__pack_b), TG__NARROW, TG__UKERNEL_PAIR, TG__UKERNEL_TRIPLE,
     TG__UKERNEL_COLS, TG__WIDE, 0, TG__B_SHARE,
-    TG__FN(tg__gemv_rows), TG__FN(tg__gemv_dots), TG__FN(tg__gemv_cols), TG__GEMV_RULE};
+    TG__FN(tg__gemv_rows), TG__FN(tg__gemv_dots), TG__FN(tg__gemv_cols), TG__GEMV_RULE,
+    TG__DOTS};
 
 /* The vector macros are this template's parameters: released, so the next instantiation defines
  * its own. */
@@ -11533,6 +11895,8 @@ static const tg__kernel TG__FN(tg__kernel_desc) = {
 #undef TG__GEMV_RULE
 #undef TG__GEMV_REGS
 #undef TG__HSUM
+#undef TG__HSUMS
+#undef TG__DOTS
 #undef TG__IN_REG
 #undef TG__T
 #undef TG__FN
@@ -13303,6 +13667,107 @@ TG__FN(tg__gemv_dots)(int64_t n, int64_t k, const void *alpha_, const void *x_, 
         TG__DOT_STORE(y + j * incy, a00, a01);
     }
 }
+
+#ifdef TG__HSUMS
+/* Two to four columns of x against rows of the matrix, as small.c's last columns of C past
+ * whole panels take them (cpu.h's tg__dots_fn: C's rows the matrix's, B's columns x's): R rows at
+ * a time, all C columns, R C <= 8 accumulators, one chain each along k, the last steps through
+ * masks. Each row of the matrix is loaded once for all columns and each column of x once for all
+ * rows, and the group's 8 accumulators are summed together by TG__HSUMS, a tree of pairwise
+ * additions and shuffles that gives every lane the same order (an element's bits do not depend
+ * on its place in the group), where gemv_dots summed each element's lanes apart (TG__HSUM, six
+ * dependent steps each). Rows past n in the last group repeat the last row, never stored. */
+__attribute__((target(TG__TARGET), always_inline)) static inline void
+TG__FN(tg__dots_rows)(const int C, const int R, int64_t n, int64_t k, const TG__T *x, int64_t ldx,
+                      const TG__T *mat, int64_t ld, TG__T alpha, TG__T beta, TG__T *y,
+                      int64_t incy)
+{
+    const int64_t kv = k / TG__W * TG__W;
+    const TG__MASK lo = TG__LANES(k - kv);
+    for (int64_t j = 0; j < n; j += R) {
+        const TG__T *row[8];
+        TG__V acc[8], xs[8], av[8];
+        TG__T sum[8];
+        int64_t p;
+#define TG__DOTS_EACH(X) X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(7)
+#define TG__DOTS_ROW(r)                                                                            \
+    if ((r) < R) row[r] = mat + (j + (r) < n ? j + (r) : n - 1) * ld;
+#define TG__DOTS_ZERO(e) acc[e] = TG__ZERO();
+#define TG__DOTS_X(q)                                                                              \
+    if ((q) < C) xs[q] = TG__DOTS_LD(x + (q) * ldx + p);
+#define TG__DOTS_A(r)                                                                              \
+    if ((r) < R) av[r] = TG__DOTS_LD(row[r] + p);
+#define TG__DOTS_FMA(e)                                                                            \
+    if ((e) < R * C) acc[e] = TG__FMA(av[(e) / C], xs[(e) % C], acc[e]);
+#define TG__DOTS_STEP                                                                              \
+    TG__DOTS_EACH(TG__DOTS_X) TG__DOTS_EACH(TG__DOTS_A) TG__DOTS_EACH(TG__DOTS_FMA)
+        TG__DOTS_EACH(TG__DOTS_ROW)
+        TG__DOTS_EACH(TG__DOTS_ZERO)
+#define TG__DOTS_LD(q) TG__LOADU(q)
+        for (p = 0; p < kv; p += TG__W) {
+            TG__DOTS_STEP
+        }
+#undef TG__DOTS_LD
+#define TG__DOTS_LD(q) TG__MASKLOAD(q, lo)
+        if (kv < k) {
+            TG__DOTS_STEP
+        }
+#undef TG__DOTS_LD
+#undef TG__DOTS_STEP
+#undef TG__DOTS_FMA
+#undef TG__DOTS_A
+#undef TG__DOTS_X
+#undef TG__DOTS_ZERO
+#undef TG__DOTS_ROW
+#undef TG__DOTS_EACH
+        TG__HSUMS(acc, sum);
+        for (int r = 0; r < R && j + r < n; r++)
+            for (int q = 0; q < C; q++) {
+                TG__T *yq = y + (j + r) * incy + q;
+                const TG__T v = alpha * sum[r * C + q];
+                *yq = beta == 0 ? v : TG__DOT_FMA(beta, *yq, v);
+            }
+    }
+}
+
+/* c columns' groups of R rows, the last rows in a group of the fewest of R / 2, R / 4 that take
+ * them (where a whole group of R would run its FMAs on repeated rows). */
+__attribute__((target(TG__TARGET), always_inline)) static inline void
+TG__FN(tg__dots_cols)(const int C, const int R, int64_t n, int64_t k, const TG__T *x, int64_t ldx,
+                      const TG__T *mat, int64_t ld, TG__T alpha, TG__T beta, TG__T *y,
+                      int64_t incy)
+{
+    const int64_t full = n / R * R, left = n - full;
+    TG__FN(tg__dots_rows)(C, R, full, k, x, ldx, mat, ld, alpha, beta, y, incy);
+    mat += full * ld;
+    y += full * incy;
+    if (left > R / 2)
+        TG__FN(tg__dots_rows)(C, R, left, k, x, ldx, mat, ld, alpha, beta, y, incy);
+    else if (R >= 4 && left > R / 4)
+        TG__FN(tg__dots_rows)(C, R / 2, left, k, x, ldx, mat, ld, alpha, beta, y, incy);
+    else if (left)
+        TG__FN(tg__dots_rows)(C, R >= 4 ? R / 4 : 1, left, k, x, ldx, mat, ld, alpha, beta, y,
+                              incy);
+}
+
+/* cpu.h's tg__dots_fn: c (2 to 4) columns of C in groups of rows eight accumulators fill. */
+__attribute__((target(TG__TARGET))) static void
+TG__FN(tg__dots)(int c, int64_t n, int64_t k, const void *alpha_, const void *x_, int64_t ldx,
+                 const void *m_, int64_t ld, const void *beta_, void *y_, int64_t incy)
+{
+    const TG__T *x = (const TG__T *)x_, *mat = (const TG__T *)m_;
+    const TG__T alpha = *(const TG__T *)alpha_, beta = *(const TG__T *)beta_;
+    TG__T *y = (TG__T *)y_;
+    switch (c) {
+    case 2: TG__FN(tg__dots_cols)(2, 4, n, k, x, ldx, mat, ld, alpha, beta, y, incy); break;
+    case 3: TG__FN(tg__dots_cols)(3, 2, n, k, x, ldx, mat, ld, alpha, beta, y, incy); break;
+    default: TG__FN(tg__dots_cols)(4, 2, n, k, x, ldx, mat, ld, alpha, beta, y, incy); break;
+    }
+}
+#define TG__DOTS TG__FN(tg__dots)
+#else
+#define TG__DOTS NULL
+#endif
 #undef TG__DOT_STORE
 #undef TG__DOT_FMA
 #undef TG__NARROW_V
@@ -13314,7 +13779,8 @@ static const tg__kernel TG__FN(tg__kernel_wide) = {
     TG__NAME, sizeof(TG__T), 8, 3 * TG__W, 3 * TG__W, TG__SHORT_M, TG__FN(tg__ukernel_wide), NULL,
     NULL,
     TG__FN(tg__pack_a_wide), TG__FN(tg__pack_b_wide), NULL, NULL, NULL, NULL, NULL, 1, TG__B_SHARE,
-    TG__FN(tg__gemv_rows), TG__FN(tg__gemv_dots), TG__FN(tg__gemv_cols), TG__GEMV_RULE};
+    TG__FN(tg__gemv_rows), TG__FN(tg__gemv_dots), TG__FN(tg__gemv_cols), TG__GEMV_RULE,
+    TG__DOTS};
 #define TG__WIDE (&TG__FN(tg__kernel_wide))
 #else
 #define TG__WIDE NULL
@@ -13325,7 +13791,8 @@ static const tg__kernel TG__FN(tg__kernel_desc) = {
     TG__FN(tg__ukernel_short),
     TG__FN(tg__pack_a), TG__FN(tg__pack_b), TG__NARROW, TG__UKERNEL_PAIR, TG__UKERNEL_TRIPLE,
     TG__UKERNEL_COLS, TG__WIDE, 0, TG__B_SHARE,
-    TG__FN(tg__gemv_rows), TG__FN(tg__gemv_dots), TG__FN(tg__gemv_cols), TG__GEMV_RULE};
+    TG__FN(tg__gemv_rows), TG__FN(tg__gemv_dots), TG__FN(tg__gemv_cols), TG__GEMV_RULE,
+    TG__DOTS};
 
 /* The vector macros are this template's parameters: released, so the next instantiation defines
  * its own. */
@@ -13373,6 +13840,8 @@ static const tg__kernel TG__FN(tg__kernel_desc) = {
 #undef TG__GEMV_RULE
 #undef TG__GEMV_REGS
 #undef TG__HSUM
+#undef TG__HSUMS
+#undef TG__DOTS
 #undef TG__IN_REG
 #undef TG__T
 #undef TG__FN
@@ -13543,9 +14012,11 @@ TG__NOINLINE static int64_t tg__small_group(const tg__kernel *kern, const tg__ge
 }
 
 /* A last panel's last columns as dot products (cpu.h's tg__dots_cols says which): one gemv_dots
- * call a column of B, which it reads as a contiguous x. A transposed, as column products: one
- * gemv_cols call for all of C's rows (the rows form's narrow loop, both columns in one pass), A's
- * columns (its rows in the transposed view) the matrix's rows and B's columns the rows of x. */
+ * call a column of B, which it reads as a contiguous x, or two to four columns in one call of
+ * the family's dots (tg__dots_fit), B's columns copied first where strided. A transposed, as
+ * column products: one gemv_cols call for all of C's rows (the rows form's narrow loop, both
+ * columns in one pass), A's columns (its rows in the transposed view) the matrix's rows and B's
+ * columns the rows of x. */
 /* Three to eight columns of C over a transposed A (cpu.h's tg__cols_fit) in blocks of its rows,
  * nr at a time, each by the family's ukernel_cols. Out of line, so that tg__small_dots keeps the
  * frame its GEMV calls had (inside it, the call cost TN d 128x10x24, which makes none, 5-7%). */
@@ -13566,7 +14037,7 @@ TG__PRIVATE void tg__small_dots(const tg__kernel *kern, int64_t m, int64_t n, in
                                 char *c, int64_t rs_c)
 {
     const int64_t es = (int64_t)kern->es;
-    double x[TG__DOTS_K]; /* a strided column of B, contiguous */
+    double x[TG__DOTS_BLOCK * TG__DOTS_K]; /* strided columns of B, contiguous */
     if (a_cs != 1 && n > TG__DOTS_COLS) {
         tg__small_cols(kern, m, n, kc, alpha, a, a_cs, b, b_rs, b_cs, beta, c, rs_c);
         return;
@@ -13576,6 +14047,25 @@ TG__PRIVATE void tg__small_dots(const tg__kernel *kern, int64_t m, int64_t n, in
         return;
     }
     kern = tg__dots_kernel(kern);
+    if (kern->dots && n > 1) {
+        const char *bx = b;
+        int64_t ldx = b_cs;
+        if (b_rs != 1) {
+            /* (a row of B's n elements a step, each into its column's run) */
+            if (es == (int64_t)sizeof(float))
+                for (int64_t p = 0; p < kc; p++)
+                    for (int64_t j = 0; j < n; j++)
+                        ((float *)x)[j * kc + p] = ((const float *)b)[p * b_rs + j * b_cs];
+            else
+                for (int64_t p = 0; p < kc; p++)
+                    for (int64_t j = 0; j < n; j++)
+                        x[j * kc + p] = ((const double *)b)[p * b_rs + j * b_cs];
+            bx = (const char *)x;
+            ldx = kc;
+        }
+        kern->dots((int)n, m, kc, alpha, bx, ldx, a, a_rs, beta, c, rs_c);
+        return;
+    }
     for (int64_t j = 0; j < n; j++) {
         const char *bj = b + j * b_cs * es;
         if (b_rs != 1) {
@@ -13599,7 +14089,8 @@ TG__ALWAYS_INLINE void tg__small_column(const tg__kernel *fam, const tg__kernel 
                                         const void *beta_now, int64_t pc, int64_t kc, int64_t j,
                                         int64_t n, char *panel, int pack_all)
 {
-    const int64_t t = tg__dots_cols(fam, j, n, g->m, g->a.rs, g->a.cs, kc), es = (int64_t)k->es;
+    const int64_t t = tg__dots_cols(fam, j, n, g->m, g->a.rs, g->a.cs, g->b.rs, kc);
+    const int64_t es = (int64_t)k->es;
     for (int64_t jj = 0; jj < n - t; jj += k->nr)
         tg__small_panel(k, g, alpha, beta_now, pc, kc, j + jj, tg__min(k->nr, n - t - jj), panel,
                         pack_all);

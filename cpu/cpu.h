@@ -66,6 +66,12 @@ typedef void (*tg__gemv_fn)(int64_t n, int64_t k, const void *alpha, const void 
 typedef void (*tg__gemv_rows_fn)(int r, int64_t n, int64_t k, const void *alpha, const void *x,
                                  int64_t incx, int64_t ldx, const void *m, int64_t ld,
                                  const void *beta, void *y, int64_t incy, int64_t ldy);
+/* y[j * incy + q] = alpha * sum_p x[q * ldx + p] * m[j * ld + p] + beta * y[j * incy + q] for
+ * j < n, q < c (2 to TG__DOTS_BLOCK): c columns of x (contiguous along k) against n rows of M
+ * (contiguous along k), y's columns adjacent; y is not read when beta is zero. */
+typedef void (*tg__dots_fn)(int c, int64_t n, int64_t k, const void *alpha, const void *x,
+                            int64_t ldx, const void *m, int64_t ld, const void *beta, void *y,
+                            int64_t incy);
 enum { TG__GEMV_ROWS = 4 };
 /* Bytes of y's sums the rows form keeps in L1 while it streams M's rows across them. */
 enum { TG__GEMV_CHUNK = 8192 };
@@ -108,6 +114,8 @@ struct tg__kernel {
                                    products (small.c's tg__small_dots): the rows form, any n */
     int gemv_rule; /* 1: no C of two rows goes to the rows form within L2, where this family's
                       tiles do better on it (gemv.c's tg__gemv_rows_max; 0: from 128^2 elements) */
+    tg__dots_fn dots; /* NULL, or two to TG__DOTS_BLOCK of C's last columns as dot products
+                         with A's rows, summed together (AVX2): small.c's tg__small_dots */
 };
 
 /* The kernel for this element size and family. */
@@ -364,6 +372,18 @@ TG__ALWAYS_INLINE int tg__small_triple_one(const tg__kernel *kern, int64_t n, do
  * 64x9x64 1.25, d 10^3 0.91 before the depth's bound, 0.985 after. Three columns lost (a first
  * trial: s 35^3 0.99, d 35^3 0.96).
  *
+ * Two to TG__DOTS_BLOCK columns go to the family's dots (gemv_simd.inc's tg__dots: a group of
+ * rows against all the columns at once, each row of A loaded once for them, the group's eight
+ * sums reduced together), two of them under the bound above, three or four where B's columns are
+ * contiguous along k (b_rs 1: NT, no copy), at most half a vector of the dots' family (fp32; fp64
+ * lost from 40 rows, d 100x19x16 NT 0.94-0.95) and from 16 deep. Copied, they lost under 40 rows
+ * (NN s 16x36x32 0.91, 16x35x24 0.93) and gained over more (s 100x36x32 1.11), which a rule on m
+ * cannot tell apart from a thread's part of the rows. The Xeon, ab-gemm as below, against one
+ * column a call (a copy 0.96-1.02), grids of m 16, 40, 100, k 8-100, per type 180 shapes
+ * (cpu/ab-dots-block/): two columns NN s 1.042, d 1.011, NT s 1.026, d 1.012 by geometric
+ * mean; three and four NT s 1.104 and 1.117 (s 16x36x64 1.32, 40x20x64 1.30, s 100x36x32 1.16),
+ * the lowest readings 0.95-0.98 (0.99-1.01 run again); s 34^3 NN 1.04, 36^3 NT 1.17.
+ *
  * A transposed (its rows adjacent: a_rs 1, its k steps a_cs apart) has no rows to take dots
  * with; there the columns go as products of A's columns with B's elements instead, each column of
  * C a vector of rows at a time (the kernel's gemv_cols: the GEMV rows form's narrow loop), kc
@@ -386,7 +406,7 @@ TG__ALWAYS_INLINE int tg__small_triple_one(const tg__kernel *kern, int64_t n, do
  * shapes, m 8-100, k 24 and 100, `cpu/ab-gemv-cols/`): geometric mean TN s 1.034, d 1.053, TT s
  * 1.025, d 1.043; d 100x10x100 1.20, s 34x18x100 1.14, d 64x18x64 1.13; the lowest readings
  * 0.95-0.96 (s 8x17x100 TT, s 34x66x100 TT), 0.98-1.02 run again. */
-enum { TG__DOTS_COLS = 2, TG__DOTS_K = 256 };
+enum { TG__DOTS_COLS = 2, TG__DOTS_BLOCK = 4, TG__DOTS_K = 256 };
 /* The family whose dots serve: AVX2's rather than AVX-512's, whose longer vectors leave more lanes
  * idle in the last k steps of such short rows and take more steps to sum (side by side, AVX-512's
  * against the tiles: s 64x33x8 1.06, s 34x34x8 0.85, d 18^3 0.94; 40x33x100 and d 49^3 the same
@@ -424,9 +444,13 @@ TG__NOINLINE static int tg__cols_fit(const tg__kernel *kern, int64_t n, int64_t 
     return wide ? 20 * cols <= 9 * tile : 2 * cols <= tile;
 }
 TG__ALWAYS_INLINE int tg__dots_fit(const tg__kernel *kern, int64_t n, int64_t m, int64_t a_rs,
-                                   int64_t a_cs, int64_t kc, int split)
+                                   int64_t a_cs, int64_t b_rs, int64_t kc, int split)
 {
+    const tg__kernel *dk = tg__dots_kernel(kern);
     if (a_cs != 1 && n > TG__DOTS_COLS) return kc >= 24 && tg__cols_fit(kern, n, m, a_rs, split);
+    if (a_cs == 1 && n > TG__DOTS_COLS)
+        return dk->dots && b_rs == 1 && n <= TG__DOTS_BLOCK && 4 * n <= dk->nr && kc >= 16 &&
+               kc <= TG__DOTS_K;
     if (n > TG__DOTS_COLS) return 0;
     if (a_cs != 1)
         return a_rs == 1 && m >= 8 && kc >= 4 + 4 * n && m * kc >= 96;
@@ -454,12 +478,14 @@ TG__ALWAYS_INLINE int tg__dots_fit(const tg__kernel *kern, int64_t n, int64_t m,
  * and TT s 3x100x64 2.5, 6x100x64 1.6-1.8, d 3x100x64 1.9-2.0; lowest 0.92-0.98, on shapes it
  * leaves alone (d 8x3x24 and 8x7x24; d 8x3x24 reads 0.94 in NN too: the code's layout). */
 TG__ALWAYS_INLINE int64_t tg__dots_cols(const tg__kernel *kern, int64_t j, int64_t n, int64_t m,
-                                        int64_t a_rs, int64_t a_cs, int64_t kc)
+                                        int64_t a_rs, int64_t a_cs, int64_t b_rs, int64_t kc)
 {
     const int64_t w = kern->nr / 2, t = n > w ? n - w : n;
     const int narrow_t = j == 0 && n <= w && n > TG__DOTS_COLS && a_cs != 1 && m > 8 &&
                          (2 * n <= w || (kc >= 48 && m >= 16));
-    return (j > 0 || n > w || narrow_t) && tg__dots_fit(kern, t, m, a_rs, a_cs, kc, n > w) ? t : 0;
+    return (j > 0 || n > w || narrow_t) && tg__dots_fit(kern, t, m, a_rs, a_cs, b_rs, kc, n > w)
+               ? t
+               : 0;
 }
 /* C[0:m, 0:n] = alpha A B + beta C over one k block of kc (A's element (i, p) at a + (i a_rs + p
  * a_cs) elements, a_cs or a_rs 1; B's (p, j) at b + (p b_rs + j b_cs); C's rows rs_c apart): as m

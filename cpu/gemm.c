@@ -232,7 +232,7 @@ TG__NOINLINE static int tg__tiny_panels(const tg__kernel *kern, size_t es, int64
             w = 2 * nr;
             continue;
         }
-        t = tg__dots_cols(kern, j, w, tm, a_rs, a_cs, k);
+        t = tg__dots_cols(kern, j, w, tm, a_rs, a_cs, b_rs, k);
         if (t)
             tg__small_dots(kern, tm, t, k, alpha, a, a_rs, a_cs, b + (j + w - t) * b_cs * ses,
                            b_rs, b_cs, beta, (char *)c + (j + w - t) * ses, ldc);
@@ -333,7 +333,7 @@ TG__NOINLINE static int tg__gemm_tiny_t(size_t es, int layout, int transa, int t
     if (ttb)
         return tg__tiny_panels(kern, es, tm, tn, k, alpha, ta, a_rs, a_cs, tb, 1, ltb, beta, c,
                                ldc);
-    if (tn <= kern->nr && tg__dots_cols(kern, 0, tn, tm, a_rs, a_cs, k))
+    if (tn <= kern->nr && tg__dots_cols(kern, 0, tn, tm, a_rs, a_cs, ltb, k))
         return tg__tiny_panels(kern, es, tm, tn, k, alpha, ta, a_rs, a_cs, tb, ltb, 1, beta, c,
                                ldc);
     return tg__tiny_in_place(kern, es, tm, tn, k, alpha, ta, a_rs, a_cs, tb, ltb, beta, c, ldc);

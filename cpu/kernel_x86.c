@@ -313,6 +313,27 @@ __attribute__((target("avx2,fma"))) static inline double tg__hsum256_d(__m256d v
     return _mm_cvtsd_f64(_mm_add_sd(s, _mm_unpackhi_pd(s, s)));
 }
 
+/* Eight registers' lanes summed together (gemv_simd.inc's tg__dots): sum[e] the sum of v[e]'s
+ * lanes, in the same order for every e, (l0 + l1) + (l2 + l3) and so on up the tree, the
+ * horizontal adds pairing neighbours and the last step the 128-bit halves. */
+__attribute__((target("avx2,fma"))) static inline void tg__hsums256_s(const __m256 *v, float *sum)
+{
+    const __m256 u0 = _mm256_hadd_ps(_mm256_hadd_ps(v[0], v[1]), _mm256_hadd_ps(v[2], v[3]));
+    const __m256 u1 = _mm256_hadd_ps(_mm256_hadd_ps(v[4], v[5]), _mm256_hadd_ps(v[6], v[7]));
+    _mm256_storeu_ps(sum, _mm256_add_ps(_mm256_permute2f128_ps(u0, u1, 0x20),
+                                        _mm256_permute2f128_ps(u0, u1, 0x31)));
+}
+
+__attribute__((target("avx2,fma"))) static inline void tg__hsums256_d(const __m256d *v,
+                                                                      double *sum)
+{
+    for (int h = 0; h < 8; h += 4) {
+        const __m256d t0 = _mm256_hadd_pd(v[h], v[h + 1]), t1 = _mm256_hadd_pd(v[h + 2], v[h + 3]);
+        _mm256_storeu_pd(sum + h, _mm256_add_pd(_mm256_permute2f128_pd(t0, t1, 0x20),
+                                                _mm256_permute2f128_pd(t0, t1, 0x31)));
+    }
+}
+
 /* The same for a zmm, its 256-bit halves added first. Through the zero-masking forms of the
  * shuffle and the extract: GCC's unmasked ones (and its _mm512_reduce_add and 512-to-256 casts,
  * built on them) pass an undefined operand that g++ warns of as uninitialized. */
@@ -369,6 +390,7 @@ __attribute__((target(TG__AVX512))) static inline double tg__hsum512_d(__m512d v
 #define TG__GEMV_RULE 0
 #define TG__GEMV_REGS 4
 #define TG__HSUM tg__hsum256_s
+#define TG__HSUMS tg__hsums256_s
 #include "kernel_simd.inc"
 #undef TG__T
 #undef TG__FN
@@ -408,6 +430,7 @@ __attribute__((target(TG__AVX512))) static inline double tg__hsum512_d(__m512d v
 #define TG__GEMV_RULE 0
 #define TG__GEMV_REGS 4
 #define TG__HSUM tg__hsum256_d
+#define TG__HSUMS tg__hsums256_d
 #include "kernel_simd.inc"
 #undef TG__T
 #undef TG__FN

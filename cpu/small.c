@@ -153,9 +153,11 @@ TG__NOINLINE static int64_t tg__small_group(const tg__kernel *kern, const tg__ge
 }
 
 /* A last panel's last columns as dot products (cpu.h's tg__dots_cols says which): one gemv_dots
- * call a column of B, which it reads as a contiguous x. A transposed, as column products: one
- * gemv_cols call for all of C's rows (the rows form's narrow loop, both columns in one pass), A's
- * columns (its rows in the transposed view) the matrix's rows and B's columns the rows of x. */
+ * call a column of B, which it reads as a contiguous x, or two to four columns in one call of
+ * the family's dots (tg__dots_fit), B's columns copied first where strided. A transposed, as
+ * column products: one gemv_cols call for all of C's rows (the rows form's narrow loop, both
+ * columns in one pass), A's columns (its rows in the transposed view) the matrix's rows and B's
+ * columns the rows of x. */
 /* Three to eight columns of C over a transposed A (cpu.h's tg__cols_fit) in blocks of its rows,
  * nr at a time, each by the family's ukernel_cols. Out of line, so that tg__small_dots keeps the
  * frame its GEMV calls had (inside it, the call cost TN d 128x10x24, which makes none, 5-7%). */
@@ -176,7 +178,7 @@ TG__PRIVATE void tg__small_dots(const tg__kernel *kern, int64_t m, int64_t n, in
                                 char *c, int64_t rs_c)
 {
     const int64_t es = (int64_t)kern->es;
-    double x[TG__DOTS_K]; /* a strided column of B, contiguous */
+    double x[TG__DOTS_BLOCK * TG__DOTS_K]; /* strided columns of B, contiguous */
     if (a_cs != 1 && n > TG__DOTS_COLS) {
         tg__small_cols(kern, m, n, kc, alpha, a, a_cs, b, b_rs, b_cs, beta, c, rs_c);
         return;
@@ -186,6 +188,25 @@ TG__PRIVATE void tg__small_dots(const tg__kernel *kern, int64_t m, int64_t n, in
         return;
     }
     kern = tg__dots_kernel(kern);
+    if (kern->dots && n > 1) {
+        const char *bx = b;
+        int64_t ldx = b_cs;
+        if (b_rs != 1) {
+            /* (a row of B's n elements a step, each into its column's run) */
+            if (es == (int64_t)sizeof(float))
+                for (int64_t p = 0; p < kc; p++)
+                    for (int64_t j = 0; j < n; j++)
+                        ((float *)x)[j * kc + p] = ((const float *)b)[p * b_rs + j * b_cs];
+            else
+                for (int64_t p = 0; p < kc; p++)
+                    for (int64_t j = 0; j < n; j++)
+                        x[j * kc + p] = ((const double *)b)[p * b_rs + j * b_cs];
+            bx = (const char *)x;
+            ldx = kc;
+        }
+        kern->dots((int)n, m, kc, alpha, bx, ldx, a, a_rs, beta, c, rs_c);
+        return;
+    }
     for (int64_t j = 0; j < n; j++) {
         const char *bj = b + j * b_cs * es;
         if (b_rs != 1) {
@@ -209,7 +230,8 @@ TG__ALWAYS_INLINE void tg__small_column(const tg__kernel *fam, const tg__kernel 
                                         const void *beta_now, int64_t pc, int64_t kc, int64_t j,
                                         int64_t n, char *panel, int pack_all)
 {
-    const int64_t t = tg__dots_cols(fam, j, n, g->m, g->a.rs, g->a.cs, kc), es = (int64_t)k->es;
+    const int64_t t = tg__dots_cols(fam, j, n, g->m, g->a.rs, g->a.cs, g->b.rs, kc);
+    const int64_t es = (int64_t)k->es;
     for (int64_t jj = 0; jj < n - t; jj += k->nr)
         tg__small_panel(k, g, alpha, beta_now, pc, kc, j + jj, tg__min(k->nr, n - t - jj), panel,
                         pack_all);
