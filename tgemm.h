@@ -7622,12 +7622,21 @@ TG__FN(tg__gemv_regs)(int64_t n, int64_t k, const TG__T *x, int64_t incx, const 
 {
     TG__T acc[8 * TG__W] __attribute__((aligned(64)));
     const int64_t v = tg__ceil_div(n, TG__W);
-    /* whole vectors by plain loads where masked ones cost more (AVX2: tg__gemv_narrow) */
-    const int full = !TG__MASKED && n % TG__W == 0;
+    /* Whole vectors by plain loads (AVX2's masked loads cost more, tg__gemv_narrow; AVX-512's
+     * kept their mask in a k register GCC spilled, reloaded every pass), and x at constant offsets
+     * where contiguous (a stride's multiples took registers GCC spilled into xmm ones). The
+     * Xeon, 1 thread, ab-gemm, against masked loads and any stride (a copy 0.97-1.02), 72 one-row
+     * shapes (s 40-128 wide, d 20-64, k 16, 64, 300; cpu/ab-gemv-regs-incx/): geometric mean
+     * 1.042, d 1x32x32 1.07-1.10, 1x64x64 1.06-1.09, s 1x64x64 1.09, lowest d 1x50x16 0.96. */
+    const int full = n % TG__W == 0;
 #define TG__REGS_CASE(V)                                                                           \
     case V:                                                                                        \
-        if (full)                                                                                  \
+        if (full && incx == 1)                                                                     \
+            TG__FN(tg__gemv_regs_sums)(V, 1, n, k, x, 1, mat, ld, acc);                            \
+        else if (full)                                                                             \
             TG__FN(tg__gemv_regs_sums)(V, 1, n, k, x, incx, mat, ld, acc);                         \
+        else if (incx == 1)                                                                        \
+            TG__FN(tg__gemv_regs_sums)(V, 0, n, k, x, 1, mat, ld, acc);                            \
         else                                                                                       \
             TG__FN(tg__gemv_regs_sums)(V, 0, n, k, x, incx, mat, ld, acc);                         \
         break;
@@ -9565,12 +9574,21 @@ TG__FN(tg__gemv_regs)(int64_t n, int64_t k, const TG__T *x, int64_t incx, const 
 {
     TG__T acc[8 * TG__W] __attribute__((aligned(64)));
     const int64_t v = tg__ceil_div(n, TG__W);
-    /* whole vectors by plain loads where masked ones cost more (AVX2: tg__gemv_narrow) */
-    const int full = !TG__MASKED && n % TG__W == 0;
+    /* Whole vectors by plain loads (AVX2's masked loads cost more, tg__gemv_narrow; AVX-512's
+     * kept their mask in a k register GCC spilled, reloaded every pass), and x at constant offsets
+     * where contiguous (a stride's multiples took registers GCC spilled into xmm ones). The
+     * Xeon, 1 thread, ab-gemm, against masked loads and any stride (a copy 0.97-1.02), 72 one-row
+     * shapes (s 40-128 wide, d 20-64, k 16, 64, 300; cpu/ab-gemv-regs-incx/): geometric mean
+     * 1.042, d 1x32x32 1.07-1.10, 1x64x64 1.06-1.09, s 1x64x64 1.09, lowest d 1x50x16 0.96. */
+    const int full = n % TG__W == 0;
 #define TG__REGS_CASE(V)                                                                           \
     case V:                                                                                        \
-        if (full)                                                                                  \
+        if (full && incx == 1)                                                                     \
+            TG__FN(tg__gemv_regs_sums)(V, 1, n, k, x, 1, mat, ld, acc);                            \
+        else if (full)                                                                             \
             TG__FN(tg__gemv_regs_sums)(V, 1, n, k, x, incx, mat, ld, acc);                         \
+        else if (incx == 1)                                                                        \
+            TG__FN(tg__gemv_regs_sums)(V, 0, n, k, x, 1, mat, ld, acc);                            \
         else                                                                                       \
             TG__FN(tg__gemv_regs_sums)(V, 0, n, k, x, incx, mat, ld, acc);                         \
         break;
@@ -11509,12 +11527,21 @@ TG__FN(tg__gemv_regs)(int64_t n, int64_t k, const TG__T *x, int64_t incx, const 
 {
     TG__T acc[8 * TG__W] __attribute__((aligned(64)));
     const int64_t v = tg__ceil_div(n, TG__W);
-    /* whole vectors by plain loads where masked ones cost more (AVX2: tg__gemv_narrow) */
-    const int full = !TG__MASKED && n % TG__W == 0;
+    /* Whole vectors by plain loads (AVX2's masked loads cost more, tg__gemv_narrow; AVX-512's
+     * kept their mask in a k register GCC spilled, reloaded every pass), and x at constant offsets
+     * where contiguous (a stride's multiples took registers GCC spilled into xmm ones). The
+     * Xeon, 1 thread, ab-gemm, against masked loads and any stride (a copy 0.97-1.02), 72 one-row
+     * shapes (s 40-128 wide, d 20-64, k 16, 64, 300; cpu/ab-gemv-regs-incx/): geometric mean
+     * 1.042, d 1x32x32 1.07-1.10, 1x64x64 1.06-1.09, s 1x64x64 1.09, lowest d 1x50x16 0.96. */
+    const int full = n % TG__W == 0;
 #define TG__REGS_CASE(V)                                                                           \
     case V:                                                                                        \
-        if (full)                                                                                  \
+        if (full && incx == 1)                                                                     \
+            TG__FN(tg__gemv_regs_sums)(V, 1, n, k, x, 1, mat, ld, acc);                            \
+        else if (full)                                                                             \
             TG__FN(tg__gemv_regs_sums)(V, 1, n, k, x, incx, mat, ld, acc);                         \
+        else if (incx == 1)                                                                        \
+            TG__FN(tg__gemv_regs_sums)(V, 0, n, k, x, 1, mat, ld, acc);                            \
         else                                                                                       \
             TG__FN(tg__gemv_regs_sums)(V, 0, n, k, x, incx, mat, ld, acc);                         \
         break;
@@ -13454,12 +13481,21 @@ TG__FN(tg__gemv_regs)(int64_t n, int64_t k, const TG__T *x, int64_t incx, const 
 {
     TG__T acc[8 * TG__W] __attribute__((aligned(64)));
     const int64_t v = tg__ceil_div(n, TG__W);
-    /* whole vectors by plain loads where masked ones cost more (AVX2: tg__gemv_narrow) */
-    const int full = !TG__MASKED && n % TG__W == 0;
+    /* Whole vectors by plain loads (AVX2's masked loads cost more, tg__gemv_narrow; AVX-512's
+     * kept their mask in a k register GCC spilled, reloaded every pass), and x at constant offsets
+     * where contiguous (a stride's multiples took registers GCC spilled into xmm ones). The
+     * Xeon, 1 thread, ab-gemm, against masked loads and any stride (a copy 0.97-1.02), 72 one-row
+     * shapes (s 40-128 wide, d 20-64, k 16, 64, 300; cpu/ab-gemv-regs-incx/): geometric mean
+     * 1.042, d 1x32x32 1.07-1.10, 1x64x64 1.06-1.09, s 1x64x64 1.09, lowest d 1x50x16 0.96. */
+    const int full = n % TG__W == 0;
 #define TG__REGS_CASE(V)                                                                           \
     case V:                                                                                        \
-        if (full)                                                                                  \
+        if (full && incx == 1)                                                                     \
+            TG__FN(tg__gemv_regs_sums)(V, 1, n, k, x, 1, mat, ld, acc);                            \
+        else if (full)                                                                             \
             TG__FN(tg__gemv_regs_sums)(V, 1, n, k, x, incx, mat, ld, acc);                         \
+        else if (incx == 1)                                                                        \
+            TG__FN(tg__gemv_regs_sums)(V, 0, n, k, x, 1, mat, ld, acc);                            \
         else                                                                                       \
             TG__FN(tg__gemv_regs_sums)(V, 0, n, k, x, incx, mat, ld, acc);                         \
         break;
