@@ -1028,14 +1028,15 @@ TG__ALWAYS_INLINE int tg__small_triple_one(const tg__kernel *kern, int64_t n, do
  * Two to TG__DOTS_BLOCK columns go to the family's dots (gemv_simd.inc's tg__dots: a group of
  * rows against all the columns at once, each row of A loaded once for them, the group's eight
  * sums reduced together), two of them under the bound above, three or four where B's columns are
- * contiguous along k (b_rs 1: NT, no copy), at most half a vector of the dots' family (fp32; fp64
- * lost from 40 rows, d 100x19x16 NT 0.94-0.95) and from 16 deep. Copied, they lost under 40 rows
- * (NN s 16x36x32 0.91, 16x35x24 0.93) and gained over more (s 100x36x32 1.11), which a rule on m
- * cannot tell apart from a thread's part of the rows. The Xeon, ab-gemm as below, against one
- * column a call (a copy 0.96-1.02), grids of m 16, 40, 100, k 8-100, per type 180 shapes
- * (cpu/ab-dots-block/): two columns NN s 1.042, d 1.011, NT s 1.026, d 1.012 by geometric
- * mean; three and four NT s 1.104 and 1.117 (s 16x36x64 1.32, 40x20x64 1.30, s 100x36x32 1.16),
- * the lowest readings 0.95-0.98 (0.99-1.01 run again); s 34^3 NN 1.04, 36^3 NT 1.17.
+ * contiguous along k (b_rs 1: NT, no copy), at most half a vector of the dots' family (fp32;
+ * fp64's three ran 0.94-1.05 over 100 rows, d 100x19x16 NT 0.94-0.95) and from 16 deep. Copied,
+ * they lost under 40 rows (NN s 16x36x32 0.91, 16x35x24 0.93) and gained over more (s 100x36x32
+ * 1.11), which a rule on m cannot tell apart from a thread's part of the rows. The Xeon, ab-gemm
+ * as below, against one column a call (a copy 0.96-1.02), grids of m 16, 40, 100, k 8-100, per
+ * type 180 shapes (cpu/ab-dots-block/): two columns NN s 1.042, d 1.011, NT s 1.026, d 1.012 by
+ * geometric mean; three and four NT s 1.104 and 1.117 (s 16x36x64 1.32, 40x20x64 1.30, s
+ * 100x36x32 1.16), the lowest readings 0.91-0.98 (0.96-1.01 run again); s 34^3 NN 1.04, 36^3 NT
+ * 1.17.
  *
  * A transposed (its rows adjacent: a_rs 1, its k steps a_cs apart) has no rows to take dots
  * with; there the columns go as products of A's columns with B's elements instead, each column of
