@@ -14084,37 +14084,26 @@ TG__PRIVATE void tg__small_dots(const tg__kernel *kern, int64_t m, int64_t n, in
         return;
     }
     kern = tg__dots_kernel(kern);
+    if (b_rs != 1) {
+        /* B's columns strided: copied, a row of its n elements a step, each into its column's
+         * run of x */
+        if (es == (int64_t)sizeof(float))
+            for (int64_t p = 0; p < kc; p++)
+                for (int64_t j = 0; j < n; j++)
+                    ((float *)x)[j * kc + p] = ((const float *)b)[p * b_rs + j * b_cs];
+        else
+            for (int64_t p = 0; p < kc; p++)
+                for (int64_t j = 0; j < n; j++)
+                    x[j * kc + p] = ((const double *)b)[p * b_rs + j * b_cs];
+        b = (const char *)x;
+        b_cs = kc;
+    }
     if (kern->dots && n > 1) {
-        const char *bx = b;
-        int64_t ldx = b_cs;
-        if (b_rs != 1) {
-            /* (a row of B's n elements a step, each into its column's run) */
-            if (es == (int64_t)sizeof(float))
-                for (int64_t p = 0; p < kc; p++)
-                    for (int64_t j = 0; j < n; j++)
-                        ((float *)x)[j * kc + p] = ((const float *)b)[p * b_rs + j * b_cs];
-            else
-                for (int64_t p = 0; p < kc; p++)
-                    for (int64_t j = 0; j < n; j++)
-                        x[j * kc + p] = ((const double *)b)[p * b_rs + j * b_cs];
-            bx = (const char *)x;
-            ldx = kc;
-        }
-        kern->dots((int)n, m, kc, alpha, bx, ldx, a, a_rs, beta, c, rs_c);
+        kern->dots((int)n, m, kc, alpha, b, b_cs, a, a_rs, beta, c, rs_c);
         return;
     }
-    for (int64_t j = 0; j < n; j++) {
-        const char *bj = b + j * b_cs * es;
-        if (b_rs != 1) {
-            for (int64_t p = 0; p < kc; p++)
-                if (es == (int64_t)sizeof(float))
-                    ((float *)x)[p] = ((const float *)bj)[p * b_rs];
-                else
-                    x[p] = ((const double *)bj)[p * b_rs];
-            bj = (const char *)x;
-        }
-        kern->gemv_dots(m, kc, alpha, bj, 1, a, a_rs, beta, c + j * es, rs_c);
-    }
+    for (int64_t j = 0; j < n; j++)
+        kern->gemv_dots(m, kc, alpha, b + j * b_cs * es, 1, a, a_rs, beta, c + j * es, rs_c);
 }
 
 /* Columns [j, j + n) of C, n <= nr, one panel of the family fam, in k's panels: k, the family's
