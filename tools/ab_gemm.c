@@ -18,12 +18,13 @@
  * BETA (default 0), THREADS threads for tgemm (default 1), C_OFFSET (C starts that many bytes past
  * a 64-byte line; by default where malloc puts it, which varies with the size: two threads that
  * share C's lines run at half the rate, small.c), A_OFFSET and B_OFFSET the same for A and B (a
- * kernel that reads B's rows in place runs at a rate that depends on where they fall in lines). A library written LIB@N runs on N threads
- * whatever the environment says (tgemm, MKL, OpenBLAS or BLIS, each through its own call, made
- * before every batch), so one build can be compared with itself at two thread counts in the same
- * process: whether a second thread pays on a product too small to hide a team's start-up is a
- * difference of a few percent, which separate processes on a shared VM cannot resolve. Not a test
- * and not for the targets' table; run it under the bench lock:
+ * kernel that reads B's rows in place runs at a rate that depends on where they fall in lines).
+ * A library written LIB@N runs on N threads whatever the environment says (tgemm, MKL, OpenBLAS
+ * or BLIS, each through its own call, made before every batch), so one build can be compared with
+ * itself at two thread counts in the same process: whether a second thread pays on a product too
+ * small to hide a team's start-up is a difference of a few percent, which separate processes on a
+ * shared VM cannot resolve. Not a test and not for the targets' table; run it under the bench
+ * lock:
  *     flock /tmp/bench.lock build/ab-gemm d 8x4096x4096 9 OLD.so NEW.so OLD-copy.so
  *     flock /tmp/bench.lock build/ab-gemm s 64 15 build/libtgemm.so@1 build/libtgemm.so@2
  *
