@@ -72,6 +72,11 @@ typedef void (*tg__gemv_rows_fn)(int r, int64_t n, int64_t k, const void *alpha,
 typedef void (*tg__dots_fn)(int c, int64_t n, int64_t k, const void *alpha, const void *x,
                             int64_t ldx, const void *m, int64_t ld, const void *beta, void *y,
                             int64_t incy);
+/* The same for c (2 to TG__DOTS_BLOCK) columns of x with x's element (p, q) at
+ * x[p * x_rs + q * x_cs], any strides (B's last columns in place). */
+typedef void (*tg__dots_split_fn)(int c, int64_t n, int64_t k, const void *alpha, const void *x,
+                                  int64_t x_rs, int64_t x_cs, const void *m, int64_t ld,
+                                  const void *beta, void *y, int64_t incy);
 enum { TG__GEMV_ROWS = 4 };
 /* Bytes of y's sums the rows form keeps in L1 while it streams M's rows across them. */
 enum { TG__GEMV_CHUNK = 8192 };
@@ -116,6 +121,8 @@ struct tg__kernel {
                       tiles do better on it (gemv.c's tg__gemv_rows_max; 0: from 128^2 elements) */
     tg__dots_fn dots; /* NULL, or two to TG__DOTS_BLOCK of C's last columns as dot products
                          with A's rows, summed together (AVX2): small.c's tg__small_dots */
+    tg__dots_split_fn dots_split; /* NULL, or the same with each register split among the
+                                     columns, KQ k steps each (AVX-512): tg__small_dots */
 };
 
 /* The kernel for this element size and family. */
@@ -384,6 +391,15 @@ TG__ALWAYS_INLINE int tg__small_triple_one(const tg__kernel *kern, int64_t n, do
  * geometric mean; three and four NT s 1.104 and 1.117 (s 16x36x64 1.32, 40x20x64 1.30, s
  * 100x36x32 1.16), the lowest readings 0.91-0.98 (0.96-1.01 run again); s 34^3 NN 1.04, 36^3 NT
  * 1.17.
+ * On AVX-512, over more than 8 rows, two to four columns go instead to the split dots
+ * (tg__split_fit; gemv_simd.inc's tg__dots_split): each zmm holds KQ k steps of every column, so
+ * that an FMA advances them all (2-4x fewer than the tile, whose 2-4 live lanes of AVX2's 8 took
+ * an FMA a row and k step), B's strided columns gathered in place. The Xeon, ab-gemm as below,
+ * against the build before (a copy 0.95-1.03), grids of m 8-100, k 8-200, tails of 2-4 columns
+ * past a panel or a vector (768 shapes, cpu/ab-dots-split/): geometric mean NN s 1.15, d 1.10,
+ * NT s 1.06, d 1.08; s 36^3 NN 1.29, 35^3 1.23, d 35^3 1.09; against OpenBLAS s 34^3-36^3 NN
+ * 0.87-0.93 -> 1.03-1.15, s 64x20x64 0.83 -> 1.24. Not at 8 rows (d 8x12x200 NT 0.86) nor fp64's
+ * four columns under 16 deep (d 100x20x8 0.90), where the tile or the dots above stay.
  *
  * A transposed (its rows adjacent: a_rs 1, its k steps a_cs apart) has no rows to take dots
  * with; there the columns go as products of A's columns with B's elements instead, each column of
@@ -444,11 +460,22 @@ TG__NOINLINE static int tg__cols_fit(const tg__kernel *kern, int64_t n, int64_t 
     cols = 2 * n * tg__ceil_div(m, kern->nr);
     return wide ? 20 * cols <= 9 * tile : 2 * cols <= tile;
 }
+/* Whether n columns over A's rows (a_cs 1) go to the family's split dots (gemv_simd.inc's
+ * tg__dots_split, AVX-512): two to TG__DOTS_BLOCK of them, from 8 deep (16 where they fill the
+ * narrow family's vector, fp64's four, which its tile spends no lane idle on), over more than 8
+ * rows (a thread's part has at least 12, small.c's tg__rows_share, so a part decides as the whole
+ * product does). */
+TG__ALWAYS_INLINE int tg__split_fit(const tg__kernel *kern, int64_t n, int64_t m, int64_t kc)
+{
+    return kern->dots_split && n > 1 && n <= TG__DOTS_BLOCK && m > 8 &&
+           kc >= (n == tg__dots_kernel(kern)->nr / 2 ? 16 : 8) && kc <= TG__DOTS_K;
+}
 TG__ALWAYS_INLINE int tg__dots_fit(const tg__kernel *kern, int64_t n, int64_t m, int64_t a_rs,
                                    int64_t a_cs, int64_t b_rs, int64_t kc, int split)
 {
     const tg__kernel *dk = tg__dots_kernel(kern);
     if (a_cs != 1 && n > TG__DOTS_COLS) return kc >= 24 && tg__cols_fit(kern, n, m, a_rs, split);
+    if (a_cs == 1 && tg__split_fit(kern, n, m, kc)) return 1;
     if (a_cs == 1 && n > TG__DOTS_COLS)
         return dk->dots && b_rs == 1 && n <= TG__DOTS_BLOCK && 4 * n <= dk->nr && kc >= 16 &&
                kc <= TG__DOTS_K;

@@ -435,6 +435,22 @@ __attribute__((target(TG__AVX512))) static inline double tg__hsum512_d(__m512d v
 #undef TG__T
 #undef TG__FN
 
+/* A run of `bytes` (16 or 32) at p repeated across a zmm, by one broadcast load; the same of a
+ * register's first `bytes` (a run read through a mask), by one shuffle (gemv_simd.inc's split
+ * dots, a row of A meeting KQ steps of several columns of B). */
+__attribute__((target(TG__AVX512))) static inline __m512 tg__run512(const void *p, int bytes)
+{
+    return bytes == 16 ? _mm512_maskz_broadcast_f32x4((__mmask16)0xFFFF,
+                                                      _mm_loadu_ps((const float *)p))
+                       : _mm512_castpd_ps(_mm512_maskz_broadcast_f64x4(
+                             (__mmask8)0xFF, _mm256_loadu_pd((const double *)p)));
+}
+
+__attribute__((target(TG__AVX512))) static inline __m512 tg__run512_reg(__m512 v, int bytes)
+{
+    return _mm512_maskz_shuffle_f32x4((__mmask16)0xFFFF, v, v, bytes == 16 ? 0x00 : 0x44);
+}
+
 #define TG__T float
 #define TG__FN(x) x##_avx512_s
 #include "tile.inc"
@@ -472,6 +488,12 @@ __attribute__((target(TG__AVX512))) static inline double tg__hsum512_d(__m512d v
 #define TG__GEMV_RULE 1
 #define TG__GEMV_REGS 8
 #define TG__HSUM tg__hsum512_s
+#define TG__RUN(p, bytes) tg__run512(p, bytes)
+#define TG__GATHER(m, off, p)                                                                      \
+    _mm512_mask_i32gather_ps(_mm512_setzero_ps(), m, _mm512_loadu_si512(off), p, 4)
+#define TG__RUN_REG(v, bytes) tg__run512_reg(v, bytes)
+#define TG__PERMUTE2(a, idx, b) _mm512_permutex2var_ps(a, idx, b)
+#define TG__SCATTER(p, m, off, v) _mm512_mask_i32scatter_ps(p, m, _mm512_loadu_si512(off), v, 4)
 #include "kernel_simd.inc"
 #undef TG__T
 #undef TG__FN
@@ -514,6 +536,15 @@ __attribute__((target(TG__AVX512))) static inline double tg__hsum512_d(__m512d v
 #define TG__GEMV_RULE 1
 #define TG__GEMV_REGS 8
 #define TG__HSUM tg__hsum512_d
+#define TG__RUN(p, bytes) _mm512_castps_pd(tg__run512(p, bytes))
+#define TG__GATHER(m, off, p)                                                                      \
+    _mm512_mask_i32gather_pd(_mm512_setzero_pd(), m, _mm256_loadu_si256((const __m256i *)(off)),  \
+                             p, 8)
+#define TG__RUN_REG(v, bytes) _mm512_castps_pd(tg__run512_reg(_mm512_castpd_ps(v), bytes))
+#define TG__PERMUTE2(a, idx, b)                                                                    \
+    _mm512_castps_pd(_mm512_permutex2var_ps(_mm512_castpd_ps(a), idx, _mm512_castpd_ps(b)))
+#define TG__SCATTER(p, m, off, v)                                                                  \
+    _mm512_mask_i32scatter_pd(p, m, _mm256_loadu_si256((const __m256i *)(off)), v, 8)
 #include "kernel_simd.inc"
 #undef TG__T
 #undef TG__FN

@@ -152,12 +152,13 @@ TG__NOINLINE static int64_t tg__small_group(const tg__kernel *kern, const tg__ge
     return group < panels ? group : panels;
 }
 
-/* A last panel's last columns as dot products (cpu.h's tg__dots_cols says which): one gemv_dots
- * call a column of B, which it reads as a contiguous x, or two to four columns in one call of
- * the family's dots (tg__dots_fit), B's columns copied first where strided. A transposed, as
- * column products: one gemv_cols call for all of C's rows (the rows form's narrow loop, both
- * columns in one pass), A's columns (its rows in the transposed view) the matrix's rows and B's
- * columns the rows of x. */
+/* A last panel's last columns as dot products (cpu.h's tg__dots_cols says which): two to four in
+ * one call of the family's split dots (AVX-512, tg__split_fit), which read B in place, else one
+ * gemv_dots call a column of B, which it reads as a contiguous x, or two to four columns in one
+ * call of the narrow family's dots (tg__dots_fit), B's columns copied first where strided. A
+ * transposed, as column products: one gemv_cols call for all of C's rows (the rows form's narrow
+ * loop, both columns in one pass), A's columns (its rows in the transposed view) the matrix's
+ * rows and B's columns the rows of x. */
 /* Three to eight columns of C over a transposed A (cpu.h's tg__cols_fit) in blocks of its rows,
  * nr at a time, each by the family's ukernel_cols. Out of line, so that tg__small_dots keeps the
  * frame its GEMV calls had (inside it, the call cost TN d 128x10x24, which makes none, 5-7%). */
@@ -185,6 +186,12 @@ TG__PRIVATE void tg__small_dots(const tg__kernel *kern, int64_t m, int64_t n, in
     }
     if (a_cs != 1) {
         kern->gemv_cols((int)n, m, kc, alpha, b, b_rs, b_cs, a, a_cs, beta, c, rs_c, 1);
+        return;
+    }
+    /* (the split dots gather B's runs through 32-bit offsets) */
+    if (tg__split_fit(kern, n, m, kc) &&
+        (double)kern->nr * (double)(b_rs + b_cs + rs_c) < 2147483648.0) {
+        kern->dots_split((int)n, m, kc, alpha, b, b_rs, b_cs, a, a_rs, beta, c, rs_c);
         return;
     }
     kern = tg__dots_kernel(kern);
