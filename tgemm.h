@@ -725,6 +725,11 @@ typedef void (*tg__gemv_rows_fn)(int r, int64_t n, int64_t k, const void *alpha,
 typedef void (*tg__dots_fn)(int c, int64_t n, int64_t k, const void *alpha, const void *x,
                             int64_t ldx, const void *m, int64_t ld, const void *beta, void *y,
                             int64_t incy);
+/* The same for c (2 to TG__DOTS_BLOCK) columns of x with x's element (p, q) at
+ * x[p * x_rs + q * x_cs], any strides (B's last columns in place). */
+typedef void (*tg__dots_split_fn)(int c, int64_t n, int64_t k, const void *alpha, const void *x,
+                                  int64_t x_rs, int64_t x_cs, const void *m, int64_t ld,
+                                  const void *beta, void *y, int64_t incy);
 enum { TG__GEMV_ROWS = 4 };
 /* Bytes of y's sums the rows form keeps in L1 while it streams M's rows across them. */
 enum { TG__GEMV_CHUNK = 8192 };
@@ -769,6 +774,8 @@ struct tg__kernel {
                       tiles do better on it (gemv.c's tg__gemv_rows_max; 0: from 128^2 elements) */
     tg__dots_fn dots; /* NULL, or two to TG__DOTS_BLOCK of C's last columns as dot products
                          with A's rows, summed together (AVX2): small.c's tg__small_dots */
+    tg__dots_split_fn dots_split; /* NULL, or the same with each register split among the
+                                     columns, KQ k steps each (AVX-512): tg__small_dots */
 };
 
 /* The kernel for this element size and family. */
@@ -1037,6 +1044,15 @@ TG__ALWAYS_INLINE int tg__small_triple_one(const tg__kernel *kern, int64_t n, do
  * geometric mean; three and four NT s 1.104 and 1.117 (s 16x36x64 1.32, 40x20x64 1.30, s
  * 100x36x32 1.16), the lowest readings 0.91-0.98 (0.96-1.01 run again); s 34^3 NN 1.04, 36^3 NT
  * 1.17.
+ * On AVX-512, over more than 8 rows, two to four columns go instead to the split dots
+ * (tg__split_fit; gemv_simd.inc's tg__dots_split): each zmm holds KQ k steps of every column, so
+ * that an FMA advances them all (2-4x fewer than the tile, whose 2-4 live lanes of AVX2's 8 took
+ * an FMA a row and k step), B's strided columns gathered in place. The Xeon, ab-gemm as below,
+ * against the build before (a copy 0.95-1.03), grids of m 8-100, k 8-200, tails of 2-4 columns
+ * past a panel or a vector (768 shapes, cpu/ab-dots-split/): geometric mean NN s 1.15, d 1.10,
+ * NT s 1.06, d 1.08; s 36^3 NN 1.29, 35^3 1.23, d 35^3 1.09; against OpenBLAS s 34^3-36^3 NN
+ * 0.87-0.93 -> 1.03-1.15, s 64x20x64 0.83 -> 1.24. Not at 8 rows (d 8x12x200 NT 0.86) nor fp64's
+ * four columns under 16 deep (d 100x20x8 0.90), where the tile or the dots above stay.
  *
  * A transposed (its rows adjacent: a_rs 1, its k steps a_cs apart) has no rows to take dots
  * with; there the columns go as products of A's columns with B's elements instead, each column of
@@ -1097,11 +1113,22 @@ TG__NOINLINE static int tg__cols_fit(const tg__kernel *kern, int64_t n, int64_t 
     cols = 2 * n * tg__ceil_div(m, kern->nr);
     return wide ? 20 * cols <= 9 * tile : 2 * cols <= tile;
 }
+/* Whether n columns over A's rows (a_cs 1) go to the family's split dots (gemv_simd.inc's
+ * tg__dots_split, AVX-512): two to TG__DOTS_BLOCK of them, from 8 deep (16 where they fill the
+ * narrow family's vector, fp64's four, which its tile spends no lane idle on), over more than 8
+ * rows (a thread's part has at least 12, small.c's tg__rows_share, so a part decides as the whole
+ * product does). */
+TG__ALWAYS_INLINE int tg__split_fit(const tg__kernel *kern, int64_t n, int64_t m, int64_t kc)
+{
+    return kern->dots_split && n > 1 && n <= TG__DOTS_BLOCK && m > 8 &&
+           kc >= (n == tg__dots_kernel(kern)->nr / 2 ? 16 : 8) && kc <= TG__DOTS_K;
+}
 TG__ALWAYS_INLINE int tg__dots_fit(const tg__kernel *kern, int64_t n, int64_t m, int64_t a_rs,
                                    int64_t a_cs, int64_t b_rs, int64_t kc, int split)
 {
     const tg__kernel *dk = tg__dots_kernel(kern);
     if (a_cs != 1 && n > TG__DOTS_COLS) return kc >= 24 && tg__cols_fit(kern, n, m, a_rs, split);
+    if (a_cs == 1 && tg__split_fit(kern, n, m, kc)) return 1;
     if (a_cs == 1 && n > TG__DOTS_COLS)
         return dk->dots && b_rs == 1 && n <= TG__DOTS_BLOCK && 4 * n <= dk->nr && kc >= 16 &&
                kc <= TG__DOTS_K;
@@ -5543,7 +5570,7 @@ static const tg__kernel TG__FN(tg__kernel_desc) = {
     "generic", sizeof(TG__T), TG__GMR, TG__GNR, TG__GNR, 2 * TG__GMR, TG__FN(tg__ukernel), NULL,
     NULL,
     TG__FN(tg__pack_a), TG__FN(tg__pack_b), NULL, NULL, NULL, NULL, NULL, 0, 16,
-    TG__FN(tg__gemv_rows), TG__FN(tg__gemv_dots), TG__FN(tg__gemv_rows), 0, NULL};
+    TG__FN(tg__gemv_rows), TG__FN(tg__gemv_dots), TG__FN(tg__gemv_rows), 0, NULL, NULL};
 #undef TG__T
 #undef TG__FN
 
@@ -5707,7 +5734,7 @@ static const tg__kernel TG__FN(tg__kernel_desc) = {
     "generic", sizeof(TG__T), TG__GMR, TG__GNR, TG__GNR, 2 * TG__GMR, TG__FN(tg__ukernel), NULL,
     NULL,
     TG__FN(tg__pack_a), TG__FN(tg__pack_b), NULL, NULL, NULL, NULL, NULL, 0, 16,
-    TG__FN(tg__gemv_rows), TG__FN(tg__gemv_dots), TG__FN(tg__gemv_rows), 0, NULL};
+    TG__FN(tg__gemv_rows), TG__FN(tg__gemv_dots), TG__FN(tg__gemv_rows), 0, NULL, NULL};
 #undef TG__T
 #undef TG__FN
 
@@ -7946,6 +7973,173 @@ TG__FN(tg__dots)(int c, int64_t n, int64_t k, const void *alpha_, const void *x_
 #else
 #define TG__DOTS NULL
 #endif
+#ifdef TG__RUN
+/* Two to four columns of B (any strides) against rows of A (contiguous along k), the last
+ * columns of C past whole panels (cpu.h's tg__dots_split_fn), with every lane at work: each
+ * register holds KQ consecutive k steps of each of W / KQ columns (lane q KQ + p % KQ for
+ * column q), so that a row of A meets it as its run of KQ elements repeated W / KQ times, one
+ * broadcast load (TG__RUN: 16 or 32 bytes), and one FMA advances all the columns KQ steps. The
+ * tile spent an FMA a row and k step on these columns (the narrow family's, AVX2's, a vector of 8
+ * lanes for 2 to 4 live) and the dots form a W-lane FMA a column and W steps with the sums of
+ * each column apart: here it is one for every KQ steps of all of them, 2 (fp32 two columns) to 4
+ * (fp32 four, fp64 two) times fewer than the tile's. B's columns are laid out so once a call, in
+ * ceil(k / KQ) registers' worth (zeros past k and past c), which every row shares.
+ *
+ * The sums: KQ rows' registers are folded into one, each halving a permute of two registers'
+ * lanes into one (a's sub-runs of h lanes, then b's) and the same of their other halves, added:
+ * KQ - 1 such steps for KQ rows where one register a row took log2(KQ). The last holds row r's
+ * sum of column q in lane q KQ + r, alpha applied and stored (beta's term gathered) by one
+ * scatter. Every element is summed by the same tree, (l0 + l(KQ/2)) + ... whatever the rows
+ * beside it, so threads may split the rows anywhere. R rows at a time, a multiple of KQ
+ * (constants wherever used, so that the sums stay in registers); rows past n repeat the last
+ * row, never stored. */
+
+/* The permutex2var index (32-bit lanes) of a halving of sub-runs of h lanes: element L of the
+ * result, sub-run s of h / 2 in its run, from sub-run s % (KQ / h) of a (s < KQ / h) or b, at
+ * offset `half` (0, or h / 2 for the other halves). */
+__attribute__((target(TG__TARGET), always_inline)) static inline __m512i
+TG__FN(tg__split_halving)(const int KQ, const int h, const int half)
+{
+    /* (shifts by constants for the divisions: the index folds to a constant) */
+    const int el = (int)sizeof(TG__T) / 4, nin = KQ / h;
+    const __m512i l = _mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
+    const __m512i e = _mm512_srli_epi32(l, el - 1); /* the element of 32-bit lane l */
+    const __m512i t = _mm512_and_si512(e, _mm512_set1_epi32(KQ - 1)); /* its place in the run */
+    const __m512i sub = _mm512_srli_epi32(t, __builtin_ctz((unsigned)h / 2));
+    const __m512i i = _mm512_and_si512(t, _mm512_set1_epi32(h / 2 - 1));
+    const __m512i from = _mm512_and_si512(sub, _mm512_set1_epi32(nin - 1));
+    __m512i src = _mm512_add_epi32(_mm512_sub_epi32(e, t),
+                                   _mm512_slli_epi32(from, __builtin_ctz((unsigned)h)));
+    src = _mm512_add_epi32(src, _mm512_add_epi32(i, _mm512_set1_epi32(half)));
+    src = _mm512_add_epi32(_mm512_slli_epi32(src, el - 1),
+                           _mm512_and_si512(l, _mm512_set1_epi32(el - 1)));
+    /* b's lanes are 16 on */
+    return _mm512_add_epi32(
+        src, _mm512_slli_epi32(_mm512_srli_epi32(sub, __builtin_ctz((unsigned)nin)), 4));
+}
+
+__attribute__((target(TG__TARGET), always_inline)) static inline void
+TG__FN(tg__split_rows)(const int KQ, const int R, int c, int64_t n, int64_t k, const TG__V *xb,
+                       const TG__T *mat, int64_t ld, TG__T alpha, TG__T beta, TG__T *y,
+                       int64_t incy)
+{
+    const int bytes = KQ * (int)sizeof(TG__T);
+    const int64_t kb = k / KQ; /* whole runs of KQ */
+    const TG__MASK lo = TG__LANES(k - kb * KQ);
+    const TG__V va = TG__SET1(alpha), vb = TG__SET1(beta);
+    /* lanes of the c columns; of the first r rows of each (a multiple of rep) */
+    const unsigned cols = (1u << c * KQ) - 1, rep = ((1u << TG__W) - 1) / ((1u << KQ) - 1);
+    int32_t off[TG__W]; /* lane q KQ + r: row r, column q of y */
+    for (int l = 0; l < TG__W; l++) off[l] = (int32_t)(l % KQ * incy + l / KQ);
+    for (int64_t i = 0; i < n; i += R) {
+        const TG__T *row[8];
+        TG__V acc[8];
+        int64_t b;
+#define TG__SPLIT_EACH(X) X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(7)
+#define TG__SPLIT_ROW(r)                                                                           \
+    if ((r) < R) {                                                                                 \
+        row[r] = mat + (i + (r) < n ? i + (r) : n - 1) * ld;                                       \
+        acc[r] = TG__ZERO();                                                                       \
+    }
+#define TG__SPLIT_FMA(r)                                                                           \
+    if ((r) < R) acc[r] = TG__FMA(TG__RUN(row[r] + b * KQ, bytes), xv, acc[r]);
+#define TG__SPLIT_PART(r)                                                                          \
+    if ((r) < R)                                                                                   \
+        acc[r] = TG__FMA(TG__RUN_REG(TG__MASKLOAD(row[r] + b * KQ, lo), bytes), xv, acc[r]);
+#define TG__SPLIT_HALVE(j, v, first, second)                                                       \
+    if (2 * (j) < (v))                                                                             \
+        acc[j] = TG__ADD(TG__PERMUTE2(acc[2 * (j)], first, acc[2 * (j) + 1]),                     \
+                         TG__PERMUTE2(acc[2 * (j)], second, acc[2 * (j) + 1]));
+    /* R / (KQ / h) registers of sub-runs of h lanes into half as many */
+#define TG__SPLIT_STEP(h)                                                                          \
+    if ((h) > 1) {                                                                                 \
+        const __m512i first = TG__FN(tg__split_halving)(KQ, (h) > 1 ? (h) : 2, 0),                 \
+                      second = TG__FN(tg__split_halving)(KQ, (h) > 1 ? (h) : 2, (h) / 2);          \
+        const int v = R * (h) / KQ;                                                                \
+        TG__SPLIT_HALVE(0, v, first, second) TG__SPLIT_HALVE(1, v, first, second)                  \
+        TG__SPLIT_HALVE(2, v, first, second) TG__SPLIT_HALVE(3, v, first, second)                  \
+    }
+#define TG__SPLIT_STORE(g)                                                                         \
+    if ((g) * KQ < R && i + (g) * KQ < n) {                                                        \
+        TG__T *yg = y + (i + (g) * KQ) * incy;                                                     \
+        const int64_t live = n - i - (g) * KQ;                                                     \
+        const unsigned rows = live >= KQ ? ~0u : ((1u << live) - 1) * rep;                         \
+        const TG__MASK m = (TG__MASK)(cols & rows);                                                \
+        TG__V v_ = TG__MUL(va, acc[g]);                                                            \
+        if (beta != 0) v_ = TG__FMA(vb, TG__GATHER(m, off, yg), v_);                               \
+        TG__SCATTER(yg, m, off, v_);                                                               \
+    }
+        TG__SPLIT_EACH(TG__SPLIT_ROW)
+        for (b = 0; b < kb; b++) {
+            const TG__V xv = xb[b];
+            TG__SPLIT_EACH(TG__SPLIT_FMA)
+        }
+        if (kb * KQ < k) {
+            const TG__V xv = xb[b];
+            TG__SPLIT_EACH(TG__SPLIT_PART)
+        }
+        TG__SPLIT_STEP(KQ) TG__SPLIT_STEP(KQ / 2) TG__SPLIT_STEP(KQ / 4)
+        TG__SPLIT_STORE(0) TG__SPLIT_STORE(1) TG__SPLIT_STORE(2) TG__SPLIT_STORE(3)
+#undef TG__SPLIT_STORE
+#undef TG__SPLIT_STEP
+#undef TG__SPLIT_HALVE
+#undef TG__SPLIT_PART
+#undef TG__SPLIT_FMA
+#undef TG__SPLIT_ROW
+#undef TG__SPLIT_EACH
+    }
+}
+
+/* B's c columns laid out in runs of KQ, then n rows in groups of eight, the last ones in a group
+ * of the fewest of 8, 4, 2 that takes them, at least KQ. */
+__attribute__((target(TG__TARGET), always_inline)) static inline void
+TG__FN(tg__split_cols)(const int KQ, int c, int64_t n, int64_t k, const TG__T *x, int64_t x_rs,
+                       int64_t x_cs, const TG__T *mat, int64_t ld, TG__T alpha, TG__T beta,
+                       TG__T *y, int64_t incy)
+{
+    const int64_t full = n / 8 * 8, left = n - full;
+    const int64_t kb = k / KQ;
+    TG__V xb[TG__DOTS_K / 2]; /* ceil(k / KQ) registers, KQ at least 2 */
+    int32_t off[TG__W];       /* lane q KQ + r: element (r, q) of a run */
+    unsigned live = 0, tail = 0;
+    for (int l = 0; l < TG__W; l++) {
+        off[l] = (int32_t)(l % KQ * x_rs + l / KQ * x_cs);
+        live |= (unsigned)(l / KQ < c) << l;
+        tail |= (unsigned)(l / KQ < c && l % KQ < k - kb * KQ) << l;
+    }
+    /* each run by one gather, lanes past c columns (and past k) zero */
+    for (int64_t b = 0; b < kb; b++) xb[b] = TG__GATHER((TG__MASK)live, off, x + b * KQ * x_rs);
+    if (kb * KQ < k) xb[kb] = TG__GATHER((TG__MASK)tail, off, x + kb * KQ * x_rs);
+    TG__FN(tg__split_rows)(KQ, 8, c, full, k, xb, mat, ld, alpha, beta, y, incy);
+    mat += full * ld;
+    y += full * incy;
+    if (left > 4 || (left && KQ == 8))
+        TG__FN(tg__split_rows)(KQ, 8, c, left, k, xb, mat, ld, alpha, beta, y, incy);
+    else if (left > 2 || (left && KQ == 4))
+        TG__FN(tg__split_rows)(KQ, 4, c, left, k, xb, mat, ld, alpha, beta, y, incy);
+    else if (left)
+        TG__FN(tg__split_rows)(KQ, 2, c, left, k, xb, mat, ld, alpha, beta, y, incy);
+}
+
+/* cpu.h's tg__dots_split_fn: runs of KQ = W / 2 for two columns, W / 4 for three or four. */
+__attribute__((target(TG__TARGET))) static void
+TG__FN(tg__dots_split)(int c, int64_t n, int64_t k, const void *alpha_, const void *x_,
+                       int64_t x_rs, int64_t x_cs, const void *m_, int64_t ld, const void *beta_,
+                       void *y_, int64_t incy)
+{
+    const TG__T *x = (const TG__T *)x_, *mat = (const TG__T *)m_;
+    const TG__T alpha = *(const TG__T *)alpha_, beta = *(const TG__T *)beta_;
+    if (c <= 2)
+        TG__FN(tg__split_cols)(TG__W / 2, c, n, k, x, x_rs, x_cs, mat, ld, alpha, beta,
+                               (TG__T *)y_, incy);
+    else
+        TG__FN(tg__split_cols)(TG__W / 4, c, n, k, x, x_rs, x_cs, mat, ld, alpha, beta,
+                               (TG__T *)y_, incy);
+}
+#define TG__DOTS_SPLIT TG__FN(tg__dots_split)
+#else
+#define TG__DOTS_SPLIT NULL
+#endif
 #undef TG__DOT_STORE
 #undef TG__DOT_FMA
 #undef TG__NARROW_V
@@ -7958,7 +8152,7 @@ static const tg__kernel TG__FN(tg__kernel_wide) = {
     NULL,
     TG__FN(tg__pack_a_wide), TG__FN(tg__pack_b_wide), NULL, NULL, NULL, NULL, NULL, 1, TG__B_SHARE,
     TG__FN(tg__gemv_rows), TG__FN(tg__gemv_dots), TG__FN(tg__gemv_cols), TG__GEMV_RULE,
-    TG__DOTS};
+    TG__DOTS, TG__DOTS_SPLIT};
 #define TG__WIDE (&TG__FN(tg__kernel_wide))
 #else
 #define TG__WIDE NULL
@@ -7970,7 +8164,7 @@ static const tg__kernel TG__FN(tg__kernel_desc) = {
     TG__FN(tg__pack_a), TG__FN(tg__pack_b), TG__NARROW, TG__UKERNEL_PAIR, TG__UKERNEL_TRIPLE,
     TG__UKERNEL_COLS, TG__WIDE, 0, TG__B_SHARE,
     TG__FN(tg__gemv_rows), TG__FN(tg__gemv_dots), TG__FN(tg__gemv_cols), TG__GEMV_RULE,
-    TG__DOTS};
+    TG__DOTS, TG__DOTS_SPLIT};
 
 /* The vector macros are this template's parameters: released, so the next instantiation defines
  * its own. */
@@ -8020,6 +8214,12 @@ static const tg__kernel TG__FN(tg__kernel_desc) = {
 #undef TG__HSUM
 #undef TG__HSUMS
 #undef TG__DOTS
+#undef TG__DOTS_SPLIT
+#undef TG__RUN
+#undef TG__GATHER
+#undef TG__RUN_REG
+#undef TG__PERMUTE2
+#undef TG__SCATTER
 #undef TG__IN_REG
 #undef TG__T
 #undef TG__FN
@@ -9898,6 +10098,173 @@ TG__FN(tg__dots)(int c, int64_t n, int64_t k, const void *alpha_, const void *x_
 #else
 #define TG__DOTS NULL
 #endif
+#ifdef TG__RUN
+/* Two to four columns of B (any strides) against rows of A (contiguous along k), the last
+ * columns of C past whole panels (cpu.h's tg__dots_split_fn), with every lane at work: each
+ * register holds KQ consecutive k steps of each of W / KQ columns (lane q KQ + p % KQ for
+ * column q), so that a row of A meets it as its run of KQ elements repeated W / KQ times, one
+ * broadcast load (TG__RUN: 16 or 32 bytes), and one FMA advances all the columns KQ steps. The
+ * tile spent an FMA a row and k step on these columns (the narrow family's, AVX2's, a vector of 8
+ * lanes for 2 to 4 live) and the dots form a W-lane FMA a column and W steps with the sums of
+ * each column apart: here it is one for every KQ steps of all of them, 2 (fp32 two columns) to 4
+ * (fp32 four, fp64 two) times fewer than the tile's. B's columns are laid out so once a call, in
+ * ceil(k / KQ) registers' worth (zeros past k and past c), which every row shares.
+ *
+ * The sums: KQ rows' registers are folded into one, each halving a permute of two registers'
+ * lanes into one (a's sub-runs of h lanes, then b's) and the same of their other halves, added:
+ * KQ - 1 such steps for KQ rows where one register a row took log2(KQ). The last holds row r's
+ * sum of column q in lane q KQ + r, alpha applied and stored (beta's term gathered) by one
+ * scatter. Every element is summed by the same tree, (l0 + l(KQ/2)) + ... whatever the rows
+ * beside it, so threads may split the rows anywhere. R rows at a time, a multiple of KQ
+ * (constants wherever used, so that the sums stay in registers); rows past n repeat the last
+ * row, never stored. */
+
+/* The permutex2var index (32-bit lanes) of a halving of sub-runs of h lanes: element L of the
+ * result, sub-run s of h / 2 in its run, from sub-run s % (KQ / h) of a (s < KQ / h) or b, at
+ * offset `half` (0, or h / 2 for the other halves). */
+__attribute__((target(TG__TARGET), always_inline)) static inline __m512i
+TG__FN(tg__split_halving)(const int KQ, const int h, const int half)
+{
+    /* (shifts by constants for the divisions: the index folds to a constant) */
+    const int el = (int)sizeof(TG__T) / 4, nin = KQ / h;
+    const __m512i l = _mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
+    const __m512i e = _mm512_srli_epi32(l, el - 1); /* the element of 32-bit lane l */
+    const __m512i t = _mm512_and_si512(e, _mm512_set1_epi32(KQ - 1)); /* its place in the run */
+    const __m512i sub = _mm512_srli_epi32(t, __builtin_ctz((unsigned)h / 2));
+    const __m512i i = _mm512_and_si512(t, _mm512_set1_epi32(h / 2 - 1));
+    const __m512i from = _mm512_and_si512(sub, _mm512_set1_epi32(nin - 1));
+    __m512i src = _mm512_add_epi32(_mm512_sub_epi32(e, t),
+                                   _mm512_slli_epi32(from, __builtin_ctz((unsigned)h)));
+    src = _mm512_add_epi32(src, _mm512_add_epi32(i, _mm512_set1_epi32(half)));
+    src = _mm512_add_epi32(_mm512_slli_epi32(src, el - 1),
+                           _mm512_and_si512(l, _mm512_set1_epi32(el - 1)));
+    /* b's lanes are 16 on */
+    return _mm512_add_epi32(
+        src, _mm512_slli_epi32(_mm512_srli_epi32(sub, __builtin_ctz((unsigned)nin)), 4));
+}
+
+__attribute__((target(TG__TARGET), always_inline)) static inline void
+TG__FN(tg__split_rows)(const int KQ, const int R, int c, int64_t n, int64_t k, const TG__V *xb,
+                       const TG__T *mat, int64_t ld, TG__T alpha, TG__T beta, TG__T *y,
+                       int64_t incy)
+{
+    const int bytes = KQ * (int)sizeof(TG__T);
+    const int64_t kb = k / KQ; /* whole runs of KQ */
+    const TG__MASK lo = TG__LANES(k - kb * KQ);
+    const TG__V va = TG__SET1(alpha), vb = TG__SET1(beta);
+    /* lanes of the c columns; of the first r rows of each (a multiple of rep) */
+    const unsigned cols = (1u << c * KQ) - 1, rep = ((1u << TG__W) - 1) / ((1u << KQ) - 1);
+    int32_t off[TG__W]; /* lane q KQ + r: row r, column q of y */
+    for (int l = 0; l < TG__W; l++) off[l] = (int32_t)(l % KQ * incy + l / KQ);
+    for (int64_t i = 0; i < n; i += R) {
+        const TG__T *row[8];
+        TG__V acc[8];
+        int64_t b;
+#define TG__SPLIT_EACH(X) X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(7)
+#define TG__SPLIT_ROW(r)                                                                           \
+    if ((r) < R) {                                                                                 \
+        row[r] = mat + (i + (r) < n ? i + (r) : n - 1) * ld;                                       \
+        acc[r] = TG__ZERO();                                                                       \
+    }
+#define TG__SPLIT_FMA(r)                                                                           \
+    if ((r) < R) acc[r] = TG__FMA(TG__RUN(row[r] + b * KQ, bytes), xv, acc[r]);
+#define TG__SPLIT_PART(r)                                                                          \
+    if ((r) < R)                                                                                   \
+        acc[r] = TG__FMA(TG__RUN_REG(TG__MASKLOAD(row[r] + b * KQ, lo), bytes), xv, acc[r]);
+#define TG__SPLIT_HALVE(j, v, first, second)                                                       \
+    if (2 * (j) < (v))                                                                             \
+        acc[j] = TG__ADD(TG__PERMUTE2(acc[2 * (j)], first, acc[2 * (j) + 1]),                     \
+                         TG__PERMUTE2(acc[2 * (j)], second, acc[2 * (j) + 1]));
+    /* R / (KQ / h) registers of sub-runs of h lanes into half as many */
+#define TG__SPLIT_STEP(h)                                                                          \
+    if ((h) > 1) {                                                                                 \
+        const __m512i first = TG__FN(tg__split_halving)(KQ, (h) > 1 ? (h) : 2, 0),                 \
+                      second = TG__FN(tg__split_halving)(KQ, (h) > 1 ? (h) : 2, (h) / 2);          \
+        const int v = R * (h) / KQ;                                                                \
+        TG__SPLIT_HALVE(0, v, first, second) TG__SPLIT_HALVE(1, v, first, second)                  \
+        TG__SPLIT_HALVE(2, v, first, second) TG__SPLIT_HALVE(3, v, first, second)                  \
+    }
+#define TG__SPLIT_STORE(g)                                                                         \
+    if ((g) * KQ < R && i + (g) * KQ < n) {                                                        \
+        TG__T *yg = y + (i + (g) * KQ) * incy;                                                     \
+        const int64_t live = n - i - (g) * KQ;                                                     \
+        const unsigned rows = live >= KQ ? ~0u : ((1u << live) - 1) * rep;                         \
+        const TG__MASK m = (TG__MASK)(cols & rows);                                                \
+        TG__V v_ = TG__MUL(va, acc[g]);                                                            \
+        if (beta != 0) v_ = TG__FMA(vb, TG__GATHER(m, off, yg), v_);                               \
+        TG__SCATTER(yg, m, off, v_);                                                               \
+    }
+        TG__SPLIT_EACH(TG__SPLIT_ROW)
+        for (b = 0; b < kb; b++) {
+            const TG__V xv = xb[b];
+            TG__SPLIT_EACH(TG__SPLIT_FMA)
+        }
+        if (kb * KQ < k) {
+            const TG__V xv = xb[b];
+            TG__SPLIT_EACH(TG__SPLIT_PART)
+        }
+        TG__SPLIT_STEP(KQ) TG__SPLIT_STEP(KQ / 2) TG__SPLIT_STEP(KQ / 4)
+        TG__SPLIT_STORE(0) TG__SPLIT_STORE(1) TG__SPLIT_STORE(2) TG__SPLIT_STORE(3)
+#undef TG__SPLIT_STORE
+#undef TG__SPLIT_STEP
+#undef TG__SPLIT_HALVE
+#undef TG__SPLIT_PART
+#undef TG__SPLIT_FMA
+#undef TG__SPLIT_ROW
+#undef TG__SPLIT_EACH
+    }
+}
+
+/* B's c columns laid out in runs of KQ, then n rows in groups of eight, the last ones in a group
+ * of the fewest of 8, 4, 2 that takes them, at least KQ. */
+__attribute__((target(TG__TARGET), always_inline)) static inline void
+TG__FN(tg__split_cols)(const int KQ, int c, int64_t n, int64_t k, const TG__T *x, int64_t x_rs,
+                       int64_t x_cs, const TG__T *mat, int64_t ld, TG__T alpha, TG__T beta,
+                       TG__T *y, int64_t incy)
+{
+    const int64_t full = n / 8 * 8, left = n - full;
+    const int64_t kb = k / KQ;
+    TG__V xb[TG__DOTS_K / 2]; /* ceil(k / KQ) registers, KQ at least 2 */
+    int32_t off[TG__W];       /* lane q KQ + r: element (r, q) of a run */
+    unsigned live = 0, tail = 0;
+    for (int l = 0; l < TG__W; l++) {
+        off[l] = (int32_t)(l % KQ * x_rs + l / KQ * x_cs);
+        live |= (unsigned)(l / KQ < c) << l;
+        tail |= (unsigned)(l / KQ < c && l % KQ < k - kb * KQ) << l;
+    }
+    /* each run by one gather, lanes past c columns (and past k) zero */
+    for (int64_t b = 0; b < kb; b++) xb[b] = TG__GATHER((TG__MASK)live, off, x + b * KQ * x_rs);
+    if (kb * KQ < k) xb[kb] = TG__GATHER((TG__MASK)tail, off, x + kb * KQ * x_rs);
+    TG__FN(tg__split_rows)(KQ, 8, c, full, k, xb, mat, ld, alpha, beta, y, incy);
+    mat += full * ld;
+    y += full * incy;
+    if (left > 4 || (left && KQ == 8))
+        TG__FN(tg__split_rows)(KQ, 8, c, left, k, xb, mat, ld, alpha, beta, y, incy);
+    else if (left > 2 || (left && KQ == 4))
+        TG__FN(tg__split_rows)(KQ, 4, c, left, k, xb, mat, ld, alpha, beta, y, incy);
+    else if (left)
+        TG__FN(tg__split_rows)(KQ, 2, c, left, k, xb, mat, ld, alpha, beta, y, incy);
+}
+
+/* cpu.h's tg__dots_split_fn: runs of KQ = W / 2 for two columns, W / 4 for three or four. */
+__attribute__((target(TG__TARGET))) static void
+TG__FN(tg__dots_split)(int c, int64_t n, int64_t k, const void *alpha_, const void *x_,
+                       int64_t x_rs, int64_t x_cs, const void *m_, int64_t ld, const void *beta_,
+                       void *y_, int64_t incy)
+{
+    const TG__T *x = (const TG__T *)x_, *mat = (const TG__T *)m_;
+    const TG__T alpha = *(const TG__T *)alpha_, beta = *(const TG__T *)beta_;
+    if (c <= 2)
+        TG__FN(tg__split_cols)(TG__W / 2, c, n, k, x, x_rs, x_cs, mat, ld, alpha, beta,
+                               (TG__T *)y_, incy);
+    else
+        TG__FN(tg__split_cols)(TG__W / 4, c, n, k, x, x_rs, x_cs, mat, ld, alpha, beta,
+                               (TG__T *)y_, incy);
+}
+#define TG__DOTS_SPLIT TG__FN(tg__dots_split)
+#else
+#define TG__DOTS_SPLIT NULL
+#endif
 #undef TG__DOT_STORE
 #undef TG__DOT_FMA
 #undef TG__NARROW_V
@@ -9910,7 +10277,7 @@ static const tg__kernel TG__FN(tg__kernel_wide) = {
     NULL,
     TG__FN(tg__pack_a_wide), TG__FN(tg__pack_b_wide), NULL, NULL, NULL, NULL, NULL, 1, TG__B_SHARE,
     TG__FN(tg__gemv_rows), TG__FN(tg__gemv_dots), TG__FN(tg__gemv_cols), TG__GEMV_RULE,
-    TG__DOTS};
+    TG__DOTS, TG__DOTS_SPLIT};
 #define TG__WIDE (&TG__FN(tg__kernel_wide))
 #else
 #define TG__WIDE NULL
@@ -9922,7 +10289,7 @@ static const tg__kernel TG__FN(tg__kernel_desc) = {
     TG__FN(tg__pack_a), TG__FN(tg__pack_b), TG__NARROW, TG__UKERNEL_PAIR, TG__UKERNEL_TRIPLE,
     TG__UKERNEL_COLS, TG__WIDE, 0, TG__B_SHARE,
     TG__FN(tg__gemv_rows), TG__FN(tg__gemv_dots), TG__FN(tg__gemv_cols), TG__GEMV_RULE,
-    TG__DOTS};
+    TG__DOTS, TG__DOTS_SPLIT};
 
 /* The vector macros are this template's parameters: released, so the next instantiation defines
  * its own. */
@@ -9972,9 +10339,31 @@ static const tg__kernel TG__FN(tg__kernel_desc) = {
 #undef TG__HSUM
 #undef TG__HSUMS
 #undef TG__DOTS
+#undef TG__DOTS_SPLIT
+#undef TG__RUN
+#undef TG__GATHER
+#undef TG__RUN_REG
+#undef TG__PERMUTE2
+#undef TG__SCATTER
 #undef TG__IN_REG
 #undef TG__T
 #undef TG__FN
+
+/* A run of `bytes` (16 or 32) at p repeated across a zmm, by one broadcast load; the same of a
+ * register's first `bytes` (a run read through a mask), by one shuffle (gemv_simd.inc's split
+ * dots, a row of A meeting KQ steps of several columns of B). */
+__attribute__((target(TG__AVX512))) static inline __m512 tg__run512(const void *p, int bytes)
+{
+    return bytes == 16 ? _mm512_maskz_broadcast_f32x4((__mmask16)0xFFFF,
+                                                      _mm_loadu_ps((const float *)p))
+                       : _mm512_castpd_ps(_mm512_maskz_broadcast_f64x4(
+                             (__mmask8)0xFF, _mm256_loadu_pd((const double *)p)));
+}
+
+__attribute__((target(TG__AVX512))) static inline __m512 tg__run512_reg(__m512 v, int bytes)
+{
+    return _mm512_maskz_shuffle_f32x4((__mmask16)0xFFFF, v, v, bytes == 16 ? 0x00 : 0x44);
+}
 
 #define TG__T float
 #define TG__FN(x) x##_avx512_s
@@ -10084,6 +10473,12 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
 #define TG__GEMV_RULE 1
 #define TG__GEMV_REGS 8
 #define TG__HSUM tg__hsum512_s
+#define TG__RUN(p, bytes) tg__run512(p, bytes)
+#define TG__GATHER(m, off, p)                                                                      \
+    _mm512_mask_i32gather_ps(_mm512_setzero_ps(), m, _mm512_loadu_si512(off), p, 4)
+#define TG__RUN_REG(v, bytes) tg__run512_reg(v, bytes)
+#define TG__PERMUTE2(a, idx, b) _mm512_permutex2var_ps(a, idx, b)
+#define TG__SCATTER(p, m, off, v) _mm512_mask_i32scatter_ps(p, m, _mm512_loadu_si512(off), v, 4)
 /* ---- cpu/kernel_simd.inc ---- */
 /* The x86 SIMD micro-kernel, written once for TG__T (float or double) and a vector width through
  * the macros that kernel_x86.c defines: TG__TARGET (the target attribute), TG__NAME (the family),
@@ -11851,6 +12246,173 @@ TG__FN(tg__dots)(int c, int64_t n, int64_t k, const void *alpha_, const void *x_
 #else
 #define TG__DOTS NULL
 #endif
+#ifdef TG__RUN
+/* Two to four columns of B (any strides) against rows of A (contiguous along k), the last
+ * columns of C past whole panels (cpu.h's tg__dots_split_fn), with every lane at work: each
+ * register holds KQ consecutive k steps of each of W / KQ columns (lane q KQ + p % KQ for
+ * column q), so that a row of A meets it as its run of KQ elements repeated W / KQ times, one
+ * broadcast load (TG__RUN: 16 or 32 bytes), and one FMA advances all the columns KQ steps. The
+ * tile spent an FMA a row and k step on these columns (the narrow family's, AVX2's, a vector of 8
+ * lanes for 2 to 4 live) and the dots form a W-lane FMA a column and W steps with the sums of
+ * each column apart: here it is one for every KQ steps of all of them, 2 (fp32 two columns) to 4
+ * (fp32 four, fp64 two) times fewer than the tile's. B's columns are laid out so once a call, in
+ * ceil(k / KQ) registers' worth (zeros past k and past c), which every row shares.
+ *
+ * The sums: KQ rows' registers are folded into one, each halving a permute of two registers'
+ * lanes into one (a's sub-runs of h lanes, then b's) and the same of their other halves, added:
+ * KQ - 1 such steps for KQ rows where one register a row took log2(KQ). The last holds row r's
+ * sum of column q in lane q KQ + r, alpha applied and stored (beta's term gathered) by one
+ * scatter. Every element is summed by the same tree, (l0 + l(KQ/2)) + ... whatever the rows
+ * beside it, so threads may split the rows anywhere. R rows at a time, a multiple of KQ
+ * (constants wherever used, so that the sums stay in registers); rows past n repeat the last
+ * row, never stored. */
+
+/* The permutex2var index (32-bit lanes) of a halving of sub-runs of h lanes: element L of the
+ * result, sub-run s of h / 2 in its run, from sub-run s % (KQ / h) of a (s < KQ / h) or b, at
+ * offset `half` (0, or h / 2 for the other halves). */
+__attribute__((target(TG__TARGET), always_inline)) static inline __m512i
+TG__FN(tg__split_halving)(const int KQ, const int h, const int half)
+{
+    /* (shifts by constants for the divisions: the index folds to a constant) */
+    const int el = (int)sizeof(TG__T) / 4, nin = KQ / h;
+    const __m512i l = _mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
+    const __m512i e = _mm512_srli_epi32(l, el - 1); /* the element of 32-bit lane l */
+    const __m512i t = _mm512_and_si512(e, _mm512_set1_epi32(KQ - 1)); /* its place in the run */
+    const __m512i sub = _mm512_srli_epi32(t, __builtin_ctz((unsigned)h / 2));
+    const __m512i i = _mm512_and_si512(t, _mm512_set1_epi32(h / 2 - 1));
+    const __m512i from = _mm512_and_si512(sub, _mm512_set1_epi32(nin - 1));
+    __m512i src = _mm512_add_epi32(_mm512_sub_epi32(e, t),
+                                   _mm512_slli_epi32(from, __builtin_ctz((unsigned)h)));
+    src = _mm512_add_epi32(src, _mm512_add_epi32(i, _mm512_set1_epi32(half)));
+    src = _mm512_add_epi32(_mm512_slli_epi32(src, el - 1),
+                           _mm512_and_si512(l, _mm512_set1_epi32(el - 1)));
+    /* b's lanes are 16 on */
+    return _mm512_add_epi32(
+        src, _mm512_slli_epi32(_mm512_srli_epi32(sub, __builtin_ctz((unsigned)nin)), 4));
+}
+
+__attribute__((target(TG__TARGET), always_inline)) static inline void
+TG__FN(tg__split_rows)(const int KQ, const int R, int c, int64_t n, int64_t k, const TG__V *xb,
+                       const TG__T *mat, int64_t ld, TG__T alpha, TG__T beta, TG__T *y,
+                       int64_t incy)
+{
+    const int bytes = KQ * (int)sizeof(TG__T);
+    const int64_t kb = k / KQ; /* whole runs of KQ */
+    const TG__MASK lo = TG__LANES(k - kb * KQ);
+    const TG__V va = TG__SET1(alpha), vb = TG__SET1(beta);
+    /* lanes of the c columns; of the first r rows of each (a multiple of rep) */
+    const unsigned cols = (1u << c * KQ) - 1, rep = ((1u << TG__W) - 1) / ((1u << KQ) - 1);
+    int32_t off[TG__W]; /* lane q KQ + r: row r, column q of y */
+    for (int l = 0; l < TG__W; l++) off[l] = (int32_t)(l % KQ * incy + l / KQ);
+    for (int64_t i = 0; i < n; i += R) {
+        const TG__T *row[8];
+        TG__V acc[8];
+        int64_t b;
+#define TG__SPLIT_EACH(X) X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(7)
+#define TG__SPLIT_ROW(r)                                                                           \
+    if ((r) < R) {                                                                                 \
+        row[r] = mat + (i + (r) < n ? i + (r) : n - 1) * ld;                                       \
+        acc[r] = TG__ZERO();                                                                       \
+    }
+#define TG__SPLIT_FMA(r)                                                                           \
+    if ((r) < R) acc[r] = TG__FMA(TG__RUN(row[r] + b * KQ, bytes), xv, acc[r]);
+#define TG__SPLIT_PART(r)                                                                          \
+    if ((r) < R)                                                                                   \
+        acc[r] = TG__FMA(TG__RUN_REG(TG__MASKLOAD(row[r] + b * KQ, lo), bytes), xv, acc[r]);
+#define TG__SPLIT_HALVE(j, v, first, second)                                                       \
+    if (2 * (j) < (v))                                                                             \
+        acc[j] = TG__ADD(TG__PERMUTE2(acc[2 * (j)], first, acc[2 * (j) + 1]),                     \
+                         TG__PERMUTE2(acc[2 * (j)], second, acc[2 * (j) + 1]));
+    /* R / (KQ / h) registers of sub-runs of h lanes into half as many */
+#define TG__SPLIT_STEP(h)                                                                          \
+    if ((h) > 1) {                                                                                 \
+        const __m512i first = TG__FN(tg__split_halving)(KQ, (h) > 1 ? (h) : 2, 0),                 \
+                      second = TG__FN(tg__split_halving)(KQ, (h) > 1 ? (h) : 2, (h) / 2);          \
+        const int v = R * (h) / KQ;                                                                \
+        TG__SPLIT_HALVE(0, v, first, second) TG__SPLIT_HALVE(1, v, first, second)                  \
+        TG__SPLIT_HALVE(2, v, first, second) TG__SPLIT_HALVE(3, v, first, second)                  \
+    }
+#define TG__SPLIT_STORE(g)                                                                         \
+    if ((g) * KQ < R && i + (g) * KQ < n) {                                                        \
+        TG__T *yg = y + (i + (g) * KQ) * incy;                                                     \
+        const int64_t live = n - i - (g) * KQ;                                                     \
+        const unsigned rows = live >= KQ ? ~0u : ((1u << live) - 1) * rep;                         \
+        const TG__MASK m = (TG__MASK)(cols & rows);                                                \
+        TG__V v_ = TG__MUL(va, acc[g]);                                                            \
+        if (beta != 0) v_ = TG__FMA(vb, TG__GATHER(m, off, yg), v_);                               \
+        TG__SCATTER(yg, m, off, v_);                                                               \
+    }
+        TG__SPLIT_EACH(TG__SPLIT_ROW)
+        for (b = 0; b < kb; b++) {
+            const TG__V xv = xb[b];
+            TG__SPLIT_EACH(TG__SPLIT_FMA)
+        }
+        if (kb * KQ < k) {
+            const TG__V xv = xb[b];
+            TG__SPLIT_EACH(TG__SPLIT_PART)
+        }
+        TG__SPLIT_STEP(KQ) TG__SPLIT_STEP(KQ / 2) TG__SPLIT_STEP(KQ / 4)
+        TG__SPLIT_STORE(0) TG__SPLIT_STORE(1) TG__SPLIT_STORE(2) TG__SPLIT_STORE(3)
+#undef TG__SPLIT_STORE
+#undef TG__SPLIT_STEP
+#undef TG__SPLIT_HALVE
+#undef TG__SPLIT_PART
+#undef TG__SPLIT_FMA
+#undef TG__SPLIT_ROW
+#undef TG__SPLIT_EACH
+    }
+}
+
+/* B's c columns laid out in runs of KQ, then n rows in groups of eight, the last ones in a group
+ * of the fewest of 8, 4, 2 that takes them, at least KQ. */
+__attribute__((target(TG__TARGET), always_inline)) static inline void
+TG__FN(tg__split_cols)(const int KQ, int c, int64_t n, int64_t k, const TG__T *x, int64_t x_rs,
+                       int64_t x_cs, const TG__T *mat, int64_t ld, TG__T alpha, TG__T beta,
+                       TG__T *y, int64_t incy)
+{
+    const int64_t full = n / 8 * 8, left = n - full;
+    const int64_t kb = k / KQ;
+    TG__V xb[TG__DOTS_K / 2]; /* ceil(k / KQ) registers, KQ at least 2 */
+    int32_t off[TG__W];       /* lane q KQ + r: element (r, q) of a run */
+    unsigned live = 0, tail = 0;
+    for (int l = 0; l < TG__W; l++) {
+        off[l] = (int32_t)(l % KQ * x_rs + l / KQ * x_cs);
+        live |= (unsigned)(l / KQ < c) << l;
+        tail |= (unsigned)(l / KQ < c && l % KQ < k - kb * KQ) << l;
+    }
+    /* each run by one gather, lanes past c columns (and past k) zero */
+    for (int64_t b = 0; b < kb; b++) xb[b] = TG__GATHER((TG__MASK)live, off, x + b * KQ * x_rs);
+    if (kb * KQ < k) xb[kb] = TG__GATHER((TG__MASK)tail, off, x + kb * KQ * x_rs);
+    TG__FN(tg__split_rows)(KQ, 8, c, full, k, xb, mat, ld, alpha, beta, y, incy);
+    mat += full * ld;
+    y += full * incy;
+    if (left > 4 || (left && KQ == 8))
+        TG__FN(tg__split_rows)(KQ, 8, c, left, k, xb, mat, ld, alpha, beta, y, incy);
+    else if (left > 2 || (left && KQ == 4))
+        TG__FN(tg__split_rows)(KQ, 4, c, left, k, xb, mat, ld, alpha, beta, y, incy);
+    else if (left)
+        TG__FN(tg__split_rows)(KQ, 2, c, left, k, xb, mat, ld, alpha, beta, y, incy);
+}
+
+/* cpu.h's tg__dots_split_fn: runs of KQ = W / 2 for two columns, W / 4 for three or four. */
+__attribute__((target(TG__TARGET))) static void
+TG__FN(tg__dots_split)(int c, int64_t n, int64_t k, const void *alpha_, const void *x_,
+                       int64_t x_rs, int64_t x_cs, const void *m_, int64_t ld, const void *beta_,
+                       void *y_, int64_t incy)
+{
+    const TG__T *x = (const TG__T *)x_, *mat = (const TG__T *)m_;
+    const TG__T alpha = *(const TG__T *)alpha_, beta = *(const TG__T *)beta_;
+    if (c <= 2)
+        TG__FN(tg__split_cols)(TG__W / 2, c, n, k, x, x_rs, x_cs, mat, ld, alpha, beta,
+                               (TG__T *)y_, incy);
+    else
+        TG__FN(tg__split_cols)(TG__W / 4, c, n, k, x, x_rs, x_cs, mat, ld, alpha, beta,
+                               (TG__T *)y_, incy);
+}
+#define TG__DOTS_SPLIT TG__FN(tg__dots_split)
+#else
+#define TG__DOTS_SPLIT NULL
+#endif
 #undef TG__DOT_STORE
 #undef TG__DOT_FMA
 #undef TG__NARROW_V
@@ -11863,7 +12425,7 @@ static const tg__kernel TG__FN(tg__kernel_wide) = {
     NULL,
     TG__FN(tg__pack_a_wide), TG__FN(tg__pack_b_wide), NULL, NULL, NULL, NULL, NULL, 1, TG__B_SHARE,
     TG__FN(tg__gemv_rows), TG__FN(tg__gemv_dots), TG__FN(tg__gemv_cols), TG__GEMV_RULE,
-    TG__DOTS};
+    TG__DOTS, TG__DOTS_SPLIT};
 #define TG__WIDE (&TG__FN(tg__kernel_wide))
 #else
 #define TG__WIDE NULL
@@ -11875,7 +12437,7 @@ static const tg__kernel TG__FN(tg__kernel_desc) = {
     TG__FN(tg__pack_a), TG__FN(tg__pack_b), TG__NARROW, TG__UKERNEL_PAIR, TG__UKERNEL_TRIPLE,
     TG__UKERNEL_COLS, TG__WIDE, 0, TG__B_SHARE,
     TG__FN(tg__gemv_rows), TG__FN(tg__gemv_dots), TG__FN(tg__gemv_cols), TG__GEMV_RULE,
-    TG__DOTS};
+    TG__DOTS, TG__DOTS_SPLIT};
 
 /* The vector macros are this template's parameters: released, so the next instantiation defines
  * its own. */
@@ -11925,6 +12487,12 @@ static const tg__kernel TG__FN(tg__kernel_desc) = {
 #undef TG__HSUM
 #undef TG__HSUMS
 #undef TG__DOTS
+#undef TG__DOTS_SPLIT
+#undef TG__RUN
+#undef TG__GATHER
+#undef TG__RUN_REG
+#undef TG__PERMUTE2
+#undef TG__SCATTER
 #undef TG__IN_REG
 #undef TG__T
 #undef TG__FN
@@ -12038,6 +12606,15 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
 #define TG__GEMV_RULE 1
 #define TG__GEMV_REGS 8
 #define TG__HSUM tg__hsum512_d
+#define TG__RUN(p, bytes) _mm512_castps_pd(tg__run512(p, bytes))
+#define TG__GATHER(m, off, p)                                                                      \
+    _mm512_mask_i32gather_pd(_mm512_setzero_pd(), m, _mm256_loadu_si256((const __m256i *)(off)),  \
+                             p, 8)
+#define TG__RUN_REG(v, bytes) _mm512_castps_pd(tg__run512_reg(_mm512_castpd_ps(v), bytes))
+#define TG__PERMUTE2(a, idx, b)                                                                    \
+    _mm512_castps_pd(_mm512_permutex2var_ps(_mm512_castpd_ps(a), idx, _mm512_castpd_ps(b)))
+#define TG__SCATTER(p, m, off, v)                                                                  \
+    _mm512_mask_i32scatter_pd(p, m, _mm256_loadu_si256((const __m256i *)(off)), v, 8)
 /* ---- cpu/kernel_simd.inc ---- */
 /* The x86 SIMD micro-kernel, written once for TG__T (float or double) and a vector width through
  * the macros that kernel_x86.c defines: TG__TARGET (the target attribute), TG__NAME (the family),
@@ -13805,6 +14382,173 @@ TG__FN(tg__dots)(int c, int64_t n, int64_t k, const void *alpha_, const void *x_
 #else
 #define TG__DOTS NULL
 #endif
+#ifdef TG__RUN
+/* Two to four columns of B (any strides) against rows of A (contiguous along k), the last
+ * columns of C past whole panels (cpu.h's tg__dots_split_fn), with every lane at work: each
+ * register holds KQ consecutive k steps of each of W / KQ columns (lane q KQ + p % KQ for
+ * column q), so that a row of A meets it as its run of KQ elements repeated W / KQ times, one
+ * broadcast load (TG__RUN: 16 or 32 bytes), and one FMA advances all the columns KQ steps. The
+ * tile spent an FMA a row and k step on these columns (the narrow family's, AVX2's, a vector of 8
+ * lanes for 2 to 4 live) and the dots form a W-lane FMA a column and W steps with the sums of
+ * each column apart: here it is one for every KQ steps of all of them, 2 (fp32 two columns) to 4
+ * (fp32 four, fp64 two) times fewer than the tile's. B's columns are laid out so once a call, in
+ * ceil(k / KQ) registers' worth (zeros past k and past c), which every row shares.
+ *
+ * The sums: KQ rows' registers are folded into one, each halving a permute of two registers'
+ * lanes into one (a's sub-runs of h lanes, then b's) and the same of their other halves, added:
+ * KQ - 1 such steps for KQ rows where one register a row took log2(KQ). The last holds row r's
+ * sum of column q in lane q KQ + r, alpha applied and stored (beta's term gathered) by one
+ * scatter. Every element is summed by the same tree, (l0 + l(KQ/2)) + ... whatever the rows
+ * beside it, so threads may split the rows anywhere. R rows at a time, a multiple of KQ
+ * (constants wherever used, so that the sums stay in registers); rows past n repeat the last
+ * row, never stored. */
+
+/* The permutex2var index (32-bit lanes) of a halving of sub-runs of h lanes: element L of the
+ * result, sub-run s of h / 2 in its run, from sub-run s % (KQ / h) of a (s < KQ / h) or b, at
+ * offset `half` (0, or h / 2 for the other halves). */
+__attribute__((target(TG__TARGET), always_inline)) static inline __m512i
+TG__FN(tg__split_halving)(const int KQ, const int h, const int half)
+{
+    /* (shifts by constants for the divisions: the index folds to a constant) */
+    const int el = (int)sizeof(TG__T) / 4, nin = KQ / h;
+    const __m512i l = _mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
+    const __m512i e = _mm512_srli_epi32(l, el - 1); /* the element of 32-bit lane l */
+    const __m512i t = _mm512_and_si512(e, _mm512_set1_epi32(KQ - 1)); /* its place in the run */
+    const __m512i sub = _mm512_srli_epi32(t, __builtin_ctz((unsigned)h / 2));
+    const __m512i i = _mm512_and_si512(t, _mm512_set1_epi32(h / 2 - 1));
+    const __m512i from = _mm512_and_si512(sub, _mm512_set1_epi32(nin - 1));
+    __m512i src = _mm512_add_epi32(_mm512_sub_epi32(e, t),
+                                   _mm512_slli_epi32(from, __builtin_ctz((unsigned)h)));
+    src = _mm512_add_epi32(src, _mm512_add_epi32(i, _mm512_set1_epi32(half)));
+    src = _mm512_add_epi32(_mm512_slli_epi32(src, el - 1),
+                           _mm512_and_si512(l, _mm512_set1_epi32(el - 1)));
+    /* b's lanes are 16 on */
+    return _mm512_add_epi32(
+        src, _mm512_slli_epi32(_mm512_srli_epi32(sub, __builtin_ctz((unsigned)nin)), 4));
+}
+
+__attribute__((target(TG__TARGET), always_inline)) static inline void
+TG__FN(tg__split_rows)(const int KQ, const int R, int c, int64_t n, int64_t k, const TG__V *xb,
+                       const TG__T *mat, int64_t ld, TG__T alpha, TG__T beta, TG__T *y,
+                       int64_t incy)
+{
+    const int bytes = KQ * (int)sizeof(TG__T);
+    const int64_t kb = k / KQ; /* whole runs of KQ */
+    const TG__MASK lo = TG__LANES(k - kb * KQ);
+    const TG__V va = TG__SET1(alpha), vb = TG__SET1(beta);
+    /* lanes of the c columns; of the first r rows of each (a multiple of rep) */
+    const unsigned cols = (1u << c * KQ) - 1, rep = ((1u << TG__W) - 1) / ((1u << KQ) - 1);
+    int32_t off[TG__W]; /* lane q KQ + r: row r, column q of y */
+    for (int l = 0; l < TG__W; l++) off[l] = (int32_t)(l % KQ * incy + l / KQ);
+    for (int64_t i = 0; i < n; i += R) {
+        const TG__T *row[8];
+        TG__V acc[8];
+        int64_t b;
+#define TG__SPLIT_EACH(X) X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(7)
+#define TG__SPLIT_ROW(r)                                                                           \
+    if ((r) < R) {                                                                                 \
+        row[r] = mat + (i + (r) < n ? i + (r) : n - 1) * ld;                                       \
+        acc[r] = TG__ZERO();                                                                       \
+    }
+#define TG__SPLIT_FMA(r)                                                                           \
+    if ((r) < R) acc[r] = TG__FMA(TG__RUN(row[r] + b * KQ, bytes), xv, acc[r]);
+#define TG__SPLIT_PART(r)                                                                          \
+    if ((r) < R)                                                                                   \
+        acc[r] = TG__FMA(TG__RUN_REG(TG__MASKLOAD(row[r] + b * KQ, lo), bytes), xv, acc[r]);
+#define TG__SPLIT_HALVE(j, v, first, second)                                                       \
+    if (2 * (j) < (v))                                                                             \
+        acc[j] = TG__ADD(TG__PERMUTE2(acc[2 * (j)], first, acc[2 * (j) + 1]),                     \
+                         TG__PERMUTE2(acc[2 * (j)], second, acc[2 * (j) + 1]));
+    /* R / (KQ / h) registers of sub-runs of h lanes into half as many */
+#define TG__SPLIT_STEP(h)                                                                          \
+    if ((h) > 1) {                                                                                 \
+        const __m512i first = TG__FN(tg__split_halving)(KQ, (h) > 1 ? (h) : 2, 0),                 \
+                      second = TG__FN(tg__split_halving)(KQ, (h) > 1 ? (h) : 2, (h) / 2);          \
+        const int v = R * (h) / KQ;                                                                \
+        TG__SPLIT_HALVE(0, v, first, second) TG__SPLIT_HALVE(1, v, first, second)                  \
+        TG__SPLIT_HALVE(2, v, first, second) TG__SPLIT_HALVE(3, v, first, second)                  \
+    }
+#define TG__SPLIT_STORE(g)                                                                         \
+    if ((g) * KQ < R && i + (g) * KQ < n) {                                                        \
+        TG__T *yg = y + (i + (g) * KQ) * incy;                                                     \
+        const int64_t live = n - i - (g) * KQ;                                                     \
+        const unsigned rows = live >= KQ ? ~0u : ((1u << live) - 1) * rep;                         \
+        const TG__MASK m = (TG__MASK)(cols & rows);                                                \
+        TG__V v_ = TG__MUL(va, acc[g]);                                                            \
+        if (beta != 0) v_ = TG__FMA(vb, TG__GATHER(m, off, yg), v_);                               \
+        TG__SCATTER(yg, m, off, v_);                                                               \
+    }
+        TG__SPLIT_EACH(TG__SPLIT_ROW)
+        for (b = 0; b < kb; b++) {
+            const TG__V xv = xb[b];
+            TG__SPLIT_EACH(TG__SPLIT_FMA)
+        }
+        if (kb * KQ < k) {
+            const TG__V xv = xb[b];
+            TG__SPLIT_EACH(TG__SPLIT_PART)
+        }
+        TG__SPLIT_STEP(KQ) TG__SPLIT_STEP(KQ / 2) TG__SPLIT_STEP(KQ / 4)
+        TG__SPLIT_STORE(0) TG__SPLIT_STORE(1) TG__SPLIT_STORE(2) TG__SPLIT_STORE(3)
+#undef TG__SPLIT_STORE
+#undef TG__SPLIT_STEP
+#undef TG__SPLIT_HALVE
+#undef TG__SPLIT_PART
+#undef TG__SPLIT_FMA
+#undef TG__SPLIT_ROW
+#undef TG__SPLIT_EACH
+    }
+}
+
+/* B's c columns laid out in runs of KQ, then n rows in groups of eight, the last ones in a group
+ * of the fewest of 8, 4, 2 that takes them, at least KQ. */
+__attribute__((target(TG__TARGET), always_inline)) static inline void
+TG__FN(tg__split_cols)(const int KQ, int c, int64_t n, int64_t k, const TG__T *x, int64_t x_rs,
+                       int64_t x_cs, const TG__T *mat, int64_t ld, TG__T alpha, TG__T beta,
+                       TG__T *y, int64_t incy)
+{
+    const int64_t full = n / 8 * 8, left = n - full;
+    const int64_t kb = k / KQ;
+    TG__V xb[TG__DOTS_K / 2]; /* ceil(k / KQ) registers, KQ at least 2 */
+    int32_t off[TG__W];       /* lane q KQ + r: element (r, q) of a run */
+    unsigned live = 0, tail = 0;
+    for (int l = 0; l < TG__W; l++) {
+        off[l] = (int32_t)(l % KQ * x_rs + l / KQ * x_cs);
+        live |= (unsigned)(l / KQ < c) << l;
+        tail |= (unsigned)(l / KQ < c && l % KQ < k - kb * KQ) << l;
+    }
+    /* each run by one gather, lanes past c columns (and past k) zero */
+    for (int64_t b = 0; b < kb; b++) xb[b] = TG__GATHER((TG__MASK)live, off, x + b * KQ * x_rs);
+    if (kb * KQ < k) xb[kb] = TG__GATHER((TG__MASK)tail, off, x + kb * KQ * x_rs);
+    TG__FN(tg__split_rows)(KQ, 8, c, full, k, xb, mat, ld, alpha, beta, y, incy);
+    mat += full * ld;
+    y += full * incy;
+    if (left > 4 || (left && KQ == 8))
+        TG__FN(tg__split_rows)(KQ, 8, c, left, k, xb, mat, ld, alpha, beta, y, incy);
+    else if (left > 2 || (left && KQ == 4))
+        TG__FN(tg__split_rows)(KQ, 4, c, left, k, xb, mat, ld, alpha, beta, y, incy);
+    else if (left)
+        TG__FN(tg__split_rows)(KQ, 2, c, left, k, xb, mat, ld, alpha, beta, y, incy);
+}
+
+/* cpu.h's tg__dots_split_fn: runs of KQ = W / 2 for two columns, W / 4 for three or four. */
+__attribute__((target(TG__TARGET))) static void
+TG__FN(tg__dots_split)(int c, int64_t n, int64_t k, const void *alpha_, const void *x_,
+                       int64_t x_rs, int64_t x_cs, const void *m_, int64_t ld, const void *beta_,
+                       void *y_, int64_t incy)
+{
+    const TG__T *x = (const TG__T *)x_, *mat = (const TG__T *)m_;
+    const TG__T alpha = *(const TG__T *)alpha_, beta = *(const TG__T *)beta_;
+    if (c <= 2)
+        TG__FN(tg__split_cols)(TG__W / 2, c, n, k, x, x_rs, x_cs, mat, ld, alpha, beta,
+                               (TG__T *)y_, incy);
+    else
+        TG__FN(tg__split_cols)(TG__W / 4, c, n, k, x, x_rs, x_cs, mat, ld, alpha, beta,
+                               (TG__T *)y_, incy);
+}
+#define TG__DOTS_SPLIT TG__FN(tg__dots_split)
+#else
+#define TG__DOTS_SPLIT NULL
+#endif
 #undef TG__DOT_STORE
 #undef TG__DOT_FMA
 #undef TG__NARROW_V
@@ -13817,7 +14561,7 @@ static const tg__kernel TG__FN(tg__kernel_wide) = {
     NULL,
     TG__FN(tg__pack_a_wide), TG__FN(tg__pack_b_wide), NULL, NULL, NULL, NULL, NULL, 1, TG__B_SHARE,
     TG__FN(tg__gemv_rows), TG__FN(tg__gemv_dots), TG__FN(tg__gemv_cols), TG__GEMV_RULE,
-    TG__DOTS};
+    TG__DOTS, TG__DOTS_SPLIT};
 #define TG__WIDE (&TG__FN(tg__kernel_wide))
 #else
 #define TG__WIDE NULL
@@ -13829,7 +14573,7 @@ static const tg__kernel TG__FN(tg__kernel_desc) = {
     TG__FN(tg__pack_a), TG__FN(tg__pack_b), TG__NARROW, TG__UKERNEL_PAIR, TG__UKERNEL_TRIPLE,
     TG__UKERNEL_COLS, TG__WIDE, 0, TG__B_SHARE,
     TG__FN(tg__gemv_rows), TG__FN(tg__gemv_dots), TG__FN(tg__gemv_cols), TG__GEMV_RULE,
-    TG__DOTS};
+    TG__DOTS, TG__DOTS_SPLIT};
 
 /* The vector macros are this template's parameters: released, so the next instantiation defines
  * its own. */
@@ -13879,6 +14623,12 @@ static const tg__kernel TG__FN(tg__kernel_desc) = {
 #undef TG__HSUM
 #undef TG__HSUMS
 #undef TG__DOTS
+#undef TG__DOTS_SPLIT
+#undef TG__RUN
+#undef TG__GATHER
+#undef TG__RUN_REG
+#undef TG__PERMUTE2
+#undef TG__SCATTER
 #undef TG__IN_REG
 #undef TG__T
 #undef TG__FN
@@ -14048,12 +14798,13 @@ TG__NOINLINE static int64_t tg__small_group(const tg__kernel *kern, const tg__ge
     return group < panels ? group : panels;
 }
 
-/* A last panel's last columns as dot products (cpu.h's tg__dots_cols says which): one gemv_dots
- * call a column of B, which it reads as a contiguous x, or two to four columns in one call of
- * the family's dots (tg__dots_fit), B's columns copied first where strided. A transposed, as
- * column products: one gemv_cols call for all of C's rows (the rows form's narrow loop, both
- * columns in one pass), A's columns (its rows in the transposed view) the matrix's rows and B's
- * columns the rows of x. */
+/* A last panel's last columns as dot products (cpu.h's tg__dots_cols says which): two to four in
+ * one call of the family's split dots (AVX-512, tg__split_fit), which read B in place, else one
+ * gemv_dots call a column of B, which it reads as a contiguous x, or two to four columns in one
+ * call of the narrow family's dots (tg__dots_fit), B's columns copied first where strided. A
+ * transposed, as column products: one gemv_cols call for all of C's rows (the rows form's narrow
+ * loop, both columns in one pass), A's columns (its rows in the transposed view) the matrix's
+ * rows and B's columns the rows of x. */
 /* Three to eight columns of C over a transposed A (cpu.h's tg__cols_fit) in blocks of its rows,
  * nr at a time, each by the family's ukernel_cols. Out of line, so that tg__small_dots keeps the
  * frame its GEMV calls had (inside it, the call cost TN d 128x10x24, which makes none, 5-7%). */
@@ -14081,6 +14832,12 @@ TG__PRIVATE void tg__small_dots(const tg__kernel *kern, int64_t m, int64_t n, in
     }
     if (a_cs != 1) {
         kern->gemv_cols((int)n, m, kc, alpha, b, b_rs, b_cs, a, a_cs, beta, c, rs_c, 1);
+        return;
+    }
+    /* (the split dots gather B's runs through 32-bit offsets) */
+    if (tg__split_fit(kern, n, m, kc) &&
+        (double)kern->nr * (double)(b_rs + b_cs + rs_c) < 2147483648.0) {
+        kern->dots_split((int)n, m, kc, alpha, b, b_rs, b_cs, a, a_rs, beta, c, rs_c);
         return;
     }
     kern = tg__dots_kernel(kern);
