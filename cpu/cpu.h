@@ -461,21 +461,26 @@ TG__NOINLINE static int tg__cols_fit(const tg__kernel *kern, int64_t n, int64_t 
     return wide ? 20 * cols <= 9 * tile : 2 * cols <= tile;
 }
 /* Whether n columns over A's rows (a_cs 1) go to the family's split dots (gemv_simd.inc's
- * tg__dots_split, AVX-512): two to TG__DOTS_BLOCK of them, from 8 deep (16 where they fill the
- * narrow family's vector, fp64's four, which its tile spends no lane idle on), over more than 8
- * rows (a thread's part has at least 12, small.c's tg__rows_share, so a part decides as the whole
- * product does). */
-TG__ALWAYS_INLINE int tg__split_fit(const tg__kernel *kern, int64_t n, int64_t m, int64_t kc)
+ * tg__dots_split, AVX-512): two to TG__DOTS_BLOCK of them past a whole panel or vector, from 8
+ * deep over more than 8 rows, but where they fill the narrow family's vector (fp64's four, which
+ * its tile spends no lane idle on) from 32 deep over 12 rows; a whole product as narrow (`whole`:
+ * the dots then replace its one tile, with their set-up) from 24 deep over 12 rows, 32 deep
+ * where they fill more than half that vector (fp64's three). A thread's part has at least 12
+ * rows (small.c's tg__rows_share), so a part decides as the whole product does. */
+TG__ALWAYS_INLINE int tg__split_fit(const tg__kernel *kern, int64_t n, int64_t m, int64_t kc,
+                                   int whole)
 {
-    return kern->dots_split && n > 1 && n <= TG__DOTS_BLOCK && m > 8 &&
-           kc >= (n == tg__dots_kernel(kern)->nr / 2 ? 16 : 8) && kc <= TG__DOTS_K;
+    const int64_t w = tg__dots_kernel(kern)->nr / 2; /* the narrow family's vector */
+    if (!kern->dots_split || n < 2 || n > TG__DOTS_BLOCK || kc > TG__DOTS_K) return 0;
+    if (whole) return m >= 12 && kc >= (2 * n > w ? 32 : 24);
+    return n == w ? m >= 12 && kc >= 32 : m >= 9 && kc >= 8;
 }
 TG__ALWAYS_INLINE int tg__dots_fit(const tg__kernel *kern, int64_t n, int64_t m, int64_t a_rs,
                                    int64_t a_cs, int64_t b_rs, int64_t kc, int split)
 {
     const tg__kernel *dk = tg__dots_kernel(kern);
     if (a_cs != 1 && n > TG__DOTS_COLS) return kc >= 24 && tg__cols_fit(kern, n, m, a_rs, split);
-    if (a_cs == 1 && tg__split_fit(kern, n, m, kc)) return 1;
+    if (a_cs == 1 && tg__split_fit(kern, n, m, kc, 0)) return 1;
     if (a_cs == 1 && n > TG__DOTS_COLS)
         return dk->dots && b_rs == 1 && n <= TG__DOTS_BLOCK && 4 * n <= dk->nr && kc >= 16 &&
                kc <= TG__DOTS_K;
@@ -511,7 +516,9 @@ TG__ALWAYS_INLINE int64_t tg__dots_cols(const tg__kernel *kern, int64_t j, int64
     const int64_t w = kern->nr / 2, t = n > w ? n - w : n;
     const int narrow_t = j == 0 && n <= w && n > TG__DOTS_COLS && a_cs != 1 && m > 8 &&
                          (2 * n <= w || (kc >= 48 && m >= 16));
-    return (j > 0 || n > w || narrow_t) && tg__dots_fit(kern, t, m, a_rs, a_cs, b_rs, kc, n > w)
+    const int narrow_split = j == 0 && n <= w && a_cs == 1 && tg__split_fit(kern, n, m, kc, 1);
+    return (j > 0 || n > w || narrow_t || narrow_split) &&
+                   tg__dots_fit(kern, t, m, a_rs, a_cs, b_rs, kc, n > w)
                ? t
                : 0;
 }

@@ -255,7 +255,8 @@ TG__NOINLINE static int tg__tiny_panels(const tg__kernel *kern, size_t es, int64
 
 /* B's rows contiguous (ltb apart), read in place, within half of L1 (else small.c packs it): one
  * panel of the kernel chosen for its width (tg__use_narrow) that the kernel reads whole or,
- * partial, through masks, straight to it; any other B, panel by panel (tg__tiny_panels). A's rows
+ * partial, through masks, straight to it; any other B, or two to four columns that the split
+ * dots take (cpu.h's tg__split_fit), panel by panel (tg__tiny_panels). A's rows
  * are a_rs apart, its k steps a_cs. Returns 1 when it computed C. */
 TG__ALWAYS_INLINE int tg__tiny_in_place(const tg__kernel *kern, size_t es, int64_t tm, int64_t tn,
                                         int64_t k, const void *alpha, const void *a, int64_t a_rs,
@@ -265,7 +266,8 @@ TG__ALWAYS_INLINE int tg__tiny_in_place(const tg__kernel *kern, size_t es, int64
     const tg__kernel *pk = kern;
     if (!tg__small_in_half_l1(k, ltb * (int64_t)es)) return 0;
     if (tn <= kern->nr && tg__use_narrow(kern, tm, tn)) pk = kern->narrow;
-    if (tn > pk->nr || tg__panel_packs(pk, tn, 1, 0))
+    if (tn > pk->nr || tg__panel_packs(pk, tn, 1, 0) ||
+        (tn <= TG__DOTS_BLOCK && tg__split_fit(kern, tn, tm, k, 1)))
         return tg__tiny_panels(kern, es, tm, tn, k, alpha, (const char *)a, a_rs, a_cs,
                                (const char *)b, ltb, 1, beta, c, ldc);
     tg__panel_ukernel(pk, tm, tn, k)(k, alpha, a, a_rs, a_cs, a_rs, b, ltb, beta, c, ldc, 1, tm,

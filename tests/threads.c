@@ -73,7 +73,7 @@ static const int64_t tgt_thread_shapes[][3] = {
     {100, 128, 160}, {300, 64, 8}, {128, 64, 64}, {256, 256, 4}, {96, 256, 256}, {64, 96, 64},
     {64, 24, 8}, {90, 24, 70}, {48, 96, 96}, {605, 16, 90}, {40, 5, 20000}, {300, 18, 64},
     {17, 200, 100}, {200, 17, 100}, {18, 300, 64}, {80, 80, 80}, {300, 200, 80}, {30, 700, 90},
-    {100, 35, 40}, {99, 36, 17}};
+    {100, 35, 40}, {99, 36, 17}, {2000, 3, 60}, {1500, 2, 100}};
 
 /* Runs the call on a fresh copy of C0's bytes into C (same buffers, same arguments each time). */
 static int tgt_call(const tgt_case *c, const tgt_buf *A, int64_t lda, const tgt_buf *B,
