@@ -1114,21 +1114,26 @@ TG__NOINLINE static int tg__cols_fit(const tg__kernel *kern, int64_t n, int64_t 
     return wide ? 20 * cols <= 9 * tile : 2 * cols <= tile;
 }
 /* Whether n columns over A's rows (a_cs 1) go to the family's split dots (gemv_simd.inc's
- * tg__dots_split, AVX-512): two to TG__DOTS_BLOCK of them, from 8 deep (16 where they fill the
- * narrow family's vector, fp64's four, which its tile spends no lane idle on), over more than 8
- * rows (a thread's part has at least 12, small.c's tg__rows_share, so a part decides as the whole
- * product does). */
-TG__ALWAYS_INLINE int tg__split_fit(const tg__kernel *kern, int64_t n, int64_t m, int64_t kc)
+ * tg__dots_split, AVX-512): two to TG__DOTS_BLOCK of them past a whole panel or vector, from 8
+ * deep over more than 8 rows, but where they fill the narrow family's vector (fp64's four, which
+ * its tile spends no lane idle on) from 32 deep over 12 rows; a whole product as narrow (`whole`:
+ * the dots then replace its one tile, with their set-up) from 24 deep over 12 rows, 32 deep
+ * where they fill more than half that vector (fp64's three). A thread's part has at least 12
+ * rows (small.c's tg__rows_share), so a part decides as the whole product does. */
+TG__ALWAYS_INLINE int tg__split_fit(const tg__kernel *kern, int64_t n, int64_t m, int64_t kc,
+                                   int whole)
 {
-    return kern->dots_split && n > 1 && n <= TG__DOTS_BLOCK && m > 8 &&
-           kc >= (n == tg__dots_kernel(kern)->nr / 2 ? 16 : 8) && kc <= TG__DOTS_K;
+    const int64_t w = tg__dots_kernel(kern)->nr / 2; /* the narrow family's vector */
+    if (!kern->dots_split || n < 2 || n > TG__DOTS_BLOCK || kc > TG__DOTS_K) return 0;
+    if (whole) return m >= 12 && kc >= (2 * n > w ? 32 : 24);
+    return n == w ? m >= 12 && kc >= 32 : m >= 9 && kc >= 8;
 }
 TG__ALWAYS_INLINE int tg__dots_fit(const tg__kernel *kern, int64_t n, int64_t m, int64_t a_rs,
                                    int64_t a_cs, int64_t b_rs, int64_t kc, int split)
 {
     const tg__kernel *dk = tg__dots_kernel(kern);
     if (a_cs != 1 && n > TG__DOTS_COLS) return kc >= 24 && tg__cols_fit(kern, n, m, a_rs, split);
-    if (a_cs == 1 && tg__split_fit(kern, n, m, kc)) return 1;
+    if (a_cs == 1 && tg__split_fit(kern, n, m, kc, 0)) return 1;
     if (a_cs == 1 && n > TG__DOTS_COLS)
         return dk->dots && b_rs == 1 && n <= TG__DOTS_BLOCK && 4 * n <= dk->nr && kc >= 16 &&
                kc <= TG__DOTS_K;
@@ -1164,7 +1169,9 @@ TG__ALWAYS_INLINE int64_t tg__dots_cols(const tg__kernel *kern, int64_t j, int64
     const int64_t w = kern->nr / 2, t = n > w ? n - w : n;
     const int narrow_t = j == 0 && n <= w && n > TG__DOTS_COLS && a_cs != 1 && m > 8 &&
                          (2 * n <= w || (kc >= 48 && m >= 16));
-    return (j > 0 || n > w || narrow_t) && tg__dots_fit(kern, t, m, a_rs, a_cs, b_rs, kc, n > w)
+    const int narrow_split = j == 0 && n <= w && a_cs == 1 && tg__split_fit(kern, n, m, kc, 1);
+    return (j > 0 || n > w || narrow_t || narrow_split) &&
+                   tg__dots_fit(kern, t, m, a_rs, a_cs, b_rs, kc, n > w)
                ? t
                : 0;
 }
@@ -5015,7 +5022,8 @@ TG__NOINLINE static int tg__tiny_panels(const tg__kernel *kern, size_t es, int64
 
 /* B's rows contiguous (ltb apart), read in place, within half of L1 (else small.c packs it): one
  * panel of the kernel chosen for its width (tg__use_narrow) that the kernel reads whole or,
- * partial, through masks, straight to it; any other B, panel by panel (tg__tiny_panels). A's rows
+ * partial, through masks, straight to it; any other B, or two to four columns that the split
+ * dots take (cpu.h's tg__split_fit), panel by panel (tg__tiny_panels). A's rows
  * are a_rs apart, its k steps a_cs. Returns 1 when it computed C. */
 TG__ALWAYS_INLINE int tg__tiny_in_place(const tg__kernel *kern, size_t es, int64_t tm, int64_t tn,
                                         int64_t k, const void *alpha, const void *a, int64_t a_rs,
@@ -5025,7 +5033,8 @@ TG__ALWAYS_INLINE int tg__tiny_in_place(const tg__kernel *kern, size_t es, int64
     const tg__kernel *pk = kern;
     if (!tg__small_in_half_l1(k, ltb * (int64_t)es)) return 0;
     if (tn <= kern->nr && tg__use_narrow(kern, tm, tn)) pk = kern->narrow;
-    if (tn > pk->nr || tg__panel_packs(pk, tn, 1, 0))
+    if (tn > pk->nr || tg__panel_packs(pk, tn, 1, 0) ||
+        (tn <= TG__DOTS_BLOCK && tg__split_fit(kern, tn, tm, k, 1)))
         return tg__tiny_panels(kern, es, tm, tn, k, alpha, (const char *)a, a_rs, a_cs,
                                (const char *)b, ltb, 1, beta, c, ldc);
     tg__panel_ukernel(pk, tm, tn, k)(k, alpha, a, a_rs, a_cs, a_rs, b, ltb, beta, c, ldc, 1, tm,
@@ -14836,8 +14845,9 @@ TG__PRIVATE void tg__small_dots(const tg__kernel *kern, int64_t m, int64_t n, in
         kern->gemv_cols((int)n, m, kc, alpha, b, b_rs, b_cs, a, a_cs, beta, c, rs_c, 1);
         return;
     }
-    /* (the split dots gather B's runs through 32-bit offsets) */
-    if (tg__split_fit(kern, n, m, kc) &&
+    /* (the bounds past a panel, which hold wherever a whole narrow product's do; the split dots
+     * gather B's runs through 32-bit offsets) */
+    if (tg__split_fit(kern, n, m, kc, 0) &&
         (double)kern->nr * (double)(b_rs + b_cs + rs_c) < 2147483648.0) {
         kern->dots_split((int)n, m, kc, alpha, b, b_rs, b_cs, a, a_rs, beta, c, rs_c);
         return;
