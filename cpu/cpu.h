@@ -72,8 +72,8 @@ typedef void (*tg__gemv_rows_fn)(int r, int64_t n, int64_t k, const void *alpha,
 typedef void (*tg__dots_fn)(int c, int64_t n, int64_t k, const void *alpha, const void *x,
                             int64_t ldx, const void *m, int64_t ld, const void *beta, void *y,
                             int64_t incy);
-/* The same for c (2 to TG__DOTS_BLOCK) columns of x with x's element (p, q) at
- * x[p * x_rs + q * x_cs], any strides (B's last columns in place). */
+/* The same for c (2 to half a vector: AVX-512's 8 floats, 4 doubles) columns of x, element
+ * (p, q) at x[p * x_rs + q * x_cs], any strides (B's last columns in place). */
 typedef void (*tg__dots_split_fn)(int c, int64_t n, int64_t k, const void *alpha, const void *x,
                                   int64_t x_rs, int64_t x_cs, const void *m, int64_t ld,
                                   const void *beta, void *y, int64_t incy);
@@ -461,17 +461,21 @@ TG__NOINLINE static int tg__cols_fit(const tg__kernel *kern, int64_t n, int64_t 
     return wide ? 20 * cols <= 9 * tile : 2 * cols <= tile;
 }
 /* Whether n columns over A's rows (a_cs 1) go to the family's split dots (gemv_simd.inc's
- * tg__dots_split, AVX-512): two to TG__DOTS_BLOCK of them past a whole panel or vector, from 8
- * deep over more than 8 rows, but where they fill the narrow family's vector (fp64's four, which
- * its tile spends no lane idle on) from 32 deep over 12 rows; a whole product as narrow (`whole`:
- * the dots then replace its one tile, with their set-up) from 24 deep over 12 rows, 32 deep
- * where they fill more than half that vector (fp64's three). A thread's part has at least 12
- * rows (small.c's tg__rows_share), so a part decides as the whole product does. */
+ * tg__dots_split, AVX-512): two to four of them past a whole panel or vector, from 8 deep over
+ * more than 8 rows, but where they fill the narrow family's vector (fp64's four, which its tile
+ * spends no lane idle on) from 32 deep over 12 rows; a whole product as narrow (`whole`: the dots
+ * then replace its one tile, with their set-up) from 24 deep over 12 rows, 32 deep where they
+ * fill more than half that vector (fp64's three). fp32's five to eight (runs of two k steps) only
+ * where B's columns are contiguous along k (b_rs 1), over 12 rows, from 16 deep past a panel (32
+ * for eight, and whole): gathered from B's rows they lost (s 16x8x32 NN 0.73, 16x5x32 0.81). A
+ * thread's part has at least 12 rows (small.c's tg__rows_share), so a part decides as the whole
+ * product does. */
 TG__ALWAYS_INLINE int tg__split_fit(const tg__kernel *kern, int64_t n, int64_t m, int64_t kc,
-                                   int whole)
+                                   int64_t b_rs, int whole)
 {
     const int64_t w = tg__dots_kernel(kern)->nr / 2; /* the narrow family's vector */
-    if (!kern->dots_split || n < 2 || n > TG__DOTS_BLOCK || kc > TG__DOTS_K) return 0;
+    if (!kern->dots_split || n < 2 || n > kern->nr / 4 || kc > TG__DOTS_K) return 0;
+    if (n > 4) return b_rs == 1 && m >= 12 && kc >= (whole || n == w ? 32 : 16);
     if (whole) return m >= 12 && kc >= (2 * n > w ? 32 : 24);
     return n == w ? m >= 12 && kc >= 32 : m >= 9 && kc >= 8;
 }
@@ -480,7 +484,7 @@ TG__ALWAYS_INLINE int tg__dots_fit(const tg__kernel *kern, int64_t n, int64_t m,
 {
     const tg__kernel *dk = tg__dots_kernel(kern);
     if (a_cs != 1 && n > TG__DOTS_COLS) return kc >= 24 && tg__cols_fit(kern, n, m, a_rs, split);
-    if (a_cs == 1 && tg__split_fit(kern, n, m, kc, 0)) return 1;
+    if (a_cs == 1 && tg__split_fit(kern, n, m, kc, b_rs, 0)) return 1;
     if (a_cs == 1 && n > TG__DOTS_COLS)
         return dk->dots && b_rs == 1 && n <= TG__DOTS_BLOCK && 4 * n <= dk->nr && kc >= 16 &&
                kc <= TG__DOTS_K;
@@ -516,7 +520,8 @@ TG__ALWAYS_INLINE int64_t tg__dots_cols(const tg__kernel *kern, int64_t j, int64
     const int64_t w = kern->nr / 2, t = n > w ? n - w : n;
     const int narrow_t = j == 0 && n <= w && n > TG__DOTS_COLS && a_cs != 1 && m > 8 &&
                          (2 * n <= w || (kc >= 48 && m >= 16));
-    const int narrow_split = j == 0 && n <= w && a_cs == 1 && tg__split_fit(kern, n, m, kc, 1);
+    const int narrow_split =
+        j == 0 && n <= w && a_cs == 1 && tg__split_fit(kern, n, m, kc, b_rs, 1);
     return (j > 0 || n > w || narrow_t || narrow_split) &&
                    tg__dots_fit(kern, t, m, a_rs, a_cs, b_rs, kc, n > w)
                ? t

@@ -11,6 +11,7 @@
 
 #ifdef TG__X86
 #include <immintrin.h>
+#include <string.h>
 
 /* Six rows of a row-major A (row stride rs) by four k steps into the packed A panel's layout,
  * d[p * 6 + i] = s[i * rs + p]: rows 0-3 by a 4 x 4 register transpose, rows 4-5 as pairs. */
@@ -435,22 +436,28 @@ __attribute__((target(TG__AVX512))) static inline double tg__hsum512_d(__m512d v
 #undef TG__T
 #undef TG__FN
 
-/* A run of `bytes` (16 or 32) at p repeated across a zmm, by one broadcast load; the same of a
- * register's first `bytes` (a run read through a mask), by one shuffle (gemv_simd.inc's split
- * dots, a row of A meeting KQ steps of several columns of B). */
+/* A run of `bytes` (8, 16 or 32) at p repeated across a zmm, by one broadcast load; the same of a
+ * register's first `bytes` (a run read through a mask), by one shuffle or permute (gemv_simd.inc's
+ * split dots, a row of A meeting KQ steps of several columns of B). */
 __attribute__((target(TG__AVX512))) static inline __m512 tg__run512(const void *p, int bytes)
 {
-    return bytes == 16 ? _mm512_maskz_broadcast_f32x4((__mmask16)0xFFFF,
-                                                      _mm_loadu_ps((const float *)p))
-                       : _mm512_castpd_ps(_mm512_maskz_broadcast_f64x4(
-                             (__mmask8)0xFF, _mm256_loadu_pd((const double *)p)));
+    double d;
+    if (bytes == 16)
+        return _mm512_maskz_broadcast_f32x4((__mmask16)0xFFFF, _mm_loadu_ps((const float *)p));
+    if (bytes == 32)
+        return _mm512_castpd_ps(
+            _mm512_maskz_broadcast_f64x4((__mmask8)0xFF, _mm256_loadu_pd((const double *)p)));
+    memcpy(&d, p, sizeof d); /* (two floats: their bytes, whatever the type) */
+    return _mm512_castpd_ps(_mm512_set1_pd(d));
 }
 
 __attribute__((target(TG__AVX512))) static inline __m512 tg__run512_reg(__m512 v, int bytes)
 {
     /* (an immediate each: clang takes no other) */
-    return bytes == 16 ? _mm512_maskz_shuffle_f32x4((__mmask16)0xFFFF, v, v, 0x00)
-                       : _mm512_maskz_shuffle_f32x4((__mmask16)0xFFFF, v, v, 0x44);
+    if (bytes == 16) return _mm512_maskz_shuffle_f32x4((__mmask16)0xFFFF, v, v, 0x00);
+    if (bytes == 32) return _mm512_maskz_shuffle_f32x4((__mmask16)0xFFFF, v, v, 0x44);
+    return _mm512_maskz_permutexvar_ps(
+        (__mmask16)0xFFFF, _mm512_set_epi32(1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0), v);
 }
 
 #define TG__T float

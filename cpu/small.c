@@ -190,7 +190,7 @@ TG__PRIVATE void tg__small_dots(const tg__kernel *kern, int64_t m, int64_t n, in
     }
     /* (the bounds past a panel, which hold wherever a whole narrow product's do; the split dots
      * gather B's runs through 32-bit offsets) */
-    if (tg__split_fit(kern, n, m, kc, 0) &&
+    if (tg__split_fit(kern, n, m, kc, b_rs, 0) &&
         (double)kern->nr * (double)(b_rs + b_cs + rs_c) < 2147483648.0) {
         kern->dots_split((int)n, m, kc, alpha, b, b_rs, b_cs, a, a_rs, beta, c, rs_c);
         return;
