@@ -725,8 +725,8 @@ typedef void (*tg__gemv_rows_fn)(int r, int64_t n, int64_t k, const void *alpha,
 typedef void (*tg__dots_fn)(int c, int64_t n, int64_t k, const void *alpha, const void *x,
                             int64_t ldx, const void *m, int64_t ld, const void *beta, void *y,
                             int64_t incy);
-/* The same for c (2 to TG__DOTS_BLOCK) columns of x with x's element (p, q) at
- * x[p * x_rs + q * x_cs], any strides (B's last columns in place). */
+/* The same for c (2 to half a vector: AVX-512's 8 floats, 4 doubles) columns of x, element
+ * (p, q) at x[p * x_rs + q * x_cs], any strides (B's last columns in place). */
 typedef void (*tg__dots_split_fn)(int c, int64_t n, int64_t k, const void *alpha, const void *x,
                                   int64_t x_rs, int64_t x_cs, const void *m, int64_t ld,
                                   const void *beta, void *y, int64_t incy);
@@ -1114,17 +1114,21 @@ TG__NOINLINE static int tg__cols_fit(const tg__kernel *kern, int64_t n, int64_t 
     return wide ? 20 * cols <= 9 * tile : 2 * cols <= tile;
 }
 /* Whether n columns over A's rows (a_cs 1) go to the family's split dots (gemv_simd.inc's
- * tg__dots_split, AVX-512): two to TG__DOTS_BLOCK of them past a whole panel or vector, from 8
- * deep over more than 8 rows, but where they fill the narrow family's vector (fp64's four, which
- * its tile spends no lane idle on) from 32 deep over 12 rows; a whole product as narrow (`whole`:
- * the dots then replace its one tile, with their set-up) from 24 deep over 12 rows, 32 deep
- * where they fill more than half that vector (fp64's three). A thread's part has at least 12
- * rows (small.c's tg__rows_share), so a part decides as the whole product does. */
+ * tg__dots_split, AVX-512): two to four of them past a whole panel or vector, from 8 deep over
+ * more than 8 rows, but where they fill the narrow family's vector (fp64's four, which its tile
+ * spends no lane idle on) from 32 deep over 12 rows; a whole product as narrow (`whole`: the dots
+ * then replace its one tile, with their set-up) from 24 deep over 12 rows, 32 deep where they
+ * fill more than half that vector (fp64's three). fp32's five to eight (runs of two k steps) only
+ * where B's columns are contiguous along k (b_rs 1), over 12 rows, from 16 deep past a panel (32
+ * for eight, and whole): gathered from B's rows they lost (s 16x8x32 NN 0.73, 16x5x32 0.81). A
+ * thread's part has at least 12 rows (small.c's tg__rows_share), so a part decides as the whole
+ * product does. */
 TG__ALWAYS_INLINE int tg__split_fit(const tg__kernel *kern, int64_t n, int64_t m, int64_t kc,
-                                   int whole)
+                                   int64_t b_rs, int whole)
 {
     const int64_t w = tg__dots_kernel(kern)->nr / 2; /* the narrow family's vector */
-    if (!kern->dots_split || n < 2 || n > TG__DOTS_BLOCK || kc > TG__DOTS_K) return 0;
+    if (!kern->dots_split || n < 2 || n > kern->nr / 4 || kc > TG__DOTS_K) return 0;
+    if (n > 4) return b_rs == 1 && m >= 12 && kc >= (whole || n == w ? 32 : 16);
     if (whole) return m >= 12 && kc >= (2 * n > w ? 32 : 24);
     return n == w ? m >= 12 && kc >= 32 : m >= 9 && kc >= 8;
 }
@@ -1133,7 +1137,7 @@ TG__ALWAYS_INLINE int tg__dots_fit(const tg__kernel *kern, int64_t n, int64_t m,
 {
     const tg__kernel *dk = tg__dots_kernel(kern);
     if (a_cs != 1 && n > TG__DOTS_COLS) return kc >= 24 && tg__cols_fit(kern, n, m, a_rs, split);
-    if (a_cs == 1 && tg__split_fit(kern, n, m, kc, 0)) return 1;
+    if (a_cs == 1 && tg__split_fit(kern, n, m, kc, b_rs, 0)) return 1;
     if (a_cs == 1 && n > TG__DOTS_COLS)
         return dk->dots && b_rs == 1 && n <= TG__DOTS_BLOCK && 4 * n <= dk->nr && kc >= 16 &&
                kc <= TG__DOTS_K;
@@ -1169,7 +1173,8 @@ TG__ALWAYS_INLINE int64_t tg__dots_cols(const tg__kernel *kern, int64_t j, int64
     const int64_t w = kern->nr / 2, t = n > w ? n - w : n;
     const int narrow_t = j == 0 && n <= w && n > TG__DOTS_COLS && a_cs != 1 && m > 8 &&
                          (2 * n <= w || (kc >= 48 && m >= 16));
-    const int narrow_split = j == 0 && n <= w && a_cs == 1 && tg__split_fit(kern, n, m, kc, 1);
+    const int narrow_split =
+        j == 0 && n <= w && a_cs == 1 && tg__split_fit(kern, n, m, kc, b_rs, 1);
     return (j > 0 || n > w || narrow_t || narrow_split) &&
                    tg__dots_fit(kern, t, m, a_rs, a_cs, b_rs, kc, n > w)
                ? t
@@ -5034,7 +5039,7 @@ TG__ALWAYS_INLINE int tg__tiny_in_place(const tg__kernel *kern, size_t es, int64
     if (!tg__small_in_half_l1(k, ltb * (int64_t)es)) return 0;
     if (tn <= kern->nr && tg__use_narrow(kern, tm, tn)) pk = kern->narrow;
     if (tn > pk->nr || tg__panel_packs(pk, tn, 1, 0) ||
-        (tn <= TG__DOTS_BLOCK && tg__split_fit(kern, tn, tm, k, 1)))
+        (tn <= kern->nr / 4 && tg__split_fit(kern, tn, tm, k, ltb, 1)))
         return tg__tiny_panels(kern, es, tm, tn, k, alpha, (const char *)a, a_rs, a_cs,
                                (const char *)b, ltb, 1, beta, c, ldc);
     tg__panel_ukernel(pk, tm, tn, k)(k, alpha, a, a_rs, a_cs, a_rs, b, ltb, beta, c, ldc, 1, tm,
@@ -5764,6 +5769,7 @@ TG__PRIVATE const tg__kernel *tg__kernel_generic(size_t es)
 
 #ifdef TG__X86
 #include <immintrin.h>
+#include <string.h>
 
 /* Six rows of a row-major A (row stride rs) by four k steps into the packed A panel's layout,
  * d[p * 6 + i] = s[i * rs + p]: rows 0-3 by a 4 x 4 register transpose, rows 4-5 as pairs. */
@@ -7983,11 +7989,11 @@ TG__FN(tg__dots)(int c, int64_t n, int64_t k, const void *alpha_, const void *x_
 #define TG__DOTS NULL
 #endif
 #ifdef TG__RUN
-/* Two to four columns of B (any strides) against rows of A (contiguous along k), the last
+/* Two to W / 2 columns of B (any strides) against rows of A (contiguous along k), the last
  * columns of C past whole panels (cpu.h's tg__dots_split_fn), with every lane at work: each
  * register holds KQ consecutive k steps of each of W / KQ columns (lane q KQ + p % KQ for
  * column q), so that a row of A meets it as its run of KQ elements repeated W / KQ times, one
- * broadcast load (TG__RUN: 16 or 32 bytes), and one FMA advances all the columns KQ steps. The
+ * broadcast load (TG__RUN: 8, 16 or 32 bytes), and one FMA advances all the columns KQ steps. The
  * tile spent an FMA a row and k step on these columns (the narrow family's, AVX2's, a vector of 8
  * lanes for 2 to 4 live) and the dots form a W-lane FMA a column and W steps with the sums of
  * each column apart: here it is one for every KQ steps of all of them, 2 (fp32 two columns) to 4
@@ -8130,7 +8136,8 @@ TG__FN(tg__split_cols)(const int KQ, int c, int64_t n, int64_t k, const TG__T *x
         TG__FN(tg__split_rows)(KQ, 2, c, left, k, xb, mat, ld, alpha, beta, y, incy);
 }
 
-/* cpu.h's tg__dots_split_fn: runs of KQ = W / 2 for two columns, W / 4 for three or four. */
+/* cpu.h's tg__dots_split_fn: runs of KQ = W / 2 for two columns, W / 4 for three or four, W / 8
+ * for five to eight (fp32). */
 __attribute__((target(TG__TARGET))) static void
 TG__FN(tg__dots_split)(int c, int64_t n, int64_t k, const void *alpha_, const void *x_,
                        int64_t x_rs, int64_t x_cs, const void *m_, int64_t ld, const void *beta_,
@@ -8141,8 +8148,11 @@ TG__FN(tg__dots_split)(int c, int64_t n, int64_t k, const void *alpha_, const vo
     if (c <= 2)
         TG__FN(tg__split_cols)(TG__W / 2, c, n, k, x, x_rs, x_cs, mat, ld, alpha, beta,
                                (TG__T *)y_, incy);
-    else
+    else if (c <= 4 || TG__W < 16)
         TG__FN(tg__split_cols)(TG__W / 4, c, n, k, x, x_rs, x_cs, mat, ld, alpha, beta,
+                               (TG__T *)y_, incy);
+    else
+        TG__FN(tg__split_cols)(TG__W / 8, c, n, k, x, x_rs, x_cs, mat, ld, alpha, beta,
                                (TG__T *)y_, incy);
 }
 #define TG__DOTS_SPLIT TG__FN(tg__dots_split)
@@ -10108,11 +10118,11 @@ TG__FN(tg__dots)(int c, int64_t n, int64_t k, const void *alpha_, const void *x_
 #define TG__DOTS NULL
 #endif
 #ifdef TG__RUN
-/* Two to four columns of B (any strides) against rows of A (contiguous along k), the last
+/* Two to W / 2 columns of B (any strides) against rows of A (contiguous along k), the last
  * columns of C past whole panels (cpu.h's tg__dots_split_fn), with every lane at work: each
  * register holds KQ consecutive k steps of each of W / KQ columns (lane q KQ + p % KQ for
  * column q), so that a row of A meets it as its run of KQ elements repeated W / KQ times, one
- * broadcast load (TG__RUN: 16 or 32 bytes), and one FMA advances all the columns KQ steps. The
+ * broadcast load (TG__RUN: 8, 16 or 32 bytes), and one FMA advances all the columns KQ steps. The
  * tile spent an FMA a row and k step on these columns (the narrow family's, AVX2's, a vector of 8
  * lanes for 2 to 4 live) and the dots form a W-lane FMA a column and W steps with the sums of
  * each column apart: here it is one for every KQ steps of all of them, 2 (fp32 two columns) to 4
@@ -10255,7 +10265,8 @@ TG__FN(tg__split_cols)(const int KQ, int c, int64_t n, int64_t k, const TG__T *x
         TG__FN(tg__split_rows)(KQ, 2, c, left, k, xb, mat, ld, alpha, beta, y, incy);
 }
 
-/* cpu.h's tg__dots_split_fn: runs of KQ = W / 2 for two columns, W / 4 for three or four. */
+/* cpu.h's tg__dots_split_fn: runs of KQ = W / 2 for two columns, W / 4 for three or four, W / 8
+ * for five to eight (fp32). */
 __attribute__((target(TG__TARGET))) static void
 TG__FN(tg__dots_split)(int c, int64_t n, int64_t k, const void *alpha_, const void *x_,
                        int64_t x_rs, int64_t x_cs, const void *m_, int64_t ld, const void *beta_,
@@ -10266,8 +10277,11 @@ TG__FN(tg__dots_split)(int c, int64_t n, int64_t k, const void *alpha_, const vo
     if (c <= 2)
         TG__FN(tg__split_cols)(TG__W / 2, c, n, k, x, x_rs, x_cs, mat, ld, alpha, beta,
                                (TG__T *)y_, incy);
-    else
+    else if (c <= 4 || TG__W < 16)
         TG__FN(tg__split_cols)(TG__W / 4, c, n, k, x, x_rs, x_cs, mat, ld, alpha, beta,
+                               (TG__T *)y_, incy);
+    else
+        TG__FN(tg__split_cols)(TG__W / 8, c, n, k, x, x_rs, x_cs, mat, ld, alpha, beta,
                                (TG__T *)y_, incy);
 }
 #define TG__DOTS_SPLIT TG__FN(tg__dots_split)
@@ -10358,22 +10372,28 @@ static const tg__kernel TG__FN(tg__kernel_desc) = {
 #undef TG__T
 #undef TG__FN
 
-/* A run of `bytes` (16 or 32) at p repeated across a zmm, by one broadcast load; the same of a
- * register's first `bytes` (a run read through a mask), by one shuffle (gemv_simd.inc's split
- * dots, a row of A meeting KQ steps of several columns of B). */
+/* A run of `bytes` (8, 16 or 32) at p repeated across a zmm, by one broadcast load; the same of a
+ * register's first `bytes` (a run read through a mask), by one shuffle or permute (gemv_simd.inc's
+ * split dots, a row of A meeting KQ steps of several columns of B). */
 __attribute__((target(TG__AVX512))) static inline __m512 tg__run512(const void *p, int bytes)
 {
-    return bytes == 16 ? _mm512_maskz_broadcast_f32x4((__mmask16)0xFFFF,
-                                                      _mm_loadu_ps((const float *)p))
-                       : _mm512_castpd_ps(_mm512_maskz_broadcast_f64x4(
-                             (__mmask8)0xFF, _mm256_loadu_pd((const double *)p)));
+    double d;
+    if (bytes == 16)
+        return _mm512_maskz_broadcast_f32x4((__mmask16)0xFFFF, _mm_loadu_ps((const float *)p));
+    if (bytes == 32)
+        return _mm512_castpd_ps(
+            _mm512_maskz_broadcast_f64x4((__mmask8)0xFF, _mm256_loadu_pd((const double *)p)));
+    memcpy(&d, p, sizeof d); /* (two floats: their bytes, whatever the type) */
+    return _mm512_castpd_ps(_mm512_set1_pd(d));
 }
 
 __attribute__((target(TG__AVX512))) static inline __m512 tg__run512_reg(__m512 v, int bytes)
 {
     /* (an immediate each: clang takes no other) */
-    return bytes == 16 ? _mm512_maskz_shuffle_f32x4((__mmask16)0xFFFF, v, v, 0x00)
-                       : _mm512_maskz_shuffle_f32x4((__mmask16)0xFFFF, v, v, 0x44);
+    if (bytes == 16) return _mm512_maskz_shuffle_f32x4((__mmask16)0xFFFF, v, v, 0x00);
+    if (bytes == 32) return _mm512_maskz_shuffle_f32x4((__mmask16)0xFFFF, v, v, 0x44);
+    return _mm512_maskz_permutexvar_ps(
+        (__mmask16)0xFFFF, _mm512_set_epi32(1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0), v);
 }
 
 #define TG__T float
@@ -12258,11 +12278,11 @@ TG__FN(tg__dots)(int c, int64_t n, int64_t k, const void *alpha_, const void *x_
 #define TG__DOTS NULL
 #endif
 #ifdef TG__RUN
-/* Two to four columns of B (any strides) against rows of A (contiguous along k), the last
+/* Two to W / 2 columns of B (any strides) against rows of A (contiguous along k), the last
  * columns of C past whole panels (cpu.h's tg__dots_split_fn), with every lane at work: each
  * register holds KQ consecutive k steps of each of W / KQ columns (lane q KQ + p % KQ for
  * column q), so that a row of A meets it as its run of KQ elements repeated W / KQ times, one
- * broadcast load (TG__RUN: 16 or 32 bytes), and one FMA advances all the columns KQ steps. The
+ * broadcast load (TG__RUN: 8, 16 or 32 bytes), and one FMA advances all the columns KQ steps. The
  * tile spent an FMA a row and k step on these columns (the narrow family's, AVX2's, a vector of 8
  * lanes for 2 to 4 live) and the dots form a W-lane FMA a column and W steps with the sums of
  * each column apart: here it is one for every KQ steps of all of them, 2 (fp32 two columns) to 4
@@ -12405,7 +12425,8 @@ TG__FN(tg__split_cols)(const int KQ, int c, int64_t n, int64_t k, const TG__T *x
         TG__FN(tg__split_rows)(KQ, 2, c, left, k, xb, mat, ld, alpha, beta, y, incy);
 }
 
-/* cpu.h's tg__dots_split_fn: runs of KQ = W / 2 for two columns, W / 4 for three or four. */
+/* cpu.h's tg__dots_split_fn: runs of KQ = W / 2 for two columns, W / 4 for three or four, W / 8
+ * for five to eight (fp32). */
 __attribute__((target(TG__TARGET))) static void
 TG__FN(tg__dots_split)(int c, int64_t n, int64_t k, const void *alpha_, const void *x_,
                        int64_t x_rs, int64_t x_cs, const void *m_, int64_t ld, const void *beta_,
@@ -12416,8 +12437,11 @@ TG__FN(tg__dots_split)(int c, int64_t n, int64_t k, const void *alpha_, const vo
     if (c <= 2)
         TG__FN(tg__split_cols)(TG__W / 2, c, n, k, x, x_rs, x_cs, mat, ld, alpha, beta,
                                (TG__T *)y_, incy);
-    else
+    else if (c <= 4 || TG__W < 16)
         TG__FN(tg__split_cols)(TG__W / 4, c, n, k, x, x_rs, x_cs, mat, ld, alpha, beta,
+                               (TG__T *)y_, incy);
+    else
+        TG__FN(tg__split_cols)(TG__W / 8, c, n, k, x, x_rs, x_cs, mat, ld, alpha, beta,
                                (TG__T *)y_, incy);
 }
 #define TG__DOTS_SPLIT TG__FN(tg__dots_split)
@@ -14394,11 +14418,11 @@ TG__FN(tg__dots)(int c, int64_t n, int64_t k, const void *alpha_, const void *x_
 #define TG__DOTS NULL
 #endif
 #ifdef TG__RUN
-/* Two to four columns of B (any strides) against rows of A (contiguous along k), the last
+/* Two to W / 2 columns of B (any strides) against rows of A (contiguous along k), the last
  * columns of C past whole panels (cpu.h's tg__dots_split_fn), with every lane at work: each
  * register holds KQ consecutive k steps of each of W / KQ columns (lane q KQ + p % KQ for
  * column q), so that a row of A meets it as its run of KQ elements repeated W / KQ times, one
- * broadcast load (TG__RUN: 16 or 32 bytes), and one FMA advances all the columns KQ steps. The
+ * broadcast load (TG__RUN: 8, 16 or 32 bytes), and one FMA advances all the columns KQ steps. The
  * tile spent an FMA a row and k step on these columns (the narrow family's, AVX2's, a vector of 8
  * lanes for 2 to 4 live) and the dots form a W-lane FMA a column and W steps with the sums of
  * each column apart: here it is one for every KQ steps of all of them, 2 (fp32 two columns) to 4
@@ -14541,7 +14565,8 @@ TG__FN(tg__split_cols)(const int KQ, int c, int64_t n, int64_t k, const TG__T *x
         TG__FN(tg__split_rows)(KQ, 2, c, left, k, xb, mat, ld, alpha, beta, y, incy);
 }
 
-/* cpu.h's tg__dots_split_fn: runs of KQ = W / 2 for two columns, W / 4 for three or four. */
+/* cpu.h's tg__dots_split_fn: runs of KQ = W / 2 for two columns, W / 4 for three or four, W / 8
+ * for five to eight (fp32). */
 __attribute__((target(TG__TARGET))) static void
 TG__FN(tg__dots_split)(int c, int64_t n, int64_t k, const void *alpha_, const void *x_,
                        int64_t x_rs, int64_t x_cs, const void *m_, int64_t ld, const void *beta_,
@@ -14552,8 +14577,11 @@ TG__FN(tg__dots_split)(int c, int64_t n, int64_t k, const void *alpha_, const vo
     if (c <= 2)
         TG__FN(tg__split_cols)(TG__W / 2, c, n, k, x, x_rs, x_cs, mat, ld, alpha, beta,
                                (TG__T *)y_, incy);
-    else
+    else if (c <= 4 || TG__W < 16)
         TG__FN(tg__split_cols)(TG__W / 4, c, n, k, x, x_rs, x_cs, mat, ld, alpha, beta,
+                               (TG__T *)y_, incy);
+    else
+        TG__FN(tg__split_cols)(TG__W / 8, c, n, k, x, x_rs, x_cs, mat, ld, alpha, beta,
                                (TG__T *)y_, incy);
 }
 #define TG__DOTS_SPLIT TG__FN(tg__dots_split)
@@ -14847,7 +14875,7 @@ TG__PRIVATE void tg__small_dots(const tg__kernel *kern, int64_t m, int64_t n, in
     }
     /* (the bounds past a panel, which hold wherever a whole narrow product's do; the split dots
      * gather B's runs through 32-bit offsets) */
-    if (tg__split_fit(kern, n, m, kc, 0) &&
+    if (tg__split_fit(kern, n, m, kc, b_rs, 0) &&
         (double)kern->nr * (double)(b_rs + b_cs + rs_c) < 2147483648.0) {
         kern->dots_split((int)n, m, kc, alpha, b, b_rs, b_cs, a, a_rs, beta, c, rs_c);
         return;
