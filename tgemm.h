@@ -5027,8 +5027,8 @@ TG__NOINLINE static int tg__tiny_panels(const tg__kernel *kern, size_t es, int64
 
 /* B's rows contiguous (ltb apart), read in place, within half of L1 (else small.c packs it): one
  * panel of the kernel chosen for its width (tg__use_narrow) that the kernel reads whole or,
- * partial, through masks, straight to it; any other B, or two to four columns that the split
- * dots take (cpu.h's tg__split_fit), panel by panel (tg__tiny_panels). A's rows
+ * partial, through masks, straight to it; any other B, or the few columns that the split dots
+ * take (cpu.h's tg__split_fit), panel by panel (tg__tiny_panels). A's rows
  * are a_rs apart, its k steps a_cs. Returns 1 when it computed C. */
 TG__ALWAYS_INLINE int tg__tiny_in_place(const tg__kernel *kern, size_t es, int64_t tm, int64_t tn,
                                         int64_t k, const void *alpha, const void *a, int64_t a_rs,
@@ -14837,7 +14837,7 @@ TG__NOINLINE static int64_t tg__small_group(const tg__kernel *kern, const tg__ge
     return group < panels ? group : panels;
 }
 
-/* A last panel's last columns as dot products (cpu.h's tg__dots_cols says which): two to four in
+/* A last panel's last columns as dot products (cpu.h's tg__dots_cols says which): two to eight in
  * one call of the family's split dots (AVX-512, tg__split_fit), which read B in place, else one
  * gemv_dots call a column of B, which it reads as a contiguous x, or two to four columns in one
  * call of the narrow family's dots (tg__dots_fit), B's columns copied first where strided. A
@@ -14874,7 +14874,8 @@ TG__PRIVATE void tg__small_dots(const tg__kernel *kern, int64_t m, int64_t n, in
         return;
     }
     /* (the bounds past a panel, which hold wherever a whole narrow product's do; the split dots
-     * gather B's runs through 32-bit offsets) */
+     * gather B's runs through 32-bit offsets: past them, B's rows 2^26 elements apart, the
+     * columns go as below, five to eight (B contiguous along k, never copied) one at a time) */
     if (tg__split_fit(kern, n, m, kc, b_rs, 0) &&
         (double)kern->nr * (double)(b_rs + b_cs + rs_c) < 2147483648.0) {
         kern->dots_split((int)n, m, kc, alpha, b, b_rs, b_cs, a, a_rs, beta, c, rs_c);
@@ -14895,7 +14896,7 @@ TG__PRIVATE void tg__small_dots(const tg__kernel *kern, int64_t m, int64_t n, in
         b = (const char *)x;
         b_cs = kc;
     }
-    if (kern->dots && n > 1) {
+    if (kern->dots && n > 1 && n <= TG__DOTS_BLOCK) {
         kern->dots((int)n, m, kc, alpha, b, b_cs, a, a_rs, beta, c, rs_c);
         return;
     }

@@ -255,8 +255,8 @@ TG__NOINLINE static int tg__tiny_panels(const tg__kernel *kern, size_t es, int64
 
 /* B's rows contiguous (ltb apart), read in place, within half of L1 (else small.c packs it): one
  * panel of the kernel chosen for its width (tg__use_narrow) that the kernel reads whole or,
- * partial, through masks, straight to it; any other B, or two to four columns that the split
- * dots take (cpu.h's tg__split_fit), panel by panel (tg__tiny_panels). A's rows
+ * partial, through masks, straight to it; any other B, or the few columns that the split dots
+ * take (cpu.h's tg__split_fit), panel by panel (tg__tiny_panels). A's rows
  * are a_rs apart, its k steps a_cs. Returns 1 when it computed C. */
 TG__ALWAYS_INLINE int tg__tiny_in_place(const tg__kernel *kern, size_t es, int64_t tm, int64_t tn,
                                         int64_t k, const void *alpha, const void *a, int64_t a_rs,

@@ -152,7 +152,7 @@ TG__NOINLINE static int64_t tg__small_group(const tg__kernel *kern, const tg__ge
     return group < panels ? group : panels;
 }
 
-/* A last panel's last columns as dot products (cpu.h's tg__dots_cols says which): two to four in
+/* A last panel's last columns as dot products (cpu.h's tg__dots_cols says which): two to eight in
  * one call of the family's split dots (AVX-512, tg__split_fit), which read B in place, else one
  * gemv_dots call a column of B, which it reads as a contiguous x, or two to four columns in one
  * call of the narrow family's dots (tg__dots_fit), B's columns copied first where strided. A
@@ -189,7 +189,8 @@ TG__PRIVATE void tg__small_dots(const tg__kernel *kern, int64_t m, int64_t n, in
         return;
     }
     /* (the bounds past a panel, which hold wherever a whole narrow product's do; the split dots
-     * gather B's runs through 32-bit offsets) */
+     * gather B's runs through 32-bit offsets: past them, B's rows 2^26 elements apart, the
+     * columns go as below, five to eight (B contiguous along k, never copied) one at a time) */
     if (tg__split_fit(kern, n, m, kc, b_rs, 0) &&
         (double)kern->nr * (double)(b_rs + b_cs + rs_c) < 2147483648.0) {
         kern->dots_split((int)n, m, kc, alpha, b, b_rs, b_cs, a, a_rs, beta, c, rs_c);
@@ -210,7 +211,7 @@ TG__PRIVATE void tg__small_dots(const tg__kernel *kern, int64_t m, int64_t n, in
         b = (const char *)x;
         b_cs = kc;
     }
-    if (kern->dots && n > 1) {
+    if (kern->dots && n > 1 && n <= TG__DOTS_BLOCK) {
         kern->dots((int)n, m, kc, alpha, b, b_cs, a, a_rs, beta, c, rs_c);
         return;
     }
