@@ -465,9 +465,10 @@ TG__NOINLINE static int tg__cols_fit(const tg__kernel *kern, int64_t n, int64_t 
  * more than 8 rows, but where they fill the narrow family's vector (fp64's four, which its tile
  * spends no lane idle on) from 32 deep over 12 rows; a whole product as narrow (`whole`: the dots
  * then replace its one tile, with their set-up) from 24 deep over 12 rows, 32 deep where they
- * fill more than half that vector (fp64's three). fp32's five to eight (runs of two k steps) only
- * where B's columns are contiguous along k (b_rs 1), over 12 rows, from 16 deep past a panel (32
- * for eight, and whole): gathered from B's rows they lost (s 16x8x32 NN 0.73, 16x5x32 0.81). A
+ * fill more than half that vector (fp64's three). fp32's five to eight (runs of two k steps) over
+ * 12 rows, where B's columns are contiguous along k (b_rs 1) from 16 deep past a panel (32 for
+ * eight, and whole), from B's rows from 64 deep: there the tiles read B in place, and at 32 deep
+ * the runs' loads and merges lost (s 16x8x32 NN 0.88, 16x5x32 0.92; gathered, 0.73, 0.81). A
  * thread's part has at least 12 rows (small.c's tg__rows_share), so a part decides as the whole
  * product does. Measured on the Xeon of results/intel-xeon-2c alone: not where zmm is split (Zen
  * 4, whose gathers and scatters are slower), which keeps the tiles it was measured with. */
@@ -477,7 +478,7 @@ TG__ALWAYS_INLINE int tg__split_fit(const tg__kernel *kern, int64_t n, int64_t m
     const int64_t w = tg__dots_kernel(kern)->nr / 2; /* the narrow family's vector */
     if (!kern->dots_split || n < 2 || n > kern->nr / 4 || kc > TG__DOTS_K || tg__cpu()->zmm_split)
         return 0;
-    if (n > 4) return b_rs == 1 && m >= 12 && kc >= (whole || n == w ? 32 : 16);
+    if (n > 4) return m >= 12 && kc >= (b_rs != 1 ? 64 : whole || n == w ? 32 : 16);
     if (whole) return m >= 12 && kc >= (2 * n > w ? 32 : 24);
     return n == w ? m >= 12 && kc >= 32 : m >= 9 && kc >= 8;
 }
