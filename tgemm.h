@@ -1118,9 +1118,10 @@ TG__NOINLINE static int tg__cols_fit(const tg__kernel *kern, int64_t n, int64_t 
  * more than 8 rows, but where they fill the narrow family's vector (fp64's four, which its tile
  * spends no lane idle on) from 32 deep over 12 rows; a whole product as narrow (`whole`: the dots
  * then replace its one tile, with their set-up) from 24 deep over 12 rows, 32 deep where they
- * fill more than half that vector (fp64's three). fp32's five to eight (runs of two k steps) only
- * where B's columns are contiguous along k (b_rs 1), over 12 rows, from 16 deep past a panel (32
- * for eight, and whole): gathered from B's rows they lost (s 16x8x32 NN 0.73, 16x5x32 0.81). A
+ * fill more than half that vector (fp64's three). fp32's five to eight (runs of two k steps) over
+ * 12 rows, where B's columns are contiguous along k (b_rs 1) from 16 deep past a panel (32 for
+ * eight, and whole), from B's rows from 64 deep: there the tiles read B in place, and at 32 deep
+ * the runs' loads and merges lost (s 16x8x32 NN 0.88, 16x5x32 0.92; gathered, 0.73, 0.81). A
  * thread's part has at least 12 rows (small.c's tg__rows_share), so a part decides as the whole
  * product does. Measured on the Xeon of results/intel-xeon-2c alone: not where zmm is split (Zen
  * 4, whose gathers and scatters are slower), which keeps the tiles it was measured with. */
@@ -1130,7 +1131,7 @@ TG__ALWAYS_INLINE int tg__split_fit(const tg__kernel *kern, int64_t n, int64_t m
     const int64_t w = tg__dots_kernel(kern)->nr / 2; /* the narrow family's vector */
     if (!kern->dots_split || n < 2 || n > kern->nr / 4 || kc > TG__DOTS_K || tg__cpu()->zmm_split)
         return 0;
-    if (n > 4) return b_rs == 1 && m >= 12 && kc >= (whole || n == w ? 32 : 16);
+    if (n > 4) return m >= 12 && kc >= (b_rs != 1 ? 64 : whole || n == w ? 32 : 16);
     if (whole) return m >= 12 && kc >= (2 * n > w ? 32 : 24);
     return n == w ? m >= 12 && kc >= 32 : m >= 9 && kc >= 8;
 }
@@ -8107,6 +8108,48 @@ TG__FN(tg__split_rows)(const int KQ, const int R, int c, int64_t n, int64_t k, c
     }
 }
 
+/* The permutex2var index (32-bit lanes) that merges two registers of runs of s rows (lane
+ * q s + r: row r of column q) into runs of 2s, a's rows first: lane q 2s + r of the result from
+ * lane q s + r % s of a (r < s) or b. */
+__attribute__((target(TG__TARGET), always_inline)) static inline __m512i
+TG__FN(tg__split_merging)(const int s)
+{
+    /* (shifts by constants for the divisions: the index folds to a constant) */
+    const int el = (int)sizeof(TG__T) / 4;
+    const __m512i l = _mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
+    const __m512i e = _mm512_srli_epi32(l, el - 1); /* the element of 32-bit lane l */
+    const __m512i q = _mm512_srli_epi32(e, __builtin_ctz(2u * (unsigned)s));
+    const __m512i r = _mm512_and_si512(e, _mm512_set1_epi32(2 * s - 1));
+    const __m512i src = _mm512_add_epi32(_mm512_slli_epi32(q, __builtin_ctz((unsigned)s)),
+                                         _mm512_and_si512(r, _mm512_set1_epi32(s - 1)));
+    const __m512i b = _mm512_slli_epi32(_mm512_srli_epi32(r, __builtin_ctz((unsigned)s)), 4);
+    return _mm512_add_epi32(_mm512_add_epi32(_mm512_slli_epi32(src, el - 1), b),
+                            _mm512_and_si512(l, _mm512_set1_epi32(el - 1)));
+}
+
+/* One run of the split layout from `rows` (at most KQ) of B's rows, x_rs apart, each its c
+ * elements adjacent: a masked load a row (none past `rows`: zeros), then merged in pairs, runs of
+ * one row, two, four (constants wherever used, so that they stay in registers). */
+__attribute__((target(TG__TARGET), always_inline)) static inline TG__V
+TG__FN(tg__split_run)(const int KQ, int64_t rows, int c, const TG__T *x, int64_t x_rs)
+{
+    const TG__MASK m = TG__LANES(c);
+    TG__V v[4];
+#define TG__SPLIT_LOAD(r)                                                                          \
+    if ((r) < KQ) v[r] = (r) < rows ? TG__MASKLOAD(x + (r) * x_rs, m) : TG__ZERO();
+#define TG__SPLIT_MERGE(j, s)                                                                      \
+    if (2 * (j) * (s) < KQ)                                                                        \
+        v[j] = TG__PERMUTE2(v[2 * (j)], TG__FN(tg__split_merging)(s), v[2 * (j) + 1]);
+    TG__SPLIT_LOAD(0) TG__SPLIT_LOAD(1) TG__SPLIT_LOAD(2) TG__SPLIT_LOAD(3)
+    TG__SPLIT_MERGE(0, 1) TG__SPLIT_MERGE(1, 1)
+    if (KQ == 4) {
+        TG__SPLIT_MERGE(0, 2)
+    }
+#undef TG__SPLIT_MERGE
+#undef TG__SPLIT_LOAD
+    return v[0];
+}
+
 /* B's c columns laid out in runs of KQ, then n rows in groups of eight, the last ones in a group
  * of the fewest of 8, 4, 2 that takes them, at least KQ. */
 __attribute__((target(TG__TARGET), always_inline)) static inline void
@@ -8124,9 +8167,18 @@ TG__FN(tg__split_cols)(const int KQ, int c, int64_t n, int64_t k, const TG__T *x
         live |= (unsigned)(l / KQ < c) << l;
         tail |= (unsigned)(l / KQ < c && l % KQ < k - kb * KQ) << l;
     }
-    /* each run by one gather, lanes past c columns (and past k) zero */
-    for (int64_t b = 0; b < kb; b++) xb[b] = TG__GATHER((TG__MASK)live, off, x + b * KQ * x_rs);
-    if (kb * KQ < k) xb[kb] = TG__GATHER((TG__MASK)tail, off, x + kb * KQ * x_rs);
+    if (x_cs == 1 && KQ <= 4) {
+        /* B's rows (its c columns adjacent): a run's KQ rows by masked loads, merged */
+        for (int64_t b = 0; b < kb; b++)
+            xb[b] = TG__FN(tg__split_run)(KQ, KQ, c, x + b * KQ * x_rs, x_rs);
+        if (kb * KQ < k)
+            xb[kb] = TG__FN(tg__split_run)(KQ, k - kb * KQ, c, x + kb * KQ * x_rs, x_rs);
+    } else {
+        /* each run by one gather, lanes past c columns (and past k) zero */
+        for (int64_t b = 0; b < kb; b++)
+            xb[b] = TG__GATHER((TG__MASK)live, off, x + b * KQ * x_rs);
+        if (kb * KQ < k) xb[kb] = TG__GATHER((TG__MASK)tail, off, x + kb * KQ * x_rs);
+    }
     TG__FN(tg__split_rows)(KQ, 8, c, full, k, xb, mat, ld, alpha, beta, y, incy);
     mat += full * ld;
     y += full * incy;
@@ -10236,6 +10288,48 @@ TG__FN(tg__split_rows)(const int KQ, const int R, int c, int64_t n, int64_t k, c
     }
 }
 
+/* The permutex2var index (32-bit lanes) that merges two registers of runs of s rows (lane
+ * q s + r: row r of column q) into runs of 2s, a's rows first: lane q 2s + r of the result from
+ * lane q s + r % s of a (r < s) or b. */
+__attribute__((target(TG__TARGET), always_inline)) static inline __m512i
+TG__FN(tg__split_merging)(const int s)
+{
+    /* (shifts by constants for the divisions: the index folds to a constant) */
+    const int el = (int)sizeof(TG__T) / 4;
+    const __m512i l = _mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
+    const __m512i e = _mm512_srli_epi32(l, el - 1); /* the element of 32-bit lane l */
+    const __m512i q = _mm512_srli_epi32(e, __builtin_ctz(2u * (unsigned)s));
+    const __m512i r = _mm512_and_si512(e, _mm512_set1_epi32(2 * s - 1));
+    const __m512i src = _mm512_add_epi32(_mm512_slli_epi32(q, __builtin_ctz((unsigned)s)),
+                                         _mm512_and_si512(r, _mm512_set1_epi32(s - 1)));
+    const __m512i b = _mm512_slli_epi32(_mm512_srli_epi32(r, __builtin_ctz((unsigned)s)), 4);
+    return _mm512_add_epi32(_mm512_add_epi32(_mm512_slli_epi32(src, el - 1), b),
+                            _mm512_and_si512(l, _mm512_set1_epi32(el - 1)));
+}
+
+/* One run of the split layout from `rows` (at most KQ) of B's rows, x_rs apart, each its c
+ * elements adjacent: a masked load a row (none past `rows`: zeros), then merged in pairs, runs of
+ * one row, two, four (constants wherever used, so that they stay in registers). */
+__attribute__((target(TG__TARGET), always_inline)) static inline TG__V
+TG__FN(tg__split_run)(const int KQ, int64_t rows, int c, const TG__T *x, int64_t x_rs)
+{
+    const TG__MASK m = TG__LANES(c);
+    TG__V v[4];
+#define TG__SPLIT_LOAD(r)                                                                          \
+    if ((r) < KQ) v[r] = (r) < rows ? TG__MASKLOAD(x + (r) * x_rs, m) : TG__ZERO();
+#define TG__SPLIT_MERGE(j, s)                                                                      \
+    if (2 * (j) * (s) < KQ)                                                                        \
+        v[j] = TG__PERMUTE2(v[2 * (j)], TG__FN(tg__split_merging)(s), v[2 * (j) + 1]);
+    TG__SPLIT_LOAD(0) TG__SPLIT_LOAD(1) TG__SPLIT_LOAD(2) TG__SPLIT_LOAD(3)
+    TG__SPLIT_MERGE(0, 1) TG__SPLIT_MERGE(1, 1)
+    if (KQ == 4) {
+        TG__SPLIT_MERGE(0, 2)
+    }
+#undef TG__SPLIT_MERGE
+#undef TG__SPLIT_LOAD
+    return v[0];
+}
+
 /* B's c columns laid out in runs of KQ, then n rows in groups of eight, the last ones in a group
  * of the fewest of 8, 4, 2 that takes them, at least KQ. */
 __attribute__((target(TG__TARGET), always_inline)) static inline void
@@ -10253,9 +10347,18 @@ TG__FN(tg__split_cols)(const int KQ, int c, int64_t n, int64_t k, const TG__T *x
         live |= (unsigned)(l / KQ < c) << l;
         tail |= (unsigned)(l / KQ < c && l % KQ < k - kb * KQ) << l;
     }
-    /* each run by one gather, lanes past c columns (and past k) zero */
-    for (int64_t b = 0; b < kb; b++) xb[b] = TG__GATHER((TG__MASK)live, off, x + b * KQ * x_rs);
-    if (kb * KQ < k) xb[kb] = TG__GATHER((TG__MASK)tail, off, x + kb * KQ * x_rs);
+    if (x_cs == 1 && KQ <= 4) {
+        /* B's rows (its c columns adjacent): a run's KQ rows by masked loads, merged */
+        for (int64_t b = 0; b < kb; b++)
+            xb[b] = TG__FN(tg__split_run)(KQ, KQ, c, x + b * KQ * x_rs, x_rs);
+        if (kb * KQ < k)
+            xb[kb] = TG__FN(tg__split_run)(KQ, k - kb * KQ, c, x + kb * KQ * x_rs, x_rs);
+    } else {
+        /* each run by one gather, lanes past c columns (and past k) zero */
+        for (int64_t b = 0; b < kb; b++)
+            xb[b] = TG__GATHER((TG__MASK)live, off, x + b * KQ * x_rs);
+        if (kb * KQ < k) xb[kb] = TG__GATHER((TG__MASK)tail, off, x + kb * KQ * x_rs);
+    }
     TG__FN(tg__split_rows)(KQ, 8, c, full, k, xb, mat, ld, alpha, beta, y, incy);
     mat += full * ld;
     y += full * incy;
@@ -12396,6 +12499,48 @@ TG__FN(tg__split_rows)(const int KQ, const int R, int c, int64_t n, int64_t k, c
     }
 }
 
+/* The permutex2var index (32-bit lanes) that merges two registers of runs of s rows (lane
+ * q s + r: row r of column q) into runs of 2s, a's rows first: lane q 2s + r of the result from
+ * lane q s + r % s of a (r < s) or b. */
+__attribute__((target(TG__TARGET), always_inline)) static inline __m512i
+TG__FN(tg__split_merging)(const int s)
+{
+    /* (shifts by constants for the divisions: the index folds to a constant) */
+    const int el = (int)sizeof(TG__T) / 4;
+    const __m512i l = _mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
+    const __m512i e = _mm512_srli_epi32(l, el - 1); /* the element of 32-bit lane l */
+    const __m512i q = _mm512_srli_epi32(e, __builtin_ctz(2u * (unsigned)s));
+    const __m512i r = _mm512_and_si512(e, _mm512_set1_epi32(2 * s - 1));
+    const __m512i src = _mm512_add_epi32(_mm512_slli_epi32(q, __builtin_ctz((unsigned)s)),
+                                         _mm512_and_si512(r, _mm512_set1_epi32(s - 1)));
+    const __m512i b = _mm512_slli_epi32(_mm512_srli_epi32(r, __builtin_ctz((unsigned)s)), 4);
+    return _mm512_add_epi32(_mm512_add_epi32(_mm512_slli_epi32(src, el - 1), b),
+                            _mm512_and_si512(l, _mm512_set1_epi32(el - 1)));
+}
+
+/* One run of the split layout from `rows` (at most KQ) of B's rows, x_rs apart, each its c
+ * elements adjacent: a masked load a row (none past `rows`: zeros), then merged in pairs, runs of
+ * one row, two, four (constants wherever used, so that they stay in registers). */
+__attribute__((target(TG__TARGET), always_inline)) static inline TG__V
+TG__FN(tg__split_run)(const int KQ, int64_t rows, int c, const TG__T *x, int64_t x_rs)
+{
+    const TG__MASK m = TG__LANES(c);
+    TG__V v[4];
+#define TG__SPLIT_LOAD(r)                                                                          \
+    if ((r) < KQ) v[r] = (r) < rows ? TG__MASKLOAD(x + (r) * x_rs, m) : TG__ZERO();
+#define TG__SPLIT_MERGE(j, s)                                                                      \
+    if (2 * (j) * (s) < KQ)                                                                        \
+        v[j] = TG__PERMUTE2(v[2 * (j)], TG__FN(tg__split_merging)(s), v[2 * (j) + 1]);
+    TG__SPLIT_LOAD(0) TG__SPLIT_LOAD(1) TG__SPLIT_LOAD(2) TG__SPLIT_LOAD(3)
+    TG__SPLIT_MERGE(0, 1) TG__SPLIT_MERGE(1, 1)
+    if (KQ == 4) {
+        TG__SPLIT_MERGE(0, 2)
+    }
+#undef TG__SPLIT_MERGE
+#undef TG__SPLIT_LOAD
+    return v[0];
+}
+
 /* B's c columns laid out in runs of KQ, then n rows in groups of eight, the last ones in a group
  * of the fewest of 8, 4, 2 that takes them, at least KQ. */
 __attribute__((target(TG__TARGET), always_inline)) static inline void
@@ -12413,9 +12558,18 @@ TG__FN(tg__split_cols)(const int KQ, int c, int64_t n, int64_t k, const TG__T *x
         live |= (unsigned)(l / KQ < c) << l;
         tail |= (unsigned)(l / KQ < c && l % KQ < k - kb * KQ) << l;
     }
-    /* each run by one gather, lanes past c columns (and past k) zero */
-    for (int64_t b = 0; b < kb; b++) xb[b] = TG__GATHER((TG__MASK)live, off, x + b * KQ * x_rs);
-    if (kb * KQ < k) xb[kb] = TG__GATHER((TG__MASK)tail, off, x + kb * KQ * x_rs);
+    if (x_cs == 1 && KQ <= 4) {
+        /* B's rows (its c columns adjacent): a run's KQ rows by masked loads, merged */
+        for (int64_t b = 0; b < kb; b++)
+            xb[b] = TG__FN(tg__split_run)(KQ, KQ, c, x + b * KQ * x_rs, x_rs);
+        if (kb * KQ < k)
+            xb[kb] = TG__FN(tg__split_run)(KQ, k - kb * KQ, c, x + kb * KQ * x_rs, x_rs);
+    } else {
+        /* each run by one gather, lanes past c columns (and past k) zero */
+        for (int64_t b = 0; b < kb; b++)
+            xb[b] = TG__GATHER((TG__MASK)live, off, x + b * KQ * x_rs);
+        if (kb * KQ < k) xb[kb] = TG__GATHER((TG__MASK)tail, off, x + kb * KQ * x_rs);
+    }
     TG__FN(tg__split_rows)(KQ, 8, c, full, k, xb, mat, ld, alpha, beta, y, incy);
     mat += full * ld;
     y += full * incy;
@@ -14536,6 +14690,48 @@ TG__FN(tg__split_rows)(const int KQ, const int R, int c, int64_t n, int64_t k, c
     }
 }
 
+/* The permutex2var index (32-bit lanes) that merges two registers of runs of s rows (lane
+ * q s + r: row r of column q) into runs of 2s, a's rows first: lane q 2s + r of the result from
+ * lane q s + r % s of a (r < s) or b. */
+__attribute__((target(TG__TARGET), always_inline)) static inline __m512i
+TG__FN(tg__split_merging)(const int s)
+{
+    /* (shifts by constants for the divisions: the index folds to a constant) */
+    const int el = (int)sizeof(TG__T) / 4;
+    const __m512i l = _mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
+    const __m512i e = _mm512_srli_epi32(l, el - 1); /* the element of 32-bit lane l */
+    const __m512i q = _mm512_srli_epi32(e, __builtin_ctz(2u * (unsigned)s));
+    const __m512i r = _mm512_and_si512(e, _mm512_set1_epi32(2 * s - 1));
+    const __m512i src = _mm512_add_epi32(_mm512_slli_epi32(q, __builtin_ctz((unsigned)s)),
+                                         _mm512_and_si512(r, _mm512_set1_epi32(s - 1)));
+    const __m512i b = _mm512_slli_epi32(_mm512_srli_epi32(r, __builtin_ctz((unsigned)s)), 4);
+    return _mm512_add_epi32(_mm512_add_epi32(_mm512_slli_epi32(src, el - 1), b),
+                            _mm512_and_si512(l, _mm512_set1_epi32(el - 1)));
+}
+
+/* One run of the split layout from `rows` (at most KQ) of B's rows, x_rs apart, each its c
+ * elements adjacent: a masked load a row (none past `rows`: zeros), then merged in pairs, runs of
+ * one row, two, four (constants wherever used, so that they stay in registers). */
+__attribute__((target(TG__TARGET), always_inline)) static inline TG__V
+TG__FN(tg__split_run)(const int KQ, int64_t rows, int c, const TG__T *x, int64_t x_rs)
+{
+    const TG__MASK m = TG__LANES(c);
+    TG__V v[4];
+#define TG__SPLIT_LOAD(r)                                                                          \
+    if ((r) < KQ) v[r] = (r) < rows ? TG__MASKLOAD(x + (r) * x_rs, m) : TG__ZERO();
+#define TG__SPLIT_MERGE(j, s)                                                                      \
+    if (2 * (j) * (s) < KQ)                                                                        \
+        v[j] = TG__PERMUTE2(v[2 * (j)], TG__FN(tg__split_merging)(s), v[2 * (j) + 1]);
+    TG__SPLIT_LOAD(0) TG__SPLIT_LOAD(1) TG__SPLIT_LOAD(2) TG__SPLIT_LOAD(3)
+    TG__SPLIT_MERGE(0, 1) TG__SPLIT_MERGE(1, 1)
+    if (KQ == 4) {
+        TG__SPLIT_MERGE(0, 2)
+    }
+#undef TG__SPLIT_MERGE
+#undef TG__SPLIT_LOAD
+    return v[0];
+}
+
 /* B's c columns laid out in runs of KQ, then n rows in groups of eight, the last ones in a group
  * of the fewest of 8, 4, 2 that takes them, at least KQ. */
 __attribute__((target(TG__TARGET), always_inline)) static inline void
@@ -14553,9 +14749,18 @@ TG__FN(tg__split_cols)(const int KQ, int c, int64_t n, int64_t k, const TG__T *x
         live |= (unsigned)(l / KQ < c) << l;
         tail |= (unsigned)(l / KQ < c && l % KQ < k - kb * KQ) << l;
     }
-    /* each run by one gather, lanes past c columns (and past k) zero */
-    for (int64_t b = 0; b < kb; b++) xb[b] = TG__GATHER((TG__MASK)live, off, x + b * KQ * x_rs);
-    if (kb * KQ < k) xb[kb] = TG__GATHER((TG__MASK)tail, off, x + kb * KQ * x_rs);
+    if (x_cs == 1 && KQ <= 4) {
+        /* B's rows (its c columns adjacent): a run's KQ rows by masked loads, merged */
+        for (int64_t b = 0; b < kb; b++)
+            xb[b] = TG__FN(tg__split_run)(KQ, KQ, c, x + b * KQ * x_rs, x_rs);
+        if (kb * KQ < k)
+            xb[kb] = TG__FN(tg__split_run)(KQ, k - kb * KQ, c, x + kb * KQ * x_rs, x_rs);
+    } else {
+        /* each run by one gather, lanes past c columns (and past k) zero */
+        for (int64_t b = 0; b < kb; b++)
+            xb[b] = TG__GATHER((TG__MASK)live, off, x + b * KQ * x_rs);
+        if (kb * KQ < k) xb[kb] = TG__GATHER((TG__MASK)tail, off, x + kb * KQ * x_rs);
+    }
     TG__FN(tg__split_rows)(KQ, 8, c, full, k, xb, mat, ld, alpha, beta, y, incy);
     mat += full * ld;
     y += full * incy;
