@@ -8150,8 +8150,11 @@ TG__FN(tg__split_run)(const int KQ, int64_t rows, int c, const TG__T *x, int64_t
     return v[0];
 }
 
-/* B's c columns laid out in runs of KQ, then n rows in groups of eight, the last ones in a group
- * of the fewest of 8, 4, 2 that takes them, at least KQ. */
+/* B's c columns laid out in runs of KQ (from B's rows by loads and merges where its columns are
+ * adjacent and a run has at most four rows, else by a gather a run: the two alike where both
+ * serve, ~1% apart on this Xeon, but fp32's runs of two rows NN, 16 lanes a gather, lost to the
+ * tiles until merged), then n rows in groups of eight, the last ones in a group of the fewest of
+ * 8, 4, 2 that takes them, at least KQ. */
 __attribute__((target(TG__TARGET), always_inline)) static inline void
 TG__FN(tg__split_cols)(const int KQ, int c, int64_t n, int64_t k, const TG__T *x, int64_t x_rs,
                        int64_t x_cs, const TG__T *mat, int64_t ld, TG__T alpha, TG__T beta,
@@ -10330,8 +10333,11 @@ TG__FN(tg__split_run)(const int KQ, int64_t rows, int c, const TG__T *x, int64_t
     return v[0];
 }
 
-/* B's c columns laid out in runs of KQ, then n rows in groups of eight, the last ones in a group
- * of the fewest of 8, 4, 2 that takes them, at least KQ. */
+/* B's c columns laid out in runs of KQ (from B's rows by loads and merges where its columns are
+ * adjacent and a run has at most four rows, else by a gather a run: the two alike where both
+ * serve, ~1% apart on this Xeon, but fp32's runs of two rows NN, 16 lanes a gather, lost to the
+ * tiles until merged), then n rows in groups of eight, the last ones in a group of the fewest of
+ * 8, 4, 2 that takes them, at least KQ. */
 __attribute__((target(TG__TARGET), always_inline)) static inline void
 TG__FN(tg__split_cols)(const int KQ, int c, int64_t n, int64_t k, const TG__T *x, int64_t x_rs,
                        int64_t x_cs, const TG__T *mat, int64_t ld, TG__T alpha, TG__T beta,
@@ -12541,8 +12547,11 @@ TG__FN(tg__split_run)(const int KQ, int64_t rows, int c, const TG__T *x, int64_t
     return v[0];
 }
 
-/* B's c columns laid out in runs of KQ, then n rows in groups of eight, the last ones in a group
- * of the fewest of 8, 4, 2 that takes them, at least KQ. */
+/* B's c columns laid out in runs of KQ (from B's rows by loads and merges where its columns are
+ * adjacent and a run has at most four rows, else by a gather a run: the two alike where both
+ * serve, ~1% apart on this Xeon, but fp32's runs of two rows NN, 16 lanes a gather, lost to the
+ * tiles until merged), then n rows in groups of eight, the last ones in a group of the fewest of
+ * 8, 4, 2 that takes them, at least KQ. */
 __attribute__((target(TG__TARGET), always_inline)) static inline void
 TG__FN(tg__split_cols)(const int KQ, int c, int64_t n, int64_t k, const TG__T *x, int64_t x_rs,
                        int64_t x_cs, const TG__T *mat, int64_t ld, TG__T alpha, TG__T beta,
@@ -14732,8 +14741,11 @@ TG__FN(tg__split_run)(const int KQ, int64_t rows, int c, const TG__T *x, int64_t
     return v[0];
 }
 
-/* B's c columns laid out in runs of KQ, then n rows in groups of eight, the last ones in a group
- * of the fewest of 8, 4, 2 that takes them, at least KQ. */
+/* B's c columns laid out in runs of KQ (from B's rows by loads and merges where its columns are
+ * adjacent and a run has at most four rows, else by a gather a run: the two alike where both
+ * serve, ~1% apart on this Xeon, but fp32's runs of two rows NN, 16 lanes a gather, lost to the
+ * tiles until merged), then n rows in groups of eight, the last ones in a group of the fewest of
+ * 8, 4, 2 that takes them, at least KQ. */
 __attribute__((target(TG__TARGET), always_inline)) static inline void
 TG__FN(tg__split_cols)(const int KQ, int c, int64_t n, int64_t k, const TG__T *x, int64_t x_rs,
                        int64_t x_cs, const TG__T *mat, int64_t ld, TG__T alpha, TG__T beta,
