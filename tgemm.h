@@ -1052,7 +1052,7 @@ TG__ALWAYS_INLINE int tg__small_triple_one(const tg__kernel *kern, int64_t n, do
  * past a panel or a vector (768 shapes, cpu/ab-dots-split/): geometric mean NN s 1.15, d 1.10,
  * NT s 1.06, d 1.08; s 36^3 NN 1.29, 35^3 1.23, d 35^3 1.09; against OpenBLAS s 34^3-36^3 NN
  * 0.87-0.93 -> 1.03-1.15, s 64x20x64 0.83 -> 1.24. Not at 8 rows (d 8x12x200 NT 0.86) nor fp64's
- * four columns under 16 deep (d 100x20x8 0.90), where the tile or the dots above stay.
+ * four columns under 32 deep or 12 rows (d 100x20x8 0.90), where the tile or the dots above stay.
  *
  * A transposed (its rows adjacent: a_rs 1, its k steps a_cs apart) has no rows to take dots
  * with; there the columns go as products of A's columns with B's elements instead, each column of
@@ -5042,7 +5042,7 @@ TG__ALWAYS_INLINE int tg__tiny_in_place(const tg__kernel *kern, size_t es, int64
     if (!tg__small_in_half_l1(k, ltb * (int64_t)es)) return 0;
     if (tn <= kern->nr && tg__use_narrow(kern, tm, tn)) pk = kern->narrow;
     if (tn > pk->nr || tg__panel_packs(pk, tn, 1, 0) ||
-        (tn <= kern->nr / 4 && tg__split_fit(kern, tn, tm, k, ltb, 1)))
+        tg__split_fit(kern, tn, tm, k, ltb, 1))
         return tg__tiny_panels(kern, es, tm, tn, k, alpha, (const char *)a, a_rs, a_cs,
                                (const char *)b, ltb, 1, beta, c, ldc);
     tg__panel_ukernel(pk, tm, tn, k)(k, alpha, a, a_rs, a_cs, a_rs, b, ltb, beta, c, ldc, 1, tm,
@@ -8036,6 +8036,14 @@ TG__FN(tg__split_halving)(const int KQ, const int h, const int half)
         src, _mm512_slli_epi32(_mm512_srli_epi32(sub, __builtin_ctz((unsigned)nin)), 4));
 }
 
+/* The lanes of a register of runs of KQ (lane q KQ + r) that hold columns q < c and rows r <
+ * rows (all rows from KQ on). */
+static inline unsigned TG__FN(tg__split_lanes)(const int KQ, int c, int64_t rows)
+{
+    const unsigned cols = (1u << c * KQ) - 1, rep = ((1u << TG__W) - 1) / ((1u << KQ) - 1);
+    return rows >= KQ ? cols : cols & ((1u << rows) - 1) * rep;
+}
+
 __attribute__((target(TG__TARGET), always_inline)) static inline void
 TG__FN(tg__split_rows)(const int KQ, const int R, int c, int64_t n, int64_t k, const TG__V *xb,
                        const TG__T *mat, int64_t ld, TG__T alpha, TG__T beta, TG__T *y,
@@ -8045,8 +8053,6 @@ TG__FN(tg__split_rows)(const int KQ, const int R, int c, int64_t n, int64_t k, c
     const int64_t kb = k / KQ; /* whole runs of KQ */
     const TG__MASK lo = TG__LANES(k - kb * KQ);
     const TG__V va = TG__SET1(alpha), vb = TG__SET1(beta);
-    /* lanes of the c columns; of the first r rows of each (a multiple of rep) */
-    const unsigned cols = (1u << c * KQ) - 1, rep = ((1u << TG__W) - 1) / ((1u << KQ) - 1);
     int32_t off[TG__W]; /* lane q KQ + r: row r, column q of y */
     for (int l = 0; l < TG__W; l++) off[l] = (int32_t)(l % KQ * incy + l / KQ);
     for (int64_t i = 0; i < n; i += R) {
@@ -8080,9 +8086,7 @@ TG__FN(tg__split_rows)(const int KQ, const int R, int c, int64_t n, int64_t k, c
 #define TG__SPLIT_STORE(g)                                                                         \
     if ((g) * KQ < R && i + (g) * KQ < n) {                                                        \
         TG__T *yg = y + (i + (g) * KQ) * incy;                                                     \
-        const int64_t live = n - i - (g) * KQ;                                                     \
-        const unsigned rows = live >= KQ ? ~0u : ((1u << live) - 1) * rep;                         \
-        const TG__MASK m = (TG__MASK)(cols & rows);                                                \
+        const TG__MASK m = (TG__MASK)TG__FN(tg__split_lanes)(KQ, c, n - i - (g) * KQ);             \
         TG__V v_ = TG__MUL(va, acc[g]);                                                            \
         if (beta != 0) v_ = TG__FMA(vb, TG__GATHER(m, off, yg), v_);                               \
         TG__SCATTER(yg, m, off, v_);                                                               \
@@ -8163,13 +8167,6 @@ TG__FN(tg__split_cols)(const int KQ, int c, int64_t n, int64_t k, const TG__T *x
     const int64_t full = n / 8 * 8, left = n - full;
     const int64_t kb = k / KQ;
     TG__V xb[TG__DOTS_K / 2]; /* ceil(k / KQ) registers, KQ at least 2 */
-    int32_t off[TG__W];       /* lane q KQ + r: element (r, q) of a run */
-    unsigned live = 0, tail = 0;
-    for (int l = 0; l < TG__W; l++) {
-        off[l] = (int32_t)(l % KQ * x_rs + l / KQ * x_cs);
-        live |= (unsigned)(l / KQ < c) << l;
-        tail |= (unsigned)(l / KQ < c && l % KQ < k - kb * KQ) << l;
-    }
     if (x_cs == 1 && KQ <= 4) {
         /* B's rows (its c columns adjacent): a run's KQ rows by masked loads, merged */
         for (int64_t b = 0; b < kb; b++)
@@ -8178,9 +8175,13 @@ TG__FN(tg__split_cols)(const int KQ, int c, int64_t n, int64_t k, const TG__T *x
             xb[kb] = TG__FN(tg__split_run)(KQ, k - kb * KQ, c, x + kb * KQ * x_rs, x_rs);
     } else {
         /* each run by one gather, lanes past c columns (and past k) zero */
-        for (int64_t b = 0; b < kb; b++)
-            xb[b] = TG__GATHER((TG__MASK)live, off, x + b * KQ * x_rs);
-        if (kb * KQ < k) xb[kb] = TG__GATHER((TG__MASK)tail, off, x + kb * KQ * x_rs);
+        int32_t off[TG__W]; /* lane q KQ + r: element (r, q) of a run */
+        for (int l = 0; l < TG__W; l++) off[l] = (int32_t)(l % KQ * x_rs + l / KQ * x_cs);
+        const TG__MASK live = (TG__MASK)TG__FN(tg__split_lanes)(KQ, c, KQ);
+        for (int64_t b = 0; b < kb; b++) xb[b] = TG__GATHER(live, off, x + b * KQ * x_rs);
+        if (kb * KQ < k)
+            xb[kb] = TG__GATHER((TG__MASK)TG__FN(tg__split_lanes)(KQ, c, k - kb * KQ), off,
+                                x + kb * KQ * x_rs);
     }
     TG__FN(tg__split_rows)(KQ, 8, c, full, k, xb, mat, ld, alpha, beta, y, incy);
     mat += full * ld;
@@ -10219,6 +10220,14 @@ TG__FN(tg__split_halving)(const int KQ, const int h, const int half)
         src, _mm512_slli_epi32(_mm512_srli_epi32(sub, __builtin_ctz((unsigned)nin)), 4));
 }
 
+/* The lanes of a register of runs of KQ (lane q KQ + r) that hold columns q < c and rows r <
+ * rows (all rows from KQ on). */
+static inline unsigned TG__FN(tg__split_lanes)(const int KQ, int c, int64_t rows)
+{
+    const unsigned cols = (1u << c * KQ) - 1, rep = ((1u << TG__W) - 1) / ((1u << KQ) - 1);
+    return rows >= KQ ? cols : cols & ((1u << rows) - 1) * rep;
+}
+
 __attribute__((target(TG__TARGET), always_inline)) static inline void
 TG__FN(tg__split_rows)(const int KQ, const int R, int c, int64_t n, int64_t k, const TG__V *xb,
                        const TG__T *mat, int64_t ld, TG__T alpha, TG__T beta, TG__T *y,
@@ -10228,8 +10237,6 @@ TG__FN(tg__split_rows)(const int KQ, const int R, int c, int64_t n, int64_t k, c
     const int64_t kb = k / KQ; /* whole runs of KQ */
     const TG__MASK lo = TG__LANES(k - kb * KQ);
     const TG__V va = TG__SET1(alpha), vb = TG__SET1(beta);
-    /* lanes of the c columns; of the first r rows of each (a multiple of rep) */
-    const unsigned cols = (1u << c * KQ) - 1, rep = ((1u << TG__W) - 1) / ((1u << KQ) - 1);
     int32_t off[TG__W]; /* lane q KQ + r: row r, column q of y */
     for (int l = 0; l < TG__W; l++) off[l] = (int32_t)(l % KQ * incy + l / KQ);
     for (int64_t i = 0; i < n; i += R) {
@@ -10263,9 +10270,7 @@ TG__FN(tg__split_rows)(const int KQ, const int R, int c, int64_t n, int64_t k, c
 #define TG__SPLIT_STORE(g)                                                                         \
     if ((g) * KQ < R && i + (g) * KQ < n) {                                                        \
         TG__T *yg = y + (i + (g) * KQ) * incy;                                                     \
-        const int64_t live = n - i - (g) * KQ;                                                     \
-        const unsigned rows = live >= KQ ? ~0u : ((1u << live) - 1) * rep;                         \
-        const TG__MASK m = (TG__MASK)(cols & rows);                                                \
+        const TG__MASK m = (TG__MASK)TG__FN(tg__split_lanes)(KQ, c, n - i - (g) * KQ);             \
         TG__V v_ = TG__MUL(va, acc[g]);                                                            \
         if (beta != 0) v_ = TG__FMA(vb, TG__GATHER(m, off, yg), v_);                               \
         TG__SCATTER(yg, m, off, v_);                                                               \
@@ -10346,13 +10351,6 @@ TG__FN(tg__split_cols)(const int KQ, int c, int64_t n, int64_t k, const TG__T *x
     const int64_t full = n / 8 * 8, left = n - full;
     const int64_t kb = k / KQ;
     TG__V xb[TG__DOTS_K / 2]; /* ceil(k / KQ) registers, KQ at least 2 */
-    int32_t off[TG__W];       /* lane q KQ + r: element (r, q) of a run */
-    unsigned live = 0, tail = 0;
-    for (int l = 0; l < TG__W; l++) {
-        off[l] = (int32_t)(l % KQ * x_rs + l / KQ * x_cs);
-        live |= (unsigned)(l / KQ < c) << l;
-        tail |= (unsigned)(l / KQ < c && l % KQ < k - kb * KQ) << l;
-    }
     if (x_cs == 1 && KQ <= 4) {
         /* B's rows (its c columns adjacent): a run's KQ rows by masked loads, merged */
         for (int64_t b = 0; b < kb; b++)
@@ -10361,9 +10359,13 @@ TG__FN(tg__split_cols)(const int KQ, int c, int64_t n, int64_t k, const TG__T *x
             xb[kb] = TG__FN(tg__split_run)(KQ, k - kb * KQ, c, x + kb * KQ * x_rs, x_rs);
     } else {
         /* each run by one gather, lanes past c columns (and past k) zero */
-        for (int64_t b = 0; b < kb; b++)
-            xb[b] = TG__GATHER((TG__MASK)live, off, x + b * KQ * x_rs);
-        if (kb * KQ < k) xb[kb] = TG__GATHER((TG__MASK)tail, off, x + kb * KQ * x_rs);
+        int32_t off[TG__W]; /* lane q KQ + r: element (r, q) of a run */
+        for (int l = 0; l < TG__W; l++) off[l] = (int32_t)(l % KQ * x_rs + l / KQ * x_cs);
+        const TG__MASK live = (TG__MASK)TG__FN(tg__split_lanes)(KQ, c, KQ);
+        for (int64_t b = 0; b < kb; b++) xb[b] = TG__GATHER(live, off, x + b * KQ * x_rs);
+        if (kb * KQ < k)
+            xb[kb] = TG__GATHER((TG__MASK)TG__FN(tg__split_lanes)(KQ, c, k - kb * KQ), off,
+                                x + kb * KQ * x_rs);
     }
     TG__FN(tg__split_rows)(KQ, 8, c, full, k, xb, mat, ld, alpha, beta, y, incy);
     mat += full * ld;
@@ -12433,6 +12435,14 @@ TG__FN(tg__split_halving)(const int KQ, const int h, const int half)
         src, _mm512_slli_epi32(_mm512_srli_epi32(sub, __builtin_ctz((unsigned)nin)), 4));
 }
 
+/* The lanes of a register of runs of KQ (lane q KQ + r) that hold columns q < c and rows r <
+ * rows (all rows from KQ on). */
+static inline unsigned TG__FN(tg__split_lanes)(const int KQ, int c, int64_t rows)
+{
+    const unsigned cols = (1u << c * KQ) - 1, rep = ((1u << TG__W) - 1) / ((1u << KQ) - 1);
+    return rows >= KQ ? cols : cols & ((1u << rows) - 1) * rep;
+}
+
 __attribute__((target(TG__TARGET), always_inline)) static inline void
 TG__FN(tg__split_rows)(const int KQ, const int R, int c, int64_t n, int64_t k, const TG__V *xb,
                        const TG__T *mat, int64_t ld, TG__T alpha, TG__T beta, TG__T *y,
@@ -12442,8 +12452,6 @@ TG__FN(tg__split_rows)(const int KQ, const int R, int c, int64_t n, int64_t k, c
     const int64_t kb = k / KQ; /* whole runs of KQ */
     const TG__MASK lo = TG__LANES(k - kb * KQ);
     const TG__V va = TG__SET1(alpha), vb = TG__SET1(beta);
-    /* lanes of the c columns; of the first r rows of each (a multiple of rep) */
-    const unsigned cols = (1u << c * KQ) - 1, rep = ((1u << TG__W) - 1) / ((1u << KQ) - 1);
     int32_t off[TG__W]; /* lane q KQ + r: row r, column q of y */
     for (int l = 0; l < TG__W; l++) off[l] = (int32_t)(l % KQ * incy + l / KQ);
     for (int64_t i = 0; i < n; i += R) {
@@ -12477,9 +12485,7 @@ TG__FN(tg__split_rows)(const int KQ, const int R, int c, int64_t n, int64_t k, c
 #define TG__SPLIT_STORE(g)                                                                         \
     if ((g) * KQ < R && i + (g) * KQ < n) {                                                        \
         TG__T *yg = y + (i + (g) * KQ) * incy;                                                     \
-        const int64_t live = n - i - (g) * KQ;                                                     \
-        const unsigned rows = live >= KQ ? ~0u : ((1u << live) - 1) * rep;                         \
-        const TG__MASK m = (TG__MASK)(cols & rows);                                                \
+        const TG__MASK m = (TG__MASK)TG__FN(tg__split_lanes)(KQ, c, n - i - (g) * KQ);             \
         TG__V v_ = TG__MUL(va, acc[g]);                                                            \
         if (beta != 0) v_ = TG__FMA(vb, TG__GATHER(m, off, yg), v_);                               \
         TG__SCATTER(yg, m, off, v_);                                                               \
@@ -12560,13 +12566,6 @@ TG__FN(tg__split_cols)(const int KQ, int c, int64_t n, int64_t k, const TG__T *x
     const int64_t full = n / 8 * 8, left = n - full;
     const int64_t kb = k / KQ;
     TG__V xb[TG__DOTS_K / 2]; /* ceil(k / KQ) registers, KQ at least 2 */
-    int32_t off[TG__W];       /* lane q KQ + r: element (r, q) of a run */
-    unsigned live = 0, tail = 0;
-    for (int l = 0; l < TG__W; l++) {
-        off[l] = (int32_t)(l % KQ * x_rs + l / KQ * x_cs);
-        live |= (unsigned)(l / KQ < c) << l;
-        tail |= (unsigned)(l / KQ < c && l % KQ < k - kb * KQ) << l;
-    }
     if (x_cs == 1 && KQ <= 4) {
         /* B's rows (its c columns adjacent): a run's KQ rows by masked loads, merged */
         for (int64_t b = 0; b < kb; b++)
@@ -12575,9 +12574,13 @@ TG__FN(tg__split_cols)(const int KQ, int c, int64_t n, int64_t k, const TG__T *x
             xb[kb] = TG__FN(tg__split_run)(KQ, k - kb * KQ, c, x + kb * KQ * x_rs, x_rs);
     } else {
         /* each run by one gather, lanes past c columns (and past k) zero */
-        for (int64_t b = 0; b < kb; b++)
-            xb[b] = TG__GATHER((TG__MASK)live, off, x + b * KQ * x_rs);
-        if (kb * KQ < k) xb[kb] = TG__GATHER((TG__MASK)tail, off, x + kb * KQ * x_rs);
+        int32_t off[TG__W]; /* lane q KQ + r: element (r, q) of a run */
+        for (int l = 0; l < TG__W; l++) off[l] = (int32_t)(l % KQ * x_rs + l / KQ * x_cs);
+        const TG__MASK live = (TG__MASK)TG__FN(tg__split_lanes)(KQ, c, KQ);
+        for (int64_t b = 0; b < kb; b++) xb[b] = TG__GATHER(live, off, x + b * KQ * x_rs);
+        if (kb * KQ < k)
+            xb[kb] = TG__GATHER((TG__MASK)TG__FN(tg__split_lanes)(KQ, c, k - kb * KQ), off,
+                                x + kb * KQ * x_rs);
     }
     TG__FN(tg__split_rows)(KQ, 8, c, full, k, xb, mat, ld, alpha, beta, y, incy);
     mat += full * ld;
@@ -14627,6 +14630,14 @@ TG__FN(tg__split_halving)(const int KQ, const int h, const int half)
         src, _mm512_slli_epi32(_mm512_srli_epi32(sub, __builtin_ctz((unsigned)nin)), 4));
 }
 
+/* The lanes of a register of runs of KQ (lane q KQ + r) that hold columns q < c and rows r <
+ * rows (all rows from KQ on). */
+static inline unsigned TG__FN(tg__split_lanes)(const int KQ, int c, int64_t rows)
+{
+    const unsigned cols = (1u << c * KQ) - 1, rep = ((1u << TG__W) - 1) / ((1u << KQ) - 1);
+    return rows >= KQ ? cols : cols & ((1u << rows) - 1) * rep;
+}
+
 __attribute__((target(TG__TARGET), always_inline)) static inline void
 TG__FN(tg__split_rows)(const int KQ, const int R, int c, int64_t n, int64_t k, const TG__V *xb,
                        const TG__T *mat, int64_t ld, TG__T alpha, TG__T beta, TG__T *y,
@@ -14636,8 +14647,6 @@ TG__FN(tg__split_rows)(const int KQ, const int R, int c, int64_t n, int64_t k, c
     const int64_t kb = k / KQ; /* whole runs of KQ */
     const TG__MASK lo = TG__LANES(k - kb * KQ);
     const TG__V va = TG__SET1(alpha), vb = TG__SET1(beta);
-    /* lanes of the c columns; of the first r rows of each (a multiple of rep) */
-    const unsigned cols = (1u << c * KQ) - 1, rep = ((1u << TG__W) - 1) / ((1u << KQ) - 1);
     int32_t off[TG__W]; /* lane q KQ + r: row r, column q of y */
     for (int l = 0; l < TG__W; l++) off[l] = (int32_t)(l % KQ * incy + l / KQ);
     for (int64_t i = 0; i < n; i += R) {
@@ -14671,9 +14680,7 @@ TG__FN(tg__split_rows)(const int KQ, const int R, int c, int64_t n, int64_t k, c
 #define TG__SPLIT_STORE(g)                                                                         \
     if ((g) * KQ < R && i + (g) * KQ < n) {                                                        \
         TG__T *yg = y + (i + (g) * KQ) * incy;                                                     \
-        const int64_t live = n - i - (g) * KQ;                                                     \
-        const unsigned rows = live >= KQ ? ~0u : ((1u << live) - 1) * rep;                         \
-        const TG__MASK m = (TG__MASK)(cols & rows);                                                \
+        const TG__MASK m = (TG__MASK)TG__FN(tg__split_lanes)(KQ, c, n - i - (g) * KQ);             \
         TG__V v_ = TG__MUL(va, acc[g]);                                                            \
         if (beta != 0) v_ = TG__FMA(vb, TG__GATHER(m, off, yg), v_);                               \
         TG__SCATTER(yg, m, off, v_);                                                               \
@@ -14754,13 +14761,6 @@ TG__FN(tg__split_cols)(const int KQ, int c, int64_t n, int64_t k, const TG__T *x
     const int64_t full = n / 8 * 8, left = n - full;
     const int64_t kb = k / KQ;
     TG__V xb[TG__DOTS_K / 2]; /* ceil(k / KQ) registers, KQ at least 2 */
-    int32_t off[TG__W];       /* lane q KQ + r: element (r, q) of a run */
-    unsigned live = 0, tail = 0;
-    for (int l = 0; l < TG__W; l++) {
-        off[l] = (int32_t)(l % KQ * x_rs + l / KQ * x_cs);
-        live |= (unsigned)(l / KQ < c) << l;
-        tail |= (unsigned)(l / KQ < c && l % KQ < k - kb * KQ) << l;
-    }
     if (x_cs == 1 && KQ <= 4) {
         /* B's rows (its c columns adjacent): a run's KQ rows by masked loads, merged */
         for (int64_t b = 0; b < kb; b++)
@@ -14769,9 +14769,13 @@ TG__FN(tg__split_cols)(const int KQ, int c, int64_t n, int64_t k, const TG__T *x
             xb[kb] = TG__FN(tg__split_run)(KQ, k - kb * KQ, c, x + kb * KQ * x_rs, x_rs);
     } else {
         /* each run by one gather, lanes past c columns (and past k) zero */
-        for (int64_t b = 0; b < kb; b++)
-            xb[b] = TG__GATHER((TG__MASK)live, off, x + b * KQ * x_rs);
-        if (kb * KQ < k) xb[kb] = TG__GATHER((TG__MASK)tail, off, x + kb * KQ * x_rs);
+        int32_t off[TG__W]; /* lane q KQ + r: element (r, q) of a run */
+        for (int l = 0; l < TG__W; l++) off[l] = (int32_t)(l % KQ * x_rs + l / KQ * x_cs);
+        const TG__MASK live = (TG__MASK)TG__FN(tg__split_lanes)(KQ, c, KQ);
+        for (int64_t b = 0; b < kb; b++) xb[b] = TG__GATHER(live, off, x + b * KQ * x_rs);
+        if (kb * KQ < k)
+            xb[kb] = TG__GATHER((TG__MASK)TG__FN(tg__split_lanes)(KQ, c, k - kb * KQ), off,
+                                x + kb * KQ * x_rs);
     }
     TG__FN(tg__split_rows)(KQ, 8, c, full, k, xb, mat, ld, alpha, beta, y, incy);
     mat += full * ld;
@@ -15093,8 +15097,9 @@ TG__PRIVATE void tg__small_dots(const tg__kernel *kern, int64_t m, int64_t n, in
         return;
     }
     /* (the bounds past a panel, which hold wherever a whole narrow product's do; the split dots
-     * gather B's runs through 32-bit offsets: past them, B's rows 2^26 elements apart, the
-     * columns go as below, five to eight (B contiguous along k, never copied) one at a time) */
+     * gather B's runs through 32-bit offsets: past them, strides summing past 2^31 / nr
+     * elements, the columns go as below, five to eight (B contiguous along k, never copied) one
+     * at a time) */
     if (tg__split_fit(kern, n, m, kc, b_rs, 0) &&
         (double)kern->nr * (double)(b_rs + b_cs + rs_c) < 2147483648.0) {
         kern->dots_split((int)n, m, kc, alpha, b, b_rs, b_cs, a, a_rs, beta, c, rs_c);

@@ -399,7 +399,7 @@ TG__ALWAYS_INLINE int tg__small_triple_one(const tg__kernel *kern, int64_t n, do
  * past a panel or a vector (768 shapes, cpu/ab-dots-split/): geometric mean NN s 1.15, d 1.10,
  * NT s 1.06, d 1.08; s 36^3 NN 1.29, 35^3 1.23, d 35^3 1.09; against OpenBLAS s 34^3-36^3 NN
  * 0.87-0.93 -> 1.03-1.15, s 64x20x64 0.83 -> 1.24. Not at 8 rows (d 8x12x200 NT 0.86) nor fp64's
- * four columns under 16 deep (d 100x20x8 0.90), where the tile or the dots above stay.
+ * four columns under 32 deep or 12 rows (d 100x20x8 0.90), where the tile or the dots above stay.
  *
  * A transposed (its rows adjacent: a_rs 1, its k steps a_cs apart) has no rows to take dots
  * with; there the columns go as products of A's columns with B's elements instead, each column of

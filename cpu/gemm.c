@@ -267,7 +267,7 @@ TG__ALWAYS_INLINE int tg__tiny_in_place(const tg__kernel *kern, size_t es, int64
     if (!tg__small_in_half_l1(k, ltb * (int64_t)es)) return 0;
     if (tn <= kern->nr && tg__use_narrow(kern, tm, tn)) pk = kern->narrow;
     if (tn > pk->nr || tg__panel_packs(pk, tn, 1, 0) ||
-        (tn <= kern->nr / 4 && tg__split_fit(kern, tn, tm, k, ltb, 1)))
+        tg__split_fit(kern, tn, tm, k, ltb, 1))
         return tg__tiny_panels(kern, es, tm, tn, k, alpha, (const char *)a, a_rs, a_cs,
                                (const char *)b, ltb, 1, beta, c, ldc);
     tg__panel_ukernel(pk, tm, tn, k)(k, alpha, a, a_rs, a_cs, a_rs, b, ltb, beta, c, ldc, 1, tm,

@@ -189,8 +189,9 @@ TG__PRIVATE void tg__small_dots(const tg__kernel *kern, int64_t m, int64_t n, in
         return;
     }
     /* (the bounds past a panel, which hold wherever a whole narrow product's do; the split dots
-     * gather B's runs through 32-bit offsets: past them, B's rows 2^26 elements apart, the
-     * columns go as below, five to eight (B contiguous along k, never copied) one at a time) */
+     * gather B's runs through 32-bit offsets: past them, strides summing past 2^31 / nr
+     * elements, the columns go as below, five to eight (B contiguous along k, never copied) one
+     * at a time) */
     if (tg__split_fit(kern, n, m, kc, b_rs, 0) &&
         (double)kern->nr * (double)(b_rs + b_cs + rs_c) < 2147483648.0) {
         kern->dots_split((int)n, m, kc, alpha, b, b_rs, b_cs, a, a_rs, beta, c, rs_c);
