@@ -1159,7 +1159,7 @@ TG__ALWAYS_INLINE int tg__dots_fit(const tg__kernel *kern, int64_t n, int64_t m,
  * 51^3 and the shapes it leaves alone 0.99-1.01. A first panel so (j = 0, a B one vector and a
  * column or two wide), against the whole masked panel: s 17x17x64 1.46, 40x17x100 1.72, 100x18x100
  * 1.39, d 64x9x64 1.60, NT s 17^3 1.27; AVX2 forced s 64x9x64 1.57, 9x9x64 1.35. (The tiny route's
- * plain form sends one panel straight to the kernel without asking: gemm.c.)
+ * plain form asks only from 16 rows and 8 deep: gemm.c.)
  * A whole product narrower than a vector over a transposed A (narrow_t: j = 0, 3 to W/2 columns,
  * or up to W from 16 rows and 48 deep) goes to ukernel_cols as well, its columns as rows of Cᵀ,
  * where the masked or AVX2 tile spent a vector a row for a few live lanes. Under 9 rows, and for
@@ -4964,8 +4964,14 @@ TG__ALWAYS_INLINE const tg__kernel *tg__tiny_kernel(size_t es, int layout, int64
                                                     int64_t ltb_min)
 {
     tg__arch arch;
+    /* each dimension tested alone: an or of the three, one test, passed TG__TINY where none did
+     * (12x33x12: 11 | 32 | 11 = 43), which sent those the general way. Against that, 40 shapes of
+     * m, n, k in 2-40 whose or passed it (cpu/ab-tiny-route-dims/, a copy 0.92-1.07): geometric
+     * mean by type and transpose 1.07-1.18, d 24x5x36 TT 1.89, 8x33x31 TT 1.64; s 12x33x12 NN
+     * 1.15, TN 1.19, d 1.11 and 1.14 */
     if ((layout != TG_ROW_MAJOR && layout != TG_COL_MAJOR) ||
-        (((uint64_t)tm - 1) | ((uint64_t)tn - 1) | ((uint64_t)k - 1)) >= TG__TINY || alpha_zero ||
+        ((uint64_t)tm - 1 >= TG__TINY) | ((uint64_t)tn - 1 >= TG__TINY) |
+            ((uint64_t)k - 1 >= TG__TINY) || alpha_zero ||
         !a || !b || !c || (uint64_t)(lta | ltb | ldc) >= ((uint64_t)1 << 28) ||
         lta < lta_min || ltb < ltb_min || ldc < tn || tg__path_forced())
         return NULL;
@@ -5031,8 +5037,15 @@ TG__NOINLINE static int tg__tiny_panels(const tg__kernel *kern, size_t es, int64
 /* B's rows contiguous (ltb apart), read in place, within half of L1 (else small.c packs it): one
  * panel of the kernel chosen for its width (tg__use_narrow) that the kernel reads whole or,
  * partial, through masks, straight to it; any other B, or the few columns that the split dots
- * take (cpu.h's tg__split_fit), panel by panel (tg__tiny_panels). A's rows
- * are a_rs apart, its k steps a_cs. Returns 1 when it computed C. */
+ * take (cpu.h's tg__split_fit), panel by panel (tg__tiny_panels), and so a panel past one vector
+ * whose last columns tg__dots_cols gives to the dots, from 16 rows and 8 deep. The Xeon of
+ * results/intel-xeon-2c, 1 thread, ab-gemm, C 16 bytes off a line, 40 shapes of the route a type
+ * (cpu/ab-tiny-route-dims/), against the masked panel (a copy 0.97-1.03): geometric mean NN s
+ * 1.02, d 1.01 (the tests alone, where the dots do not take the columns, cost the rest up to 3%:
+ * d 20x9x4 0.94-0.98); s 32x18x32 1.52, d 32x10x16 1.26, s 24x18x16 1.22, s 16x20x32 1.22, d
+ * 20x10x32 1.22; under 16 rows, as the dots' bounds allow, it lost (d 8x10x16 0.63, d 4x9x24
+ * 0.74, d 9x9x12 0.92, s 12x18x8 0.92). A's rows are a_rs apart, its k steps a_cs. Returns 1
+ * when it computed C. */
 TG__ALWAYS_INLINE int tg__tiny_in_place(const tg__kernel *kern, size_t es, int64_t tm, int64_t tn,
                                         int64_t k, const void *alpha, const void *a, int64_t a_rs,
                                         int64_t a_cs, const void *b, int64_t ltb, const void *beta,
@@ -5041,8 +5054,9 @@ TG__ALWAYS_INLINE int tg__tiny_in_place(const tg__kernel *kern, size_t es, int64
     const tg__kernel *pk = kern;
     if (!tg__small_in_half_l1(k, ltb * (int64_t)es)) return 0;
     if (tn <= kern->nr && tg__use_narrow(kern, tm, tn)) pk = kern->narrow;
-    if (tn > pk->nr || tg__panel_packs(pk, tn, 1, 0) ||
-        tg__split_fit(kern, tn, tm, k, ltb, 1))
+    if (tn > pk->nr || tg__panel_packs(pk, tn, 1, 0) || tg__split_fit(kern, tn, tm, k, ltb, 1) ||
+        (tm >= 16 && k >= 8 && tn > kern->nr / 2 &&
+         tg__dots_cols(kern, 0, tn, tm, a_rs, a_cs, ltb, k)))
         return tg__tiny_panels(kern, es, tm, tn, k, alpha, (const char *)a, a_rs, a_cs,
                                (const char *)b, ltb, 1, beta, c, ldc);
     tg__panel_ukernel(pk, tm, tn, k)(k, alpha, a, a_rs, a_cs, a_rs, b, ltb, beta, c, ldc, 1, tm,

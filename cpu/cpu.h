@@ -506,7 +506,7 @@ TG__ALWAYS_INLINE int tg__dots_fit(const tg__kernel *kern, int64_t n, int64_t m,
  * 51^3 and the shapes it leaves alone 0.99-1.01. A first panel so (j = 0, a B one vector and a
  * column or two wide), against the whole masked panel: s 17x17x64 1.46, 40x17x100 1.72, 100x18x100
  * 1.39, d 64x9x64 1.60, NT s 17^3 1.27; AVX2 forced s 64x9x64 1.57, 9x9x64 1.35. (The tiny route's
- * plain form sends one panel straight to the kernel without asking: gemm.c.)
+ * plain form asks only from 16 rows and 8 deep: gemm.c.)
  * A whole product narrower than a vector over a transposed A (narrow_t: j = 0, 3 to W/2 columns,
  * or up to W from 16 rows and 48 deep) goes to ukernel_cols as well, its columns as rows of Cᵀ,
  * where the masked or AVX2 tile spent a vector a row for a few live lanes. Under 9 rows, and for
