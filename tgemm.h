@@ -5835,14 +5835,20 @@ __attribute__((target("avx2,fma"))) static inline void tg__copy8_d(const double 
 
 /* Eight columns of a B stored along k (transposed row-major, or column-major; column stride cs) by
  * eight k steps into a packed panel ds wide, d[p * ds + j] = s[j * cs + p]: one 8 x 8 register
- * transpose. The same serves eight rows of a row-major A into an 8-row panel (ds = 8). */
-__attribute__((target("avx2,fma"))) static inline void tg__packt8x8_s(const float *s, int64_t cs,
-                                                                     float *d, int64_t ds)
+ * transpose. The same serves eight rows of a row-major A into an 8-row panel (ds = 8). kq < 8
+ * moves the first kq k steps alone, the last of a panel's (kernel_simd.inc's tg__pack_along_k),
+ * its columns read by masked loads, which touch nothing past them, and kq rows stored: those
+ * went one element at a time, 160 loads and stores for a 32-wide panel five deep, which were half
+ * of an NT s 16x33x5 (perf). Inlined with kq a constant, 8 where the full block moves. */
+__attribute__((target("avx2,fma"), always_inline)) static inline void
+tg__packt8x8_s(const float *s, int64_t cs, float *d, int64_t ds, const int kq)
 {
-    __m256 r0 = _mm256_loadu_ps(s), r1 = _mm256_loadu_ps(s + cs);
-    __m256 r2 = _mm256_loadu_ps(s + 2 * cs), r3 = _mm256_loadu_ps(s + 3 * cs);
-    __m256 r4 = _mm256_loadu_ps(s + 4 * cs), r5 = _mm256_loadu_ps(s + 5 * cs);
-    __m256 r6 = _mm256_loadu_ps(s + 6 * cs), r7 = _mm256_loadu_ps(s + 7 * cs);
+    const __m256i m =
+        _mm256_cmpgt_epi32(_mm256_set1_epi32(kq), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+#define TG__ROW(j) (kq < 8 ? _mm256_maskload_ps(s + (j) * cs, m) : _mm256_loadu_ps(s + (j) * cs))
+    __m256 r0 = TG__ROW(0), r1 = TG__ROW(1), r2 = TG__ROW(2), r3 = TG__ROW(3);
+    __m256 r4 = TG__ROW(4), r5 = TG__ROW(5), r6 = TG__ROW(6), r7 = TG__ROW(7);
+#undef TG__ROW
     __m256 t0 = _mm256_unpacklo_ps(r0, r1), t1 = _mm256_unpackhi_ps(r0, r1);
     __m256 t2 = _mm256_unpacklo_ps(r2, r3), t3 = _mm256_unpackhi_ps(r2, r3);
     __m256 t4 = _mm256_unpacklo_ps(r4, r5), t5 = _mm256_unpackhi_ps(r4, r5);
@@ -5853,27 +5859,29 @@ __attribute__((target("avx2,fma"))) static inline void tg__packt8x8_s(const floa
     __m256 u4 = _mm256_shuffle_ps(t4, t6, 0x44), u5 = _mm256_shuffle_ps(t4, t6, 0xEE);
     __m256 u6 = _mm256_shuffle_ps(t5, t7, 0x44), u7 = _mm256_shuffle_ps(t5, t7, 0xEE);
     _mm256_storeu_ps(d + 0 * ds, _mm256_permute2f128_ps(u0, u4, 0x20));
-    _mm256_storeu_ps(d + 1 * ds, _mm256_permute2f128_ps(u1, u5, 0x20));
-    _mm256_storeu_ps(d + 2 * ds, _mm256_permute2f128_ps(u2, u6, 0x20));
-    _mm256_storeu_ps(d + 3 * ds, _mm256_permute2f128_ps(u3, u7, 0x20));
-    _mm256_storeu_ps(d + 4 * ds, _mm256_permute2f128_ps(u0, u4, 0x31));
-    _mm256_storeu_ps(d + 5 * ds, _mm256_permute2f128_ps(u1, u5, 0x31));
-    _mm256_storeu_ps(d + 6 * ds, _mm256_permute2f128_ps(u2, u6, 0x31));
-    _mm256_storeu_ps(d + 7 * ds, _mm256_permute2f128_ps(u3, u7, 0x31));
+    if (kq > 1) _mm256_storeu_ps(d + 1 * ds, _mm256_permute2f128_ps(u1, u5, 0x20));
+    if (kq > 2) _mm256_storeu_ps(d + 2 * ds, _mm256_permute2f128_ps(u2, u6, 0x20));
+    if (kq > 3) _mm256_storeu_ps(d + 3 * ds, _mm256_permute2f128_ps(u3, u7, 0x20));
+    if (kq > 4) _mm256_storeu_ps(d + 4 * ds, _mm256_permute2f128_ps(u0, u4, 0x31));
+    if (kq > 5) _mm256_storeu_ps(d + 5 * ds, _mm256_permute2f128_ps(u1, u5, 0x31));
+    if (kq > 6) _mm256_storeu_ps(d + 6 * ds, _mm256_permute2f128_ps(u2, u6, 0x31));
+    if (kq > 7) _mm256_storeu_ps(d + 7 * ds, _mm256_permute2f128_ps(u3, u7, 0x31));
 }
 
-/* The same for double: four columns by four k steps, one 4 x 4 transpose. */
-__attribute__((target("avx2,fma"))) static inline void tg__packt4x4_d(const double *s, int64_t cs,
-                                                                      double *d, int64_t ds)
+/* The same for double: four columns by four k steps (or the first kq), one 4 x 4 transpose. */
+__attribute__((target("avx2,fma"), always_inline)) static inline void
+tg__packt4x4_d(const double *s, int64_t cs, double *d, int64_t ds, const int kq)
 {
-    __m256d r0 = _mm256_loadu_pd(s), r1 = _mm256_loadu_pd(s + cs);
-    __m256d r2 = _mm256_loadu_pd(s + 2 * cs), r3 = _mm256_loadu_pd(s + 3 * cs);
+    const __m256i m = _mm256_cmpgt_epi64(_mm256_set1_epi64x(kq), _mm256_setr_epi64x(0, 1, 2, 3));
+#define TG__ROW(j) (kq < 4 ? _mm256_maskload_pd(s + (j) * cs, m) : _mm256_loadu_pd(s + (j) * cs))
+    __m256d r0 = TG__ROW(0), r1 = TG__ROW(1), r2 = TG__ROW(2), r3 = TG__ROW(3);
+#undef TG__ROW
     __m256d t0 = _mm256_unpacklo_pd(r0, r1), t1 = _mm256_unpackhi_pd(r0, r1);
     __m256d t2 = _mm256_unpacklo_pd(r2, r3), t3 = _mm256_unpackhi_pd(r2, r3);
     _mm256_storeu_pd(d + 0 * ds, _mm256_permute2f128_pd(t0, t2, 0x20));
-    _mm256_storeu_pd(d + 1 * ds, _mm256_permute2f128_pd(t1, t3, 0x20));
-    _mm256_storeu_pd(d + 2 * ds, _mm256_permute2f128_pd(t0, t2, 0x31));
-    _mm256_storeu_pd(d + 3 * ds, _mm256_permute2f128_pd(t1, t3, 0x31));
+    if (kq > 1) _mm256_storeu_pd(d + 1 * ds, _mm256_permute2f128_pd(t1, t3, 0x20));
+    if (kq > 2) _mm256_storeu_pd(d + 2 * ds, _mm256_permute2f128_pd(t0, t2, 0x31));
+    if (kq > 3) _mm256_storeu_pd(d + 3 * ds, _mm256_permute2f128_pd(t1, t3, 0x31));
 }
 
 /* Six rows of doubles, as tg__pack6x4_s: rows 0-3 by the 4 x 4 transpose, rows 4-5 as pairs. */
@@ -5882,7 +5890,7 @@ __attribute__((target("avx2,fma"))) static inline void tg__pack6x4_d(const doubl
 {
     __m256d r4 = _mm256_loadu_pd(s + 4 * rs), r5 = _mm256_loadu_pd(s + 5 * rs);
     __m256d u0 = _mm256_unpacklo_pd(r4, r5), u1 = _mm256_unpackhi_pd(r4, r5); /* p 0,2 | 1,3 */
-    tg__packt4x4_d(s, rs, d, 6);
+    tg__packt4x4_d(s, rs, d, 6, 4);
     _mm_storeu_pd(d + 4, _mm256_castpd256_pd128(u0));
     _mm_storeu_pd(d + 10, _mm256_castpd256_pd128(u1));
     _mm_storeu_pd(d + 16, _mm256_extractf128_pd(u0, 1));
@@ -6244,12 +6252,12 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
  * TG__NARROW (the family's kernel for narrow panels, or NULL), TG__V (register type), TG__W
  * (lanes), TG__LOADU/TG__STOREU, TG__BCAST, TG__FMA, TG__MUL, TG__ADD, TG__SET1, TG__ZERO,
  * TG__PACK6X4, TG__COPY6 and TG__COPY8 (A's packing), TG__PACKT (a TG__TB x TG__TB register
- * transpose; where defined, TG__PACKT8, an 8 x 8 one, and TG__T8X8, eight registers' W lanes
- * turned into W registers' first eight: ukernel_cols's one-vector tile), and TG__MASK/TG__LANES/
- * TG__MASKLOAD (a load mask for a partial panel; where TG__MASKED, also TG__MASKSTORE, its
- * store), TG__STORE_PART (the first lanes of a register into a row of C), TG__MASKED (1: masked
- * loads are cheap enough to read a partial panel of B in place, and masked stores to write an
- * edge tile), TG__SHORT_M (the descriptor's short_m), TG__TALL (the
+ * transpose, or of its first kq k steps; where defined, TG__PACKT8, an 8 x 8 one, and TG__T8X8,
+ * eight registers' W lanes turned into W registers' first eight: ukernel_cols's one-vector tile),
+ * and TG__MASK/TG__LANES/TG__MASKLOAD (a load mask for a partial panel; where TG__MASKED, also
+ * TG__MASKSTORE, its store), TG__STORE_PART (the first lanes of a register into a row of C),
+ * TG__MASKED (1: masked loads are cheap enough to read a partial panel of B in place, and masked
+ * stores to write an edge tile), TG__SHORT_M (the descriptor's short_m), TG__TALL (the
  * most rows of a tall tile, below), TG__PAIR (1: 32 vector registers, enough for the pair and
  * triple kernels and the wide descriptor, below), TG__PREFETCH_SHORT (1: tiles of one to three rows
  * prefetch B read in place, below), TG__B_SHARE (the descriptor's b_share), TG__GEMV_RULE (its
@@ -7251,8 +7259,9 @@ TG__FN(tg__ukernel_wide)(int64_t kc, const void *alpha, const void *a, int64_t r
 
 /* rows x kc of a source whose rows run along k (element (i, p) at src[i * rs + p]) into panels w
  * wide, d[p * w + i], through TG__TB x TG__TB register transposes (TG__PACKT), w / TG__TB side by
- * side, so that each panel's w streams are read along; the last k steps, and the last rows of a
- * partial panel past a multiple of TG__TB, one element at a time. A partial panel's columns past
+ * side, so that each panel's w streams are read along; the last k steps (fewer than TG__TB) by
+ * the same transposes through masks, the last rows of a partial panel past a multiple of TG__TB
+ * one element at a time. A partial panel's columns past
  * those transposes are zeroed first, a vector a k step, and its live ones written over them: one
  * element at a time, with the zeros column by column, it was 65% of a row-major NT or TT 16^3
  * sgemm (16 live columns in a 32-wide panel) on the Xeon of results/intel-xeon-2c. A row-major A
@@ -7282,9 +7291,10 @@ TG__FN(tg__pack_along_k)(int64_t rows, int64_t kc, const TG__T *src, int64_t rs,
 #endif
         for (int64_t p = 0; p < kt; p += TG__TB)
             for (int64_t q = p < k8 ? l8 : 0; q < lt; q += TG__TB)
-                TG__PACKT(s + q * rs + p, rs, d + p * w + q, w);
-        for (int64_t p = kt; p < kc; p++)
-            for (int64_t i = 0; i < lt; i++) d[p * w + i] = s[i * rs + p];
+                TG__PACKT(s + q * rs + p, rs, d + p * w + q, w, TG__TB);
+        if (kt < kc)
+            for (int64_t q = 0; q < lt; q += TG__TB)
+                TG__PACKT(s + q * rs + kt, rs, d + kt * w + q, w, (int)(kc - kt));
         for (int64_t i = lt; i < live; i++)
             for (int64_t p = 0; p < kc; p++) d[p * w + i] = s[i * rs + p];
     }
@@ -8428,12 +8438,12 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
  * TG__NARROW (the family's kernel for narrow panels, or NULL), TG__V (register type), TG__W
  * (lanes), TG__LOADU/TG__STOREU, TG__BCAST, TG__FMA, TG__MUL, TG__ADD, TG__SET1, TG__ZERO,
  * TG__PACK6X4, TG__COPY6 and TG__COPY8 (A's packing), TG__PACKT (a TG__TB x TG__TB register
- * transpose; where defined, TG__PACKT8, an 8 x 8 one, and TG__T8X8, eight registers' W lanes
- * turned into W registers' first eight: ukernel_cols's one-vector tile), and TG__MASK/TG__LANES/
- * TG__MASKLOAD (a load mask for a partial panel; where TG__MASKED, also TG__MASKSTORE, its
- * store), TG__STORE_PART (the first lanes of a register into a row of C), TG__MASKED (1: masked
- * loads are cheap enough to read a partial panel of B in place, and masked stores to write an
- * edge tile), TG__SHORT_M (the descriptor's short_m), TG__TALL (the
+ * transpose, or of its first kq k steps; where defined, TG__PACKT8, an 8 x 8 one, and TG__T8X8,
+ * eight registers' W lanes turned into W registers' first eight: ukernel_cols's one-vector tile),
+ * and TG__MASK/TG__LANES/TG__MASKLOAD (a load mask for a partial panel; where TG__MASKED, also
+ * TG__MASKSTORE, its store), TG__STORE_PART (the first lanes of a register into a row of C),
+ * TG__MASKED (1: masked loads are cheap enough to read a partial panel of B in place, and masked
+ * stores to write an edge tile), TG__SHORT_M (the descriptor's short_m), TG__TALL (the
  * most rows of a tall tile, below), TG__PAIR (1: 32 vector registers, enough for the pair and
  * triple kernels and the wide descriptor, below), TG__PREFETCH_SHORT (1: tiles of one to three rows
  * prefetch B read in place, below), TG__B_SHARE (the descriptor's b_share), TG__GEMV_RULE (its
@@ -9435,8 +9445,9 @@ TG__FN(tg__ukernel_wide)(int64_t kc, const void *alpha, const void *a, int64_t r
 
 /* rows x kc of a source whose rows run along k (element (i, p) at src[i * rs + p]) into panels w
  * wide, d[p * w + i], through TG__TB x TG__TB register transposes (TG__PACKT), w / TG__TB side by
- * side, so that each panel's w streams are read along; the last k steps, and the last rows of a
- * partial panel past a multiple of TG__TB, one element at a time. A partial panel's columns past
+ * side, so that each panel's w streams are read along; the last k steps (fewer than TG__TB) by
+ * the same transposes through masks, the last rows of a partial panel past a multiple of TG__TB
+ * one element at a time. A partial panel's columns past
  * those transposes are zeroed first, a vector a k step, and its live ones written over them: one
  * element at a time, with the zeros column by column, it was 65% of a row-major NT or TT 16^3
  * sgemm (16 live columns in a 32-wide panel) on the Xeon of results/intel-xeon-2c. A row-major A
@@ -9466,9 +9477,10 @@ TG__FN(tg__pack_along_k)(int64_t rows, int64_t kc, const TG__T *src, int64_t rs,
 #endif
         for (int64_t p = 0; p < kt; p += TG__TB)
             for (int64_t q = p < k8 ? l8 : 0; q < lt; q += TG__TB)
-                TG__PACKT(s + q * rs + p, rs, d + p * w + q, w);
-        for (int64_t p = kt; p < kc; p++)
-            for (int64_t i = 0; i < lt; i++) d[p * w + i] = s[i * rs + p];
+                TG__PACKT(s + q * rs + p, rs, d + p * w + q, w, TG__TB);
+        if (kt < kc)
+            for (int64_t q = 0; q < lt; q += TG__TB)
+                TG__PACKT(s + q * rs + kt, rs, d + kt * w + q, w, (int)(kc - kt));
         for (int64_t i = lt; i < live; i++)
             for (int64_t p = 0; p < kc; p++) d[p * w + i] = s[i * rs + p];
     }
@@ -10643,12 +10655,12 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
  * TG__NARROW (the family's kernel for narrow panels, or NULL), TG__V (register type), TG__W
  * (lanes), TG__LOADU/TG__STOREU, TG__BCAST, TG__FMA, TG__MUL, TG__ADD, TG__SET1, TG__ZERO,
  * TG__PACK6X4, TG__COPY6 and TG__COPY8 (A's packing), TG__PACKT (a TG__TB x TG__TB register
- * transpose; where defined, TG__PACKT8, an 8 x 8 one, and TG__T8X8, eight registers' W lanes
- * turned into W registers' first eight: ukernel_cols's one-vector tile), and TG__MASK/TG__LANES/
- * TG__MASKLOAD (a load mask for a partial panel; where TG__MASKED, also TG__MASKSTORE, its
- * store), TG__STORE_PART (the first lanes of a register into a row of C), TG__MASKED (1: masked
- * loads are cheap enough to read a partial panel of B in place, and masked stores to write an
- * edge tile), TG__SHORT_M (the descriptor's short_m), TG__TALL (the
+ * transpose, or of its first kq k steps; where defined, TG__PACKT8, an 8 x 8 one, and TG__T8X8,
+ * eight registers' W lanes turned into W registers' first eight: ukernel_cols's one-vector tile),
+ * and TG__MASK/TG__LANES/TG__MASKLOAD (a load mask for a partial panel; where TG__MASKED, also
+ * TG__MASKSTORE, its store), TG__STORE_PART (the first lanes of a register into a row of C),
+ * TG__MASKED (1: masked loads are cheap enough to read a partial panel of B in place, and masked
+ * stores to write an edge tile), TG__SHORT_M (the descriptor's short_m), TG__TALL (the
  * most rows of a tall tile, below), TG__PAIR (1: 32 vector registers, enough for the pair and
  * triple kernels and the wide descriptor, below), TG__PREFETCH_SHORT (1: tiles of one to three rows
  * prefetch B read in place, below), TG__B_SHARE (the descriptor's b_share), TG__GEMV_RULE (its
@@ -11650,8 +11662,9 @@ TG__FN(tg__ukernel_wide)(int64_t kc, const void *alpha, const void *a, int64_t r
 
 /* rows x kc of a source whose rows run along k (element (i, p) at src[i * rs + p]) into panels w
  * wide, d[p * w + i], through TG__TB x TG__TB register transposes (TG__PACKT), w / TG__TB side by
- * side, so that each panel's w streams are read along; the last k steps, and the last rows of a
- * partial panel past a multiple of TG__TB, one element at a time. A partial panel's columns past
+ * side, so that each panel's w streams are read along; the last k steps (fewer than TG__TB) by
+ * the same transposes through masks, the last rows of a partial panel past a multiple of TG__TB
+ * one element at a time. A partial panel's columns past
  * those transposes are zeroed first, a vector a k step, and its live ones written over them: one
  * element at a time, with the zeros column by column, it was 65% of a row-major NT or TT 16^3
  * sgemm (16 live columns in a 32-wide panel) on the Xeon of results/intel-xeon-2c. A row-major A
@@ -11681,9 +11694,10 @@ TG__FN(tg__pack_along_k)(int64_t rows, int64_t kc, const TG__T *src, int64_t rs,
 #endif
         for (int64_t p = 0; p < kt; p += TG__TB)
             for (int64_t q = p < k8 ? l8 : 0; q < lt; q += TG__TB)
-                TG__PACKT(s + q * rs + p, rs, d + p * w + q, w);
-        for (int64_t p = kt; p < kc; p++)
-            for (int64_t i = 0; i < lt; i++) d[p * w + i] = s[i * rs + p];
+                TG__PACKT(s + q * rs + p, rs, d + p * w + q, w, TG__TB);
+        if (kt < kc)
+            for (int64_t q = 0; q < lt; q += TG__TB)
+                TG__PACKT(s + q * rs + kt, rs, d + kt * w + q, w, (int)(kc - kt));
         for (int64_t i = lt; i < live; i++)
             for (int64_t p = 0; p < kc; p++) d[p * w + i] = s[i * rs + p];
     }
@@ -12838,12 +12852,12 @@ static inline void TG__FN(tg__store_tile)(int64_t m, int64_t n, const TG__T *t, 
  * TG__NARROW (the family's kernel for narrow panels, or NULL), TG__V (register type), TG__W
  * (lanes), TG__LOADU/TG__STOREU, TG__BCAST, TG__FMA, TG__MUL, TG__ADD, TG__SET1, TG__ZERO,
  * TG__PACK6X4, TG__COPY6 and TG__COPY8 (A's packing), TG__PACKT (a TG__TB x TG__TB register
- * transpose; where defined, TG__PACKT8, an 8 x 8 one, and TG__T8X8, eight registers' W lanes
- * turned into W registers' first eight: ukernel_cols's one-vector tile), and TG__MASK/TG__LANES/
- * TG__MASKLOAD (a load mask for a partial panel; where TG__MASKED, also TG__MASKSTORE, its
- * store), TG__STORE_PART (the first lanes of a register into a row of C), TG__MASKED (1: masked
- * loads are cheap enough to read a partial panel of B in place, and masked stores to write an
- * edge tile), TG__SHORT_M (the descriptor's short_m), TG__TALL (the
+ * transpose, or of its first kq k steps; where defined, TG__PACKT8, an 8 x 8 one, and TG__T8X8,
+ * eight registers' W lanes turned into W registers' first eight: ukernel_cols's one-vector tile),
+ * and TG__MASK/TG__LANES/TG__MASKLOAD (a load mask for a partial panel; where TG__MASKED, also
+ * TG__MASKSTORE, its store), TG__STORE_PART (the first lanes of a register into a row of C),
+ * TG__MASKED (1: masked loads are cheap enough to read a partial panel of B in place, and masked
+ * stores to write an edge tile), TG__SHORT_M (the descriptor's short_m), TG__TALL (the
  * most rows of a tall tile, below), TG__PAIR (1: 32 vector registers, enough for the pair and
  * triple kernels and the wide descriptor, below), TG__PREFETCH_SHORT (1: tiles of one to three rows
  * prefetch B read in place, below), TG__B_SHARE (the descriptor's b_share), TG__GEMV_RULE (its
@@ -13845,8 +13859,9 @@ TG__FN(tg__ukernel_wide)(int64_t kc, const void *alpha, const void *a, int64_t r
 
 /* rows x kc of a source whose rows run along k (element (i, p) at src[i * rs + p]) into panels w
  * wide, d[p * w + i], through TG__TB x TG__TB register transposes (TG__PACKT), w / TG__TB side by
- * side, so that each panel's w streams are read along; the last k steps, and the last rows of a
- * partial panel past a multiple of TG__TB, one element at a time. A partial panel's columns past
+ * side, so that each panel's w streams are read along; the last k steps (fewer than TG__TB) by
+ * the same transposes through masks, the last rows of a partial panel past a multiple of TG__TB
+ * one element at a time. A partial panel's columns past
  * those transposes are zeroed first, a vector a k step, and its live ones written over them: one
  * element at a time, with the zeros column by column, it was 65% of a row-major NT or TT 16^3
  * sgemm (16 live columns in a 32-wide panel) on the Xeon of results/intel-xeon-2c. A row-major A
@@ -13876,9 +13891,10 @@ TG__FN(tg__pack_along_k)(int64_t rows, int64_t kc, const TG__T *src, int64_t rs,
 #endif
         for (int64_t p = 0; p < kt; p += TG__TB)
             for (int64_t q = p < k8 ? l8 : 0; q < lt; q += TG__TB)
-                TG__PACKT(s + q * rs + p, rs, d + p * w + q, w);
-        for (int64_t p = kt; p < kc; p++)
-            for (int64_t i = 0; i < lt; i++) d[p * w + i] = s[i * rs + p];
+                TG__PACKT(s + q * rs + p, rs, d + p * w + q, w, TG__TB);
+        if (kt < kc)
+            for (int64_t q = 0; q < lt; q += TG__TB)
+                TG__PACKT(s + q * rs + kt, rs, d + kt * w + q, w, (int)(kc - kt));
         for (int64_t i = lt; i < live; i++)
             for (int64_t p = 0; p < kc; p++) d[p * w + i] = s[i * rs + p];
     }
