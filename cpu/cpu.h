@@ -353,14 +353,18 @@ TG__ALWAYS_INLINE int tg__small_pairs_fit(const tg__kernel *kern, int64_t m, dou
     return b_bytes <= (cpu->zmm_split ? (double)cpu->l3_plan / 4 : (double)cpu->l1d);
 }
 
-/* Whether B, n columns read in place, is exactly one 3W tile of the triple kernel (s 48 columns,
- * d 24 in zmm), which takes it on cores with full-width zmm, B within twice L2 (small.c's
- * tg__small_triples has the measurements). */
-TG__ALWAYS_INLINE int tg__small_triple_one(const tg__kernel *kern, int64_t n, double b_bytes)
+/* Whether B, n columns read in place over m rows of A, is one 3W tile of the triple kernel, which
+ * takes it on cores with full-width zmm, B within twice L2: exactly 3W wide (s 48 columns, d 24
+ * in zmm; small.c's tg__small_triples has the measurements), or, under at most six rows, wider
+ * than a panel, the third vector partial (gemm.c's tiny route, where the product is one call
+ * instead of a panel's and its last columns'; past six rows the masked vector's FMAs lost). */
+TG__ALWAYS_INLINE int tg__small_triple_one(const tg__kernel *kern, int64_t m, int64_t n,
+                                           double b_bytes)
 {
     const tg__cpuinfo *cpu = tg__cpu();
-    return 2 * n == 3 * (int64_t)kern->nr && kern->ukernel_triple && !cpu->zmm_split &&
-           b_bytes <= 2 * (double)cpu->l2;
+    const int64_t nr = kern->nr;
+    return (2 * n == 3 * nr || (m <= 6 && n > nr && 2 * n < 3 * nr)) && kern->ukernel_triple &&
+           !cpu->zmm_split && b_bytes <= 2 * (double)cpu->l2;
 }
 
 /* Whether the last columns of C, n of them past B's whole panels, go as dot products with the rows

@@ -205,9 +205,10 @@ TG__ALWAYS_INLINE const tg__kernel *tg__tiny_kernel(size_t es, int layout, int64
 }
 
 /* C's columns panel by panel, as small.c's tg__small_panels makes them in its one k block: B
- * exactly one 3W tile wide to the triple kernel, whole panels two at a time to the pair kernel,
- * where small.c would take those (tg__small_triple_one, tg__small_pairs_fit: B read in place,
- * within half of L1), the last few columns past whole panels or a whole vector as dot products with
+ * exactly one 3W tile wide to the triple kernel (or, under six rows, one with its third vector
+ * partial, which small.c does not take), whole panels two at a time to the pair kernel, where
+ * small.c would take those (tg__small_triple_one, tg__small_pairs_fit: B read in place, within
+ * half of L1), the last few columns past whole panels or a whole vector as dot products with
  * A's rows or A's column products (cpu.h's tg__dots_cols), and every other panel of the family's
  * width, or of the narrow family's for the last (tg__use_narrow), read in place where its rows are
  * contiguous and the kernel reads it whole or through masks, else packed into a stack buffer as
@@ -225,7 +226,7 @@ TG__NOINLINE static int tg__tiny_panels(const tg__kernel *kern, size_t es, int64
     const int in_place = b_cs == 1;
     const int pairs = in_place && kern->ukernel_pair && tg__small_pairs_fit(kern, tm, b_bytes, 0);
     if (nr * ses > 128) return 0;
-    if (in_place && tg__small_triple_one(kern, tn, b_bytes)) {
+    if (in_place && tg__small_triple_one(kern, tm, tn, b_bytes)) {
         kern->ukernel_triple(k, alpha, a, a_rs, a_cs, b, b_rs, beta, c, ldc, tm, tn);
         return 1;
     }
