@@ -1006,14 +1006,18 @@ TG__ALWAYS_INLINE int tg__small_pairs_fit(const tg__kernel *kern, int64_t m, dou
     return b_bytes <= (cpu->zmm_split ? (double)cpu->l3_plan / 4 : (double)cpu->l1d);
 }
 
-/* Whether B, n columns read in place, is exactly one 3W tile of the triple kernel (s 48 columns,
- * d 24 in zmm), which takes it on cores with full-width zmm, B within twice L2 (small.c's
- * tg__small_triples has the measurements). */
-TG__ALWAYS_INLINE int tg__small_triple_one(const tg__kernel *kern, int64_t n, double b_bytes)
+/* Whether B, n columns read in place over m rows of A, is one 3W tile of the triple kernel, which
+ * takes it on cores with full-width zmm, B within twice L2: exactly 3W wide (s 48 columns, d 24
+ * in zmm; small.c's tg__small_triples has the measurements), or, under at most six rows, wider
+ * than a panel, the third vector partial (gemm.c's tiny route, where the product is one call
+ * instead of a panel's and its last columns'; past six rows the masked vector's FMAs lost). */
+TG__ALWAYS_INLINE int tg__small_triple_one(const tg__kernel *kern, int64_t m, int64_t n,
+                                           double b_bytes)
 {
     const tg__cpuinfo *cpu = tg__cpu();
-    return 2 * n == 3 * (int64_t)kern->nr && kern->ukernel_triple && !cpu->zmm_split &&
-           b_bytes <= 2 * (double)cpu->l2;
+    const int64_t nr = kern->nr;
+    return (2 * n == 3 * nr || (m <= 6 && n > nr && 2 * n < 3 * nr)) && kern->ukernel_triple &&
+           !cpu->zmm_split && b_bytes <= 2 * (double)cpu->l2;
 }
 
 /* Whether the last columns of C, n of them past B's whole panels, go as dot products with the rows
@@ -4980,9 +4984,10 @@ TG__ALWAYS_INLINE const tg__kernel *tg__tiny_kernel(size_t es, int layout, int64
 }
 
 /* C's columns panel by panel, as small.c's tg__small_panels makes them in its one k block: B
- * exactly one 3W tile wide to the triple kernel, whole panels two at a time to the pair kernel,
- * where small.c would take those (tg__small_triple_one, tg__small_pairs_fit: B read in place,
- * within half of L1), the last few columns past whole panels or a whole vector as dot products with
+ * exactly one 3W tile wide to the triple kernel (or, under six rows, one with its third vector
+ * partial, which small.c does not take), whole panels two at a time to the pair kernel, where
+ * small.c would take those (tg__small_triple_one, tg__small_pairs_fit: B read in place, within
+ * half of L1), the last few columns past whole panels or a whole vector as dot products with
  * A's rows or A's column products (cpu.h's tg__dots_cols), and every other panel of the family's
  * width, or of the narrow family's for the last (tg__use_narrow), read in place where its rows are
  * contiguous and the kernel reads it whole or through masks, else packed into a stack buffer as
@@ -5000,7 +5005,7 @@ TG__NOINLINE static int tg__tiny_panels(const tg__kernel *kern, size_t es, int64
     const int in_place = b_cs == 1;
     const int pairs = in_place && kern->ukernel_pair && tg__small_pairs_fit(kern, tm, b_bytes, 0);
     if (nr * ses > 128) return 0;
-    if (in_place && tg__small_triple_one(kern, tn, b_bytes)) {
+    if (in_place && tg__small_triple_one(kern, tm, tn, b_bytes)) {
         kern->ukernel_triple(k, alpha, a, a_rs, a_cs, b, b_rs, beta, c, ldc, tm, tn);
         return 1;
     }
@@ -15296,7 +15301,7 @@ TG__ALWAYS_INLINE int tg__small_triples(const tg__kernel *kern, const tg__gemm *
         return 0;
     cpu = tg__cpu();
     bytes = tg__small_b_bytes(kern, g);
-    if (one) return tg__small_triple_one(kern, g->n, bytes);
+    if (one) return tg__small_triple_one(kern, g->m, g->n, bytes);
     if (g->m > kern->short_m || (g->m + 7) / 8 >= (g->m + 5) / 6) return 0;
     if (cpu->zmm_split)
         return g->m <= 8 && bytes > (double)cpu->l2 && bytes <= (double)cpu->l3_plan / 2;
