@@ -353,18 +353,19 @@ TG__ALWAYS_INLINE int tg__small_pairs_fit(const tg__kernel *kern, int64_t m, dou
     return b_bytes <= (cpu->zmm_split ? (double)cpu->l3_plan / 4 : (double)cpu->l1d);
 }
 
-/* Whether B, n columns read in place over m rows of A, is one 3W tile of the triple kernel, which
- * takes it on cores with full-width zmm, B within twice L2: exactly 3W wide (s 48 columns, d 24
- * in zmm; small.c's tg__small_triples has the measurements), or, under at most six rows, wider
- * than a panel, the third vector partial (gemm.c's tiny route, where the product is one call
- * instead of a panel's and its last columns'; past six rows the masked vector's FMAs lost). */
+/* Whether B, n columns read in place over m rows of A (k deep), is one 3W tile of the triple
+ * kernel, which takes it on cores with full-width zmm, B within twice L2: exactly 3W wide (s 48
+ * columns, d 24 in zmm; small.c's tg__small_triples has the measurements), or, under at most
+ * seven rows (eight at most 8 deep), wider than a panel, the third vector partial (gemm.c's tiny
+ * route, where the product is one call instead of a panel's and its last columns'; over more
+ * rows the masked vector's FMAs lost: gemm.c). */
 TG__ALWAYS_INLINE int tg__small_triple_one(const tg__kernel *kern, int64_t m, int64_t n,
-                                           double b_bytes)
+                                           int64_t k, double b_bytes)
 {
     const tg__cpuinfo *cpu = tg__cpu();
     const int64_t nr = kern->nr;
-    return (2 * n == 3 * nr || (m <= 6 && n > nr && 2 * n < 3 * nr)) && kern->ukernel_triple &&
-           !cpu->zmm_split && b_bytes <= 2 * (double)cpu->l2;
+    return (2 * n == 3 * nr || ((m < 8 || (m == 8 && k <= 8)) && n > nr && 2 * n < 3 * nr)) &&
+           kern->ukernel_triple && !cpu->zmm_split && b_bytes <= 2 * (double)cpu->l2;
 }
 
 /* Whether the last columns of C, n of them past B's whole panels, go as dot products with the rows

@@ -205,7 +205,7 @@ TG__ALWAYS_INLINE const tg__kernel *tg__tiny_kernel(size_t es, int layout, int64
 }
 
 /* C's columns panel by panel, as small.c's tg__small_panels makes them in its one k block: B
- * exactly one 3W tile wide to the triple kernel (or, under six rows, one with its third vector
+ * exactly one 3W tile wide to the triple kernel (or, over a few rows, one with its third vector
  * partial, which small.c does not take), whole panels two at a time to the pair kernel, where
  * small.c would take those (tg__small_triple_one, tg__small_pairs_fit: B read in place, within
  * half of L1), the last few columns past whole panels or a whole vector as dot products with
@@ -214,7 +214,11 @@ TG__ALWAYS_INLINE const tg__kernel *tg__tiny_kernel(size_t es, int layout, int64
  * contiguous and the kernel reads it whole or through masks, else packed into a stack buffer as
  * small.c's tg__small_panel packs it (b_rs and b_cs: B's row and column strides). Out of line: a
  * plain product of one panel, the commonest, takes tg__tiny_in_place's call alone. Returns 1 when
- * it computed C. */
+ * it computed C. The partial triple tile, the Xeon, 1 thread, ab-gemm, against a panel and then
+ * the last columns (a copy 0.955-1.06; results/intel-xeon-2c/cpu/ab-triple-partial/): up to six
+ * rows geometric mean s NN 1.16, TN 1.13, d 1.31, 1.24 (d 2x18x2 1.75, s 3x34x4 1.62; lowest d
+ * 6x17x40 TN 0.945); seven rows s 1.09, d 1.15; eight rows 8 deep or less 1.08 (0.995-1.32),
+ * deeper down to 0.85 (d 8x17x24 TN); from nine rows it lost (s 40x34x40 0.68). */
 TG__NOINLINE static int tg__tiny_panels(const tg__kernel *kern, size_t es, int64_t tm, int64_t tn,
                                         int64_t k, const void *alpha, const char *a, int64_t a_rs,
                                         int64_t a_cs, const char *b, int64_t b_rs, int64_t b_cs,
@@ -226,7 +230,7 @@ TG__NOINLINE static int tg__tiny_panels(const tg__kernel *kern, size_t es, int64
     const int in_place = b_cs == 1;
     const int pairs = in_place && kern->ukernel_pair && tg__small_pairs_fit(kern, tm, b_bytes, 0);
     if (nr * ses > 128) return 0;
-    if (in_place && tg__small_triple_one(kern, tm, tn, b_bytes)) {
+    if (in_place && tg__small_triple_one(kern, tm, tn, k, b_bytes)) {
         kern->ukernel_triple(k, alpha, a, a_rs, a_cs, b, b_rs, beta, c, ldc, tm, tn);
         return 1;
     }

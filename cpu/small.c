@@ -358,7 +358,7 @@ TG__ALWAYS_INLINE int tg__small_triples(const tg__kernel *kern, const tg__gemm *
         return 0;
     cpu = tg__cpu();
     bytes = tg__small_b_bytes(kern, g);
-    if (one) return tg__small_triple_one(kern, g->m, g->n, bytes);
+    if (one) return tg__small_triple_one(kern, g->m, g->n, g->k, bytes);
     if (g->m > kern->short_m || (g->m + 7) / 8 >= (g->m + 5) / 6) return 0;
     if (cpu->zmm_split)
         return g->m <= 8 && bytes > (double)cpu->l2 && bytes <= (double)cpu->l3_plan / 2;
