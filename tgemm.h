@@ -1006,18 +1006,19 @@ TG__ALWAYS_INLINE int tg__small_pairs_fit(const tg__kernel *kern, int64_t m, dou
     return b_bytes <= (cpu->zmm_split ? (double)cpu->l3_plan / 4 : (double)cpu->l1d);
 }
 
-/* Whether B, n columns read in place over m rows of A, is one 3W tile of the triple kernel, which
- * takes it on cores with full-width zmm, B within twice L2: exactly 3W wide (s 48 columns, d 24
- * in zmm; small.c's tg__small_triples has the measurements), or, under at most six rows, wider
- * than a panel, the third vector partial (gemm.c's tiny route, where the product is one call
- * instead of a panel's and its last columns'; past six rows the masked vector's FMAs lost). */
+/* Whether B, n columns read in place over m rows of A (k deep), is one 3W tile of the triple
+ * kernel, which takes it on cores with full-width zmm, B within twice L2: exactly 3W wide (s 48
+ * columns, d 24 in zmm; small.c's tg__small_triples has the measurements), or, under at most
+ * seven rows (eight at most 8 deep), wider than a panel, the third vector partial (gemm.c's tiny
+ * route, where the product is one call instead of a panel's and its last columns'; over more
+ * rows the masked vector's FMAs lost: gemm.c). */
 TG__ALWAYS_INLINE int tg__small_triple_one(const tg__kernel *kern, int64_t m, int64_t n,
-                                           double b_bytes)
+                                           int64_t k, double b_bytes)
 {
     const tg__cpuinfo *cpu = tg__cpu();
     const int64_t nr = kern->nr;
-    return (2 * n == 3 * nr || (m <= 6 && n > nr && 2 * n < 3 * nr)) && kern->ukernel_triple &&
-           !cpu->zmm_split && b_bytes <= 2 * (double)cpu->l2;
+    return (2 * n == 3 * nr || ((m < 8 || (m == 8 && k <= 8)) && n > nr && 2 * n < 3 * nr)) &&
+           kern->ukernel_triple && !cpu->zmm_split && b_bytes <= 2 * (double)cpu->l2;
 }
 
 /* Whether the last columns of C, n of them past B's whole panels, go as dot products with the rows
@@ -4984,7 +4985,7 @@ TG__ALWAYS_INLINE const tg__kernel *tg__tiny_kernel(size_t es, int layout, int64
 }
 
 /* C's columns panel by panel, as small.c's tg__small_panels makes them in its one k block: B
- * exactly one 3W tile wide to the triple kernel (or, under six rows, one with its third vector
+ * exactly one 3W tile wide to the triple kernel (or, over a few rows, one with its third vector
  * partial, which small.c does not take), whole panels two at a time to the pair kernel, where
  * small.c would take those (tg__small_triple_one, tg__small_pairs_fit: B read in place, within
  * half of L1), the last few columns past whole panels or a whole vector as dot products with
@@ -4993,7 +4994,11 @@ TG__ALWAYS_INLINE const tg__kernel *tg__tiny_kernel(size_t es, int layout, int64
  * contiguous and the kernel reads it whole or through masks, else packed into a stack buffer as
  * small.c's tg__small_panel packs it (b_rs and b_cs: B's row and column strides). Out of line: a
  * plain product of one panel, the commonest, takes tg__tiny_in_place's call alone. Returns 1 when
- * it computed C. */
+ * it computed C. The partial triple tile, the Xeon, 1 thread, ab-gemm, against a panel and then
+ * the last columns (a copy 0.955-1.06; results/intel-xeon-2c/cpu/ab-triple-partial/): up to six
+ * rows geometric mean s NN 1.16, TN 1.13, d 1.31, 1.24 (d 2x18x2 1.75, s 3x34x4 1.62; lowest d
+ * 6x17x40 TN 0.945); seven rows s 1.09, d 1.15; eight rows 8 deep or less 1.08 (0.995-1.32),
+ * deeper down to 0.85 (d 8x17x24 TN); from nine rows it lost (s 40x34x40 0.68). */
 TG__NOINLINE static int tg__tiny_panels(const tg__kernel *kern, size_t es, int64_t tm, int64_t tn,
                                         int64_t k, const void *alpha, const char *a, int64_t a_rs,
                                         int64_t a_cs, const char *b, int64_t b_rs, int64_t b_cs,
@@ -5005,7 +5010,7 @@ TG__NOINLINE static int tg__tiny_panels(const tg__kernel *kern, size_t es, int64
     const int in_place = b_cs == 1;
     const int pairs = in_place && kern->ukernel_pair && tg__small_pairs_fit(kern, tm, b_bytes, 0);
     if (nr * ses > 128) return 0;
-    if (in_place && tg__small_triple_one(kern, tm, tn, b_bytes)) {
+    if (in_place && tg__small_triple_one(kern, tm, tn, k, b_bytes)) {
         kern->ukernel_triple(k, alpha, a, a_rs, a_cs, b, b_rs, beta, c, ldc, tm, tn);
         return 1;
     }
@@ -15301,7 +15306,7 @@ TG__ALWAYS_INLINE int tg__small_triples(const tg__kernel *kern, const tg__gemm *
         return 0;
     cpu = tg__cpu();
     bytes = tg__small_b_bytes(kern, g);
-    if (one) return tg__small_triple_one(kern, g->m, g->n, bytes);
+    if (one) return tg__small_triple_one(kern, g->m, g->n, g->k, bytes);
     if (g->m > kern->short_m || (g->m + 7) / 8 >= (g->m + 5) / 6) return 0;
     if (cpu->zmm_split)
         return g->m <= 8 && bytes > (double)cpu->l2 && bytes <= (double)cpu->l3_plan / 2;
