@@ -7269,14 +7269,13 @@ TG__FN(tg__ukernel_wide)(int64_t kc, const void *alpha, const void *a, int64_t r
 
 /* rows x kc of a source whose rows run along k (element (i, p) at src[i * rs + p]) into panels w
  * wide, d[p * w + i], through TG__TB x TG__TB register transposes (TG__PACKT), w / TG__TB side by
- * side, so that each panel's w streams are read along; the last k steps (fewer than TG__TB) by
- * the same transposes through masks, the last rows of a partial panel past a multiple of TG__TB
- * one element at a time. A partial panel's columns past
- * those transposes are zeroed first, a vector a k step, and its live ones written over them: one
- * element at a time, with the zeros column by column, it was 65% of a row-major NT or TT 16^3
- * sgemm (16 live columns in a 32-wide panel) on the Xeon of results/intel-xeon-2c. A row-major A
- * into 8-row panels, and a B stored along k (transposed row-major, or column-major: its columns
- * are the rows here) into its panels. */
+ * side, so that each panel's w streams are read along; the last k steps (fewer than TG__TB) by the
+ * same transposes through masks, the last rows of a partial panel past a multiple of TG__TB one
+ * element at a time. A partial panel's columns past those transposes are zeroed first, a vector a
+ * k step, and its live ones written over them: one element at a time, with the zeros column by
+ * column, it was 65% of a row-major NT or TT 16^3 sgemm (16 live columns in a 32-wide panel) on
+ * the Xeon of results/intel-xeon-2c. A row-major A into 8-row panels, and a B stored along k
+ * (transposed row-major, or column-major: its columns are the rows here) into its panels. */
 __attribute__((target(TG__TARGET), always_inline)) static inline void
 TG__FN(tg__pack_along_k)(int64_t rows, int64_t kc, const TG__T *src, int64_t rs, TG__T *dst,
                          const int w)
@@ -9455,14 +9454,13 @@ TG__FN(tg__ukernel_wide)(int64_t kc, const void *alpha, const void *a, int64_t r
 
 /* rows x kc of a source whose rows run along k (element (i, p) at src[i * rs + p]) into panels w
  * wide, d[p * w + i], through TG__TB x TG__TB register transposes (TG__PACKT), w / TG__TB side by
- * side, so that each panel's w streams are read along; the last k steps (fewer than TG__TB) by
- * the same transposes through masks, the last rows of a partial panel past a multiple of TG__TB
- * one element at a time. A partial panel's columns past
- * those transposes are zeroed first, a vector a k step, and its live ones written over them: one
- * element at a time, with the zeros column by column, it was 65% of a row-major NT or TT 16^3
- * sgemm (16 live columns in a 32-wide panel) on the Xeon of results/intel-xeon-2c. A row-major A
- * into 8-row panels, and a B stored along k (transposed row-major, or column-major: its columns
- * are the rows here) into its panels. */
+ * side, so that each panel's w streams are read along; the last k steps (fewer than TG__TB) by the
+ * same transposes through masks, the last rows of a partial panel past a multiple of TG__TB one
+ * element at a time. A partial panel's columns past those transposes are zeroed first, a vector a
+ * k step, and its live ones written over them: one element at a time, with the zeros column by
+ * column, it was 65% of a row-major NT or TT 16^3 sgemm (16 live columns in a 32-wide panel) on
+ * the Xeon of results/intel-xeon-2c. A row-major A into 8-row panels, and a B stored along k
+ * (transposed row-major, or column-major: its columns are the rows here) into its panels. */
 __attribute__((target(TG__TARGET), always_inline)) static inline void
 TG__FN(tg__pack_along_k)(int64_t rows, int64_t kc, const TG__T *src, int64_t rs, TG__T *dst,
                          const int w)
@@ -11672,14 +11670,13 @@ TG__FN(tg__ukernel_wide)(int64_t kc, const void *alpha, const void *a, int64_t r
 
 /* rows x kc of a source whose rows run along k (element (i, p) at src[i * rs + p]) into panels w
  * wide, d[p * w + i], through TG__TB x TG__TB register transposes (TG__PACKT), w / TG__TB side by
- * side, so that each panel's w streams are read along; the last k steps (fewer than TG__TB) by
- * the same transposes through masks, the last rows of a partial panel past a multiple of TG__TB
- * one element at a time. A partial panel's columns past
- * those transposes are zeroed first, a vector a k step, and its live ones written over them: one
- * element at a time, with the zeros column by column, it was 65% of a row-major NT or TT 16^3
- * sgemm (16 live columns in a 32-wide panel) on the Xeon of results/intel-xeon-2c. A row-major A
- * into 8-row panels, and a B stored along k (transposed row-major, or column-major: its columns
- * are the rows here) into its panels. */
+ * side, so that each panel's w streams are read along; the last k steps (fewer than TG__TB) by the
+ * same transposes through masks, the last rows of a partial panel past a multiple of TG__TB one
+ * element at a time. A partial panel's columns past those transposes are zeroed first, a vector a
+ * k step, and its live ones written over them: one element at a time, with the zeros column by
+ * column, it was 65% of a row-major NT or TT 16^3 sgemm (16 live columns in a 32-wide panel) on
+ * the Xeon of results/intel-xeon-2c. A row-major A into 8-row panels, and a B stored along k
+ * (transposed row-major, or column-major: its columns are the rows here) into its panels. */
 __attribute__((target(TG__TARGET), always_inline)) static inline void
 TG__FN(tg__pack_along_k)(int64_t rows, int64_t kc, const TG__T *src, int64_t rs, TG__T *dst,
                          const int w)
@@ -13869,14 +13866,13 @@ TG__FN(tg__ukernel_wide)(int64_t kc, const void *alpha, const void *a, int64_t r
 
 /* rows x kc of a source whose rows run along k (element (i, p) at src[i * rs + p]) into panels w
  * wide, d[p * w + i], through TG__TB x TG__TB register transposes (TG__PACKT), w / TG__TB side by
- * side, so that each panel's w streams are read along; the last k steps (fewer than TG__TB) by
- * the same transposes through masks, the last rows of a partial panel past a multiple of TG__TB
- * one element at a time. A partial panel's columns past
- * those transposes are zeroed first, a vector a k step, and its live ones written over them: one
- * element at a time, with the zeros column by column, it was 65% of a row-major NT or TT 16^3
- * sgemm (16 live columns in a 32-wide panel) on the Xeon of results/intel-xeon-2c. A row-major A
- * into 8-row panels, and a B stored along k (transposed row-major, or column-major: its columns
- * are the rows here) into its panels. */
+ * side, so that each panel's w streams are read along; the last k steps (fewer than TG__TB) by the
+ * same transposes through masks, the last rows of a partial panel past a multiple of TG__TB one
+ * element at a time. A partial panel's columns past those transposes are zeroed first, a vector a
+ * k step, and its live ones written over them: one element at a time, with the zeros column by
+ * column, it was 65% of a row-major NT or TT 16^3 sgemm (16 live columns in a 32-wide panel) on
+ * the Xeon of results/intel-xeon-2c. A row-major A into 8-row panels, and a B stored along k
+ * (transposed row-major, or column-major: its columns are the rows here) into its panels. */
 __attribute__((target(TG__TARGET), always_inline)) static inline void
 TG__FN(tg__pack_along_k)(int64_t rows, int64_t kc, const TG__T *src, int64_t rs, TG__T *dst,
                          const int w)
