@@ -6800,7 +6800,14 @@ TG__FN(tg__tile8)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t rs_a
                   const char *next, const int cols)
 {
     const TG__T *const bend = b + kc * rs_b;
-    const int64_t ahead = 10 * rs_b;
+    /* B read in place (nv 3) is prefetched ten rows ahead, but not where its rows span 16 KiB or
+     * less, which a short or tiny product has in L1 (tg__small_in_half_l1's bound on the smallest
+     * L1) and the hardware's prefetchers follow: the three prefetches a k step were then 4-12%
+     * of the call. The Xeon, 1 thread, ab-gemm, NN and TN, against them (a copy 0.97-1.02;
+     * results/intel-xeon-2c/cpu/ab-triple-near/): 32 shapes that take the triple kernel,
+     * geometric mean 1.04-1.05 by type and transpose, s 3x40x24 1.13, d 3x20x24 1.12, d 8x72x16
+     * 1.11, s 8x144x16 1.10, lowest 0.978 (d 12x48x8, its copy 0.979) */
+    const int64_t ahead = 10 * rs_b, near = 16384;
     /* A partial tile (masked, a constant after inlining; n < 3W) reads B's rows through masks,
      * nothing past column n. The whole tiles keep plain loads: masked ones with every lane set
      * cost them 4-21% (Emerald Rapids, ab-gemm side by side: s 24x150x150 0.79, d 8x100x256 0.83,
@@ -6842,7 +6849,7 @@ TG__FN(tg__tile8)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t rs_a
     }
     if (nv == 2 && rs_b != 2 * TG__W)
         TG__T8_LOOP(TG__PREFETCH_AHEAD(b))
-    else if (!packed && nv == 3)
+    else if (!packed && nv == 3 && kc * rs_b * (int64_t)sizeof(TG__T) > near)
         TG__T8_LOOP((_mm_prefetch((const char *)(b + ahead), _MM_HINT_T0),
                      _mm_prefetch((const char *)(b + ahead + TG__W), _MM_HINT_T0),
                      _mm_prefetch((const char *)(b + ahead + 2 * TG__W), _MM_HINT_T0)))
@@ -8985,7 +8992,14 @@ TG__FN(tg__tile8)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t rs_a
                   const char *next, const int cols)
 {
     const TG__T *const bend = b + kc * rs_b;
-    const int64_t ahead = 10 * rs_b;
+    /* B read in place (nv 3) is prefetched ten rows ahead, but not where its rows span 16 KiB or
+     * less, which a short or tiny product has in L1 (tg__small_in_half_l1's bound on the smallest
+     * L1) and the hardware's prefetchers follow: the three prefetches a k step were then 4-12%
+     * of the call. The Xeon, 1 thread, ab-gemm, NN and TN, against them (a copy 0.97-1.02;
+     * results/intel-xeon-2c/cpu/ab-triple-near/): 32 shapes that take the triple kernel,
+     * geometric mean 1.04-1.05 by type and transpose, s 3x40x24 1.13, d 3x20x24 1.12, d 8x72x16
+     * 1.11, s 8x144x16 1.10, lowest 0.978 (d 12x48x8, its copy 0.979) */
+    const int64_t ahead = 10 * rs_b, near = 16384;
     /* A partial tile (masked, a constant after inlining; n < 3W) reads B's rows through masks,
      * nothing past column n. The whole tiles keep plain loads: masked ones with every lane set
      * cost them 4-21% (Emerald Rapids, ab-gemm side by side: s 24x150x150 0.79, d 8x100x256 0.83,
@@ -9027,7 +9041,7 @@ TG__FN(tg__tile8)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t rs_a
     }
     if (nv == 2 && rs_b != 2 * TG__W)
         TG__T8_LOOP(TG__PREFETCH_AHEAD(b))
-    else if (!packed && nv == 3)
+    else if (!packed && nv == 3 && kc * rs_b * (int64_t)sizeof(TG__T) > near)
         TG__T8_LOOP((_mm_prefetch((const char *)(b + ahead), _MM_HINT_T0),
                      _mm_prefetch((const char *)(b + ahead + TG__W), _MM_HINT_T0),
                      _mm_prefetch((const char *)(b + ahead + 2 * TG__W), _MM_HINT_T0)))
@@ -11201,7 +11215,14 @@ TG__FN(tg__tile8)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t rs_a
                   const char *next, const int cols)
 {
     const TG__T *const bend = b + kc * rs_b;
-    const int64_t ahead = 10 * rs_b;
+    /* B read in place (nv 3) is prefetched ten rows ahead, but not where its rows span 16 KiB or
+     * less, which a short or tiny product has in L1 (tg__small_in_half_l1's bound on the smallest
+     * L1) and the hardware's prefetchers follow: the three prefetches a k step were then 4-12%
+     * of the call. The Xeon, 1 thread, ab-gemm, NN and TN, against them (a copy 0.97-1.02;
+     * results/intel-xeon-2c/cpu/ab-triple-near/): 32 shapes that take the triple kernel,
+     * geometric mean 1.04-1.05 by type and transpose, s 3x40x24 1.13, d 3x20x24 1.12, d 8x72x16
+     * 1.11, s 8x144x16 1.10, lowest 0.978 (d 12x48x8, its copy 0.979) */
+    const int64_t ahead = 10 * rs_b, near = 16384;
     /* A partial tile (masked, a constant after inlining; n < 3W) reads B's rows through masks,
      * nothing past column n. The whole tiles keep plain loads: masked ones with every lane set
      * cost them 4-21% (Emerald Rapids, ab-gemm side by side: s 24x150x150 0.79, d 8x100x256 0.83,
@@ -11243,7 +11264,7 @@ TG__FN(tg__tile8)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t rs_a
     }
     if (nv == 2 && rs_b != 2 * TG__W)
         TG__T8_LOOP(TG__PREFETCH_AHEAD(b))
-    else if (!packed && nv == 3)
+    else if (!packed && nv == 3 && kc * rs_b * (int64_t)sizeof(TG__T) > near)
         TG__T8_LOOP((_mm_prefetch((const char *)(b + ahead), _MM_HINT_T0),
                      _mm_prefetch((const char *)(b + ahead + TG__W), _MM_HINT_T0),
                      _mm_prefetch((const char *)(b + ahead + 2 * TG__W), _MM_HINT_T0)))
@@ -13397,7 +13418,14 @@ TG__FN(tg__tile8)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t rs_a
                   const char *next, const int cols)
 {
     const TG__T *const bend = b + kc * rs_b;
-    const int64_t ahead = 10 * rs_b;
+    /* B read in place (nv 3) is prefetched ten rows ahead, but not where its rows span 16 KiB or
+     * less, which a short or tiny product has in L1 (tg__small_in_half_l1's bound on the smallest
+     * L1) and the hardware's prefetchers follow: the three prefetches a k step were then 4-12%
+     * of the call. The Xeon, 1 thread, ab-gemm, NN and TN, against them (a copy 0.97-1.02;
+     * results/intel-xeon-2c/cpu/ab-triple-near/): 32 shapes that take the triple kernel,
+     * geometric mean 1.04-1.05 by type and transpose, s 3x40x24 1.13, d 3x20x24 1.12, d 8x72x16
+     * 1.11, s 8x144x16 1.10, lowest 0.978 (d 12x48x8, its copy 0.979) */
+    const int64_t ahead = 10 * rs_b, near = 16384;
     /* A partial tile (masked, a constant after inlining; n < 3W) reads B's rows through masks,
      * nothing past column n. The whole tiles keep plain loads: masked ones with every lane set
      * cost them 4-21% (Emerald Rapids, ab-gemm side by side: s 24x150x150 0.79, d 8x100x256 0.83,
@@ -13439,7 +13467,7 @@ TG__FN(tg__tile8)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t rs_a
     }
     if (nv == 2 && rs_b != 2 * TG__W)
         TG__T8_LOOP(TG__PREFETCH_AHEAD(b))
-    else if (!packed && nv == 3)
+    else if (!packed && nv == 3 && kc * rs_b * (int64_t)sizeof(TG__T) > near)
         TG__T8_LOOP((_mm_prefetch((const char *)(b + ahead), _MM_HINT_T0),
                      _mm_prefetch((const char *)(b + ahead + TG__W), _MM_HINT_T0),
                      _mm_prefetch((const char *)(b + ahead + 2 * TG__W), _MM_HINT_T0)))
