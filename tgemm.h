@@ -1059,16 +1059,20 @@ TG__ALWAYS_INLINE int tg__small_triple_one(const tg__kernel *kern, int64_t m, in
  * 0.87-0.93 -> 1.03-1.15, s 64x20x64 0.83 -> 1.24. Not at 8 rows (d 8x12x200 NT 0.86) nor fp64's
  * four columns under 32 deep or 12 rows (d 100x20x8 0.90), where the tile or the dots above stay.
  *
- * A transposed (its rows adjacent: a_rs 1, its k steps a_cs apart) has no rows to take dots
- * with; there the columns go as products of A's columns with B's elements instead, each column of
- * C a vector of rows at a time (the kernel's gemv_cols: the GEMV rows form's narrow loop), kc
- * ceil(m / W) FMAs a column where the tile spends m kc, two columns in one pass (each vector of A
- * loaded once for both). Its fixed cost (the sums stored, C's column written apart) binds a small
- * product, hence the bounds, measured: from 8 rows and 96 multiply-adds, 8 deep for one
- * column and 12 for two (the Xeon: TN s 8x17x8 0.98, d 18x18x8 0.96 past them). A column a pass
- * cost two columns their calls and fp64 a second read of A from L2; against it, the pass of both
- * read TN s 18^3 1.06, d 1.09, 8x18x18 1.08 and 1.17, 32x18x18 1.16 and 1.11, d 64x18x300 1.10,
- * 64x18x64 0.98. No bound on m passes 12 rows, the fewest a thread's part of the rows has
+ * A transposed (its rows adjacent: a_rs 1, its k steps a_cs apart) has no rows to take dots with;
+ * there the columns go as products of A's columns with B's elements instead, each column of C a
+ * vector of rows at a time (the kernel's gemv_cols: the GEMV rows form's narrow loop), kc ceil(m /
+ * W) FMAs a column where the tile spends m kc, two columns in one pass (each vector of A loaded
+ * once for both). Its fixed cost (the sums stored, C's column written apart) binds a small
+ * product, hence the bounds, measured: from 8 rows and 96 multiply-adds, 8 deep for one column and
+ * 12 for two (the Xeon: TN s 8x17x8 0.98, d 18x18x8 0.96 past them); one column from 4 deep over
+ * 12 rows or more, where the masked tile's calls (a third of a TN s 16x33x5) outweigh the fixed
+ * cost: the Xeon, ab-gemm as below, against the tile (a copy 0.96-1.05; cpu/ab-cols-shallow/), TN,
+ * 4-7 deep, 16-40 rows geometric mean 1.06-1.28 by rows and depth (s 40x17x7 1.28), 12 rows
+ * 0.99-1.09 (lowest d 12x9x5 0.93), 8 rows lost (d 8x9x4 0.72). A column a pass cost two columns
+ * their calls and fp64 a second read of A from L2; against it, the pass of both read TN s 18^3
+ * 1.06, d 1.09, 8x18x18 1.08 and 1.17, 32x18x18 1.16 and 1.11, d 64x18x300 1.10, 64x18x64 0.98. No
+ * bound on m passes 12 rows, the fewest a thread's part of the rows has
  * (small.c's tg__rows_share), so a part decides as the whole product does. The Xeon, 1 thread,
  * ab-gemm, C 16 bytes off a line, against the tiles (a copy 0.97-1.03): TN s 17^3 1.27, 33^3
  * 1.36, 34^3 1.26, 17x17x64 1.55, 40x17x100 1.79, 100x17x100 1.68, 64x18x300 1.29, d 17^3 1.16,
@@ -1151,7 +1155,8 @@ TG__ALWAYS_INLINE int tg__dots_fit(const tg__kernel *kern, int64_t n, int64_t m,
                kc <= TG__DOTS_K;
     if (n > TG__DOTS_COLS) return 0;
     if (a_cs != 1)
-        return a_rs == 1 && m >= 8 && kc >= 4 + 4 * n && m * kc >= 96;
+        return a_rs == 1 && m >= 8 &&
+               ((kc >= 4 + 4 * n && m * kc >= 96) || (n == 1 && m >= 12 && kc >= 4));
     return kc <= TG__DOTS_K && n * (tg__ceil_div(kc, tg__dots_kernel(kern)->nr / 2) + 3) <= kc;
 }
 /* How many of the last panel's columns [j, j + n) go as dot products (or, A transposed, column
