@@ -5053,7 +5053,8 @@ TG__NOINLINE static int tg__tiny_panels(const tg__kernel *kern, size_t es, int64
  * panel of the kernel chosen for its width (tg__use_narrow) that the kernel reads whole or,
  * partial, through masks, straight to it; any other B, or the few columns that the split dots
  * take (cpu.h's tg__split_fit), panel by panel (tg__tiny_panels), and so a panel past one vector
- * whose last columns tg__dots_cols gives to the dots, from 16 rows and 8 deep. The Xeon of
+ * whose last columns tg__dots_cols gives to the dots, from 16 rows and 8 deep (a transposed A's
+ * form, tg__gemm_tiny_t, asks it before, at every height). The Xeon of
  * results/intel-xeon-2c, 1 thread, ab-gemm, C 16 bytes off a line, 40 shapes of the route a type
  * (cpu/ab-tiny-route-dims/), against the masked panel (a copy 0.97-1.03): geometric mean NN s
  * 1.02, d 1.01 (the tests alone, where the dots do not take the columns, cost the rest up to 3%:
@@ -5070,7 +5071,7 @@ TG__ALWAYS_INLINE int tg__tiny_in_place(const tg__kernel *kern, size_t es, int64
     if (!tg__small_in_half_l1(k, ltb * (int64_t)es)) return 0;
     if (tn <= kern->nr && tg__use_narrow(kern, tm, tn)) pk = kern->narrow;
     if (tn > pk->nr || tg__panel_packs(pk, tn, 1, 0) || tg__split_fit(kern, tn, tm, k, ltb, 1) ||
-        (tm >= 16 && k >= 8 && tn > kern->nr / 2 &&
+        (a_cs == 1 && tm >= 16 && k >= 8 && tn > kern->nr / 2 &&
          tg__dots_cols(kern, 0, tn, tm, a_rs, a_cs, ltb, k)))
         return tg__tiny_panels(kern, es, tm, tn, k, alpha, (const char *)a, a_rs, a_cs,
                                (const char *)b, ltb, 1, beta, c, ldc);
@@ -8057,6 +8058,26 @@ TG__FN(tg__dots)(int c, int64_t n, int64_t k, const void *alpha_, const void *x_
  * (constants wherever used, so that the sums stay in registers); rows past n repeat the last
  * row, never stored. */
 
+/* The split layout's permute indices are built on elements (a float or a double each): the
+ * element of each 32-bit lane, and the permutex2var index of its 32-bit lanes that takes element
+ * src of a, or of b where from_b is 1. */
+__attribute__((target(TG__TARGET), always_inline)) static inline __m512i
+TG__FN(tg__split_element)(void)
+{
+    const __m512i l = _mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
+    return _mm512_srli_epi32(l, (int)sizeof(TG__T) / 4 - 1);
+}
+
+__attribute__((target(TG__TARGET), always_inline)) static inline __m512i
+TG__FN(tg__split_index)(__m512i src, __m512i from_b)
+{
+    const int el = (int)sizeof(TG__T) / 4;
+    const __m512i l = _mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
+    return _mm512_add_epi32(_mm512_add_epi32(_mm512_slli_epi32(src, el - 1),
+                                             _mm512_and_si512(l, _mm512_set1_epi32(el - 1))),
+                            _mm512_slli_epi32(from_b, 4)); /* b's lanes are 16 on */
+}
+
 /* The permutex2var index (32-bit lanes) of a halving of sub-runs of h lanes: element L of the
  * result, sub-run s of h / 2 in its run, from sub-run s % (KQ / h) of a (s < KQ / h) or b, at
  * offset `half` (0, or h / 2 for the other halves). */
@@ -8064,9 +8085,8 @@ __attribute__((target(TG__TARGET), always_inline)) static inline __m512i
 TG__FN(tg__split_halving)(const int KQ, const int h, const int half)
 {
     /* (shifts by constants for the divisions: the index folds to a constant) */
-    const int el = (int)sizeof(TG__T) / 4, nin = KQ / h;
-    const __m512i l = _mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
-    const __m512i e = _mm512_srli_epi32(l, el - 1); /* the element of 32-bit lane l */
+    const int nin = KQ / h;
+    const __m512i e = TG__FN(tg__split_element)();
     const __m512i t = _mm512_and_si512(e, _mm512_set1_epi32(KQ - 1)); /* its place in the run */
     const __m512i sub = _mm512_srli_epi32(t, __builtin_ctz((unsigned)h / 2));
     const __m512i i = _mm512_and_si512(t, _mm512_set1_epi32(h / 2 - 1));
@@ -8074,11 +8094,7 @@ TG__FN(tg__split_halving)(const int KQ, const int h, const int half)
     __m512i src = _mm512_add_epi32(_mm512_sub_epi32(e, t),
                                    _mm512_slli_epi32(from, __builtin_ctz((unsigned)h)));
     src = _mm512_add_epi32(src, _mm512_add_epi32(i, _mm512_set1_epi32(half)));
-    src = _mm512_add_epi32(_mm512_slli_epi32(src, el - 1),
-                           _mm512_and_si512(l, _mm512_set1_epi32(el - 1)));
-    /* b's lanes are 16 on */
-    return _mm512_add_epi32(
-        src, _mm512_slli_epi32(_mm512_srli_epi32(sub, __builtin_ctz((unsigned)nin)), 4));
+    return TG__FN(tg__split_index)(src, _mm512_srli_epi32(sub, __builtin_ctz((unsigned)nin)));
 }
 
 /* The lanes of a register of runs of KQ (lane q KQ + r) that hold columns q < c and rows r <
@@ -8164,16 +8180,12 @@ __attribute__((target(TG__TARGET), always_inline)) static inline __m512i
 TG__FN(tg__split_merging)(const int s)
 {
     /* (shifts by constants for the divisions: the index folds to a constant) */
-    const int el = (int)sizeof(TG__T) / 4;
-    const __m512i l = _mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
-    const __m512i e = _mm512_srli_epi32(l, el - 1); /* the element of 32-bit lane l */
+    const __m512i e = TG__FN(tg__split_element)();
     const __m512i q = _mm512_srli_epi32(e, __builtin_ctz(2u * (unsigned)s));
     const __m512i r = _mm512_and_si512(e, _mm512_set1_epi32(2 * s - 1));
     const __m512i src = _mm512_add_epi32(_mm512_slli_epi32(q, __builtin_ctz((unsigned)s)),
                                          _mm512_and_si512(r, _mm512_set1_epi32(s - 1)));
-    const __m512i b = _mm512_slli_epi32(_mm512_srli_epi32(r, __builtin_ctz((unsigned)s)), 4);
-    return _mm512_add_epi32(_mm512_add_epi32(_mm512_slli_epi32(src, el - 1), b),
-                            _mm512_and_si512(l, _mm512_set1_epi32(el - 1)));
+    return TG__FN(tg__split_index)(src, _mm512_srli_epi32(r, __builtin_ctz((unsigned)s)));
 }
 
 /* One run of the split layout from `rows` (at most KQ) of B's rows, x_rs apart, each its c
@@ -10249,6 +10261,26 @@ TG__FN(tg__dots)(int c, int64_t n, int64_t k, const void *alpha_, const void *x_
  * (constants wherever used, so that the sums stay in registers); rows past n repeat the last
  * row, never stored. */
 
+/* The split layout's permute indices are built on elements (a float or a double each): the
+ * element of each 32-bit lane, and the permutex2var index of its 32-bit lanes that takes element
+ * src of a, or of b where from_b is 1. */
+__attribute__((target(TG__TARGET), always_inline)) static inline __m512i
+TG__FN(tg__split_element)(void)
+{
+    const __m512i l = _mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
+    return _mm512_srli_epi32(l, (int)sizeof(TG__T) / 4 - 1);
+}
+
+__attribute__((target(TG__TARGET), always_inline)) static inline __m512i
+TG__FN(tg__split_index)(__m512i src, __m512i from_b)
+{
+    const int el = (int)sizeof(TG__T) / 4;
+    const __m512i l = _mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
+    return _mm512_add_epi32(_mm512_add_epi32(_mm512_slli_epi32(src, el - 1),
+                                             _mm512_and_si512(l, _mm512_set1_epi32(el - 1))),
+                            _mm512_slli_epi32(from_b, 4)); /* b's lanes are 16 on */
+}
+
 /* The permutex2var index (32-bit lanes) of a halving of sub-runs of h lanes: element L of the
  * result, sub-run s of h / 2 in its run, from sub-run s % (KQ / h) of a (s < KQ / h) or b, at
  * offset `half` (0, or h / 2 for the other halves). */
@@ -10256,9 +10288,8 @@ __attribute__((target(TG__TARGET), always_inline)) static inline __m512i
 TG__FN(tg__split_halving)(const int KQ, const int h, const int half)
 {
     /* (shifts by constants for the divisions: the index folds to a constant) */
-    const int el = (int)sizeof(TG__T) / 4, nin = KQ / h;
-    const __m512i l = _mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
-    const __m512i e = _mm512_srli_epi32(l, el - 1); /* the element of 32-bit lane l */
+    const int nin = KQ / h;
+    const __m512i e = TG__FN(tg__split_element)();
     const __m512i t = _mm512_and_si512(e, _mm512_set1_epi32(KQ - 1)); /* its place in the run */
     const __m512i sub = _mm512_srli_epi32(t, __builtin_ctz((unsigned)h / 2));
     const __m512i i = _mm512_and_si512(t, _mm512_set1_epi32(h / 2 - 1));
@@ -10266,11 +10297,7 @@ TG__FN(tg__split_halving)(const int KQ, const int h, const int half)
     __m512i src = _mm512_add_epi32(_mm512_sub_epi32(e, t),
                                    _mm512_slli_epi32(from, __builtin_ctz((unsigned)h)));
     src = _mm512_add_epi32(src, _mm512_add_epi32(i, _mm512_set1_epi32(half)));
-    src = _mm512_add_epi32(_mm512_slli_epi32(src, el - 1),
-                           _mm512_and_si512(l, _mm512_set1_epi32(el - 1)));
-    /* b's lanes are 16 on */
-    return _mm512_add_epi32(
-        src, _mm512_slli_epi32(_mm512_srli_epi32(sub, __builtin_ctz((unsigned)nin)), 4));
+    return TG__FN(tg__split_index)(src, _mm512_srli_epi32(sub, __builtin_ctz((unsigned)nin)));
 }
 
 /* The lanes of a register of runs of KQ (lane q KQ + r) that hold columns q < c and rows r <
@@ -10356,16 +10383,12 @@ __attribute__((target(TG__TARGET), always_inline)) static inline __m512i
 TG__FN(tg__split_merging)(const int s)
 {
     /* (shifts by constants for the divisions: the index folds to a constant) */
-    const int el = (int)sizeof(TG__T) / 4;
-    const __m512i l = _mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
-    const __m512i e = _mm512_srli_epi32(l, el - 1); /* the element of 32-bit lane l */
+    const __m512i e = TG__FN(tg__split_element)();
     const __m512i q = _mm512_srli_epi32(e, __builtin_ctz(2u * (unsigned)s));
     const __m512i r = _mm512_and_si512(e, _mm512_set1_epi32(2 * s - 1));
     const __m512i src = _mm512_add_epi32(_mm512_slli_epi32(q, __builtin_ctz((unsigned)s)),
                                          _mm512_and_si512(r, _mm512_set1_epi32(s - 1)));
-    const __m512i b = _mm512_slli_epi32(_mm512_srli_epi32(r, __builtin_ctz((unsigned)s)), 4);
-    return _mm512_add_epi32(_mm512_add_epi32(_mm512_slli_epi32(src, el - 1), b),
-                            _mm512_and_si512(l, _mm512_set1_epi32(el - 1)));
+    return TG__FN(tg__split_index)(src, _mm512_srli_epi32(r, __builtin_ctz((unsigned)s)));
 }
 
 /* One run of the split layout from `rows` (at most KQ) of B's rows, x_rs apart, each its c
@@ -12472,6 +12495,26 @@ TG__FN(tg__dots)(int c, int64_t n, int64_t k, const void *alpha_, const void *x_
  * (constants wherever used, so that the sums stay in registers); rows past n repeat the last
  * row, never stored. */
 
+/* The split layout's permute indices are built on elements (a float or a double each): the
+ * element of each 32-bit lane, and the permutex2var index of its 32-bit lanes that takes element
+ * src of a, or of b where from_b is 1. */
+__attribute__((target(TG__TARGET), always_inline)) static inline __m512i
+TG__FN(tg__split_element)(void)
+{
+    const __m512i l = _mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
+    return _mm512_srli_epi32(l, (int)sizeof(TG__T) / 4 - 1);
+}
+
+__attribute__((target(TG__TARGET), always_inline)) static inline __m512i
+TG__FN(tg__split_index)(__m512i src, __m512i from_b)
+{
+    const int el = (int)sizeof(TG__T) / 4;
+    const __m512i l = _mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
+    return _mm512_add_epi32(_mm512_add_epi32(_mm512_slli_epi32(src, el - 1),
+                                             _mm512_and_si512(l, _mm512_set1_epi32(el - 1))),
+                            _mm512_slli_epi32(from_b, 4)); /* b's lanes are 16 on */
+}
+
 /* The permutex2var index (32-bit lanes) of a halving of sub-runs of h lanes: element L of the
  * result, sub-run s of h / 2 in its run, from sub-run s % (KQ / h) of a (s < KQ / h) or b, at
  * offset `half` (0, or h / 2 for the other halves). */
@@ -12479,9 +12522,8 @@ __attribute__((target(TG__TARGET), always_inline)) static inline __m512i
 TG__FN(tg__split_halving)(const int KQ, const int h, const int half)
 {
     /* (shifts by constants for the divisions: the index folds to a constant) */
-    const int el = (int)sizeof(TG__T) / 4, nin = KQ / h;
-    const __m512i l = _mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
-    const __m512i e = _mm512_srli_epi32(l, el - 1); /* the element of 32-bit lane l */
+    const int nin = KQ / h;
+    const __m512i e = TG__FN(tg__split_element)();
     const __m512i t = _mm512_and_si512(e, _mm512_set1_epi32(KQ - 1)); /* its place in the run */
     const __m512i sub = _mm512_srli_epi32(t, __builtin_ctz((unsigned)h / 2));
     const __m512i i = _mm512_and_si512(t, _mm512_set1_epi32(h / 2 - 1));
@@ -12489,11 +12531,7 @@ TG__FN(tg__split_halving)(const int KQ, const int h, const int half)
     __m512i src = _mm512_add_epi32(_mm512_sub_epi32(e, t),
                                    _mm512_slli_epi32(from, __builtin_ctz((unsigned)h)));
     src = _mm512_add_epi32(src, _mm512_add_epi32(i, _mm512_set1_epi32(half)));
-    src = _mm512_add_epi32(_mm512_slli_epi32(src, el - 1),
-                           _mm512_and_si512(l, _mm512_set1_epi32(el - 1)));
-    /* b's lanes are 16 on */
-    return _mm512_add_epi32(
-        src, _mm512_slli_epi32(_mm512_srli_epi32(sub, __builtin_ctz((unsigned)nin)), 4));
+    return TG__FN(tg__split_index)(src, _mm512_srli_epi32(sub, __builtin_ctz((unsigned)nin)));
 }
 
 /* The lanes of a register of runs of KQ (lane q KQ + r) that hold columns q < c and rows r <
@@ -12579,16 +12617,12 @@ __attribute__((target(TG__TARGET), always_inline)) static inline __m512i
 TG__FN(tg__split_merging)(const int s)
 {
     /* (shifts by constants for the divisions: the index folds to a constant) */
-    const int el = (int)sizeof(TG__T) / 4;
-    const __m512i l = _mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
-    const __m512i e = _mm512_srli_epi32(l, el - 1); /* the element of 32-bit lane l */
+    const __m512i e = TG__FN(tg__split_element)();
     const __m512i q = _mm512_srli_epi32(e, __builtin_ctz(2u * (unsigned)s));
     const __m512i r = _mm512_and_si512(e, _mm512_set1_epi32(2 * s - 1));
     const __m512i src = _mm512_add_epi32(_mm512_slli_epi32(q, __builtin_ctz((unsigned)s)),
                                          _mm512_and_si512(r, _mm512_set1_epi32(s - 1)));
-    const __m512i b = _mm512_slli_epi32(_mm512_srli_epi32(r, __builtin_ctz((unsigned)s)), 4);
-    return _mm512_add_epi32(_mm512_add_epi32(_mm512_slli_epi32(src, el - 1), b),
-                            _mm512_and_si512(l, _mm512_set1_epi32(el - 1)));
+    return TG__FN(tg__split_index)(src, _mm512_srli_epi32(r, __builtin_ctz((unsigned)s)));
 }
 
 /* One run of the split layout from `rows` (at most KQ) of B's rows, x_rs apart, each its c
@@ -14675,6 +14709,26 @@ TG__FN(tg__dots)(int c, int64_t n, int64_t k, const void *alpha_, const void *x_
  * (constants wherever used, so that the sums stay in registers); rows past n repeat the last
  * row, never stored. */
 
+/* The split layout's permute indices are built on elements (a float or a double each): the
+ * element of each 32-bit lane, and the permutex2var index of its 32-bit lanes that takes element
+ * src of a, or of b where from_b is 1. */
+__attribute__((target(TG__TARGET), always_inline)) static inline __m512i
+TG__FN(tg__split_element)(void)
+{
+    const __m512i l = _mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
+    return _mm512_srli_epi32(l, (int)sizeof(TG__T) / 4 - 1);
+}
+
+__attribute__((target(TG__TARGET), always_inline)) static inline __m512i
+TG__FN(tg__split_index)(__m512i src, __m512i from_b)
+{
+    const int el = (int)sizeof(TG__T) / 4;
+    const __m512i l = _mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
+    return _mm512_add_epi32(_mm512_add_epi32(_mm512_slli_epi32(src, el - 1),
+                                             _mm512_and_si512(l, _mm512_set1_epi32(el - 1))),
+                            _mm512_slli_epi32(from_b, 4)); /* b's lanes are 16 on */
+}
+
 /* The permutex2var index (32-bit lanes) of a halving of sub-runs of h lanes: element L of the
  * result, sub-run s of h / 2 in its run, from sub-run s % (KQ / h) of a (s < KQ / h) or b, at
  * offset `half` (0, or h / 2 for the other halves). */
@@ -14682,9 +14736,8 @@ __attribute__((target(TG__TARGET), always_inline)) static inline __m512i
 TG__FN(tg__split_halving)(const int KQ, const int h, const int half)
 {
     /* (shifts by constants for the divisions: the index folds to a constant) */
-    const int el = (int)sizeof(TG__T) / 4, nin = KQ / h;
-    const __m512i l = _mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
-    const __m512i e = _mm512_srli_epi32(l, el - 1); /* the element of 32-bit lane l */
+    const int nin = KQ / h;
+    const __m512i e = TG__FN(tg__split_element)();
     const __m512i t = _mm512_and_si512(e, _mm512_set1_epi32(KQ - 1)); /* its place in the run */
     const __m512i sub = _mm512_srli_epi32(t, __builtin_ctz((unsigned)h / 2));
     const __m512i i = _mm512_and_si512(t, _mm512_set1_epi32(h / 2 - 1));
@@ -14692,11 +14745,7 @@ TG__FN(tg__split_halving)(const int KQ, const int h, const int half)
     __m512i src = _mm512_add_epi32(_mm512_sub_epi32(e, t),
                                    _mm512_slli_epi32(from, __builtin_ctz((unsigned)h)));
     src = _mm512_add_epi32(src, _mm512_add_epi32(i, _mm512_set1_epi32(half)));
-    src = _mm512_add_epi32(_mm512_slli_epi32(src, el - 1),
-                           _mm512_and_si512(l, _mm512_set1_epi32(el - 1)));
-    /* b's lanes are 16 on */
-    return _mm512_add_epi32(
-        src, _mm512_slli_epi32(_mm512_srli_epi32(sub, __builtin_ctz((unsigned)nin)), 4));
+    return TG__FN(tg__split_index)(src, _mm512_srli_epi32(sub, __builtin_ctz((unsigned)nin)));
 }
 
 /* The lanes of a register of runs of KQ (lane q KQ + r) that hold columns q < c and rows r <
@@ -14782,16 +14831,12 @@ __attribute__((target(TG__TARGET), always_inline)) static inline __m512i
 TG__FN(tg__split_merging)(const int s)
 {
     /* (shifts by constants for the divisions: the index folds to a constant) */
-    const int el = (int)sizeof(TG__T) / 4;
-    const __m512i l = _mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
-    const __m512i e = _mm512_srli_epi32(l, el - 1); /* the element of 32-bit lane l */
+    const __m512i e = TG__FN(tg__split_element)();
     const __m512i q = _mm512_srli_epi32(e, __builtin_ctz(2u * (unsigned)s));
     const __m512i r = _mm512_and_si512(e, _mm512_set1_epi32(2 * s - 1));
     const __m512i src = _mm512_add_epi32(_mm512_slli_epi32(q, __builtin_ctz((unsigned)s)),
                                          _mm512_and_si512(r, _mm512_set1_epi32(s - 1)));
-    const __m512i b = _mm512_slli_epi32(_mm512_srli_epi32(r, __builtin_ctz((unsigned)s)), 4);
-    return _mm512_add_epi32(_mm512_add_epi32(_mm512_slli_epi32(src, el - 1), b),
-                            _mm512_and_si512(l, _mm512_set1_epi32(el - 1)));
+    return TG__FN(tg__split_index)(src, _mm512_srli_epi32(r, __builtin_ctz((unsigned)s)));
 }
 
 /* One run of the split layout from `rows` (at most KQ) of B's rows, x_rs apart, each its c

@@ -268,7 +268,8 @@ TG__NOINLINE static int tg__tiny_panels(const tg__kernel *kern, size_t es, int64
  * panel of the kernel chosen for its width (tg__use_narrow) that the kernel reads whole or,
  * partial, through masks, straight to it; any other B, or the few columns that the split dots
  * take (cpu.h's tg__split_fit), panel by panel (tg__tiny_panels), and so a panel past one vector
- * whose last columns tg__dots_cols gives to the dots, from 16 rows and 8 deep. The Xeon of
+ * whose last columns tg__dots_cols gives to the dots, from 16 rows and 8 deep (a transposed A's
+ * form, tg__gemm_tiny_t, asks it before, at every height). The Xeon of
  * results/intel-xeon-2c, 1 thread, ab-gemm, C 16 bytes off a line, 40 shapes of the route a type
  * (cpu/ab-tiny-route-dims/), against the masked panel (a copy 0.97-1.03): geometric mean NN s
  * 1.02, d 1.01 (the tests alone, where the dots do not take the columns, cost the rest up to 3%:
@@ -285,7 +286,7 @@ TG__ALWAYS_INLINE int tg__tiny_in_place(const tg__kernel *kern, size_t es, int64
     if (!tg__small_in_half_l1(k, ltb * (int64_t)es)) return 0;
     if (tn <= kern->nr && tg__use_narrow(kern, tm, tn)) pk = kern->narrow;
     if (tn > pk->nr || tg__panel_packs(pk, tn, 1, 0) || tg__split_fit(kern, tn, tm, k, ltb, 1) ||
-        (tm >= 16 && k >= 8 && tn > kern->nr / 2 &&
+        (a_cs == 1 && tm >= 16 && k >= 8 && tn > kern->nr / 2 &&
          tg__dots_cols(kern, 0, tn, tm, a_rs, a_cs, ltb, k)))
         return tg__tiny_panels(kern, es, tm, tn, k, alpha, (const char *)a, a_rs, a_cs,
                                (const char *)b, ltb, 1, beta, c, ldc);
