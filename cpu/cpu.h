@@ -185,11 +185,13 @@ TG__PRIVATE const void *tg__one(size_t es);
 /* Where the small path's panels stop winning, in multiply-adds (gemm.c has the measurements). */
 enum { TG__SMALL_MNK = 256 * 256 * 256 };
 
-/* The tiny products' route (gemm.c): m, n and k at most TG__TINY, the largest such that every
- * product within it is one thread's (TG__TEAM_MNK above; where zmm is split, small.c's 2^19 bytes
- * of multiply-adds: 40^3 in fp64 is 512,000). No k block of the small path is shallower (small.c's
- * tg__small_block), so such a product is one k block there too. */
-enum { TG__TINY = 40 };
+/* The tiny products' route (gemm.c): m, n and k each at most TG__TINY_SIDE and m n k at most
+ * TG__TINY^3, the largest cube such that every product within it is one thread's (TG__TEAM_MNK
+ * above; where zmm is split, small.c's 2^19 bytes of multiply-adds: 40^3 in fp64 is 512,000). No k
+ * block of the small path is shallower than TG__TINY (small.c's tg__small_block), nor than
+ * TG__TINY_SIDE where L1 holds 16 KiB or more (tg__small_kb), so such a product is one k block
+ * there too. */
+enum { TG__TINY = 40, TG__TINY_SIDE = 64 };
 
 /* The blocked GEMM (driver.c) and the small-matrix path (small.c), on checked views with m, n, k > 0,
  * alpha != 0 and C's column stride 1 (gemm.c transposes the problem when C is column-major). paged:
@@ -204,7 +206,7 @@ TG__PRIVATE int tg__gemm_small(const char *fn, const tg__kernel *kern, const tg_
  * wants: TG_OK or TG_ERR_NOMEM, or -1 (nothing done) where neither form serves it. */
 TG__PRIVATE int tg__gemm_gemv(const char *fn, const tg__kernel *kern, const tg__gemm *g,
                               const void *alpha, const void *beta);
-/* The same for a product of gemm.c's tiny route (m, n and k at most TG__TINY) with one row or
+/* The same for a product of gemm.c's tiny route (m, n and k at most TG__TINY_SIDE) with one row or
  * column of C, given as the fields of its view (C's columns adjacent): tg__gemm_gemv's one call
  * for it (one thread, k whole, a strided x copied to the stack), without the planning, which cost
  * a 1x16x16 dgemm nearly a third of its time. 1 when it computed C, 0 (nothing done) where neither
@@ -351,6 +353,29 @@ TG__ALWAYS_INLINE int tg__small_pairs_fit(const tg__kernel *kern, int64_t m, dou
     if (m <= 2 * kern->mr) return !pack_all;
     cpu = tg__cpu();
     return b_bytes <= (cpu->zmm_split ? (double)cpu->l3_plan / 4 : (double)cpu->l1d);
+}
+
+/* Whether a short A's whole panels of B (3 NR columns or more), B read in place, m rows of A and
+ * b_bytes of B, go three at a time to the triple kernel: small.c's tg__small_triples has the rule's
+ * measurements; gemm.c's tiny route asks it too. */
+TG__ALWAYS_INLINE int tg__small_triples_short(const tg__kernel *kern, int64_t m, double b_bytes)
+{
+    const tg__cpuinfo *cpu;
+    if (!kern->ukernel_triple || m > kern->short_m || (m + 7) / 8 >= (m + 5) / 6) return 0;
+    cpu = tg__cpu();
+    if (cpu->zmm_split)
+        return m <= 8 && b_bytes > (double)cpu->l2 && b_bytes <= (double)cpu->l3_plan / 2;
+    return b_bytes <= (m <= 8 ? (double)cpu->l3_plan / 2 : 2 * (double)cpu->l2);
+}
+
+/* The columns the triple kernel takes where `left` columns of B remain past those it took, whole
+ * panels going three at a time (tg__small_triples_short; w the vector width, NR / 2): three panels
+ * (6w), or where the rest ends in fewer, tiles of 3w where at most a vector of theirs is idle (a
+ * partial one reads B through masks), or none: the rest, at most a panel, goes as a panel
+ * (small.c's tg__small_panels has the measurements). */
+static inline int64_t tg__triple_take(int64_t left, int64_t w)
+{
+    return left > 5 * w ? tg__min(left, 6 * w) : left >= 3 * w ? 3 * w : left > 2 * w ? left : 0;
 }
 
 /* Whether B, n columns read in place over m rows of A (k deep), is one 3W tile of the triple

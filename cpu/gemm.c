@@ -146,38 +146,44 @@ TG__ALWAYS_INLINE int tg__gemm_cpu(const char *fn, size_t es, const tg__gemm *g,
                : tg__gemm_blocked(fn, tg__blocked_kernel(kern), &t, alpha, beta);
 }
 
-/* The tiny products' route (step 0 above): m, n and k at most cpu.h's TG__TINY, every dimension and
- * leading dimension plainly valid and every pointer set, alpha not zero, no path forced. Such a
- * call passes every check of step 1 and takes no quick return; in either layout it is the product
- * of step 3 whose A and B are views of the call's operands (row-major as it is; column-major as
- * Cᵀ = op(B)ᵀ·op(A)ᵀ, B's columns as the rows of A and A's as the rows of B), and step 3 would
- * give it to the small path on one thread, in one k block (cpu.h says why), or, where C is one
- * row or column, to gemv.c's matrix-vector product (a few rows, two to TG__GEMV_ROWS, gemv.c takes
- * only over a larger operand: tg__gemv_rows_max gives one row over an M within L2 and rows under
- * 512 bytes). The route makes the small path's kernel calls (or gemv.c's: tg__gemv_tiny) from the
- * call's own arguments: the general way there, through the checks, the views, the path tests and
- * small.c's set-up, ran ~400 instructions of a 12^3 sgemm's ~860 (gdb, stepping one call), a
- * quarter of its time. B's rows contiguous, one panel goes to the kernel as small.c's
- * tg__small_direct sends it (tg__tiny_in_place), any other B panel by panel as small.c's
- * tg__small_panels goes, a transposed one packed as small.c's tg__small_panel packs it
- * (tg__tiny_panels; the transposed forms out of line, tg__gemm_tiny_t). The plain form on the
- * Xeon of results/intel-xeon-2c, 1 thread, ab-gemm, C 16 bytes off a line, against the general
- * way (a copy of its build: 0.97-1.05): s 8^3 1.32,
- * 10^3 1.20, 12^3 1.12, 14^3 1.14, 16^3 1.11, 20^3-32^3 1.02-1.04, d 5^3-8^3 1.31-1.33, 10^3
- * 1.15, 12^3 1.10, 14^3 1.08, 16^3 1.07, 20^3-32^3 0.995-1.005; column-major s 12^3 1.17, 16^3
- * 1.16, d 1.11, 1.09; the pairs (then, against the route of one panel alone: 0.97-1.07 on its
- * products) d 32^3 1.04-1.07, 24x32x32 1.06, 16x32x16 1.08, 8x32x8 1.31-1.34; a product it turns
- * away pays for its tests (s 5^3 and 6^3 0.90, when AVX2 still packed their panels: cpu.h's
- * tg__use_narrow). Up to 40 (was 32), the products with a dimension in 33..40 (a grid of 2976 in
- * both types, four transposes, against a copy 0.98-1.02; results/intel-xeon-2c/cpu/ab-tiny40/):
- * geometric mean 1.05-1.07 by type and transpose (AVX2 forced 1.03-1.05, column-major 1.04-1.06),
- * s 8x33x8 1.33, d 1.20, s 33^3-38^3 1.07, k = 1 up to 1.6; the lowest single readings (d
- * 40x33x4 0.86, 36x33x8 0.90) gained when run again (1.07-1.12). From one row or column (was
- * five), results/intel-xeon-2c/cpu/ab-tiny-short/, against the build before (a copy 0.95-1.02):
- * two to four rows or columns, which went the general way to the small path, geometric mean
- * 1.32-1.43 by type and transpose over ten shapes (s 2^3 1.52-1.79, 4^3 1.47-1.73, 4x16x16
- * 1.33-1.53, 3x40x40 1.16-1.22); one, gemv.c's product, 1.01-1.37 (1x1x8 1.28-1.37, 8x1x8
- * 1.18-1.25, 1x16x16 1.09-1.17, 40x1x40 1.01-1.10), 8^3 and 16^3 0.97-1.01. */
+/* The tiny products' route (step 0 above): m, n and k each at most cpu.h's TG__TINY_SIDE (64),
+ * their product at most TG__TINY^3 (40^3), every dimension and leading dimension plainly valid and
+ * every pointer set, alpha not zero, no path forced. Such a call passes every check of step 1 and
+ * takes no quick return; in either layout it is the product of step 3 whose A and B are views of
+ * the call's operands (row-major as it is; column-major as Cᵀ = op(B)ᵀ·op(A)ᵀ, B's columns as the
+ * rows of A and A's as the rows of B), and step 3 would give it to the small path on one thread, in
+ * one k block (cpu.h says why), or, where C is one row or column, to gemv.c's matrix-vector product
+ * (a few rows, two to TG__GEMV_ROWS, gemv.c takes only over a larger operand: tg__gemv_rows_max
+ * gives one row over an M within L2 and rows under 512 bytes). The route makes the small path's
+ * kernel calls (or gemv.c's: tg__gemv_tiny) from the call's own arguments: the general way there,
+ * through the checks, the views, the path tests and small.c's set-up, ran ~400 instructions of a
+ * 12^3 sgemm's ~860 (gdb, stepping one call), a quarter of its time. B's rows contiguous, one panel
+ * goes to the kernel as small.c's tg__small_direct sends it (tg__tiny_in_place), any other B panel
+ * by panel as small.c's tg__small_panels goes, a transposed one packed as small.c's tg__small_panel
+ * packs it (tg__tiny_panels; the transposed forms out of line, tg__gemm_tiny_t). The plain form on
+ * the Xeon of results/intel-xeon-2c, 1 thread, ab-gemm, C 16 bytes off a line, against the general
+ * way (a copy of its build: 0.97-1.05): s 8^3 1.32, 10^3 1.20, 12^3 1.12, 14^3 1.14, 16^3 1.11,
+ * 20^3-32^3 1.02-1.04, d 5^3-8^3 1.31-1.33, 10^3 1.15, 12^3 1.10, 14^3 1.08, 16^3 1.07, 20^3-32^3
+ * 0.995-1.005; column-major s 12^3 1.17, 16^3 1.16, d 1.11, 1.09; the pairs (then, against the
+ * route of one panel alone: 0.97-1.07 on its products) d 32^3 1.04-1.07, 24x32x32 1.06, 16x32x16
+ * 1.08, 8x32x8 1.31-1.34; a product it turns away pays for its tests (s 5^3 and 6^3 0.90, when AVX2
+ * still packed their panels: cpu.h's tg__use_narrow). Up to 40 (was 32), the products with a
+ * dimension in 33..40 (a grid of 2976 in both types, four transposes, against a copy 0.98-1.02;
+ * results/intel-xeon-2c/cpu/ab-tiny40/): geometric mean 1.05-1.07 by type and transpose (AVX2
+ * forced 1.03-1.05, column-major 1.04-1.06), s 8x33x8 1.33, d 1.20, s 33^3-38^3 1.07, k = 1 up to
+ * 1.6; the lowest single readings (d 40x33x4 0.86, 36x33x8 0.90) gained when run again (1.07-1.12).
+ * From one row or column (was five), results/intel-xeon-2c/cpu/ab-tiny-short/, against the build
+ * before (a copy 0.95-1.02): two to four rows or columns, which went the general way to the small
+ * path, geometric mean 1.32-1.43 by type and transpose over ten shapes (s 2^3 1.52-1.79, 4^3
+ * 1.47-1.73, 4x16x16 1.33-1.53, 3x40x40 1.16-1.22); one, gemv.c's product, 1.01-1.37 (1x1x8
+ * 1.28-1.37, 8x1x8 1.18-1.25, 1x16x16 1.09-1.17, 40x1x40 1.01-1.10), 8^3 and 16^3 0.97-1.01. Sides
+ * of 41 to 64 within 40^3 (was: each at most 40), whole panels three at a time where small.c takes
+ * them so (tg__small_triples_short), results/intel-xeon-2c/cpu/ab-tiny-sides/, against the build
+ * before (a copy 0.94-1.07): 36 such shapes, four transposes, geometric mean s 1.07-1.19, d
+ * 1.05-1.14 by type and transpose (s 16x48x5 NN 1.19-1.63, 8x64x8 1.16-1.19, d 8x64x8 TN 1.19,
+ * 2x64x64 s 1.19, d 0.98-0.99); the lowest d 40x64x6 NT 0.77 and NN 0.87 in the grid, 1.14 and 1.00
+ * when run again. The 40 shapes of cpu/ab-tiny-route-dims/ the route took before 0.99-1.00 (the
+ * product's test). */
 
 /* The tests both forms of the route share, on step 3's views (tm x k A with leading dimension
  * lta, k x tn B with ltb; lta_min and ltb_min the runs those must span, C's tn); the kernel family,
@@ -195,8 +201,9 @@ TG__ALWAYS_INLINE const tg__kernel *tg__tiny_kernel(size_t es, int layout, int64
      * mean by type and transpose 1.07-1.18, d 24x5x36 TT 1.89, 8x33x31 TT 1.64; s 12x33x12 NN
      * 1.15, TN 1.19, d 1.11 and 1.14 */
     if ((layout != TG_ROW_MAJOR && layout != TG_COL_MAJOR) ||
-        ((uint64_t)tm - 1 >= TG__TINY) | ((uint64_t)tn - 1 >= TG__TINY) |
-            ((uint64_t)k - 1 >= TG__TINY) || alpha_zero ||
+        ((uint64_t)tm - 1 >= TG__TINY_SIDE) | ((uint64_t)tn - 1 >= TG__TINY_SIDE) |
+            ((uint64_t)k - 1 >= TG__TINY_SIDE) || tm * tn * k > TG__TINY * TG__TINY * TG__TINY ||
+            alpha_zero ||
         !a || !b || !c || (uint64_t)(lta | ltb | ldc) >= ((uint64_t)1 << 28) ||
         lta < lta_min || ltb < ltb_min || ldc < tn || tg__path_forced())
         return NULL;
@@ -206,7 +213,8 @@ TG__ALWAYS_INLINE const tg__kernel *tg__tiny_kernel(size_t es, int layout, int64
 
 /* C's columns panel by panel, as small.c's tg__small_panels makes them in its one k block: B
  * exactly one 3W tile wide to the triple kernel (or, over a few rows, one with its third vector
- * partial, which small.c does not take), whole panels two at a time to the pair kernel, where
+ * partial, which small.c does not take), whole panels three at a time to it over a short A
+ * (tg__small_triples_short, tg__triple_take), else two at a time to the pair kernel, where
  * small.c would take those (tg__small_triple_one, tg__small_pairs_fit: B read in place, within
  * half of L1), the last few columns past whole panels or a whole vector as dot products with
  * A's rows or A's column products (cpu.h's tg__dots_cols), and every other panel of the family's
@@ -224,11 +232,12 @@ TG__NOINLINE static int tg__tiny_panels(const tg__kernel *kern, size_t es, int64
                                         int64_t a_cs, const char *b, int64_t b_rs, int64_t b_cs,
                                         const void *beta, void *c, int64_t ldc)
 {
-    char buf[TG__TINY * 128] TG__LINE_ALIGNED; /* a packed panel: k steps of up to 128 bytes */
+    char buf[TG__TINY_SIDE * 128] TG__LINE_ALIGNED; /* a packed panel: k steps of up to 128 bytes */
     const int64_t nr = kern->nr, ses = (int64_t)es;
     const double b_bytes = (double)k * (double)tn * (double)es;
     const int in_place = b_cs == 1;
     const int pairs = in_place && kern->ukernel_pair && tg__small_pairs_fit(kern, tm, b_bytes, 0);
+    const int triples = in_place && tn >= 3 * nr && tg__small_triples_short(kern, tm, b_bytes);
     if (nr * ses > 128) return 0;
     if (in_place && tg__small_triple_one(kern, tm, tn, k, b_bytes)) {
         kern->ukernel_triple(k, alpha, a, a_rs, a_cs, b, b_rs, beta, c, ldc, tm, tn);
@@ -237,6 +246,12 @@ TG__NOINLINE static int tg__tiny_panels(const tg__kernel *kern, size_t es, int64
     for (int64_t j = 0, w, t; j < tn; j += w) {
         const tg__kernel *pk;
         w = tg__min(nr, tn - j);
+        if (triples && (t = tg__triple_take(tn - j, nr / 2))) {
+            kern->ukernel_triple(k, alpha, a, a_rs, a_cs, b + j * ses, b_rs, beta,
+                                 (char *)c + j * ses, ldc, tm, t);
+            w = t;
+            continue;
+        }
         if (pairs && tn - j >= 2 * nr) {
             kern->ukernel_pair(k, alpha, a, a_rs, a_cs, b + j * ses, b_rs, nr, beta,
                                (char *)c + j * ses, ldc, tm, 2 * nr);
@@ -275,8 +290,14 @@ TG__NOINLINE static int tg__tiny_panels(const tg__kernel *kern, size_t es, int64
  * 1.02, d 1.01 (the tests alone, where the dots do not take the columns, cost the rest up to 3%:
  * d 20x9x4 0.94-0.98); s 32x18x32 1.52, d 32x10x16 1.26, s 24x18x16 1.22, s 16x20x32 1.22, d
  * 20x10x32 1.22; under 16 rows, as the dots' bounds allow, it lost (d 8x10x16 0.63, d 4x9x24
- * 0.74, d 9x9x12 0.92, s 12x18x8 0.92). A's rows are a_rs apart, its k steps a_cs. Returns 1
- * when it computed C. */
+ * 0.74, d 9x9x12 0.92, s 12x18x8 0.92). Also from 12 rows 32 deep, and for one column past the
+ * vector from 160 of A's elements (rows times k) under 8 deep: against the gate of 16 rows and 8
+ * deep (a copy 0.95-1.04; cpu/ab-tiny-sides/), d 12-14 rows W + 2 columns 32-64 deep 1.09-1.33,
+ * W + 4 0.99-1.13, s 12-14 rows W + 2 1.15-1.48; one column s 51x17x7 1.45, 24x17x7 1.10, d
+ * 24x9x7 1.15, 40x9x4 1.07; 9 rows lost (d 9x12x32 0.97, s 9x24x64 0.97), as did 12-15 rows
+ * under 32 deep past W + 2 (d 12x12x24 0.95) and one column over 16-24 rows under 8 deep (d
+ * 16x9x5 0.87, s 24x17x5 0.92). A's rows are a_rs apart, its k steps a_cs. Returns 1 when it
+ * computed C. */
 TG__ALWAYS_INLINE int tg__tiny_in_place(const tg__kernel *kern, size_t es, int64_t tm, int64_t tn,
                                         int64_t k, const void *alpha, const void *a, int64_t a_rs,
                                         int64_t a_cs, const void *b, int64_t ltb, const void *beta,
@@ -286,7 +307,9 @@ TG__ALWAYS_INLINE int tg__tiny_in_place(const tg__kernel *kern, size_t es, int64
     if (!tg__small_in_half_l1(k, ltb * (int64_t)es)) return 0;
     if (tn <= kern->nr && tg__use_narrow(kern, tm, tn)) pk = kern->narrow;
     if (tn > pk->nr || tg__panel_packs(pk, tn, 1, 0) || tg__split_fit(kern, tn, tm, k, ltb, 1) ||
-        (a_cs == 1 && tm >= 16 && k >= 8 && tn > kern->nr / 2 &&
+        (a_cs == 1 && tn > kern->nr / 2 &&
+         ((tm >= 16 && k >= 8) || (tm >= 12 && k >= 32) ||
+          (tn == kern->nr / 2 + 1 && tm * k >= 160)) &&
          tg__dots_cols(kern, 0, tn, tm, a_rs, a_cs, ltb, k)))
         return tg__tiny_panels(kern, es, tm, tn, k, alpha, (const char *)a, a_rs, a_cs,
                                (const char *)b, ltb, 1, beta, c, ldc);

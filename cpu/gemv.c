@@ -243,7 +243,7 @@ TG__PRIVATE int tg__gemv_tiny(const tg__kernel *kern, int64_t m, int64_t n, int6
      * few rows and tg__gemv_run inlined, 0.99-1.10; with the view formed here too, 1x1x8
      * 1.34-1.56, 1x8x8 1.20-1.38, 8x1x8 1.26-1.28, 1x16x16 1.22-1.37, 1x40x40 1.05-1.09) */
     const tg__gemm g = {m, n, k, {a, a_rs, a_cs}, {b, b_rs, b_cs}, c, rs_c, 1};
-    double x[TG__TINY];
+    double x[TG__TINY_SIDE];
     tg__gemv v;
     const int form = tg__gemv_of(kern, &g, &v);
     if (!form) return 0;

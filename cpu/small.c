@@ -349,20 +349,13 @@ static int tg__small_pairs(const tg__kernel *kern, const tg__gemm *g, int64_t kb
  * s 40^3 0.87, s 44^3 0.94, s 64x40x64 0.90). */
 TG__ALWAYS_INLINE int tg__small_triples(const tg__kernel *kern, const tg__gemm *g)
 {
-    const tg__cpuinfo *cpu;
-    double bytes;
     /* B exactly one 3W tile wide (above) */
     const int one = 2 * g->n == 3 * (int64_t)kern->nr;
     /* (the width first: a tiny product's call returns at the first test) */
     if ((g->n < 3 * (int64_t)kern->nr && !one) || !kern->ukernel_triple || g->b.cs != 1)
         return 0;
-    cpu = tg__cpu();
-    bytes = tg__small_b_bytes(kern, g);
-    if (one) return tg__small_triple_one(kern, g->m, g->n, g->k, bytes);
-    if (g->m > kern->short_m || (g->m + 7) / 8 >= (g->m + 5) / 6) return 0;
-    if (cpu->zmm_split)
-        return g->m <= 8 && bytes > (double)cpu->l2 && bytes <= (double)cpu->l3_plan / 2;
-    return bytes <= (g->m <= 8 ? (double)cpu->l3_plan / 2 : 2 * (double)cpu->l2);
+    return one ? tg__small_triple_one(kern, g->m, g->n, g->k, tg__small_b_bytes(kern, g))
+               : tg__small_triples_short(kern, g->m, tg__small_b_bytes(kern, g));
 }
 
 /* Column panels [jp0, jp1) of C, k in blocks of kb; panel is scratch for one kb-deep packed panel
@@ -393,11 +386,7 @@ static void tg__small_panels(const tg__kernel *kern, const tg__kernel *last_kern
                  * against whole triples and then panels (a copy of that build: 0.99-1.02): s
                  * 8x282x256 1.18, s 16x240x256 1.10, s 24x150x150 1.09, s 8x256x256 1.07, d
                  * 8x130x256 1.04, others 0.98-1.03. */
-                const int64_t w = nr / 2, left = g->n - j;
-                const int64_t take = left > 5 * w    ? tg__min(left, 6 * w)
-                                     : left >= 3 * w ? 3 * w
-                                     : left > 2 * w  ? left
-                                                     : 0;
+                const int64_t w = nr / 2, left = g->n - j, take = tg__triple_take(left, w);
                 if (take)
                     kern->ukernel_triple(kc, alpha, a, g->a.rs, g->a.cs, b, g->b.rs, beta_now, c,
                                          g->rs_c, g->m, take);
@@ -727,9 +716,9 @@ static int tg__small_panels_all(const char *fn, const tg__kernel *kern, const tg
  * set-up had been formed (Zen 4, 1 thread, ab-gemm, a copy of the old build 0.99-1.00): s 8^3
  * 1.07-1.08, s 12^3 1.035-1.05, s 16^3 1.02-1.03, d 8^3 1.06-1.07, d 12^3 1.02-1.03, d 16^3
  * 1.01-1.05, s 8x8x64 1.02; a product it turns away pays for its tests (s 20^3, whose last
- * columns the narrow family packs, 0.98-0.99). The tiniest of these products (m, n, k <= TG__TINY)
- * never get here: gemm.c's tg__gemm_tiny makes the same call from the entry. 0: not such a
- * product. */
+ * columns the narrow family packs, 0.98-0.99). The tiniest of these products (gemm.c's tiny route:
+ * sides at most TG__TINY_SIDE within TG__TINY^3) never get here: gemm.c's tg__gemm_tiny makes
+ * the same call from the entry. 0: not such a product. */
 TG__ALWAYS_INLINE int tg__small_direct(const tg__kernel *kern, const tg__gemm *g, const void *alpha,
                                        const void *beta)
 {

@@ -177,27 +177,48 @@ void tgt_section_cube(int max)
                             }
 }
 
-/* The tiny products' route (cpu/gemm.c's tg__gemm_tiny, m, n and k at most 40): every width of C
- * from one column past the last, so that each of its forms runs (one panel in place, whole or
- * partial, the narrow family's, the pair and triple kernels, B's panels packed where it is
- * transposed, and the widths it turns away), over a few row counts from one (one row or column
- * goes as gemv.c's matrix-vector product) and about its tiles, and depths about the packing's
- * register transposes, in every layout and transpose. */
+/* The tiny products' route (cpu/gemm.c's tg__gemm_tiny: m, n and k each at most 64, m n k at most
+ * 40^3): every width of C to one column past 40, so that each of its forms runs (one panel in
+ * place, whole or partial, the narrow family's, the pair and triple kernels, the dot and column
+ * products of the last columns, B's panels packed where it is transposed, and the widths it turns
+ * away), over a few row counts from one (one row or column goes as gemv.c's matrix-vector
+ * product) and about its tiles, and depths about the packing's register transposes; then sides of
+ * 41 to 65, whose products the route takes up to 40^3 multiply-adds (whole panels three at a time
+ * from 3 NR columns, both types' NR, and the bound's either side: 40x64x25 and 63x63x16 in,
+ * 65x64x15, 64x64x16 and 41x40x40 out). Every layout and transpose. */
 void tgt_section_tiny(void)
 {
     static const int64_t ms[] = {1, 2, 3, 4, 5, 6, 8, 9, 16, 24, 32, 33, 40, 41};
     static const int64_t ks[] = {1, 4, 9, 32, 40, 41};
+    static const int64_t sides[] = {1, 2, 7, 8, 12, 16, 24, 25, 41, 47, 48, 49, 63, 64, 65};
+    static const int64_t edges[][3] = {{40, 64, 25}, {64, 25, 40}, {25, 40, 64}, {63, 63, 16},
+                                       {16, 63, 63}, {65, 64, 15}, {64, 64, 16}, {41, 40, 40}};
     uint64_t i = 3000000;
     for (size_t es = 4; es <= 8; es += 4)
-        for (int combo = 0; combo < 8; combo++)
+        for (int combo = 0; combo < 8; combo++) {
+            const int layout = tgt_layouts[combo >> 2], ta = tgt_transes[(combo >> 1) & 1],
+                      tb = tgt_transes[combo & 1];
             for (size_t a = 0; a < sizeof ms / sizeof ms[0]; a++)
                 for (size_t b = 0; b < sizeof ks / sizeof ks[0]; b++)
                     for (int64_t n = 1; n <= 41; n++) {
-                        tgt_case c = tgt_case_at(es, tgt_layouts[combo >> 2],
-                                                 tgt_transes[(combo >> 1) & 1],
-                                                 tgt_transes[combo & 1], ms[a], n, ks[b], i++);
+                        tgt_case c = tgt_case_at(es, layout, ta, tb, ms[a], n, ks[b], i++);
                         tgt_run_case(&c);
                     }
+            /* (a side past 40 each time; the others any, products past the bound included) */
+            for (size_t a = 0; a < sizeof sides / sizeof sides[0]; a++)
+                for (size_t b = 0; b < sizeof sides / sizeof sides[0]; b++)
+                    for (size_t d = 0; d < sizeof sides / sizeof sides[0]; d++) {
+                        const int64_t m = sides[a], n = sides[b], k = sides[d];
+                        tgt_case c = tgt_case_at(es, layout, ta, tb, m, n, k, i++);
+                        if ((m > 40 || n > 40 || k > 40) && m * n * k <= 2 * 64000)
+                            tgt_run_case(&c);
+                    }
+            for (size_t e = 0; e < sizeof edges / sizeof edges[0]; e++) {
+                tgt_case c = tgt_case_at(es, layout, ta, tb, edges[e][0], edges[e][1],
+                                         edges[e][2], i++);
+                tgt_run_case(&c);
+            }
+        }
 }
 
 /* Adds x to the list unless it is negative or already there. */
