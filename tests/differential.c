@@ -183,9 +183,9 @@ void tgt_section_cube(int max)
  * products of the last columns, B's panels packed where it is transposed, and the widths it turns
  * away), over a few row counts from one (one row or column goes as gemv.c's matrix-vector
  * product) and about its tiles, and depths about the packing's register transposes; then sides of
- * 41 to 65, whose products the route takes up to 40^3 multiply-adds (whole panels three at a time
- * from 3 NR columns, both types' NR, and the bound's either side: 40x64x25 and 63x63x16 in,
- * 65x64x15, 64x64x16 and 41x40x40 out). Every layout and transpose. */
+ * 41 to 65, whose products the route takes up to 40^3 multiply-adds (fp64's whole panels three
+ * at a time from 48 columns, fp32's one 3W tile at 48, and the bound's either side: 40x64x25 and
+ * 63x63x16 in, 65x64x15, 64x64x16 and 41x40x40 out). Every layout and transpose. */
 void tgt_section_tiny(void)
 {
     static const int64_t ms[] = {1, 2, 3, 4, 5, 6, 8, 9, 16, 24, 32, 33, 40, 41};
