@@ -5104,10 +5104,11 @@ TG__NOINLINE static int tg__tiny_panels(const tg__kernel *kern, size_t es, int64
  * vector from 160 of A's elements (rows times k) under 8 deep: against the gate of 16 rows and 8
  * deep (a copy 0.95-1.04; cpu/ab-tiny-sides/), d 12-14 rows W + 2 columns 32-64 deep 1.09-1.33,
  * W + 4 0.99-1.13, s 12-14 rows W + 2 1.15-1.48; one column s 51x17x7 1.45, 24x17x7 1.10, d
- * 24x9x7 1.15, 40x9x4 1.07; 9 rows lost (d 9x12x32 0.97, s 9x24x64 0.97), as did 12-15 rows
- * under 32 deep past W + 2 (d 12x12x24 0.95) and one column over 16-24 rows under 8 deep (d
- * 16x9x5 0.87, s 24x17x5 0.92). A's rows are a_rs apart, its k steps a_cs. Returns 1 when it
- * computed C. */
+ * 24x9x7 1.15, 40x9x4 1.07. Left out: 8 rows (d 8x10x32 0.67, s 8x18x32 0.68); 9 rows, which
+ * won at W + 2 (s 9x18x64 1.18, d 9x10x64 1.09) but lost at W + 4 (d 9x12x32 0.97, s 9x24x64
+ * 0.97); 12-15 rows under 32 deep past W + 2 (d 12x12x24 0.95); one column over 16-24 rows under
+ * 8 deep (d 16x9x5 0.87, s 24x17x5 0.92). A's rows are a_rs apart, its k steps a_cs. Returns 1
+ * when it computed C. */
 TG__ALWAYS_INLINE int tg__tiny_in_place(const tg__kernel *kern, size_t es, int64_t tm, int64_t tn,
                                         int64_t k, const void *alpha, const void *a, int64_t a_rs,
                                         int64_t a_cs, const void *b, int64_t ltb, const void *beta,
