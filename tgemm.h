@@ -15422,11 +15422,13 @@ TG__ALWAYS_INLINE int tg__small_triples(const tg__kernel *kern, const tg__gemm *
 {
     /* B exactly one 3W tile wide (above) */
     const int one = 2 * g->n == 3 * (int64_t)kern->nr;
-    /* (the width first: a tiny product's call returns at the first test) */
-    if ((g->n < 3 * (int64_t)kern->nr && !one) || !kern->ukernel_triple || g->b.cs != 1)
-        return 0;
-    return one ? tg__small_triple_one(kern, g->m, g->n, g->k, tg__small_b_bytes(kern, g))
-               : tg__small_triples_short(kern, g->m, tg__small_b_bytes(kern, g));
+    double bytes;
+    /* (the width first: a tiny product's call returns at the first test; both rules ask whether
+     * the family has the kernel) */
+    if ((g->n < 3 * (int64_t)kern->nr && !one) || g->b.cs != 1) return 0;
+    bytes = tg__small_b_bytes(kern, g);
+    return one ? tg__small_triple_one(kern, g->m, g->n, g->k, bytes)
+               : tg__small_triples_short(kern, g->m, bytes);
 }
 
 /* Column panels [jp0, jp1) of C, k in blocks of kb; panel is scratch for one kb-deep packed panel
