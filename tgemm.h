@@ -7148,11 +7148,16 @@ TG__FN(tg__pair_tile)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t 
         a += cs_a;                                                                                 \
         b += rs_b;                                                                                 \
     }
-    if (kc & 1) TG__PAIR_STEP
-    while (b != bend) {
-        TG__PAIR_STEP
-        TG__PAIR_STEP
-    }
+    /* One k step a turn. Two a turn (as tg__tile8 takes them, which lost 2-8% with one) left
+     * GCC 12 one register short over six rows: it kept an accumulator on the stack, a store and a
+     * reload of it every turn, and four more register moves (perf annotate: a fifth of the
+     * samples on the loop's end). The Xeon of results/intel-xeon-2c, 1 thread, ab-gemm, C 16
+     * bytes off a line, 24 shapes a type through this tile, NN and TN, against two a turn (a copy
+     * 0.97-1.03; results/intel-xeon-2c/cpu/ab-pair-step/): geometric mean s 1.03, d 1.03 (s
+     * 40x64x40 1.06, 16x64x96 1.05-1.06, d 12x32x200 1.04-1.06, 128x32x128 TN 1.07), lowest d
+     * 100x30x80 NN and 64x31x64 TN 0.98; pinning the accumulators between the two steps instead
+     * did not pay (geometric mean 0.98-1.02). */
+    while (b != bend) TG__PAIR_STEP
 #undef TG__PAIR_STEP
     {
         /* alpha and beta read only now, as in tg__tall */
@@ -9351,11 +9356,16 @@ TG__FN(tg__pair_tile)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t 
         a += cs_a;                                                                                 \
         b += rs_b;                                                                                 \
     }
-    if (kc & 1) TG__PAIR_STEP
-    while (b != bend) {
-        TG__PAIR_STEP
-        TG__PAIR_STEP
-    }
+    /* One k step a turn. Two a turn (as tg__tile8 takes them, which lost 2-8% with one) left
+     * GCC 12 one register short over six rows: it kept an accumulator on the stack, a store and a
+     * reload of it every turn, and four more register moves (perf annotate: a fifth of the
+     * samples on the loop's end). The Xeon of results/intel-xeon-2c, 1 thread, ab-gemm, C 16
+     * bytes off a line, 24 shapes a type through this tile, NN and TN, against two a turn (a copy
+     * 0.97-1.03; results/intel-xeon-2c/cpu/ab-pair-step/): geometric mean s 1.03, d 1.03 (s
+     * 40x64x40 1.06, 16x64x96 1.05-1.06, d 12x32x200 1.04-1.06, 128x32x128 TN 1.07), lowest d
+     * 100x30x80 NN and 64x31x64 TN 0.98; pinning the accumulators between the two steps instead
+     * did not pay (geometric mean 0.98-1.02). */
+    while (b != bend) TG__PAIR_STEP
 #undef TG__PAIR_STEP
     {
         /* alpha and beta read only now, as in tg__tall */
@@ -11585,11 +11595,16 @@ TG__FN(tg__pair_tile)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t 
         a += cs_a;                                                                                 \
         b += rs_b;                                                                                 \
     }
-    if (kc & 1) TG__PAIR_STEP
-    while (b != bend) {
-        TG__PAIR_STEP
-        TG__PAIR_STEP
-    }
+    /* One k step a turn. Two a turn (as tg__tile8 takes them, which lost 2-8% with one) left
+     * GCC 12 one register short over six rows: it kept an accumulator on the stack, a store and a
+     * reload of it every turn, and four more register moves (perf annotate: a fifth of the
+     * samples on the loop's end). The Xeon of results/intel-xeon-2c, 1 thread, ab-gemm, C 16
+     * bytes off a line, 24 shapes a type through this tile, NN and TN, against two a turn (a copy
+     * 0.97-1.03; results/intel-xeon-2c/cpu/ab-pair-step/): geometric mean s 1.03, d 1.03 (s
+     * 40x64x40 1.06, 16x64x96 1.05-1.06, d 12x32x200 1.04-1.06, 128x32x128 TN 1.07), lowest d
+     * 100x30x80 NN and 64x31x64 TN 0.98; pinning the accumulators between the two steps instead
+     * did not pay (geometric mean 0.98-1.02). */
+    while (b != bend) TG__PAIR_STEP
 #undef TG__PAIR_STEP
     {
         /* alpha and beta read only now, as in tg__tall */
@@ -13799,11 +13814,16 @@ TG__FN(tg__pair_tile)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t 
         a += cs_a;                                                                                 \
         b += rs_b;                                                                                 \
     }
-    if (kc & 1) TG__PAIR_STEP
-    while (b != bend) {
-        TG__PAIR_STEP
-        TG__PAIR_STEP
-    }
+    /* One k step a turn. Two a turn (as tg__tile8 takes them, which lost 2-8% with one) left
+     * GCC 12 one register short over six rows: it kept an accumulator on the stack, a store and a
+     * reload of it every turn, and four more register moves (perf annotate: a fifth of the
+     * samples on the loop's end). The Xeon of results/intel-xeon-2c, 1 thread, ab-gemm, C 16
+     * bytes off a line, 24 shapes a type through this tile, NN and TN, against two a turn (a copy
+     * 0.97-1.03; results/intel-xeon-2c/cpu/ab-pair-step/): geometric mean s 1.03, d 1.03 (s
+     * 40x64x40 1.06, 16x64x96 1.05-1.06, d 12x32x200 1.04-1.06, 128x32x128 TN 1.07), lowest d
+     * 100x30x80 NN and 64x31x64 TN 0.98; pinning the accumulators between the two steps instead
+     * did not pay (geometric mean 0.98-1.02). */
+    while (b != bend) TG__PAIR_STEP
 #undef TG__PAIR_STEP
     {
         /* alpha and beta read only now, as in tg__tall */
