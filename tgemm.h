@@ -939,8 +939,8 @@ TG__ALWAYS_INLINE int tg__panel_packs(const tg__kernel *kern, int64_t n, int64_t
  * family has one. The 6-row tile's loops there run two tiles for 7 rows (4 + 3), and keep two
  * chains of FMAs a row (k's even and odd steps, summed after the loop): more chains than one vector
  * of 5 or 6 rows needs to cover the FMA latency once k is long, but a tiny product pays for the
- * split in fixed costs. The Xeon of results/intel-xeon-2c, 1 thread, ab-gemm against the 6-row
- * tiles (a copy: 0.97-1.03): s 7^3 1.54, d 1.54, s 7x7x300 1.23, d 1.23, s 5^3 1.18, d 1.22,
+ * split in fixed costs. The Xeon of results/intel-xeon-l3-480m-2c, 1 thread, ab-gemm against the
+ * 6-row tiles (a copy: 0.97-1.03): s 7^3 1.54, d 1.54, s 7x7x300 1.23, d 1.23, s 5^3 1.18, d 1.22,
  * s 6^3 1.20, d 1.17, s 5x8x16 1.14, d 1.13, s 7x16x7 1.48; 5 and 6 rows from 24 deep on
  * 0.84-1.05 (s 6x8x100 0.84, s 5x8x100 0.87), hence the bound. */
 TG__ALWAYS_INLINE tg__ukernel_fn tg__panel_ukernel(const tg__kernel *kern, int64_t m, int64_t n,
@@ -970,8 +970,8 @@ TG__ALWAYS_INLINE tg__ukernel_fn tg__panel_ukernel(const tg__kernel *kern, int64
  * must copy into a zero-padded panel, which pays only over many rows of A: there it keeps AVX2
  * from TG__NARROW_PACKED_M rows of A on, the whole product's (m: never a thread's part, so that
  * every thread count takes the same kernel), and masked zmm in place below. The Xeon of
- * results/intel-xeon-2c, 1 thread, ab-gemm, C 16 bytes off a line, masked zmm against AVX2 (a
- * copy of that build: 0.99-1.01): s 5^3 2.26, 6^3 2.19, 7^3 1.94, 5x7x9 2.22, 7x6x5 2.08, 32x6x8
+ * results/intel-xeon-l3-480m-2c, 1 thread, ab-gemm, C 16 bytes off a line, masked zmm against AVX2
+ * (a copy of that build: 0.99-1.01): s 5^3 2.26, 6^3 2.19, 7^3 1.94, 5x7x9 2.22, 7x6x5 2.08, 32x6x8
  * 1.67, 12x5x100 1.30, 16x5x100 1.17, 7x7x64 1.12, 24x5x100 0.96-1.01; from 36 rows AVX2 (s
  * 36x5x100 0.91, 48x5x100 0.91, 100x5x100 0.85, 100x7x100 0.85, but 64x6x16 1.27, 48x7x48
  * 1.07). The Zen 5 takes the same rule, not measured there. */
@@ -1053,8 +1053,8 @@ TG__ALWAYS_INLINE int tg__small_triple_one(const tg__kernel *kern, int64_t m, in
  * store, take no more steps than the tile's kc broadcasts and FMAs a row. A panel of one or two
  * columns costs a tile kernel a broadcast of A and an FMA per row and k step, as many as a whole
  * panel (which shares each broadcast among two vectors), where dot products read A's rows a vector
- * at a time. The Xeon of results/intel-xeon-2c, 1 thread, ab-gemm, C 16 bytes off a line, against
- * the tiles (a copy of that build 0.97-1.02): one column s 33^3 1.26, 65^3 1.18, 97^3 1.13,
+ * at a time. The Xeon of results/intel-xeon-l3-480m-2c, 1 thread, ab-gemm, C 16 bytes off a line,
+ * against the tiles (a copy of that build 0.97-1.02): one column s 33^3 1.26, 65^3 1.18, 97^3 1.13,
  * 64x33x4 1.10-1.12, 8x33x33 1.21, 40x33x100 1.36, 1000x33x64 1.29, d 17^3 1.19, 33^3 1.13, 49^3
  * 1.12, 65^3 1.04, 64x17x64 1.23, 40x17x100 1.23, NT s 33^3 1.34, d 17^3 1.29; two s 34^3 1.14,
  * 66^3 1.12, 64x34x16 1.10, d 34^3 1.07-1.08, d 18^3 0.96-1.01; 2 threads s 500x33x200 1.36, s
@@ -1102,14 +1102,15 @@ TG__ALWAYS_INLINE int tg__small_triple_one(const tg__kernel *kern, int64_t m, in
  * ab-gemm, C 16 bytes off a line, against the tiles (a copy 0.97-1.03): TN s 17^3 1.27, 33^3
  * 1.36, 34^3 1.26, 17x17x64 1.55, 40x17x100 1.79, 100x17x100 1.68, 64x18x300 1.29, d 17^3 1.16,
  * 33^3 1.18, 64x9x64 1.58, 100x17x100 1.24; TT s 17^3 1.34, d 17x17x64 1.32; AVX2 forced TN s
- * 64x9x64 1.64, d 1.30; unchanged shapes 0.97-1.03 (`results/intel-xeon-2c/cpu/ab-axpy-cols/`).
- * Then in one call over all of C's rows, up to five vectors of them a pass (AVX-512's registers;
- * AVX2 two), where it was a call for each 2W, and each vector of A loaded once for both columns
- * (GCC had folded it into both FMAs as a memory operand: twelve loads for ten FMAs a row of A).
- * The Xeon, ab-gemm as above, against 2W a call (a copy 0.995-1.005 by geometric mean; grids of 72
- * shapes, m 8-100, k 24 and 100, `cpu/ab-gemv-cols/`): geometric mean TN s 1.034, d 1.053, TT s
- * 1.025, d 1.043; d 100x10x100 1.20, s 34x18x100 1.14, d 64x18x64 1.13; the lowest readings
- * 0.95-0.96 (s 8x17x100 TT, s 34x66x100 TT), 0.98-1.02 run again. */
+ * 64x9x64 1.64, d 1.30; unchanged shapes 0.97-1.03
+ * (`results/intel-xeon-l3-480m-2c/cpu/ab-axpy-cols/`). Then in one call over all of C's rows, up to
+ * five vectors of them a pass (AVX-512's registers; AVX2 two), where it was a call for each 2W, and
+ * each vector of A loaded once for both columns (GCC had folded it into both FMAs as a memory
+ * operand: twelve loads for ten FMAs a row of A). The Xeon, ab-gemm as above, against 2W a call (a
+ * copy 0.995-1.005 by geometric mean; grids of 72 shapes, m 8-100, k 24 and 100,
+ * `cpu/ab-gemv-cols/`): geometric mean TN s 1.034, d 1.053, TT s 1.025, d 1.043; d 100x10x100 1.20,
+ * s 34x18x100 1.14, d 64x18x64 1.13; the lowest readings 0.95-0.96 (s 8x17x100 TT, s 34x66x100 TT),
+ * 0.98-1.02 run again. */
 enum { TG__DOTS_COLS = 2, TG__DOTS_BLOCK = 4, TG__DOTS_K = 256 };
 /* The family whose dots serve: AVX2's rather than AVX-512's, whose longer vectors leave more lanes
  * idle in the last k steps of such short rows and take more steps to sum (side by side, AVX-512's
@@ -1129,8 +1130,8 @@ TG__ALWAYS_INLINE const tg__kernel *tg__dots_kernel(const tg__kernel *kern)
  * 0.93). Lost past the bounds: d 12x22x64 0.92 and 12x23x64 0.90 (6 and 7 columns), s 8x36x8
  * 0.91, a whole fp64 panel split in two (d 16^3 0.69). Out of line: inlined, the test cost
  * products it turns away 4-7% (TT s 16x40x16, column-major NT s 36x40x16). The Xeon of
- * results/intel-xeon-2c, 1 thread, ab-gemm, C 16 bytes off a line, against the tiles (a copy
- * 0.97-1.03): TN s 35^3 1.20, 36^3 1.15, 20x20x24 1.14-1.18, 64x19x64 1.67, 64x36x64 1.30,
+ * results/intel-xeon-l3-480m-2c, 1 thread, ab-gemm, C 16 bytes off a line, against the tiles (a
+ * copy 0.97-1.03): TN s 35^3 1.20, 36^3 1.15, 20x20x24 1.14-1.18, 64x19x64 1.67, 64x36x64 1.30,
  * 100x20x100 1.47, 512x36x512 1.34, d 64x11x64 1.43, 64x12x64 1.31-1.35, 64x20x64 1.07; over
  * grids of 360 shapes a type (m 8-256, k 8-256, nine widths past a vector or a panel) geometric
  * mean TN s 1.074, d 1.022, TT s 1.076, d 1.027, column-major NT and TT s 1.03, d 1.00, NN and
@@ -1157,8 +1158,8 @@ TG__NOINLINE static int tg__cols_fit(const tg__kernel *kern, int64_t n, int64_t 
  * eight, and whole), from B's rows from 64 deep: there the tiles read B in place, and at 32 deep
  * the runs' loads and merges lost (s 16x8x32 NN 0.88, 16x5x32 0.92; gathered, 0.73, 0.81). A
  * thread's part has at least 12 rows (small.c's tg__rows_share), so a part decides as the whole
- * product does. Measured on the Xeon of results/intel-xeon-2c alone: not where zmm is split (Zen
- * 4, whose gathers and scatters are slower), which keeps the tiles it was measured with. */
+ * product does. Measured on the Xeon of results/intel-xeon-l3-480m-2c alone: not where zmm is split
+ * (Zen 4, whose gathers and scatters are slower), which keeps the tiles it was measured with. */
 TG__ALWAYS_INLINE int tg__split_fit(const tg__kernel *kern, int64_t n, int64_t m, int64_t kc,
                                    int64_t b_rs, int whole)
 {
@@ -1201,9 +1202,9 @@ TG__ALWAYS_INLINE int tg__dots_fit(const tg__kernel *kern, int64_t n, int64_t m,
  * more than W/2 columns shallower or shorter than that, it lost (d 8x3x24 0.92, 12x5x24 0.73,
  * 16x7x24 0.85, a first trial that took every width). The Xeon, 1 thread, ab-gemm, C 16 bytes
  * off a line, against the tiles (a copy 0.98-1.00), 172 shapes m 8-100, n 3-15, k 24 and 64
- * (results/intel-xeon-2c/cpu/ab-narrow-cols/): geometric mean TN s 1.21, TT s 1.35, d 1.13 and
- * 1.26; s 100x3x64 2.3-2.5, 32x6x64 2.0-2.8, d 48x3x64 1.7-1.9, 100x5x64 1.4-1.6; column-major NT
- * and TT s 3x100x64 2.5, 6x100x64 1.6-1.8, d 3x100x64 1.9-2.0; lowest 0.92-0.98, on shapes it
+ * (results/intel-xeon-l3-480m-2c/cpu/ab-narrow-cols/): geometric mean TN s 1.21, TT s 1.35, d 1.13
+ * and 1.26; s 100x3x64 2.3-2.5, 32x6x64 2.0-2.8, d 48x3x64 1.7-1.9, 100x5x64 1.4-1.6; column-major
+ * NT and TT s 3x100x64 2.5, 6x100x64 1.6-1.8, d 3x100x64 1.9-2.0; lowest 0.92-0.98, on shapes it
  * leaves alone (d 8x3x24 and 8x7x24; d 8x3x24 reads 0.94 in NN too: the code's layout). */
 TG__ALWAYS_INLINE int64_t tg__dots_cols(const tg__kernel *kern, int64_t j, int64_t n, int64_t m,
                                         int64_t a_rs, int64_t a_cs, int64_t b_rs, int64_t kc)
@@ -2963,12 +2964,12 @@ TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const T
  * the prefetch a page ahead goes to L2 only and a second one, TG__EW_NEAR bytes ahead, to L1 (the
  * likely cause: an L1 prefetch holds one of the core's few fill buffers until its line arrives, a
  * page's worth of them, and the streamed stores write-combine in the same buffers). Intel Xeon with
- * AMX (the VM of results/intel-xeon-2c), 2 threads, 2^27 elements, act_speed side by side, twice:
- * 0.78-0.91 the time (fp64 GELU tanh 0.84-0.85, SiLU 0.78-0.79; fp32 0.84-0.91); the L2 prefetch
- * alone 0.84-0.96, NTA 1.15-1.54; distances 2048-8192 (L2) and 512-2048 (L1) the same within the
- * noise. Where the arrays fit the caches (no streaming) the L1 prefetch stays a page ahead, to
- * which the second, then to the same line, adds one instruction: in L2, one thread, four runs,
- * 0.95-1.09 the time (fp32 sigmoid 0.95-0.96, GELU tanh 1.02-1.07, SiLU 1.045-1.09; fp64
+ * AMX (the VM of results/intel-xeon-l3-480m-2c), 2 threads, 2^27 elements, act_speed side by side,
+ * twice: 0.78-0.91 the time (fp64 GELU tanh 0.84-0.85, SiLU 0.78-0.79; fp32 0.84-0.91); the L2
+ * prefetch alone 0.84-0.96, NTA 1.15-1.54; distances 2048-8192 (L2) and 512-2048 (L1) the same
+ * within the noise. Where the arrays fit the caches (no streaming) the L1 prefetch stays a page
+ * ahead, to which the second, then to the same line, adds one instruction: in L2, one thread, four
+ * runs, 0.95-1.09 the time (fp32 sigmoid 0.95-0.96, GELU tanh 1.02-1.07, SiLU 1.045-1.09; fp64
  * 0.98-1.05). AMD's cores keep that form at every size, as measured there before the L2 prefetch
  * (the Zen 3 fills L1 on either hint, the Zen 4 and 5 take the L2 hint to L2; the L2 form and the
  * added instruction are not measured on them). */
@@ -3238,12 +3239,12 @@ TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const T
  * the prefetch a page ahead goes to L2 only and a second one, TG__EW_NEAR bytes ahead, to L1 (the
  * likely cause: an L1 prefetch holds one of the core's few fill buffers until its line arrives, a
  * page's worth of them, and the streamed stores write-combine in the same buffers). Intel Xeon with
- * AMX (the VM of results/intel-xeon-2c), 2 threads, 2^27 elements, act_speed side by side, twice:
- * 0.78-0.91 the time (fp64 GELU tanh 0.84-0.85, SiLU 0.78-0.79; fp32 0.84-0.91); the L2 prefetch
- * alone 0.84-0.96, NTA 1.15-1.54; distances 2048-8192 (L2) and 512-2048 (L1) the same within the
- * noise. Where the arrays fit the caches (no streaming) the L1 prefetch stays a page ahead, to
- * which the second, then to the same line, adds one instruction: in L2, one thread, four runs,
- * 0.95-1.09 the time (fp32 sigmoid 0.95-0.96, GELU tanh 1.02-1.07, SiLU 1.045-1.09; fp64
+ * AMX (the VM of results/intel-xeon-l3-480m-2c), 2 threads, 2^27 elements, act_speed side by side,
+ * twice: 0.78-0.91 the time (fp64 GELU tanh 0.84-0.85, SiLU 0.78-0.79; fp32 0.84-0.91); the L2
+ * prefetch alone 0.84-0.96, NTA 1.15-1.54; distances 2048-8192 (L2) and 512-2048 (L1) the same
+ * within the noise. Where the arrays fit the caches (no streaming) the L1 prefetch stays a page
+ * ahead, to which the second, then to the same line, adds one instruction: in L2, one thread, four
+ * runs, 0.95-1.09 the time (fp32 sigmoid 0.95-0.96, GELU tanh 1.02-1.07, SiLU 1.045-1.09; fp64
  * 0.98-1.05). AMD's cores keep that form at every size, as measured there before the L2 prefetch
  * (the Zen 3 fills L1 on either hint, the Zen 4 and 5 take the L2 hint to L2; the L2 form and the
  * added instruction are not measured on them). */
@@ -4206,12 +4207,12 @@ TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const T
  * the prefetch a page ahead goes to L2 only and a second one, TG__EW_NEAR bytes ahead, to L1 (the
  * likely cause: an L1 prefetch holds one of the core's few fill buffers until its line arrives, a
  * page's worth of them, and the streamed stores write-combine in the same buffers). Intel Xeon with
- * AMX (the VM of results/intel-xeon-2c), 2 threads, 2^27 elements, act_speed side by side, twice:
- * 0.78-0.91 the time (fp64 GELU tanh 0.84-0.85, SiLU 0.78-0.79; fp32 0.84-0.91); the L2 prefetch
- * alone 0.84-0.96, NTA 1.15-1.54; distances 2048-8192 (L2) and 512-2048 (L1) the same within the
- * noise. Where the arrays fit the caches (no streaming) the L1 prefetch stays a page ahead, to
- * which the second, then to the same line, adds one instruction: in L2, one thread, four runs,
- * 0.95-1.09 the time (fp32 sigmoid 0.95-0.96, GELU tanh 1.02-1.07, SiLU 1.045-1.09; fp64
+ * AMX (the VM of results/intel-xeon-l3-480m-2c), 2 threads, 2^27 elements, act_speed side by side,
+ * twice: 0.78-0.91 the time (fp64 GELU tanh 0.84-0.85, SiLU 0.78-0.79; fp32 0.84-0.91); the L2
+ * prefetch alone 0.84-0.96, NTA 1.15-1.54; distances 2048-8192 (L2) and 512-2048 (L1) the same
+ * within the noise. Where the arrays fit the caches (no streaming) the L1 prefetch stays a page
+ * ahead, to which the second, then to the same line, adds one instruction: in L2, one thread, four
+ * runs, 0.95-1.09 the time (fp32 sigmoid 0.95-0.96, GELU tanh 1.02-1.07, SiLU 1.045-1.09; fp64
  * 0.98-1.05). AMD's cores keep that form at every size, as measured there before the L2 prefetch
  * (the Zen 3 fills L1 on either hint, the Zen 4 and 5 take the L2 hint to L2; the L2 form and the
  * added instruction are not measured on them). */
@@ -4481,12 +4482,12 @@ TG__FN(TG__ISA(tg__ew_body))(const tg__ew *e, int64_t n, const TG__T *x, const T
  * the prefetch a page ahead goes to L2 only and a second one, TG__EW_NEAR bytes ahead, to L1 (the
  * likely cause: an L1 prefetch holds one of the core's few fill buffers until its line arrives, a
  * page's worth of them, and the streamed stores write-combine in the same buffers). Intel Xeon with
- * AMX (the VM of results/intel-xeon-2c), 2 threads, 2^27 elements, act_speed side by side, twice:
- * 0.78-0.91 the time (fp64 GELU tanh 0.84-0.85, SiLU 0.78-0.79; fp32 0.84-0.91); the L2 prefetch
- * alone 0.84-0.96, NTA 1.15-1.54; distances 2048-8192 (L2) and 512-2048 (L1) the same within the
- * noise. Where the arrays fit the caches (no streaming) the L1 prefetch stays a page ahead, to
- * which the second, then to the same line, adds one instruction: in L2, one thread, four runs,
- * 0.95-1.09 the time (fp32 sigmoid 0.95-0.96, GELU tanh 1.02-1.07, SiLU 1.045-1.09; fp64
+ * AMX (the VM of results/intel-xeon-l3-480m-2c), 2 threads, 2^27 elements, act_speed side by side,
+ * twice: 0.78-0.91 the time (fp64 GELU tanh 0.84-0.85, SiLU 0.78-0.79; fp32 0.84-0.91); the L2
+ * prefetch alone 0.84-0.96, NTA 1.15-1.54; distances 2048-8192 (L2) and 512-2048 (L1) the same
+ * within the noise. Where the arrays fit the caches (no streaming) the L1 prefetch stays a page
+ * ahead, to which the second, then to the same line, adds one instruction: in L2, one thread, four
+ * runs, 0.95-1.09 the time (fp32 sigmoid 0.95-0.96, GELU tanh 1.02-1.07, SiLU 1.045-1.09; fp64
  * 0.98-1.05). AMD's cores keep that form at every size, as measured there before the L2 prefetch
  * (the Zen 3 fills L1 on either hint, the Zen 4 and 5 take the L2 hint to L2; the L2 form and the
  * added instruction are not measured on them). */
@@ -4971,24 +4972,25 @@ TG__ALWAYS_INLINE int tg__gemm_cpu(const char *fn, size_t es, const tg__gemm *g,
  * goes to the kernel as small.c's tg__small_direct sends it (tg__tiny_in_place), any other B panel
  * by panel as small.c's tg__small_panels goes, a transposed one packed as small.c's tg__small_panel
  * packs it (tg__tiny_panels; the transposed forms out of line, tg__gemm_tiny_t). The plain form on
- * the Xeon of results/intel-xeon-2c, 1 thread, ab-gemm, C 16 bytes off a line, against the general
- * way (a copy of its build: 0.97-1.05): s 8^3 1.32, 10^3 1.20, 12^3 1.12, 14^3 1.14, 16^3 1.11,
- * 20^3-32^3 1.02-1.04, d 5^3-8^3 1.31-1.33, 10^3 1.15, 12^3 1.10, 14^3 1.08, 16^3 1.07, 20^3-32^3
- * 0.995-1.005; column-major s 12^3 1.17, 16^3 1.16, d 1.11, 1.09; the pairs (then, against the
- * route of one panel alone: 0.97-1.07 on its products) d 32^3 1.04-1.07, 24x32x32 1.06, 16x32x16
- * 1.08, 8x32x8 1.31-1.34; a product it turns away pays for its tests (s 5^3 and 6^3 0.90, when AVX2
- * still packed their panels: cpu.h's tg__use_narrow). Up to 40 (was 32), the products with a
- * dimension in 33..40 (a grid of 2976 in both types, four transposes, against a copy 0.98-1.02;
- * results/intel-xeon-2c/cpu/ab-tiny40/): geometric mean 1.05-1.07 by type and transpose (AVX2
- * forced 1.03-1.05, column-major 1.04-1.06), s 8x33x8 1.33, d 1.20, s 33^3-38^3 1.07, k = 1 up to
- * 1.6; the lowest single readings (d 40x33x4 0.86, 36x33x8 0.90) gained when run again (1.07-1.12).
- * From one row or column (was five), results/intel-xeon-2c/cpu/ab-tiny-short/, against the build
- * before (a copy 0.95-1.02): two to four rows or columns, which went the general way to the small
- * path, geometric mean 1.32-1.43 by type and transpose over ten shapes (s 2^3 1.52-1.79, 4^3
- * 1.47-1.73, 4x16x16 1.33-1.53, 3x40x40 1.16-1.22); one, gemv.c's product, 1.01-1.37 (1x1x8
- * 1.28-1.37, 8x1x8 1.18-1.25, 1x16x16 1.09-1.17, 40x1x40 1.01-1.10), 8^3 and 16^3 0.97-1.01. Sides
- * of 41 to 64 within 40^3 (was: each at most 40), whole panels three at a time where small.c takes
- * them so (tg__small_triples_short), results/intel-xeon-2c/cpu/ab-tiny-sides/, against the build
+ * the Xeon of results/intel-xeon-l3-480m-2c, 1 thread, ab-gemm, C 16 bytes off a line, against the
+ * general way (a copy of its build: 0.97-1.05): s 8^3 1.32, 10^3 1.20, 12^3 1.12, 14^3 1.14, 16^3
+ * 1.11, 20^3-32^3 1.02-1.04, d 5^3-8^3 1.31-1.33, 10^3 1.15, 12^3 1.10, 14^3 1.08, 16^3 1.07,
+ * 20^3-32^3 0.995-1.005; column-major s 12^3 1.17, 16^3 1.16, d 1.11, 1.09; the pairs (then,
+ * against the route of one panel alone: 0.97-1.07 on its products) d 32^3 1.04-1.07, 24x32x32 1.06,
+ * 16x32x16 1.08, 8x32x8 1.31-1.34; a product it turns away pays for its tests (s 5^3 and 6^3 0.90,
+ * when AVX2 still packed their panels: cpu.h's tg__use_narrow). Up to 40 (was 32), the products
+ * with a dimension in 33..40 (a grid of 2976 in both types, four transposes, against a copy
+ * 0.98-1.02; results/intel-xeon-l3-480m-2c/cpu/ab-tiny40/): geometric mean 1.05-1.07 by type and
+ * transpose (AVX2 forced 1.03-1.05, column-major 1.04-1.06), s 8x33x8 1.33, d 1.20, s 33^3-38^3
+ * 1.07, k = 1 up to 1.6; the lowest single readings (d 40x33x4 0.86, 36x33x8 0.90) gained when run
+ * again (1.07-1.12). From one row or column (was five),
+ * results/intel-xeon-l3-480m-2c/cpu/ab-tiny-short/, against the build before (a copy 0.95-1.02):
+ * two to four rows or columns, which went the general way to the small path, geometric mean
+ * 1.32-1.43 by type and transpose over ten shapes (s 2^3 1.52-1.79, 4^3 1.47-1.73, 4x16x16
+ * 1.33-1.53, 3x40x40 1.16-1.22); one, gemv.c's product, 1.01-1.37 (1x1x8 1.28-1.37, 8x1x8
+ * 1.18-1.25, 1x16x16 1.09-1.17, 40x1x40 1.01-1.10), 8^3 and 16^3 0.97-1.01. Sides of 41 to 64
+ * within 40^3 (was: each at most 40), whole panels three at a time where small.c takes them so
+ * (tg__small_triples_short), results/intel-xeon-l3-480m-2c/cpu/ab-tiny-sides/, against the build
  * before (a copy 0.94-1.07): 36 such shapes, four transposes, geometric mean s 1.07-1.19, d
  * 1.05-1.14 by type and transpose (s 16x48x5 NN 1.19-1.63, 8x64x8 1.16-1.19, d 8x64x8 TN 1.19,
  * 2x64x64 s 1.19, d 0.98-0.99); the lowest d 40x64x6 NT 0.77 and NN 0.87 in the grid, 1.14 and 1.00
@@ -5033,8 +5035,8 @@ TG__ALWAYS_INLINE const tg__kernel *tg__tiny_kernel(size_t es, int layout, int64
  * small.c's tg__small_panel packs it (b_rs and b_cs: B's row and column strides). Out of line: a
  * plain product of one panel, the commonest, takes tg__tiny_in_place's call alone. Returns 1 when
  * it computed C. The partial triple tile, the Xeon, 1 thread, ab-gemm, against a panel and then
- * the last columns (a copy 0.955-1.06; results/intel-xeon-2c/cpu/ab-triple-partial/): up to six
- * rows geometric mean s NN 1.16, TN 1.13, d 1.31, 1.24 (d 2x18x2 1.75, s 3x34x4 1.62; lowest d
+ * the last columns (a copy 0.955-1.06; results/intel-xeon-l3-480m-2c/cpu/ab-triple-partial/): up to
+ * six rows geometric mean s NN 1.16, TN 1.13, d 1.31, 1.24 (d 2x18x2 1.75, s 3x34x4 1.62; lowest d
  * 6x17x40 TN 0.945); seven rows s 1.09, d 1.15; eight rows 8 deep or less 1.08 (0.995-1.32),
  * deeper down to 0.85 (d 8x17x24 TN); from nine rows it lost (s 40x34x40 0.68). */
 TG__NOINLINE static int tg__tiny_panels(const tg__kernel *kern, size_t es, int64_t tm, int64_t tn,
@@ -5095,8 +5097,8 @@ TG__NOINLINE static int tg__tiny_panels(const tg__kernel *kern, size_t es, int64
  * take (cpu.h's tg__split_fit), panel by panel (tg__tiny_panels), and so a panel past one vector
  * whose last columns tg__dots_cols gives to the dots, from 16 rows and 8 deep (a transposed A's
  * form, tg__gemm_tiny_t, asks it before, at every height). The Xeon of
- * results/intel-xeon-2c, 1 thread, ab-gemm, C 16 bytes off a line, 40 shapes of the route a type
- * (cpu/ab-tiny-route-dims/), against the masked panel (a copy 0.97-1.03): geometric mean NN s
+ * results/intel-xeon-l3-480m-2c, 1 thread, ab-gemm, C 16 bytes off a line, 40 shapes of the route a
+ * type (cpu/ab-tiny-route-dims/), against the masked panel (a copy 0.97-1.03): geometric mean NN s
  * 1.02, d 1.01 (the tests alone, where the dots do not take the columns, cost the rest up to 3%:
  * d 20x9x4 0.94-0.98); s 32x18x32 1.52, d 32x10x16 1.26, s 24x18x16 1.22, s 16x20x32 1.22, d
  * 20x10x32 1.22; under 16 rows, as the dots' bounds allow, it lost (d 8x10x16 0.63, d 4x9x24
@@ -5134,12 +5136,12 @@ TG__ALWAYS_INLINE int tg__tiny_in_place(const tg__kernel *kern, size_t es, int64
  * transposed in step 3's view (its rows adjacent, its k steps lta apart) is read in place; B
  * transposed (its columns along k) is packed panel by panel (tg__tiny_panels), or, with A
  * transposed too, read in place by ukernel_cols (below). The Xeon of
- * results/intel-xeon-2c, 1 thread, ab-gemm, row-major, C 16 bytes off a line, against the general
- * way (a copy of its build: 0.97-1.04): TN s 5^3-16^3 1.07-1.17, 17^3-32^3 1.00-1.03, d 5^3-12^3
- * 1.07-1.15, 16^3-32^3 0.99-1.04; NT s 5^3-16^3 1.12-1.29, 17^3-32^3 1.03-1.09, d 1.04-1.22; TT
- * s 1.02-1.28, d 1.02-1.24; and plain d 17^3-28^3, whose panels past the first the route had
- * turned away, 1.04-1.11 (the rest of NN 0.99-1.09). One panel a vector and a column or two wide
- * goes panel by panel too where those columns go as dot or column products (cpu.h's
+ * results/intel-xeon-l3-480m-2c, 1 thread, ab-gemm, row-major, C 16 bytes off a line, against the
+ * general way (a copy of its build: 0.97-1.04): TN s 5^3-16^3 1.07-1.17, 17^3-32^3 1.00-1.03, d
+ * 5^3-12^3 1.07-1.15, 16^3-32^3 0.99-1.04; NT s 5^3-16^3 1.12-1.29, 17^3-32^3 1.03-1.09, d
+ * 1.04-1.22; TT s 1.02-1.28, d 1.02-1.24; and plain d 17^3-28^3, whose panels past the first the
+ * route had turned away, 1.04-1.11 (the rest of NN 0.99-1.09). One panel a vector and a column or
+ * two wide goes panel by panel too where those columns go as dot or column products (cpu.h's
  * tg__dots_cols): TN s 17^3 1.27, d 1.16, TT s 1.34, d 1.20. Returns 1 when it computed C. */
 TG__NOINLINE static int tg__gemm_tiny_t(size_t es, int layout, int transa, int transb, int64_t m,
                                         int64_t n, int64_t k, const void *alpha, int alpha_zero,
@@ -5166,11 +5168,11 @@ TG__NOINLINE static int tg__gemm_tiny_t(size_t es, int layout, int transa, int t
      * transpose in registers. B is then read in place, where the packing of its panels (its
      * transpose) was a third of a TT 8^3 dgemm and the kernel spent half its FMAs on the 16-wide
      * panel's empty half (perf). The Xeon, 1 thread, ab-gemm, C 16 bytes off a line, against the
-     * panels (a copy 0.98-1.03; results/intel-xeon-2c/cpu/ab-tt-cols/): 3^3 2.28, 4^3 1.69, 8^3
-     * 1.61, 12^3 1.21, 15^3 1.49, 8x40x8 1.42, 40x5x40 1.58, 16x12x16 1.54, column-major 8^3 1.66;
-     * even blocks over eight and a rest of one or two (which the tile does not take: those went
-     * to the panels), 9^3 1.19, 10^3 1.30, 8x17x8 1.64. Taken where B is under a panel wide or A
-     * eight rows at most: wider, over more rows, it lost (12x16x12 0.86, 32^3 0.97, 36^3 0.94).
+     * panels (a copy 0.98-1.03; results/intel-xeon-l3-480m-2c/cpu/ab-tt-cols/): 3^3 2.28, 4^3 1.69,
+     * 8^3 1.61, 12^3 1.21, 15^3 1.49, 8x40x8 1.42, 40x5x40 1.58, 16x12x16 1.54, column-major 8^3
+     * 1.66; even blocks over eight and a rest of one or two (which the tile does not take: those
+     * went to the panels), 9^3 1.19, 10^3 1.30, 8x17x8 1.64. Taken where B is under a panel wide or
+     * A eight rows at most: wider, over more rows, it lost (12x16x12 0.86, 32^3 0.97, 36^3 0.94).
      * fp32 (16 of C's rows a tile, through an 8 x 16 transpose) only in one block: against the
      * panels (a copy 0.96-1.01), 3^3 1.72, 4^3 1.66, 16x6x16 2.23, 36x6x36 2.04, 16x8x16 1.59,
      * 40x5x40 1.20, 8^3 1.03, but 32x6x32 0.91, 32x5x32 0.96; in two or more, 8x40x8 0.56, 24^3
@@ -5486,9 +5488,9 @@ TG__PRIVATE int tg__gemv_tiny(const tg__kernel *kern, int64_t m, int64_t n, int6
 {
     /* (the view formed here, where tg__gemv_of reads it inlined: formed by the caller, its fields
      * came back through memory, and loads that spanned two of its stores stalled on them, two
-     * thirds of tg__gemv_of's samples in a 1x8x8 sgemm. The Xeon of results/intel-xeon-2c, 1
-     * thread, ab-gemm against 531698f (a copy 0.99-1.02): tg__gemv_of's rows rule asked only for a
-     * few rows and tg__gemv_run inlined, 0.99-1.10; with the view formed here too, 1x1x8
+     * thirds of tg__gemv_of's samples in a 1x8x8 sgemm. The Xeon of results/intel-xeon-l3-480m-2c,
+     * 1 thread, ab-gemm against 531698f (a copy 0.99-1.02): tg__gemv_of's rows rule asked only for
+     * a few rows and tg__gemv_run inlined, 0.99-1.10; with the view formed here too, 1x1x8
      * 1.34-1.56, 1x8x8 1.20-1.38, 8x1x8 1.26-1.28, 1x16x16 1.22-1.37, 1x40x40 1.05-1.09) */
     const tg__gemm g = {m, n, k, {a, a_rs, a_cs}, {b, b_rs, b_cs}, c, rs_c, 1};
     double x[TG__TINY_SIDE];
@@ -6632,10 +6634,10 @@ TG__FN(tg__tile)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t 
          * on Zen 4, unlike AVX2's microcoded vmaskmov on Zen 3). The two masks and beta's test
          * once for the tile: through TG__STORE_PART row by row, GCC formed each row's mask and
          * tested beta again, ~25 instructions a row (d 12x12x4 took 20 ns more than 12x16x4). The
-         * Xeon of results/intel-xeon-2c, 1 thread, ab-gemm side by side, C 16 bytes off a line (a
-         * copy of the old build: 0.98-1.02): d 12^3 1.11, d 12x12x4 1.14, d 14^3 1.09, s 20^3
-         * 1.08, s 24^3 1.11, d 13x29x17 1.05, s 100x24x100 1.02, d 20^3 and s and d 40^3 1.00-1.02
-         * (Zen 4 and 5 not measured). */
+         * Xeon of results/intel-xeon-l3-480m-2c, 1 thread, ab-gemm side by side, C 16 bytes off a
+         * line (a copy of the old build: 0.98-1.02): d 12^3 1.11, d 12x12x4 1.14, d 14^3 1.09, s
+         * 20^3 1.08, s 24^3 1.11, d 13x29x17 1.05, s 100x24x100 1.02, d 20^3 and s and d 40^3
+         * 1.00-1.02 (Zen 4 and 5 not measured). */
         const int64_t live = TG__FN(tg__edge_cols)(n, 2 * TG__W);
         const TG__MASK k0 = TG__LANES(live), k1 = TG__LANES(live - TG__W);
         const int two = live > TG__W;
@@ -6742,10 +6744,10 @@ TG__FN(tg__tall)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t rs_a,
          * (a narrow B, a tiny product) puts the line "two panels ahead" a few k steps down the
          * same columns: in L1 already for a tiny B, and for a narrow one streamed from memory
          * part of a run of adjacent lines, which the hardware prefetchers follow. Xeon of
-         * results/intel-xeon-2c, 1 thread, ab-gemm, against the prefetch (a copy: 0.98-1.02), three
-         * runs: s 12^3 1.02-1.03, s 16^3 1.02-1.04, d 8^3 1.02-1.04, s 12x12x64 1.01-1.04, others
-         * 0.99-1.01 (from memory s 4096x8x4096 0.99-1.01, d 2048x4x2048 1.00). Without it in
-         * ymm too, AVX2 forced there read 0.98-1.00: it keeps its one line. */
+         * results/intel-xeon-l3-480m-2c, 1 thread, ab-gemm, against the prefetch (a copy:
+         * 0.98-1.02), three runs: s 12^3 1.02-1.03, s 16^3 1.02-1.04, d 8^3 1.02-1.04, s 12x12x64
+         * 1.01-1.04, others 0.99-1.01 (from memory s 4096x8x4096 0.99-1.01, d 2048x4x2048 1.00).
+         * Without it in ymm too, AVX2 forced there read 0.98-1.00: it keeps its one line. */
         if (rs_b != 2 * TG__W && (TG__W * (int)sizeof(TG__T) < 64 || rs_b >= 4 * TG__W))
             TG__PREFETCH_AHEAD(b);
         TG__TALL_EACH(TG__TALL_FMA)
@@ -6859,7 +6861,7 @@ TG__FN(tg__tile8)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t rs_a
      * less, which a short or tiny product has in L1 (tg__small_in_half_l1's bound on the smallest
      * L1) and the hardware's prefetchers follow: the three prefetches a k step were then 4-12%
      * of the call. The Xeon, 1 thread, ab-gemm, NN and TN, against them (a copy 0.97-1.02;
-     * results/intel-xeon-2c/cpu/ab-triple-near/): 32 shapes that take the triple kernel,
+     * results/intel-xeon-l3-480m-2c/cpu/ab-triple-near/): 32 shapes that take the triple kernel,
      * geometric mean 1.04-1.05 by type and transpose, s 3x40x24 1.13, d 3x20x24 1.12, d 8x72x16
      * 1.11, s 8x144x16 1.10, lowest 0.978 (d 12x48x8, its copy 0.979) */
     const int64_t ahead = 10 * rs_b, near = 16384;
@@ -6978,7 +6980,7 @@ TG__FN(tg__tile8)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t rs_a
  * rows, each 8 chains of FMAs or more; a constant per instantiation). The 6-row tiles
  * (tg__tile_rows) need more of them for the same rows, and two of four rows where 7 or 8 remain,
  * whose eight chains only just cover the FMA latency: s 32^3 runs as four tiles instead of six.
- * The Xeon of results/intel-xeon-2c, 1 thread, ab-gemm, C 16 bytes off a line, against
+ * The Xeon of results/intel-xeon-l3-480m-2c, 1 thread, ab-gemm, C 16 bytes off a line, against
  * the 6-row tiles (a copy of their build: 0.99-1.01): s 32^3 1.13, s 8x32x8 1.14, s 9x32x9 1.08,
  * s 20x32x20 1.13, s 96x32x96 1.06, s 256x32x256 1.04, s 1000x32x64 1.06, s 4096x32x4096 1.13, d
  * 16^3 1.13, d 40x16x40 1.04, d 256x16x256 1.09, d 8192x16x512 1.05; 2 threads 1.01-1.07; but
@@ -7151,12 +7153,12 @@ TG__FN(tg__pair_tile)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t 
     /* One k step a turn. Two a turn (as tg__tile8 takes them, which lost 2-8% with one) left
      * GCC 12 one register short over six rows: it kept an accumulator on the stack, a store and a
      * reload of it every turn, and four more register moves (perf annotate: a fifth of the
-     * samples on the loop's end). The Xeon of results/intel-xeon-2c, 1 thread, ab-gemm, C 16
-     * bytes off a line, 24 shapes a type through this tile, NN and TN, against two a turn (a copy
-     * 0.97-1.03; results/intel-xeon-2c/cpu/ab-pair-step/): geometric mean s 1.03, d 1.03 (s
-     * 40x64x40 1.06, 16x64x96 1.05-1.06, d 12x32x200 1.04-1.06, 128x32x128 TN 1.07), lowest d
-     * 100x30x80 NN and 64x31x64 TN 0.98; pinning the accumulators between the two steps instead
-     * did not pay (geometric mean 0.98-1.02). */
+     * samples on the loop's end). The Xeon of results/intel-xeon-l3-105m-2c, 1 thread, ab-gemm,
+     * C 16 bytes off a line, 24 shapes a type through this tile, NN and TN, against two a turn (a
+     * copy 0.97-1.03; results/intel-xeon-l3-105m-2c/cpu/ab-pair-step/): geometric mean s 1.03, d
+     * 1.03 (s 40x64x40 1.06, 16x64x96 1.05-1.06, d 12x32x200 1.04-1.06, 128x32x128 TN 1.07),
+     * lowest d 100x30x80 NN and 64x31x64 TN 0.98; pinning the accumulators between the two steps
+     * instead did not pay (geometric mean 0.98-1.02). */
     while (b != bend) TG__PAIR_STEP
 #undef TG__PAIR_STEP
     {
@@ -7170,8 +7172,8 @@ TG__FN(tg__pair_tile)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t 
     }
 #define TG__PAIR_PLAIN(i, off)                                                                     \
     if ((i) < h) TG__PLAIN_ROW(i, 4)
-        /* (TG__PLAIN: the Xeon of results/intel-xeon-2c, 1 thread, ab-gemm, C 16 bytes off a
-         * line, against the general stores, a copy 0.97-1.02: d 32^3 TN 1.07, d 36^3 TN 1.06, d
+        /* (TG__PLAIN: the Xeon of results/intel-xeon-l3-480m-2c, 1 thread, ab-gemm, C 16 bytes off
+         * a line, against the general stores, a copy 0.97-1.02: d 32^3 TN 1.07, d 36^3 TN 1.06, d
          * 32^3 NN 1.05, d 24x32x24 1.12, s 64^3 NN 1.05, s 1000x64x8 1.09, d 256x256x12 1.10) */
         if (TG__PLAIN(4)) {
             TG__T *cr = c;
@@ -7271,8 +7273,8 @@ TG__FN(tg__ukernel_triple)(int64_t kc, const void *alpha, const void *a, int64_t
  * over at most W rows where the family transposes a tile in registers (TG__T8X8: 8 x W),
  * a tile of one vector whose rows turn into C's rows, each stored as a tile's row is. That form
  * spends no FMAs on a second, empty vector and no scatters: the Xeon, 1 thread, ab-gemm, over the
- * two-vector tile (a copy 0.96-1.03; results/intel-xeon-2c/cpu/ab-tt-cols/), TN d 40x6x64 1.22,
- * 24x5x64 1.28, 100x5x64 1.07, TT 1.04-1.26, where C's last block of rows is W or fewer, s
+ * two-vector tile (a copy 0.96-1.03; results/intel-xeon-l3-480m-2c/cpu/ab-tt-cols/), TN d 40x6x64
+ * 1.22, 24x5x64 1.28, 100x5x64 1.07, TT 1.04-1.26, where C's last block of rows is W or fewer, s
  * 16x20x64 1.18-1.22, 48x4x100 1.19-1.21, TT 12x5x24 2.27; d 56x4x100 0.98-1.01. Each element is
  * one chain of FMAs along k, as in the tiles it stands in for, so its bits do not depend on which
  * computes it. */
@@ -7341,8 +7343,8 @@ TG__FN(tg__ukernel_wide)(int64_t kc, const void *alpha, const void *a, int64_t r
  * element at a time. A partial panel's columns past those transposes are zeroed first, a vector a
  * k step, and its live ones written over them: one element at a time, with the zeros column by
  * column, it was 65% of a row-major NT or TT 16^3 sgemm (16 live columns in a 32-wide panel) on
- * the Xeon of results/intel-xeon-2c. A row-major A into 8-row panels, and a B stored along k
- * (transposed row-major, or column-major: its columns are the rows here) into its panels. */
+ * the Xeon of results/intel-xeon-l3-480m-2c. A row-major A into 8-row panels, and a B stored along
+ * k (transposed row-major, or column-major: its columns are the rows here) into its panels. */
 __attribute__((target(TG__TARGET), always_inline)) static inline void
 TG__FN(tg__pack_along_k)(int64_t rows, int64_t kc, const TG__T *src, int64_t rs, TG__T *dst,
                          const int w)
@@ -7538,7 +7540,8 @@ TG__FN(tg__gemv_store)(TG__T *y, int64_t incy, int64_t n, const TG__T *acc, TG__
         /* AVX-512: a scatter (and a gather for beta's term) a vector, as tg__ukernel_cols stores
          * its columns. The element-by-element loop was ~40% of the column products' time in a TN
          * s 18^3 sgemm (small.c's tg__small_dots, C's last two columns), a third of the whole
-         * (perf); with the scatters 1.08x the speed (results/intel-xeon-2c/cpu/ab-col-store/). */
+         * (perf); with the scatters 1.08x the speed
+         * (results/intel-xeon-l3-480m-2c/cpu/ab-col-store/). */
         const __m512i idx = tg__col512_idx(incy);
         for (int64_t j = 0; j < n; j += TG__W) {
             const TG__V v = TG__LOADU(acc + j);
@@ -7706,15 +7709,15 @@ TG__FN(tg__gemv_pass8)(const TG__V *xs, const TG__V *m)
  * 1x32x32 took ~80 ns a call on the Xeon, ~310 cycles at the 3.9 GHz its ceilings.json measured,
  * where its 160 vector operations (a MUL, seven FMAs and two ADDs a vector and pass) need 80 at two
  * a cycle. In registers, over rows_r (the Xeon, 1 thread, ab-gemm, a copy 0.97-1.02;
- * results/intel-xeon-2c/cpu/ab-gemv-regs/): d 1x24x24 1.60, 1x32x32 1.43, 1x40x40 1.33, 1x64x64
- * 1.17, 1x31x1000 1.36, s 1x40x8 1.93, 1x40x40 1.66, 1x64x64 1.33, 1x128x128 1.09; AVX2 forced d
- * 1x12x12 1.67, s 1x32x32 1.50. Wider, strips of TG__GEMV_REGS vectors down all of k gained
- * little within L2 (d 1x100x100 1.02, d 1x256x256 0.93, AVX2 forced d 1x48x48 1.06, s 1x64x64
- * 1.12) and lost where M streams from memory, each row then read in short runs (s 1x4096x4096
- * 0.58, d 1x256x8000 0.70): not kept. In rows_r's order the bits do not depend on which of the
- * two forms a width takes, as they must not where many threads split a y into parts of four lines
- * (gemv.c). V vectors (the last partial unless `full`), a constant wherever it is used, so that
- * the sums stay in registers. */
+ * results/intel-xeon-l3-480m-2c/cpu/ab-gemv-regs/): d 1x24x24 1.60, 1x32x32 1.43, 1x40x40 1.33,
+ * 1x64x64 1.17, 1x31x1000 1.36, s 1x40x8 1.93, 1x40x40 1.66, 1x64x64 1.33, 1x128x128 1.09; AVX2
+ * forced d 1x12x12 1.67, s 1x32x32 1.50. Wider, strips of TG__GEMV_REGS vectors down all of k
+ * gained little within L2 (d 1x100x100 1.02, d 1x256x256 0.93, AVX2 forced d 1x48x48 1.06, s
+ * 1x64x64 1.12) and lost where M streams from memory, each row then read in short runs (s
+ * 1x4096x4096 0.58, d 1x256x8000 0.70): not kept. In rows_r's order the bits do not depend on which
+ * of the two forms a width takes, as they must not where many threads split a y into parts of four
+ * lines (gemv.c). V vectors (the last partial unless `full`), a constant wherever it is used, so
+ * that the sums stay in registers. */
 __attribute__((target(TG__TARGET), always_inline)) static inline void
 TG__FN(tg__gemv_regs_sums)(const int V, const int full, int64_t n, int64_t k, const TG__T *x,
                            int64_t incx, const TG__T *r, int64_t ld, TG__T *acc)
@@ -8840,10 +8843,10 @@ TG__FN(tg__tile)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t 
          * on Zen 4, unlike AVX2's microcoded vmaskmov on Zen 3). The two masks and beta's test
          * once for the tile: through TG__STORE_PART row by row, GCC formed each row's mask and
          * tested beta again, ~25 instructions a row (d 12x12x4 took 20 ns more than 12x16x4). The
-         * Xeon of results/intel-xeon-2c, 1 thread, ab-gemm side by side, C 16 bytes off a line (a
-         * copy of the old build: 0.98-1.02): d 12^3 1.11, d 12x12x4 1.14, d 14^3 1.09, s 20^3
-         * 1.08, s 24^3 1.11, d 13x29x17 1.05, s 100x24x100 1.02, d 20^3 and s and d 40^3 1.00-1.02
-         * (Zen 4 and 5 not measured). */
+         * Xeon of results/intel-xeon-l3-480m-2c, 1 thread, ab-gemm side by side, C 16 bytes off a
+         * line (a copy of the old build: 0.98-1.02): d 12^3 1.11, d 12x12x4 1.14, d 14^3 1.09, s
+         * 20^3 1.08, s 24^3 1.11, d 13x29x17 1.05, s 100x24x100 1.02, d 20^3 and s and d 40^3
+         * 1.00-1.02 (Zen 4 and 5 not measured). */
         const int64_t live = TG__FN(tg__edge_cols)(n, 2 * TG__W);
         const TG__MASK k0 = TG__LANES(live), k1 = TG__LANES(live - TG__W);
         const int two = live > TG__W;
@@ -8950,10 +8953,10 @@ TG__FN(tg__tall)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t rs_a,
          * (a narrow B, a tiny product) puts the line "two panels ahead" a few k steps down the
          * same columns: in L1 already for a tiny B, and for a narrow one streamed from memory
          * part of a run of adjacent lines, which the hardware prefetchers follow. Xeon of
-         * results/intel-xeon-2c, 1 thread, ab-gemm, against the prefetch (a copy: 0.98-1.02), three
-         * runs: s 12^3 1.02-1.03, s 16^3 1.02-1.04, d 8^3 1.02-1.04, s 12x12x64 1.01-1.04, others
-         * 0.99-1.01 (from memory s 4096x8x4096 0.99-1.01, d 2048x4x2048 1.00). Without it in
-         * ymm too, AVX2 forced there read 0.98-1.00: it keeps its one line. */
+         * results/intel-xeon-l3-480m-2c, 1 thread, ab-gemm, against the prefetch (a copy:
+         * 0.98-1.02), three runs: s 12^3 1.02-1.03, s 16^3 1.02-1.04, d 8^3 1.02-1.04, s 12x12x64
+         * 1.01-1.04, others 0.99-1.01 (from memory s 4096x8x4096 0.99-1.01, d 2048x4x2048 1.00).
+         * Without it in ymm too, AVX2 forced there read 0.98-1.00: it keeps its one line. */
         if (rs_b != 2 * TG__W && (TG__W * (int)sizeof(TG__T) < 64 || rs_b >= 4 * TG__W))
             TG__PREFETCH_AHEAD(b);
         TG__TALL_EACH(TG__TALL_FMA)
@@ -9067,7 +9070,7 @@ TG__FN(tg__tile8)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t rs_a
      * less, which a short or tiny product has in L1 (tg__small_in_half_l1's bound on the smallest
      * L1) and the hardware's prefetchers follow: the three prefetches a k step were then 4-12%
      * of the call. The Xeon, 1 thread, ab-gemm, NN and TN, against them (a copy 0.97-1.02;
-     * results/intel-xeon-2c/cpu/ab-triple-near/): 32 shapes that take the triple kernel,
+     * results/intel-xeon-l3-480m-2c/cpu/ab-triple-near/): 32 shapes that take the triple kernel,
      * geometric mean 1.04-1.05 by type and transpose, s 3x40x24 1.13, d 3x20x24 1.12, d 8x72x16
      * 1.11, s 8x144x16 1.10, lowest 0.978 (d 12x48x8, its copy 0.979) */
     const int64_t ahead = 10 * rs_b, near = 16384;
@@ -9186,7 +9189,7 @@ TG__FN(tg__tile8)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t rs_a
  * rows, each 8 chains of FMAs or more; a constant per instantiation). The 6-row tiles
  * (tg__tile_rows) need more of them for the same rows, and two of four rows where 7 or 8 remain,
  * whose eight chains only just cover the FMA latency: s 32^3 runs as four tiles instead of six.
- * The Xeon of results/intel-xeon-2c, 1 thread, ab-gemm, C 16 bytes off a line, against
+ * The Xeon of results/intel-xeon-l3-480m-2c, 1 thread, ab-gemm, C 16 bytes off a line, against
  * the 6-row tiles (a copy of their build: 0.99-1.01): s 32^3 1.13, s 8x32x8 1.14, s 9x32x9 1.08,
  * s 20x32x20 1.13, s 96x32x96 1.06, s 256x32x256 1.04, s 1000x32x64 1.06, s 4096x32x4096 1.13, d
  * 16^3 1.13, d 40x16x40 1.04, d 256x16x256 1.09, d 8192x16x512 1.05; 2 threads 1.01-1.07; but
@@ -9359,12 +9362,12 @@ TG__FN(tg__pair_tile)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t 
     /* One k step a turn. Two a turn (as tg__tile8 takes them, which lost 2-8% with one) left
      * GCC 12 one register short over six rows: it kept an accumulator on the stack, a store and a
      * reload of it every turn, and four more register moves (perf annotate: a fifth of the
-     * samples on the loop's end). The Xeon of results/intel-xeon-2c, 1 thread, ab-gemm, C 16
-     * bytes off a line, 24 shapes a type through this tile, NN and TN, against two a turn (a copy
-     * 0.97-1.03; results/intel-xeon-2c/cpu/ab-pair-step/): geometric mean s 1.03, d 1.03 (s
-     * 40x64x40 1.06, 16x64x96 1.05-1.06, d 12x32x200 1.04-1.06, 128x32x128 TN 1.07), lowest d
-     * 100x30x80 NN and 64x31x64 TN 0.98; pinning the accumulators between the two steps instead
-     * did not pay (geometric mean 0.98-1.02). */
+     * samples on the loop's end). The Xeon of results/intel-xeon-l3-105m-2c, 1 thread, ab-gemm,
+     * C 16 bytes off a line, 24 shapes a type through this tile, NN and TN, against two a turn (a
+     * copy 0.97-1.03; results/intel-xeon-l3-105m-2c/cpu/ab-pair-step/): geometric mean s 1.03, d
+     * 1.03 (s 40x64x40 1.06, 16x64x96 1.05-1.06, d 12x32x200 1.04-1.06, 128x32x128 TN 1.07),
+     * lowest d 100x30x80 NN and 64x31x64 TN 0.98; pinning the accumulators between the two steps
+     * instead did not pay (geometric mean 0.98-1.02). */
     while (b != bend) TG__PAIR_STEP
 #undef TG__PAIR_STEP
     {
@@ -9378,8 +9381,8 @@ TG__FN(tg__pair_tile)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t 
     }
 #define TG__PAIR_PLAIN(i, off)                                                                     \
     if ((i) < h) TG__PLAIN_ROW(i, 4)
-        /* (TG__PLAIN: the Xeon of results/intel-xeon-2c, 1 thread, ab-gemm, C 16 bytes off a
-         * line, against the general stores, a copy 0.97-1.02: d 32^3 TN 1.07, d 36^3 TN 1.06, d
+        /* (TG__PLAIN: the Xeon of results/intel-xeon-l3-480m-2c, 1 thread, ab-gemm, C 16 bytes off
+         * a line, against the general stores, a copy 0.97-1.02: d 32^3 TN 1.07, d 36^3 TN 1.06, d
          * 32^3 NN 1.05, d 24x32x24 1.12, s 64^3 NN 1.05, s 1000x64x8 1.09, d 256x256x12 1.10) */
         if (TG__PLAIN(4)) {
             TG__T *cr = c;
@@ -9479,8 +9482,8 @@ TG__FN(tg__ukernel_triple)(int64_t kc, const void *alpha, const void *a, int64_t
  * over at most W rows where the family transposes a tile in registers (TG__T8X8: 8 x W),
  * a tile of one vector whose rows turn into C's rows, each stored as a tile's row is. That form
  * spends no FMAs on a second, empty vector and no scatters: the Xeon, 1 thread, ab-gemm, over the
- * two-vector tile (a copy 0.96-1.03; results/intel-xeon-2c/cpu/ab-tt-cols/), TN d 40x6x64 1.22,
- * 24x5x64 1.28, 100x5x64 1.07, TT 1.04-1.26, where C's last block of rows is W or fewer, s
+ * two-vector tile (a copy 0.96-1.03; results/intel-xeon-l3-480m-2c/cpu/ab-tt-cols/), TN d 40x6x64
+ * 1.22, 24x5x64 1.28, 100x5x64 1.07, TT 1.04-1.26, where C's last block of rows is W or fewer, s
  * 16x20x64 1.18-1.22, 48x4x100 1.19-1.21, TT 12x5x24 2.27; d 56x4x100 0.98-1.01. Each element is
  * one chain of FMAs along k, as in the tiles it stands in for, so its bits do not depend on which
  * computes it. */
@@ -9549,8 +9552,8 @@ TG__FN(tg__ukernel_wide)(int64_t kc, const void *alpha, const void *a, int64_t r
  * element at a time. A partial panel's columns past those transposes are zeroed first, a vector a
  * k step, and its live ones written over them: one element at a time, with the zeros column by
  * column, it was 65% of a row-major NT or TT 16^3 sgemm (16 live columns in a 32-wide panel) on
- * the Xeon of results/intel-xeon-2c. A row-major A into 8-row panels, and a B stored along k
- * (transposed row-major, or column-major: its columns are the rows here) into its panels. */
+ * the Xeon of results/intel-xeon-l3-480m-2c. A row-major A into 8-row panels, and a B stored along
+ * k (transposed row-major, or column-major: its columns are the rows here) into its panels. */
 __attribute__((target(TG__TARGET), always_inline)) static inline void
 TG__FN(tg__pack_along_k)(int64_t rows, int64_t kc, const TG__T *src, int64_t rs, TG__T *dst,
                          const int w)
@@ -9746,7 +9749,8 @@ TG__FN(tg__gemv_store)(TG__T *y, int64_t incy, int64_t n, const TG__T *acc, TG__
         /* AVX-512: a scatter (and a gather for beta's term) a vector, as tg__ukernel_cols stores
          * its columns. The element-by-element loop was ~40% of the column products' time in a TN
          * s 18^3 sgemm (small.c's tg__small_dots, C's last two columns), a third of the whole
-         * (perf); with the scatters 1.08x the speed (results/intel-xeon-2c/cpu/ab-col-store/). */
+         * (perf); with the scatters 1.08x the speed
+         * (results/intel-xeon-l3-480m-2c/cpu/ab-col-store/). */
         const __m512i idx = tg__col512_idx(incy);
         for (int64_t j = 0; j < n; j += TG__W) {
             const TG__V v = TG__LOADU(acc + j);
@@ -9914,15 +9918,15 @@ TG__FN(tg__gemv_pass8)(const TG__V *xs, const TG__V *m)
  * 1x32x32 took ~80 ns a call on the Xeon, ~310 cycles at the 3.9 GHz its ceilings.json measured,
  * where its 160 vector operations (a MUL, seven FMAs and two ADDs a vector and pass) need 80 at two
  * a cycle. In registers, over rows_r (the Xeon, 1 thread, ab-gemm, a copy 0.97-1.02;
- * results/intel-xeon-2c/cpu/ab-gemv-regs/): d 1x24x24 1.60, 1x32x32 1.43, 1x40x40 1.33, 1x64x64
- * 1.17, 1x31x1000 1.36, s 1x40x8 1.93, 1x40x40 1.66, 1x64x64 1.33, 1x128x128 1.09; AVX2 forced d
- * 1x12x12 1.67, s 1x32x32 1.50. Wider, strips of TG__GEMV_REGS vectors down all of k gained
- * little within L2 (d 1x100x100 1.02, d 1x256x256 0.93, AVX2 forced d 1x48x48 1.06, s 1x64x64
- * 1.12) and lost where M streams from memory, each row then read in short runs (s 1x4096x4096
- * 0.58, d 1x256x8000 0.70): not kept. In rows_r's order the bits do not depend on which of the
- * two forms a width takes, as they must not where many threads split a y into parts of four lines
- * (gemv.c). V vectors (the last partial unless `full`), a constant wherever it is used, so that
- * the sums stay in registers. */
+ * results/intel-xeon-l3-480m-2c/cpu/ab-gemv-regs/): d 1x24x24 1.60, 1x32x32 1.43, 1x40x40 1.33,
+ * 1x64x64 1.17, 1x31x1000 1.36, s 1x40x8 1.93, 1x40x40 1.66, 1x64x64 1.33, 1x128x128 1.09; AVX2
+ * forced d 1x12x12 1.67, s 1x32x32 1.50. Wider, strips of TG__GEMV_REGS vectors down all of k
+ * gained little within L2 (d 1x100x100 1.02, d 1x256x256 0.93, AVX2 forced d 1x48x48 1.06, s
+ * 1x64x64 1.12) and lost where M streams from memory, each row then read in short runs (s
+ * 1x4096x4096 0.58, d 1x256x8000 0.70): not kept. In rows_r's order the bits do not depend on which
+ * of the two forms a width takes, as they must not where many threads split a y into parts of four
+ * lines (gemv.c). V vectors (the last partial unless `full`), a constant wherever it is used, so
+ * that the sums stay in registers. */
 __attribute__((target(TG__TARGET), always_inline)) static inline void
 TG__FN(tg__gemv_regs_sums)(const int V, const int full, int64_t n, int64_t k, const TG__T *x,
                            int64_t incx, const TG__T *r, int64_t ld, TG__T *acc)
@@ -11079,10 +11083,10 @@ TG__FN(tg__tile)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t 
          * on Zen 4, unlike AVX2's microcoded vmaskmov on Zen 3). The two masks and beta's test
          * once for the tile: through TG__STORE_PART row by row, GCC formed each row's mask and
          * tested beta again, ~25 instructions a row (d 12x12x4 took 20 ns more than 12x16x4). The
-         * Xeon of results/intel-xeon-2c, 1 thread, ab-gemm side by side, C 16 bytes off a line (a
-         * copy of the old build: 0.98-1.02): d 12^3 1.11, d 12x12x4 1.14, d 14^3 1.09, s 20^3
-         * 1.08, s 24^3 1.11, d 13x29x17 1.05, s 100x24x100 1.02, d 20^3 and s and d 40^3 1.00-1.02
-         * (Zen 4 and 5 not measured). */
+         * Xeon of results/intel-xeon-l3-480m-2c, 1 thread, ab-gemm side by side, C 16 bytes off a
+         * line (a copy of the old build: 0.98-1.02): d 12^3 1.11, d 12x12x4 1.14, d 14^3 1.09, s
+         * 20^3 1.08, s 24^3 1.11, d 13x29x17 1.05, s 100x24x100 1.02, d 20^3 and s and d 40^3
+         * 1.00-1.02 (Zen 4 and 5 not measured). */
         const int64_t live = TG__FN(tg__edge_cols)(n, 2 * TG__W);
         const TG__MASK k0 = TG__LANES(live), k1 = TG__LANES(live - TG__W);
         const int two = live > TG__W;
@@ -11189,10 +11193,10 @@ TG__FN(tg__tall)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t rs_a,
          * (a narrow B, a tiny product) puts the line "two panels ahead" a few k steps down the
          * same columns: in L1 already for a tiny B, and for a narrow one streamed from memory
          * part of a run of adjacent lines, which the hardware prefetchers follow. Xeon of
-         * results/intel-xeon-2c, 1 thread, ab-gemm, against the prefetch (a copy: 0.98-1.02), three
-         * runs: s 12^3 1.02-1.03, s 16^3 1.02-1.04, d 8^3 1.02-1.04, s 12x12x64 1.01-1.04, others
-         * 0.99-1.01 (from memory s 4096x8x4096 0.99-1.01, d 2048x4x2048 1.00). Without it in
-         * ymm too, AVX2 forced there read 0.98-1.00: it keeps its one line. */
+         * results/intel-xeon-l3-480m-2c, 1 thread, ab-gemm, against the prefetch (a copy:
+         * 0.98-1.02), three runs: s 12^3 1.02-1.03, s 16^3 1.02-1.04, d 8^3 1.02-1.04, s 12x12x64
+         * 1.01-1.04, others 0.99-1.01 (from memory s 4096x8x4096 0.99-1.01, d 2048x4x2048 1.00).
+         * Without it in ymm too, AVX2 forced there read 0.98-1.00: it keeps its one line. */
         if (rs_b != 2 * TG__W && (TG__W * (int)sizeof(TG__T) < 64 || rs_b >= 4 * TG__W))
             TG__PREFETCH_AHEAD(b);
         TG__TALL_EACH(TG__TALL_FMA)
@@ -11306,7 +11310,7 @@ TG__FN(tg__tile8)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t rs_a
      * less, which a short or tiny product has in L1 (tg__small_in_half_l1's bound on the smallest
      * L1) and the hardware's prefetchers follow: the three prefetches a k step were then 4-12%
      * of the call. The Xeon, 1 thread, ab-gemm, NN and TN, against them (a copy 0.97-1.02;
-     * results/intel-xeon-2c/cpu/ab-triple-near/): 32 shapes that take the triple kernel,
+     * results/intel-xeon-l3-480m-2c/cpu/ab-triple-near/): 32 shapes that take the triple kernel,
      * geometric mean 1.04-1.05 by type and transpose, s 3x40x24 1.13, d 3x20x24 1.12, d 8x72x16
      * 1.11, s 8x144x16 1.10, lowest 0.978 (d 12x48x8, its copy 0.979) */
     const int64_t ahead = 10 * rs_b, near = 16384;
@@ -11425,7 +11429,7 @@ TG__FN(tg__tile8)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t rs_a
  * rows, each 8 chains of FMAs or more; a constant per instantiation). The 6-row tiles
  * (tg__tile_rows) need more of them for the same rows, and two of four rows where 7 or 8 remain,
  * whose eight chains only just cover the FMA latency: s 32^3 runs as four tiles instead of six.
- * The Xeon of results/intel-xeon-2c, 1 thread, ab-gemm, C 16 bytes off a line, against
+ * The Xeon of results/intel-xeon-l3-480m-2c, 1 thread, ab-gemm, C 16 bytes off a line, against
  * the 6-row tiles (a copy of their build: 0.99-1.01): s 32^3 1.13, s 8x32x8 1.14, s 9x32x9 1.08,
  * s 20x32x20 1.13, s 96x32x96 1.06, s 256x32x256 1.04, s 1000x32x64 1.06, s 4096x32x4096 1.13, d
  * 16^3 1.13, d 40x16x40 1.04, d 256x16x256 1.09, d 8192x16x512 1.05; 2 threads 1.01-1.07; but
@@ -11598,12 +11602,12 @@ TG__FN(tg__pair_tile)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t 
     /* One k step a turn. Two a turn (as tg__tile8 takes them, which lost 2-8% with one) left
      * GCC 12 one register short over six rows: it kept an accumulator on the stack, a store and a
      * reload of it every turn, and four more register moves (perf annotate: a fifth of the
-     * samples on the loop's end). The Xeon of results/intel-xeon-2c, 1 thread, ab-gemm, C 16
-     * bytes off a line, 24 shapes a type through this tile, NN and TN, against two a turn (a copy
-     * 0.97-1.03; results/intel-xeon-2c/cpu/ab-pair-step/): geometric mean s 1.03, d 1.03 (s
-     * 40x64x40 1.06, 16x64x96 1.05-1.06, d 12x32x200 1.04-1.06, 128x32x128 TN 1.07), lowest d
-     * 100x30x80 NN and 64x31x64 TN 0.98; pinning the accumulators between the two steps instead
-     * did not pay (geometric mean 0.98-1.02). */
+     * samples on the loop's end). The Xeon of results/intel-xeon-l3-105m-2c, 1 thread, ab-gemm,
+     * C 16 bytes off a line, 24 shapes a type through this tile, NN and TN, against two a turn (a
+     * copy 0.97-1.03; results/intel-xeon-l3-105m-2c/cpu/ab-pair-step/): geometric mean s 1.03, d
+     * 1.03 (s 40x64x40 1.06, 16x64x96 1.05-1.06, d 12x32x200 1.04-1.06, 128x32x128 TN 1.07),
+     * lowest d 100x30x80 NN and 64x31x64 TN 0.98; pinning the accumulators between the two steps
+     * instead did not pay (geometric mean 0.98-1.02). */
     while (b != bend) TG__PAIR_STEP
 #undef TG__PAIR_STEP
     {
@@ -11617,8 +11621,8 @@ TG__FN(tg__pair_tile)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t 
     }
 #define TG__PAIR_PLAIN(i, off)                                                                     \
     if ((i) < h) TG__PLAIN_ROW(i, 4)
-        /* (TG__PLAIN: the Xeon of results/intel-xeon-2c, 1 thread, ab-gemm, C 16 bytes off a
-         * line, against the general stores, a copy 0.97-1.02: d 32^3 TN 1.07, d 36^3 TN 1.06, d
+        /* (TG__PLAIN: the Xeon of results/intel-xeon-l3-480m-2c, 1 thread, ab-gemm, C 16 bytes off
+         * a line, against the general stores, a copy 0.97-1.02: d 32^3 TN 1.07, d 36^3 TN 1.06, d
          * 32^3 NN 1.05, d 24x32x24 1.12, s 64^3 NN 1.05, s 1000x64x8 1.09, d 256x256x12 1.10) */
         if (TG__PLAIN(4)) {
             TG__T *cr = c;
@@ -11718,8 +11722,8 @@ TG__FN(tg__ukernel_triple)(int64_t kc, const void *alpha, const void *a, int64_t
  * over at most W rows where the family transposes a tile in registers (TG__T8X8: 8 x W),
  * a tile of one vector whose rows turn into C's rows, each stored as a tile's row is. That form
  * spends no FMAs on a second, empty vector and no scatters: the Xeon, 1 thread, ab-gemm, over the
- * two-vector tile (a copy 0.96-1.03; results/intel-xeon-2c/cpu/ab-tt-cols/), TN d 40x6x64 1.22,
- * 24x5x64 1.28, 100x5x64 1.07, TT 1.04-1.26, where C's last block of rows is W or fewer, s
+ * two-vector tile (a copy 0.96-1.03; results/intel-xeon-l3-480m-2c/cpu/ab-tt-cols/), TN d 40x6x64
+ * 1.22, 24x5x64 1.28, 100x5x64 1.07, TT 1.04-1.26, where C's last block of rows is W or fewer, s
  * 16x20x64 1.18-1.22, 48x4x100 1.19-1.21, TT 12x5x24 2.27; d 56x4x100 0.98-1.01. Each element is
  * one chain of FMAs along k, as in the tiles it stands in for, so its bits do not depend on which
  * computes it. */
@@ -11788,8 +11792,8 @@ TG__FN(tg__ukernel_wide)(int64_t kc, const void *alpha, const void *a, int64_t r
  * element at a time. A partial panel's columns past those transposes are zeroed first, a vector a
  * k step, and its live ones written over them: one element at a time, with the zeros column by
  * column, it was 65% of a row-major NT or TT 16^3 sgemm (16 live columns in a 32-wide panel) on
- * the Xeon of results/intel-xeon-2c. A row-major A into 8-row panels, and a B stored along k
- * (transposed row-major, or column-major: its columns are the rows here) into its panels. */
+ * the Xeon of results/intel-xeon-l3-480m-2c. A row-major A into 8-row panels, and a B stored along
+ * k (transposed row-major, or column-major: its columns are the rows here) into its panels. */
 __attribute__((target(TG__TARGET), always_inline)) static inline void
 TG__FN(tg__pack_along_k)(int64_t rows, int64_t kc, const TG__T *src, int64_t rs, TG__T *dst,
                          const int w)
@@ -11985,7 +11989,8 @@ TG__FN(tg__gemv_store)(TG__T *y, int64_t incy, int64_t n, const TG__T *acc, TG__
         /* AVX-512: a scatter (and a gather for beta's term) a vector, as tg__ukernel_cols stores
          * its columns. The element-by-element loop was ~40% of the column products' time in a TN
          * s 18^3 sgemm (small.c's tg__small_dots, C's last two columns), a third of the whole
-         * (perf); with the scatters 1.08x the speed (results/intel-xeon-2c/cpu/ab-col-store/). */
+         * (perf); with the scatters 1.08x the speed
+         * (results/intel-xeon-l3-480m-2c/cpu/ab-col-store/). */
         const __m512i idx = tg__col512_idx(incy);
         for (int64_t j = 0; j < n; j += TG__W) {
             const TG__V v = TG__LOADU(acc + j);
@@ -12153,15 +12158,15 @@ TG__FN(tg__gemv_pass8)(const TG__V *xs, const TG__V *m)
  * 1x32x32 took ~80 ns a call on the Xeon, ~310 cycles at the 3.9 GHz its ceilings.json measured,
  * where its 160 vector operations (a MUL, seven FMAs and two ADDs a vector and pass) need 80 at two
  * a cycle. In registers, over rows_r (the Xeon, 1 thread, ab-gemm, a copy 0.97-1.02;
- * results/intel-xeon-2c/cpu/ab-gemv-regs/): d 1x24x24 1.60, 1x32x32 1.43, 1x40x40 1.33, 1x64x64
- * 1.17, 1x31x1000 1.36, s 1x40x8 1.93, 1x40x40 1.66, 1x64x64 1.33, 1x128x128 1.09; AVX2 forced d
- * 1x12x12 1.67, s 1x32x32 1.50. Wider, strips of TG__GEMV_REGS vectors down all of k gained
- * little within L2 (d 1x100x100 1.02, d 1x256x256 0.93, AVX2 forced d 1x48x48 1.06, s 1x64x64
- * 1.12) and lost where M streams from memory, each row then read in short runs (s 1x4096x4096
- * 0.58, d 1x256x8000 0.70): not kept. In rows_r's order the bits do not depend on which of the
- * two forms a width takes, as they must not where many threads split a y into parts of four lines
- * (gemv.c). V vectors (the last partial unless `full`), a constant wherever it is used, so that
- * the sums stay in registers. */
+ * results/intel-xeon-l3-480m-2c/cpu/ab-gemv-regs/): d 1x24x24 1.60, 1x32x32 1.43, 1x40x40 1.33,
+ * 1x64x64 1.17, 1x31x1000 1.36, s 1x40x8 1.93, 1x40x40 1.66, 1x64x64 1.33, 1x128x128 1.09; AVX2
+ * forced d 1x12x12 1.67, s 1x32x32 1.50. Wider, strips of TG__GEMV_REGS vectors down all of k
+ * gained little within L2 (d 1x100x100 1.02, d 1x256x256 0.93, AVX2 forced d 1x48x48 1.06, s
+ * 1x64x64 1.12) and lost where M streams from memory, each row then read in short runs (s
+ * 1x4096x4096 0.58, d 1x256x8000 0.70): not kept. In rows_r's order the bits do not depend on which
+ * of the two forms a width takes, as they must not where many threads split a y into parts of four
+ * lines (gemv.c). V vectors (the last partial unless `full`), a constant wherever it is used, so
+ * that the sums stay in registers. */
 __attribute__((target(TG__TARGET), always_inline)) static inline void
 TG__FN(tg__gemv_regs_sums)(const int V, const int full, int64_t n, int64_t k, const TG__T *x,
                            int64_t incx, const TG__T *r, int64_t ld, TG__T *acc)
@@ -13298,10 +13303,10 @@ TG__FN(tg__tile)(int64_t kc, TG__T alpha, const TG__T *a, int64_t rs_a, int64_t 
          * on Zen 4, unlike AVX2's microcoded vmaskmov on Zen 3). The two masks and beta's test
          * once for the tile: through TG__STORE_PART row by row, GCC formed each row's mask and
          * tested beta again, ~25 instructions a row (d 12x12x4 took 20 ns more than 12x16x4). The
-         * Xeon of results/intel-xeon-2c, 1 thread, ab-gemm side by side, C 16 bytes off a line (a
-         * copy of the old build: 0.98-1.02): d 12^3 1.11, d 12x12x4 1.14, d 14^3 1.09, s 20^3
-         * 1.08, s 24^3 1.11, d 13x29x17 1.05, s 100x24x100 1.02, d 20^3 and s and d 40^3 1.00-1.02
-         * (Zen 4 and 5 not measured). */
+         * Xeon of results/intel-xeon-l3-480m-2c, 1 thread, ab-gemm side by side, C 16 bytes off a
+         * line (a copy of the old build: 0.98-1.02): d 12^3 1.11, d 12x12x4 1.14, d 14^3 1.09, s
+         * 20^3 1.08, s 24^3 1.11, d 13x29x17 1.05, s 100x24x100 1.02, d 20^3 and s and d 40^3
+         * 1.00-1.02 (Zen 4 and 5 not measured). */
         const int64_t live = TG__FN(tg__edge_cols)(n, 2 * TG__W);
         const TG__MASK k0 = TG__LANES(live), k1 = TG__LANES(live - TG__W);
         const int two = live > TG__W;
@@ -13408,10 +13413,10 @@ TG__FN(tg__tall)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t rs_a,
          * (a narrow B, a tiny product) puts the line "two panels ahead" a few k steps down the
          * same columns: in L1 already for a tiny B, and for a narrow one streamed from memory
          * part of a run of adjacent lines, which the hardware prefetchers follow. Xeon of
-         * results/intel-xeon-2c, 1 thread, ab-gemm, against the prefetch (a copy: 0.98-1.02), three
-         * runs: s 12^3 1.02-1.03, s 16^3 1.02-1.04, d 8^3 1.02-1.04, s 12x12x64 1.01-1.04, others
-         * 0.99-1.01 (from memory s 4096x8x4096 0.99-1.01, d 2048x4x2048 1.00). Without it in
-         * ymm too, AVX2 forced there read 0.98-1.00: it keeps its one line. */
+         * results/intel-xeon-l3-480m-2c, 1 thread, ab-gemm, against the prefetch (a copy:
+         * 0.98-1.02), three runs: s 12^3 1.02-1.03, s 16^3 1.02-1.04, d 8^3 1.02-1.04, s 12x12x64
+         * 1.01-1.04, others 0.99-1.01 (from memory s 4096x8x4096 0.99-1.01, d 2048x4x2048 1.00).
+         * Without it in ymm too, AVX2 forced there read 0.98-1.00: it keeps its one line. */
         if (rs_b != 2 * TG__W && (TG__W * (int)sizeof(TG__T) < 64 || rs_b >= 4 * TG__W))
             TG__PREFETCH_AHEAD(b);
         TG__TALL_EACH(TG__TALL_FMA)
@@ -13525,7 +13530,7 @@ TG__FN(tg__tile8)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t rs_a
      * less, which a short or tiny product has in L1 (tg__small_in_half_l1's bound on the smallest
      * L1) and the hardware's prefetchers follow: the three prefetches a k step were then 4-12%
      * of the call. The Xeon, 1 thread, ab-gemm, NN and TN, against them (a copy 0.97-1.02;
-     * results/intel-xeon-2c/cpu/ab-triple-near/): 32 shapes that take the triple kernel,
+     * results/intel-xeon-l3-480m-2c/cpu/ab-triple-near/): 32 shapes that take the triple kernel,
      * geometric mean 1.04-1.05 by type and transpose, s 3x40x24 1.13, d 3x20x24 1.12, d 8x72x16
      * 1.11, s 8x144x16 1.10, lowest 0.978 (d 12x48x8, its copy 0.979) */
     const int64_t ahead = 10 * rs_b, near = 16384;
@@ -13644,7 +13649,7 @@ TG__FN(tg__tile8)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t rs_a
  * rows, each 8 chains of FMAs or more; a constant per instantiation). The 6-row tiles
  * (tg__tile_rows) need more of them for the same rows, and two of four rows where 7 or 8 remain,
  * whose eight chains only just cover the FMA latency: s 32^3 runs as four tiles instead of six.
- * The Xeon of results/intel-xeon-2c, 1 thread, ab-gemm, C 16 bytes off a line, against
+ * The Xeon of results/intel-xeon-l3-480m-2c, 1 thread, ab-gemm, C 16 bytes off a line, against
  * the 6-row tiles (a copy of their build: 0.99-1.01): s 32^3 1.13, s 8x32x8 1.14, s 9x32x9 1.08,
  * s 20x32x20 1.13, s 96x32x96 1.06, s 256x32x256 1.04, s 1000x32x64 1.06, s 4096x32x4096 1.13, d
  * 16^3 1.13, d 40x16x40 1.04, d 256x16x256 1.09, d 8192x16x512 1.05; 2 threads 1.01-1.07; but
@@ -13817,12 +13822,12 @@ TG__FN(tg__pair_tile)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t 
     /* One k step a turn. Two a turn (as tg__tile8 takes them, which lost 2-8% with one) left
      * GCC 12 one register short over six rows: it kept an accumulator on the stack, a store and a
      * reload of it every turn, and four more register moves (perf annotate: a fifth of the
-     * samples on the loop's end). The Xeon of results/intel-xeon-2c, 1 thread, ab-gemm, C 16
-     * bytes off a line, 24 shapes a type through this tile, NN and TN, against two a turn (a copy
-     * 0.97-1.03; results/intel-xeon-2c/cpu/ab-pair-step/): geometric mean s 1.03, d 1.03 (s
-     * 40x64x40 1.06, 16x64x96 1.05-1.06, d 12x32x200 1.04-1.06, 128x32x128 TN 1.07), lowest d
-     * 100x30x80 NN and 64x31x64 TN 0.98; pinning the accumulators between the two steps instead
-     * did not pay (geometric mean 0.98-1.02). */
+     * samples on the loop's end). The Xeon of results/intel-xeon-l3-105m-2c, 1 thread, ab-gemm,
+     * C 16 bytes off a line, 24 shapes a type through this tile, NN and TN, against two a turn (a
+     * copy 0.97-1.03; results/intel-xeon-l3-105m-2c/cpu/ab-pair-step/): geometric mean s 1.03, d
+     * 1.03 (s 40x64x40 1.06, 16x64x96 1.05-1.06, d 12x32x200 1.04-1.06, 128x32x128 TN 1.07),
+     * lowest d 100x30x80 NN and 64x31x64 TN 0.98; pinning the accumulators between the two steps
+     * instead did not pay (geometric mean 0.98-1.02). */
     while (b != bend) TG__PAIR_STEP
 #undef TG__PAIR_STEP
     {
@@ -13836,8 +13841,8 @@ TG__FN(tg__pair_tile)(int64_t kc, const TG__T *alpha_p, const TG__T *a, int64_t 
     }
 #define TG__PAIR_PLAIN(i, off)                                                                     \
     if ((i) < h) TG__PLAIN_ROW(i, 4)
-        /* (TG__PLAIN: the Xeon of results/intel-xeon-2c, 1 thread, ab-gemm, C 16 bytes off a
-         * line, against the general stores, a copy 0.97-1.02: d 32^3 TN 1.07, d 36^3 TN 1.06, d
+        /* (TG__PLAIN: the Xeon of results/intel-xeon-l3-480m-2c, 1 thread, ab-gemm, C 16 bytes off
+         * a line, against the general stores, a copy 0.97-1.02: d 32^3 TN 1.07, d 36^3 TN 1.06, d
          * 32^3 NN 1.05, d 24x32x24 1.12, s 64^3 NN 1.05, s 1000x64x8 1.09, d 256x256x12 1.10) */
         if (TG__PLAIN(4)) {
             TG__T *cr = c;
@@ -13937,8 +13942,8 @@ TG__FN(tg__ukernel_triple)(int64_t kc, const void *alpha, const void *a, int64_t
  * over at most W rows where the family transposes a tile in registers (TG__T8X8: 8 x W),
  * a tile of one vector whose rows turn into C's rows, each stored as a tile's row is. That form
  * spends no FMAs on a second, empty vector and no scatters: the Xeon, 1 thread, ab-gemm, over the
- * two-vector tile (a copy 0.96-1.03; results/intel-xeon-2c/cpu/ab-tt-cols/), TN d 40x6x64 1.22,
- * 24x5x64 1.28, 100x5x64 1.07, TT 1.04-1.26, where C's last block of rows is W or fewer, s
+ * two-vector tile (a copy 0.96-1.03; results/intel-xeon-l3-480m-2c/cpu/ab-tt-cols/), TN d 40x6x64
+ * 1.22, 24x5x64 1.28, 100x5x64 1.07, TT 1.04-1.26, where C's last block of rows is W or fewer, s
  * 16x20x64 1.18-1.22, 48x4x100 1.19-1.21, TT 12x5x24 2.27; d 56x4x100 0.98-1.01. Each element is
  * one chain of FMAs along k, as in the tiles it stands in for, so its bits do not depend on which
  * computes it. */
@@ -14007,8 +14012,8 @@ TG__FN(tg__ukernel_wide)(int64_t kc, const void *alpha, const void *a, int64_t r
  * element at a time. A partial panel's columns past those transposes are zeroed first, a vector a
  * k step, and its live ones written over them: one element at a time, with the zeros column by
  * column, it was 65% of a row-major NT or TT 16^3 sgemm (16 live columns in a 32-wide panel) on
- * the Xeon of results/intel-xeon-2c. A row-major A into 8-row panels, and a B stored along k
- * (transposed row-major, or column-major: its columns are the rows here) into its panels. */
+ * the Xeon of results/intel-xeon-l3-480m-2c. A row-major A into 8-row panels, and a B stored along
+ * k (transposed row-major, or column-major: its columns are the rows here) into its panels. */
 __attribute__((target(TG__TARGET), always_inline)) static inline void
 TG__FN(tg__pack_along_k)(int64_t rows, int64_t kc, const TG__T *src, int64_t rs, TG__T *dst,
                          const int w)
@@ -14204,7 +14209,8 @@ TG__FN(tg__gemv_store)(TG__T *y, int64_t incy, int64_t n, const TG__T *acc, TG__
         /* AVX-512: a scatter (and a gather for beta's term) a vector, as tg__ukernel_cols stores
          * its columns. The element-by-element loop was ~40% of the column products' time in a TN
          * s 18^3 sgemm (small.c's tg__small_dots, C's last two columns), a third of the whole
-         * (perf); with the scatters 1.08x the speed (results/intel-xeon-2c/cpu/ab-col-store/). */
+         * (perf); with the scatters 1.08x the speed
+         * (results/intel-xeon-l3-480m-2c/cpu/ab-col-store/). */
         const __m512i idx = tg__col512_idx(incy);
         for (int64_t j = 0; j < n; j += TG__W) {
             const TG__V v = TG__LOADU(acc + j);
@@ -14372,15 +14378,15 @@ TG__FN(tg__gemv_pass8)(const TG__V *xs, const TG__V *m)
  * 1x32x32 took ~80 ns a call on the Xeon, ~310 cycles at the 3.9 GHz its ceilings.json measured,
  * where its 160 vector operations (a MUL, seven FMAs and two ADDs a vector and pass) need 80 at two
  * a cycle. In registers, over rows_r (the Xeon, 1 thread, ab-gemm, a copy 0.97-1.02;
- * results/intel-xeon-2c/cpu/ab-gemv-regs/): d 1x24x24 1.60, 1x32x32 1.43, 1x40x40 1.33, 1x64x64
- * 1.17, 1x31x1000 1.36, s 1x40x8 1.93, 1x40x40 1.66, 1x64x64 1.33, 1x128x128 1.09; AVX2 forced d
- * 1x12x12 1.67, s 1x32x32 1.50. Wider, strips of TG__GEMV_REGS vectors down all of k gained
- * little within L2 (d 1x100x100 1.02, d 1x256x256 0.93, AVX2 forced d 1x48x48 1.06, s 1x64x64
- * 1.12) and lost where M streams from memory, each row then read in short runs (s 1x4096x4096
- * 0.58, d 1x256x8000 0.70): not kept. In rows_r's order the bits do not depend on which of the
- * two forms a width takes, as they must not where many threads split a y into parts of four lines
- * (gemv.c). V vectors (the last partial unless `full`), a constant wherever it is used, so that
- * the sums stay in registers. */
+ * results/intel-xeon-l3-480m-2c/cpu/ab-gemv-regs/): d 1x24x24 1.60, 1x32x32 1.43, 1x40x40 1.33,
+ * 1x64x64 1.17, 1x31x1000 1.36, s 1x40x8 1.93, 1x40x40 1.66, 1x64x64 1.33, 1x128x128 1.09; AVX2
+ * forced d 1x12x12 1.67, s 1x32x32 1.50. Wider, strips of TG__GEMV_REGS vectors down all of k
+ * gained little within L2 (d 1x100x100 1.02, d 1x256x256 0.93, AVX2 forced d 1x48x48 1.06, s
+ * 1x64x64 1.12) and lost where M streams from memory, each row then read in short runs (s
+ * 1x4096x4096 0.58, d 1x256x8000 0.70): not kept. In rows_r's order the bits do not depend on which
+ * of the two forms a width takes, as they must not where many threads split a y into parts of four
+ * lines (gemv.c). V vectors (the last partial unless `full`), a constant wherever it is used, so
+ * that the sums stay in registers. */
 __attribute__((target(TG__TARGET), always_inline)) static inline void
 TG__FN(tg__gemv_regs_sums)(const int V, const int full, int64_t n, int64_t k, const TG__T *x,
                            int64_t incx, const TG__T *r, int64_t ld, TG__T *acc)
@@ -15361,17 +15367,17 @@ TG__ALWAYS_INLINE void tg__small_column(const tg__kernel *fam, const tg__kernel 
  *
  * With full-width zmm a taller A pairs over a B within L1, whose four lines a k step the pair
  * reads with fewer loads for each FMA than the 2W tile (the 2W tile's k loop here: two loads of B,
- * two prefetches and six broadcasts for 12 FMAs). The Xeon of results/intel-xeon-2c, ab-gemm,
- * C_OFFSET=16, against the 2W tiles (a copy of that build: 0.97-1.02), 1 thread: s 64^3 1.11, s
- * 80^3 1.11, s 96^3 1.07, d 32^3 1.13, d 40^3-64^3 1.06-1.07, s 1000x64x4 1.77, s 256x256x4 1.68,
- * d 300x64x8 1.19; 2 threads (their rows split, B within L1) 1.02-1.27, C on a line 1.00-1.35.
- * Past L1 the 2W tiles' prefetch won where a k block's 4W strip of B outgrew half of L1 (s 128^3
- * 0.94, d 0.89, s 64x256x256 0.97, d 0.87: blocks of 128 rows, 32 KiB strips). Where the strip
- * fits (a block at most 96 deep: 256 bytes a row) the pair reads it from L1 for every tile of six
- * rows, and A streams from L2 half as many times as the 2W tiles read it. The same Xeon, ab-gemm,
- * against the 2W tiles, 1 thread, 128 shapes (m 30-200, n 70-700, k 40 and 90, NN and TN;
- * results/intel-xeon-2c/cpu/ab-pairs-strip/): those it takes, geometric mean 1.056, lowest 0.98;
- * d 80^3 1.07, 88^3 1.05, 96^3 0.98-1.09 (with where A and B fall in lines), s 300x200x80
+ * two prefetches and six broadcasts for 12 FMAs). The Xeon of results/intel-xeon-l3-480m-2c,
+ * ab-gemm, C_OFFSET=16, against the 2W tiles (a copy of that build: 0.97-1.02), 1 thread: s 64^3
+ * 1.11, s 80^3 1.11, s 96^3 1.07, d 32^3 1.13, d 40^3-64^3 1.06-1.07, s 1000x64x4 1.77, s 256x256x4
+ * 1.68, d 300x64x8 1.19; 2 threads (their rows split, B within L1) 1.02-1.27, C on a line
+ * 1.00-1.35. Past L1 the 2W tiles' prefetch won where a k block's 4W strip of B outgrew half of L1
+ * (s 128^3 0.94, d 0.89, s 64x256x256 0.97, d 0.87: blocks of 128 rows, 32 KiB strips). Where the
+ * strip fits (a block at most 96 deep: 256 bytes a row) the pair reads it from L1 for every tile of
+ * six rows, and A streams from L2 half as many times as the 2W tiles read it. The same Xeon,
+ * ab-gemm, against the 2W tiles, 1 thread, 128 shapes (m 30-200, n 70-700, k 40 and 90, NN and TN;
+ * results/intel-xeon-l3-480m-2c/cpu/ab-pairs-strip/): those it takes, geometric mean 1.056, lowest
+ * 0.98; d 80^3 1.07, 88^3 1.05, 96^3 0.98-1.09 (with where A and B fall in lines), s 300x200x80
  * 1.07-1.12, d 1.06-1.11, d 100x700x90 1.12. Rows a multiple of 512 bytes apart put the strip in
  * a few of L1's sets, which it overflows (s 96x512x64 0.85, s 64x2048x64 0.83, d 96x1024x96 0.77,
  * d 200x256x32 0.87): those keep the 2W tiles. Not measured on the Zen 5, which takes the same
@@ -15433,9 +15439,9 @@ static int tg__small_pairs(const tg__kernel *kern, const tg__gemm *g, int64_t kb
  * A B exactly 3W wide (s 48 columns, d 24), of any height, is one triple's 3W tile: no idle
  * vector, where the pair's 4W tile leaves one (or the 2W tile and the narrow family's make two
  * passes), on full-width cores, B within twice L2; threads split its rows (tg__small_panels_all).
- * The Xeon of results/intel-xeon-2c, ab-gemm, C_OFFSET=16, against the pairs (a copy: 0.99-1.01),
- * 1 thread: d 24^3 1.15, s 48^3 1.11, s 8x48x512 1.21, s 24x48x24 1.16, d 16x24x64 1.14, d
- * 48x24x48 1.11, s 96x48x96 1.11, d 100x24x100 1.10, d 64x24x8 1.12, taller A 0.99-1.02 (s
+ * The Xeon of results/intel-xeon-l3-480m-2c, ab-gemm, C_OFFSET=16, against the pairs (a copy:
+ * 0.99-1.01), 1 thread: d 24^3 1.15, s 48^3 1.11, s 8x48x512 1.21, s 24x48x24 1.16, d 16x24x64
+ * 1.14, d 48x24x48 1.11, s 96x48x96 1.11, d 100x24x100 1.10, d 64x24x8 1.12, taller A 0.99-1.02 (s
  * 2000x48x48, d 4096x24x64). A B narrower than 3W lost to the masked third vector (d 20^3 0.89,
  * s 40^3 0.87, s 44^3 0.94, s 64x40x64 0.90). */
 TG__ALWAYS_INLINE int tg__small_triples(const tg__kernel *kern, const tg__gemm *g)
@@ -15596,9 +15602,9 @@ TG__ALWAYS_INLINE int tg__small_pack_all(const tg__kernel *kern, const tg__gemm 
     int short_a;
     /* The block's span first, inline: no block within half of L1 is packed, and a tiny product's
      * test ends here. As a call, asked whole, it cost tiny products on the direct path (the Xeon
-     * of results/intel-xeon-2c, 1 thread, ab-gemm side by side, C 16 bytes off a line, against
-     * the call (a copy of that build: 0.995-1.02): s 8^3 1.05-1.07, d 8^3 1.03, s 12^3 1.02-1.03,
-     * d 12^3 1.01, s 16^3 1.03, d 6x16x4 1.04-1.05, s 24^3 and 32^3 1.00). */
+     * of results/intel-xeon-l3-480m-2c, 1 thread, ab-gemm side by side, C 16 bytes off a line,
+     * against the call (a copy of that build: 0.995-1.02): s 8^3 1.05-1.07, d 8^3 1.03, s 12^3
+     * 1.02-1.03, d 12^3 1.01, s 16^3 1.03, d 6x16x4 1.04-1.05, s 24^3 and 32^3 1.00). */
     if (tg__small_in_half_l1(kb, row)) return 0;
     bytes = tg__small_b_bytes(kern, g);
     short_a = g->m <= kern->short_m &&
@@ -15708,16 +15714,16 @@ static int tg__small_rows(const char *fn, const tg__kernel *kern, const tg__gemm
  * cache line: where a strip's first column is off a 64-byte line in some row (C from malloc is
  * often 16 bytes off one; or rows whose length is not a multiple of a line). The line then moves
  * from core to core at every row of every tile both threads store. On the Xeon of
- * results/intel-xeon-2c (two 512-bit FMA units), 2 threads, panels split, C 16 bytes off a line
- * against C on one (a throwaway driver alternating the two in one process): s 64^3 0.51 (below 1
- * thread), s 128x64x64 0.49, s 256x256x4 0.25, d 64^3 0.80, s and d 96^3-256^3 0.84-0.94. Split by
- * rows instead, a thread shares at most the lines where its rows begin and end. There, 2 threads,
- * ab-gemm with C_OFFSET=16, against the panels' split: s 64^3 1.47, s 96^3 1.49, s 128x64x64 1.62,
- * s 256x256x4 2.5, d 64^3 1.11, d 128^3 1.07, d 256^3 1.10; C on a line 0.98-1.07 (the same path).
- * But each thread then reads all of B: past L1 and over few rows a thread, that costs more than
- * the shared lines (rows against panels, C off a line, 32 rows a thread: s 64x256x256 0.89, d
- * 0.97; 48 and more: s 96x256x256 1.08, d 1.11, s 128^3 1.00, d 1.03, s 192^3 1.07): rows from
- * TG__SHARED_LINES_ROWS a thread. */
+ * results/intel-xeon-l3-480m-2c (two 512-bit FMA units), 2 threads, panels split, C 16 bytes off a
+ * line against C on one (a throwaway driver alternating the two in one process): s 64^3 0.51 (below
+ * 1 thread), s 128x64x64 0.49, s 256x256x4 0.25, d 64^3 0.80, s and d 96^3-256^3 0.84-0.94. Split
+ * by rows instead, a thread shares at most the lines where its rows begin and end. There, 2
+ * threads, ab-gemm with C_OFFSET=16, against the panels' split: s 64^3 1.47, s 96^3 1.49, s
+ * 128x64x64 1.62, s 256x256x4 2.5, d 64^3 1.11, d 128^3 1.07, d 256^3 1.10; C on a line 0.98-1.07
+ * (the same path). But each thread then reads all of B: past L1 and over few rows a thread, that
+ * costs more than the shared lines (rows against panels, C off a line, 32 rows a thread: s
+ * 64x256x256 0.89, d 0.97; 48 and more: s 96x256x256 1.08, d 1.11, s 128^3 1.00, d 1.03, s 192^3
+ * 1.07): rows from TG__SHARED_LINES_ROWS a thread. */
 enum { TG__LINE = 64, TG__SHARED_LINES_ROWS = 48 };
 static int tg__small_strips_share_lines(const tg__kernel *kern, const tg__gemm *g, int64_t unit)
 {

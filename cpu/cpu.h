@@ -286,8 +286,8 @@ TG__ALWAYS_INLINE int tg__panel_packs(const tg__kernel *kern, int64_t n, int64_t
  * family has one. The 6-row tile's loops there run two tiles for 7 rows (4 + 3), and keep two
  * chains of FMAs a row (k's even and odd steps, summed after the loop): more chains than one vector
  * of 5 or 6 rows needs to cover the FMA latency once k is long, but a tiny product pays for the
- * split in fixed costs. The Xeon of results/intel-xeon-2c, 1 thread, ab-gemm against the 6-row
- * tiles (a copy: 0.97-1.03): s 7^3 1.54, d 1.54, s 7x7x300 1.23, d 1.23, s 5^3 1.18, d 1.22,
+ * split in fixed costs. The Xeon of results/intel-xeon-l3-480m-2c, 1 thread, ab-gemm against the
+ * 6-row tiles (a copy: 0.97-1.03): s 7^3 1.54, d 1.54, s 7x7x300 1.23, d 1.23, s 5^3 1.18, d 1.22,
  * s 6^3 1.20, d 1.17, s 5x8x16 1.14, d 1.13, s 7x16x7 1.48; 5 and 6 rows from 24 deep on
  * 0.84-1.05 (s 6x8x100 0.84, s 5x8x100 0.87), hence the bound. */
 TG__ALWAYS_INLINE tg__ukernel_fn tg__panel_ukernel(const tg__kernel *kern, int64_t m, int64_t n,
@@ -317,8 +317,8 @@ TG__ALWAYS_INLINE tg__ukernel_fn tg__panel_ukernel(const tg__kernel *kern, int64
  * must copy into a zero-padded panel, which pays only over many rows of A: there it keeps AVX2
  * from TG__NARROW_PACKED_M rows of A on, the whole product's (m: never a thread's part, so that
  * every thread count takes the same kernel), and masked zmm in place below. The Xeon of
- * results/intel-xeon-2c, 1 thread, ab-gemm, C 16 bytes off a line, masked zmm against AVX2 (a
- * copy of that build: 0.99-1.01): s 5^3 2.26, 6^3 2.19, 7^3 1.94, 5x7x9 2.22, 7x6x5 2.08, 32x6x8
+ * results/intel-xeon-l3-480m-2c, 1 thread, ab-gemm, C 16 bytes off a line, masked zmm against AVX2
+ * (a copy of that build: 0.99-1.01): s 5^3 2.26, 6^3 2.19, 7^3 1.94, 5x7x9 2.22, 7x6x5 2.08, 32x6x8
  * 1.67, 12x5x100 1.30, 16x5x100 1.17, 7x7x64 1.12, 24x5x100 0.96-1.01; from 36 rows AVX2 (s
  * 36x5x100 0.91, 48x5x100 0.91, 100x5x100 0.85, 100x7x100 0.85, but 64x6x16 1.27, 48x7x48
  * 1.07). The Zen 5 takes the same rule, not measured there. */
@@ -400,8 +400,8 @@ TG__ALWAYS_INLINE int tg__small_triple_one(const tg__kernel *kern, int64_t m, in
  * store, take no more steps than the tile's kc broadcasts and FMAs a row. A panel of one or two
  * columns costs a tile kernel a broadcast of A and an FMA per row and k step, as many as a whole
  * panel (which shares each broadcast among two vectors), where dot products read A's rows a vector
- * at a time. The Xeon of results/intel-xeon-2c, 1 thread, ab-gemm, C 16 bytes off a line, against
- * the tiles (a copy of that build 0.97-1.02): one column s 33^3 1.26, 65^3 1.18, 97^3 1.13,
+ * at a time. The Xeon of results/intel-xeon-l3-480m-2c, 1 thread, ab-gemm, C 16 bytes off a line,
+ * against the tiles (a copy of that build 0.97-1.02): one column s 33^3 1.26, 65^3 1.18, 97^3 1.13,
  * 64x33x4 1.10-1.12, 8x33x33 1.21, 40x33x100 1.36, 1000x33x64 1.29, d 17^3 1.19, 33^3 1.13, 49^3
  * 1.12, 65^3 1.04, 64x17x64 1.23, 40x17x100 1.23, NT s 33^3 1.34, d 17^3 1.29; two s 34^3 1.14,
  * 66^3 1.12, 64x34x16 1.10, d 34^3 1.07-1.08, d 18^3 0.96-1.01; 2 threads s 500x33x200 1.36, s
@@ -449,14 +449,15 @@ TG__ALWAYS_INLINE int tg__small_triple_one(const tg__kernel *kern, int64_t m, in
  * ab-gemm, C 16 bytes off a line, against the tiles (a copy 0.97-1.03): TN s 17^3 1.27, 33^3
  * 1.36, 34^3 1.26, 17x17x64 1.55, 40x17x100 1.79, 100x17x100 1.68, 64x18x300 1.29, d 17^3 1.16,
  * 33^3 1.18, 64x9x64 1.58, 100x17x100 1.24; TT s 17^3 1.34, d 17x17x64 1.32; AVX2 forced TN s
- * 64x9x64 1.64, d 1.30; unchanged shapes 0.97-1.03 (`results/intel-xeon-2c/cpu/ab-axpy-cols/`).
- * Then in one call over all of C's rows, up to five vectors of them a pass (AVX-512's registers;
- * AVX2 two), where it was a call for each 2W, and each vector of A loaded once for both columns
- * (GCC had folded it into both FMAs as a memory operand: twelve loads for ten FMAs a row of A).
- * The Xeon, ab-gemm as above, against 2W a call (a copy 0.995-1.005 by geometric mean; grids of 72
- * shapes, m 8-100, k 24 and 100, `cpu/ab-gemv-cols/`): geometric mean TN s 1.034, d 1.053, TT s
- * 1.025, d 1.043; d 100x10x100 1.20, s 34x18x100 1.14, d 64x18x64 1.13; the lowest readings
- * 0.95-0.96 (s 8x17x100 TT, s 34x66x100 TT), 0.98-1.02 run again. */
+ * 64x9x64 1.64, d 1.30; unchanged shapes 0.97-1.03
+ * (`results/intel-xeon-l3-480m-2c/cpu/ab-axpy-cols/`). Then in one call over all of C's rows, up to
+ * five vectors of them a pass (AVX-512's registers; AVX2 two), where it was a call for each 2W, and
+ * each vector of A loaded once for both columns (GCC had folded it into both FMAs as a memory
+ * operand: twelve loads for ten FMAs a row of A). The Xeon, ab-gemm as above, against 2W a call (a
+ * copy 0.995-1.005 by geometric mean; grids of 72 shapes, m 8-100, k 24 and 100,
+ * `cpu/ab-gemv-cols/`): geometric mean TN s 1.034, d 1.053, TT s 1.025, d 1.043; d 100x10x100 1.20,
+ * s 34x18x100 1.14, d 64x18x64 1.13; the lowest readings 0.95-0.96 (s 8x17x100 TT, s 34x66x100 TT),
+ * 0.98-1.02 run again. */
 enum { TG__DOTS_COLS = 2, TG__DOTS_BLOCK = 4, TG__DOTS_K = 256 };
 /* The family whose dots serve: AVX2's rather than AVX-512's, whose longer vectors leave more lanes
  * idle in the last k steps of such short rows and take more steps to sum (side by side, AVX-512's
@@ -476,8 +477,8 @@ TG__ALWAYS_INLINE const tg__kernel *tg__dots_kernel(const tg__kernel *kern)
  * 0.93). Lost past the bounds: d 12x22x64 0.92 and 12x23x64 0.90 (6 and 7 columns), s 8x36x8
  * 0.91, a whole fp64 panel split in two (d 16^3 0.69). Out of line: inlined, the test cost
  * products it turns away 4-7% (TT s 16x40x16, column-major NT s 36x40x16). The Xeon of
- * results/intel-xeon-2c, 1 thread, ab-gemm, C 16 bytes off a line, against the tiles (a copy
- * 0.97-1.03): TN s 35^3 1.20, 36^3 1.15, 20x20x24 1.14-1.18, 64x19x64 1.67, 64x36x64 1.30,
+ * results/intel-xeon-l3-480m-2c, 1 thread, ab-gemm, C 16 bytes off a line, against the tiles (a
+ * copy 0.97-1.03): TN s 35^3 1.20, 36^3 1.15, 20x20x24 1.14-1.18, 64x19x64 1.67, 64x36x64 1.30,
  * 100x20x100 1.47, 512x36x512 1.34, d 64x11x64 1.43, 64x12x64 1.31-1.35, 64x20x64 1.07; over
  * grids of 360 shapes a type (m 8-256, k 8-256, nine widths past a vector or a panel) geometric
  * mean TN s 1.074, d 1.022, TT s 1.076, d 1.027, column-major NT and TT s 1.03, d 1.00, NN and
@@ -504,8 +505,8 @@ TG__NOINLINE static int tg__cols_fit(const tg__kernel *kern, int64_t n, int64_t 
  * eight, and whole), from B's rows from 64 deep: there the tiles read B in place, and at 32 deep
  * the runs' loads and merges lost (s 16x8x32 NN 0.88, 16x5x32 0.92; gathered, 0.73, 0.81). A
  * thread's part has at least 12 rows (small.c's tg__rows_share), so a part decides as the whole
- * product does. Measured on the Xeon of results/intel-xeon-2c alone: not where zmm is split (Zen
- * 4, whose gathers and scatters are slower), which keeps the tiles it was measured with. */
+ * product does. Measured on the Xeon of results/intel-xeon-l3-480m-2c alone: not where zmm is split
+ * (Zen 4, whose gathers and scatters are slower), which keeps the tiles it was measured with. */
 TG__ALWAYS_INLINE int tg__split_fit(const tg__kernel *kern, int64_t n, int64_t m, int64_t kc,
                                    int64_t b_rs, int whole)
 {
@@ -548,9 +549,9 @@ TG__ALWAYS_INLINE int tg__dots_fit(const tg__kernel *kern, int64_t n, int64_t m,
  * more than W/2 columns shallower or shorter than that, it lost (d 8x3x24 0.92, 12x5x24 0.73,
  * 16x7x24 0.85, a first trial that took every width). The Xeon, 1 thread, ab-gemm, C 16 bytes
  * off a line, against the tiles (a copy 0.98-1.00), 172 shapes m 8-100, n 3-15, k 24 and 64
- * (results/intel-xeon-2c/cpu/ab-narrow-cols/): geometric mean TN s 1.21, TT s 1.35, d 1.13 and
- * 1.26; s 100x3x64 2.3-2.5, 32x6x64 2.0-2.8, d 48x3x64 1.7-1.9, 100x5x64 1.4-1.6; column-major NT
- * and TT s 3x100x64 2.5, 6x100x64 1.6-1.8, d 3x100x64 1.9-2.0; lowest 0.92-0.98, on shapes it
+ * (results/intel-xeon-l3-480m-2c/cpu/ab-narrow-cols/): geometric mean TN s 1.21, TT s 1.35, d 1.13
+ * and 1.26; s 100x3x64 2.3-2.5, 32x6x64 2.0-2.8, d 48x3x64 1.7-1.9, 100x5x64 1.4-1.6; column-major
+ * NT and TT s 3x100x64 2.5, 6x100x64 1.6-1.8, d 3x100x64 1.9-2.0; lowest 0.92-0.98, on shapes it
  * leaves alone (d 8x3x24 and 8x7x24; d 8x3x24 reads 0.94 in NN too: the code's layout). */
 TG__ALWAYS_INLINE int64_t tg__dots_cols(const tg__kernel *kern, int64_t j, int64_t n, int64_t m,
                                         int64_t a_rs, int64_t a_cs, int64_t b_rs, int64_t kc)

@@ -161,24 +161,25 @@ TG__ALWAYS_INLINE int tg__gemm_cpu(const char *fn, size_t es, const tg__gemm *g,
  * goes to the kernel as small.c's tg__small_direct sends it (tg__tiny_in_place), any other B panel
  * by panel as small.c's tg__small_panels goes, a transposed one packed as small.c's tg__small_panel
  * packs it (tg__tiny_panels; the transposed forms out of line, tg__gemm_tiny_t). The plain form on
- * the Xeon of results/intel-xeon-2c, 1 thread, ab-gemm, C 16 bytes off a line, against the general
- * way (a copy of its build: 0.97-1.05): s 8^3 1.32, 10^3 1.20, 12^3 1.12, 14^3 1.14, 16^3 1.11,
- * 20^3-32^3 1.02-1.04, d 5^3-8^3 1.31-1.33, 10^3 1.15, 12^3 1.10, 14^3 1.08, 16^3 1.07, 20^3-32^3
- * 0.995-1.005; column-major s 12^3 1.17, 16^3 1.16, d 1.11, 1.09; the pairs (then, against the
- * route of one panel alone: 0.97-1.07 on its products) d 32^3 1.04-1.07, 24x32x32 1.06, 16x32x16
- * 1.08, 8x32x8 1.31-1.34; a product it turns away pays for its tests (s 5^3 and 6^3 0.90, when AVX2
- * still packed their panels: cpu.h's tg__use_narrow). Up to 40 (was 32), the products with a
- * dimension in 33..40 (a grid of 2976 in both types, four transposes, against a copy 0.98-1.02;
- * results/intel-xeon-2c/cpu/ab-tiny40/): geometric mean 1.05-1.07 by type and transpose (AVX2
- * forced 1.03-1.05, column-major 1.04-1.06), s 8x33x8 1.33, d 1.20, s 33^3-38^3 1.07, k = 1 up to
- * 1.6; the lowest single readings (d 40x33x4 0.86, 36x33x8 0.90) gained when run again (1.07-1.12).
- * From one row or column (was five), results/intel-xeon-2c/cpu/ab-tiny-short/, against the build
- * before (a copy 0.95-1.02): two to four rows or columns, which went the general way to the small
- * path, geometric mean 1.32-1.43 by type and transpose over ten shapes (s 2^3 1.52-1.79, 4^3
- * 1.47-1.73, 4x16x16 1.33-1.53, 3x40x40 1.16-1.22); one, gemv.c's product, 1.01-1.37 (1x1x8
- * 1.28-1.37, 8x1x8 1.18-1.25, 1x16x16 1.09-1.17, 40x1x40 1.01-1.10), 8^3 and 16^3 0.97-1.01. Sides
- * of 41 to 64 within 40^3 (was: each at most 40), whole panels three at a time where small.c takes
- * them so (tg__small_triples_short), results/intel-xeon-2c/cpu/ab-tiny-sides/, against the build
+ * the Xeon of results/intel-xeon-l3-480m-2c, 1 thread, ab-gemm, C 16 bytes off a line, against the
+ * general way (a copy of its build: 0.97-1.05): s 8^3 1.32, 10^3 1.20, 12^3 1.12, 14^3 1.14, 16^3
+ * 1.11, 20^3-32^3 1.02-1.04, d 5^3-8^3 1.31-1.33, 10^3 1.15, 12^3 1.10, 14^3 1.08, 16^3 1.07,
+ * 20^3-32^3 0.995-1.005; column-major s 12^3 1.17, 16^3 1.16, d 1.11, 1.09; the pairs (then,
+ * against the route of one panel alone: 0.97-1.07 on its products) d 32^3 1.04-1.07, 24x32x32 1.06,
+ * 16x32x16 1.08, 8x32x8 1.31-1.34; a product it turns away pays for its tests (s 5^3 and 6^3 0.90,
+ * when AVX2 still packed their panels: cpu.h's tg__use_narrow). Up to 40 (was 32), the products
+ * with a dimension in 33..40 (a grid of 2976 in both types, four transposes, against a copy
+ * 0.98-1.02; results/intel-xeon-l3-480m-2c/cpu/ab-tiny40/): geometric mean 1.05-1.07 by type and
+ * transpose (AVX2 forced 1.03-1.05, column-major 1.04-1.06), s 8x33x8 1.33, d 1.20, s 33^3-38^3
+ * 1.07, k = 1 up to 1.6; the lowest single readings (d 40x33x4 0.86, 36x33x8 0.90) gained when run
+ * again (1.07-1.12). From one row or column (was five),
+ * results/intel-xeon-l3-480m-2c/cpu/ab-tiny-short/, against the build before (a copy 0.95-1.02):
+ * two to four rows or columns, which went the general way to the small path, geometric mean
+ * 1.32-1.43 by type and transpose over ten shapes (s 2^3 1.52-1.79, 4^3 1.47-1.73, 4x16x16
+ * 1.33-1.53, 3x40x40 1.16-1.22); one, gemv.c's product, 1.01-1.37 (1x1x8 1.28-1.37, 8x1x8
+ * 1.18-1.25, 1x16x16 1.09-1.17, 40x1x40 1.01-1.10), 8^3 and 16^3 0.97-1.01. Sides of 41 to 64
+ * within 40^3 (was: each at most 40), whole panels three at a time where small.c takes them so
+ * (tg__small_triples_short), results/intel-xeon-l3-480m-2c/cpu/ab-tiny-sides/, against the build
  * before (a copy 0.94-1.07): 36 such shapes, four transposes, geometric mean s 1.07-1.19, d
  * 1.05-1.14 by type and transpose (s 16x48x5 NN 1.19-1.63, 8x64x8 1.16-1.19, d 8x64x8 TN 1.19,
  * 2x64x64 s 1.19, d 0.98-0.99); the lowest d 40x64x6 NT 0.77 and NN 0.87 in the grid, 1.14 and 1.00
@@ -223,8 +224,8 @@ TG__ALWAYS_INLINE const tg__kernel *tg__tiny_kernel(size_t es, int layout, int64
  * small.c's tg__small_panel packs it (b_rs and b_cs: B's row and column strides). Out of line: a
  * plain product of one panel, the commonest, takes tg__tiny_in_place's call alone. Returns 1 when
  * it computed C. The partial triple tile, the Xeon, 1 thread, ab-gemm, against a panel and then
- * the last columns (a copy 0.955-1.06; results/intel-xeon-2c/cpu/ab-triple-partial/): up to six
- * rows geometric mean s NN 1.16, TN 1.13, d 1.31, 1.24 (d 2x18x2 1.75, s 3x34x4 1.62; lowest d
+ * the last columns (a copy 0.955-1.06; results/intel-xeon-l3-480m-2c/cpu/ab-triple-partial/): up to
+ * six rows geometric mean s NN 1.16, TN 1.13, d 1.31, 1.24 (d 2x18x2 1.75, s 3x34x4 1.62; lowest d
  * 6x17x40 TN 0.945); seven rows s 1.09, d 1.15; eight rows 8 deep or less 1.08 (0.995-1.32),
  * deeper down to 0.85 (d 8x17x24 TN); from nine rows it lost (s 40x34x40 0.68). */
 TG__NOINLINE static int tg__tiny_panels(const tg__kernel *kern, size_t es, int64_t tm, int64_t tn,
@@ -285,8 +286,8 @@ TG__NOINLINE static int tg__tiny_panels(const tg__kernel *kern, size_t es, int64
  * take (cpu.h's tg__split_fit), panel by panel (tg__tiny_panels), and so a panel past one vector
  * whose last columns tg__dots_cols gives to the dots, from 16 rows and 8 deep (a transposed A's
  * form, tg__gemm_tiny_t, asks it before, at every height). The Xeon of
- * results/intel-xeon-2c, 1 thread, ab-gemm, C 16 bytes off a line, 40 shapes of the route a type
- * (cpu/ab-tiny-route-dims/), against the masked panel (a copy 0.97-1.03): geometric mean NN s
+ * results/intel-xeon-l3-480m-2c, 1 thread, ab-gemm, C 16 bytes off a line, 40 shapes of the route a
+ * type (cpu/ab-tiny-route-dims/), against the masked panel (a copy 0.97-1.03): geometric mean NN s
  * 1.02, d 1.01 (the tests alone, where the dots do not take the columns, cost the rest up to 3%:
  * d 20x9x4 0.94-0.98); s 32x18x32 1.52, d 32x10x16 1.26, s 24x18x16 1.22, s 16x20x32 1.22, d
  * 20x10x32 1.22; under 16 rows, as the dots' bounds allow, it lost (d 8x10x16 0.63, d 4x9x24
@@ -324,12 +325,12 @@ TG__ALWAYS_INLINE int tg__tiny_in_place(const tg__kernel *kern, size_t es, int64
  * transposed in step 3's view (its rows adjacent, its k steps lta apart) is read in place; B
  * transposed (its columns along k) is packed panel by panel (tg__tiny_panels), or, with A
  * transposed too, read in place by ukernel_cols (below). The Xeon of
- * results/intel-xeon-2c, 1 thread, ab-gemm, row-major, C 16 bytes off a line, against the general
- * way (a copy of its build: 0.97-1.04): TN s 5^3-16^3 1.07-1.17, 17^3-32^3 1.00-1.03, d 5^3-12^3
- * 1.07-1.15, 16^3-32^3 0.99-1.04; NT s 5^3-16^3 1.12-1.29, 17^3-32^3 1.03-1.09, d 1.04-1.22; TT
- * s 1.02-1.28, d 1.02-1.24; and plain d 17^3-28^3, whose panels past the first the route had
- * turned away, 1.04-1.11 (the rest of NN 0.99-1.09). One panel a vector and a column or two wide
- * goes panel by panel too where those columns go as dot or column products (cpu.h's
+ * results/intel-xeon-l3-480m-2c, 1 thread, ab-gemm, row-major, C 16 bytes off a line, against the
+ * general way (a copy of its build: 0.97-1.04): TN s 5^3-16^3 1.07-1.17, 17^3-32^3 1.00-1.03, d
+ * 5^3-12^3 1.07-1.15, 16^3-32^3 0.99-1.04; NT s 5^3-16^3 1.12-1.29, 17^3-32^3 1.03-1.09, d
+ * 1.04-1.22; TT s 1.02-1.28, d 1.02-1.24; and plain d 17^3-28^3, whose panels past the first the
+ * route had turned away, 1.04-1.11 (the rest of NN 0.99-1.09). One panel a vector and a column or
+ * two wide goes panel by panel too where those columns go as dot or column products (cpu.h's
  * tg__dots_cols): TN s 17^3 1.27, d 1.16, TT s 1.34, d 1.20. Returns 1 when it computed C. */
 TG__NOINLINE static int tg__gemm_tiny_t(size_t es, int layout, int transa, int transb, int64_t m,
                                         int64_t n, int64_t k, const void *alpha, int alpha_zero,
@@ -356,11 +357,11 @@ TG__NOINLINE static int tg__gemm_tiny_t(size_t es, int layout, int transa, int t
      * transpose in registers. B is then read in place, where the packing of its panels (its
      * transpose) was a third of a TT 8^3 dgemm and the kernel spent half its FMAs on the 16-wide
      * panel's empty half (perf). The Xeon, 1 thread, ab-gemm, C 16 bytes off a line, against the
-     * panels (a copy 0.98-1.03; results/intel-xeon-2c/cpu/ab-tt-cols/): 3^3 2.28, 4^3 1.69, 8^3
-     * 1.61, 12^3 1.21, 15^3 1.49, 8x40x8 1.42, 40x5x40 1.58, 16x12x16 1.54, column-major 8^3 1.66;
-     * even blocks over eight and a rest of one or two (which the tile does not take: those went
-     * to the panels), 9^3 1.19, 10^3 1.30, 8x17x8 1.64. Taken where B is under a panel wide or A
-     * eight rows at most: wider, over more rows, it lost (12x16x12 0.86, 32^3 0.97, 36^3 0.94).
+     * panels (a copy 0.98-1.03; results/intel-xeon-l3-480m-2c/cpu/ab-tt-cols/): 3^3 2.28, 4^3 1.69,
+     * 8^3 1.61, 12^3 1.21, 15^3 1.49, 8x40x8 1.42, 40x5x40 1.58, 16x12x16 1.54, column-major 8^3
+     * 1.66; even blocks over eight and a rest of one or two (which the tile does not take: those
+     * went to the panels), 9^3 1.19, 10^3 1.30, 8x17x8 1.64. Taken where B is under a panel wide or
+     * A eight rows at most: wider, over more rows, it lost (12x16x12 0.86, 32^3 0.97, 36^3 0.94).
      * fp32 (16 of C's rows a tile, through an 8 x 16 transpose) only in one block: against the
      * panels (a copy 0.96-1.01), 3^3 1.72, 4^3 1.66, 16x6x16 2.23, 36x6x36 2.04, 16x8x16 1.59,
      * 40x5x40 1.20, 8^3 1.03, but 32x6x32 0.91, 32x5x32 0.96; in two or more, 8x40x8 0.56, 24^3

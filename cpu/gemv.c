@@ -238,9 +238,9 @@ TG__PRIVATE int tg__gemv_tiny(const tg__kernel *kern, int64_t m, int64_t n, int6
 {
     /* (the view formed here, where tg__gemv_of reads it inlined: formed by the caller, its fields
      * came back through memory, and loads that spanned two of its stores stalled on them, two
-     * thirds of tg__gemv_of's samples in a 1x8x8 sgemm. The Xeon of results/intel-xeon-2c, 1
-     * thread, ab-gemm against 531698f (a copy 0.99-1.02): tg__gemv_of's rows rule asked only for a
-     * few rows and tg__gemv_run inlined, 0.99-1.10; with the view formed here too, 1x1x8
+     * thirds of tg__gemv_of's samples in a 1x8x8 sgemm. The Xeon of results/intel-xeon-l3-480m-2c,
+     * 1 thread, ab-gemm against 531698f (a copy 0.99-1.02): tg__gemv_of's rows rule asked only for
+     * a few rows and tg__gemv_run inlined, 0.99-1.10; with the view formed here too, 1x1x8
      * 1.34-1.56, 1x8x8 1.20-1.38, 8x1x8 1.26-1.28, 1x16x16 1.22-1.37, 1x40x40 1.05-1.09) */
     const tg__gemm g = {m, n, k, {a, a_rs, a_cs}, {b, b_rs, b_cs}, c, rs_c, 1};
     double x[TG__TINY_SIDE];

@@ -270,17 +270,17 @@ TG__ALWAYS_INLINE void tg__small_column(const tg__kernel *fam, const tg__kernel 
  *
  * With full-width zmm a taller A pairs over a B within L1, whose four lines a k step the pair
  * reads with fewer loads for each FMA than the 2W tile (the 2W tile's k loop here: two loads of B,
- * two prefetches and six broadcasts for 12 FMAs). The Xeon of results/intel-xeon-2c, ab-gemm,
- * C_OFFSET=16, against the 2W tiles (a copy of that build: 0.97-1.02), 1 thread: s 64^3 1.11, s
- * 80^3 1.11, s 96^3 1.07, d 32^3 1.13, d 40^3-64^3 1.06-1.07, s 1000x64x4 1.77, s 256x256x4 1.68,
- * d 300x64x8 1.19; 2 threads (their rows split, B within L1) 1.02-1.27, C on a line 1.00-1.35.
- * Past L1 the 2W tiles' prefetch won where a k block's 4W strip of B outgrew half of L1 (s 128^3
- * 0.94, d 0.89, s 64x256x256 0.97, d 0.87: blocks of 128 rows, 32 KiB strips). Where the strip
- * fits (a block at most 96 deep: 256 bytes a row) the pair reads it from L1 for every tile of six
- * rows, and A streams from L2 half as many times as the 2W tiles read it. The same Xeon, ab-gemm,
- * against the 2W tiles, 1 thread, 128 shapes (m 30-200, n 70-700, k 40 and 90, NN and TN;
- * results/intel-xeon-2c/cpu/ab-pairs-strip/): those it takes, geometric mean 1.056, lowest 0.98;
- * d 80^3 1.07, 88^3 1.05, 96^3 0.98-1.09 (with where A and B fall in lines), s 300x200x80
+ * two prefetches and six broadcasts for 12 FMAs). The Xeon of results/intel-xeon-l3-480m-2c,
+ * ab-gemm, C_OFFSET=16, against the 2W tiles (a copy of that build: 0.97-1.02), 1 thread: s 64^3
+ * 1.11, s 80^3 1.11, s 96^3 1.07, d 32^3 1.13, d 40^3-64^3 1.06-1.07, s 1000x64x4 1.77, s 256x256x4
+ * 1.68, d 300x64x8 1.19; 2 threads (their rows split, B within L1) 1.02-1.27, C on a line
+ * 1.00-1.35. Past L1 the 2W tiles' prefetch won where a k block's 4W strip of B outgrew half of L1
+ * (s 128^3 0.94, d 0.89, s 64x256x256 0.97, d 0.87: blocks of 128 rows, 32 KiB strips). Where the
+ * strip fits (a block at most 96 deep: 256 bytes a row) the pair reads it from L1 for every tile of
+ * six rows, and A streams from L2 half as many times as the 2W tiles read it. The same Xeon,
+ * ab-gemm, against the 2W tiles, 1 thread, 128 shapes (m 30-200, n 70-700, k 40 and 90, NN and TN;
+ * results/intel-xeon-l3-480m-2c/cpu/ab-pairs-strip/): those it takes, geometric mean 1.056, lowest
+ * 0.98; d 80^3 1.07, 88^3 1.05, 96^3 0.98-1.09 (with where A and B fall in lines), s 300x200x80
  * 1.07-1.12, d 1.06-1.11, d 100x700x90 1.12. Rows a multiple of 512 bytes apart put the strip in
  * a few of L1's sets, which it overflows (s 96x512x64 0.85, s 64x2048x64 0.83, d 96x1024x96 0.77,
  * d 200x256x32 0.87): those keep the 2W tiles. Not measured on the Zen 5, which takes the same
@@ -342,9 +342,9 @@ static int tg__small_pairs(const tg__kernel *kern, const tg__gemm *g, int64_t kb
  * A B exactly 3W wide (s 48 columns, d 24), of any height, is one triple's 3W tile: no idle
  * vector, where the pair's 4W tile leaves one (or the 2W tile and the narrow family's make two
  * passes), on full-width cores, B within twice L2; threads split its rows (tg__small_panels_all).
- * The Xeon of results/intel-xeon-2c, ab-gemm, C_OFFSET=16, against the pairs (a copy: 0.99-1.01),
- * 1 thread: d 24^3 1.15, s 48^3 1.11, s 8x48x512 1.21, s 24x48x24 1.16, d 16x24x64 1.14, d
- * 48x24x48 1.11, s 96x48x96 1.11, d 100x24x100 1.10, d 64x24x8 1.12, taller A 0.99-1.02 (s
+ * The Xeon of results/intel-xeon-l3-480m-2c, ab-gemm, C_OFFSET=16, against the pairs (a copy:
+ * 0.99-1.01), 1 thread: d 24^3 1.15, s 48^3 1.11, s 8x48x512 1.21, s 24x48x24 1.16, d 16x24x64
+ * 1.14, d 48x24x48 1.11, s 96x48x96 1.11, d 100x24x100 1.10, d 64x24x8 1.12, taller A 0.99-1.02 (s
  * 2000x48x48, d 4096x24x64). A B narrower than 3W lost to the masked third vector (d 20^3 0.89,
  * s 40^3 0.87, s 44^3 0.94, s 64x40x64 0.90). */
 TG__ALWAYS_INLINE int tg__small_triples(const tg__kernel *kern, const tg__gemm *g)
@@ -505,9 +505,9 @@ TG__ALWAYS_INLINE int tg__small_pack_all(const tg__kernel *kern, const tg__gemm 
     int short_a;
     /* The block's span first, inline: no block within half of L1 is packed, and a tiny product's
      * test ends here. As a call, asked whole, it cost tiny products on the direct path (the Xeon
-     * of results/intel-xeon-2c, 1 thread, ab-gemm side by side, C 16 bytes off a line, against
-     * the call (a copy of that build: 0.995-1.02): s 8^3 1.05-1.07, d 8^3 1.03, s 12^3 1.02-1.03,
-     * d 12^3 1.01, s 16^3 1.03, d 6x16x4 1.04-1.05, s 24^3 and 32^3 1.00). */
+     * of results/intel-xeon-l3-480m-2c, 1 thread, ab-gemm side by side, C 16 bytes off a line,
+     * against the call (a copy of that build: 0.995-1.02): s 8^3 1.05-1.07, d 8^3 1.03, s 12^3
+     * 1.02-1.03, d 12^3 1.01, s 16^3 1.03, d 6x16x4 1.04-1.05, s 24^3 and 32^3 1.00). */
     if (tg__small_in_half_l1(kb, row)) return 0;
     bytes = tg__small_b_bytes(kern, g);
     short_a = g->m <= kern->short_m &&
@@ -617,16 +617,16 @@ static int tg__small_rows(const char *fn, const tg__kernel *kern, const tg__gemm
  * cache line: where a strip's first column is off a 64-byte line in some row (C from malloc is
  * often 16 bytes off one; or rows whose length is not a multiple of a line). The line then moves
  * from core to core at every row of every tile both threads store. On the Xeon of
- * results/intel-xeon-2c (two 512-bit FMA units), 2 threads, panels split, C 16 bytes off a line
- * against C on one (a throwaway driver alternating the two in one process): s 64^3 0.51 (below 1
- * thread), s 128x64x64 0.49, s 256x256x4 0.25, d 64^3 0.80, s and d 96^3-256^3 0.84-0.94. Split by
- * rows instead, a thread shares at most the lines where its rows begin and end. There, 2 threads,
- * ab-gemm with C_OFFSET=16, against the panels' split: s 64^3 1.47, s 96^3 1.49, s 128x64x64 1.62,
- * s 256x256x4 2.5, d 64^3 1.11, d 128^3 1.07, d 256^3 1.10; C on a line 0.98-1.07 (the same path).
- * But each thread then reads all of B: past L1 and over few rows a thread, that costs more than
- * the shared lines (rows against panels, C off a line, 32 rows a thread: s 64x256x256 0.89, d
- * 0.97; 48 and more: s 96x256x256 1.08, d 1.11, s 128^3 1.00, d 1.03, s 192^3 1.07): rows from
- * TG__SHARED_LINES_ROWS a thread. */
+ * results/intel-xeon-l3-480m-2c (two 512-bit FMA units), 2 threads, panels split, C 16 bytes off a
+ * line against C on one (a throwaway driver alternating the two in one process): s 64^3 0.51 (below
+ * 1 thread), s 128x64x64 0.49, s 256x256x4 0.25, d 64^3 0.80, s and d 96^3-256^3 0.84-0.94. Split
+ * by rows instead, a thread shares at most the lines where its rows begin and end. There, 2
+ * threads, ab-gemm with C_OFFSET=16, against the panels' split: s 64^3 1.47, s 96^3 1.49, s
+ * 128x64x64 1.62, s 256x256x4 2.5, d 64^3 1.11, d 128^3 1.07, d 256^3 1.10; C on a line 0.98-1.07
+ * (the same path). But each thread then reads all of B: past L1 and over few rows a thread, that
+ * costs more than the shared lines (rows against panels, C off a line, 32 rows a thread: s
+ * 64x256x256 0.89, d 0.97; 48 and more: s 96x256x256 1.08, d 1.11, s 128^3 1.00, d 1.03, s 192^3
+ * 1.07): rows from TG__SHARED_LINES_ROWS a thread. */
 enum { TG__LINE = 64, TG__SHARED_LINES_ROWS = 48 };
 static int tg__small_strips_share_lines(const tg__kernel *kern, const tg__gemm *g, int64_t unit)
 {

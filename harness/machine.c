@@ -97,6 +97,12 @@ const char *tg__machine_slug(void)
     const char *gen = cpu_generation();
     if (gen && !strstr(slug, gen) && used < sizeof slug - 32)
         used += (size_t)snprintf(slug + used, sizeof slug - used, "-%s", gen);
+    /* A VM that masks the model (an Intel part as "Intel(R) Xeon(R) Processor", model 0xa7) names
+     * different hosts alike: the L3 it reports tells them apart (480 MiB at 3.9 GHz and 105 MiB at
+     * 2.0 GHz, both "intel-xeon-2c" before), so their figures do not share a folder. */
+    const int64_t l3_mib = tg__cpu()->l3 >> 20;
+    if (!gen && l3_mib > 0 && used < sizeof slug - 32)
+        used += (size_t)snprintf(slug + used, sizeof slug - used, "-l3-%lldm", (long long)l3_mib);
     snprintf(slug + used, sizeof slug - used, "%s%dc", used ? "-" : "", cores());
     return slug;
 }

@@ -8,8 +8,8 @@
 #          FILE` (or fuzz_elementwise) replays. Not in `make test`: a fuzzer's worth is in how long it
 #          runs, and what it finds is turned into a test (as the scalars section's NaN/Inf alpha).
 #          The first build is slow: clang 14 at -O1 under both sanitizers took ~25 minutes over
-#          cpu/kernel_x86.c alone on the 2-core Xeon of results/intel-xeon-2c (its AVX-512 tiles
-#          inline into many large bodies; -O0 took 2.5 minutes, but then the kernels would run
+#          cpu/kernel_x86.c alone on the 2-core Xeon of results/intel-xeon-l3-480m-2c (its AVX-512
+#          tiles inline into many large bodies; -O0 took 2.5 minutes, but then the kernels would run
 #          as nothing shipped runs them); the objects are kept in build/fuzz/obj/ for later runs.
 
 FUZZ_DIR     := $(BUILD)/fuzz
