@@ -23,12 +23,16 @@
  * or BLIS, each through its own call, made before every batch), so one build can be compared with
  * itself at two thread counts in the same process: whether a second thread pays on a product too
  * small to hide a team's start-up is a difference of a few percent, which separate processes on a
- * shared VM cannot resolve. Not a test and not for the targets' table; run it under the bench
- * lock:
+ * shared VM cannot resolve. Likewise LIB:FORM calls it in its own layout and transposes (FORM:
+ * row or col, then NN, NT, TN or TT, either part left to LAYOUT and TRANS: "TT", "col",
+ * "colTN"), on the same operands (each form reads the same m k, k n and m n elements), so that a
+ * build's transposed and column-major products are timed against its own row-major NN in one
+ * process. Not a test and not for the targets' table; run it under the bench lock:
  *     flock /tmp/bench.lock build/ab-gemm d 8x4096x4096 9 OLD.so NEW.so OLD-copy.so
  *     flock /tmp/bench.lock build/ab-gemm s 64 15 build/libtgemm.so@1 build/libtgemm.so@2
+ *     flock /tmp/bench.lock build/ab-gemm d 2048 5 build/libtgemm.so build/libtgemm.so:TT
  *
- * usage: ab-gemm s|d M[xNxK] LINES LIB[@THREADS] [LIB[@THREADS]...]
+ * usage: ab-gemm s|d M[xNxK] LINES LIB[@THREADS][:FORM] [LIB[@THREADS][:FORM]...]
  */
 #define _POSIX_C_SOURCE 200809L
 #include <dlfcn.h>
@@ -49,8 +53,15 @@ typedef void (*cblas_s_fn)(int, int, int, int, int, int, float, const float *, i
 typedef void (*cblas_d_fn)(int, int, int, int, int, int, double, const double *, int,
                            const double *, int, double, double *, int);
 
+/* The layout and transposes of a library's calls (CBLAS's numbers, which tgemm shares), and the
+ * leading dimensions they imply. */
+typedef struct {
+    int layout, ta, tb, lda, ldb, ldc;
+} form;
+
 typedef struct {
     void *fn;
+    form f;      /* LAYOUT and TRANS, or the library's :FORM */
     int cblas;   /* 32-bit int dimensions */
     int threads; /* from LIB@N: set before every batch; 0: left as opened */
     void (*set_int)(int);         /* tgemm's, MKL's or OpenBLAS's thread count */
@@ -64,20 +75,56 @@ static double now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-/* Opens LIB or LIB@N (N threads, see the top). tgemm libraries take THREADS when no @N is given;
- * the others then keep what their own environment variables say. */
-static int open_lib(const char *arg, int dbl, int threads, lib *l)
+/* The form of layout lay (row or col) and transposes tr (NN, NT, TN or TT) for an m x n x k
+ * product: 0, or -1 where either is neither. */
+static int make_form(const char *lay, const char *tr, int m, int n, int k, form *f)
 {
-    char path[4096];
-    const char *at = strrchr(arg, '@');
+    int row = strcmp(lay, "col") != 0;
+    if ((strcmp(lay, "row") && strcmp(lay, "col")) || strlen(tr) != 2 || !strchr("NT", tr[0]) ||
+        !strchr("NT", tr[1]))
+        return -1;
+    f->layout = row ? 101 : 102;
+    f->ta = tr[0] == 'T' ? 112 : 111;
+    f->tb = tr[1] == 'T' ? 112 : 111;
+    /* the stored rows of op(A) = A (m x k) or A^T, and so on, in the layout's order */
+    f->lda = (row == (tr[0] == 'N')) ? k : m;
+    f->ldb = (row == (tr[1] == 'N')) ? n : k;
+    f->ldc = row ? n : m;
+    return 0;
+}
+
+/* Opens LIB[@N][:FORM] (N threads, FORM the layout and transposes, see the top), whose calls take
+ * form dflt where FORM does not say. tgemm libraries take THREADS when no @N is given; the others
+ * then keep what their own environment variables say. */
+static int open_lib(const char *arg, int dbl, int threads, const char *lay, const char *tr,
+                    const int mnk[3], lib *l)
+{
+    char path[4096], lay_own[4];
+    const char *colon = strrchr(arg, ':'), *at;
+    size_t len = strlen(arg);
     void *h;
     int tg;
+    if (colon) {
+        const char *spec = colon + 1;
+        if (!strncmp(spec, "row", 3) || !strncmp(spec, "col", 3)) {
+            snprintf(lay_own, sizeof lay_own, "%.3s", spec);
+            lay = lay_own;
+            spec += 3;
+        }
+        if (*spec) tr = spec;
+        len = (size_t)(colon - arg);
+    }
+    if (make_form(lay, tr, mnk[0], mnk[1], mnk[2], &l->f)) {
+        fprintf(stderr, "ab-gemm: %s: a layout is row or col, transposes one of NN, NT, TN, TT\n",
+                arg);
+        return -1;
+    }
+    snprintf(path, sizeof path, "%.*s", (int)len, arg);
+    at = strrchr(path, '@');
     l->threads = 0;
     if (at && at[1] && strspn(at + 1, "0123456789") == strlen(at + 1) && atoi(at + 1) > 0) {
         l->threads = atoi(at + 1);
-        snprintf(path, sizeof path, "%.*s", (int)(at - arg), arg);
-    } else {
-        snprintf(path, sizeof path, "%s", arg);
+        path[at - path] = '\0';
     }
     h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
     if (!h) {
@@ -117,16 +164,11 @@ static void set_threads(const lib *l)
     else l->set_i64(l->threads);
 }
 
-/* The layout and transposes of every call (CBLAS's numbers, which tgemm shares), from LAYOUT
- * (row or col) and TRANS (NN, NT, TN or TT), and the leading dimensions they imply. */
-typedef struct {
-    int layout, ta, tb, lda, ldb, ldc;
-} form;
-
 /* One call: C = op(A) op(B) + beta C. */
-static void call(const lib *l, int dbl, const form *f, int m, int n, int k, double beta,
-                 const void *a, const void *b, void *c)
+static void call(const lib *l, int dbl, int m, int n, int k, double beta, const void *a,
+                 const void *b, void *c)
 {
+    const form *f = &l->f;
     if (dbl && l->cblas)
         ((cblas_d_fn)l->fn)(f->layout, f->ta, f->tb, m, n, k, 1.0, a, f->lda, b, f->ldb, beta, c,
                             f->ldc);
@@ -165,9 +207,10 @@ int main(int argc, char **argv)
     form f;
     void *a, *b, *c, *mem[3];
     long a_offset, b_offset, c_offset;
+    const char *lay, *tr;
     if (argc < 6 || libs > MAX_LIBS || (strcmp(argv[1], "s") && strcmp(argv[1], "d"))) {
-        fprintf(stderr, "usage: ab-gemm s|d M[xNxK] LINES LIB[@THREADS] LIB[@THREADS] [...] (at "
-                        "most %d)\n",
+        fprintf(stderr, "usage: ab-gemm s|d M[xNxK] LINES LIB[@THREADS][:FORM] "
+                        "LIB[@THREADS][:FORM] [...] (at most %d)\n",
                 MAX_LIBS);
         return 2;
     }
@@ -179,29 +222,20 @@ int main(int argc, char **argv)
     a_offset = getenv("A_OFFSET") ? atol(getenv("A_OFFSET")) : -1;
     b_offset = getenv("B_OFFSET") ? atol(getenv("B_OFFSET")) : -1;
     c_offset = getenv("C_OFFSET") ? atol(getenv("C_OFFSET")) : -1;
-    {
-        const char *lay = getenv("LAYOUT") ? getenv("LAYOUT") : "row";
-        const char *tr = getenv("TRANS") ? getenv("TRANS") : "NN";
-        int row = strcmp(lay, "col") != 0;
-        if ((strcmp(lay, "row") && strcmp(lay, "col")) || strlen(tr) != 2 ||
-            !strchr("NT", tr[0]) || !strchr("NT", tr[1])) {
-            fprintf(stderr, "ab-gemm: LAYOUT is row or col, TRANS one of NN, NT, TN, TT\n");
-            return 2;
-        }
-        f.layout = row ? 101 : 102;
-        f.ta = tr[0] == 'T' ? 112 : 111;
-        f.tb = tr[1] == 'T' ? 112 : 111;
-        /* the stored rows of op(A) = A (m x k) or A^T, and so on, in the layout's order */
-        f.lda = (row == (tr[0] == 'N')) ? k : m;
-        f.ldb = (row == (tr[1] == 'N')) ? n : k;
-        f.ldc = row ? n : m;
+    lay = getenv("LAYOUT") ? getenv("LAYOUT") : "row";
+    tr = getenv("TRANS") ? getenv("TRANS") : "NN";
+    if (make_form(lay, tr, m, n, k, &f)) {
+        fprintf(stderr, "ab-gemm: LAYOUT is row or col, TRANS one of NN, NT, TN, TT\n");
+        return 2;
     }
     if (m <= 0 || n <= 0 || k <= 0 || lines <= 0) {
         fprintf(stderr, "ab-gemm: bad shape or line count\n");
         return 2;
     }
-    for (int i = 0; i < libs; i++)
-        if (open_lib(argv[4 + i], dbl, threads, &l[i])) return 1;
+    for (int i = 0; i < libs; i++) {
+        const int mnk[3] = {m, n, k};
+        if (open_lib(argv[4 + i], dbl, threads, lay, tr, mnk, &l[i])) return 1;
+    }
     a = operand((size_t)m * (size_t)k, dbl ? 8 : 4, dbl, 1, a_offset, &mem[0]);
     b = operand((size_t)k * (size_t)n, dbl ? 8 : 4, dbl, 2, b_offset, &mem[1]);
     c = operand((size_t)m * (size_t)n, dbl ? 8 : 4, dbl, 3, c_offset, &mem[2]);
@@ -220,7 +254,7 @@ int main(int argc, char **argv)
                 double t0, dt;
                 set_threads(&l[i]);
                 t0 = now();
-                for (long q = 0; q < calls; q++) call(&l[i], dbl, &f, m, n, k, beta, a, b, c);
+                for (long q = 0; q < calls; q++) call(&l[i], dbl, m, n, k, beta, a, b, c);
                 dt = (now() - t0) / (double)calls;
                 if (dt < best[i]) best[i] = dt;
             }
