@@ -27,7 +27,12 @@
  * row or col, then NN, NT, TN or TT, either part left to LAYOUT and TRANS: "TT", "col",
  * "colTN"), on the same operands (each form reads the same m k, k n and m n elements), so that a
  * build's transposed and column-major products are timed against its own row-major NN in one
- * process. Not a test and not for the targets' table; run it under the bench lock:
+ * process. Two libraries that each run threads disturb each other here: OpenBLAS's workers spin
+ * for a while after each of its calls and hold the other CPU (d 8x4096x4096 on the 2-vCPU Xeon:
+ * tgemm@2 32-34 GFLOP/s beside tgemm@1, 12-15 beside OpenBLAS@2 and @1, 29.6 with
+ * OPENBLAS_THREAD_TIMEOUT=4, which puts them to sleep sooner at some cost to OpenBLAS's own
+ * back-to-back calls): compare thread counts across libraries with tgemm-bench, which runs each in
+ * its own process. Not a test and not for the targets' table; run it under the bench lock:
  *     flock /tmp/bench.lock build/ab-gemm d 8x4096x4096 9 OLD.so NEW.so OLD-copy.so
  *     flock /tmp/bench.lock build/ab-gemm s 64 15 build/libtgemm.so@1 build/libtgemm.so@2
  *     flock /tmp/bench.lock build/ab-gemm d 2048 5 build/libtgemm.so build/libtgemm.so:TT
