@@ -15676,17 +15676,13 @@ static void tg__small_rows_run(const tg__kernel *kern, const tg__gemm *g, const 
     }
 }
 
-/* Panels [panels part / parts, panels (part + 1) / parts) of B packed whole (all of k) into bp,
- * where tg__small_rows_run finds them: one thread's share, the same bytes as one call for all. */
-static void tg__small_rows_pack(const tg__kernel *kern, const tg__gemm *g, char *bp, int64_t part,
-                                int64_t parts)
+/* One thread's part of the rows mode: B packed whole into its own bp (all of k; NULL: B read in
+ * place), then its rows. */
+static void tg__small_rows_own(const tg__kernel *kern, const tg__gemm *g, const tg__gemm *part,
+                               const void *alpha, const void *beta, char *bp, int64_t kb)
 {
-    const int64_t nr = kern->nr, es = (int64_t)kern->es, panels = tg__ceil_div(g->n, nr);
-    const int64_t p0 = panels * part / parts, p1 = panels * (part + 1) / parts;
-    if (p1 > p0)
-        kern->pack_b(tg__min(g->n, p1 * nr) - p0 * nr, g->k,
-                     (const char *)g->b.p + p0 * nr * g->b.cs * es, g->b.rs, g->b.cs,
-                     bp + p0 * g->k * nr * es);
+    if (bp) kern->pack_b(g->n, g->k, g->b.p, g->b.rs, g->b.cs, bp);
+    tg__small_rows_run(kern, part, alpha, beta, bp, kb);
 }
 
 /* The rows mode (cpu.h's tg__small_rows_fits): A read in place a chunk of rows at a time by the
@@ -15702,13 +15698,17 @@ static void tg__small_rows_pack(const tg__kernel *kern, const tg__gemm *g, char 
  * threads 1.24x, 1.11x, 1.05x, 1.06x; shapes whose B fits half of L2 are unchanged (0.98-1.05x).
  * Threads split the rows as for one panel: every tile starts at a multiple of mr rows, as every
  * chunk does, and the pair kernel's elements are single chains along each k block, so the bits
- * do not depend on the thread count. They pack B's panels first, a share each, where the calling
- * thread packed all of B before the team started: a d 64x64x1024 spent a quarter of its time
- * packing and ran no faster at 2 threads than at 1 (0.98x). The Xeon of
- * results/intel-xeon-l3-105m-2c, 2 threads, ab-gemm against the caller's packing (a copy
- * 0.85-1.05, the host busy): d 64x64x1024 1.12-1.17x, 64x64x2048 1.12-1.22x, 128x64x1024
- * 1.08-1.13x, 256x64x256 1.04-1.10x; a taller A, whose packing weighs little, 0.96-1.04x
- * (1031x40x110, 2048x64x512). */
+ * do not depend on the thread count. Each packs B whole into a copy of its own (B packed fits L2,
+ * so a team of T holds at most T L2's worth), where the calling thread had packed one copy before
+ * the team started (a d 64x64x1024 spent a quarter of its time there and ran no faster at 2
+ * threads than at 1, 0.98x): the copies cost a pack a thread, but a thread that reads panels
+ * another core packed waits on that core's cache. The Xeon of results/intel-xeon-l3-105m-2c, 2
+ * threads, ab-gemm against the caller's packing (results/.../cpu/ab-rows-pack/): d 64x64x1024
+ * 1.56x, 64x64x2048 1.55x, 128x64x1024 1.34x, 256x64x256 1.35x, 1031x40x110 1.09x, s 64x96x1024
+ * 1.68x, 256x128x512 1.17x, 1031x40x110 1.13x; a taller A, whose packing weighs little, 0.93-1.02x
+ * (2048x64x512, 4096x64x4096), as products this mode does not take read (0.95-1.05x). Threads
+ * packing a share each of one copy, then a barrier, gained about half as much (d 64x64x1024
+ * 1.12-1.17x). */
 static int tg__small_rows(const char *fn, const tg__kernel *kern, const tg__gemm *g,
                           const void *alpha, const void *beta)
 {
@@ -15720,22 +15720,18 @@ static int tg__small_rows(const char *fn, const tg__kernel *kern, const tg__gemm
     char *bp = NULL;
     int nt = (int)tg__min(tg__small_threads(kern, g), tiles / 2);
     if (!in_place) {
-        bp = (char *)tg__alloc((size_t)(g->k * b_row));
+        bp = (char *)tg__alloc((size_t)(g->k * b_row * (nt > 1 ? nt : 1)));
         if (!bp) return tg__fail(TG_ERR_NOMEM, fn, "no memory for the packed panels of B");
     }
     if (nt <= 1) {
-        if (bp) tg__small_rows_pack(kern, g, bp, 0, 1);
-        tg__small_rows_run(kern, g, alpha, beta, bp, kb);
+        tg__small_rows_own(kern, g, g, alpha, beta, bp, kb);
     } else {
         TG__OMP(omp parallel num_threads(nt))
         {
-            const int tid = TG__THREAD_NUM(), team = TG__TEAM_SIZE();
-            const tg__gemm part = tg__rows_share(kern, g, tid, team, tiles);
-            if (bp) {
-                tg__small_rows_pack(kern, g, bp, tid, team);
-TG__OMP(omp barrier)
-            }
-            tg__small_rows_run(kern, &part, alpha, beta, bp, kb);
+            const int tid = TG__THREAD_NUM();
+            const tg__gemm part = tg__rows_share(kern, g, tid, TG__TEAM_SIZE(), tiles);
+            tg__small_rows_own(kern, g, &part, alpha, beta, bp ? bp + tid * g->k * b_row : NULL,
+                               kb);
         }
     }
     tg__free(bp);
