@@ -646,12 +646,24 @@ static int tg__small_rows(const char *fn, const tg__kernel *kern, const tg__gemm
  * costs more than the shared lines (rows against panels, C off a line, 32 rows a thread: s
  * 64x256x256 0.89, d 0.97; 48 and more: s 96x256x256 1.08, d 1.11, s 128^3 1.00, d 1.03, s 192^3
  * 1.07): rows from TG__SHARED_LINES_ROWS a thread. */
-enum { TG__LINE = 64, TG__SHARED_LINES_ROWS = 48, TG__TEAM_BYTES_PACKED = 3 << 20 };
+enum { TG__LINE = 64, TG__SHARED_LINES_ROWS = 48 };
 static int tg__small_strips_share_lines(const tg__kernel *kern, const tg__gemm *g, int64_t unit)
 {
     const uintptr_t es = kern->es, row = g->m > 1 ? (uintptr_t)g->rs_c * es : 0;
     return ((uintptr_t)g->c | (uintptr_t)(unit * kern->nr) * es | row) % TG__LINE != 0;
 }
+
+/* A team where B's panels are packed only from TG__TEAM_BYTES_PACKED of multiply-adds (mnk
+ * es, 3 MiB: s ~92^3, d ~73^3): split by rows (C off a line), each thread packs every panel
+ * again, and split by panels, the threads share C's lines. The Xeon of
+ * results/intel-xeon-l3-105m-2c, ab-gemm, 2 threads against 1 before (ab-team-packed/): NT, TT
+ * and column-major TN, s 64^3 0.65-0.86, 96x64x64 0.72-0.95, 128x64x64 0.82-1.00, 64x64x128
+ * 0.88-0.93, d 64^3 0.85-0.94; a team from 4 MiB (2 lines each) lost s 96^3 (1.04-1.11
+ * before) and d 96x64x64 (0.93-1.33); from 3 MiB, against the build before at 2 threads: s
+ * 64^3 1.29-1.43, 96x64x64 1.22-1.36, 128x64x64 1.06-1.20, 64x64x128 1.07-1.12, d 64^3
+ * 1.05-1.19, 96^3 0.96-1.08. d 80^3 still loses at 2 threads (0.89-0.97 of 1). The panels'
+ * split was lower still (s 0.51-0.86 to 96^3). */
+enum { TG__TEAM_BYTES_PACKED = 3 << 20 };
 
 /* Everything but the rows mode: B's column panels, split among the threads. */
 static int tg__small_panels_all(const char *fn, const tg__kernel *kern, const tg__gemm *g,
@@ -671,16 +683,7 @@ static int tg__small_panels_all(const char *fn, const tg__kernel *kern, const tg
     const int64_t last_part = tg__rem(last, last_kern->nr);
     const int packs = group || tg__panel_packs(kern, nr, g->b.cs, pack_all) ||
                       (last_part && tg__panel_packs(last_kern, last_part, g->b.cs, pack_all));
-    /* A team where B's panels are packed only from TG__TEAM_BYTES_PACKED of multiply-adds (mnk
-     * es, 3 MiB: s ~92^3, d ~73^3): split by rows (C off a line), each thread packs every panel
-     * again, and split by panels, the threads share C's lines. The Xeon of
-     * results/intel-xeon-l3-105m-2c, ab-gemm, 2 threads against 1 before (ab-team-packed/): NT, TT
-     * and column-major TN, s 64^3 0.65-0.86, 96x64x64 0.72-0.95, 128x64x64 0.82-1.00, 64x64x128
-     * 0.88-0.93, d 64^3 0.85-0.94; a team from 4 MiB (2 lines each) lost s 96^3 (1.04-1.11
-     * before) and d 96x64x64 (0.93-1.33); from 3 MiB, against the build before at 2 threads: s
-     * 64^3 1.29-1.43, 96x64x64 1.22-1.36, 128x64x64 1.06-1.20, 64x64x128 1.07-1.12, d 64^3
-     * 1.05-1.19, 96^3 0.96-1.08. d 80^3 still loses at 2 threads (0.89-0.95 of 1). The panels'
-     * split was lower still (s 0.51-0.86 to 96^3). */
+    /* (a team for a packed B only from TG__TEAM_BYTES_PACKED, above) */
     const int threads = packs && (double)g->m * (double)g->n * (double)g->k * (double)kern->es <
                                      TG__TEAM_BYTES_PACKED
                             ? 1
