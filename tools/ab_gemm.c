@@ -99,8 +99,8 @@ static int make_form(const char *lay, const char *tr, int m, int n, int k, form 
 }
 
 /* Opens LIB[@N][:FORM] (N threads, FORM the layout and transposes, see the top), whose calls take
- * form dflt where FORM does not say. tgemm libraries take THREADS when no @N is given; the others
- * then keep what their own environment variables say. */
+ * layout lay and transposes tr where FORM does not say. tgemm libraries take THREADS when no @N is
+ * given; the others then keep what their own environment variables say. */
 static int open_lib(const char *arg, int dbl, int threads, const char *lay, const char *tr,
                     const int mnk[3], lib *l)
 {
