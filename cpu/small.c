@@ -75,11 +75,23 @@ static int64_t tg__small_kb(const tg__kernel *kern, const tg__gemm *g, int64_t p
  * (d 200x400x1, shallow past half of L2, 0.51) nor the AVX2 family forced there, whose threads
  * split narrower strips of C's rows (s 1000x64x4 0.71). */
 enum { TG__TEAM_BYTES_ZMM_SPLIT = 1 << 19 };
-TG__ALWAYS_INLINE int tg__small_threads(const tg__kernel *kern, const tg__gemm *g)
+/* And where B's panels are packed (packs), a team only from TG__TEAM_BYTES_PACKED of
+ * multiply-adds (mnk es, 3 MiB: s ~92^3, d ~73^3; the rows mode starts past it): split by rows
+ * (C off a line), each thread packs every panel again, and split by panels, the threads share
+ * C's lines. The Xeon of
+ * results/intel-xeon-l3-105m-2c, ab-gemm, 2 threads against 1 before (ab-team-packed/): NT, TT
+ * and column-major TN, s 64^3 0.65-0.86, 96x64x64 0.72-0.95, 128x64x64 0.82-1.00, 64x64x128
+ * 0.88-0.93, d 64^3 0.85-0.94; a team from 4 MiB (2 lines each) lost s 96^3 (1.04-1.11
+ * before) and d 96x64x64 (0.93-1.33); from 3 MiB, against the build before at 2 threads: s
+ * 64^3 1.29-1.43, 96x64x64 1.22-1.36, 128x64x64 1.06-1.20, 64x64x128 1.07-1.12, d 64^3
+ * 1.05-1.19, 96^3 0.96-1.08. d 80^3 still loses at 2 threads (0.89-0.97 of 1). The panels'
+ * split was lower still (s 0.51-0.86 to 96^3). */
+enum { TG__TEAM_BYTES_PACKED = 3 << 20 };
+TG__ALWAYS_INLINE int tg__small_threads(const tg__kernel *kern, const tg__gemm *g, int packs)
 {
-    const double mnk = (double)g->m * (double)g->n * (double)g->k;
-    return mnk * (double)kern->es >= TG__TEAM_BYTES_ZMM_SPLIT && kern->ukernel_pair &&
-                   tg__cpu()->zmm_split
+    const double bytes = (double)g->m * (double)g->n * (double)g->k * (double)kern->es;
+    if (packs && bytes < TG__TEAM_BYTES_PACKED) return 1;
+    return bytes >= TG__TEAM_BYTES_ZMM_SPLIT && kern->ukernel_pair && tg__cpu()->zmm_split
                ? tg__threads_team()
                : tg__threads_for(g->m, g->n, g->k);
 }
@@ -612,7 +624,7 @@ static int tg__small_rows(const char *fn, const tg__kernel *kern, const tg__gemm
     const int64_t fit = tg__cpu()->l2 / 2 / b_row;
     const int64_t kb = tg__min(g->k, fit > 0 ? fit : 1);
     char *bp = NULL;
-    int nt = (int)tg__min(tg__small_threads(kern, g), tiles / 2);
+    int nt = (int)tg__min(tg__small_threads(kern, g, !in_place), tiles / 2);
     if (!in_place) {
         bp = (char *)tg__alloc((size_t)(g->k * b_row * (nt > 1 ? nt : 1)));
         if (!bp) return tg__fail(TG_ERR_NOMEM, fn, "no memory for the packed panels of B");
@@ -653,18 +665,6 @@ static int tg__small_strips_share_lines(const tg__kernel *kern, const tg__gemm *
     return ((uintptr_t)g->c | (uintptr_t)(unit * kern->nr) * es | row) % TG__LINE != 0;
 }
 
-/* A team where B's panels are packed only from TG__TEAM_BYTES_PACKED of multiply-adds (mnk
- * es, 3 MiB: s ~92^3, d ~73^3): split by rows (C off a line), each thread packs every panel
- * again, and split by panels, the threads share C's lines. The Xeon of
- * results/intel-xeon-l3-105m-2c, ab-gemm, 2 threads against 1 before (ab-team-packed/): NT, TT
- * and column-major TN, s 64^3 0.65-0.86, 96x64x64 0.72-0.95, 128x64x64 0.82-1.00, 64x64x128
- * 0.88-0.93, d 64^3 0.85-0.94; a team from 4 MiB (2 lines each) lost s 96^3 (1.04-1.11
- * before) and d 96x64x64 (0.93-1.33); from 3 MiB, against the build before at 2 threads: s
- * 64^3 1.29-1.43, 96x64x64 1.22-1.36, 128x64x64 1.06-1.20, 64x64x128 1.07-1.12, d 64^3
- * 1.05-1.19, 96^3 0.96-1.08. d 80^3 still loses at 2 threads (0.89-0.97 of 1). The panels'
- * split was lower still (s 0.51-0.86 to 96^3). */
-enum { TG__TEAM_BYTES_PACKED = 3 << 20 };
-
 /* Everything but the rows mode: B's column panels, split among the threads. */
 static int tg__small_panels_all(const char *fn, const tg__kernel *kern, const tg__gemm *g,
                                 const void *alpha, const void *beta, int paged)
@@ -683,11 +683,7 @@ static int tg__small_panels_all(const char *fn, const tg__kernel *kern, const tg
     const int64_t last_part = tg__rem(last, last_kern->nr);
     const int packs = group || tg__panel_packs(kern, nr, g->b.cs, pack_all) ||
                       (last_part && tg__panel_packs(last_kern, last_part, g->b.cs, pack_all));
-    /* (a team for a packed B only from TG__TEAM_BYTES_PACKED, above) */
-    const int threads = packs && (double)g->m * (double)g->n * (double)g->k * (double)kern->es <
-                                     TG__TEAM_BYTES_PACKED
-                            ? 1
-                            : tg__small_threads(kern, g);
+    const int threads = tg__small_threads(kern, g, packs);
     /* (threads split panels, at triples or pairs where they go so, tg__small_triples and
      * tg__small_pairs; or row tiles, two or more a thread, of one panel or a taller A's pairs) */
     const int pairs = !triples && tg__small_pairs(kern, g, kb, pack_all, panels, threads);
@@ -761,7 +757,7 @@ TG__ALWAYS_INLINE int tg__small_direct(const tg__kernel *kern, const tg__gemm *g
 {
     const tg__kernel *k;
     int64_t kb, part;
-    if (g->n > kern->nr || g->b.cs != 1 || tg__small_threads(kern, g) != 1) return 0;
+    if (g->n > kern->nr || g->b.cs != 1 || tg__small_threads(kern, g, 0) != 1) return 0;
     k = tg__use_narrow(kern, g->m, g->n) ? kern->narrow : kern;
     part = tg__rem(g->n, k->nr);
     if (part && tg__panel_packs(k, part, g->b.cs, 0)) return 0;
