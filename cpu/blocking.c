@@ -52,7 +52,11 @@
  *     a quarter for AVX-512 (Zen 5, full-width FMAs, 1 thread, ab-gemm side by side against a
  *     sixteenth: sgemm 1024^3 1.02, 2048^3 1.03, 4000^3 1.04, 4096x4096x384 1.04; dgemm 1.05, 1.05,
  *     1.06, 1.05; 2 threads 1.03-1.06; a half was no better, and at dgemm 4000^3 worse, 0.98; AVX2
- *     forced on the same core: 1.00-1.04), a sixteenth for AVX2 as measured on the Zen 3. Zen 4's
+ *     forced on the same core: 1.00-1.04), a sixteenth for AVX2's fp32 as measured on the Zen 3 and
+ *     an eighth for its fp64, the same 1024 columns there (a sixteenth, 512 columns, packed A twice
+ *     as often a FMA; Zen 3, 1 thread, ab-gemm against a sixteenth, a copy 0.98-1.01: dgemm 4000^3
+ *     1.02-1.04, 2048^3 1.00-1.06, 1000^3 1.02, 1500x1500x900 1.02, 3000x3000x300 1.01; 2 threads
+ *     4000^3 1.01, 2048^3 0.98-1.01, 1000^3 1.02; an eighth for fp32 lost, s 2048^3 0.96). Zen 4's
  *     AVX-512 and Intel's take the quarter unmeasured (Intel's server parts have less L3 a core).
  *     A shallow product keeps the sixteenth: its C blocks, mc x nc, stream through L2 at a high
  *     rate and a wider panel makes them push B's panel out of it (sgemm 4096x4096x32 0.89 with a

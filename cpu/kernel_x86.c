@@ -435,7 +435,7 @@ __attribute__((target(TG__AVX512))) static inline double tg__hsum512_d(__m512d v
 #define TG__TALL 12
 #define TG__PREFETCH_SHORT 1
 #define TG__PAIR 0
-#define TG__B_SHARE 16
+#define TG__B_SHARE 8
 #define TG__GEMV_RULE 0
 #define TG__GEMV_REGS 4
 #define TG__HSUM tg__hsum256_d
